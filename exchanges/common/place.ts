@@ -1,0 +1,28 @@
+import type { Order } from "../../lib/types.js";
+import { mayHaveReachedExchange } from "./rest.js";
+
+/**
+ * "A create is never sent twice blindly" (PRODUCT): when a create fails in a way that may have
+ * reached the exchange (a time-out), the order is looked up by its client order id first; only
+ * when the exchange does not know it is the create sent once more, with the same client order id,
+ * so an exchange that did receive the first one rejects the duplicate instead of filling twice.
+ */
+export async function placeOnce(
+  place: () => Promise<Order>,
+  lookupByClientOrderId: () => Promise<Order | undefined>,
+): Promise<Order> {
+  try {
+    return await place();
+  } catch (error) {
+    if (!mayHaveReachedExchange(error)) throw error;
+    let found: Order | undefined;
+    try {
+      found = await lookupByClientOrderId();
+    } catch {
+      // The look-up failed too: we cannot know whether the order exists, so we must not resend.
+      throw error;
+    }
+    if (found) return found;
+    return place();
+  }
+}

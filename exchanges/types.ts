@@ -1,0 +1,101 @@
+import type { ExchangeId, Order, Balances, BatchItem, Side, Credentials } from "../lib/types.js";
+import type { Logger } from "../lib/log.js";
+import type { OrderBook } from "../lib/orderbook.js";
+
+export type { Credentials };
+
+/** Options every adapter honours (PRODUCT "The exchange layer contract"). */
+export interface ExchangeOptions {
+  /** REST base URL: a testnet, a proxy or a local mock. Replaces every REST host the adapter calls. */
+  baseUrl?: string;
+  /** Websocket URL of the public feed. */
+  wsUrl?: string;
+  /** Request time-out in ms; 10 000 unless configured. */
+  timeoutMs?: number;
+  /** Injectable clock (ms since the epoch) for signing timestamps in tests. */
+  now?: () => number;
+  logger?: Logger;
+  /** paper: where the simulated exchange keeps its state (default: the user's data directory). */
+  dataDir?: string;
+  /** paper: the simulated account name. */
+  account?: string;
+}
+
+export interface CreateOrderRequest {
+  pair: string;
+  side: Side;
+  /** decimal string, > 0 */
+  amount: string;
+  /** decimal string, > 0 */
+  price: string;
+  /** generated when absent (PRODUCT D11) */
+  clientOrderId?: string;
+}
+
+/**
+ * The nine operations of seed 001 §1, the same on every exchange. Pairs are written BTC/USDT;
+ * the adapter turns them into its own symbol format. Every operation throws ExchangeError.
+ */
+export interface ExchangeAdapter {
+  readonly id: ExchangeId;
+  createOrder(request: CreateOrderRequest): Promise<Order>;
+  createBatch(pair: string, items: readonly BatchItem[]): Promise<Order[]>;
+  /** resolves to the id cancelled */
+  cancelOrder(pair: string, id: string): Promise<string>;
+  /** resolves to the ids cancelled */
+  cancelBatch(pair: string, ids: readonly string[]): Promise<string[]>;
+  /** resolves to the ids cancelled (empty when the exchange does not say which) */
+  cancelAll(pair: string): Promise<string[]>;
+  fetchOrder(pair: string, id: string): Promise<Order>;
+  fetchOpenOrders(pair: string): Promise<Order[]>;
+  fetchBalances(): Promise<Balances>;
+  /** releases sockets, timers and file handles */
+  close(): Promise<void>;
+}
+
+export type FeedState = "connecting" | "live" | "resyncing" | "stale" | "closed";
+
+/** The minimal WebSocket surface a feed needs: `ws` in Node, the browser's own WebSocket. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  binaryType: string;
+  send(data: string | ArrayBufferLike | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason?: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+export type WebSocketFactory = (url: string) => WebSocketLike;
+
+export interface FeedOptions {
+  wsUrl?: string;
+  baseUrl?: string;
+  /** levels kept and shown; the exchange's default depth (20 or 50) when absent */
+  depth?: number;
+  /** opens a socket: `ws` in Node, `new WebSocket(url)` in the browser */
+  connect?: WebSocketFactory;
+  logger?: Logger;
+  now?: () => number;
+  /** paper: where the simulated exchange keeps its state */
+  dataDir?: string;
+}
+
+/**
+ * A live public order book for one pair (seed 001 §4 "Public order-book feeds"). The feed writes
+ * into `book`; readers poll `book.version` (every 500 ms in the UIs) and redraw only on change.
+ */
+export interface BookFeed {
+  readonly exchange: ExchangeId;
+  readonly pair: string;
+  readonly book: OrderBook;
+  readonly state: FeedState;
+  /** opens the socket (or starts polling) */
+  start(): void;
+  /** closes everything; state becomes closed */
+  stop(): void;
+  /** the manual refresh of seed 001 §4: a fresh snapshot now */
+  refresh(): Promise<void>;
+  onState(listener: (state: FeedState) => void): () => void;
+  onChange(listener: () => void): () => void;
+}

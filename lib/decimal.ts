@@ -1,0 +1,98 @@
+import BigNumber from "bignumber.js";
+import { ExchangeError } from "./errors.js";
+
+/**
+ * One BigNumber configuration for every price and amount: no exponent notation in strings,
+ * enough precision for any exchange's decimals.
+ */
+export const Decimal = BigNumber.clone({ DECIMAL_PLACES: 30, EXPONENTIAL_AT: [-40, 40] });
+export type Decimal = BigNumber;
+
+export const ZERO_AMOUNT_MESSAGE = "Incorrect amount / It is zero!";
+
+/** Seed 000 §5: an optional minus sign, digits, and a decimal part with '.' or ','. */
+const USER_NUMBER_RE = /^-?(\d+([.,]\d*)?|[.,]\d+)$/;
+
+/**
+ * Parses a number typed by a person (seed 000 §5): a comma becomes a dot; anything else is an
+ * error that names the field and the text.
+ */
+export function parseUserNumber(text: string, field = "number"): Decimal {
+  const trimmed = String(text).trim();
+  if (!USER_NUMBER_RE.test(trimmed)) {
+    throw new ExchangeError("spotdesk", `Invalid ${field} '${text}': expected digits with an optional '.' or ',' decimal part`, {
+      kind: "bad-input",
+    });
+  }
+  return new Decimal(trimmed.replace(",", "."));
+}
+
+/** True when the text is acceptable to `parseUserNumber` (for inputs that revert on blur). */
+export function isUserNumber(text: string): boolean {
+  return USER_NUMBER_RE.test(String(text).trim());
+}
+
+/** Seed 000 §5: amount = quote / price when only a quote is given. */
+export function quoteToAmount(quote: Decimal.Value, price: Decimal.Value): Decimal {
+  const p = new Decimal(price);
+  if (p.isZero()) return new Decimal(0);
+  return new Decimal(quote).dividedBy(p);
+}
+
+/** Truncates toward zero to `decimals` places (PRODUCT D1: token pair decimals). */
+export function truncate(value: Decimal.Value, decimals: number): Decimal {
+  return new Decimal(value).decimalPlaces(decimals, Decimal.ROUND_DOWN);
+}
+
+/**
+ * Resolves the amount of an order from the typed fields (seed 000 §5): price is required, and an
+ * amount or a quote; a zero result is 'Incorrect amount / It is zero!'.
+ */
+export function resolveOrderAmount(input: {
+  price: string;
+  amount?: string | undefined;
+  quote?: string | undefined;
+  amountDecimals?: number;
+  priceDecimals?: number;
+}): { price: Decimal; amount: Decimal } {
+  let price = parseUserNumber(input.price, "price");
+  const hasAmount = input.amount !== undefined && input.amount.trim() !== "";
+  const hasQuote = input.quote !== undefined && input.quote.trim() !== "";
+  if (!hasAmount && !hasQuote) {
+    throw new ExchangeError("spotdesk", "An order needs a price and an amount or a quote", { kind: "bad-input" });
+  }
+  if (price.isNegative()) {
+    throw new ExchangeError("spotdesk", `Invalid price '${input.price}': it must be positive`, { kind: "bad-input" });
+  }
+  if (input.priceDecimals !== undefined) price = truncate(price, input.priceDecimals);
+  if (price.isZero()) {
+    throw new ExchangeError("spotdesk", "Invalid price: it is zero", { kind: "bad-input" });
+  }
+  let amount = hasAmount
+    ? parseUserNumber(input.amount as string, "amount")
+    : quoteToAmount(parseUserNumber(input.quote as string, "quote"), price);
+  if (amount.isNegative()) {
+    throw new ExchangeError("spotdesk", `Invalid amount '${amount.toFixed()}': it must be positive`, { kind: "bad-input" });
+  }
+  if (input.amountDecimals !== undefined) amount = truncate(amount, input.amountDecimals);
+  if (amount.isZero()) throw new ExchangeError("spotdesk", ZERO_AMOUNT_MESSAGE, { kind: "bad-input" });
+  return { price, amount };
+}
+
+/**
+ * Reads a number from an exchange response without losing digits: strings pass through
+ * BigNumber (seed 001 §9: values longer than 15 characters are big numbers); JS numbers are
+ * taken by their shortest round-trip text, which is what the JSON carried when it fit.
+ */
+export function toDecimalString(value: unknown, fallback = "0"): string {
+  if (value === null || value === undefined || value === "") return fallback;
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value !== "string" && typeof value !== "number") return fallback;
+  const n = new Decimal(value);
+  return n.isFinite() ? n.toFixed() : fallback;
+}
+
+/** Adds decimal strings exactly (the displayed total of a balance is f + l). */
+export function addDecimals(...values: Decimal.Value[]): string {
+  return values.reduce<Decimal>((sum, v) => sum.plus(v), new Decimal(0)).toFixed();
+}

@@ -1,0 +1,78 @@
+/**
+ * The one error class of the exchange layer (PRODUCT "The exchange layer contract").
+ * Its message has the seed 001 §8 form `ExchangeId: {id}, msg: {message}`; callers branch on
+ * `kind`, never on the text.
+ */
+export type ErrorKind =
+  | "auth"
+  | "rate-limit"
+  | "insufficient-funds"
+  | "invalid-order"
+  | "order-not-found"
+  | "network"
+  | "unsupported"
+  | "bad-input";
+
+export const ERROR_KINDS: readonly ErrorKind[] = [
+  "auth",
+  "rate-limit",
+  "insufficient-funds",
+  "invalid-order",
+  "order-not-found",
+  "network",
+  "unsupported",
+  "bad-input",
+];
+
+export interface ExchangeErrorOptions {
+  kind: ErrorKind;
+  /** the exchange's own error code, when it gives one */
+  code?: string | number;
+  /** for rate limits: how long the exchange asks us to wait */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+export class ExchangeError extends Error {
+  readonly exchange: string;
+  readonly kind: ErrorKind;
+  readonly code?: string | number;
+  readonly retryAfterMs?: number;
+  /** the message without the `ExchangeId: …, msg:` prefix */
+  readonly detail: string;
+
+  constructor(exchange: string, detail: string, options: ExchangeErrorOptions) {
+    super(`ExchangeId: ${exchange}, msg: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ExchangeError";
+    this.exchange = exchange;
+    this.detail = detail;
+    this.kind = options.kind;
+    if (options.code !== undefined) this.code = options.code;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+  }
+
+  toJSON(): { exchange: string; kind: ErrorKind; code?: string | number; message: string } {
+    return {
+      exchange: this.exchange,
+      kind: this.kind,
+      ...(this.code === undefined ? {} : { code: this.code }),
+      message: this.message,
+    };
+  }
+}
+
+export function isExchangeError(error: unknown): error is ExchangeError {
+  return error instanceof ExchangeError;
+}
+
+/** Exit codes of the CLI per error kind (documented in the README). 1 is an unexpected failure. */
+export const EXIT_CODES: Record<ErrorKind, number> = {
+  "bad-input": 2,
+  auth: 3,
+  "insufficient-funds": 4,
+  "invalid-order": 5,
+  "order-not-found": 6,
+  "rate-limit": 7,
+  network: 8,
+  unsupported: 9,
+};

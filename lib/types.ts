@@ -1,0 +1,75 @@
+/** The fifteen real exchanges of seed 001 §1, plus the built-in simulated one. */
+export const REAL_EXCHANGE_IDS = [
+  "bingx",
+  "bitget",
+  "bitrue",
+  "bitmart",
+  "bitteam",
+  "bybit",
+  "coinstore",
+  "gate",
+  "htx",
+  "kucoin",
+  "lbank",
+  "mexc",
+  "okx",
+  "probit",
+  "xt",
+] as const;
+
+export type RealExchangeId = (typeof REAL_EXCHANGE_IDS)[number];
+export type ExchangeId = RealExchangeId | "paper";
+export const EXCHANGE_IDS: readonly ExchangeId[] = ["paper", ...REAL_EXCHANGE_IDS];
+
+export function isExchangeId(value: string): value is ExchangeId {
+  return (EXCHANGE_IDS as readonly string[]).includes(value);
+}
+
+export type Side = "Buy" | "Sell";
+export type OrderStatus = "open" | "closed" | "canceled";
+
+/**
+ * The normalized order of seed 001 §3. Prices and amounts are decimal strings
+ * (PRODUCT "Numbers cross the boundary as decimal strings"), never binary floats.
+ */
+export interface Order {
+  pair: string;
+  id: string;
+  clientOrderId: string;
+  price: string;
+  amount: string;
+  filled: string;
+  type: string;
+  side: Side;
+  status: OrderStatus | undefined;
+  /** milliseconds since the epoch */
+  timestamp: number;
+  /** the exchange's own status string, kept where it differs from `status` (PRODUCT D9) */
+  rawStatus?: string;
+}
+
+/** Seed 001 §3: currency code → free (f) and locked (l), as decimal strings. */
+export type Balances = Record<string, { f: string; l: string }>;
+
+/** Seed 001 §3: a batch create item. */
+export interface BatchItem {
+  side: Side;
+  amount: string;
+  price: string;
+}
+
+/** A price level: [price, amount] as decimal strings. */
+export type BookLevel = [price: string, amount: string];
+
+export interface BookSnapshot {
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
+
+/** Exchange credentials of seed 001 §3. `httpAgent` is a proxy URL (PRODUCT D12). */
+export interface Credentials {
+  api: string;
+  secret: string;
+  password?: string;
+  httpAgent?: string;
+}
