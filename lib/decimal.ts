@@ -33,14 +33,14 @@ export function isUserNumber(text: string): boolean {
 }
 
 /** Seed 000 §5: amount = quote / price when only a quote is given. */
-export function quoteToAmount(quote: Decimal.Value, price: Decimal.Value): Decimal {
+export function quoteToAmount(quote: BigNumber.Value, price: BigNumber.Value): Decimal {
   const p = new Decimal(price);
   if (p.isZero()) return new Decimal(0);
   return new Decimal(quote).dividedBy(p);
 }
 
 /** Truncates toward zero to `decimals` places (PRODUCT D1: token pair decimals). */
-export function truncate(value: Decimal.Value, decimals: number): Decimal {
+export function truncate(value: BigNumber.Value, decimals: number): Decimal {
   return new Decimal(value).decimalPlaces(decimals, Decimal.ROUND_DOWN);
 }
 
@@ -93,6 +93,6 @@ export function toDecimalString(value: unknown, fallback = "0"): string {
 }
 
 /** Adds decimal strings exactly (the displayed total of a balance is f + l). */
-export function addDecimals(...values: Decimal.Value[]): string {
+export function addDecimals(...values: BigNumber.Value[]): string {
   return values.reduce<Decimal>((sum, v) => sum.plus(v), new Decimal(0)).toFixed();
 }

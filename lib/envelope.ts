@@ -26,7 +26,7 @@ export function bytesToHex(bytes: Uint8Array): string {
   return out;
 }
 
-export function hexToBytes(hex: string): Uint8Array {
+export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) throw new Error("Invalid hex string");
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -52,7 +52,7 @@ export async function deriveAesKey(encryptionKey: string): Promise<CryptoKey> {
 }
 
 export async function encryptText(plain: string, encryptionKey: string, iv?: Uint8Array): Promise<string> {
-  const nonce = iv ?? globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const nonce = new Uint8Array(iv ?? globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES)));
   if (nonce.length !== IV_BYTES) throw new Error("The IV must be 12 bytes");
   const key = await deriveAesKey(encryptionKey);
   const sealed = new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv: nonce }, key, new TextEncoder().encode(plain)));
