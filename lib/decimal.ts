@@ -68,16 +68,20 @@ export function resolveOrderAmount(input: {
   if (price.isZero()) {
     throw new ExchangeError("spotdesk", "Invalid price: it is zero", { kind: "bad-input" });
   }
-  let amount = hasAmount
-    ? parseUserNumber(input.amount as string, "amount")
-    : quoteToAmount(parseUserNumber(input.quote as string, "quote"), price);
-  if (amount.isNegative()) {
-    throw new ExchangeError("spotdesk", `Invalid amount '${amount.toFixed()}': it must be positive`, { kind: "bad-input" });
+  const field = hasAmount ? "amount" : "quote";
+  const typed = parseUserNumber((hasAmount ? input.amount : input.quote) as string, field);
+  if (typed.isNegative()) {
+    throw new ExchangeError("spotdesk", `Invalid ${field} '${hasAmount ? input.amount : input.quote}': it must be positive`, {
+      kind: "bad-input",
+    });
   }
+  let amount = hasAmount ? typed : quoteToAmount(typed, price);
   if (input.amountDecimals !== undefined) amount = truncate(amount, input.amountDecimals);
   if (amount.isZero()) throw new ExchangeError("spotdesk", ZERO_AMOUNT_MESSAGE, { kind: "bad-input" });
   return { price, amount };
 }
+
+const EXCHANGE_NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * Reads a number from an exchange response without losing digits: strings pass through
@@ -88,7 +92,9 @@ export function toDecimalString(value: unknown, fallback = "0"): string {
   if (value === null || value === undefined || value === "") return fallback;
   if (typeof value === "bigint") return value.toString();
   if (typeof value !== "string" && typeof value !== "number") return fallback;
-  const n = new Decimal(value);
+  // bignumber.js would also read "0x10" or "0b1"; an exchange's number is decimal or nothing.
+  if (typeof value === "string" && !EXCHANGE_NUMBER_RE.test(value.trim())) return fallback;
+  const n = new Decimal(typeof value === "string" ? value.trim() : value);
   return n.isFinite() ? n.toFixed() : fallback;
 }
 

@@ -91,8 +91,15 @@ export async function sealCredentials(
 }
 
 export async function openCredentials(envelope: Envelope, encryptionKey: string): Promise<StoredCredentials> {
-  const parsed = JSON.parse(await decryptText(envelope.data, encryptionKey)) as Record<string, unknown>;
-  if (typeof parsed.api !== "string" || typeof parsed.secret !== "string") {
+  const plain = await decryptText(envelope.data, encryptionKey);
+  let parsed: Record<string, unknown>;
+  try {
+    // JSON.parse's own message quotes the text, which here is a secret.
+    parsed = JSON.parse(plain) as Record<string, unknown>;
+  } catch {
+    throw new Error("Envelope does not hold API credentials");
+  }
+  if (parsed === null || typeof parsed !== "object" || typeof parsed.api !== "string" || typeof parsed.secret !== "string") {
     throw new Error("Envelope does not hold API credentials");
   }
   const out: StoredCredentials = { api: parsed.api, secret: parsed.secret };

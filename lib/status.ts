@@ -37,6 +37,8 @@ const GENERAL: Record<string, OrderStatus> = {
   "partial canceled": "canceled",
   "partially filled canceled": "canceled",
   "partially filled cancelled": "canceled",
+  // okx: canceled by market-maker protection is a cancel.
+  "mmp canceled": "canceled",
 };
 
 /** Per-exchange exceptions of seed 001 §4, as data: checked on the exchange's exact string first. */
@@ -68,17 +70,22 @@ export function foldStatus(raw: string): string {
 export function normalizeStatus(exchange: ExchangeId, raw: unknown): OrderStatus | undefined {
   if (raw === null || raw === undefined) return undefined;
   const text = String(raw).trim();
-  const exception = EXCEPTIONS[exchange]?.[text];
-  if (exception) return exception;
+  // Own keys only: a status such as "constructor" must not read Object.prototype.
+  const exceptions = EXCEPTIONS[exchange];
+  if (exceptions && Object.hasOwn(exceptions, text)) return exceptions[text];
   if (exchange === "lbank") return undefined;
-  return GENERAL[foldStatus(text)];
+  const folded = foldStatus(text);
+  return Object.hasOwn(GENERAL, folded) ? GENERAL[folded] : undefined;
 }
 
 /**
  * kucoin derives the status (seed 001 §4): closed if dealSize is above 0 and there is no cancel
  * flag; canceled if the order is inactive and has a cancel flag; otherwise open.
+ * An order kucoin still reports active is open even when partly dealt: the seed's "partially
+ * filled" is open, and an active order is still resting on the book.
  */
 export function kucoinStatus(order: { isActive: boolean; cancelExist: boolean; dealSize: string }): OrderStatus {
+  if (order.isActive) return "open";
   const dealt = new Decimal(order.dealSize || "0").isGreaterThan(0);
   if (dealt && !order.cancelExist) return "closed";
   if (!order.isActive && order.cancelExist) return "canceled";

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { ERROR_KINDS, EXIT_CODES, ExchangeError, isExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol, normalizePair, parsePair } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+
+describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
+  it("writes the message in the seed's form and keeps the detail apart (001 §8)", () => {
+    const error = new ExchangeError("bybit", "Insufficient balance", { kind: "insufficient-funds", code: 170131 });
+    expect(error.message).toBe("ExchangeId: bybit, msg: Insufficient balance");
+    expect(error.detail).toBe("Insufficient balance");
+    expect(error.exchange).toBe("bybit");
+    expect(error.kind).toBe("insufficient-funds");
+    expect(error.code).toBe(170131);
+    expect(error.name).toBe("ExchangeError");
+    expect(error).toBeInstanceOf(Error);
+    expect(isExchangeError(error)).toBe(true);
+    expect(isExchangeError(new Error("x"))).toBe(false);
+  });
+
+  it("carries 'an optional code' only when there is one (001 §8)", () => {
+    const error = new ExchangeError("htx", "No account found for spot trading for this api key", { kind: "auth" });
+    expect(error.code).toBeUndefined();
+    expect(error.toJSON()).toEqual({
+      exchange: "htx",
+      kind: "auth",
+      message: "ExchangeId: htx, msg: No account found for spot trading for this api key",
+    });
+    expect(new ExchangeError("kucoin", "x", { kind: "network", code: "400100" }).toJSON().code).toBe("400100");
+  });
+
+  it("keeps the cause and the rate-limit wait", () => {
+    const cause = new Error("socket hang up");
+    const error = new ExchangeError("okx", "Transaction failed (50011, Too Many Requests)", {
+      kind: "rate-limit",
+      retryAfterMs: 1000,
+      cause,
+    });
+    expect(error.cause).toBe(cause);
+    expect(error.retryAfterMs).toBe(1000);
+  });
+
+  it("has a distinct non-zero exit code per kind (PRODUCT CLI surface)", () => {
+    const codes = ERROR_KINDS.map((kind) => EXIT_CODES[kind]);
+    expect(new Set(codes).size).toBe(ERROR_KINDS.length);
+    for (const code of codes) {
+      expect(code).toBeGreaterThan(1);
+      expect(code).toBeLessThan(126);
+    }
+  });
+});
+
+describe("seed 001 §3 'side: Buy or Sell, produced by a shared side parser'", () => {
+  it("reads every exchange's buy spelling as Buy", () => {
+    for (const raw of ["buy", "BUY", "Buy", " buy ", "bid", "1", 1, "buy-limit", "buy-market", "buy-limit-maker", "buy_limit"]) {
+      expect(parseSide(raw), String(raw)).toBe("Buy");
+    }
+  });
+
+  it("reads every exchange's sell spelling as Sell", () => {
+    for (const raw of ["sell", "SELL", "Sell", "ask", "2", 2, "sell-limit", "sell-ioc", "sell-stop-limit"]) {
+      expect(parseSide(raw), String(raw)).toBe("Sell");
+    }
+  });
+
+  it("refuses anything else, naming it", () => {
+    for (const raw of ["", "hold", "3", undefined, null, "buyer", "limit-buy"]) {
+      expect(() => parseSide(raw), String(raw)).toThrow(`Unknown order side '${String(raw)}'`);
+    }
+  });
+});
+
+describe("pairs (seed 000 §2 'Pair (like BTC/USDT)', seed 001 §7 symbol formats)", () => {
+  it("parses BASE/QUOTE and upper-cases it", () => {
+    expect(parsePair("btc/usdt")).toEqual({ base: "BTC", quote: "USDT" });
+    expect(parsePair(" 1INCH/USDT ")).toEqual({ base: "1INCH", quote: "USDT" });
+    expect(normalizePair("eth/Usdt")).toBe("ETH/USDT");
+  });
+
+  it("refuses other forms with a bad-input error naming the pair and the exchange", () => {
+    for (const bad of ["BTCUSDT", "BTC-USDT", "BTC/", "/USDT", "BTC/USDT/X", "", "BT C/USDT"]) {
+      let caught: unknown;
+      try {
+        parsePair(bad, "gate");
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, bad).toBeInstanceOf(ExchangeError);
+      const error = caught as ExchangeError;
+      expect(error.kind).toBe("bad-input");
+      expect(error.message).toBe(`ExchangeId: gate, msg: Invalid pair '${bad}': write it as BASE/QUOTE, for example BTC/USDT`);
+    }
+  });
+
+  it("writes 'BTC-USDT, BTCUSDT or BTC_USDT, in lower or upper case' (001 §7)", () => {
+    expect(exchangeSymbol("btc/usdt", "-")).toBe("BTC-USDT");
+    expect(exchangeSymbol("BTC/USDT", "")).toBe("BTCUSDT");
+    expect(exchangeSymbol("BTC/USDT", "_")).toBe("BTC_USDT");
+    expect(exchangeSymbol("BTC/USDT", "", true)).toBe("btcusdt");
+    expect(exchangeSymbol("BTC/USDT", "_", true)).toBe("btc_usdt");
+  });
+});
