@@ -1,0 +1,348 @@
+/**
+ * The backend API contract shared by the server (`server/`) and the web dashboard (`web/`):
+ * error codes and their messages (seed 000 §8, PRODUCT D2), header names (PRODUCT D18), the route
+ * table (seed 000 §7) and the answer types. Isomorphic: no Node-only imports.
+ */
+import type { Balances, ExchangeId, Order } from "./types.js";
+
+// ---------------------------------------------------------------------------------------------
+// Error codes (seed 000 §8, PRODUCT D2)
+// ---------------------------------------------------------------------------------------------
+
+export const API_ERROR = {
+  TASK_FAILED: 600,
+  MISSING_HEADER: 601,
+  ACCESS_EXPIRED: 602,
+  ALL_EXPIRED: 603,
+  RATE_LIMIT: 604,
+  CLOCK_SKEW: 605,
+  NO_SUCH_USER: 606,
+  INVALID_TOKEN: 607,
+  /** PRODUCT D2: the exchange refused or failed the request */
+  EXCHANGE_FAILED: 608,
+  EXCHANGE_OBJECT: 609,
+} as const;
+export type ApiErrorCode = (typeof API_ERROR)[keyof typeof API_ERROR];
+
+/** Seed 000 §8, word for word. 608 has none: its `msg` is the exchange layer's message (D2). */
+export const API_ERROR_MESSAGES: Readonly<Record<number, string>> = {
+  600: "Task failed to execute...",
+  601: "Some header were not passed, please contact developers!",
+  602: "Need to refresh your Access Token, try to update page!",
+  603: "Need to relogin, all tokens are expired!",
+  604: "Request limit to server exceeded, try later!",
+  605: "Time window between you and server is too large...",
+  606: "No such user...",
+  607: "Your token is invalid, try to relogin!",
+  609: "Failed to create exchange object for your task, make sure APIs were handled in right way and contact developers!",
+};
+
+/** Seed 000 §8: the message of a code, 'Undefined msg for {code}...' for any other. */
+export function apiErrorMessage(code: number): string {
+  return API_ERROR_MESSAGES[code] ?? `Undefined msg for ${code}...`;
+}
+
+/**
+ * The message a client shows for an error body: the seed's text for 601–607 and 609; for 600
+ * and 608 the server's own `msg` (a validation message, or `ExchangeId: {id}, msg: {message}`).
+ */
+export function messageForError(body: { code: number; msg?: string }): string {
+  if ((body.code === 600 || body.code === 608) && body.msg) return body.msg;
+  return apiErrorMessage(body.code);
+}
+
+/** PRODUCT D2: codes travel in the body with a conventional HTTP status (browsers refuse > 599). */
+export const HTTP_STATUS_OF_CODE: Readonly<Record<number, number>> = {
+  600: 400,
+  601: 400,
+  602: 401,
+  603: 401,
+  604: 429,
+  605: 400,
+  606: 403,
+  607: 401,
+  608: 502,
+  609: 422,
+};
+
+/** Every failure answers this body. Validation failures (600) also carry `issues`. */
+export interface ApiErrorBody {
+  code: number;
+  msg: string;
+  /** 608: the exchange layer's error kind (PRODUCT D2) */
+  kind?: string;
+  /** 600 from a schema: one line per problem, "field: message" */
+  issues?: string[];
+}
+
+export function isApiErrorBody(value: unknown): value is ApiErrorBody {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === "number" &&
+    typeof (value as { msg?: unknown }).msg === "string"
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headers (PRODUCT D18; lower-case on the wire)
+// ---------------------------------------------------------------------------------------------
+
+export const HEADER = {
+  email: "email",
+  password: "password",
+  code: "code",
+  /** milliseconds since the epoch; more than 30 s from the server clock is 605 (PRODUCT D8) */
+  timestamp: "timestamp",
+  /** base64url of the WebAuthn attestationObject (registration of a key) */
+  publicKey: "public-key",
+  /** base64url credential id */
+  credentialsId: "credentials-id",
+  userId: "user-id",
+  /** base64url of the WebAuthn clientDataJSON */
+  clientData: "client-data",
+  /** base64url of the WebAuthn authenticatorData */
+  authenticatorData: "authenticator-data",
+  /** base64url of the WebAuthn assertion signature */
+  signature: "signature",
+  /** the account path as a JSON array ["client","exchange","account"] */
+  path: "path",
+  /** the encryption key of the account's envelope (trade and bot calls) */
+  key: "key",
+  authorization: "authorization",
+} as const;
+
+/** PRODUCT D7: the refresh token's cookie (HttpOnly, SameSite=Strict, Secure under TLS). */
+export const REFRESH_COOKIE = "spotdesk_refresh";
+
+/** PRODUCT D8 limits and seed 000 §9 constants the server enforces. */
+export const SERVER_LIMITS = {
+  callsPerWindow: 60,
+  windowMs: 10_000,
+  codeRequestsPerHour: 5,
+  clockSkewMs: 30_000,
+  codeLength: 8,
+  codeValidityMs: 10 * 60_000,
+  codeAttempts: 5,
+  passwordMinimum: 8,
+  bodyLimitBytes: 64 * 1024,
+} as const;
+
+/** PRODUCT D8: 8 characters from an upper-case alphabet without 0/O, 1/I/L look-alikes. */
+export const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+/**
+ * The WebAuthn challenge of a key login: seed 000 §7 "signs over the timestamp, method and path".
+ * challenge = base64url(SHA-256(UTF-8 "{timestamp}\n{METHOD}\n{path}")), e.g.
+ * "1718000000000\nPOST\n/login/signature". The server accepts it once per credential and only
+ * within 30 s of its clock.
+ */
+export function loginChallengeText(timestamp: number | string, method: string, path: string): string {
+  return `${timestamp}\n${method.toUpperCase()}\n${path}`;
+}
+
+/**
+ * The WebAuthn challenge of a key created during registration or a password login:
+ * base64url(SHA-256(UTF-8 "spotdesk-enroll\n{email}\n{code}")): the one-time e-mail code binds
+ * the new key to this sign-in.
+ */
+export function enrollChallengeText(email: string, code: string): string {
+  return `spotdesk-enroll\n${email.trim().toLowerCase()}\n${code}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answers (seed 000 §3)
+// ---------------------------------------------------------------------------------------------
+
+/** Answer of /register, /login/password and /login/signature (seed 000 §3 "Session/auth response"). */
+export interface SessionAnswer {
+  uuid: string;
+  /** ms since the epoch */
+  refreshTokenExpiry: number;
+  accessToken: string;
+  credentialsId?: string;
+  /** PRODUCT D5: the web hides admin navigation from others */
+  admin: boolean;
+}
+
+/** Answer of /user/refresh (PRODUCT D7). */
+export interface RefreshAnswer {
+  accessToken: string;
+  refreshTokenExpiry: number;
+}
+
+/** The JSON inside an access token (seed 000 §3: "encoded JSON with an expires field"). */
+export interface AccessTokenPayload {
+  /** user uuid */
+  uid: string;
+  /** ms since the epoch */
+  expires: number;
+  /** session id (the refresh token family) */
+  sid: string;
+}
+
+/**
+ * Reads the payload of an access token without checking its signature (the browser needs only
+ * `expires`, seed 000 §4). Tokens are base64url(JSON) "." base64url(HMAC).
+ */
+export function readAccessToken(token: string): AccessTokenPayload | undefined {
+  const dot = token.indexOf(".");
+  if (dot <= 0) return undefined;
+  try {
+    const b64 = token.slice(0, dot).replace(/-/g, "+").replace(/_/g, "/");
+    const padded = b64 + "=".repeat((4 - (b64.length % 4)) % 4);
+    const text = new TextDecoder().decode(Uint8Array.from(atob(padded), (c) => c.charCodeAt(0)));
+    const parsed = JSON.parse(text) as AccessTokenPayload;
+    if (typeof parsed.expires !== "number" || typeof parsed.uid !== "string") return undefined;
+    return parsed;
+  } catch {
+    return undefined;
+  }
+}
+
+export type Scope = "all" | string[];
+
+/** A user as the admin calls answer it (seed 000 §3 "User"). */
+export interface UserAnswer {
+  uuid: string;
+  email: string;
+  /** ms since the epoch, null before the first sign-in */
+  lastActive: number | null;
+  scope: Scope;
+  admin: boolean;
+  /** false until the permitted e-mail registered */
+  registered: boolean;
+}
+
+/** The account path of seed 000 §3 / PRODUCT D13: client name, exchange id, sub account. */
+export type AccountPath = [client: string, exchange: string, account: string];
+
+/** One account of GET /token/exchanges. */
+export interface AccountAnswer {
+  path: AccountPath;
+  client: string;
+  exchange: string;
+  account: string;
+  /** PRODUCT D1: the record's pair */
+  pair: string;
+  active: boolean;
+  /** the bots on this account (for the status letters on the home cards) */
+  bots: { botId: string; botType: string }[];
+}
+
+export interface TokenPairAnswer {
+  exchangeId: string;
+  pair: string;
+  decimals: { price: number; amount: number };
+}
+
+/** Bot state published on the live channel and answered by POST /token/bot (seed 000 §3). */
+export interface BotAnswer {
+  botId: string;
+  botType: string;
+  path: AccountPath;
+  paths: AccountPath[];
+  setup: unknown;
+  /** "not run" for volume, heavy-volume and candle-closer (PRODUCT "Bots", D16) */
+  status: "running" | "stopped" | "not run";
+  reason?: string;
+  /** floating bot */
+  order?: Order | null;
+  /** grid bot */
+  onBuy?: number;
+  onSell?: number;
+  /** volume / heavy volume: timestamp of the last trade; never set for bots that are not run */
+  lastTrade?: number;
+  created: number;
+}
+
+/** Live channel messages (seed 000 §4): either purpose and result, or type and data. */
+export type LiveMessage =
+  | { purpose: "sub_for_bots"; result: boolean; reason?: string }
+  | { type: "snapshot"; data: BotAnswer[] }
+  | { type: "delta"; data: BotAnswer | { botId: string; removed: true } };
+
+export const LIVE_SUBSCRIBE = "sub_for_bots";
+
+/** Answer of the public book relay (GET /book/{exchange}/{pair} and the /book websocket). */
+export interface BookAnswer {
+  exchange: ExchangeId;
+  pair: string;
+  bids: [string, string][];
+  asks: [string, string][];
+  version: number;
+}
+
+export type { Balances, Order };
+
+// ---------------------------------------------------------------------------------------------
+// Route table (seed 000 §7 plus PRODUCT D7/D18 additions)
+// ---------------------------------------------------------------------------------------------
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+export interface RouteSpec {
+  method: HttpMethod;
+  path: string;
+  /** "public": no token; "user": access token; "admin": access token of an admin (PRODUCT D5) */
+  auth: "public" | "user" | "admin";
+  /** headers the call needs (601 when one is missing) */
+  headers: readonly string[];
+  /** client-bound: the `path` header's client must be in the caller's scope */
+  scoped?: boolean;
+}
+
+const r = (
+  method: HttpMethod,
+  path: string,
+  auth: RouteSpec["auth"],
+  headers: readonly string[] = [],
+  scoped = false,
+): RouteSpec => ({ method, path, auth, headers, scoped });
+
+export const ROUTES = {
+  health: r("GET", "/health", "public"),
+  credentials: r("GET", "/credentials", "public", [HEADER.email]),
+  code: r("POST", "/code", "public", [HEADER.email]),
+  register: r("POST", "/register", "public", [HEADER.email, HEADER.password, HEADER.code]),
+  loginPassword: r("POST", "/login/password", "public", [HEADER.email, HEADER.password, HEADER.code, HEADER.timestamp]),
+  loginSignature: r("POST", "/login/signature", "public", [
+    HEADER.email,
+    HEADER.clientData,
+    HEADER.authenticatorData,
+    HEADER.credentialsId,
+    HEADER.signature,
+    HEADER.timestamp,
+  ]),
+  refresh: r("POST", "/user/refresh", "public", [HEADER.userId, HEADER.timestamp]),
+  logout: r("POST", "/user/logout", "public"),
+  me: r("GET", "/token/me", "user"),
+  setApiKeys: r("POST", "/token/admin/apikeys", "admin"),
+  removeApiKeys: r("DELETE", "/token/admin/apikeys", "admin"),
+  tokenPairs: r("GET", "/token/pair", "user"),
+  setTokenPair: r("POST", "/token/pair", "admin"),
+  removeTokenPair: r("DELETE", "/token/pair", "admin"),
+  createOrder: r("POST", "/token/trade/order/create", "user", [HEADER.path], true),
+  cancelOrder: r("POST", "/token/trade/order/cancel", "user", [HEADER.path], true),
+  cancelAll: r("POST", "/token/trade/order/cancel-all", "user", [HEADER.path], true),
+  balances: r("GET", "/token/trade/balances", "user", [HEADER.path], true),
+  orders: r("GET", "/token/trade/orders", "user", [HEADER.path], true),
+  setUser: r("POST", "/token/admin/user", "admin"),
+  removeUser: r("DELETE", "/token/admin/user/:id", "admin"),
+  users: r("GET", "/token/admin/users", "admin"),
+  user: r("GET", "/token/admin/user/:id", "admin"),
+  changeScope: r("PUT", "/token/admin/user/:id/scope", "admin"),
+  setupBot: r("POST", "/token/bot", "user", [HEADER.path], true),
+  removeBot: r("DELETE", "/token/bot", "user"),
+  bots: r("GET", "/token/bots", "user"),
+  clients: r("GET", "/token/clients", "user"),
+  exchanges: r("GET", "/token/exchanges", "user"),
+  book: r("GET", "/book/:exchange/:pair", "public"),
+} as const satisfies Record<string, RouteSpec>;
+
+export type RouteName = keyof typeof ROUTES;
+
+/** Encodes the `path` header (PRODUCT D18). */
+export function pathHeader(path: AccountPath): string {
+  return JSON.stringify(path);
+}

@@ -1,0 +1,289 @@
+/**
+ * Validation schemas shared by the web forms and the server (seed 000 §5 rules, §7 payloads,
+ * §9 defaults). Isomorphic zod; every object is strict, so unknown fields are refused.
+ */
+import { z } from "zod";
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------------------------
+
+/** Seed 000 §5 "E-mail must match a standard e-mail pattern"; trimmed and lower-cased. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(EMAIL_RE, "Invalid e-mail")
+  .transform((s) => s.toLowerCase());
+
+/** Seed 000 §5: at least 8 characters. */
+export const passwordSchema = z.string().min(8, "Password must be at least 8 characters").max(1024);
+
+/** Seed 000 §5: exactly 8 characters. */
+export const codeSchema = z.string().length(8, "Code must be exactly 8 characters");
+
+/** A decimal number as the server receives it: a decimal string, or a finite JSON number. */
+export const decimalSchema = z.union([
+  z.string().trim().regex(/^-?(\d+(\.\d*)?|\.\d+)$/, "Expected a decimal number such as 12.5"),
+  z
+    .number()
+    .finite()
+    .transform((n) => String(n)),
+]);
+
+/** A numeric setting of a bot form: a number, or a numeric string (form inputs). */
+const num = z.union([z.number().finite(), z.string().trim().regex(/^-?(\d+(\.\d*)?|\.\d+)$/).transform(Number)]);
+
+const pairSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}$/, "Write the pair as BASE/QUOTE, for example BTC/USDT")
+  .transform((p) => p.toUpperCase());
+
+const segment = z.string().trim().min(1, "Empty path segment").max(100);
+
+/** PRODUCT D13 / D18: the account path ["client","exchange","account"]. */
+export const accountPathSchema = z.tuple([segment, segment, segment]);
+
+export const sideSchema = z.enum(["Buy", "Sell"]);
+
+/** Seed 000 §5 "Range. It is reported only when both min and max are set"; min <= max. */
+export const rangeSchema = z
+  .strictObject({ min: num, max: num })
+  .refine((r) => r.min <= r.max, { message: "Range minimum must not exceed its maximum" });
+
+/** Seed 000 §6: the word all, or a list of client names. */
+export const scopeSchema = z.union([z.literal("all"), z.array(segment).min(1, "Select at least one client")]);
+
+// ---------------------------------------------------------------------------------------------
+// Admin payloads (seed 000 §7)
+// ---------------------------------------------------------------------------------------------
+
+/** Seed 000 §3: the envelope {data, pair, active}; data is the 12-byte IV hex then ciphertext hex. */
+export const envelopeSchema = z.strictObject({
+  data: z
+    .string()
+    .regex(/^[0-9a-fA-F]*$/, "Envelope data must be hex")
+    .max(16_384),
+  pair: pairSchema,
+  active: z.boolean(),
+});
+
+/** POST /token/admin/apikeys {path, apis}. */
+export const apiKeysRecordSchema = z.strictObject({ path: accountPathSchema, apis: envelopeSchema });
+export const removeApiKeysSchema = z.strictObject({ path: accountPathSchema });
+
+/** PRODUCT D18: 'Permit login' takes the new user's e-mail as userId. */
+export const setUserSchema = z.strictObject({ userId: emailSchema, scope: scopeSchema });
+export const changeScopeSchema = z.strictObject({ scope: scopeSchema });
+
+const decimalsCount = z.number().int().min(0).max(30);
+
+/** POST /token/pair {exchangeId, pair, decimals: {price, amount}} (seed 000 §3 "Token pair"). */
+export const tokenPairSchema = z.strictObject({
+  exchangeId: z.string().trim().min(1),
+  pair: pairSchema,
+  decimals: z.strictObject({ price: decimalsCount, amount: decimalsCount }),
+});
+export const removeTokenPairSchema = z.strictObject({ exchangeId: z.string().trim().min(1), pair: pairSchema });
+
+// ---------------------------------------------------------------------------------------------
+// Order payloads (seed 000 §3, §7)
+// ---------------------------------------------------------------------------------------------
+
+export const createOrderSchema = z.strictObject({ price: decimalSchema, amount: decimalSchema, side: sideSchema });
+export const cancelOrderSchema = z.strictObject({
+  id: z.string().min(1).max(200),
+  clientOID: z.string().max(200).optional().nullable(),
+  customPair: pairSchema.optional().nullable(),
+});
+export const cancelAllSchema = z.strictObject({ customPair: pairSchema.optional().nullable() });
+
+// ---------------------------------------------------------------------------------------------
+// Bots (seed 000 §5 "Bot forms", §7 payloads, §9 defaults)
+// ---------------------------------------------------------------------------------------------
+
+/** Seed 000 §5: spread optional but must be > 1. */
+const acceptableSpread = num.refine((n) => n > 1, "Acceptable spread must be greater than 1").optional();
+const positive = (field: string) => num.refine((n) => n > 0, `${field} must be greater than 0`);
+const nonNegative = (field: string) => num.refine((n) => n >= 0, `${field} must not be negative`);
+
+export const FLOATING_MODULES = ["dynamic-price", "dynamic-delay", "dynamic-quote", "price-bounds", "spending-limits"] as const;
+export type FloatingModule = (typeof FLOATING_MODULES)[number];
+
+/** Seed 000 §5: 'Incorrect params for {module} module'. */
+export function moduleError(module: string): string {
+  return `Incorrect params for ${module} module`;
+}
+
+const floatingModules = z
+  .record(z.string(), z.record(z.string(), z.unknown()))
+  .superRefine((modules, ctx) => {
+    for (const [name, params] of Object.entries(modules)) {
+      if (!(FLOATING_MODULES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: "custom", message: `Unknown module '${name}'`, path: [name] });
+        continue;
+      }
+      for (const value of Object.values(params)) {
+        const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+        if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
+          ctx.addIssue({ code: "custom", message: moduleError(name), path: [name] });
+          break;
+        }
+      }
+    }
+  });
+
+/** Seed 000 §9: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
+export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
+export const floatingBotSchema = z.strictObject({
+  main: z.strictObject({
+    pair: pairSchema,
+    side: sideSchema,
+    // Seed 000 §5: quote and percent required (truthy), marginOfError defined.
+    quote: positive("Quote"),
+    percent: num.refine((n) => n > 0 && n <= 50, "Percent must be greater than 0 and at most 50").default(FLOATING_DEFAULTS.percent),
+    marginOfError: num.refine((n) => n >= 0 && n <= 1, "Margin of error must be between 0 and 1").default(FLOATING_DEFAULTS.marginOfError),
+  }),
+  modules: floatingModules.default({}),
+});
+
+/** Seed 000 §9: profit 0.2 (0–5), percent 5 (1–99), rebalancing factor 0.5 (0–1). */
+export const GRID_DEFAULTS = { profit: 0.2, percent: 5, RF: 0.5 } as const;
+export const gridBotSchema = z.strictObject({
+  pair: pairSchema,
+  quote: positive("Quote"),
+  percent: num.refine((n) => n > 0 && n <= 99, "Percent must be greater than 0 and at most 99").default(GRID_DEFAULTS.percent),
+  profit: num.refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5").default(GRID_DEFAULTS.profit),
+  RF: num.refine((n) => n >= 0 && n <= 1, "Rebalancing factor must be between 0 and 1").default(GRID_DEFAULTS.RF),
+  size: num.refine((n) => Number.isInteger(n) && n > 0 && n % 2 === 0, "Order count must be greater than 0 and even"),
+});
+
+export const volumeBotSchema = z.strictObject({
+  pair: pairSchema,
+  volume: positive("Volume"),
+  minQuote: nonNegative("Min quote"),
+  priceRange: rangeSchema,
+  stepRange: rangeSchema,
+  acceptableSpread,
+});
+
+export const heavyVolumeBotSchema = z.strictObject({
+  pair: pairSchema,
+  priceRange: rangeSchema,
+  tradesRange: rangeSchema,
+  quoteRange: rangeSchema,
+  stepRange: rangeSchema,
+  acceptableSpread,
+  period: positive("Period").optional(),
+});
+
+/** Seed 000 §9: quote up 10, daily up 100, quote down 10, daily down 100, refill 60, delay 10, min quote 2. */
+export const SD_DEFAULTS = {
+  quoteUp: 10,
+  dailyQuoteUp: 100,
+  quoteDown: 10,
+  dailyQuoteDown: 100,
+  refillPeriod: 60,
+  delay: 10,
+  minQuote: 2,
+} as const;
+export const spreadDecompressionBotSchema = z.strictObject({
+  pair: pairSchema,
+  quoteUp: positive("Quote up").default(SD_DEFAULTS.quoteUp),
+  dailyQuoteUp: nonNegative("Daily quote up").default(SD_DEFAULTS.dailyQuoteUp),
+  quoteDown: positive("Quote down").default(SD_DEFAULTS.quoteDown),
+  dailyQuoteDown: nonNegative("Daily quote down").default(SD_DEFAULTS.dailyQuoteDown),
+  minQuote: nonNegative("Min quote").default(SD_DEFAULTS.minQuote),
+  refillPeriod: positive("Refill period").default(SD_DEFAULTS.refillPeriod),
+  delay: nonNegative("Delay").default(SD_DEFAULTS.delay),
+  acceptableSpread,
+});
+
+export const candleCloserBotSchema = z.strictObject({
+  pair: pairSchema,
+  quote: positive("Quote"),
+  period: positive("Period").optional(),
+  acceptableSpread,
+});
+
+/** Seed 000 §9: price strategies; volume strategies add inverseGauss. */
+export const PRICE_STRATEGIES = ["linear", "gauss", "exponential3", "exponential5", "exponential10"] as const;
+export const VOLUME_STRATEGIES = [...PRICE_STRATEGIES, "inverseGauss"] as const;
+export const liquidityArrangerBotSchema = z.strictObject({
+  pair: pairSchema,
+  ordersAmount: positive("Orders amount"),
+  side: sideSchema,
+  P0: num,
+  P1: num,
+  Q0: num,
+  Q1: num,
+  priceStrategy: z.enum(PRICE_STRATEGIES).default("linear"),
+  volumeStrategy: z.enum(VOLUME_STRATEGIES).default("linear"),
+});
+
+export const BOT_SCHEMAS = {
+  "floating-bot": floatingBotSchema,
+  "grid-bot": gridBotSchema,
+  "volume-bot": volumeBotSchema,
+  "heavy-volume-bot": heavyVolumeBotSchema,
+  "spread-decompression-bot": spreadDecompressionBotSchema,
+  "candle-closer-bot": candleCloserBotSchema,
+  "liquidity-arranger-bot": liquidityArrangerBotSchema,
+} as const;
+
+export type BotType = keyof typeof BOT_SCHEMAS;
+export const BOT_TYPES = Object.keys(BOT_SCHEMAS) as BotType[];
+
+/** Seed 000 §9 "Bot list order". Liquidity is not listed; it sorts last. */
+export const BOT_LIST_ORDER: Record<BotType, number> = {
+  "floating-bot": 0,
+  "spread-decompression-bot": 1,
+  "candle-closer-bot": 2,
+  "heavy-volume-bot": 18,
+  "volume-bot": 19,
+  "grid-bot": 20,
+  "liquidity-arranger-bot": 21,
+};
+
+/** PRODUCT "Bots": these are stored and shown but never run (self-matching is wash trading). */
+export const NOT_RUN_BOT_TYPES: readonly BotType[] = ["volume-bot", "heavy-volume-bot", "candle-closer-bot"];
+export const WASH_TRADING_REASON =
+  "Not run: this bot would trade against itself to print volume or move a candle; self-matching is wash trading, forbidden by exchanges' rules and market-abuse law.";
+
+/** POST /token/bot {botType, setup, paths?} (seed 000 §7, PRODUCT D16). */
+export const setupBotSchema = z
+  .strictObject({
+    botType: z.enum(BOT_TYPES as [BotType, ...BotType[]]),
+    setup: z.unknown(),
+    paths: z.array(accountPathSchema).max(20).optional(),
+  })
+  .transform((body, ctx) => {
+    const parsed = BOT_SCHEMAS[body.botType].safeParse(body.setup);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ["setup", ...issue.path] } as never);
+      return z.NEVER;
+    }
+    if (body.paths && body.paths.length > 0 && body.botType !== "heavy-volume-bot") {
+      ctx.addIssue({ code: "custom", message: "Only heavy-volume bots take extra account paths", path: ["paths"] });
+      return z.NEVER;
+    }
+    return { botType: body.botType, setup: parsed.data as unknown, paths: body.paths ?? [] };
+  });
+export type SetupBotInput = z.input<typeof setupBotSchema>;
+
+export const removeBotSchema = z.strictObject({ botId: z.string().min(1).max(100) });
+
+/** Live channel subscription (seed 000 §7). */
+export const liveSubscribeSchema = z.strictObject({
+  purpose: z.literal("sub_for_bots"),
+  userId: z.string().min(1).max(100),
+  token: z.string().min(1).max(4096),
+});
+
+/** One line per problem, "field: message", for error bodies and form hints. */
+export function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message));
+}

@@ -1,0 +1,412 @@
+/**
+ * The embedded storage: one SQLite file (better-sqlite3, WAL) in the data directory. Each write
+ * is one committed statement or transaction before the HTTP answer leaves, so an acknowledged
+ * write survives a crash or a shutdown.
+ */
+import Database from "better-sqlite3";
+import type { AccountPath, Scope } from "../../lib/api.js";
+import {
+  pathKey,
+  type ApiKeyRecord,
+  type BotRecord,
+  type EmailCodeRecord,
+  type OutboxRecord,
+  type SessionRecord,
+  type Storage,
+  type TokenPairRecord,
+  type UserRecord,
+  type WebAuthnCredentialRecord,
+} from "./types.js";
+
+/** Migrations in order; the index + 1 is the schema version. Never edit one that shipped. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE users (
+     id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, password_hash TEXT, admin INTEGER NOT NULL DEFAULT 0,
+     scope TEXT NOT NULL, last_active INTEGER, created INTEGER NOT NULL);
+   CREATE TABLE credentials (
+     id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+     public_key BLOB NOT NULL, counter INTEGER NOT NULL, last_ts INTEGER NOT NULL, created INTEGER NOT NULL);
+   CREATE INDEX credentials_user ON credentials(user_id);
+   CREATE TABLE email_codes (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, email TEXT NOT NULL, code_hash TEXT NOT NULL, expires INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0, used INTEGER NOT NULL DEFAULT 0, created INTEGER NOT NULL);
+   CREATE INDEX email_codes_email ON email_codes(email, created);
+   CREATE TABLE sessions (
+     id TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+     refresh_hash TEXT NOT NULL UNIQUE, previous_hash TEXT, expires INTEGER NOT NULL, created INTEGER NOT NULL);
+   CREATE INDEX sessions_previous ON sessions(previous_hash);
+   CREATE TABLE api_keys (
+     path TEXT PRIMARY KEY, client TEXT NOT NULL, exchange TEXT NOT NULL, account TEXT NOT NULL,
+     envelope TEXT NOT NULL, created INTEGER NOT NULL);
+   CREATE TABLE token_pairs (
+     exchange TEXT NOT NULL, pair TEXT NOT NULL, price_decimals INTEGER NOT NULL, amount_decimals INTEGER NOT NULL,
+     PRIMARY KEY (exchange, pair));
+   CREATE TABLE bots (
+     id TEXT PRIMARY KEY, bot_type TEXT NOT NULL, path TEXT NOT NULL, paths TEXT NOT NULL, setup TEXT NOT NULL,
+     credentials TEXT, state TEXT NOT NULL, created INTEGER NOT NULL);
+   CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, ts INTEGER NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL,
+     body TEXT NOT NULL);`,
+];
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  admin: number;
+  scope: string;
+  last_active: number | null;
+  created: number;
+}
+interface CredentialRow {
+  id: string;
+  user_id: string;
+  public_key: Buffer;
+  counter: number;
+  last_ts: number;
+  created: number;
+}
+interface CodeRow {
+  id: number;
+  email: string;
+  code_hash: string;
+  expires: number;
+  attempts: number;
+  used: number;
+  created: number;
+}
+interface SessionRow {
+  id: string;
+  user_id: string;
+  refresh_hash: string;
+  previous_hash: string | null;
+  expires: number;
+  created: number;
+}
+interface ApiKeyRow {
+  path: string;
+  envelope: string;
+  created: number;
+}
+interface BotRow {
+  id: string;
+  bot_type: string;
+  path: string;
+  paths: string;
+  setup: string;
+  credentials: string | null;
+  state: string;
+  created: number;
+}
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id,
+  email: r.email,
+  passwordHash: r.password_hash,
+  admin: r.admin === 1,
+  scope: JSON.parse(r.scope) as Scope,
+  lastActive: r.last_active,
+  created: r.created,
+});
+const toCredential = (r: CredentialRow): WebAuthnCredentialRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  publicKey: new Uint8Array(r.public_key),
+  counter: r.counter,
+  lastTimestamp: r.last_ts,
+  created: r.created,
+});
+const toSession = (r: SessionRow): SessionRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  refreshHash: r.refresh_hash,
+  previousHash: r.previous_hash,
+  expires: r.expires,
+  created: r.created,
+});
+const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
+  path: JSON.parse(r.path) as AccountPath,
+  envelope: JSON.parse(r.envelope) as ApiKeyRecord["envelope"],
+  created: r.created,
+});
+const toBot = (r: BotRow): BotRecord => ({
+  id: r.id,
+  botType: r.bot_type,
+  path: JSON.parse(r.path) as AccountPath,
+  paths: JSON.parse(r.paths) as AccountPath[],
+  setup: JSON.parse(r.setup) as unknown,
+  wrappedCredentials: r.credentials,
+  state: JSON.parse(r.state) as Record<string, unknown>,
+  created: r.created,
+});
+
+export function openSqliteStorage(file: string): Storage {
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  // FULL: a commit is on disk before the answer (PRODUCT: "loses no acknowledged write").
+  db.pragma("synchronous = FULL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  migrate(db);
+
+  const stmt = <P extends unknown[] = unknown[], R = unknown>(sql: string) => db.prepare<P, R>(sql);
+  const q = {
+    getMeta: stmt<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
+    setMeta: stmt<[string, string]>("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+    delMeta: stmt<[string]>("DELETE FROM meta WHERE key = ?"),
+    countUsers: stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM users"),
+    insertUser: stmt<[string, string, string | null, number, string, number | null, number]>(
+      "INSERT INTO users (id, email, password_hash, admin, scope, last_active, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ),
+    getUser: stmt<[string], UserRow>("SELECT * FROM users WHERE id = ?"),
+    getUserByEmail: stmt<[string], UserRow>("SELECT * FROM users WHERE email = ?"),
+    listUsers: stmt<[], UserRow>("SELECT * FROM users ORDER BY created, email"),
+    deleteUser: stmt<[string]>("DELETE FROM users WHERE id = ?"),
+    addCredential: stmt<[string, string, Buffer, number, number, number]>(
+      "INSERT INTO credentials (id, user_id, public_key, counter, last_ts, created) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    getCredential: stmt<[string], CredentialRow>("SELECT * FROM credentials WHERE id = ?"),
+    listCredentials: stmt<[string], CredentialRow>("SELECT * FROM credentials WHERE user_id = ? ORDER BY created"),
+    useCredential: stmt<[number, number, string, number]>(
+      "UPDATE credentials SET counter = ?, last_ts = ? WHERE id = ? AND last_ts < ?",
+    ),
+    addCode: stmt<[string, string, number, number, number, number]>(
+      "INSERT INTO email_codes (email, code_hash, expires, attempts, used, created) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    latestCode: stmt<[string, number], CodeRow>(
+      "SELECT * FROM email_codes WHERE email = ? AND used = 0 AND expires > ? ORDER BY id DESC LIMIT 1",
+    ),
+    countCodes: stmt<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM email_codes WHERE email = ? AND created > ?"),
+    attemptCode: stmt<[number]>("UPDATE email_codes SET attempts = attempts + 1 WHERE id = ?"),
+    useCode: stmt<[number]>("UPDATE email_codes SET used = 1 WHERE id = ?"),
+    insertSession: stmt<[string, string, string, string | null, number, number]>(
+      "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
+    getSession: stmt<[string], SessionRow>("SELECT * FROM sessions WHERE id = ?"),
+    sessionByHash: stmt<[string], SessionRow>("SELECT * FROM sessions WHERE refresh_hash = ?"),
+    sessionByPrevious: stmt<[string], SessionRow>("SELECT * FROM sessions WHERE previous_hash = ?"),
+    rotateSession: stmt<[string, string, number, string, string]>(
+      "UPDATE sessions SET refresh_hash = ?, previous_hash = ?, expires = ? WHERE id = ? AND refresh_hash = ?",
+    ),
+    deleteSession: stmt<[string]>("DELETE FROM sessions WHERE id = ?"),
+    deleteSessionsOfUser: stmt<[string]>("DELETE FROM sessions WHERE user_id = ?"),
+    setApiKey: stmt<[string, string, string, string, string, number]>(
+      `INSERT INTO api_keys (path, client, exchange, account, envelope, created) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(path) DO UPDATE SET envelope = excluded.envelope`,
+    ),
+    getApiKey: stmt<[string], ApiKeyRow>("SELECT * FROM api_keys WHERE path = ?"),
+    listApiKeys: stmt<[], ApiKeyRow>("SELECT * FROM api_keys ORDER BY client, exchange, account"),
+    deleteApiKey: stmt<[string]>("DELETE FROM api_keys WHERE path = ?"),
+    setPair: stmt<[string, string, number, number]>(
+      `INSERT INTO token_pairs (exchange, pair, price_decimals, amount_decimals) VALUES (?, ?, ?, ?)
+       ON CONFLICT(exchange, pair) DO UPDATE SET price_decimals = excluded.price_decimals, amount_decimals = excluded.amount_decimals`,
+    ),
+    getPair: stmt<[string, string], { exchange: string; pair: string; price_decimals: number; amount_decimals: number }>(
+      "SELECT * FROM token_pairs WHERE exchange = ? AND pair = ?",
+    ),
+    listPairs: stmt<[], { exchange: string; pair: string; price_decimals: number; amount_decimals: number }>(
+      "SELECT * FROM token_pairs ORDER BY exchange, pair",
+    ),
+    deletePair: stmt<[string, string]>("DELETE FROM token_pairs WHERE exchange = ? AND pair = ?"),
+    insertBot: stmt<[string, string, string, string, string, string | null, string, number]>(
+      "INSERT INTO bots (id, bot_type, path, paths, setup, credentials, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    getBot: stmt<[string], BotRow>("SELECT * FROM bots WHERE id = ?"),
+    listBots: stmt<[], BotRow>("SELECT * FROM bots ORDER BY created, id"),
+    updateBotState: stmt<[string, string]>("UPDATE bots SET state = ? WHERE id = ?"),
+    clearBotCredentials: stmt<[string]>("UPDATE bots SET credentials = NULL WHERE id = ?"),
+    deleteBot: stmt<[string]>("DELETE FROM bots WHERE id = ?"),
+    addOutbox: stmt<[number, string, string, string]>("INSERT INTO outbox (ts, recipient, subject, body) VALUES (?, ?, ?, ?)"),
+  };
+
+  const pairRecord = (r: { exchange: string; pair: string; price_decimals: number; amount_decimals: number }): TokenPairRecord => ({
+    exchangeId: r.exchange,
+    pair: r.pair,
+    priceDecimals: r.price_decimals,
+    amountDecimals: r.amount_decimals,
+  });
+
+  const updateUser = db.transaction(
+    (id: string, changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>) => {
+      if (changes.passwordHash !== undefined) db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(changes.passwordHash, id);
+      if (changes.admin !== undefined) db.prepare("UPDATE users SET admin = ? WHERE id = ?").run(changes.admin ? 1 : 0, id);
+      if (changes.scope !== undefined) db.prepare("UPDATE users SET scope = ? WHERE id = ?").run(JSON.stringify(changes.scope), id);
+      if (changes.lastActive !== undefined) db.prepare("UPDATE users SET last_active = ? WHERE id = ?").run(changes.lastActive, id);
+    },
+  );
+
+  const clearBotCredentialsForPath = db.transaction((path: AccountPath): string[] => {
+    const key = pathKey(path);
+    const ids: string[] = [];
+    for (const row of q.listBots.all()) {
+      const paths = [JSON.parse(row.path) as AccountPath, ...(JSON.parse(row.paths) as AccountPath[])];
+      if (row.credentials !== null && paths.some((p) => pathKey(p) === key)) {
+        q.clearBotCredentials.run(row.id);
+        ids.push(row.id);
+      }
+    }
+    return ids;
+  });
+
+  let closed = false;
+  return {
+    kind: "sqlite",
+    async getMeta(key) {
+      return q.getMeta.get(key)?.value;
+    },
+    async setMeta(key, value) {
+      if (value === undefined) q.delMeta.run(key);
+      else q.setMeta.run(key, value);
+    },
+    async countUsers() {
+      return q.countUsers.get()?.n ?? 0;
+    },
+    async createUser(u) {
+      q.insertUser.run(u.id, u.email, u.passwordHash, u.admin ? 1 : 0, JSON.stringify(u.scope), u.lastActive, u.created);
+    },
+    async getUser(id) {
+      const row = q.getUser.get(id);
+      return row ? toUser(row) : undefined;
+    },
+    async getUserByEmail(email) {
+      const row = q.getUserByEmail.get(email);
+      return row ? toUser(row) : undefined;
+    },
+    async listUsers() {
+      return q.listUsers.all().map(toUser);
+    },
+    async updateUser(id, changes) {
+      updateUser(id, changes);
+    },
+    async deleteUser(id) {
+      return q.deleteUser.run(id).changes > 0;
+    },
+    async addCredential(c) {
+      q.addCredential.run(c.id, c.userId, Buffer.from(c.publicKey), c.counter, c.lastTimestamp, c.created);
+    },
+    async getCredential(id) {
+      const row = q.getCredential.get(id);
+      return row ? toCredential(row) : undefined;
+    },
+    async listCredentials(userId) {
+      return q.listCredentials.all(userId).map(toCredential);
+    },
+    async useCredential(id, counter, timestamp) {
+      return q.useCredential.run(counter, timestamp, id, timestamp).changes === 1;
+    },
+    async addEmailCode(c) {
+      q.addCode.run(c.email, c.codeHash, c.expires, c.attempts, c.used ? 1 : 0, c.created);
+    },
+    async latestEmailCode(email, now) {
+      const r = q.latestCode.get(email, now);
+      return r
+        ? { id: r.id, email: r.email, codeHash: r.code_hash, expires: r.expires, attempts: r.attempts, used: r.used === 1, created: r.created }
+        : undefined;
+    },
+    async countEmailCodesSince(email, since) {
+      return q.countCodes.get(email, since)?.n ?? 0;
+    },
+    async markEmailCode(id, changes) {
+      if (changes.attempt) q.attemptCode.run(id);
+      if (changes.used) q.useCode.run(id);
+    },
+    async createSession(s) {
+      q.insertSession.run(s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created);
+    },
+    async getSession(id) {
+      const row = q.getSession.get(id);
+      return row ? toSession(row) : undefined;
+    },
+    async findSessionByRefreshHash(hash) {
+      const current = q.sessionByHash.get(hash);
+      if (current) return { session: toSession(current), replay: false };
+      const replayed = q.sessionByPrevious.get(hash);
+      return replayed ? { session: toSession(replayed), replay: true } : undefined;
+    },
+    async rotateSession(id, expectedHash, nextHash, expires) {
+      return q.rotateSession.run(nextHash, expectedHash, expires, id, expectedHash).changes === 1;
+    },
+    async deleteSession(id) {
+      q.deleteSession.run(id);
+    },
+    async deleteSessionsOfUser(userId) {
+      q.deleteSessionsOfUser.run(userId);
+    },
+    async setApiKey(r) {
+      const [client, exchange, account] = r.path;
+      q.setApiKey.run(pathKey(r.path), client, exchange, account, JSON.stringify(r.envelope), r.created);
+    },
+    async getApiKey(path) {
+      const row = q.getApiKey.get(pathKey(path));
+      return row ? toApiKey(row) : undefined;
+    },
+    async listApiKeys() {
+      return q.listApiKeys.all().map(toApiKey);
+    },
+    async deleteApiKey(path) {
+      return q.deleteApiKey.run(pathKey(path)).changes > 0;
+    },
+    async setTokenPair(r) {
+      q.setPair.run(r.exchangeId, r.pair, r.priceDecimals, r.amountDecimals);
+    },
+    async getTokenPair(exchangeId, pair) {
+      const row = q.getPair.get(exchangeId, pair);
+      return row ? pairRecord(row) : undefined;
+    },
+    async listTokenPairs() {
+      return q.listPairs.all().map(pairRecord);
+    },
+    async deleteTokenPair(exchangeId, pair) {
+      return q.deletePair.run(exchangeId, pair).changes > 0;
+    },
+    async createBot(b) {
+      q.insertBot.run(
+        b.id,
+        b.botType,
+        pathKey(b.path),
+        JSON.stringify(b.paths),
+        JSON.stringify(b.setup),
+        b.wrappedCredentials,
+        JSON.stringify(b.state),
+        b.created,
+      );
+    },
+    async getBot(id) {
+      const row = q.getBot.get(id);
+      return row ? toBot(row) : undefined;
+    },
+    async listBots() {
+      return q.listBots.all().map(toBot);
+    },
+    async updateBotState(id, state) {
+      q.updateBotState.run(JSON.stringify(state), id);
+    },
+    async clearBotCredentialsForPath(path) {
+      return clearBotCredentialsForPath(path);
+    },
+    async deleteBot(id) {
+      return q.deleteBot.run(id).changes > 0;
+    },
+    async addOutbox(m: OutboxRecord) {
+      q.addOutbox.run(m.ts, m.to, m.subject, m.body);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+function migrate(db: Database.Database): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+export type { EmailCodeRecord };

@@ -1,0 +1,164 @@
+/**
+ * The storage interface of the backend (PRODUCT "The backend": SQLite as the embedded default,
+ * behind an interface a PostgreSQL implementation can take). Every method is async so that a
+ * networked database fits; the SQLite implementation answers synchronously inside.
+ *
+ * Secrets at rest: password hashes (scrypt), refresh tokens and e-mail codes as SHA-256 hashes,
+ * API-key envelopes exactly as the dashboard sent them (encrypted with the operator's key), and
+ * bot credentials re-wrapped under the server's data key (PRODUCT D4).
+ */
+import type { AccountPath, Scope } from "../../lib/api.js";
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  /** scrypt hash "scrypt$N$r$p$salt$hash"; null until the permitted e-mail registered */
+  passwordHash: string | null;
+  admin: boolean;
+  scope: Scope;
+  lastActive: number | null;
+  created: number;
+}
+
+export interface WebAuthnCredentialRecord {
+  /** base64url credential id */
+  id: string;
+  userId: string;
+  /** COSE public key */
+  publicKey: Uint8Array;
+  counter: number;
+  /** the newest login timestamp accepted with this key: an older or equal one is a replay */
+  lastTimestamp: number;
+  created: number;
+}
+
+export interface EmailCodeRecord {
+  id: number;
+  email: string;
+  codeHash: string;
+  expires: number;
+  attempts: number;
+  used: boolean;
+  created: number;
+}
+
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  refreshHash: string;
+  /** the hash the last rotation replaced: presenting it again is a replay */
+  previousHash: string | null;
+  expires: number;
+  created: number;
+}
+
+export interface ApiKeyRecord {
+  path: AccountPath;
+  /** the envelope {data, pair, active} as sent (seed 000 §3) */
+  envelope: { data: string; pair: string; active: boolean };
+  created: number;
+}
+
+export interface TokenPairRecord {
+  exchangeId: string;
+  pair: string;
+  priceDecimals: number;
+  amountDecimals: number;
+}
+
+export interface BotRecord {
+  id: string;
+  botType: string;
+  path: AccountPath;
+  paths: AccountPath[];
+  setup: unknown;
+  /** PRODUCT D4: {path → credentials} sealed under the data key; null for paper-only bots */
+  wrappedCredentials: string | null;
+  /** runner state (status, order, onBuy/onSell, lastTrade) */
+  state: Record<string, unknown>;
+  created: number;
+}
+
+export interface OutboxRecord {
+  ts: number;
+  to: string;
+  subject: string;
+  /** the code masked (the clear code goes only to outbox.jsonl or SMTP) */
+  body: string;
+}
+
+export interface Storage {
+  readonly kind: "sqlite" | "postgres";
+
+  // meta (schema version, setup code, seeded demo)
+  getMeta(key: string): Promise<string | undefined>;
+  setMeta(key: string, value: string | undefined): Promise<void>;
+
+  // users
+  countUsers(): Promise<number>;
+  createUser(user: UserRecord): Promise<void>;
+  getUser(id: string): Promise<UserRecord | undefined>;
+  getUserByEmail(email: string): Promise<UserRecord | undefined>;
+  listUsers(): Promise<UserRecord[]>;
+  updateUser(id: string, changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>): Promise<void>;
+  /** deletes the user with its credentials and sessions */
+  deleteUser(id: string): Promise<boolean>;
+
+  // WebAuthn credentials
+  addCredential(credential: WebAuthnCredentialRecord): Promise<void>;
+  getCredential(id: string): Promise<WebAuthnCredentialRecord | undefined>;
+  listCredentials(userId: string): Promise<WebAuthnCredentialRecord[]>;
+  /**
+   * Records a login with the key only when `timestamp` is newer than the last one accepted
+   * (atomic compare-and-set); false means a replay.
+   */
+  useCredential(id: string, counter: number, timestamp: number): Promise<boolean>;
+
+  // e-mail codes
+  addEmailCode(code: Omit<EmailCodeRecord, "id">): Promise<void>;
+  /** the newest unused, unexpired code of an e-mail */
+  latestEmailCode(email: string, now: number): Promise<EmailCodeRecord | undefined>;
+  countEmailCodesSince(email: string, since: number): Promise<number>;
+  /** increments attempts; marks used when `used` */
+  markEmailCode(id: number, changes: { attempt?: boolean; used?: boolean }): Promise<void>;
+
+  // sessions (refresh tokens, hashed)
+  createSession(session: SessionRecord): Promise<void>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  findSessionByRefreshHash(hash: string): Promise<{ session: SessionRecord; replay: boolean } | undefined>;
+  /** replaces the refresh hash if it is still `expectedHash` (atomic); false when it moved */
+  rotateSession(id: string, expectedHash: string, nextHash: string, expires: number): Promise<boolean>;
+  deleteSession(id: string): Promise<void>;
+  deleteSessionsOfUser(userId: string): Promise<void>;
+
+  // API keys (stored as sent)
+  setApiKey(record: ApiKeyRecord): Promise<void>;
+  getApiKey(path: AccountPath): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  deleteApiKey(path: AccountPath): Promise<boolean>;
+
+  // token pairs
+  setTokenPair(record: TokenPairRecord): Promise<void>;
+  getTokenPair(exchangeId: string, pair: string): Promise<TokenPairRecord | undefined>;
+  listTokenPairs(): Promise<TokenPairRecord[]>;
+  deleteTokenPair(exchangeId: string, pair: string): Promise<boolean>;
+
+  // bots
+  createBot(bot: BotRecord): Promise<void>;
+  getBot(id: string): Promise<BotRecord | undefined>;
+  listBots(): Promise<BotRecord[]>;
+  updateBotState(id: string, state: Record<string, unknown>): Promise<void>;
+  /** PRODUCT D4: removing an API key deletes the bots' copies of its credentials */
+  clearBotCredentialsForPath(path: AccountPath): Promise<string[]>;
+  deleteBot(id: string): Promise<boolean>;
+
+  // outbox (kept in the database; the clear code only in outbox.jsonl)
+  addOutbox(message: OutboxRecord): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+/** The key of an account path in storage: its JSON text. */
+export function pathKey(path: AccountPath): string {
+  return JSON.stringify(path);
+}
