@@ -1,0 +1,128 @@
+import { EventEmitter } from "node:events";
+import { render as inkRender, type Instance } from "ink";
+import type { ReactElement } from "react";
+import { createTheme, ThemeContext } from "../../tui/theme.js";
+
+/**
+ * The shared render helper of the TUI tests (STYLE.md "An Ink application"): a fake terminal of a
+ * fixed size that can be resized, the theme provider, and frame helpers. Frames are plain text:
+ * colour codes are stripped so assertions read like the screen.
+ */
+
+class FakeStdout extends EventEmitter {
+  frames: string[] = [];
+  isTTY = true;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string): boolean => {
+    this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  data: string | null = null;
+  write = (data: string): void => {
+    this.data = data;
+    this.emit("readable");
+    this.emit("data", data);
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+  read = (): string | null => {
+    const { data } = this;
+    this.data = null;
+    return data;
+  };
+}
+
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+export const stripAnsi = (text: string): string => text.replace(ANSI, "");
+
+export const KEYS = {
+  up: "\u001b[A",
+  down: "\u001b[B",
+  right: "\u001b[C",
+  left: "\u001b[D",
+  enter: "\r",
+  escape: "\u001b",
+  tab: "\t",
+  backspace: "\u007f",
+} as const;
+
+export interface RenderResult {
+  instance: Instance;
+  stdout: FakeStdout;
+  stdin: FakeStdin;
+  /** the latest frame as plain text */
+  lastFrame(): string;
+  /** the latest frame with its colour codes */
+  lastRawFrame(): string;
+  /** types keys one write at a time, letting React commit between them */
+  press(...keys: string[]): Promise<void>;
+  resize(columns: number, rows: number): void;
+  /** waits until the frame satisfies `predicate`, failing with the last frame after `timeoutMs` */
+  waitForFrame(predicate: (frame: string) => boolean, timeoutMs?: number): Promise<string>;
+  unmount(): void;
+}
+
+export function render(tree: ReactElement, options: { columns?: number; rows?: number; noColor?: boolean } = {}): RenderResult {
+  const stdout = new FakeStdout(options.columns ?? 80, options.rows ?? 24);
+  const stderr = new FakeStdout(options.columns ?? 80, options.rows ?? 24);
+  const stdin = new FakeStdin();
+  const instance = inkRender(<ThemeContext.Provider value={createTheme(options.noColor ?? true)}>{tree}</ThemeContext.Provider>, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: stderr as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  const lastRawFrame = (): string => stdout.frames.at(-1) ?? "";
+  const lastFrame = (): string => stripAnsi(lastRawFrame());
+  return {
+    instance,
+    stdout,
+    stdin,
+    lastFrame,
+    lastRawFrame,
+    async press(...keys: string[]) {
+      for (const key of keys) {
+        stdin.write(key);
+        await new Promise((r) => setTimeout(r, 15));
+      }
+    },
+    resize(columns: number, rows: number) {
+      stdout.columns = columns;
+      stdout.rows = rows;
+      stdout.emit("resize");
+    },
+    async waitForFrame(predicate, timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const frame = lastFrame();
+        if (predicate(frame)) return frame;
+        if (Date.now() > deadline) throw new Error(`frame never matched; last frame:\n${frame}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    unmount() {
+      instance.unmount();
+      instance.cleanup();
+    },
+  };
+}
+
+/** Every line of a frame is at most `columns` wide (the layout fits the terminal). */
+export function maxLineWidth(frame: string): number {
+  return Math.max(0, ...frame.split("\n").map((l) => [...l].length));
+}
