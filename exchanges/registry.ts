@@ -3,12 +3,14 @@ import { ExchangeError } from "../lib/errors.js";
 import { isExchangeId, type Credentials, type ExchangeId } from "../lib/types.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 import { createPaperExchange } from "./paper/index.js";
+import { createBybitExchange } from "./bybit.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
 
 /** One line per exchange: its module's factory. */
 const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
   paper: createPaperExchange,
+  bybit: createBybitExchange,
 };
 
 export function hasAdapter(id: ExchangeId): boolean {

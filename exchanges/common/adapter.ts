@@ -288,6 +288,11 @@ export abstract class RestAdapter implements ExchangeAdapter {
 
   async close(): Promise<void> {}
 
+  /** The pair written BTC/USDT, checked (bad-input otherwise). */
+  protected pairOf(pair: string): string {
+    return normalizePair(pair, this.id);
+  }
+
   protected orderId(id: string): string {
     const text = String(id ?? "").trim();
     if (!text) throw new ExchangeError(this.id, "An order id is required", { kind: "bad-input" });

@@ -1,0 +1,199 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ExchangeError } from "../../lib/errors.js";
+import { BybitAdapter, parseBybitOrder } from "../../exchanges/bybit.js";
+import { createExchange } from "../../exchanges/registry.js";
+import { type BybitMock, startBybitMock } from "../mocks/bybit.js";
+import { runCli } from "./run-cli.js";
+
+const creds = { api: "bybit-test-key", secret: "bybit-test-secret" };
+
+async function rejects(promise: Promise<unknown>): Promise<ExchangeError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ExchangeError);
+    return error as ExchangeError;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("bybit adapter against a loopback mock", () => {
+  let mock: BybitMock;
+  let bybit: BybitAdapter;
+
+  beforeAll(async () => {
+    mock = await startBybitMock(creds);
+    bybit = new BybitAdapter(creds, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+  afterEach(() => {
+    mock.orders.clear();
+    mock.server.requests.length = 0;
+  });
+
+  it("creates a limit GTC buy with a hex orderLinkId, signed as bybit documents (001 §7)", async () => {
+    const order = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open", type: "limit" });
+    expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    const sent = JSON.parse(mock.server.requests[0]!.body);
+    expect(sent).toMatchObject({ category: "spot", symbol: "BTCUSDT", side: "Buy", orderType: "Limit", timeInForce: "GTC", qty: "0.01", price: "30000" });
+    expect(mock.server.requests[0]!.headers["x-bapi-recv-window"]).toBe("5000");
+    expect(mock.orders.get(order.id)?.orderLinkId).toBe(order.clientOrderId);
+  });
+
+  it("fetches one order, open orders and cancels one (001 §1)", async () => {
+    const a = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await bybit.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
+    const one = await bybit.fetchOrder("BTC/USDT", a.id);
+    expect(one).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, side: "Buy", price: "30000", amount: "0.01", filled: "0", status: "open" });
+    expect((await bybit.fetchOpenOrders("BTC/USDT")).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await bybit.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
+    expect((await bybit.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
+    expect((await bybit.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
+  });
+
+  it("creates and cancels a batch, and cancels all for a pair (001 §7)", async () => {
+    const created = await bybit.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+      { side: "Buy", amount: "3", price: "300" },
+    ]);
+    expect(created).toHaveLength(3);
+    expect(new Set(created.map((o) => o.clientOrderId)).size).toBe(3);
+    expect(mock.orders.size).toBe(3);
+    expect(await bybit.cancelBatch("BTC/USDT", [created[0]!.id])).toEqual([created[0]!.id]);
+    expect((await bybit.cancelAll("BTC/USDT")).sort()).toEqual([created[1]!.id, created[2]!.id].sort());
+    expect(await bybit.fetchOpenOrders("BTC/USDT")).toEqual([]);
+  });
+
+  it("fails a batch when an extra-info entry carries an error: 'One of orders threw an error (code, msg)' (001 §5)", async () => {
+    mock.failBatchItem = 1;
+    const error = await rejects(
+      bybit.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "100" },
+        { side: "Buy", amount: "1", price: "100" },
+      ]),
+    );
+    expect(error.message).toBe("ExchangeId: bybit, msg: One of orders threw an error (170131, Insufficient balance.)");
+    expect(error.kind).toBe("insufficient-funds");
+  });
+
+  it("rejects more than 10 orders with \"Maximum for 'createBatch' is: 10\" before any request (001 §5, §9)", async () => {
+    const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
+    const error = await rejects(bybit.createBatch("BTC/USDT", items));
+    expect(error.message).toBe("ExchangeId: bybit, msg: Maximum for 'createBatch' is: 10");
+    const cancel = await rejects(bybit.cancelBatch("BTC/USDT", Array.from({ length: 11 }, (_, i) => String(i))));
+    expect(cancel.message).toBe("ExchangeId: bybit, msg: Maximum for 'cancelBatch' is: 10");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("rejects a zero or malformed amount as bad input before any request", async () => {
+    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0", price: "1" }))).kind).toBe("bad-input");
+    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1e3", price: "1" }))).kind).toBe("bad-input");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("reads UNIFIED balances: free = walletBalance - locked, zero coins dropped, long numbers exact (001 §3, §9)", async () => {
+    const balances = await bybit.fetchBalances();
+    expect(balances).toEqual({ USDT: { f: "700.5", l: "300" }, BTC: { f: "0.12345678901234567891", l: "0" } });
+    expect(mock.server.requests[0]!.query).toBe("accountType=UNIFIED");
+  });
+
+  it("maps a wrong secret to an auth error and sends nothing twice (001 §8)", async () => {
+    const wrong = new BybitAdapter({ ...creds, secret: "wrong" }, { baseUrl: mock.url });
+    const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error.kind).toBe("auth");
+    expect(error.code).toBe(10004);
+    expect(error.message).toMatch(/^ExchangeId: bybit, msg: error sign!/);
+    expect(error.message).not.toContain("wrong");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("maps an exchange error code to its kind with the seed's message form (001 §8)", async () => {
+    mock.errorNext = { retCode: 170131, retMsg: "Insufficient balance." };
+    const error = await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error.kind).toBe("insufficient-funds");
+    expect(error.message).toBe("ExchangeId: bybit, msg: Insufficient balance. (code 170131)");
+    const missing = await rejects(bybit.cancelOrder("BTC/USDT", "42"));
+    expect(missing.kind).toBe("order-not-found");
+  });
+
+  it("maps retCode 10006 to rate-limit with bybit's reset hint", async () => {
+    mock.rateLimitNext = true;
+    const error = await rejects(bybit.fetchBalances());
+    expect(error.kind).toBe("rate-limit");
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(2500);
+  });
+
+  it("after a create time-out looks the order up by orderLinkId and never sends it twice (PRODUCT, 001 §3)", async () => {
+    mock.delayNextCreateMs = 800;
+    const slow = new BybitAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.5", price: "25000" });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.orders.size).toBe(1);
+    expect(order.clientOrderId).toBe([...mock.orders.values()][0]!.orderLinkId);
+    const creates = mock.server.requests.filter((r) => r.path === "/v5/order/create");
+    expect(creates).toHaveLength(1);
+    expect(mock.server.requests.some((r) => r.path === "/v5/order/realtime" && r.query.includes(`orderLinkId=${order.clientOrderId}`))).toBe(true);
+  });
+
+  it("is reachable through createExchange with --base-url replacing the host (PRODUCT contract)", async () => {
+    const adapter = createExchange("bybit", creds, { baseUrl: mock.url });
+    expect(await adapter.fetchOpenOrders("BTC/USDT")).toEqual([]);
+  });
+});
+
+describe("bybit status and timestamp rules (001 §3, §4)", () => {
+  const base = { orderId: "1", orderLinkId: "x", price: "1", qty: "1", cumExecQty: "0", side: "Buy", orderType: "Limit", createdTime: "1684476068369" };
+  it.each([
+    ["New", "open"],
+    ["PartiallyFilled", "open"],
+    ["Untriggered", "open"],
+    ["Filled", "closed"],
+    ["Cancelled", "canceled"],
+    ["Rejected", "canceled"],
+    ["PartiallyFilledCanceled", "canceled"],
+    ["Deactivated", "canceled"],
+    ["Triggered", "canceled"],
+  ])("maps bybit %s to %s (on bybit, triggered counts as canceled)", (raw, expected) => {
+    const order = parseBybitOrder({ ...base, orderStatus: raw }, "BTC/USDT");
+    expect(order.status).toBe(expected);
+    expect(order.rawStatus).toBe(raw);
+  });
+
+  it("keeps createdTime in milliseconds", () => {
+    expect(parseBybitOrder({ ...base, orderStatus: "New" }, "BTC/USDT").timestamp).toBe(1684476068369);
+  });
+});
+
+describe("bybit through the built CLI", () => {
+  let mock: BybitMock;
+  beforeAll(async () => {
+    mock = await startBybitMock(creds);
+  });
+  afterAll(() => mock.close());
+
+  it("buys, lists, fetches, cancels, batches and reads balances end to end (PRODUCT CLI surface)", async () => {
+    const env = { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret };
+    const cli = (...args: string[]) => runCli(["--exchange", "bybit", "--base-url", mock.url, "--json", ...args], env);
+    const batchInput = JSON.stringify([{ side: "Buy", amount: "1", price: "10" }, { side: "Sell", amount: "1", price: "20" }]);
+    const bought = await cli("buy", "BTC/USDT", "0.01", "30000");
+    expect(bought.code, bought.stderr).toBe(0);
+    const order = JSON.parse(bought.stdout);
+    expect(order).toMatchObject({ side: "Buy", amount: "0.01", price: "30000", status: "open" });
+    expect(JSON.parse((await cli("orders", "BTC/USDT")).stdout)).toHaveLength(1);
+    expect(JSON.parse((await cli("order", "BTC/USDT", order.id)).stdout)).toMatchObject({ id: order.id });
+    expect((await cli("cancel", "BTC/USDT", order.id)).code).toBe(0);
+    const batch = await runCli(["--exchange", "bybit", "--base-url", mock.url, "--json", "batch", "BTC/USDT", "-"], env, batchInput);
+    expect(batch.code, batch.stderr).toBe(0);
+    const created = JSON.parse(batch.stdout) as { id: string }[];
+    expect(created).toHaveLength(2);
+    expect((await cli("cancel-batch", "BTC/USDT", created[0]!.id)).code).toBe(0);
+    expect((await cli("cancel-all", "BTC/USDT")).code).toBe(0);
+    const balances = await cli("balances");
+    expect(balances.code, balances.stderr).toBe(0);
+    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "700.5", l: "300" } });
+    expect([...mock.orders.values()].every((o) => o.orderStatus === "Cancelled")).toBe(true);
+  });
+});

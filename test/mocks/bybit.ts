@@ -1,0 +1,213 @@
+import { createHmac } from "node:crypto";
+import { type MockServer, type ReceivedRequest, parseQuery, startMockServer } from "./http-mock.js";
+
+/**
+ * A bybit v5 mock that verifies requests the way bybit documents it
+ * (https://bybit-exchange.github.io/docs/v5/guide): X-BAPI-SIGN recomputed as hex HMAC-SHA256 over
+ * timestamp + apiKey + recvWindow + raw query (GET) or raw body (POST); the timestamp must satisfy
+ * server_time - recv_window <= timestamp < server_time + 1000. Anything else gets bybit's envelope
+ * with retCode 10003 / 10004 / 10002.
+ */
+export interface BybitMockOrder {
+  orderId: string;
+  orderLinkId: string;
+  symbol: string;
+  price: string;
+  qty: string;
+  side: string;
+  orderType: string;
+  orderStatus: string;
+  cumExecQty: string;
+  timeInForce: string;
+  createdTime: string;
+  updatedTime: string;
+}
+
+export interface BybitMock {
+  server: MockServer;
+  url: string;
+  orders: Map<string, BybitMockOrder>;
+  /** the next create is held this long before answering (it is still recorded) */
+  delayNextCreateMs: number;
+  /** the next private call answers 10006 Too many visits */
+  rateLimitNext: boolean;
+  /** the next private call answers this retCode */
+  errorNext: { retCode: number; retMsg: string } | undefined;
+  /** the next batch create marks this item index as failed in retExtInfo */
+  failBatchItem: number | undefined;
+  /** coins of the UNIFIED wallet */
+  coins: { coin: string; walletBalance: string; locked: string }[];
+  close(): Promise<void>;
+}
+
+let nextId = 1_620_000_000_000_000_000n;
+
+function envelope(retCode: number, retMsg: string, result: unknown = {}, retExtInfo: unknown = {}) {
+  return { retCode, retMsg, result, retExtInfo, time: Date.now() };
+}
+
+export async function startBybitMock(credentials: { api: string; secret: string }): Promise<BybitMock> {
+  const server = await startMockServer();
+  const mock: BybitMock = {
+    server,
+    url: server.url,
+    orders: new Map(),
+    delayNextCreateMs: 0,
+    rateLimitNext: false,
+    errorNext: undefined,
+    failBatchItem: undefined,
+    coins: [
+      { coin: "USDT", walletBalance: "1000.5", locked: "300" },
+      { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
+      { coin: "ETH", walletBalance: "0", locked: "0" },
+    ],
+    close: () => server.close(),
+  };
+
+  function verify(req: ReceivedRequest): ReturnType<typeof envelope> | undefined {
+    const key = String(req.headers["x-bapi-api-key"] ?? "");
+    const ts = String(req.headers["x-bapi-timestamp"] ?? "");
+    const recv = String(req.headers["x-bapi-recv-window"] ?? "5000");
+    const sign = String(req.headers["x-bapi-sign"] ?? "");
+    if (key !== credentials.api) return envelope(10003, "API key is invalid.");
+    const now = Date.now();
+    const t = Number(ts);
+    if (!/^\d{13}$/.test(ts) || !(now - Number(recv) <= t && t < now + 1000)) {
+      return envelope(10002, `invalid request, please check your server timestamp or recv_window param. req_timestamp[${ts}],server_timestamp[${now}],recv_window[${recv}]`);
+    }
+    const payload = req.method === "GET" ? req.query : req.body;
+    const expected = createHmac("sha256", credentials.secret).update(ts + key + recv + payload).digest("hex");
+    if (sign !== expected) return envelope(10004, `error sign! origin_string[${ts + key + recv + payload}]`);
+    if (mock.rateLimitNext) {
+      mock.rateLimitNext = false;
+      return envelope(10006, "Too many visits!");
+    }
+    if (mock.errorNext) {
+      const e = mock.errorNext;
+      mock.errorNext = undefined;
+      return envelope(e.retCode, e.retMsg);
+    }
+    return undefined;
+  }
+
+  server.intercept((req) => {
+    const failure = verify(req);
+    if (!failure) return undefined;
+    const headers: Record<string, string> = failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
+    return { status: 200, headers, body: failure };
+  });
+
+  function create(o: Record<string, string>): BybitMockOrder {
+    if (o.orderType !== "Limit" || o.timeInForce !== "GTC" || !o.qty || !o.price || !o.symbol || !o.orderLinkId) {
+      throw Object.assign(new Error("params error"), { retCode: 10001 });
+    }
+    const now = String(Date.now());
+    const order: BybitMockOrder = {
+      orderId: String(nextId++),
+      orderLinkId: o.orderLinkId,
+      symbol: o.symbol,
+      price: o.price,
+      qty: o.qty,
+      side: o.side ?? "",
+      orderType: "Limit",
+      orderStatus: "New",
+      cumExecQty: "0",
+      timeInForce: "GTC",
+      createdTime: now,
+      updatedTime: now,
+    };
+    mock.orders.set(order.orderId, order);
+    return order;
+  }
+
+  server.on("POST /v5/order/create", (req) => {
+    const body = JSON.parse(req.body) as Record<string, string>;
+    if (body.category !== "spot") return { body: envelope(10001, "params error: category") };
+    const delay = mock.delayNextCreateMs;
+    mock.delayNextCreateMs = 0;
+    try {
+      const order = create(body);
+      return { delayMs: delay, body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
+    } catch {
+      return { body: envelope(10001, "params error") };
+    }
+  });
+
+  server.on("POST /v5/order/create-batch", (req) => {
+    const body = JSON.parse(req.body) as { category: string; request: Record<string, string>[] };
+    const list: unknown[] = [];
+    const ext: unknown[] = [];
+    body.request.forEach((item, i) => {
+      if (mock.failBatchItem === i) {
+        list.push({ category: "spot", symbol: item.symbol, orderId: "", orderLinkId: item.orderLinkId, createAt: "" });
+        ext.push({ code: 170131, msg: "Insufficient balance." });
+        return;
+      }
+      const order = create(item);
+      list.push({ category: "spot", symbol: order.symbol, orderId: order.orderId, orderLinkId: order.orderLinkId, createAt: order.createdTime });
+      ext.push({ code: 0, msg: "OK" });
+    });
+    mock.failBatchItem = undefined;
+    return { body: envelope(0, "OK", { list }, { list: ext }) };
+  });
+
+  server.on("POST /v5/order/cancel", (req) => {
+    const body = JSON.parse(req.body) as Record<string, string>;
+    const order = mock.orders.get(body.orderId ?? "");
+    if (!order || order.orderStatus !== "New") return { body: envelope(170213, "Order does not exist.") };
+    order.orderStatus = "Cancelled";
+    return { body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
+  });
+
+  server.on("POST /v5/order/cancel-batch", (req) => {
+    const body = JSON.parse(req.body) as { request: Record<string, string>[] };
+    const list: unknown[] = [];
+    const ext: unknown[] = [];
+    for (const item of body.request) {
+      const order = mock.orders.get(item.orderId ?? "");
+      if (!order || order.orderStatus !== "New") {
+        list.push({ category: "spot", symbol: item.symbol, orderId: item.orderId, orderLinkId: "" });
+        ext.push({ code: 170213, msg: "Order does not exist." });
+        continue;
+      }
+      order.orderStatus = "Cancelled";
+      list.push({ category: "spot", symbol: order.symbol, orderId: order.orderId, orderLinkId: order.orderLinkId });
+      ext.push({ code: 0, msg: "OK" });
+    }
+    return { body: envelope(0, "OK", { list }, { list: ext }) };
+  });
+
+  server.on("POST /v5/order/cancel-all", (req) => {
+    const body = JSON.parse(req.body) as Record<string, string>;
+    const list = [...mock.orders.values()]
+      .filter((o) => o.symbol === body.symbol && o.orderStatus === "New")
+      .map((o) => {
+        o.orderStatus = "Cancelled";
+        return { orderId: o.orderId, orderLinkId: o.orderLinkId };
+      });
+    return { body: envelope(0, "OK", { list, success: "1" }) };
+  });
+
+  server.on("GET /v5/order/realtime", (req) => {
+    const q = parseQuery(req.query);
+    if (q.category !== "spot") return { body: envelope(10001, "params error: category") };
+    let list = [...mock.orders.values()].filter((o) => !q.symbol || o.symbol === q.symbol);
+    if (q.orderId) list = list.filter((o) => o.orderId === q.orderId);
+    else if (q.orderLinkId) list = list.filter((o) => o.orderLinkId === q.orderLinkId);
+    else list = list.filter((o) => o.orderStatus === "New" || o.orderStatus === "PartiallyFilled");
+    list.sort((a, b) => Number(b.createdTime) - Number(a.createdTime));
+    return { body: envelope(0, "OK", { category: "spot", nextPageCursor: "", list }) };
+  });
+
+  server.on("GET /v5/account/wallet-balance", (req) => {
+    const q = parseQuery(req.query);
+    if (q.accountType !== "UNIFIED") return { body: envelope(10001, "accountType only support UNIFIED.") };
+    return {
+      body: envelope(0, "OK", {
+        list: [{ accountType: "UNIFIED", totalEquity: "3.31216591", coin: mock.coins.map((c) => ({ ...c, equity: c.walletBalance, usdValue: "0", borrowAmount: "0" })) }],
+      }),
+    };
+  });
+
+  return mock;
+}
