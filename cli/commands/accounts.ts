@@ -1,0 +1,119 @@
+import type { Command } from "commander";
+import { ExchangeError } from "../../lib/errors.js";
+import { normalizePair } from "../../lib/pair.js";
+import type { ExchangeId } from "../../lib/types.js";
+import type { Context } from "../context.js";
+import { resolveExchangeId } from "../exchange.js";
+import { action } from "../run.js";
+
+const ACCOUNT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function checkName(name: string): string {
+  if (!ACCOUNT_NAME_RE.test(name)) {
+    throw new ExchangeError("spotdesk", `Invalid account name '${name}': use letters, digits, '.', '_' or '-' (up to 64)`, { kind: "bad-input" });
+  }
+  return name;
+}
+
+/** A real exchange named with --exchange: the default (paper) needs no credentials. */
+async function realExchange(ctx: Context): Promise<ExchangeId> {
+  if (!ctx.exchangeGiven) {
+    throw new ExchangeError("spotdesk", "Name the exchange of the account with --exchange ID (see `spotdesk exchanges`)", { kind: "bad-input" });
+  }
+  const id = await resolveExchangeId(ctx);
+  if (id === "paper") throw new ExchangeError("paper", "paper needs no credentials: nothing to store", { kind: "bad-input" });
+  return id;
+}
+
+/**
+ * A secret from its environment variable, else a hidden prompt on a terminal. Never from argv:
+ * the command line of a process is visible to every user through `ps`.
+ */
+async function readSecret(variable: string, label: string, required: boolean): Promise<string | undefined> {
+  const value = process.env[variable];
+  if (value !== undefined && value !== "") return value;
+  const { canPrompt, promptHidden } = await import("../prompt.js");
+  if (!canPrompt()) {
+    if (!required) return undefined;
+    throw new ExchangeError("spotdesk", `Missing ${label}: set ${variable} (stdin is not a terminal, so there is no prompt)`, { kind: "auth" });
+  }
+  const answer = (await promptHidden(`${label}${required ? "" : " (empty for none)"}: `)).trim();
+  if (required && answer === "") throw new ExchangeError("spotdesk", `Missing ${label}`, { kind: "auth" });
+  return answer === "" ? undefined : answer;
+}
+
+/** `spotdesk accounts add|list|remove`: the local encrypted credential store. */
+export function registerAccounts(program: Command): void {
+  const accounts = program.command("accounts").description("the local encrypted credential store");
+
+  accounts
+    .command("add")
+    .description("store API credentials for --exchange under NAME (read from SPOTDESK_API_* or hidden prompts)")
+    .argument("<name>", "account name, used with --account")
+    .option("--pair <pair>", "the account's default pair, kept in the envelope (seed 000 §3)")
+    .action(
+      action(async (ctx, name: string, options: { pair?: string }) => {
+        const exchange = await realExchange(ctx);
+        checkName(name);
+        const pair = options.pair ? normalizePair(options.pair, exchange) : "";
+        const { openStore, readStoreKey } = await import("../store.js");
+        const store = await openStore();
+        const storeKey = await readStoreKey(store, { creating: true });
+        const { EXCHANGES } = await import("../../lib/exchanges.js");
+        const api = (await readSecret("SPOTDESK_API_KEY", "API key", true)) as string;
+        const secret = (await readSecret("SPOTDESK_API_SECRET", "API secret", true)) as string;
+        const needsPassphrase = EXCHANGES[exchange].needsPassphrase;
+        const password = await readSecret("SPOTDESK_API_PASSWORD", "API passphrase", needsPassphrase);
+        const replaced = store.find(exchange, name) !== undefined;
+        const entry = await store.add(exchange, name, { api, secret, ...(password ? { password } : {}) }, storeKey, pair);
+        const result = { exchange, name, key: entry.keyMask, pair: pair || null, replaced };
+        if (ctx.out.json) return ctx.out.document(result);
+        ctx.out.text(`${replaced ? "Replaced" : "Added"} ${exchange} account '${name}' (key ${entry.keyMask}) in ${store.path}`);
+      }),
+    );
+
+  accounts
+    .command("list")
+    .description("list stored accounts: exchange, name, masked key")
+    .action(
+      action(async (ctx) => {
+        const { openStore } = await import("../store.js");
+        const store = await openStore();
+        const rows = store.list().map((a) => ({ exchange: a.exchange, name: a.name, key: a.keyMask, pair: a.envelope.pair || null, createdAt: a.createdAt }));
+        if (ctx.out.json) return ctx.out.document(rows);
+        if (rows.length === 0) return ctx.out.text(`No stored accounts (${store.path})`);
+        ctx.out.table(
+          ["Exchange", "Name", "Key", "Pair", "Added"],
+          rows.map((r) => [r.exchange, r.name, r.key, r.pair ?? "-", r.createdAt]),
+          ["left", "left", "left", "left", "left"],
+        );
+      }),
+    );
+
+  accounts
+    .command("remove")
+    .description("delete the stored account NAME (of --exchange when several exchanges share the name)")
+    .argument("<name>", "account name")
+    .action(
+      action(async (ctx, name: string) => {
+        const { openStore } = await import("../store.js");
+        const store = await openStore();
+        let matches = store.list().filter((a) => a.name === name);
+        if (ctx.exchangeGiven) {
+          const exchange = await resolveExchangeId(ctx);
+          matches = matches.filter((a) => a.exchange === exchange);
+        }
+        if (matches.length === 0) {
+          throw new ExchangeError(ctx.exchangeGiven ? ctx.options.exchange : "spotdesk", `No stored account '${name}'`, { kind: "bad-input" });
+        }
+        if (matches.length > 1) {
+          const where = matches.map((a) => a.exchange).join(", ");
+          throw new ExchangeError("spotdesk", `Account '${name}' exists on ${where}: name one with --exchange ID`, { kind: "bad-input" });
+        }
+        const match = matches[0]!;
+        store.remove(match.exchange, match.name);
+        if (ctx.out.json) return ctx.out.document({ exchange: match.exchange, name: match.name, removed: true });
+        ctx.out.text(`Removed ${match.exchange} account '${match.name}'`);
+      }),
+    );
+}

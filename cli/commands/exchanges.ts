@@ -1,0 +1,54 @@
+import type { Command } from "commander";
+import { EXCHANGES } from "../../lib/exchanges.js";
+import { LIMITS } from "../../lib/limits.js";
+import { EXCHANGE_IDS } from "../../lib/types.js";
+import { action } from "../run.js";
+
+/** `spotdesk exchanges`: what each exchange needs and allows, from the one limits table (lib/limits.ts). */
+export function registerExchanges(program: Command): void {
+  program
+    .command("exchanges")
+    .description("list exchange ids, display names, passphrase need, limits and feed source")
+    .action(
+      action(async (ctx) => {
+        const { hasAdapter } = await import("../../exchanges/registry.js");
+        const rows = EXCHANGE_IDS.map((id) => {
+          const info = EXCHANGES[id];
+          const limits = LIMITS[id];
+          return {
+            id,
+            name: info.name,
+            needsPassphrase: info.needsPassphrase,
+            /** most resting orders and the page size of one fetch; null = no cap (PRODUCT D10) */
+            openOrdersLimit: limits.openOrders,
+            /** 0 = unsupported (seed 001 §9) */
+            createBatchMax: limits.createBatch,
+            cancelBatchMax: limits.cancelBatch,
+            unsupported: [...limits.unsupported],
+            feed: info.feed,
+            defaultDepth: info.depth,
+            /** false while this build has no adapter for the exchange */
+            adapter: hasAdapter(id),
+          };
+        });
+        if (ctx.out.json) return ctx.out.document(rows);
+        const yesNo = (v: boolean) => (v ? "yes" : "no");
+        const max = (n: number) => (n === 0 ? "-" : String(n));
+        ctx.out.table(
+          ["ID", "Name", "Passphrase", "Open orders", "Batch", "Cancel batch", "Unsupported", "Feed", "Adapter"],
+          rows.map((r) => [
+            r.id,
+            r.name,
+            yesNo(r.needsPassphrase),
+            r.openOrdersLimit === null ? "unlimited" : String(r.openOrdersLimit),
+            max(r.createBatchMax),
+            max(r.cancelBatchMax),
+            r.unsupported.join(",") || "-",
+            r.feed,
+            yesNo(r.adapter),
+          ]),
+          ["left", "left", "left", "right", "right", "right", "left", "left", "left"],
+        );
+      }),
+    );
+}

@@ -1,0 +1,39 @@
+import type { Command } from "commander";
+import { normalizePair } from "../../lib/pair.js";
+import { checkOrderId } from "../args.js";
+import { resolveExchangeId, withExchange } from "../exchange.js";
+import { action } from "../run.js";
+import { printOrders } from "./render.js";
+
+/** `spotdesk orders PAIR` (open orders) and `spotdesk order PAIR ID` (one order). */
+export function registerOrders(program: Command): void {
+  program
+    .command("orders")
+    .description("open orders of PAIR (--json: an array of Orders)")
+    .argument("<pair>", "trading pair, e.g. BTC/USDT")
+    .action(
+      action(async (ctx, pairText: string) => {
+        const id = await resolveExchangeId(ctx);
+        const pair = normalizePair(pairText, id);
+        // PRODUCT D10: paging past the open-orders limit is the adapter's job where it supports it.
+        const orders = await withExchange(ctx, (adapter) => adapter.fetchOpenOrders(pair), id);
+        if (ctx.out.json) return ctx.out.document(orders);
+        printOrders(ctx.out, orders);
+      }),
+    );
+
+  program
+    .command("order")
+    .description("one order of PAIR by id (--json: one Order)")
+    .argument("<pair>", "trading pair, e.g. BTC/USDT")
+    .argument("<id>", "order id")
+    .action(
+      action(async (ctx, pairText: string, orderId: string) => {
+        const id = await resolveExchangeId(ctx);
+        const pair = normalizePair(pairText, id);
+        const order = await withExchange(ctx, (adapter) => adapter.fetchOrder(pair, checkOrderId(orderId, id)), id);
+        if (ctx.out.json) return ctx.out.document(order);
+        printOrders(ctx.out, [order]);
+      }),
+    );
+}
