@@ -1,0 +1,55 @@
+import { EXCHANGES } from "../lib/exchanges.js";
+import { ExchangeError } from "../lib/errors.js";
+import { normalizePair } from "../lib/pair.js";
+import { isExchangeId } from "../lib/types.js";
+import type { FeedRuntimeOptions } from "./feed/options.js";
+import { BybitFeed } from "./feeds/bybit.js";
+import type { BookFeed, FeedOptions } from "./types.js";
+
+type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
+
+/** One constructor per exchange; seed 001 §4 sources, plus okx, htx and lbank (PRODUCT D14). */
+const MAKERS: Partial<Record<string, FeedMaker>> = {
+  bybit: (pair, options) => new BybitFeed(pair, options),
+};
+
+/**
+ * The live public order book of one pair on one exchange. Options beyond FeedOptions
+ * (FeedRuntimeOptions: gunzip, intervals) ride along in the same object; in Node spread
+ * nodeFeedOptions() from exchanges/feed-node.ts in. Nothing starts until `start()`.
+ */
+export function createFeed(id: string, pair: string, options: FeedOptions): BookFeed {
+  if (!isExchangeId(id)) throw new ExchangeError("spotdesk", `Unknown exchange '${id}'`, { kind: "bad-input" });
+  const normalized = normalizePair(pair, id);
+  if (id === "paper") return createPaper(normalized, options);
+  const make = MAKERS[id];
+  if (!make) throw new ExchangeError(id, `No live order book for ${EXCHANGES[id].name} yet`, { kind: "unsupported" });
+  return make(normalized, options as FeedRuntimeOptions);
+}
+
+/** Exchanges whose feed is built. */
+export function feedExchanges(): string[] {
+  return ["paper", ...Object.keys(MAKERS)];
+}
+
+function createPaper(pair: string, options: FeedOptions): BookFeed {
+  // the paper exchange is another engineer's; its module exports createPaperFeed once it lands
+  return createPaperFeedLate(pair, options);
+}
+
+let paperModule: Record<string, unknown> | undefined;
+/** Loaded before createFeed is first used for paper; see preloadPaperFeed. */
+function createPaperFeedLate(pair: string, options: FeedOptions): BookFeed {
+  const make = paperModule?.createPaperFeed as ((pair: string, options: FeedOptions) => BookFeed) | undefined;
+  if (!make) throw new ExchangeError("paper", "The paper feed is not available yet", { kind: "unsupported" });
+  return make(pair, options);
+}
+
+/** Loads the paper exchange's feed (if it exists yet) so createFeed("paper", …) can stay synchronous. */
+export async function preloadPaperFeed(): Promise<void> {
+  try {
+    paperModule = (await import("./paper/index.js")) as Record<string, unknown>;
+  } catch {
+    paperModule = undefined;
+  }
+}

@@ -1,0 +1,40 @@
+import { expect } from "vitest";
+import type { OrderBook } from "../../lib/orderbook.js";
+import { nodeFeedOptions } from "../../exchanges/feed-node.js";
+import type { FeedRuntimeOptions } from "../../exchanges/feed/options.js";
+import { priceKey } from "../../exchanges/feed/levels.js";
+import type { BookLevel } from "../../lib/types.js";
+import { recordingLogger, type TruthBook } from "../mocks/ws-base.js";
+import { Decimal } from "../../lib/decimal.js";
+
+/** Fast timings so reconnects and keep-alives happen within a test. */
+export function testOptions(wsUrl: string, extra: Partial<FeedRuntimeOptions> = {}) {
+  const logger = recordingLogger();
+  const options: FeedRuntimeOptions = {
+    ...nodeFeedOptions(),
+    wsUrl,
+    logger,
+    keepAliveMs: 200,
+    reconnectBaseMs: 20,
+    reconnectMaxMs: 100,
+    staleAfterMs: 0,
+    ...extra,
+  };
+  return { options, logger };
+}
+
+const canon = (levels: readonly BookLevel[]): BookLevel[] => levels.map(([p, a]) => [priceKey(p), new Decimal(a).toFixed()]);
+
+/** The feed's book equals the exchange's true book, level by level, on both sides. */
+export function expectSameBook(book: OrderBook, truth: TruthBook, n = 50): void {
+  const got = book.top(n);
+  const want = truth.top(n);
+  expect(canon(got.bids)).toEqual(canon(want.bids));
+  expect(canon(got.asks)).toEqual(canon(want.asks));
+}
+
+export function sameBook(book: OrderBook, truth: TruthBook, n = 50): boolean {
+  const got = book.top(n);
+  const want = truth.top(n);
+  return JSON.stringify([canon(got.bids), canon(got.asks)]) === JSON.stringify([canon(want.bids), canon(want.asks)]);
+}
