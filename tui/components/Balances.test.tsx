@@ -1,0 +1,27 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { render, type RenderResult } from "../../test/tui/render.js";
+import { balanceRows } from "../orders-view.js";
+import { Balances } from "./Balances.js";
+
+let screen: RenderResult | undefined;
+afterEach(() => screen?.unmount());
+
+describe("Balances table (seed 000 §2 Balances table, §9 number display)", () => {
+  it("shows Token, Total, Free, Locked with 4 decimals at 1 or more and ~3 significant digits below", () => {
+    const rows = balanceRows({ USDT: { f: "1000.123456", l: "250" }, BTC: { f: "0.0123456", l: "0" }, DOGE: { f: "0", l: "0" } });
+    screen = render(<Balances rows={rows} lastUpdate={Date.UTC(2024, 4, 6, 7, 8, 9)} maxRows={5} width={60} loading={false} error={undefined} />);
+    const lines = screen.lastFrame().split("\n");
+    expect(lines[0]).toMatch(/^Balances\s+Last update 07:08:09 UTC$/);
+    expect(lines[1]).toMatch(/Token\s+Total\s+Free\s+Locked/);
+    expect(lines[2]).toMatch(/^\s*BTC\s+0\.0123\s+0\.0123\s+0$/);
+    expect(lines[3]).toMatch(/^\s*USDT\s+1250\.1234\s+1000\.1234\s+250\.0000$/);
+    expect(lines[4]).toMatch(/^\s*DOGE\s+0\s+0\s+0$/);
+  });
+
+  it("keeps to the rows it is given", () => {
+    const rows = balanceRows({ A: { f: "1", l: "0" }, B: { f: "2", l: "0" }, C: { f: "3", l: "0" } });
+    screen = render(<Balances rows={rows} lastUpdate={undefined} maxRows={2} width={60} loading error={undefined} />);
+    expect(screen.lastFrame()).toContain("loading…");
+    expect(screen.lastFrame()).not.toMatch(/^\s*C\s/m);
+  });
+});

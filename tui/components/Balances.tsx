@@ -1,0 +1,45 @@
+import { Box, Text } from "ink";
+import { formatBalance, formatUtcTime } from "../format.js";
+import type { BalanceRow } from "../orders-view.js";
+import { useTheme } from "../theme.js";
+import { columns, padEnd, padStart } from "./layout.js";
+
+export interface BalancesProps {
+  rows: readonly BalanceRow[];
+  /** ms since the epoch of the last successful fetch */
+  lastUpdate: number | undefined;
+  maxRows: number;
+  width: number;
+  loading: boolean;
+  error: string | undefined;
+}
+
+/** Seed 000 §2 "Balances table": Token, Total, Free, Locked and a "Last update" UTC time. */
+export function Balances(props: BalancesProps) {
+  const theme = useTheme();
+  const { width } = props;
+  const [wToken = 0, wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1, [2, 3, 3, 3]);
+  const title = "Balances";
+  const updated = props.error
+    ? props.error
+    : props.lastUpdate === undefined
+      ? props.loading
+        ? "loading…"
+        : "never updated"
+      : `Last update ${formatUtcTime(props.lastUpdate)}`;
+  const visible = props.rows.slice(0, Math.max(0, props.maxRows));
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text>
+        <Text bold>{title}</Text>
+        <Text color={props.error ? theme.error : theme.muted}>{padStart(updated, Math.max(0, width - title.length))}</Text>
+      </Text>
+      <Text color={theme.muted}>{` ${padEnd("Token", wToken)}${padStart("Total", wTotal)}${padStart("Free", wFree)}${padStart("Locked", wLocked)}`}</Text>
+      {visible.map((row) => (
+        <Text key={row.token}>
+          {` ${padEnd(row.token, wToken)}${padStart(formatBalance(row.total), wTotal)}${padStart(formatBalance(row.free), wFree)}${padStart(formatBalance(row.locked), wLocked)}`}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,64 @@
+import { Box, Text } from "ink";
+import { formatCompact, formatPrice, formatUtcDateTime } from "../format.js";
+import { type OrderRow, windowStart } from "../orders-view.js";
+import { useTheme } from "../theme.js";
+import { columns, padEnd, padStart } from "./layout.js";
+
+export interface OpenOrdersProps {
+  rows: readonly OrderRow[];
+  selectedIndex: number;
+  focused: boolean;
+  /** order rows drawn (the detail line and title are extra) */
+  maxRows: number;
+  width: number;
+  loading: boolean;
+  error: string | undefined;
+}
+
+/**
+ * Seed 000 §2 "Open orders panel": sorted by price descending; each row the side colour, the price
+ * and the quote total; the header shows the count; the selected row's details (id, quantity,
+ * status, date) stand in for the dashboard's row tooltip.
+ */
+export function OpenOrders(props: OpenOrdersProps) {
+  const theme = useTheme();
+  const { rows, width, maxRows } = props;
+  const selected = Math.min(props.selectedIndex, rows.length - 1);
+  const [wSide = 0, wPrice = 0, wAmount = 0, wTotal = 0] = columns(width - 1, [1, 4, 3, 3]);
+  const start = windowStart(selected, rows.length, maxRows);
+  const visible = rows.slice(start, start + maxRows);
+  const title = `Open orders (${rows.length})`;
+  const status = props.error ? props.error : props.loading ? "loading…" : "[c] cancel [C] all";
+  const detail = rows[selected];
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text>
+        <Text bold inverse={props.focused}>
+          {title}
+        </Text>
+        <Text color={props.error ? theme.error : theme.muted}>{padStart(status, Math.max(0, width - title.length))}</Text>
+      </Text>
+      {rows.length === 0 ? (
+        <Text color={theme.muted}>{padEnd(" no open orders", width)}</Text>
+      ) : (
+        visible.map(({ order, total }, i) => {
+          const isSelected = props.focused && start + i === selected;
+          return (
+            <Text key={order.id} inverse={isSelected} color={order.side === "Buy" ? theme.buy : theme.sell}>
+              {` ${padEnd(order.side === "Buy" ? "B" : "S", wSide)}${padEnd(formatPrice(order.price), wPrice)}${padStart(formatCompact(order.amount), wAmount)}${padStart(formatCompact(total), wTotal)}`}
+            </Text>
+          );
+        })
+      )}
+      {props.focused && detail ? (
+        <Text color={theme.muted}>
+          {padEnd(
+            ` id ${detail.order.id} · qty ${formatPrice(detail.order.amount)} · ${detail.order.status ?? detail.order.rawStatus ?? "?"} · ${formatUtcDateTime(detail.order.timestamp)}`,
+            width,
+          )}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}

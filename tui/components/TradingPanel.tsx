@@ -1,0 +1,74 @@
+import { Box, Text } from "ink";
+import { formatCompact } from "../format.js";
+import { useTheme } from "../theme.js";
+import type { TradeField, TradeFormState } from "../trade-form.js";
+import { padEnd } from "./layout.js";
+
+export interface TradingPanelProps {
+  form: TradeFormState;
+  pair: string;
+  /** amount = quote / price when the amount is empty (seed 000 §5), shown beside the empty field */
+  derivedAmount: string | undefined;
+  focused: boolean;
+  width: number;
+  /** false when the account cannot trade (no adapter): the buttons are replaced by the reason */
+  canTrade: boolean;
+  tradeBlockedReason?: string | undefined;
+}
+
+export const TRADING_PANEL_LINES = 5;
+
+/** Seed 000 §2 "Trading panel": Price, Amount (base), Quote (total); Buy and Sell. */
+export function TradingPanel(props: TradingPanelProps) {
+  const theme = useTheme();
+  const { form, focused, width } = props;
+  const [base = "", quote = ""] = props.pair.split("/");
+  const labelWidth = 8;
+  const valueWidth = Math.max(6, width - labelWidth - Math.max(base.length, quote.length) - 3);
+
+  const field = (name: TradeField, label: string, unit: string, hint?: string) => {
+    const active = focused && form.active === name;
+    const value = form[name];
+    const shown = value === "" && hint ? hint : value;
+    return (
+      <Text key={name}>
+        <Text color={theme.muted}>{padEnd(` ${label}`, labelWidth)}</Text>
+        <Text inverse={active} color={value === "" && hint ? theme.muted : undefined}>
+          {padEnd(active ? `${shown}▏` : shown, valueWidth)}
+        </Text>
+        <Text color={theme.muted}> {unit}</Text>
+      </Text>
+    );
+  };
+
+  const side = form.suggestedSide;
+  const title = `Trade ${props.pair}`;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text>
+        <Text bold inverse={focused}>
+          {title}
+        </Text>
+        {side ? <Text color={side === "Buy" ? theme.buy : theme.sell}>{`  ${side} from ${side === "Buy" ? "asks" : "bids"}`}</Text> : null}
+      </Text>
+      {field("price", "Price", quote)}
+      {field("amount", "Amount", base, props.derivedAmount ? `≈ ${formatCompact(props.derivedAmount)} from quote` : undefined)}
+      {field("quote", "Quote", quote)}
+      {props.canTrade ? (
+        <Text>
+          {" "}
+          <Text color={theme.buy} bold={side === "Buy"}>
+            [b] Buy
+          </Text>
+          {"  "}
+          <Text color={theme.sell} bold={side === "Sell"}>
+            [s] Sell
+          </Text>
+          <Text color={theme.muted}>{"  [x] clear"}</Text>
+        </Text>
+      ) : (
+        <Text color={theme.warning}>{padEnd(` ${props.tradeBlockedReason ?? "trading unavailable"}`, width)}</Text>
+      )}
+    </Box>
+  );
+}
