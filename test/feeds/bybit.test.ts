@@ -49,7 +49,7 @@ describe("bybit feed", () => {
     await waitFor(() => mock.subscriptions.length === 2 && feed.state === "live", "resubscribed");
     mock.delta(TOPIC, [], [["100.10", "2"]]);
     await waitFor(() => sameBook(feed.book, mock.truth), "book correct after gap");
-    expect(feed.book.top(50).bids.some(([p]) => p === "99.6")).toBe(true);
+    expect(feed.book.top(50).bids.some(([p]) => Number(p) === 99.6)).toBe(true);
     expect(feed.stats.resyncs).toBe(1);
     expect(logger.has("resync")).toBe(true);
   });
