@@ -4,6 +4,7 @@ import { isExchangeId, type Credentials, type ExchangeId } from "../lib/types.js
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 import { createPaperExchange } from "./paper/index.js";
 import { createBybitExchange } from "./bybit.js";
+import { createOkxExchange } from "./okx.js";
 import { createGateExchange } from "./gate.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
@@ -12,6 +13,7 @@ type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => Ex
 const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
   paper: createPaperExchange,
   bybit: createBybitExchange,
+  okx: createOkxExchange,
   gate: createGateExchange,
 };
 

@@ -1,0 +1,174 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ExchangeError } from "../../lib/errors.js";
+import { OkxAdapter, parseOkxOrder } from "../../exchanges/okx.js";
+import { createExchange } from "../../exchanges/registry.js";
+import { type OkxMock, startOkxMock } from "../mocks/okx.js";
+import { runCli } from "./run-cli.js";
+
+const creds = { api: "okx-test-key", secret: "okx-test-secret", password: "okx-pass-phrase" };
+
+async function rejects(promise: Promise<unknown>): Promise<ExchangeError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ExchangeError);
+    return error as ExchangeError;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("okx adapter against a loopback mock", () => {
+  let mock: OkxMock;
+  let okx: OkxAdapter;
+
+  beforeAll(async () => {
+    mock = await startOkxMock(creds);
+    okx = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+  afterEach(() => {
+    mock.orders.clear();
+    mock.server.requests.length = 0;
+  });
+
+  it("creates a cash limit order with a 32-alphanumeric clOrdId, signed with the ISO timestamp (001 §7, PRODUCT D11)", async () => {
+    const order = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open" });
+    expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    const req = mock.server.requests[0]!;
+    expect(JSON.parse(req.body)).toEqual({ instId: "BTC-USDT", tdMode: "cash", clOrdId: order.clientOrderId, side: "buy", ordType: "limit", px: "30000", sz: "0.01" });
+    expect(req.headers["ok-access-timestamp"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(req.headers["ok-access-passphrase"]).toBe(creds.password);
+  });
+
+  it("fetches one order (query signed as part of requestPath), lists open orders and cancels one (001 §1)", async () => {
+    const a = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await okx.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
+    expect(await okx.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, side: "Buy", status: "open", filled: "0" });
+    expect((await okx.fetchOpenOrders("BTC/USDT")).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
+    expect(mock.server.requests.at(-1)!.query).toBe("instType=SPOT&instId=BTC-USDT&limit=100");
+    expect(await okx.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
+    expect((await okx.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
+  });
+
+  it("creates and cancels a batch (001 §7)", async () => {
+    const created = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    expect(created.map((o) => o.id).every((id) => mock.orders.has(id))).toBe(true);
+    expect((await okx.cancelBatch("BTC/USDT", created.map((o) => o.id))).sort()).toEqual(created.map((o) => o.id).sort());
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toEqual([]);
+  });
+
+  it('says "Not supported for okx" for cancel all, before any request (001 §5, §9)', async () => {
+    const error = await rejects(okx.cancelAll("BTC/USDT"));
+    expect(error.message).toBe("ExchangeId: okx, msg: Not supported for okx");
+    expect(error.kind).toBe("unsupported");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("rejects 21 orders with \"Maximum for 'createBatch' is: 20\" before any request (001 §9)", async () => {
+    const error = await rejects(okx.createBatch("BTC/USDT", Array.from({ length: 21 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }))));
+    expect(error.message).toBe("ExchangeId: okx, msg: Maximum for 'createBatch' is: 20");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("reads balances from details: availBal free, frozenBal locked, zero dropped, long numbers exact (001 §3, §9)", async () => {
+    expect(await okx.fetchBalances()).toEqual({ USDT: { f: "1200.25", l: "300" }, BTC: { f: "0.00000000000000000001", l: "0" } });
+  });
+
+  it('wraps a wrong secret as an auth error "Transaction failed (50113, ...)" (001 §8)', async () => {
+    const wrong = new OkxAdapter({ ...creds, secret: "nope" }, { baseUrl: mock.url });
+    const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toBe("ExchangeId: okx, msg: Transaction failed (50113, Invalid Sign.)");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("refuses a wrong passphrase as auth (50105)", async () => {
+    const wrong = new OkxAdapter({ ...creds, password: "other" }, { baseUrl: mock.url });
+    const error = await rejects(wrong.fetchBalances());
+    expect(error).toMatchObject({ kind: "auth", code: "50105" });
+  });
+
+  it("reads an item's sCode: 51008 is insufficient funds (001 §8)", async () => {
+    mock.errorNext = { sCode: "51008", sMsg: "Order failed. Insufficient USDT balance in account." };
+    const error = await rejects(okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error.kind).toBe("insufficient-funds");
+    expect(error.message).toBe("ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)");
+    expect((await rejects(okx.fetchOrder("BTC/USDT", "123"))).kind).toBe("order-not-found");
+  });
+
+  it("maps HTTP 429 / 50011 to rate-limit", async () => {
+    mock.rateLimitNext = true;
+    const error = await rejects(okx.fetchOpenOrders("BTC/USDT"));
+    expect(error.kind).toBe("rate-limit");
+    expect(error.code).toBe("50011");
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it("after a create time-out looks the order up by clOrdId and never sends it twice (PRODUCT)", async () => {
+    mock.delayNextCreateMs = 800;
+    const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    const order = await slow.createOrder({ pair: "ETH/USDT", side: "Sell", amount: "1.5", price: "2000" });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.orders.size).toBe(1);
+    expect([...mock.orders.values()][0]!.clOrdId).toBe(order.clientOrderId);
+    expect(mock.server.requests.filter((r) => r.path === "/api/v5/trade/order" && r.method === "POST")).toHaveLength(1);
+  });
+
+  it("is built by createExchange and needs the passphrase (001 §3)", () => {
+    expect(() => createExchange("okx", { api: "a", secret: "b" }, { baseUrl: mock.url })).toThrow(/passphrase/);
+    expect(createExchange("okx", creds, { baseUrl: mock.url }).id).toBe("okx");
+  });
+});
+
+describe("okx status and timestamp rules (001 §3, §4)", () => {
+  // The documented example order of GET /api/v5/trade/order.
+  const example = { instId: "BTC-USDT", ordId: "312269865356374016", clOrdId: "b1", px: "999", sz: "3", accFillSz: "0", side: "buy", ordType: "limit", cTime: "1597026383085" };
+  it.each([
+    ["live", "open"],
+    ["partially_filled", "open"],
+    ["filled", "closed"],
+    ["canceled", "canceled"],
+  ])("maps okx %s to %s", (state, expected) => {
+    expect(parseOkxOrder({ ...example, state }, "BTC/USDT").status).toBe(expected);
+  });
+  it("keeps cTime in ms and the 18-digit ordId exact", () => {
+    const order = parseOkxOrder({ ...example, state: "live" }, "BTC/USDT");
+    expect(order.timestamp).toBe(1597026383085);
+    expect(order.id).toBe("312269865356374016");
+  });
+});
+
+describe("okx through the built CLI", () => {
+  let mock: OkxMock;
+  beforeAll(async () => {
+    mock = await startOkxMock(creds);
+  });
+  afterAll(() => mock.close());
+
+  it("buys, lists, fetches, cancels, batches, refuses cancel-all and reads balances (PRODUCT CLI surface)", async () => {
+    const env = { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password };
+    const args = ["--exchange", "okx", "--base-url", mock.url, "--json"];
+    const cli = (...rest: string[]) => runCli([...args, ...rest], env);
+    const bought = await cli("buy", "BTC/USDT", "0.01", "30000");
+    expect(bought.code, bought.stderr).toBe(0);
+    const order = JSON.parse(bought.stdout);
+    expect(order).toMatchObject({ side: "Buy", amount: "0.01", price: "30000", status: "open" });
+    expect(JSON.parse((await cli("orders", "BTC/USDT")).stdout)).toHaveLength(1);
+    expect(JSON.parse((await cli("order", "BTC/USDT", order.id)).stdout)).toMatchObject({ id: order.id });
+    expect((await cli("cancel", "BTC/USDT", order.id)).code).toBe(0);
+    const batch = await runCli([...args, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "1", price: "10" }]));
+    expect(batch.code, batch.stderr).toBe(0);
+    const [created] = JSON.parse(batch.stdout) as { id: string }[];
+    expect((await cli("cancel-batch", "BTC/USDT", created!.id)).code).toBe(0);
+    const all = await cli("cancel-all", "BTC/USDT");
+    expect(all.code).not.toBe(0);
+    expect(all.stderr).toContain("Not supported for okx");
+    const balances = await cli("balances");
+    expect(balances.code, balances.stderr).toBe(0);
+    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1200.25", l: "300" } });
+  });
+});
