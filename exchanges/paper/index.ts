@@ -1,7 +1,35 @@
-import type { Credentials } from "../../lib/types.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+/**
+ * `paper`, the built-in simulated exchange (PRODUCT "The embedded default: paper"): the same
+ * adapter and feed interfaces as the fifteen real exchanges, over a synthetic market.
+ *
+ *   pairs.ts   the pairs it trades and a new account's demo balances
+ *   market.ts  the synthetic market: a seeded, deterministic function of time
+ *   engine.ts  matching and balances over one account's state
+ *   lock.ts    the lock file that serializes processes
+ *   store.ts   the account's state file: location, validation, atomic writes
+ *   adapter.ts the ExchangeAdapter
+ *   feed.ts    the BookFeed
+ */
+import type { BookLevel } from "../../lib/types.js";
+import { resolveSeed, syntheticMarket } from "./market.js";
+import { paperPair } from "./pairs.js";
 
-// Placeholder until the paper exchange lands (issue 2); replaced by the real simulated exchange.
-export function createPaperExchange(_credentials: Credentials, _options: ExchangeOptions): ExchangeAdapter {
-  throw new Error("paper exchange not built yet");
+export { createPaperExchange, PaperExchange, type PaperOptions } from "./adapter.js";
+export { createPaperFeed, type PaperFeedOptions } from "./feed.js";
+export { DEMO_BALANCES, listPaperPairs, PAPER_PAIRS, type PaperPair, paperPair } from "./pairs.js";
+export { BUCKET_MS, DEFAULT_SEED, SyntheticMarket, syntheticMarket } from "./market.js";
+export { defaultDataDir, paperStateFile } from "./store.js";
+
+/**
+ * The synthetic book of a paper pair at an instant, best first (for a one-shot `book` without a
+ * feed). `depth` is capped at the market's 50 levels.
+ */
+export function paperBook(
+  pair: string,
+  options: { now?: () => number; depth?: number; seed?: string } = {},
+): { pair: string; ts: number; mid: string; bids: BookLevel[]; asks: BookLevel[] } {
+  const spec = paperPair(pair);
+  const ts = (options.now ?? Date.now)();
+  const book = syntheticMarket(spec, resolveSeed(options.seed)).book(ts, options.depth);
+  return { pair: spec.pair, ts, ...book };
 }

@@ -1,0 +1,202 @@
+import { ZERO_AMOUNT_MESSAGE, truncate } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { assertBatchSize } from "../../lib/limits.js";
+import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
+import { newClientOrderId } from "../common/client-order-id.js";
+import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { newPaperState, PaperEngine, toOrder, type ValidOrder } from "./engine.js";
+import { bucketOf, resolveSeed } from "./market.js";
+import { paperPair } from "./pairs.js";
+import { AccountStore, defaultDataDir } from "./store.js";
+
+/** Options of the paper adapter: the common ones, plus a few that tests and demos use. */
+export interface PaperOptions extends ExchangeOptions {
+  /** the market's seed; SPOTDESK_PAPER_SEED or "spotdesk" when absent */
+  seed?: string;
+  /** what a new account starts with; DEMO_BALANCES when absent */
+  startingBalances?: Record<string, string>;
+  /** how long to wait for another process's lock (10 s) */
+  lockTimeoutMs?: number;
+  /** when another process's lock counts as abandoned (30 s) */
+  staleLockMs?: number;
+}
+
+const POSITIVE_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+const CLIENT_ORDER_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A decimal string > 0, truncated toward zero to `decimals` (PRODUCT D1). */
+function positiveAmount(field: "amount" | "price", value: unknown, decimals: number, pair: string): string {
+  const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+  if (!POSITIVE_DECIMAL.test(text)) {
+    throw new ExchangeError("paper", `Invalid ${field} '${String(value)}': expected a positive decimal number`, { kind: "bad-input" });
+  }
+  const truncated = truncate(text, decimals);
+  if (truncated.isZero()) {
+    throw new ExchangeError(
+      "paper",
+      field === "amount" ? ZERO_AMOUNT_MESSAGE : `Invalid price '${text}': it is zero at ${pair}'s ${decimals} decimals`,
+      { kind: "bad-input" },
+    );
+  }
+  return truncated.toFixed();
+}
+
+export function validateOrder(pair: string, item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined }): ValidOrder {
+  const spec = paperPair(pair);
+  if (item.side !== "Buy" && item.side !== "Sell") {
+    throw new ExchangeError("paper", `Invalid side '${String(item.side)}': expected Buy or Sell`, { kind: "bad-input" });
+  }
+  const clientOrderId = item.clientOrderId ?? newClientOrderId({ length: 32 });
+  if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) {
+    throw new ExchangeError("paper", `Invalid clientOrderId '${clientOrderId}': use 1 to 64 letters, digits, '_' or '-'`, {
+      kind: "bad-input",
+    });
+  }
+  return {
+    pair: spec,
+    side: item.side,
+    amount: positiveAmount("amount", item.amount, spec.amountDecimals, spec.pair),
+    price: positiveAmount("price", item.price, spec.priceDecimals, spec.pair),
+    clientOrderId,
+  };
+}
+
+function orderId(id: unknown): string {
+  const text = typeof id === "string" ? id.trim() : "";
+  if (!text) throw new ExchangeError("paper", "An order id is required", { kind: "bad-input" });
+  return text;
+}
+
+/**
+ * The simulated exchange behind the common adapter interface. Every call is one locked
+ * read-replay-modify-write of the account's state file, so any number of processes can share an
+ * account; nothing stays open between calls.
+ */
+export class PaperExchange implements ExchangeAdapter {
+  readonly id = "paper" as const;
+  readonly store: AccountStore;
+  readonly account: string;
+  readonly seed: string;
+  private readonly now: () => number;
+  private readonly startingBalances: Record<string, string> | undefined;
+
+  constructor(options: PaperOptions = {}) {
+    this.account = options.account ?? "default";
+    this.store = new AccountStore({
+      dataDir: options.dataDir ?? defaultDataDir(),
+      account: this.account,
+      ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
+      ...(options.staleLockMs !== undefined ? { staleMs: options.staleLockMs } : {}),
+    });
+    this.seed = resolveSeed(options.seed);
+    this.now = options.now ?? Date.now;
+    this.startingBalances = options.startingBalances;
+  }
+
+  /** Loads the account, replays the market up to now, runs `work`, and saves what changed. */
+  private transact<T>(work: (engine: PaperEngine, nowMs: number) => T): Promise<T> {
+    return this.store.transact((existing) => {
+      const nowMs = this.now();
+      const state = existing ?? newPaperState(this.account, nowMs, bucketOf(nowMs), this.startingBalances);
+      const engine = new PaperEngine(state, this.seed);
+      engine.replayTo(bucketOf(nowMs));
+      const result = work(engine, nowMs);
+      engine.trimHistory();
+      return { result, state, save: engine.dirty || existing === undefined };
+    });
+  }
+
+  async createOrder(request: CreateOrderRequest): Promise<Order> {
+    const order = validateOrder(request.pair, request);
+    return this.transact((engine, nowMs) => toOrder(engine.place(order, nowMs)));
+  }
+
+  /** All or nothing: one item that cannot be placed (funds, limits) places none of them. */
+  async createBatch(pair: string, items: readonly BatchItem[]): Promise<Order[]> {
+    assertBatchSize("paper", "createBatch", items.length);
+    const orders = items.map((item, i) => {
+      try {
+        return validateOrder(pair, item);
+      } catch (error) {
+        throw batchItemError(error, i);
+      }
+    });
+    return this.transact((engine, nowMs) =>
+      orders.map((order, i) => {
+        try {
+          return toOrder(engine.place(order, nowMs));
+        } catch (error) {
+          throw batchItemError(error, i);
+        }
+      }),
+    );
+  }
+
+  async cancelOrder(pair: string, id: string): Promise<string> {
+    const name = paperPair(pair).pair;
+    const key = orderId(id);
+    return this.transact((engine, nowMs) => {
+      const record = engine.find(name, key);
+      engine.cancel(record, nowMs);
+      return record.id;
+    });
+  }
+
+  /** Cancels the listed orders that are still open; ids already closed or unknown are skipped. */
+  async cancelBatch(pair: string, ids: readonly string[]): Promise<string[]> {
+    assertBatchSize("paper", "cancelBatch", ids.length);
+    const name = paperPair(pair).pair;
+    const keys = ids.map(orderId);
+    return this.transact((engine, nowMs) => {
+      const cancelled: string[] = [];
+      for (const key of keys) {
+        const record = engine.openOrders(name).find((o) => o.id === key || o.clientOrderId === key);
+        if (!record) continue;
+        engine.cancel(record, nowMs);
+        cancelled.push(record.id);
+      }
+      return cancelled;
+    });
+  }
+
+  async cancelAll(pair: string): Promise<string[]> {
+    const name = paperPair(pair).pair;
+    return this.transact((engine, nowMs) =>
+      engine.openOrders(name).map((record) => {
+        engine.cancel(record, nowMs);
+        return record.id;
+      }),
+    );
+  }
+
+  async fetchOrder(pair: string, id: string): Promise<Order> {
+    const name = paperPair(pair).pair;
+    const key = orderId(id);
+    return this.transact((engine) => toOrder(engine.find(name, key)));
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const name = paperPair(pair).pair;
+    return this.transact((engine) => engine.openOrders(name).map(toOrder));
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return this.transact((engine) => engine.balances());
+  }
+
+  /** Nothing stays open between calls. */
+  async close(): Promise<void> {}
+}
+
+function batchItemError(error: unknown, index: number): unknown {
+  if (!(error instanceof ExchangeError)) return error;
+  return new ExchangeError("paper", `Batch item ${index + 1}: ${error.detail} (nothing was placed)`, {
+    kind: error.kind,
+    ...(error.code !== undefined ? { code: error.code } : {}),
+  });
+}
+
+/** The factory of the registry: paper needs no credentials. */
+export function createPaperExchange(_credentials: Credentials, options: PaperOptions = {}): PaperExchange {
+  return new PaperExchange(options);
+}

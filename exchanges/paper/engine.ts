@@ -1,0 +1,367 @@
+import { Decimal } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { LIMITS } from "../../lib/limits.js";
+import type { Balances, Order, Side } from "../../lib/types.js";
+import { BOOK_LEVELS, BUCKET_MS, bucketOf, LEVEL_REFRESH_BUCKETS, type MarketSide, type SyntheticMarket, syntheticMarket } from "./market.js";
+import { DEMO_BALANCES, PAPER_CURRENCIES, type PaperPair, paperPair } from "./pairs.js";
+
+/**
+ * paper's matching engine over one account's state. It works on the plain JSON state that
+ * store.ts reads and writes, and does no I/O itself: one call of the adapter loads the state,
+ * replays the market up to now (fills of resting orders), applies the operation, and saves.
+ *
+ * Rules:
+ * - A new limit order first takes the synthetic liquidity it crosses, at the book's prices (it is
+ *   the taker); the rest rests, good till cancelled.
+ * - A resting order fills when the synthetic market later crosses it, at the order's own price
+ *   (it is the maker), from the liquidity on the crossing levels.
+ * - Resting orders share that liquidity by price-time priority: the best price first, and at the
+ *   same price the earlier order first.
+ * - Liquidity an order took stays taken until its level's amount is redrawn (LEVEL_REFRESH_BUCKETS),
+ *   so the same synthetic lots never fill twice.
+ * - Self-trade prevention: an account's orders never match each other (an exchange's STP; PRODUCT
+ *   "Bots": self-matching is wash trading).
+ * - No fees.
+ */
+
+export type PaperOrderStatus = "open" | "closed" | "canceled";
+
+export interface PaperOrderRecord {
+  id: string;
+  clientOrderId: string;
+  pair: string;
+  side: Side;
+  price: string;
+  amount: string;
+  filled: string;
+  status: PaperOrderStatus;
+  /** creation time, ms (the adapter's clock) */
+  timestamp: number;
+  updatedAt: number;
+  /** the market bucket the order entered the book; the synthetic flow reaches it from the next bucket */
+  bucket: number;
+}
+
+export interface PaperState {
+  version: 1;
+  account: string;
+  createdAt: number;
+  /** the last market bucket whose fills are applied */
+  lastBucket: number;
+  nextId: number;
+  balances: Record<string, { free: string; locked: string }>;
+  /** open orders and the most recent closed or canceled ones, in the order they were placed */
+  orders: PaperOrderRecord[];
+  /** synthetic liquidity taken: `${pair}|${side}|${ticks}|${epoch}` → [lots, bucket taken] */
+  taken: Record<string, [lots: number, bucket: number]>;
+}
+
+export const STATE_VERSION = 1;
+/** Closed and canceled orders kept for fetchOrder; older ones are dropped. */
+export const HISTORY_LIMIT = 1000;
+/**
+ * At most this many market steps are replayed per call: a gap longer than that is replayed in
+ * coarser strides (a CLI call after a week off stays a few milliseconds).
+ */
+export const MAX_REPLAY_STEPS = 2000;
+
+export function newPaperState(account: string, nowMs: number, bucket: number, startingBalances?: Record<string, string>): PaperState {
+  const balances: PaperState["balances"] = {};
+  for (const currency of PAPER_CURRENCIES) balances[currency] = { free: "0", locked: "0" };
+  for (const [currency, amount] of Object.entries(startingBalances ?? DEMO_BALANCES)) {
+    balances[currency.toUpperCase()] = { free: new Decimal(amount).toFixed(), locked: "0" };
+  }
+  return { version: STATE_VERSION, account, createdAt: nowMs, lastBucket: bucket, nextId: 1, balances, orders: [], taken: {} };
+}
+
+export function toOrder(record: PaperOrderRecord): Order {
+  return {
+    pair: record.pair,
+    id: record.id,
+    clientOrderId: record.clientOrderId,
+    price: record.price,
+    amount: record.amount,
+    filled: record.filled,
+    type: "limit",
+    side: record.side,
+    status: record.status,
+    timestamp: record.timestamp,
+  };
+}
+
+/** An order that passed validation: a known pair, price and amount truncated to its decimals and > 0. */
+export interface ValidOrder {
+  pair: PaperPair;
+  side: Side;
+  price: string;
+  amount: string;
+  clientOrderId: string;
+}
+
+export class PaperEngine {
+  readonly state: PaperState;
+  /** true once the state holds something worth saving */
+  dirty = false;
+  private readonly seed: string;
+
+  constructor(state: PaperState, seed: string) {
+    this.state = state;
+    this.seed = seed;
+  }
+
+  private market(pair: string): SyntheticMarket {
+    return syntheticMarket(paperPair(pair), this.seed);
+  }
+
+  // ---- balances ----
+
+  private balance(currency: string): { free: Decimal; locked: Decimal } {
+    const row = this.state.balances[currency] ?? { free: "0", locked: "0" };
+    return { free: new Decimal(row.free), locked: new Decimal(row.locked) };
+  }
+
+  private setBalance(currency: string, free: Decimal, locked: Decimal): void {
+    this.state.balances[currency] = { free: free.toFixed(), locked: locked.toFixed() };
+    this.dirty = true;
+  }
+
+  balances(): Balances {
+    const out: Balances = {};
+    for (const currency of Object.keys(this.state.balances).sort()) {
+      const row = this.state.balances[currency]!;
+      out[currency] = { f: row.free, l: row.locked };
+    }
+    return out;
+  }
+
+  // ---- market replay ----
+
+  /**
+   * Applies every fill the synthetic market caused since the last call, bucket by bucket up to
+   * `target` (in strides when the gap is longer than MAX_REPLAY_STEPS).
+   */
+  replayTo(target: number): void {
+    const from = this.state.lastBucket;
+    if (target <= from) return;
+    const open = this.state.orders.filter((o) => o.status === "open");
+    this.state.lastBucket = target;
+    if (open.length === 0) {
+      this.pruneTaken();
+      return;
+    }
+    // Progress is worth saving: it keeps the next replay short.
+    this.dirty = true;
+    const books = this.restingBooks(open);
+    const gap = target - from;
+    const stride = gap <= MAX_REPLAY_STEPS ? 1 : Math.ceil(gap / MAX_REPLAY_STEPS);
+    const steps = Math.ceil(gap / stride);
+    for (let i = 1; i <= steps; i++) {
+      const bucket = i === steps ? target : from + i * stride;
+      for (const book of books) this.matchResting(book, bucket);
+    }
+    this.pruneTaken();
+  }
+
+  /** Open orders per pair, buys best (highest) first and sells best (lowest) first, then by time. */
+  private restingBooks(open: PaperOrderRecord[]): RestingBook[] {
+    const byPair = new Map<string, RestingBook>();
+    for (const order of open) {
+      let book = byPair.get(order.pair);
+      if (!book) {
+        book = { market: this.market(order.pair), buys: [], sells: [] };
+        byPair.set(order.pair, book);
+      }
+      const entry = { order, ticks: book.market.ticksOf(order.price) };
+      (order.side === "Buy" ? book.buys : book.sells).push(entry);
+    }
+    for (const book of byPair.values()) {
+      // Array order is placement order, and sort is stable: equal prices keep time priority.
+      book.buys.sort((a, b) => b.ticks - a.ticks);
+      book.sells.sort((a, b) => a.ticks - b.ticks);
+    }
+    return [...byPair.values()];
+  }
+
+  /** The synthetic flow of one bucket against the account's resting orders of one pair. */
+  private matchResting(book: RestingBook, bucket: number): void {
+    const { market } = book;
+    const bestAsk = market.bestAskTicks(bucket);
+    for (const entry of book.buys) {
+      if (entry.ticks < bestAsk) break;
+      if (entry.order.status !== "open" || entry.order.bucket >= bucket) continue;
+      // The market fell through the bid: sellers hit it at the bid's price.
+      this.takeLiquidity(market, entry.order, "ask", bucket, (ticks) => ticks <= entry.ticks, () => entry.ticks);
+    }
+    const bestBid = market.bestBidTicks(bucket);
+    for (const entry of book.sells) {
+      if (entry.ticks > bestBid) break;
+      if (entry.order.status !== "open" || entry.order.bucket >= bucket) continue;
+      this.takeLiquidity(market, entry.order, "bid", bucket, (ticks) => ticks >= entry.ticks, () => entry.ticks);
+    }
+  }
+
+  /**
+   * Walks the synthetic levels of `side` from the best while `crosses(levelTicks)`, filling the
+   * order from what is left on each level, at `fillTicks(levelTicks)`.
+   */
+  private takeLiquidity(
+    market: SyntheticMarket,
+    order: PaperOrderRecord,
+    side: MarketSide,
+    bucket: number,
+    crosses: (ticks: number) => boolean,
+    fillTicks: (levelTicks: number) => number,
+  ): void {
+    let remaining = market.lotsOf(new Decimal(order.amount).minus(order.filled));
+    for (let k = 0; k < BOOK_LEVELS && remaining > 0; k++) {
+      const ticks = market.levelPriceTicks(side, k, bucket);
+      if (ticks <= 0 || !crosses(ticks)) break;
+      const lots = market.levelLots(side, ticks, bucket);
+      if (lots === 0) continue;
+      const key = `${order.pair}|${side}|${ticks}|${market.levelEpoch(side, ticks, bucket)}`;
+      const taken = this.state.taken[key]?.[0] ?? 0;
+      const take = Math.min(lots - taken, remaining);
+      if (take <= 0) continue;
+      this.state.taken[key] = [taken + take, bucket];
+      remaining -= take;
+      this.fill(order, market, take, fillTicks(ticks), bucket * BUCKET_MS);
+    }
+  }
+
+  /** Moves balances for a fill of `lots` at `ticks` and advances the order. */
+  private fill(order: PaperOrderRecord, market: SyntheticMarket, lots: number, ticks: number, atMs: number): void {
+    const { base, quote } = market.spec;
+    const qty = new Decimal(market.amount(lots));
+    const at = new Decimal(market.price(ticks));
+    const limit = new Decimal(order.price);
+    if (order.side === "Buy") {
+      // The lock was price × amount at the order's limit; a fill below it gives the difference back.
+      const q = this.balance(quote);
+      this.setBalance(quote, q.free.plus(limit.minus(at).times(qty)), q.locked.minus(limit.times(qty)));
+      const b = this.balance(base);
+      this.setBalance(base, b.free.plus(qty), b.locked);
+    } else {
+      const b = this.balance(base);
+      this.setBalance(base, b.free, b.locked.minus(qty));
+      const q = this.balance(quote);
+      this.setBalance(quote, q.free.plus(at.times(qty)), q.locked);
+    }
+    const filled = new Decimal(order.filled).plus(qty);
+    order.filled = filled.toFixed();
+    if (filled.isGreaterThanOrEqualTo(order.amount)) order.status = "closed";
+    order.updatedAt = Math.max(order.updatedAt, atMs);
+  }
+
+  /** Taken liquidity of levels that have been redrawn since is forgotten. */
+  private pruneTaken(): void {
+    const horizon = this.state.lastBucket - LEVEL_REFRESH_BUCKETS;
+    for (const [key, [, bucket]] of Object.entries(this.state.taken)) {
+      if (bucket < horizon) {
+        delete this.state.taken[key];
+        this.dirty = true;
+      }
+    }
+  }
+
+  // ---- orders ----
+
+  /** Locks the funds, takes the crossing synthetic liquidity at `nowMs`, rests the rest. */
+  place(order: ValidOrder, nowMs: number): PaperOrderRecord {
+    const { pair, side, price, amount, clientOrderId } = order;
+    const max = LIMITS.paper.openOrders;
+    if (max !== null && this.state.orders.filter((o) => o.status === "open" && o.pair === pair.pair).length >= max) {
+      throw new ExchangeError("paper", `Too many open orders on ${pair.pair}: paper allows ${max} per pair`, { kind: "invalid-order" });
+    }
+    if (this.state.orders.some((o) => o.clientOrderId === clientOrderId)) {
+      throw new ExchangeError("paper", `Duplicate clientOrderId '${clientOrderId}': an order with this id exists`, {
+        kind: "invalid-order",
+      });
+    }
+    const currency = side === "Buy" ? pair.quote : pair.base;
+    const need = side === "Buy" ? new Decimal(price).times(amount) : new Decimal(amount);
+    const held = this.balance(currency);
+    if (held.free.isLessThan(need)) {
+      throw new ExchangeError(
+        "paper",
+        `Insufficient balance: a ${side === "Buy" ? "buy" : "sell"} of ${amount} ${pair.base} at ${price} needs ${need.toFixed()} ${currency}, ${held.free.toFixed()} ${currency} is free`,
+        { kind: "insufficient-funds" },
+      );
+    }
+    this.setBalance(currency, held.free.minus(need), held.locked.plus(need));
+
+    const bucket = Math.max(this.state.lastBucket, bucketOf(nowMs));
+    const record: PaperOrderRecord = {
+      id: String(this.state.nextId++),
+      clientOrderId,
+      pair: pair.pair,
+      side,
+      price,
+      amount,
+      filled: "0",
+      status: "open",
+      timestamp: nowMs,
+      updatedAt: nowMs,
+      bucket,
+    };
+    this.state.orders.push(record);
+    const market = this.market(pair.pair);
+    const limit = market.ticksOf(price);
+    // The new order is the taker: it fills at the levels' own prices, up to its limit.
+    if (side === "Buy") this.takeLiquidity(market, record, "ask", bucket, (t) => t <= limit, (t) => t);
+    else this.takeLiquidity(market, record, "bid", bucket, (t) => t >= limit, (t) => t);
+    this.dirty = true;
+    return record;
+  }
+
+  /** An order of this pair by id or client order id. */
+  find(pair: string, id: string): PaperOrderRecord {
+    const found = this.state.orders.find((o) => o.pair === pair && (o.id === id || o.clientOrderId === id));
+    if (!found) throw new ExchangeError("paper", `Order '${id}' not found on ${pair}`, { kind: "order-not-found" });
+    return found;
+  }
+
+  openOrders(pair: string): PaperOrderRecord[] {
+    return this.state.orders.filter((o) => o.pair === pair && o.status === "open");
+  }
+
+  /** Cancels an open order and unlocks what it still held. */
+  cancel(record: PaperOrderRecord, nowMs: number): void {
+    if (record.status !== "open") {
+      throw new ExchangeError("paper", `Order '${record.id}' cannot be canceled: it is ${record.status}`, { kind: "invalid-order" });
+    }
+    const spec = paperPair(record.pair);
+    const rest = new Decimal(record.amount).minus(record.filled);
+    const currency = record.side === "Buy" ? spec.quote : spec.base;
+    const unlock = record.side === "Buy" ? rest.times(record.price) : rest;
+    const held = this.balance(currency);
+    this.setBalance(currency, held.free.plus(unlock), held.locked.minus(unlock));
+    record.status = "canceled";
+    record.updatedAt = Math.max(record.updatedAt, nowMs);
+    this.dirty = true;
+  }
+
+  /** Drops the oldest closed and canceled orders beyond HISTORY_LIMIT. */
+  trimHistory(): void {
+    const done = this.state.orders.filter((o) => o.status !== "open");
+    if (done.length <= HISTORY_LIMIT) return;
+    const drop = new Set(
+      done
+        .sort((a, b) => a.updatedAt - b.updatedAt)
+        .slice(0, done.length - HISTORY_LIMIT)
+        .map((o) => o.id),
+    );
+    this.state.orders = this.state.orders.filter((o) => !drop.has(o.id));
+    this.dirty = true;
+  }
+}
+
+interface RestingEntry {
+  order: PaperOrderRecord;
+  ticks: number;
+}
+
+interface RestingBook {
+  market: SyntheticMarket;
+  buys: RestingEntry[];
+  sells: RestingEntry[];
+}

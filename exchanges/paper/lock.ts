@@ -1,0 +1,173 @@
+import { randomBytes } from "node:crypto";
+import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { ExchangeError } from "../../lib/errors.js";
+
+/**
+ * An exclusive lock file beside the state file, so that two processes (two CLI calls, the TUI and
+ * a script) never interleave their read-modify-write of one paper account.
+ *
+ * - Taken by creating the file with 'wx' (fails when it exists), holding the owner's pid, host,
+ *   time and a random token.
+ * - A lock whose owner is dead (same host, no such pid), or older than `staleMs`, is stale: it is
+ *   moved aside and checked before removal, so two processes breaking the same stale lock cannot
+ *   remove a fresh one.
+ * - Waiters retry with a growing, jittered backoff until `timeoutMs`.
+ * The holder keeps the lock only for a synchronous read-compute-write of a few milliseconds.
+ */
+
+export interface LockOptions {
+  /** how long to wait for a busy lock before failing; 10 s unless configured */
+  timeoutMs?: number;
+  /** a lock older than this is taken to be abandoned; 30 s unless configured */
+  staleMs?: number;
+}
+
+export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
+export const DEFAULT_STALE_LOCK_MS = 30_000;
+/** A lock file still empty after this long was left by a process that died while creating it. */
+const EMPTY_LOCK_GRACE_MS = 2_000;
+
+export interface HeldLock {
+  readonly path: string;
+  /** true while the lock file still carries this holder's token */
+  isHeld(): boolean;
+  release(): void;
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  at: number;
+  token: string;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof value.pid === "number" && typeof value.at === "number" && typeof value.token === "string") {
+      return { pid: value.pid, host: String(value.host ?? ""), at: value.at, token: value.token };
+    }
+  } catch {
+    // an unreadable owner is judged by the file's age below
+  }
+  return undefined;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return errorCode(error) === "EPERM";
+  }
+}
+
+function isStale(path: string, text: string, staleMs: number): boolean {
+  const owner = parseOwner(text);
+  if (!owner) {
+    try {
+      return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
+    } catch {
+      return false;
+    }
+  }
+  if (Date.now() - owner.at > staleMs) return true;
+  return owner.host === hostname() && owner.pid !== process.pid && !processAlive(owner.pid);
+}
+
+/** Removes a stale lock, unless it changed hands since it was judged stale. */
+function breakStaleLock(path: string, judged: string): void {
+  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return;
+    throw error;
+  }
+  const moved = readText(aside);
+  if (moved !== judged) {
+    // Someone else broke the stale lock and took a fresh one first: give theirs back (link fails
+    // if yet another lock exists already, which then wins; the owner's isHeld() check catches it).
+    try {
+      linkSync(aside, path);
+    } catch {
+      // see above
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // already gone
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<HeldLock> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_LOCK_MS;
+  const owner: LockOwner = { pid: process.pid, host: hostname(), at: Date.now(), token: randomBytes(12).toString("hex") };
+  const deadline = Date.now() + timeoutMs;
+  let delay = 2;
+  for (;;) {
+    owner.at = Date.now();
+    const text = JSON.stringify(owner);
+    try {
+      writeFileSync(path, text, { flag: "wx" });
+      return heldLock(path, text);
+    } catch (error) {
+      if (errorCode(error) !== "EEXIST") throw error;
+    }
+    const current = readText(path);
+    if (current === undefined) continue;
+    if (isStale(path, current, staleMs)) {
+      breakStaleLock(path, current);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const holder = parseOwner(current);
+      throw new ExchangeError(
+        "paper",
+        `The paper account is busy: '${path}' is held by process ${holder?.pid ?? "unknown"} for more than ${timeoutMs} ms. Remove the file if that process is gone.`,
+        { kind: "network", code: "ELOCKED" },
+      );
+    }
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 1.5, 50);
+  }
+}
+
+function heldLock(path: string, text: string): HeldLock {
+  let released = false;
+  return {
+    path,
+    isHeld: () => !released && readText(path) === text,
+    release() {
+      if (released) return;
+      released = true;
+      // Only our own lock is removed: a lock broken as stale may already belong to another process.
+      if (readText(path) === text) {
+        try {
+          unlinkSync(path);
+        } catch {
+          // already gone
+        }
+      }
+    },
+  };
+}
