@@ -3,6 +3,7 @@ import { ExchangeError } from "../lib/errors.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId } from "../lib/types.js";
 import type { FeedRuntimeOptions } from "./feed/options.js";
+import { BitgetFeed } from "./feeds/bitget.js";
 import { BybitFeed } from "./feeds/bybit.js";
 import { OkxFeed } from "./feeds/okx.js";
 import type { BookFeed, FeedOptions } from "./types.js";
@@ -11,6 +12,7 @@ type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
 
 /** One constructor per exchange; seed 001 §4 sources, plus okx, htx and lbank (PRODUCT D14). */
 const MAKERS: Partial<Record<string, FeedMaker>> = {
+  bitget: (pair, options) => new BitgetFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
 };
