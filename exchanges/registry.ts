@@ -6,6 +6,7 @@ import { createPaperExchange } from "./paper/index.js";
 import { createBybitExchange } from "./bybit.js";
 import { createOkxExchange } from "./okx.js";
 import { createGateExchange } from "./gate.js";
+import { createKucoinExchange } from "./kucoin.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
 
@@ -15,6 +16,7 @@ const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
   bybit: createBybitExchange,
   okx: createOkxExchange,
   gate: createGateExchange,
+  kucoin: createKucoinExchange,
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
