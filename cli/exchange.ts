@@ -96,8 +96,8 @@ export async function withExchange<T>(ctx: Context, work: (adapter: ExchangeAdap
 type PaperFeedFactory = (pair: string, options: FeedOptions) => BookFeed;
 
 /**
- * The public order-book feed of an exchange. paper has its own synthetic feed; the live feeds of
- * the fifteen exchanges come from exchanges/feeds.ts (issue 4) — wire its createFeed here.
+ * The public order-book feed of an exchange: paper's synthetic feed straight from its module (no
+ * ws or zlib loaded), the live feeds of the fifteen exchanges from exchanges/feeds.ts (issue 4).
  */
 export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, depth?: number): Promise<BookFeed> {
   const options: FeedOptions = {
@@ -112,5 +112,6 @@ export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, d
     const dataDir = paperDataDir();
     return paper.createPaperFeed(pair, { ...options, ...(dataDir ? { dataDir } : {}) });
   }
-  throw new ExchangeError(id, `No live feed for ${id} yet`, { kind: "unsupported" });
+  const [{ createFeed }, { nodeFeedOptions }] = await Promise.all([import("../exchanges/feeds.js"), import("../exchanges/feed-node.js")]);
+  return createFeed(id, pair, { ...nodeFeedOptions(), ...options });
 }

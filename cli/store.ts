@@ -4,6 +4,8 @@
  * password}. The encryption key is never stored: it comes from SPOTDESK_STORE_KEY or a hidden
  * prompt. Only the exchange, the account name and a masked key are kept in clear, for `list`.
  */
+import { homedir } from "node:os";
+import { join } from "node:path";
 import Conf from "conf";
 import { type Envelope, type StoredCredentials, decryptText, encryptText, openCredentials, sealCredentials, validateEncryptionKey } from "../lib/envelope.js";
 import { ExchangeError } from "../lib/errors.js";
@@ -128,23 +130,35 @@ export class CredentialStore {
   }
 }
 
-/** The store's directory: SPOTDESK_CONFIG_DIR, else the user's config directory (conf's default). */
+/**
+ * The store's directory: SPOTDESK_CONFIG_DIR, else the user's config directory, named the way
+ * conf's env-paths names it (~/.config/spotdesk on Linux, ~/Library/Preferences/spotdesk on macOS,
+ * %APPDATA%/spotdesk/Config on Windows). Computed here so every message can name the file.
+ */
+export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SPOTDESK_CONFIG_DIR) return env.SPOTDESK_CONFIG_DIR;
+  const home = homedir();
+  if (process.platform === "darwin") return join(home, "Library", "Preferences", "spotdesk");
+  if (process.platform === "win32") return join(env.APPDATA || join(home, "AppData", "Roaming"), "spotdesk", "Config");
+  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "spotdesk");
+}
+
 export async function openStore(): Promise<CredentialStore> {
-  const cwd = process.env.SPOTDESK_CONFIG_DIR;
+  const cwd = storeDir();
   let conf: Conf<Record<string, unknown>>;
   try {
     conf = new Conf<Record<string, unknown>>({
       projectName: "spotdesk",
-      projectSuffix: "",
+      cwd,
       configName: "accounts",
-      ...(cwd ? { cwd } : {}),
       configFileMode: 0o600,
       accessPropertiesByDotNotation: false,
       clearInvalidConfig: false,
     });
   } catch (error) {
     // conf throws on unparsable JSON without touching the file; say which file and stop there.
-    throw fail(`The credential store is corrupt (${(error as Error).message}). Fix or move the file away; it was not changed.`);
+    const path = join(cwd, "accounts.json");
+    throw fail(`The credential store ${path} is corrupt (${(error as Error).message}). Fix or move the file away; it was not changed.`);
   }
   const raw = conf.store as Partial<StoreData>;
   const empty = Object.keys(raw).length === 0;
