@@ -5,6 +5,7 @@ import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 import { createPaperExchange } from "./paper/index.js";
 import { createBybitExchange } from "./bybit.js";
 import { createOkxExchange } from "./okx.js";
+import { createBitgetExchange } from "./bitget.js";
 import { createGateExchange } from "./gate.js";
 import { createKucoinExchange } from "./kucoin.js";
 
@@ -15,6 +16,7 @@ const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
   paper: createPaperExchange,
   bybit: createBybitExchange,
   okx: createOkxExchange,
+  bitget: createBitgetExchange,
   gate: createGateExchange,
   kucoin: createKucoinExchange,
 };
