@@ -1,0 +1,78 @@
+/**
+ * Signed requests built per second per exchange (issue 3): request building (symbol, body or query)
+ * plus signing with native HMAC, no network. Target: at least 100,000/s for the HMAC exchanges.
+ *
+ * To add an exchange, add one row to SIGNERS: id → a function that builds one signed create request.
+ */
+import { bitgetSignedRequest, BITGET_PATHS } from "../exchanges/bitget.js";
+import { bybitSignedRequest, BYBIT_PATHS } from "../exchanges/bybit.js";
+import { okxSignedRequest, OKX_PATHS } from "../exchanges/okx.js";
+import { exchangeSymbol } from "../lib/pair.js";
+import type { HttpRequest } from "../exchanges/common/rest.js";
+import type { BenchResult } from "./index.js";
+
+const credentials = { api: "bench-api-key-0123456789", secret: "bench-secret-0123456789abcdef", password: "bench-passphrase" };
+const clientOrderId = "0123456789abcdef0123456789abcdef";
+
+/** exchange id → builds one signed create-order request at time `now` */
+export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = {
+  bybit: (now, i) =>
+    bybitSignedRequest(credentials, now, "POST", BYBIT_PATHS.create, {
+      category: "spot",
+      symbol: exchangeSymbol("BTC/USDT", ""),
+      side: "Buy",
+      orderType: "Limit",
+      qty: "0.01",
+      price: String(30000 + (i % 100)),
+      timeInForce: "GTC",
+      orderLinkId: clientOrderId,
+    }),
+  okx: (now, i) =>
+    okxSignedRequest(credentials, now, "POST", OKX_PATHS.order, {
+      instId: exchangeSymbol("BTC/USDT", "-"),
+      tdMode: "cash",
+      clOrdId: clientOrderId,
+      side: "buy",
+      ordType: "limit",
+      px: String(30000 + (i % 100)),
+      sz: "0.01",
+    }),
+  bitget: (now, i) =>
+    bitgetSignedRequest(credentials, now, "POST", BITGET_PATHS.placeOrder, {
+      symbol: exchangeSymbol("BTC/USDT", ""),
+      side: "buy",
+      orderType: "limit",
+      force: "gtc",
+      price: String(30000 + (i % 100)),
+      size: "0.01",
+      clientOid: clientOrderId,
+    }),
+};
+
+const TARGET = 100_000;
+
+function rate(sign: (now: number, i: number) => HttpRequest, iterations: number): number {
+  let sink = 0;
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) sink += sign(1_700_000_000_000 + i, i).headers ? 1 : 0;
+  const ms = performance.now() - start;
+  if (sink !== iterations) throw new Error("bench sink mismatch");
+  return iterations / (ms / 1000);
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const [id, sign] of Object.entries(SIGNERS)) {
+    rate(sign, 20_000); // warm-up
+    const runs = [rate(sign, 100_000), rate(sign, 100_000), rate(sign, 100_000)].sort((a, b) => a - b);
+    results.push({
+      name: `signed requests built per second: ${id}`,
+      unit: "req/s",
+      better: "higher",
+      value: Math.round(runs[1]!),
+      target: TARGET,
+      detail: "create-order request: symbol, JSON body or query, native HMAC-SHA256 signature, headers",
+    });
+  }
+  return results;
+}
