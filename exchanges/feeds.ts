@@ -5,6 +5,7 @@ import { isExchangeId } from "../lib/types.js";
 import type { FeedRuntimeOptions } from "./feed/options.js";
 import { BitgetFeed } from "./feeds/bitget.js";
 import { BybitFeed } from "./feeds/bybit.js";
+import { GateFeed } from "./feeds/gate.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
 import { OkxFeed } from "./feeds/okx.js";
 import type { BookFeed, FeedOptions } from "./types.js";
@@ -15,6 +16,7 @@ type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
 const MAKERS: Partial<Record<string, FeedMaker>> = {
   bitget: (pair, options) => new BitgetFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
+  gate: (pair, options) => new GateFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
 };
