@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ExchangeError } from "../../lib/errors.js";
 import { BybitAdapter, parseBybitOrder } from "../../exchanges/bybit.js";
+import { parseJsonExact } from "../../exchanges/common/adapter.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type BybitMock, startBybitMock } from "../mocks/bybit.js";
 import { runCli } from "./run-cli.js";
@@ -78,6 +79,12 @@ describe("bybit adapter against a loopback mock", () => {
     expect(error.kind).toBe("insufficient-funds");
   });
 
+  it("fails a batch when an order lacks both created time and id: 'One of orders was not placed' (001 §5)", async () => {
+    mock.dropBatchItem = 0;
+    const error = await rejects(bybit.createBatch("BTC/USDT", [{ side: "Sell", amount: "1", price: "100" }]));
+    expect(error.message).toBe("ExchangeId: bybit, msg: One of orders was not placed");
+  });
+
   it("rejects more than 10 orders with \"Maximum for 'createBatch' is: 10\" before any request (001 §5, §9)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     const error = await rejects(bybit.createBatch("BTC/USDT", items));
@@ -141,6 +148,13 @@ describe("bybit adapter against a loopback mock", () => {
   it("is reachable through createExchange with --base-url replacing the host (PRODUCT contract)", async () => {
     const adapter = createExchange("bybit", creds, { baseUrl: mock.url });
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toEqual([]);
+  });
+});
+
+describe("shared adapter base: exact JSON numbers (001 §9)", () => {
+  it("parses numeric literals longer than 15 characters as exact decimal strings, outside strings only", () => {
+    const parsed = parseJsonExact('{"a":12345678901234567890,"b":0.12345678901234567,"c":"9999999999999999999","d":42,"e":1684476068369}') as Record<string, unknown>;
+    expect(parsed).toEqual({ a: "12345678901234567890", b: "0.12345678901234567", c: "9999999999999999999", d: 42, e: 1684476068369 });
   });
 });
 

@@ -35,6 +35,8 @@ export interface BybitMock {
   errorNext: { retCode: number; retMsg: string } | undefined;
   /** the next batch create marks this item index as failed in retExtInfo */
   failBatchItem: number | undefined;
+  /** the next batch create answers this item index without orderId and createAt (and code 0) */
+  dropBatchItem: number | undefined;
   /** coins of the UNIFIED wallet */
   coins: { coin: string; walletBalance: string; locked: string }[];
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     rateLimitNext: false,
     errorNext: undefined,
     failBatchItem: undefined,
+    dropBatchItem: undefined,
     coins: [
       { coin: "USDT", walletBalance: "1000.5", locked: "300" },
       { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
@@ -143,11 +146,17 @@ export async function startBybitMock(credentials: { api: string; secret: string 
         ext.push({ code: 170131, msg: "Insufficient balance." });
         return;
       }
+      if (mock.dropBatchItem === i) {
+        list.push({ category: "spot", symbol: item.symbol, orderId: "", orderLinkId: item.orderLinkId, createAt: "" });
+        ext.push({ code: 0, msg: "OK" });
+        return;
+      }
       const order = create(item);
       list.push({ category: "spot", symbol: order.symbol, orderId: order.orderId, orderLinkId: order.orderLinkId, createAt: order.createdTime });
       ext.push({ code: 0, msg: "OK" });
     });
     mock.failBatchItem = undefined;
+    mock.dropBatchItem = undefined;
     return { body: envelope(0, "OK", { list }, { list: ext }) };
   });
 
