@@ -2,6 +2,7 @@
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGES } from "../lib/exchanges.js";
+import { formatSpread, formatUtcTimestamp } from "../lib/format.js";
 import type { BookLevel, ExchangeId } from "../lib/types.js";
 import type { BookFeed, FeedState } from "../exchanges/types.js";
 import type { Context } from "./context.js";
@@ -35,7 +36,7 @@ export function renderBook(snapshot: BookSnapshotJson, state: FeedState | undefi
   for (const [price, amount] of [...snapshot.asks].reverse()) {
     rows.push({ cells: [price, amount, new Decimal(price).times(amount).toFixed()], style: "red" });
   }
-  rows.push({ cells: [mid ?? "-", spread === undefined ? "" : `~${spread}%`, ""], style: "dim" });
+  rows.push({ cells: [mid ?? "-", spread === undefined ? "" : formatSpread(spread, 3), ""], style: "dim" });
   for (const [price, amount] of snapshot.bids) {
     rows.push({ cells: [price, amount, new Decimal(price).times(amount).toFixed()], style: "green" });
   }
@@ -43,7 +44,7 @@ export function renderBook(snapshot: BookSnapshotJson, state: FeedState | undefi
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r.cells[i] ?? "").length)));
   const line = (cells: Cell[], style?: "red" | "green" | "dim" | "bold") =>
     paint(cells.map((c, i) => (typeof c === "string" ? c : c.text).padStart(widths[i] ?? 0)).join("  "), style, color);
-  const title = `${EXCHANGES[snapshot.exchange].name} ${snapshot.pair}  ${new Date(snapshot.ts).toISOString()}${state ? `  [${state}]` : ""}`;
+  const title = `${EXCHANGES[snapshot.exchange].name} ${snapshot.pair}  ${formatUtcTimestamp(snapshot.ts)}${state ? `  [${state}]` : ""}`;
   return [title, line(headers, "bold"), ...rows.map((r) => line(r.cells, r.style))].join("\n");
 }
 
@@ -91,7 +92,7 @@ export async function showBook(ctx: Context, id: ExchangeId, pair: string, optio
       else out.line({ ...snapshot, state });
       return;
     }
-    const text = renderBook(snapshot, state, out.color, feed.book.midPrice(), feed.book.spreadPercent());
+    const text = renderBook(snapshot, state, out.color, feed.book.midPrice(), feed.book.spreadPercent(3));
     out.text(clearScreen ? `\x1b[H\x1b[2J${text}` : `${text}\n`);
   };
   try {

@@ -93,8 +93,6 @@ export async function withExchange<T>(ctx: Context, work: (adapter: ExchangeAdap
   }
 }
 
-type PaperFeedFactory = (pair: string, options: FeedOptions) => BookFeed;
-
 /**
  * The public order-book feed of an exchange: paper's synthetic feed straight from its module (no
  * ws or zlib loaded), the live feeds of the fifteen exchanges from exchanges/feeds.ts (issue 4).
@@ -107,10 +105,9 @@ export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, d
     now: ctx.now,
   };
   if (id === "paper") {
-    const paper = (await import("../exchanges/paper/index.js")) as unknown as { createPaperFeed?: PaperFeedFactory };
-    if (!paper.createPaperFeed) throw new ExchangeError("paper", "The paper feed is not built yet", { kind: "unsupported" });
+    const { createPaperFeed } = await import("../exchanges/paper/index.js");
     const dataDir = paperDataDir();
-    return paper.createPaperFeed(pair, { ...options, ...(dataDir ? { dataDir } : {}) });
+    return createPaperFeed(pair, { ...options, ...(dataDir ? { dataDir } : {}) });
   }
   const [{ createFeed }, { nodeFeedOptions }] = await Promise.all([import("../exchanges/feeds.js"), import("../exchanges/feed-node.js")]);
   return createFeed(id, pair, { ...nodeFeedOptions(), ...options });

@@ -1,12 +1,7 @@
 import { addDecimals } from "../../lib/decimal.js";
+import { formatUtcTimestamp } from "../../lib/format.js";
 import type { Balances, Order } from "../../lib/types.js";
 import type { Cell, Output } from "../output.js";
-
-/** ISO time in UTC without milliseconds: what a trader reads in a log. */
-export function formatTime(ms: number): string {
-  if (!Number.isFinite(ms) || ms <= 0) return "-";
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
 
 const sideCell = (order: Order): Cell => ({ text: order.side, style: order.side === "Buy" ? "green" : "red" });
 
@@ -15,7 +10,7 @@ export function printOrders(out: Output, orders: readonly Order[]): void {
   if (orders.length === 0) return out.text("No orders");
   out.table(
     ["ID", "Side", "Price", "Amount", "Filled", "Status", "Time"],
-    orders.map((o) => [o.id, sideCell(o), o.price, o.amount, o.filled, o.rawStatus && o.rawStatus !== o.status ? `${o.status ?? "?"} (${o.rawStatus})` : (o.status ?? "unknown"), formatTime(o.timestamp)]),
+    orders.map((o) => [o.id, sideCell(o), o.price, o.amount, o.filled, o.rawStatus && o.rawStatus !== o.status ? `${o.status ?? "?"} (${o.rawStatus})` : (o.status ?? "unknown"), o.timestamp > 0 ? formatUtcTimestamp(o.timestamp) : "-"]),
     ["left", "left", "right", "right", "right", "left", "left"],
   );
 }
