@@ -8,6 +8,7 @@ import { createOkxExchange } from "./okx.js";
 import { createBitgetExchange } from "./bitget.js";
 import { createGateExchange } from "./gate.js";
 import { createKucoinExchange } from "./kucoin.js";
+import { createMexcExchange } from "./mexc.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
 
@@ -19,6 +20,7 @@ const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
   bitget: createBitgetExchange,
   gate: createGateExchange,
   kucoin: createKucoinExchange,
+  mexc: createMexcExchange,
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
