@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { formatCompact, formatPrice, formatUtcDateTime } from "../format.js";
+import { formatAmount, formatPrice, formatUtcTimestamp } from "../format.js";
 import { type OrderRow, windowStart } from "../orders-view.js";
 import { useTheme } from "../theme.js";
 import { columns, padEnd, padStart } from "./layout.js";
@@ -46,7 +46,7 @@ export function OpenOrders(props: OpenOrdersProps) {
           const isSelected = props.focused && start + i === selected;
           return (
             <Text key={order.id} inverse={isSelected} color={order.side === "Buy" ? theme.buy : theme.sell}>
-              {` ${padEnd(order.side === "Buy" ? "B" : "S", wSide)}${padEnd(formatPrice(order.price), wPrice)}${padStart(formatCompact(order.amount), wAmount)}${padStart(formatCompact(total), wTotal)}`}
+              {` ${padEnd(order.side === "Buy" ? "B" : "S", wSide)}${padEnd(formatPrice(order.price), wPrice)}${padStart(formatAmount(order.amount), wAmount)}${padStart(formatAmount(total), wTotal)}`}
             </Text>
           );
         })
@@ -54,7 +54,7 @@ export function OpenOrders(props: OpenOrdersProps) {
       {props.focused && detail ? (
         <Text color={theme.muted}>
           {padEnd(
-            ` id ${detail.order.id} · qty ${formatPrice(detail.order.amount)} · ${detail.order.status ?? detail.order.rawStatus ?? "?"} · ${formatUtcDateTime(detail.order.timestamp)}`,
+            ` id ${detail.order.id} · qty ${formatPrice(detail.order.amount)} · ${detail.order.status ?? detail.order.rawStatus ?? "?"} · ${formatUtcTimestamp(detail.order.timestamp)}`,
             width,
           )}
         </Text>

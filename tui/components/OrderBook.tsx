@@ -3,7 +3,7 @@ import { memo } from "react";
 import type { FeedState } from "../../exchanges/types.js";
 import type { CumulativeRow } from "../../lib/orderbook.js";
 import { levelKey, type BookSelection, type BookView, clampSelection } from "../book-view.js";
-import { formatCompact, formatPrice } from "../format.js";
+import { formatAmount, formatPrice, formatSpread } from "../format.js";
 import { useTheme, type Theme } from "../theme.js";
 import { columns, padEnd, padStart } from "./layout.js";
 
@@ -46,7 +46,7 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
     const flashing = view.changed.has(levelKey(side, row.price));
     const sideColor = side === "ask" ? theme.sell : theme.buy;
     const marker = isSelected ? "▸" : flashing ? "*" : " ";
-    const text = `${marker}${padEnd(formatPrice(row.price), wPrice)}${padStart(formatCompact(row.amount), wAmount)}${padStart(formatCompact(row.total), wTotal)} `;
+    const text = `${marker}${padEnd(formatPrice(row.price), wPrice)}${padStart(formatAmount(row.amount), wAmount)}${padStart(formatAmount(row.total), wTotal)} `;
     return (
       <Text
         key={`${side}-${index}`}
@@ -65,7 +65,7 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   for (let i = 0; i < rowsPerSide; i++) bidLines.push(line("bid", view.bids[i], i));
 
   const middle =
-    view.mid === undefined ? "no quotes yet" : `${formatPrice(view.mid)}  ~${view.spread ?? "?"}%`;
+    view.mid === undefined ? "no quotes yet" : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpread(view.spread)}`;
   const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
   const title = `Order book ${props.pair}`;
 
@@ -86,7 +86,7 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
       {selected && selection ? (
         <Text color={theme.accent}>
           {padEnd(
-            ` Σ ${selection.index + 1} ${selection.side === "ask" ? "asks" : "bids"}: ${formatCompact(selected.cumAmount)} ${base} · ${formatCompact(selected.cumTotal)} ${quote}`,
+            ` Σ ${selection.index + 1} ${selection.side === "ask" ? "asks" : "bids"}: ${formatAmount(selected.cumAmount)} ${base} · ${formatAmount(selected.cumTotal)} ${quote}`,
             width,
           )}
         </Text>

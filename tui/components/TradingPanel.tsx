@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { formatCompact } from "../format.js";
+import { formatAmount } from "../format.js";
 import { useTheme } from "../theme.js";
 import type { TradeField, TradeFormState } from "../trade-form.js";
 import { padEnd } from "./layout.js";
@@ -52,7 +52,7 @@ export function TradingPanel(props: TradingPanelProps) {
         {side ? <Text color={side === "Buy" ? theme.buy : theme.sell}>{`  ${side} from ${side === "Buy" ? "asks" : "bids"}`}</Text> : null}
       </Text>
       {field("price", "Price", quote)}
-      {field("amount", "Amount", base, props.derivedAmount ? `≈ ${formatCompact(props.derivedAmount)} from quote` : undefined)}
+      {field("amount", "Amount", base, props.derivedAmount ? `≈ ${formatAmount(props.derivedAmount)} from quote` : undefined)}
       {field("quote", "Quote", quote)}
       {props.canTrade ? (
         <Text>

@@ -1,0 +1,218 @@
+import { Box, Text, useApp } from "ink";
+import { useCallback, useMemo } from "react";
+import { EXCHANGES } from "../lib/exchanges.js";
+import { derivedAmount } from "./trade-form.js";
+import { Balances } from "./components/Balances.js";
+import { HelpOverlay } from "./components/HelpOverlay.js";
+import { padEnd } from "./components/layout.js";
+import { OpenOrders } from "./components/OpenOrders.js";
+import { ORDER_BOOK_CHROME_LINES, OrderBook } from "./components/OrderBook.js";
+import { Picker } from "./components/Picker.js";
+import { Sparkline } from "./components/Sparkline.js";
+import { TRADING_PANEL_LINES, TradingPanel } from "./components/TradingPanel.js";
+import { formatPrice } from "./format.js";
+import { useBalances } from "./hooks/useBalances.js";
+import { useBookFeed } from "./hooks/useBookFeed.js";
+import { useDesk } from "./hooks/useDesk.js";
+import { useKeypress } from "./hooks/useKeypress.js";
+import { useOrders } from "./hooks/useOrders.js";
+import { type SessionTarget, useSession } from "./hooks/useSession.js";
+import { useTerminalSize } from "./hooks/useTerminalSize.js";
+import { useToast } from "./hooks/useToast.js";
+import type { TuiServices } from "./services.js";
+import { useTheme } from "./theme.js";
+
+export interface AppProps extends SessionTarget {
+  services: TuiServices;
+  /** book refresh period (seed 000 §9: 500 ms) */
+  refreshMs?: number;
+  ordersPollMs?: number;
+  balancesPollMs?: number;
+  now?: () => number;
+  /** called after `q`, before Ink exits */
+  onQuit?: () => void;
+}
+
+/** Below this width the right column (trade, orders, balances) goes under the book. */
+export const TWO_COLUMN_MIN_WIDTH = 70;
+
+/**
+ * Ink redraws by clearing the whole screen when its output is as tall as the terminal (a flicker
+ * on every refresh), so the app leaves the last line free.
+ */
+export function usableRows(rows: number): number {
+  return Math.max(6, rows - 1);
+}
+
+/** Rows of the order book per side that fit `rows` terminal lines (header and status line excluded). */
+export function bookRowsPerSide(rows: number, stacked: boolean): number {
+  const available = usableRows(rows) - 2 - ORDER_BOOK_CHROME_LINES - (stacked ? TRADING_PANEL_LINES : 0);
+  return Math.max(1, Math.floor(available / 2));
+}
+
+/**
+ * The TUI: the terminal twin of the dashboard's trading view (seed 000 §2). Layout only; the state
+ * lives in the hooks, the drawing in the components.
+ */
+export function App(props: AppProps) {
+  const theme = useTheme();
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const session = useSession(props.services, { exchange: props.exchange, account: props.account, pair: props.pair });
+  const stacked = columns < TWO_COLUMN_MIN_WIDTH;
+  const rowsPerSide = bookRowsPerSide(rows, stacked);
+  const { view, state: feedState, mids } = useBookFeed(session.feed, rowsPerSide, props.refreshMs);
+  const now = props.now ?? Date.now;
+  const orders = useOrders(session.adapter, session.pair, props.ordersPollMs, now);
+  const balances = useBalances(session.adapter, props.balancesPollMs, now);
+  const { toast, show } = useToast();
+  const onQuit = props.onQuit;
+  const quit = useCallback(() => {
+    onQuit?.();
+    exit();
+  }, [exit, onQuit]);
+  const desk = useDesk({ session, services: props.services, view, orders, balances, toast: show, quit });
+  useKeypress(desk.handleKey);
+  const derived = useMemo(() => derivedAmount(desk.form), [desk.form]);
+
+  const bookWidth = stacked ? columns : Math.min(60, Math.max(34, Math.floor(columns * 0.46)));
+  const rightWidth = stacked ? columns : columns - bookWidth - 2;
+  const height = usableRows(rows);
+  const bodyHeight = height - 2;
+
+  // header: where we are, the sparkline and the last mid
+  const title = `spotdesk · ${EXCHANGES[session.exchange].name} · ${session.account} · ${session.pair}`;
+  const midText = view.mid === undefined ? "" : ` ${formatPrice(view.mid)}`;
+  const hint = "  ? help  q quit";
+  const sparkWidth = Math.max(0, Math.min(24, columns - title.length - midText.length - hint.length - 2));
+
+  const bookError = session.feedError;
+  const bookPanel = bookError ? (
+    <Box flexDirection="column" width={bookWidth}>
+      <Text bold>Order book {session.pair}</Text>
+      <Text color={theme.error} wrap="wrap">
+        {bookError}
+      </Text>
+    </Box>
+  ) : (
+    <OrderBook
+      view={view}
+      pair={session.pair}
+      rowsPerSide={rowsPerSide}
+      width={bookWidth}
+      feedState={feedState}
+      selection={desk.selection}
+      focused={desk.focus === "book"}
+    />
+  );
+
+  const tradingPanel = (
+    <TradingPanel
+      form={desk.form}
+      pair={session.pair}
+      derivedAmount={derived}
+      focused={desk.focus === "trade"}
+      width={rightWidth}
+      canTrade={session.adapter !== undefined}
+      tradeBlockedReason={session.adapterError ?? (session.adapter ? undefined : "opening the account…")}
+    />
+  );
+
+  // right column: trade panel, open orders, balances share what is left of the height
+  const rest = Math.max(0, bodyHeight - TRADING_PANEL_LINES - 1);
+  const orderRows = Math.max(1, Math.ceil((rest - 5) / 2));
+  const balanceRows = Math.max(0, rest - 5 - orderRows);
+
+  let right = (
+    <Box flexDirection="column" width={rightWidth}>
+      {stacked ? null : tradingPanel}
+      <Text> </Text>
+      <OpenOrders
+        rows={orders.rows}
+        selectedIndex={desk.orderIndex}
+        focused={desk.focus === "orders"}
+        maxRows={orderRows}
+        width={rightWidth}
+        loading={orders.loading}
+        error={orders.error}
+      />
+      <Text> </Text>
+      <Balances
+        rows={balances.rows}
+        lastUpdate={balances.lastUpdate}
+        maxRows={balanceRows}
+        width={rightWidth}
+        loading={balances.loading}
+        error={balances.error}
+      />
+    </Box>
+  );
+  if (desk.picker) {
+    const p = desk.picker;
+    const current = p.kind === "exchange" ? session.exchange : p.kind === "account" ? session.account : session.pair;
+    right = (
+      <Picker
+        title={`Switch ${p.kind}`}
+        query={p.query}
+        items={desk.pickerItems}
+        selectedIndex={p.index}
+        current={current}
+        width={rightWidth}
+        height={stacked ? Math.max(4, bodyHeight - 4) : bodyHeight}
+        allowFreeText={p.kind !== "exchange"}
+      />
+    );
+  }
+
+  const body = desk.help ? (
+    <HelpOverlay width={columns} height={bodyHeight} />
+  ) : stacked ? (
+    <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+      {desk.picker ? right : (
+        <>
+          {bookPanel}
+          {tradingPanel}
+          {right}
+        </>
+      )}
+    </Box>
+  ) : (
+    <Box flexDirection="row" height={bodyHeight} overflow="hidden">
+      {bookPanel}
+      <Box width={2} />
+      {right}
+    </Box>
+  );
+
+  // status line: a confirmation wins over a toast, a toast over the key hints
+  let status = <Text color={theme.muted}>{padEnd("Tab focus · ↑↓ select · Enter fill · b buy · s sell · C cancel all · e/a/p switch", columns)}</Text>;
+  if (toast) {
+    const color = toast.kind === "error" ? theme.error : toast.kind === "success" ? theme.success : theme.accent;
+    status = (
+      <Text color={color} wrap="truncate-end">
+        {toast.text}
+      </Text>
+    );
+  }
+  if (desk.confirmation) {
+    status = (
+      <Text bold color={theme.warning} wrap="truncate-end">
+        {desk.confirmation.text}
+      </Text>
+    );
+  }
+
+  return (
+    <Box flexDirection="column" width={columns} height={height}>
+      <Text wrap="truncate-end">
+        <Text bold>{title}</Text>
+        {"  "}
+        <Sparkline mids={mids} width={sparkWidth} />
+        <Text bold>{midText}</Text>
+        <Text color={theme.muted}>{hint}</Text>
+      </Text>
+      {body}
+      {status}
+    </Box>
+  );
+}

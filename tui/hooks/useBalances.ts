@@ -1,0 +1,58 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ExchangeAdapter } from "../../exchanges/types.js";
+import type { Balances } from "../../lib/types.js";
+import { errorText } from "../errors.js";
+import { type BalanceRow, balanceRows } from "../orders-view.js";
+
+export const BALANCES_POLL_MS = 10_000;
+
+export interface BalancesState {
+  rows: BalanceRow[];
+  loading: boolean;
+  error: string | undefined;
+  /** when the last fetch succeeded: the table's "Last update" (seed 000 §2) */
+  lastUpdate: number | undefined;
+  refresh(): Promise<void>;
+}
+
+/** The account's balances, fetched on mount, every `pollMs` and on demand. */
+export function useBalances(adapter: ExchangeAdapter | undefined, pollMs = BALANCES_POLL_MS, now: () => number = Date.now): BalancesState {
+  const [balances, setBalances] = useState<Balances>({});
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [lastUpdate, setLastUpdate] = useState<number | undefined>(undefined);
+  const generation = useRef(0);
+
+  const refresh = useCallback(async () => {
+    if (!adapter) return;
+    const mine = ++generation.current;
+    setLoading(true);
+    try {
+      const next = await adapter.fetchBalances();
+      if (mine !== generation.current) return;
+      setBalances(next);
+      setError(undefined);
+      setLastUpdate(now());
+    } catch (e) {
+      if (mine === generation.current) setError(errorText(e));
+    } finally {
+      if (mine === generation.current) setLoading(false);
+    }
+  }, [adapter, now]);
+
+  useEffect(() => {
+    setBalances({});
+    setError(undefined);
+    setLastUpdate(undefined);
+    if (!adapter) return;
+    void refresh();
+    const timer = setInterval(() => void refresh(), pollMs);
+    return () => {
+      clearInterval(timer);
+      generation.current++;
+    };
+  }, [adapter, refresh, pollMs]);
+
+  const rows = useMemo(() => balanceRows(balances), [balances]);
+  return { rows, loading, error, lastUpdate, refresh };
+}

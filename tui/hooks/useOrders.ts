@@ -1,0 +1,86 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ExchangeAdapter } from "../../exchanges/types.js";
+import type { Order } from "../../lib/types.js";
+import { errorText } from "../errors.js";
+import { type OrderRow, openOrderRows } from "../orders-view.js";
+
+export const ORDERS_POLL_MS = 5000;
+
+export interface OpenOrdersState {
+  rows: OrderRow[];
+  loading: boolean;
+  error: string | undefined;
+  lastUpdate: number | undefined;
+  refresh(): Promise<void>;
+  /** resolves to the id cancelled; throws the exchange's error */
+  cancel(id: string): Promise<string>;
+  /** resolves to the ids cancelled; throws the exchange's error */
+  cancelAll(): Promise<string[]>;
+}
+
+/**
+ * The open orders of `pair` on `adapter`, sorted by price descending (seed 000 §2); fetched on
+ * mount, every `pollMs` (fills happen while the trader watches), and after each cancel.
+ */
+export function useOrders(adapter: ExchangeAdapter | undefined, pair: string, pollMs = ORDERS_POLL_MS, now: () => number = Date.now): OpenOrdersState {
+  const [orders, setOrders] = useState<Order[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [lastUpdate, setLastUpdate] = useState<number | undefined>(undefined);
+  // A slow answer for an old adapter or pair must not overwrite a newer one.
+  const generation = useRef(0);
+
+  const refresh = useCallback(async () => {
+    if (!adapter) return;
+    const mine = ++generation.current;
+    setLoading(true);
+    try {
+      const list = await adapter.fetchOpenOrders(pair);
+      if (mine !== generation.current) return;
+      setOrders(list);
+      setError(undefined);
+      setLastUpdate(now());
+    } catch (e) {
+      if (mine === generation.current) setError(errorText(e));
+    } finally {
+      if (mine === generation.current) setLoading(false);
+    }
+  }, [adapter, pair, now]);
+
+  useEffect(() => {
+    setOrders([]);
+    setError(undefined);
+    setLastUpdate(undefined);
+    if (!adapter) return;
+    void refresh();
+    const timer = setInterval(() => void refresh(), pollMs);
+    return () => {
+      clearInterval(timer);
+      generation.current++;
+    };
+  }, [adapter, refresh, pollMs]);
+
+  const cancel = useCallback(
+    async (id: string) => {
+      if (!adapter) throw new Error("No exchange account is open");
+      try {
+        return await adapter.cancelOrder(pair, id);
+      } finally {
+        await refresh();
+      }
+    },
+    [adapter, pair, refresh],
+  );
+
+  const cancelAll = useCallback(async () => {
+    if (!adapter) throw new Error("No exchange account is open");
+    try {
+      return await adapter.cancelAll(pair);
+    } finally {
+      await refresh();
+    }
+  }, [adapter, pair, refresh]);
+
+  const rows = useMemo(() => openOrderRows(orders), [orders]);
+  return { rows, loading, error, lastUpdate, refresh, cancel, cancelAll };
+}

@@ -1,0 +1,97 @@
+import { useEffect, useState } from "react";
+import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
+import type { ExchangeId } from "../../lib/types.js";
+import { errorText } from "../errors.js";
+import type { TuiServices } from "../services.js";
+
+export interface SessionTarget {
+  exchange: ExchangeId;
+  account: string;
+  pair: string;
+}
+
+export interface Session extends SessionTarget {
+  feed: BookFeed | undefined;
+  feedError: string | undefined;
+  adapter: ExchangeAdapter | undefined;
+  adapterError: string | undefined;
+  decimals: { priceDecimals: number; amountDecimals: number } | undefined;
+  switchTo(change: Partial<SessionTarget>): void;
+}
+
+/**
+ * The exchange, account and pair on screen, with the feed and the adapter they open. Seed 001 §4:
+ * on a change of pair or exchange the book is cleared and a new feed starts; the old one stops.
+ */
+export function useSession(services: TuiServices, initial: SessionTarget): Session {
+  const [target, setTarget] = useState<SessionTarget>(initial);
+  const [feed, setFeed] = useState<BookFeed | undefined>(undefined);
+  const [feedError, setFeedError] = useState<string | undefined>(undefined);
+  const [adapter, setAdapter] = useState<ExchangeAdapter | undefined>(undefined);
+  const [adapterError, setAdapterError] = useState<string | undefined>(undefined);
+  const [decimals, setDecimals] = useState<Session["decimals"]>(undefined);
+  const { exchange, account, pair } = target;
+
+  useEffect(() => {
+    let cancelled = false;
+    let opened: BookFeed | undefined;
+    setFeed(undefined);
+    setFeedError(undefined);
+    services.openFeed(exchange, pair).then(
+      (f) => {
+        if (cancelled) return;
+        opened = f;
+        f.start();
+        setFeed(f);
+      },
+      (e: unknown) => {
+        if (!cancelled) setFeedError(errorText(e));
+      },
+    );
+    return () => {
+      cancelled = true;
+      opened?.stop();
+    };
+  }, [services, exchange, pair]);
+
+  useEffect(() => {
+    let cancelled = false;
+    let opened: ExchangeAdapter | undefined;
+    setAdapter(undefined);
+    setAdapterError(undefined);
+    services.openExchange(exchange, account).then(
+      (a) => {
+        if (cancelled) {
+          void a.close();
+          return;
+        }
+        opened = a;
+        setAdapter(a);
+      },
+      (e: unknown) => {
+        if (!cancelled) setAdapterError(errorText(e));
+      },
+    );
+    return () => {
+      cancelled = true;
+      void opened?.close();
+    };
+  }, [services, exchange, account]);
+
+  useEffect(() => {
+    let cancelled = false;
+    setDecimals(undefined);
+    services.pairDecimals?.(exchange, pair).then(
+      (d) => {
+        if (!cancelled) setDecimals(d);
+      },
+      () => {},
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [services, exchange, pair]);
+
+  const switchTo = (change: Partial<SessionTarget>) => setTarget((t) => ({ ...t, ...change }));
+  return { ...target, feed, feedError, adapter, adapterError, decimals, switchTo };
+}

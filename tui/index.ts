@@ -1,0 +1,166 @@
+import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
+import { EXCHANGES } from "../lib/exchanges.js";
+import { errorText } from "./errors.js";
+import type { Credentials, ExchangeId } from "../lib/types.js";
+import { defaultServices, listPaperAccounts, paperDecimals, type TuiServices } from "./services.js";
+
+export type { TuiServices } from "./services.js";
+
+export interface RunTuiOptions {
+  /** exchange id; "paper" when absent */
+  exchange?: string;
+  /** BTC/USDT when absent */
+  pair?: string;
+  /** account name (paper: the simulated account); "default" when absent */
+  account?: string;
+  credentials?: Credentials;
+  baseUrl?: string;
+  wsUrl?: string;
+  /** paper's data directory */
+  dataDir?: string;
+  now?: () => number;
+  /** the CLI's way to open adapters and feeds (its credential store); the exchange layer directly when absent */
+  openExchange?: (exchange: ExchangeId, account: string) => Promise<ExchangeAdapter>;
+  openFeed?: (exchange: ExchangeId, pair: string, depth?: number) => Promise<BookFeed>;
+  listAccounts?: (exchange: ExchangeId) => Promise<string[]>;
+  /** streams; the process's when absent */
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+  /** text mode only: stop after this many frames */
+  maxFrames?: number;
+  /** NO_COLOR from the environment when absent */
+  noColor?: boolean;
+}
+
+export const DEFAULT_PAIR = "BTC/USDT";
+export const DEFAULT_ACCOUNT = "default";
+
+function servicesFor(options: RunTuiOptions): TuiServices {
+  const base = defaultServices({
+    credentials: options.credentials,
+    baseUrl: options.baseUrl,
+    wsUrl: options.wsUrl,
+    dataDir: options.dataDir,
+    now: options.now,
+  });
+  return {
+    ...base,
+    ...(options.openExchange ? { openExchange: options.openExchange } : {}),
+    ...(options.openFeed ? { openFeed: options.openFeed } : {}),
+    listAccounts: options.listAccounts ?? ((exchange) => listPaperAccounts(exchange, options.dataDir)),
+    pairDecimals: paperDecimals,
+  };
+}
+
+/**
+ * The terminal UI (`spotdesk tui [PAIR]`, `npm start`). Resolves to the process exit code: 0 after
+ * `q`, 1 when it could not start. Without a terminal on stdin and stdout it says so on stderr and
+ * prints the live book as text until SIGINT, SIGTERM or the end of stdin.
+ */
+export async function runTui(options: RunTuiOptions = {}): Promise<number> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const exchangeText = options.exchange ?? "paper";
+  if (!(exchangeText in EXCHANGES)) {
+    stderr.write(`spotdesk tui: unknown exchange '${exchangeText}'. Known exchanges: ${Object.keys(EXCHANGES).join(", ")}\n`);
+    return 2;
+  }
+  const exchange = exchangeText as ExchangeId;
+  const services = servicesFor(options);
+  const { normalizePair } = await import("../lib/pair.js");
+  let pair: string;
+  try {
+    pair = normalizePair(options.pair ?? DEFAULT_PAIR, exchange);
+  } catch (e) {
+    stderr.write(`spotdesk tui: ${errorText(e)}\n`);
+    return 2;
+  }
+  const account = options.account ?? DEFAULT_ACCOUNT;
+
+  if (!stdin.isTTY || !stdout.isTTY) return textMode(services, exchange, pair, options, stdin, stdout, stderr);
+
+  const [{ render }, { createElement }, { App }, theme] = await Promise.all([
+    import("ink"),
+    import("react"),
+    import("./app.js"),
+    import("./theme.js"),
+  ]);
+  const noColor = options.noColor ?? theme.noColorFromEnv();
+  // The alternate screen keeps the trader's scrollback intact; it is left on every way out.
+  const ALT_ON = "\u001b[?1049h\u001b[H";
+  const ALT_OFF = "\u001b[?1049l";
+  stdout.write(ALT_ON);
+  const restore = () => stdout.write(ALT_OFF);
+  const onSignal = () => instance.unmount();
+  const instance = render(
+    createElement(
+      theme.ThemeContext.Provider,
+      { value: theme.createTheme(noColor) },
+      createElement(App, { services, exchange, account, pair, ...(options.now ? { now: options.now } : {}) }),
+    ),
+    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
+  );
+  process.once("SIGTERM", onSignal);
+  try {
+    await instance.waitUntilExit();
+    return 0;
+  } catch (e) {
+    stderr.write(`spotdesk tui: ${errorText(e)}\n`);
+    return 1;
+  } finally {
+    process.off("SIGTERM", onSignal);
+    instance.cleanup();
+    restore();
+  }
+}
+
+async function textMode(
+  services: TuiServices,
+  exchange: ExchangeId,
+  pair: string,
+  options: RunTuiOptions,
+  stdin: NodeJS.ReadStream,
+  stdout: NodeJS.WriteStream,
+  stderr: NodeJS.WriteStream,
+): Promise<number> {
+  const which = !stdin.isTTY && !stdout.isTTY ? "stdin and stdout are" : !stdin.isTTY ? "stdin is" : "stdout is";
+  stderr.write(`spotdesk tui: ${which} not a terminal, so there is no interactive UI; printing the live ${pair} book on ${exchange} as text (Ctrl-C to stop).\n`);
+  let feed: BookFeed;
+  try {
+    feed = await services.openFeed(exchange, pair);
+  } catch (e) {
+    stderr.write(`spotdesk tui: ${errorText(e)}\n`);
+    return 1;
+  }
+  const { runTextMode } = await import("./text-mode.js");
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  process.once("SIGINT", abort);
+  process.once("SIGTERM", abort);
+  // stdin at its end (a closed pipe, /dev/null) also ends the stream, a second later so the first frames are out
+  const onEnd = () => setTimeout(abort, 1000);
+  if (!stdin.isTTY) {
+    stdin.once("end", onEnd);
+    stdin.resume();
+  }
+  feed.start();
+  try {
+    return await runTextMode({
+      feed,
+      out: stdout,
+      signal: stop.signal,
+      ...(options.maxFrames === undefined ? {} : { maxFrames: options.maxFrames }),
+      ...(options.now ? { now: options.now } : {}),
+    });
+  } finally {
+    feed.stop();
+    process.off("SIGINT", abort);
+    process.off("SIGTERM", abort);
+    if (!stdin.isTTY) {
+      stdin.off("end", onEnd);
+      stdin.pause();
+    }
+  }
+}

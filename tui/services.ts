@@ -1,0 +1,101 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
+import { ExchangeError } from "../lib/errors.js";
+import type { Credentials, ExchangeId } from "../lib/types.js";
+
+/**
+ * What the TUI needs from the outside world, injected so the CLI can hand in its own credential
+ * rules and tests can hand in a paper exchange in a temp directory. The shape of the first two
+ * matches the CLI's `TuiOptions` (cli/commands/tui.ts).
+ */
+export interface TuiServices {
+  openExchange(exchange: ExchangeId, account: string): Promise<ExchangeAdapter>;
+  openFeed(exchange: ExchangeId, pair: string, depth?: number): Promise<BookFeed>;
+  /** accounts the account switcher offers on `exchange` (the current one is always offered) */
+  listAccounts?(exchange: ExchangeId): Promise<string[]>;
+  /** pairs the pair switcher offers (any pair can still be typed) */
+  listPairs?(exchange: ExchangeId): Promise<string[]>;
+  /** the pair's decimals, so the confirmation shows the truncated numbers that are sent (PRODUCT D1) */
+  pairDecimals?(exchange: ExchangeId, pair: string): Promise<{ priceDecimals: number; amountDecimals: number } | undefined>;
+}
+
+export interface DefaultServicesOptions {
+  credentials?: Credentials | undefined;
+  baseUrl?: string | undefined;
+  wsUrl?: string | undefined;
+  /** paper's data directory (SPOTDESK_DATA_DIR or the user's data directory when absent) */
+  dataDir?: string | undefined;
+  now?: (() => number) | undefined;
+}
+
+const COMMON_PAIRS = ["BTC/USDT", "ETH/USDT", "SOL/USDT", "XRP/USDT", "DOGE/USDT", "ETH/BTC"];
+
+/** Services built from the exchange layer directly: the paper exchange, or one adapter with the given credentials. */
+export function defaultServices(options: DefaultServicesOptions = {}): TuiServices {
+  const common = {
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.wsUrl ? { wsUrl: options.wsUrl } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  };
+  return {
+    async openExchange(exchange, account) {
+      if (exchange === "paper") {
+        const { createPaperExchange } = await import("../exchanges/paper/index.js");
+        return createPaperExchange(options.credentials ?? { api: "", secret: "" }, {
+          ...common,
+          account,
+          ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        });
+      }
+      if (!options.credentials) {
+        throw new ExchangeError(exchange, `Missing credential: no API key for ${exchange} account '${account}'`, { kind: "auth" });
+      }
+      const { createExchange } = await import("../exchanges/registry.js");
+      return createExchange(exchange, options.credentials, common);
+    },
+    async openFeed(exchange, pair, depth) {
+      const { createFeed, preloadPaperFeed } = await import("../exchanges/feeds.js");
+      const { nodeFeedOptions } = await import("../exchanges/feed-node.js");
+      if (exchange === "paper") await preloadPaperFeed();
+      return createFeed(exchange, pair, {
+        ...nodeFeedOptions(),
+        ...common,
+        ...(depth === undefined ? {} : { depth }),
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      });
+    },
+    listAccounts: (exchange) => listPaperAccounts(exchange, options.dataDir),
+    listPairs: async (exchange) => {
+      if (exchange !== "paper") return COMMON_PAIRS;
+      const { listPaperPairs } = await import("../exchanges/paper/pairs.js");
+      return listPaperPairs();
+    },
+    pairDecimals: paperDecimals,
+  };
+}
+
+/** paper keeps one file per account under `<dataDir>/paper/`; other exchanges' accounts come from the CLI's store. */
+export async function listPaperAccounts(exchange: ExchangeId, dataDir?: string): Promise<string[]> {
+  if (exchange !== "paper") return [];
+  const { defaultDataDir } = await import("../exchanges/paper/store.js");
+  try {
+    return readdirSync(join(dataDir ?? defaultDataDir(), "paper"))
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => f.slice(0, -".json".length))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+export async function paperDecimals(exchange: ExchangeId, pair: string): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
+  if (exchange !== "paper") return undefined;
+  try {
+    const { paperPair } = await import("../exchanges/paper/pairs.js");
+    const spec = paperPair(pair);
+    return { priceDecimals: spec.priceDecimals, amountDecimals: spec.amountDecimals };
+  } catch {
+    return undefined;
+  }
+}
