@@ -67,7 +67,8 @@ export const envelopeSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-fA-F]*$/, "Envelope data must be hex")
     .max(16_384),
-  pair: pairSchema,
+  // kept as sent (no upper-casing): the server stores the envelope exactly as it came
+  pair: z.string().trim().regex(/^[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}$/, "Write the pair as BASE/QUOTE, for example BTC/USDT"),
   active: z.boolean(),
 });
 

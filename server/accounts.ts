@@ -1,0 +1,99 @@
+/**
+ * Account paths and adapters for trade and bot calls: the `path` header (PRODUCT D18), the scope
+ * check (seed 000 §6), and the adapter built for one call from the stored envelope opened in
+ * memory with the `key` header (never logged, never stored in clear).
+ */
+import { createHash } from "node:crypto";
+import { openCredentials, type StoredCredentials } from "../lib/envelope.js";
+import { API_ERROR, HEADER, type AccountPath } from "../lib/api.js";
+import { isExchangeError } from "../lib/errors.js";
+import { accountPathSchema } from "../lib/schemas.js";
+import { createExchange } from "../exchanges/registry.js";
+import type { ExchangeAdapter } from "../exchanges/types.js";
+import type { App } from "./app.js";
+import { inScope } from "./auth/session.js";
+import { ApiError, forbidden, notFound, taskFailed } from "./errors.js";
+import type { RequestContext } from "./http.js";
+import type { ApiKeyRecord, UserRecord } from "./storage/types.js";
+import { pathKey } from "./storage/types.js";
+
+/** Reads the `path` header: a JSON array, raw or URI-encoded (headers are Latin-1 on the wire). */
+export function parsePath(text: string): AccountPath {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.startsWith("[") ? text : decodeURIComponent(text));
+  } catch {
+    throw taskFailed('Header path must be a JSON array ["client","exchange","account"]');
+  }
+  const parsed = accountPathSchema.safeParse(json);
+  if (!parsed.success) throw taskFailed('Header path must be a JSON array ["client","exchange","account"]');
+  return parsed.data as AccountPath;
+}
+
+export function requireScope(user: UserRecord, path: AccountPath): void {
+  if (!inScope(user, path[0])) throw forbidden(`client '${path[0]}' is not in your scope`);
+}
+
+/** The path header's account, checked against the caller's scope (every client-bound call). */
+export async function accountOf(app: App, ctx: RequestContext): Promise<{ path: AccountPath; record: ApiKeyRecord }> {
+  const path = parsePath(ctx.requireHeader(HEADER.path));
+  requireScope(ctx.user!, path);
+  const record = await app.storage.getApiKey(path);
+  if (!record) throw notFound(`no account at ${JSON.stringify(path)}`);
+  return { path, record };
+}
+
+/** paper's account file name for a server account path (letters, digits, '-' only). */
+export function paperAccountName(path: AccountPath): string {
+  return `srv-${createHash("sha256").update(pathKey(path)).digest("hex").slice(0, 24)}`;
+}
+
+/** Opens the envelope with the key (609 when the key or the envelope does not fit). */
+export async function openEnvelope(record: ApiKeyRecord, key: string | undefined): Promise<StoredCredentials> {
+  if (key === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
+  try {
+    return await openCredentials(record.envelope, key);
+  } catch {
+    throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
+  }
+}
+
+/** Builds the adapter of one call; the clear credentials live only in this call's closure. */
+export function buildAdapter(app: App, path: AccountPath, credentials: StoredCredentials | undefined): ExchangeAdapter {
+  const exchange = path[1];
+  try {
+    if (exchange === "paper") {
+      return createExchange("paper", { api: "", secret: "" }, { dataDir: app.paperDir, account: paperAccountName(path), now: () => app.now() });
+    }
+    if (!credentials) throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
+    return createExchange(exchange, credentials, { logger: app.logger });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    app.logger.warn("exchange object refused", { exchange, error: isExchangeError(error) ? error.detail : "unexpected" });
+    throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
+  }
+}
+
+/** Maps a failure of the exchange layer to 608 with its message and kind (PRODUCT D2). */
+export function exchangeFailure(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isExchangeError(error)) {
+    if (error.exchange === "spotdesk") return taskFailed(error.detail);
+    return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: error.message, kind: error.kind });
+  }
+  return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: `ExchangeId: unknown, msg: ${String((error as Error)?.message ?? error)}`, kind: "network" });
+}
+
+/** Runs one exchange call with an adapter built for it, closing it after. */
+export async function withAdapter<T>(app: App, ctx: RequestContext, work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>): Promise<T> {
+  const account = await accountOf(app, ctx);
+  const credentials = account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
+  const adapter = buildAdapter(app, account.path, credentials);
+  try {
+    return await work(adapter, account);
+  } catch (error) {
+    throw exchangeFailure(error);
+  } finally {
+    await adapter.close().catch(() => undefined);
+  }
+}

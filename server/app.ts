@@ -1,0 +1,59 @@
+/**
+ * The services every route shares: configuration, storage, keys, limits, the outbox and the bot
+ * hub of the live channel. Built once by startServer.
+ */
+import type { Logger } from "../lib/log.js";
+import type { ResolvedConfig } from "./config.js";
+import type { Storage } from "./storage/types.js";
+
+export interface BotEvents {
+  /** a bot was created or its state changed */
+  changed(botId: string): void;
+  removed(botId: string, client: string): void;
+}
+
+export interface App {
+  readonly config: ResolvedConfig;
+  readonly storage: Storage;
+  readonly logger: Logger;
+  now(): number;
+  /** signs access tokens */
+  readonly tokenSecret: string;
+  /** PRODUCT D4: wraps bot credentials (64 hex characters) */
+  readonly dataKey: string;
+  /** WebAuthn origins accepted (known once the port is bound) */
+  origins(): string[];
+  readonly limiter: RateLimiter;
+  bots: BotEvents;
+  /** the paper exchange's data directory inside the server's */
+  readonly paperDir: string;
+  /** the secure flag of cookies (TLS or behind a TLS proxy) */
+  readonly secureCookies: boolean;
+}
+
+/**
+ * Sliding-window limiter (PRODUCT D8: more than N calls in the window is 604). In memory, per
+ * process: a deployment with several server processes needs a shared store (PostgreSQL issue).
+ */
+export class RateLimiter {
+  private readonly hits = new Map<string, number[]>();
+  private sweeps = 0;
+
+  /** Records a call; false when it is over the limit. */
+  take(key: string, limit: number, windowMs: number, now: number): boolean {
+    let list = this.hits.get(key);
+    if (!list) {
+      list = [];
+      this.hits.set(key, list);
+    }
+    while (list.length > 0 && now - list[0]! >= windowMs) list.shift();
+    if (list.length >= limit) return false;
+    list.push(now);
+    if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs);
+    return true;
+  }
+
+  private sweep(now: number, windowMs: number): void {
+    for (const [key, list] of this.hits) if (list.length === 0 || now - list[list.length - 1]! >= windowMs) this.hits.delete(key);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Sessions: the access token (signed JSON with `expires`, seed 000 §3) and the refresh token
+ * (random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh: PRODUCT D7).
+ */
+import { randomUUID } from "node:crypto";
+import { API_ERROR, HEADER, REFRESH_COOKIE, type SessionAnswer } from "../../lib/api.js";
+import type { App } from "../app.js";
+import { ApiError, forbidden } from "../errors.js";
+import type { RequestContext, Route } from "../http.js";
+import type { UserRecord } from "../storage/types.js";
+import { randomToken, sha256Hex, signAccessToken, verifyAccessToken } from "./secrets.js";
+
+export function refreshCookie(app: App, token: string, expires: number): string {
+  const maxAge = Math.max(0, Math.floor((expires - app.now()) / 1000));
+  return `${REFRESH_COOKIE}=${token}; Path=/user; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${app.secureCookies ? "; Secure" : ""}`;
+}
+
+export function clearRefreshCookie(app: App): string {
+  return `${REFRESH_COOKIE}=; Path=/user; HttpOnly; SameSite=Strict; Max-Age=0${app.secureCookies ? "; Secure" : ""}`;
+}
+
+/** Opens a session for a signed-in user: the answer of /register and the logins. */
+export async function issueSession(app: App, ctx: RequestContext, user: UserRecord, credentialsId?: string): Promise<SessionAnswer> {
+  const now = app.now();
+  const refresh = randomToken();
+  const session = {
+    id: randomUUID(),
+    userId: user.id,
+    refreshHash: sha256Hex(refresh),
+    previousHash: null,
+    expires: now + app.config.refreshTtlMs,
+    created: now,
+  };
+  await app.storage.createSession(session);
+  await app.storage.updateUser(user.id, { lastActive: now });
+  ctx.setCookie(refreshCookie(app, refresh, session.expires));
+  return {
+    uuid: user.id,
+    refreshTokenExpiry: session.expires,
+    accessToken: signAccessToken({ uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs }, app.tokenSecret),
+    ...(credentialsId ? { credentialsId } : {}),
+    admin: user.admin,
+  };
+}
+
+/**
+ * Checks an access token (seed 000 §8): malformed or forged 607; expired 602 while the session's
+ * refresh token is still valid, else 603; a revoked session 607; a removed user 606.
+ */
+export async function checkAccessToken(app: App, token: string): Promise<{ user: UserRecord; payload: { uid: string; sid: string; expires: number } }> {
+  const payload = verifyAccessToken(token, app.tokenSecret);
+  if (!payload) throw new ApiError(API_ERROR.INVALID_TOKEN);
+  const now = app.now();
+  const session = await app.storage.getSession(payload.sid);
+  if (payload.expires <= now) {
+    throw new ApiError(session && session.expires > now ? API_ERROR.ACCESS_EXPIRED : API_ERROR.ALL_EXPIRED);
+  }
+  if (!session || session.userId !== payload.uid) throw new ApiError(API_ERROR.INVALID_TOKEN);
+  const user = await app.storage.getUser(payload.uid);
+  if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+  return { user, payload };
+}
+
+export async function authenticate(app: App, ctx: RequestContext, route: Route): Promise<void> {
+  const header = ctx.header(HEADER.authorization);
+  if (!header) throw new ApiError(API_ERROR.MISSING_HEADER);
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw new ApiError(API_ERROR.INVALID_TOKEN);
+  const { user, payload } = await checkAccessToken(app, match[1]!);
+  const now = app.now();
+  const { calls, windowMs } = app.config.rateLimit;
+  if (!app.limiter.take(`user:${user.id}`, calls, windowMs, now)) throw new ApiError(API_ERROR.RATE_LIMIT);
+  if (route.auth === "admin" && !user.admin) throw forbidden("this call is for admins (PRODUCT D5)");
+  // Last seen, written at most once a minute so busy sessions do not write on every call.
+  if (user.lastActive === null || now - user.lastActive > 60_000) {
+    await app.storage.updateUser(user.id, { lastActive: now });
+    user.lastActive = now;
+  }
+  ctx.user = user;
+  ctx.token = payload;
+}
+
+/** Seed 000 §6: scope "all" or a list of client names. */
+export function inScope(user: UserRecord, client: string): boolean {
+  return user.scope === "all" || user.scope.includes(client);
+}

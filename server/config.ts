@@ -1,0 +1,145 @@
+/**
+ * Server configuration: defaults < config file (JSON, `config.json` in the data directory or
+ * `--config FILE`) < environment < explicit options (the CLI's flags).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { SERVER_LIMITS } from "../lib/api.js";
+import type { Logger } from "../lib/log.js";
+
+export interface ServerOptions {
+  /** 0 picks a free port (tests); default 8787 */
+  port?: number;
+  /** default 127.0.0.1 (PRODUCT D7) */
+  host?: string;
+  /** default $SPOTDESK_DATA_DIR or the user data directory */
+  dataDir?: string;
+  configFile?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** PRODUCT D7: a TLS-terminating proxy in front; cookies get Secure */
+  behindTlsProxy?: boolean;
+  /** WebAuthn relying party id (default: localhost) */
+  rpId?: string;
+  /** WebAuthn origins accepted (default: http(s)://localhost|127.0.0.1 on the server port and on the Vite port 5173) */
+  origins?: string[];
+  /** access token lifetime, default 15 min */
+  accessTtlMs?: number;
+  /** refresh token lifetime, default 7 days */
+  refreshTtlMs?: number;
+  /** PRODUCT D8: 60 calls per 10 s per user */
+  rateLimit?: { calls: number; windowMs: number };
+  codeRequestsPerHour?: number;
+  /** scrypt cost (N); default 2^15 (32 MiB with r=8) */
+  scryptCost?: number;
+  /** the data key of PRODUCT D4 as 64 hex characters (else the `data-key` file) */
+  dataKey?: string;
+  /** clock, for tests */
+  now?: () => number;
+  logger?: Logger;
+  logLevel?: "debug" | "info" | "warn" | "error";
+  /** print the setup code on stdout (serve does; tests read the file) */
+  printSetupCode?: boolean;
+  /** create the "Demo" client with a paper account on a fresh database (default true) */
+  seedDemo?: boolean;
+}
+
+export interface ResolvedConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  behindTlsProxy: boolean;
+  rpId: string;
+  origins?: string[];
+  accessTtlMs: number;
+  refreshTtlMs: number;
+  rateLimit: { calls: number; windowMs: number };
+  codeRequestsPerHour: number;
+  scryptCost: number;
+  dataKey?: string;
+  logLevel: "debug" | "info" | "warn" | "error";
+  printSetupCode: boolean;
+  seedDemo: boolean;
+}
+
+export const DEFAULT_PORT = 8787;
+
+/** $XDG_DATA_HOME/spotdesk/server, or the platform's equivalent. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.SPOTDESK_DATA_DIR) return resolve(env.SPOTDESK_DATA_DIR);
+  const home = homedir();
+  if (process.platform === "darwin") return join(home, "Library", "Application Support", "spotdesk", "server");
+  if (process.platform === "win32") return join(env.LOCALAPPDATA ?? join(home, "AppData", "Local"), "spotdesk", "server");
+  return join(env.XDG_DATA_HOME ?? join(home, ".local", "share"), "spotdesk", "server");
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith("127.");
+}
+
+function readConfigFile(file: string): Partial<ServerOptions> {
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as unknown;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`Config file ${file} must hold a JSON object`);
+  }
+  return parsed as Partial<ServerOptions>;
+}
+
+function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
+  const out: Partial<ServerOptions> = {};
+  if (env.SPOTDESK_PORT) out.port = Number(env.SPOTDESK_PORT);
+  if (env.SPOTDESK_HOST) out.host = env.SPOTDESK_HOST;
+  if (env.SPOTDESK_TLS_CERT) out.tlsCert = env.SPOTDESK_TLS_CERT;
+  if (env.SPOTDESK_TLS_KEY) out.tlsKey = env.SPOTDESK_TLS_KEY;
+  if (env.SPOTDESK_BEHIND_TLS_PROXY) out.behindTlsProxy = env.SPOTDESK_BEHIND_TLS_PROXY === "1" || env.SPOTDESK_BEHIND_TLS_PROXY === "true";
+  if (env.SPOTDESK_RP_ID) out.rpId = env.SPOTDESK_RP_ID;
+  if (env.SPOTDESK_ORIGINS) out.origins = env.SPOTDESK_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean);
+  if (env.SPOTDESK_DATA_KEY) out.dataKey = env.SPOTDESK_DATA_KEY;
+  if (env.SPOTDESK_LOG_LEVEL) out.logLevel = env.SPOTDESK_LOG_LEVEL as ServerOptions["logLevel"];
+  return out;
+}
+
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const dataDir = resolve(options.dataDir ?? defaultDataDir(env));
+  const configFile = options.configFile ?? env.SPOTDESK_CONFIG ?? join(dataDir, "config.json");
+  const file = existsSync(configFile) ? readConfigFile(configFile) : {};
+  const merged: ServerOptions = { ...defined(file), ...defined(fromEnv(env)), ...defined(options), dataDir };
+  const port = merged.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port ${String(merged.port)}`);
+  const host = merged.host ?? "127.0.0.1";
+  if ((merged.tlsCert === undefined) !== (merged.tlsKey === undefined)) {
+    throw new Error("--tls-cert and --tls-key go together");
+  }
+  // PRODUCT D7: plain HTTP only on loopback, unless a TLS proxy is declared in front.
+  if (!isLoopback(host) && !merged.tlsCert && !merged.behindTlsProxy) {
+    throw new Error(
+      `Refusing to serve plain HTTP on ${host}: give --tls-cert and --tls-key, or --behind-tls-proxy when a TLS proxy terminates HTTPS (PRODUCT D7)`,
+    );
+  }
+  return {
+    port,
+    host,
+    dataDir,
+    ...(merged.tlsCert ? { tlsCert: merged.tlsCert } : {}),
+    ...(merged.tlsKey ? { tlsKey: merged.tlsKey } : {}),
+    behindTlsProxy: merged.behindTlsProxy ?? false,
+    rpId: merged.rpId ?? "localhost",
+    ...(merged.origins ? { origins: merged.origins } : {}),
+    accessTtlMs: merged.accessTtlMs ?? 15 * 60_000,
+    refreshTtlMs: merged.refreshTtlMs ?? 7 * 24 * 3600_000,
+    rateLimit: merged.rateLimit ?? { calls: SERVER_LIMITS.callsPerWindow, windowMs: SERVER_LIMITS.windowMs },
+    codeRequestsPerHour: merged.codeRequestsPerHour ?? SERVER_LIMITS.codeRequestsPerHour,
+    scryptCost: merged.scryptCost ?? 2 ** 15,
+    ...(merged.dataKey ? { dataKey: merged.dataKey } : {}),
+    logLevel: merged.logLevel ?? "info",
+    printSetupCode: merged.printSetupCode ?? false,
+    seedDemo: merged.seedDemo ?? true,
+  };
+}

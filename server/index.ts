@@ -1,0 +1,262 @@
+/**
+ * The backend (PRODUCT "The backend"): `startServer(options)` for code and tests,
+ * `serveCommand(options)` for `spotdesk serve`, `grantAdmin(email, dataDir)` for
+ * `spotdesk users grant-admin`.
+ */
+import { randomUUID } from "node:crypto";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Logger } from "../lib/log.js";
+import { RateLimiter, type App, type BotEvents } from "./app.js";
+import { dataKeyFile, generateCode, loadOrCreateSecret, sha256Hex, tokenSecretFile } from "./auth/secrets.js";
+import { authenticate } from "./auth/session.js";
+import { resolveConfig, type ResolvedConfig, type ServerOptions } from "./config.js";
+import { createRouter } from "./http.js";
+import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
+import { createJsonLogger } from "./log.js";
+import { adminRoutes } from "./routes/admin.js";
+import { authRoutes, SETUP_CODE_META, setupCodeFile } from "./routes/auth.js";
+import { botRoutes } from "./routes/bots.js";
+import { clientRoutes } from "./routes/clients.js";
+import { publicRoutes } from "./routes/public.js";
+import { tradeRoutes } from "./routes/trade.js";
+import { openSqliteStorage } from "./storage/sqlite.js";
+import type { Storage } from "./storage/types.js";
+import { ApiError } from "./errors.js";
+import { API_ERROR } from "../lib/api.js";
+
+export type { ServerOptions } from "./config.js";
+
+export interface RunningServer {
+  /** http(s)://host:port */
+  url: string;
+  /** ws(s)://host:port */
+  wsUrl: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** the one-time first-admin code when the database had no user (also in `setup-code`) */
+  setupCode?: string;
+  config: ResolvedConfig;
+  storage: Storage;
+  /** graceful: stops accepting, finishes requests in flight, closes sockets and the database */
+  close(): Promise<void>;
+}
+
+export const DATABASE_FILE = "spotdesk.sqlite";
+export const DEMO_PATH = ["Demo", "paper", "main"] as [string, string, string];
+const DEMO_META = "demo_seeded";
+
+function openStorage(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return openSqliteStorage(join(dataDir, DATABASE_FILE));
+}
+
+/** PRODUCT D5/D18: on an empty database, a one-time setup code in `setup-code` (0600). */
+async function prepareSetupCode(storage: Storage, dataDir: string): Promise<string | undefined> {
+  if ((await storage.countUsers()) > 0) {
+    await storage.setMeta(SETUP_CODE_META, undefined);
+    rmSync(setupCodeFile(dataDir), { force: true });
+    return undefined;
+  }
+  const code = generateCode();
+  await storage.setMeta(SETUP_CODE_META, sha256Hex(code));
+  const file = setupCodeFile(dataDir);
+  writeFileSync(file, `${code}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return code;
+}
+
+/** A fresh install shows one demo client with a paper account (issue 6 "Clients and accounts"). */
+async function seedDemo(storage: Storage, now: number): Promise<void> {
+  if (await storage.getMeta(DEMO_META)) return;
+  await storage.setApiKey({ path: DEMO_PATH, envelope: { data: "", pair: "BTC/USDT", active: true }, created: now });
+  await storage.setMeta(DEMO_META, String(now));
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const config = resolveConfig(options);
+  const logger: Logger = options.logger ?? createJsonLogger({ level: config.logLevel });
+  const now = options.now ?? Date.now;
+  const storage = openStorage(config.dataDir);
+  const tokenSecret = loadOrCreateSecret(tokenSecretFile(config.dataDir));
+  let dataKey: string;
+  if (config.dataKey) {
+    if (!/^[0-9a-f]{64}$/i.test(config.dataKey)) throw new Error("SPOTDESK_DATA_KEY must be 64 hex characters (32 bytes)");
+    dataKey = config.dataKey.toLowerCase();
+  } else {
+    dataKey = loadOrCreateSecret(dataKeyFile(config.dataDir));
+  }
+  if (config.seedDemo) await seedDemo(storage, now());
+  const setupCode = await prepareSetupCode(storage, config.dataDir);
+
+  let boundPort = config.port;
+  const tls = Boolean(config.tlsCert);
+  let origins: string[] = [];
+  let draining = false;
+  const app: App = {
+    config,
+    storage,
+    logger,
+    now,
+    tokenSecret,
+    dataKey,
+    origins: () => origins,
+    limiter: new RateLimiter(),
+    bots: { changed() {}, removed() {} } as BotEvents,
+    paperDir: config.dataDir,
+    secureCookies: tls || config.behindTlsProxy,
+  };
+  const hub = new LiveHub(app);
+  app.bots = hub;
+  const relay = new BookRelay(app);
+
+  const routes = [
+    ...publicRoutes(app, relay),
+    ...authRoutes(app),
+    ...clientRoutes(app),
+    ...adminRoutes(app),
+    ...tradeRoutes(app),
+    ...botRoutes(app),
+  ];
+  const corsOrigins = new Set<string>();
+  const handle = createRouter(routes, {
+    authenticate: (ctx, route) => authenticate(app, ctx, route),
+    limitPublic(ctx) {
+      const { calls, windowMs } = app.config.rateLimit;
+      if (!app.limiter.take(`ip:${ctx.ip}`, calls, windowMs, app.now())) throw new ApiError(API_ERROR.RATE_LIMIT);
+    },
+    logger,
+    corsOrigins,
+    draining: () => draining,
+  });
+
+  const server: Server = tls
+    ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, (req, res) => void handle(req, res))
+    : createHttpServer((req, res) => void handle(req, res));
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 30_000;
+  const { wss, onUpgrade } = attachWebsockets(app, hub, relay);
+  server.on("upgrade", onUpgrade);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  boundPort = (server.address() as AddressInfo).port;
+  const scheme = tls || config.behindTlsProxy ? "https" : "http";
+  origins =
+    config.origins ??
+    [boundPort, 5173].flatMap((p) => [`${scheme}://localhost:${p}`, `${scheme}://127.0.0.1:${p}`, `http://localhost:${p}`]);
+  origins = [...new Set(origins)];
+  for (const o of origins) corsOrigins.add(o);
+  const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const url = `${tls ? "https" : "http"}://${hostForUrl}:${boundPort}`;
+  logger.info("server listening", { url, dataDir: config.dataDir, storage: storage.kind });
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      draining = true;
+      hub.close();
+      relay.close();
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Requests in flight get 10 s to finish; then the rest is cut.
+        setTimeout(() => server.closeAllConnections(), 10_000).unref();
+      });
+      await storage.close();
+      logger.info("server stopped", {});
+    })();
+    return closing;
+  };
+
+  return {
+    url,
+    wsUrl: url.replace(/^http/, "ws"),
+    port: boundPort,
+    host: config.host,
+    dataDir: config.dataDir,
+    ...(setupCode ? { setupCode } : {}),
+    config,
+    storage,
+    close,
+  };
+}
+
+/** Options of `spotdesk serve [--port N] [--data DIR] [--host H] [--tls-cert F --tls-key F | --behind-tls-proxy] [--config F]`. */
+export interface ServeCommandOptions {
+  port?: number | string;
+  data?: string;
+  host?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  behindTlsProxy?: boolean;
+  config?: string;
+}
+
+/**
+ * `spotdesk serve`: starts the server, prints the one-time setup code when the database is
+ * empty, and stops gracefully on SIGINT/SIGTERM. Resolves when the server has stopped.
+ */
+export async function serveCommand(options: ServeCommandOptions = {}): Promise<void> {
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`Invalid --port '${String(options.port)}'`);
+  const running = await startServer({
+    ...(port !== undefined ? { port } : {}),
+    ...(options.data ? { dataDir: options.data } : {}),
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.tlsCert ? { tlsCert: options.tlsCert } : {}),
+    ...(options.tlsKey ? { tlsKey: options.tlsKey } : {}),
+    ...(options.behindTlsProxy ? { behindTlsProxy: true } : {}),
+    ...(options.config ? { configFile: options.config } : {}),
+  });
+  process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
+  if (running.setupCode) {
+    // PRODUCT D5/D18: printed once; the same code is in <data>/setup-code (mode 0600).
+    process.stderr.write(
+      `First start: register the first admin with setup code ${running.setupCode}\n` +
+        `  (POST /register with headers email, password, code; kept in ${setupCodeFile(running.dataDir)})\n`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void running.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+/**
+ * `spotdesk users grant-admin EMAIL --data DIR` (PRODUCT D5): makes an existing user an admin,
+ * or permits a new e-mail as an admin with scope all. Returns the user's uuid.
+ */
+export async function grantAdmin(email: string, dataDir?: string): Promise<{ uuid: string; created: boolean }> {
+  const config = resolveConfig({ ...(dataDir ? { dataDir } : {}) });
+  const storage = openStorage(config.dataDir);
+  try {
+    const normalized = email.trim().toLowerCase();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw new Error(`Invalid e-mail '${email}'`);
+    const user = await storage.getUserByEmail(normalized);
+    if (user) {
+      await storage.updateUser(user.id, { admin: true, scope: "all" });
+      return { uuid: user.id, created: false };
+    }
+    const id = randomUUID();
+    await storage.createUser({ id, email: normalized, passwordHash: null, admin: true, scope: "all", lastActive: null, created: Date.now() });
+    return { uuid: id, created: true };
+  } finally {
+    await storage.close();
+  }
+}

@@ -1,0 +1,223 @@
+/** Sign-in calls of seed 000 §7: /credentials, /code, /register, /login/*, /user/refresh, /user/logout. */
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { API_ERROR, HEADER, REFRESH_COOKIE, SERVER_LIMITS, type RefreshAnswer } from "../../lib/api.js";
+import { codeSchema, emailSchema, passwordSchema } from "../../lib/schemas.js";
+import type { z } from "zod";
+import type { App } from "../app.js";
+import { checkEmailCode, issueEmailCode, WRONG_CREDENTIALS } from "../auth/codes.js";
+import { hashPassword, randomToken, safeEqual, sha256Hex, signAccessToken, verifyPassword } from "../auth/secrets.js";
+import { clearRefreshCookie, issueSession, refreshCookie } from "../auth/session.js";
+import { verifyEnrollment, verifyKeyLogin } from "../auth/webauthn.js";
+import { ApiError, taskFailed } from "../errors.js";
+import type { RequestContext, Route } from "../http.js";
+import type { UserRecord } from "../storage/types.js";
+
+export const SETUP_CODE_META = "setup_code_hash";
+export const setupCodeFile = (dataDir: string) => join(dataDir, "setup-code");
+
+function field<S extends z.ZodType>(schema: S, value: string, name: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw taskFailed(`Invalid ${name}: ${parsed.error.issues[0]?.message ?? "bad value"}`);
+  return parsed.data;
+}
+
+/** PRODUCT D8: more than 30 s between the client's timestamp and the server clock is 605. */
+function checkTimestamp(app: App, ctx: RequestContext): number {
+  const text = ctx.requireHeader(HEADER.timestamp);
+  if (!/^\d{1,16}$/.test(text)) throw taskFailed("Header timestamp must be milliseconds since the epoch");
+  const ts = Number(text);
+  if (Math.abs(app.now() - ts) > SERVER_LIMITS.clockSkewMs) throw new ApiError(API_ERROR.CLOCK_SKEW);
+  return ts;
+}
+
+/** Optional key creation beside a code sign-in (seed 000 §2 "optional checkbox to create a public key"). */
+async function maybeEnroll(app: App, ctx: RequestContext, user: UserRecord, email: string, code: string): Promise<string | undefined> {
+  const attestation = ctx.header(HEADER.publicKey);
+  const credentialsId = ctx.header(HEADER.credentialsId);
+  if (attestation === undefined && credentialsId === undefined) return undefined;
+  const clientData = ctx.header(HEADER.clientData);
+  if (attestation === undefined || credentialsId === undefined || clientData === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
+  const verified = await verifyEnrollment(app, { email, code, credentialsId, attestationObject: attestation, clientData });
+  if (await app.storage.getCredential(verified.id)) throw taskFailed("This key is already registered", 409);
+  await app.storage.addCredential({
+    id: verified.id,
+    userId: user.id,
+    publicKey: verified.publicKey,
+    counter: verified.counter,
+    lastTimestamp: 0,
+    created: app.now(),
+  });
+  return verified.id;
+}
+
+export function authRoutes(app: App): Route[] {
+  return [
+    {
+      method: "GET",
+      path: "/credentials",
+      auth: "public",
+      // Seed 000 §7: the list of credential ids of an e-mail (key login needs at least one).
+      async handler(ctx) {
+        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+        const user = await app.storage.getUserByEmail(email);
+        if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
+        return (await app.storage.listCredentials(user.id)).map((c) => c.id);
+      },
+    },
+    {
+      method: "POST",
+      path: "/code",
+      auth: "public",
+      // PRODUCT D5: only e-mails an admin permitted get a code; others 606.
+      async handler(ctx) {
+        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+        const user = await app.storage.getUserByEmail(email);
+        if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+        await issueEmailCode(app, email);
+        return { sent: true };
+      },
+    },
+    {
+      method: "POST",
+      path: "/register",
+      auth: "public",
+      async handler(ctx) {
+        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+        const password = field(passwordSchema, ctx.requireHeader(HEADER.password), "password");
+        const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
+        const now = app.now();
+        let user = await app.storage.getUserByEmail(email);
+        const setupHash = await app.storage.getMeta(SETUP_CODE_META);
+        if (setupHash && !user && safeEqual(sha256Hex(code), setupHash)) {
+          // PRODUCT D5: the account registered with the one-time setup code is the first admin.
+          await app.storage.setMeta(SETUP_CODE_META, undefined);
+          rmSync(setupCodeFile(app.config.dataDir), { force: true });
+          user = { id: randomUUID(), email, passwordHash: await hashPassword(password, app.config.scryptCost), admin: true, scope: "all", lastActive: now, created: now };
+          await app.storage.createUser(user);
+          app.logger.info("first admin registered", { user: user.id });
+          const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+          return issueSession(app, ctx, user, credentialsId);
+        }
+        if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+        if (user.passwordHash !== null) throw taskFailed("This e-mail is already registered: sign in instead", 409);
+        const codeId = await checkEmailCode(app, email, code);
+        const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+        await app.storage.markEmailCode(codeId, { used: true });
+        const passwordHash = await hashPassword(password, app.config.scryptCost);
+        await app.storage.updateUser(user.id, { passwordHash });
+        user.passwordHash = passwordHash;
+        return issueSession(app, ctx, user, credentialsId);
+      },
+    },
+    {
+      method: "POST",
+      path: "/login/password",
+      auth: "public",
+      async handler(ctx) {
+        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+        const password = ctx.requireHeader(HEADER.password);
+        const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
+        checkTimestamp(app, ctx);
+        const user = await app.storage.getUserByEmail(email);
+        if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
+        const codeId = await checkEmailCode(app, email, code);
+        if (!(await verifyPassword(password, user.passwordHash))) {
+          // A wrong password spends one of the code's attempts too: 5 guesses per code.
+          await app.storage.markEmailCode(codeId, { attempt: true });
+          throw taskFailed(WRONG_CREDENTIALS, 401);
+        }
+        const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+        await app.storage.markEmailCode(codeId, { used: true });
+        return issueSession(app, ctx, user, credentialsId);
+      },
+    },
+    {
+      method: "POST",
+      path: "/login/signature",
+      auth: "public",
+      async handler(ctx) {
+        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+        const clientData = ctx.requireHeader(HEADER.clientData);
+        const authenticatorData = ctx.requireHeader(HEADER.authenticatorData);
+        const credentialsId = ctx.requireHeader(HEADER.credentialsId);
+        const signature = ctx.requireHeader(HEADER.signature);
+        const timestamp = checkTimestamp(app, ctx);
+        const user = await app.storage.getUserByEmail(email);
+        if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
+        const credential = await app.storage.getCredential(credentialsId.replace(/=+$/, ""));
+        if (!credential || credential.userId !== user.id) throw taskFailed("Unknown key for this e-mail", 401);
+        const counter = await verifyKeyLogin(app, credential, { clientData, authenticatorData, signature, timestamp, method: ctx.method, path: ctx.path });
+        // One login per timestamp and key: a replayed assertion is refused.
+        if (!(await app.storage.useCredential(credential.id, counter, timestamp))) throw taskFailed("Key login refused: replayed signature", 401);
+        return issueSession(app, ctx, user, credential.id);
+      },
+    },
+    {
+      method: "POST",
+      path: "/user/refresh",
+      auth: "public",
+      // PRODUCT D7: the refresh token comes in the cookie and is rotated; a rotated token used again
+      // is a replay and ends the session.
+      async handler(ctx): Promise<RefreshAnswer> {
+        const userId = ctx.requireHeader(HEADER.userId);
+        checkTimestamp(app, ctx);
+        const token = ctx.cookie(REFRESH_COOKIE);
+        if (!token) throw new ApiError(API_ERROR.ALL_EXPIRED);
+        const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
+        if (!found) throw new ApiError(API_ERROR.INVALID_TOKEN);
+        const { session, replay } = found;
+        if (replay) {
+          await app.storage.deleteSession(session.id);
+          app.logger.warn("refresh token replayed: session revoked", { user: session.userId });
+          ctx.setCookie(clearRefreshCookie(app));
+          throw new ApiError(API_ERROR.INVALID_TOKEN);
+        }
+        if (session.userId !== userId) throw new ApiError(API_ERROR.INVALID_TOKEN);
+        const now = app.now();
+        if (session.expires <= now) {
+          await app.storage.deleteSession(session.id);
+          throw new ApiError(API_ERROR.ALL_EXPIRED);
+        }
+        const user = await app.storage.getUser(session.userId);
+        if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+        const next = randomToken();
+        const expires = now + app.config.refreshTtlMs;
+        if (!(await app.storage.rotateSession(session.id, session.refreshHash, sha256Hex(next), expires))) {
+          throw new ApiError(API_ERROR.INVALID_TOKEN);
+        }
+        await app.storage.updateUser(user.id, { lastActive: now });
+        ctx.setCookie(refreshCookie(app, next, expires));
+        return {
+          accessToken: signAccessToken({ uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs }, app.tokenSecret),
+          refreshTokenExpiry: expires,
+        };
+      },
+    },
+    {
+      method: "POST",
+      path: "/user/logout",
+      auth: "public",
+      // PRODUCT D7: exit revokes the refresh token (and with it every access token of the session).
+      async handler(ctx) {
+        const token = ctx.cookie(REFRESH_COOKIE);
+        if (token) {
+          const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
+          if (found) await app.storage.deleteSession(found.session.id);
+        }
+        ctx.setCookie(clearRefreshCookie(app));
+        return { ok: true };
+      },
+    },
+    {
+      method: "GET",
+      path: "/token/me",
+      auth: "user",
+      async handler(ctx) {
+        const user = ctx.user!;
+        return { uuid: user.id, email: user.email, admin: user.admin, scope: user.scope, lastActive: user.lastActive };
+      },
+    },
+  ];
+}

@@ -1,0 +1,82 @@
+/**
+ * Bots registry (seed 000 §7 POST/DELETE /token/bot, PRODUCT D4, D16). The setup is validated
+ * with the schemas the web forms use (lib/schemas.ts). The runner is a later issue: volume,
+ * heavy-volume and candle-closer bots are stored as "not run" with the wash-trading reason
+ * (PRODUCT "Bots"); the others wait as "stopped" until the runner exists.
+ */
+import { randomUUID } from "node:crypto";
+import { encryptText } from "../../lib/envelope.js";
+import { HEADER, type AccountPath } from "../../lib/api.js";
+import { NOT_RUN_BOT_TYPES, removeBotSchema, setupBotSchema, WASH_TRADING_REASON, type BotType } from "../../lib/schemas.js";
+import type { App } from "../app.js";
+import { accountOf, openEnvelope, requireScope } from "../accounts.js";
+import { botAnswer } from "../bots.js";
+import { notFound } from "../errors.js";
+import type { Route } from "../http.js";
+import { pathKey } from "../storage/types.js";
+
+export const RUNNER_PENDING_REASON = "The bot runner is not part of this build yet; the bot is stored and will start when it is.";
+
+export function botRoutes(app: App): Route[] {
+  return [
+    {
+      method: "GET",
+      path: "/token/bots",
+      auth: "user",
+      async handler(ctx) {
+        const user = ctx.user!;
+        return (await app.storage.listBots())
+          .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
+          .map(botAnswer);
+      },
+    },
+    {
+      method: "POST",
+      path: "/token/bot",
+      auth: "user",
+      async handler(ctx) {
+        const body = await ctx.body(setupBotSchema);
+        const { path, record } = await accountOf(app, ctx);
+        const extra: AccountPath[] = body.paths.map((p) => p as AccountPath);
+        // PRODUCT D4: open each account's envelope once and re-wrap under the server's data key.
+        const clear: Record<string, unknown> = {};
+        for (const p of [path, ...extra]) {
+          requireScope(ctx.user!, p);
+          const r = pathKey(p) === pathKey(path) ? record : await app.storage.getApiKey(p);
+          if (!r) throw notFound(`no account at ${JSON.stringify(p)}`);
+          if (p[1] !== "paper") clear[pathKey(p)] = await openEnvelope(r, ctx.header(HEADER.key));
+        }
+        const wrapped = Object.keys(clear).length > 0 ? await encryptText(JSON.stringify(clear), app.dataKey) : null;
+        const notRun = NOT_RUN_BOT_TYPES.includes(body.botType as BotType);
+        const bot = {
+          id: randomUUID(),
+          botType: body.botType,
+          path,
+          paths: extra,
+          setup: body.setup,
+          wrappedCredentials: wrapped,
+          state: notRun ? { status: "not run", reason: WASH_TRADING_REASON } : { status: "stopped", reason: RUNNER_PENDING_REASON },
+          created: app.now(),
+        };
+        await app.storage.createBot(bot);
+        app.bots.changed(bot.id);
+        return botAnswer(bot);
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/token/bot",
+      auth: "user",
+      async handler(ctx) {
+        const { botId } = await ctx.body(removeBotSchema);
+        const bot = await app.storage.getBot(botId);
+        if (!bot) throw notFound(`no bot ${botId}`);
+        requireScope(ctx.user!, bot.path);
+        // Deleting the row deletes the bot's copy of the credentials (PRODUCT D4).
+        await app.storage.deleteBot(botId);
+        app.bots.removed(botId, bot.path[0]);
+        return { removed: true, botId };
+      },
+    },
+  ];
+}

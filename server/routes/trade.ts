@@ -1,0 +1,79 @@
+/**
+ * Trading calls (seed 000 §7) through the exchange layer. PRODUCT D1: create, orders and balances
+ * act on the account record's pair; cancel and cancel-all use `customPair` when given; the token
+ * pair's decimals truncate price and amount toward zero before the zero check.
+ */
+import { resolveOrderAmount } from "../../lib/decimal.js";
+import { normalizePair } from "../../lib/pair.js";
+import { cancelAllSchema, cancelOrderSchema, createOrderSchema } from "../../lib/schemas.js";
+import type { App } from "../app.js";
+import { exchangeFailure, withAdapter } from "../accounts.js";
+import type { Route } from "../http.js";
+
+export function tradeRoutes(app: App): Route[] {
+  return [
+    {
+      method: "GET",
+      path: "/token/trade/balances",
+      auth: "user",
+      async handler(ctx) {
+        return withAdapter(app, ctx, (adapter) => adapter.fetchBalances());
+      },
+    },
+    {
+      method: "GET",
+      path: "/token/trade/orders",
+      auth: "user",
+      async handler(ctx) {
+        return withAdapter(app, ctx, (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)));
+      },
+    },
+    {
+      method: "POST",
+      path: "/token/trade/order/create",
+      auth: "user",
+      async handler(ctx) {
+        const body = await ctx.body(createOrderSchema);
+        return withAdapter(app, ctx, async (adapter, { path, record }) => {
+          const pair = normalizePair(record.envelope.pair);
+          const decimals = await app.storage.getTokenPair(path[1], pair);
+          let resolved;
+          try {
+            resolved = resolveOrderAmount({
+              price: body.price,
+              amount: body.amount,
+              ...(decimals ? { priceDecimals: decimals.priceDecimals, amountDecimals: decimals.amountDecimals } : {}),
+            });
+          } catch (error) {
+            throw exchangeFailure(error);
+          }
+          return adapter.createOrder({ pair, side: body.side, price: resolved.price.toFixed(), amount: resolved.amount.toFixed() });
+        });
+      },
+    },
+    {
+      method: "POST",
+      path: "/token/trade/order/cancel",
+      auth: "user",
+      async handler(ctx) {
+        const body = await ctx.body(cancelOrderSchema);
+        return withAdapter(app, ctx, async (adapter, { record }) => {
+          const pair = body.customPair ?? normalizePair(record.envelope.pair);
+          return { id: await adapter.cancelOrder(pair, body.id), pair };
+        });
+      },
+    },
+    {
+      method: "POST",
+      path: "/token/trade/order/cancel-all",
+      auth: "user",
+      async handler(ctx) {
+        const body = await ctx.body(cancelAllSchema);
+        return withAdapter(app, ctx, async (adapter, { record }) => {
+          const pair = body.customPair ?? normalizePair(record.envelope.pair);
+          return { ids: await adapter.cancelAll(pair), pair };
+        });
+      },
+    },
+  ];
+}
