@@ -1,4 +1,4 @@
-import { ZERO_AMOUNT_MESSAGE, truncate } from "../../lib/decimal.js";
+import { truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { assertBatchSize } from "../../lib/limits.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
@@ -28,29 +28,42 @@ const CLIENT_ORDER_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 function positiveAmount(field: "amount" | "price", value: unknown, decimals: number, pair: string): string {
   const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
   if (!POSITIVE_DECIMAL.test(text)) {
-    throw new ExchangeError("paper", `Invalid ${field} '${String(value)}': expected a positive decimal number`, { kind: "bad-input" });
+    throw new ExchangeError("paper", `Invalid ${field} '${String(value)}': expected a positive decimal number`, {
+      kind: "bad-input",
+    });
   }
   const truncated = truncate(text, decimals);
   if (truncated.isZero()) {
     throw new ExchangeError(
       "paper",
-      field === "amount" ? ZERO_AMOUNT_MESSAGE : `Invalid price '${text}': it is zero at ${pair}'s ${decimals} decimals`,
+      field === "amount"
+        ? ZERO_AMOUNT_MESSAGE
+        : `Invalid price '${text}': it is zero at ${pair}'s ${decimals} decimals`,
       { kind: "bad-input" },
     );
   }
   return truncated.toFixed();
 }
 
-export function validateOrder(pair: string, item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined }): ValidOrder {
+export function validateOrder(
+  pair: string,
+  item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
+): ValidOrder {
   const spec = paperPair(pair);
   if (item.side !== "Buy" && item.side !== "Sell") {
-    throw new ExchangeError("paper", `Invalid side '${String(item.side)}': expected Buy or Sell`, { kind: "bad-input" });
+    throw new ExchangeError("paper", `Invalid side '${String(item.side)}': expected Buy or Sell`, {
+      kind: "bad-input",
+    });
   }
   const clientOrderId = item.clientOrderId ?? newClientOrderId({ length: 32 });
   if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) {
-    throw new ExchangeError("paper", `Invalid clientOrderId '${clientOrderId}': use 1 to 64 letters, digits, '_' or '-'`, {
-      kind: "bad-input",
-    });
+    throw new ExchangeError(
+      "paper",
+      `Invalid clientOrderId '${clientOrderId}': use 1 to 64 letters, digits, '_' or '-'`,
+      {
+        kind: "bad-input",
+      },
+    );
   }
   return {
     pair: spec,

@@ -2,7 +2,15 @@ import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { LIMITS } from "../../lib/limits.js";
 import type { Balances, Order, Side } from "../../lib/types.js";
-import { BOOK_LEVELS, BUCKET_MS, bucketOf, LEVEL_REFRESH_BUCKETS, type MarketSide, type SyntheticMarket, syntheticMarket } from "./market.js";
+import {
+  BOOK_LEVELS,
+  BUCKET_MS,
+  bucketOf,
+  LEVEL_REFRESH_BUCKETS,
+  type MarketSide,
+  type SyntheticMarket,
+  syntheticMarket,
+} from "./market.js";
 import { DEMO_BALANCES, PAPER_CURRENCIES, type PaperPair, paperPair } from "./pairs.js";
 
 /**
@@ -65,13 +73,27 @@ export const HISTORY_LIMIT = 1000;
  */
 export const MAX_REPLAY_STEPS = 2000;
 
-export function newPaperState(account: string, nowMs: number, bucket: number, startingBalances?: Record<string, string>): PaperState {
+export function newPaperState(
+  account: string,
+  nowMs: number,
+  bucket: number,
+  startingBalances?: Record<string, string>,
+): PaperState {
   const balances: PaperState["balances"] = {};
   for (const currency of PAPER_CURRENCIES) balances[currency] = { free: "0", locked: "0" };
   for (const [currency, amount] of Object.entries(startingBalances ?? DEMO_BALANCES)) {
     balances[currency.toUpperCase()] = { free: new Decimal(amount).toFixed(), locked: "0" };
   }
-  return { version: STATE_VERSION, account, createdAt: nowMs, lastBucket: bucket, nextId: 1, balances, orders: [], taken: {} };
+  return {
+    version: STATE_VERSION,
+    account,
+    createdAt: nowMs,
+    lastBucket: bucket,
+    nextId: 1,
+    balances,
+    orders: [],
+    taken: {},
+  };
 }
 
 export function toOrder(record: PaperOrderRecord): Order {
@@ -190,13 +212,27 @@ export class PaperEngine {
       if (entry.ticks < bestAsk) break;
       if (entry.order.status !== "open" || entry.order.bucket >= bucket) continue;
       // The market fell through the bid: sellers hit it at the bid's price.
-      this.takeLiquidity(market, entry.order, "ask", bucket, (ticks) => ticks <= entry.ticks, () => entry.ticks);
+      this.takeLiquidity(
+        market,
+        entry.order,
+        "ask",
+        bucket,
+        (ticks) => ticks <= entry.ticks,
+        () => entry.ticks,
+      );
     }
     const bestBid = market.bestBidTicks(bucket);
     for (const entry of book.sells) {
       if (entry.ticks > bestBid) break;
       if (entry.order.status !== "open" || entry.order.bucket >= bucket) continue;
-      this.takeLiquidity(market, entry.order, "bid", bucket, (ticks) => ticks >= entry.ticks, () => entry.ticks);
+      this.takeLiquidity(
+        market,
+        entry.order,
+        "bid",
+        bucket,
+        (ticks) => ticks >= entry.ticks,
+        () => entry.ticks,
+      );
     }
   }
 
@@ -270,7 +306,9 @@ export class PaperEngine {
     const { pair, side, price, amount, clientOrderId } = order;
     const max = LIMITS.paper.openOrders;
     if (max !== null && this.state.orders.filter((o) => o.status === "open" && o.pair === pair.pair).length >= max) {
-      throw new ExchangeError("paper", `Too many open orders on ${pair.pair}: paper allows ${max} per pair`, { kind: "invalid-order" });
+      throw new ExchangeError("paper", `Too many open orders on ${pair.pair}: paper allows ${max} per pair`, {
+        kind: "invalid-order",
+      });
     }
     if (this.state.orders.some((o) => o.clientOrderId === clientOrderId)) {
       throw new ExchangeError("paper", `Duplicate clientOrderId '${clientOrderId}': an order with this id exists`, {
@@ -307,8 +345,24 @@ export class PaperEngine {
     const market = this.market(pair.pair);
     const limit = market.ticksOf(price);
     // The new order is the taker: it fills at the levels' own prices, up to its limit.
-    if (side === "Buy") this.takeLiquidity(market, record, "ask", bucket, (t) => t <= limit, (t) => t);
-    else this.takeLiquidity(market, record, "bid", bucket, (t) => t >= limit, (t) => t);
+    if (side === "Buy")
+      this.takeLiquidity(
+        market,
+        record,
+        "ask",
+        bucket,
+        (t) => t <= limit,
+        (t) => t,
+      );
+    else
+      this.takeLiquidity(
+        market,
+        record,
+        "bid",
+        bucket,
+        (t) => t >= limit,
+        (t) => t,
+      );
     this.dirty = true;
     return record;
   }
@@ -327,7 +381,9 @@ export class PaperEngine {
   /** Cancels an open order and unlocks what it still held. */
   cancel(record: PaperOrderRecord, nowMs: number): void {
     if (record.status !== "open") {
-      throw new ExchangeError("paper", `Order '${record.id}' cannot be canceled: it is ${record.status}`, { kind: "invalid-order" });
+      throw new ExchangeError("paper", `Order '${record.id}' cannot be canceled: it is ${record.status}`, {
+        kind: "invalid-order",
+      });
     }
     const spec = paperPair(record.pair);
     const rest = new Decimal(record.amount).minus(record.filled);

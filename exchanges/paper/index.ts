@@ -10,19 +10,20 @@
  *   adapter.ts the ExchangeAdapter
  *   feed.ts    the BookFeed
  */
+import { EXCHANGES } from "../../lib/exchanges.js";
 import type { BookLevel } from "../../lib/types.js";
 import { resolveSeed, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
 
 export { createPaperExchange, PaperExchange, type PaperOptions } from "./adapter.js";
 export { createPaperFeed, type PaperFeedOptions } from "./feed.js";
-export { DEMO_BALANCES, listPaperPairs, PAPER_PAIRS, type PaperPair, paperPair } from "./pairs.js";
 export { BUCKET_MS, DEFAULT_SEED, SyntheticMarket, syntheticMarket } from "./market.js";
+export { DEMO_BALANCES, listPaperPairs, PAPER_PAIRS, type PaperPair, paperPair } from "./pairs.js";
 export { defaultDataDir, paperStateFile } from "./store.js";
 
 /**
  * The synthetic book of a paper pair at an instant, best first (for a one-shot `book` without a
- * feed). `depth` is capped at the market's 50 levels.
+ * feed). `depth` is paper's default depth (20) when absent, and at most the market's 50 levels.
  */
 export function paperBook(
   pair: string,
@@ -30,6 +31,6 @@ export function paperBook(
 ): { pair: string; ts: number; mid: string; bids: BookLevel[]; asks: BookLevel[] } {
   const spec = paperPair(pair);
   const ts = (options.now ?? Date.now)();
-  const book = syntheticMarket(spec, resolveSeed(options.seed)).book(ts, options.depth);
+  const book = syntheticMarket(spec, resolveSeed(options.seed)).book(ts, options.depth ?? EXCHANGES.paper.depth);
   return { pair: spec.pair, ts, ...book };
 }

@@ -121,7 +121,12 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<HeldLock> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_STALE_LOCK_MS;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), at: Date.now(), token: randomBytes(12).toString("hex") };
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    at: Date.now(),
+    token: randomBytes(12).toString("hex"),
+  };
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
   for (;;) {

@@ -205,7 +205,10 @@ export function syntheticMarket(spec: PaperPair, seed: string = DEFAULT_SEED): S
 }
 
 /** The seed in force: the option, else SPOTDESK_PAPER_SEED, else DEFAULT_SEED. */
-export function resolveSeed(seed?: string, env: Record<string, string | undefined> = globalThis.process?.env ?? {}): string {
+export function resolveSeed(
+  seed?: string,
+  env: Record<string, string | undefined> = globalThis.process?.env ?? {},
+): string {
   if (seed !== undefined && seed !== "") return seed;
   const fromEnv = env.SPOTDESK_PAPER_SEED;
   return fromEnv !== undefined && fromEnv !== "" ? fromEnv : DEFAULT_SEED;

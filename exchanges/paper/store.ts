@@ -19,7 +19,10 @@ import { acquireLock, type LockOptions } from "./lock.js";
  * ($XDG_DATA_HOME/spotdesk or ~/.local/share/spotdesk; ~/Library/Application Support/spotdesk on
  * macOS; %LOCALAPPDATA%\spotdesk on Windows).
  */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.SPOTDESK_DATA_DIR) return env.SPOTDESK_DATA_DIR;
   const home = homedir();
   if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "spotdesk");
@@ -31,9 +34,13 @@ const ACCOUNT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function assertAccountName(account: string): string {
   if (!ACCOUNT_RE.test(account)) {
-    throw new ExchangeError("paper", `Invalid paper account name '${account}': use letters, digits, '.', '_' or '-' (at most 64)`, {
-      kind: "bad-input",
-    });
+    throw new ExchangeError(
+      "paper",
+      `Invalid paper account name '${account}': use letters, digits, '.', '_' or '-' (at most 64)`,
+      {
+        kind: "bad-input",
+      },
+    );
   }
   return account;
 }
@@ -78,7 +85,13 @@ export function parseState(text: string, file: string): PaperState {
   if (typeof balances !== "object" || balances === null || Array.isArray(balances)) fail("'balances' is not an object");
   for (const [currency, row] of Object.entries(balances as Record<string, unknown>)) {
     const r = row as { free?: unknown; locked?: unknown } | null;
-    if (!r || typeof r.free !== "string" || typeof r.locked !== "string" || !DECIMAL_RE.test(r.free) || !DECIMAL_RE.test(r.locked)) {
+    if (
+      !r ||
+      typeof r.free !== "string" ||
+      typeof r.locked !== "string" ||
+      !DECIMAL_RE.test(r.free) ||
+      !DECIMAL_RE.test(r.locked)
+    ) {
       fail(`balance of '${currency}' is not {free, locked} as non-negative decimal strings`);
     }
   }
@@ -89,7 +102,8 @@ export function parseState(text: string, file: string): PaperState {
   const taken = state.taken;
   if (typeof taken !== "object" || taken === null || Array.isArray(taken)) fail("'taken' is not an object");
   for (const [key, entry] of Object.entries(taken as Record<string, unknown>)) {
-    if (!Array.isArray(entry) || entry.length !== 2 || !entry.every((n) => Number.isSafeInteger(n))) fail(`taken entry '${key}' is malformed`);
+    if (!Array.isArray(entry) || entry.length !== 2 || !entry.every((n) => Number.isSafeInteger(n)))
+      fail(`taken entry '${key}' is malformed`);
   }
   return value as PaperState;
 }
@@ -167,7 +181,10 @@ export class AccountStore {
   constructor(options: AccountStoreOptions) {
     this.file = paperStateFile(options.dataDir, options.account);
     this.lockFile = `${this.file}.lock`;
-    this.lockOptions = { ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.staleMs !== undefined ? { staleMs: options.staleMs } : {}) };
+    this.lockOptions = {
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.staleMs !== undefined ? { staleMs: options.staleMs } : {}),
+    };
   }
 
   /** The state on disk, or undefined when the account does not exist yet. Reads need no lock. */

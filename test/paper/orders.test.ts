@@ -1,9 +1,18 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { paperStateFile } from "../../exchanges/paper/index.js";
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { paperStateFile } from "../../exchanges/paper/index.js";
-import { askLotsAtOrBelow, bidLotsAtOrAbove, firstBucketAfter, market, paperOn, T0, TestClock, tempDataDir } from "./helpers.js";
+import {
+  askLotsAtOrBelow,
+  bidLotsAtOrAbove,
+  firstBucketAfter,
+  market,
+  paperOn,
+  T0,
+  TestClock,
+  tempDataDir,
+} from "./helpers.js";
 
 const BTC = "BTC/USDT";
 
@@ -32,7 +41,15 @@ describe("paper orders and balances", () => {
     const clock = new TestClock();
     const paper = paperOn(tempDataDir(), clock);
     const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.05", price: "60000" });
-    expect(order).toMatchObject({ pair: BTC, side: "Buy", price: "60000", amount: "0.05", filled: "0", status: "open", type: "limit" });
+    expect(order).toMatchObject({
+      pair: BTC,
+      side: "Buy",
+      price: "60000",
+      amount: "0.05",
+      filled: "0",
+      status: "open",
+      type: "limit",
+    });
     expect(order.timestamp).toBe(T0);
     expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
     const balances = await paper.fetchBalances();
@@ -48,10 +65,18 @@ describe("paper orders and balances", () => {
 
   it("keeps the caller's clientOrderId and finds the order by it", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
-    const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000", clientOrderId: "abc123" });
+    const order = await paper.createOrder({
+      pair: BTC,
+      side: "Buy",
+      amount: "0.01",
+      price: "50000",
+      clientOrderId: "abc123",
+    });
     expect(order.clientOrderId).toBe("abc123");
     expect((await paper.fetchOrder(BTC, "abc123")).id).toBe(order.id);
-    const duplicate = await rejection(paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000", clientOrderId: "abc123" }));
+    const duplicate = await rejection(
+      paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000", clientOrderId: "abc123" }),
+    );
     expect(duplicate.kind).toBe("invalid-order");
   });
 
@@ -68,7 +93,10 @@ describe("paper orders and balances", () => {
     const balances = await paper.fetchBalances();
     expect(balances.BTC).toEqual({ f: amount, l: "0" });
     // paid the ask's price, not the limit
-    expect(balances.USDT).toEqual({ f: new Decimal(100000).minus(new Decimal(m.price(askTicks)).times(amount)).toFixed(), l: "0" });
+    expect(balances.USDT).toEqual({
+      f: new Decimal(100000).minus(new Decimal(m.price(askTicks)).times(amount)).toFixed(),
+      l: "0",
+    });
   });
 
   it("partial fill: a marketable buy larger than the crossing liquidity fills that much and rests the rest", async () => {
@@ -127,7 +155,12 @@ describe("paper orders and balances", () => {
     const m = market("ETH/USDT");
     const limitTicks = m.bestAskTicks(clock.bucket);
     const paper = paperOn(tempDataDir(), clock);
-    const order = await paper.createOrder({ pair: "ETH/USDT", side: "Sell", amount: "0.05", price: m.price(limitTicks) });
+    const order = await paper.createOrder({
+      pair: "ETH/USDT",
+      side: "Sell",
+      amount: "0.05",
+      price: m.price(limitTicks),
+    });
     const crossing = firstBucketAfter(clock.bucket, (b) => bidLotsAtOrAbove(m, limitTicks, b) >= m.lotsOf("0.05"));
     clock.toBucket(crossing);
     expect((await paper.fetchOrder("ETH/USDT", order.id)).status).toBe("closed");
@@ -146,7 +179,12 @@ describe("paper orders and balances", () => {
     const early = await paper.createOrder({ pair: BTC, side: "Buy", amount: m.amount(1), price: m.price(limitTicks) });
     const late = await paper.createOrder({ pair: BTC, side: "Buy", amount: m.amount(1), price: m.price(limitTicks) });
     // placed last, one tick better: it takes all but one lot of what crosses
-    const better = await paper.createOrder({ pair: BTC, side: "Buy", amount: m.amount(available - 1), price: m.price(limitTicks + 1) });
+    const better = await paper.createOrder({
+      pair: BTC,
+      side: "Buy",
+      amount: m.amount(available - 1),
+      price: m.price(limitTicks + 1),
+    });
 
     clock.toBucket(crossing);
     expect((await paper.fetchOrder(BTC, better.id)).status).toBe("closed");
@@ -209,7 +247,12 @@ describe("paper orders and balances", () => {
   it("accounts are separate: --account names its own balances and orders", async () => {
     const dir = tempDataDir();
     const clock = new TestClock();
-    await paperOn(dir, clock, { account: "alice" }).createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000" });
+    await paperOn(dir, clock, { account: "alice" }).createOrder({
+      pair: BTC,
+      side: "Buy",
+      amount: "0.01",
+      price: "50000",
+    });
     const bob = paperOn(dir, clock, { account: "bob" });
     expect(await bob.fetchOpenOrders(BTC)).toEqual([]);
     expect((await bob.fetchBalances()).USDT).toEqual({ f: "10000", l: "0" });
@@ -221,7 +264,9 @@ describe("paper refuses what it cannot do", () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     const error = await rejection(paper.createOrder({ pair: BTC, side: "Buy", amount: "1", price: "60000" }));
     expect(error.kind).toBe("insufficient-funds");
-    expect(error.message).toMatch(/^ExchangeId: paper, msg: Insufficient balance: .*needs 60000 USDT, 10000 USDT is free/);
+    expect(error.message).toMatch(
+      /^ExchangeId: paper, msg: Insufficient balance: .*needs 60000 USDT, 10000 USDT is free/,
+    );
     expect((await paper.fetchBalances()).USDT).toEqual({ f: "10000", l: "0" });
   });
 
@@ -328,7 +373,12 @@ describe("paper batches (seed 001 §5, LIMITS.paper)", () => {
     ]);
     expect(await paper.cancelBatch(BTC, [a!.id, c!.clientOrderId, "12345"])).toEqual([a!.id, c!.id]);
     expect((await paper.fetchOpenOrders(BTC)).map((o) => o.id)).toEqual([b!.id]);
-    const error = await rejection(paper.cancelBatch(BTC, Array.from({ length: 101 }, (_, i) => String(i))));
+    const error = await rejection(
+      paper.cancelBatch(
+        BTC,
+        Array.from({ length: 101 }, (_, i) => String(i)),
+      ),
+    );
     expect(error.message).toBe("ExchangeId: paper, msg: Maximum for 'cancelBatch' is: 100");
   });
 });
