@@ -90,7 +90,8 @@ export function bitgetSignedRequest(
   path: string,
   params: Record<string, unknown> | undefined,
 ): HttpRequest {
-  const query = method === "GET" && params ? buildQuery(params as Record<string, string | undefined>) : "";
+  // bitget's signing guide asks for the query keys in ascending order; what is signed is what is sent.
+  const query = method === "GET" && params ? buildQuery(params as Record<string, string | undefined>, { sort: true }) : "";
   const body = method === "GET" || params === undefined ? "" : JSON.stringify(params);
   const ts = String(timestamp);
   const prehash = ts + method + path + (query ? `?${query}` : "") + body;

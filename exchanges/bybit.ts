@@ -132,7 +132,13 @@ export class BybitAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Record<string, unknown>): Promise<BybitEnvelope> {
-    const response = await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params));
+    const response = await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params)).catch((error: unknown) => {
+      // bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure.
+      if (error instanceof ExchangeError && error.kind === "auth" && /too frequent/i.test(error.detail)) {
+        throw new ExchangeError(this.id, error.detail, { kind: "rate-limit", retryAfterMs: 600_000 });
+      }
+      throw error;
+    });
     const envelope = response.json as BybitEnvelope | undefined;
     if (!envelope || typeof envelope !== "object" || envelope.retCode === undefined) {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);

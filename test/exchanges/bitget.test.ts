@@ -52,7 +52,7 @@ describe("bitget adapter against a loopback mock", () => {
     expect(await bitget.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, price: "30000", status: "open" });
     const open = await bitget.fetchOpenOrders("BTC/USDT");
     expect(open.map((o) => [o.id, o.price]).sort()).toEqual([[a.id, "30000"], [b.id, "40000"]].sort());
-    expect(mock.server.requests.at(-1)!.query).toBe("symbol=BTCUSDT&limit=100");
+    expect(mock.server.requests.at(-1)!.query).toBe("limit=100&symbol=BTCUSDT");
     expect(await bitget.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
     expect((await bitget.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
   });

@@ -133,6 +133,13 @@ describe("bybit adapter against a loopback mock", () => {
     expect(error.retryAfterMs).toBeLessThanOrEqual(2500);
   });
 
+  it("treats bybit's HTTP 403 'access too frequent' IP limit as rate-limit, not auth", async () => {
+    mock.ipBanNext = true;
+    const error = await rejects(bybit.fetchBalances());
+    expect(error.kind).toBe("rate-limit");
+    expect(error.retryAfterMs).toBe(600_000);
+  });
+
   it("after a create time-out looks the order up by orderLinkId and never sends it twice (PRODUCT, 001 §3)", async () => {
     mock.delayNextCreateMs = 800;
     const slow = new BybitAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });

@@ -31,6 +31,8 @@ export interface BybitMock {
   delayNextCreateMs: number;
   /** the next private call answers 10006 Too many visits */
   rateLimitNext: boolean;
+  /** the next request answers HTTP 403 "access too frequent" (bybit's IP limit) */
+  ipBanNext: boolean;
   /** the next private call answers this retCode */
   errorNext: { retCode: number; retMsg: string } | undefined;
   /** the next batch create marks this item index as failed in retExtInfo */
@@ -56,6 +58,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     orders: new Map(),
     delayNextCreateMs: 0,
     rateLimitNext: false,
+    ipBanNext: false,
     errorNext: undefined,
     failBatchItem: undefined,
     dropBatchItem: undefined,
@@ -94,6 +97,10 @@ export async function startBybitMock(credentials: { api: string; secret: string 
   }
 
   server.intercept((req) => {
+    if (mock.ipBanNext) {
+      mock.ipBanNext = false;
+      return { status: 403, headers: { "content-type": "text/plain" }, body: "access too frequent" };
+    }
     const failure = verify(req);
     if (!failure) return undefined;
     const headers: Record<string, string> = failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
