@@ -20,6 +20,8 @@ const GENERAL: Record<string, OrderStatus> = {
   // Not in the seed's list but unambiguous on the exchanges that send them (gate, probit, bingx).
   open: "open",
   pending: "open",
+  // bitget's freshly accepted orders before they rest ("init").
+  init: "open",
   filled: "closed",
   executed: "closed",
   closed: "closed",
