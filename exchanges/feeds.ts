@@ -3,7 +3,9 @@ import { ExchangeError } from "../lib/errors.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId } from "../lib/types.js";
 import type { FeedRuntimeOptions } from "./feed/options.js";
+import { BingxFeed } from "./feeds/bingx.js";
 import { BitgetFeed } from "./feeds/bitget.js";
+import { BitteamFeed } from "./feeds/bitteam.js";
 import { BybitFeed } from "./feeds/bybit.js";
 import { GateFeed } from "./feeds/gate.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
@@ -14,7 +16,9 @@ type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
 
 /** One constructor per exchange; seed 001 §4 sources, plus okx, htx and lbank (PRODUCT D14). */
 const MAKERS: Partial<Record<string, FeedMaker>> = {
+  bingx: (pair, options) => new BingxFeed(pair, options),
   bitget: (pair, options) => new BitgetFeed(pair, options),
+  bitteam: (pair, options) => new BitteamFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
   gate: (pair, options) => new GateFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
