@@ -1,14 +1,25 @@
+import { readFileSync, statSync } from "node:fs";
+import { Decimal } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
+import type { Logger } from "../../lib/log.js";
 import { OrderBook } from "../../lib/orderbook.js";
+import type { BookLevel } from "../../lib/types.js";
 import type { BookFeed, FeedOptions, FeedState } from "../types.js";
+import type { PaperState } from "./engine.js";
 import { BOOK_LEVELS, bucketOf, resolveSeed, type SyntheticMarket, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
+import { defaultDataDir, paperStateFile, parseState } from "./store.js";
 
 export interface PaperFeedOptions extends FeedOptions {
   /** the market's seed; the adapter's default when absent, so the book shown is the one that fills */
   seed?: string;
   /** how often the feed looks at the clock; the book itself moves once per second. 250 ms. */
   intervalMs?: number;
+  /**
+   * A paper account (in `dataDir`) whose own open orders are shown in the book at their prices,
+   * as a trader sees their orders on a real exchange's book.
+   */
+  account?: string;
 }
 
 export const PAPER_FEED_INTERVAL_MS = 250;
@@ -28,7 +39,9 @@ class PaperFeed implements BookFeed {
   private readonly now: () => number;
   private readonly intervalMs: number;
   private timer: ReturnType<typeof setInterval> | undefined;
-  private shownBucket = Number.NaN;
+  private shownKey = "";
+  private readonly stateFile: string | undefined;
+  private readonly logger: Logger | undefined;
   private readonly stateListeners = new Set<(state: FeedState) => void>();
   private readonly changeListeners = new Set<() => void>();
 
@@ -39,6 +52,9 @@ class PaperFeed implements BookFeed {
     this.depth = Math.max(1, Math.min(options.depth ?? EXCHANGES.paper.depth, BOOK_LEVELS));
     this.now = options.now ?? Date.now;
     this.intervalMs = options.intervalMs ?? PAPER_FEED_INTERVAL_MS;
+    this.logger = options.logger;
+    if (options.account !== undefined)
+      this.stateFile = paperStateFile(options.dataDir ?? defaultDataDir(), options.account);
   }
 
   get state(): FeedState {
@@ -74,15 +90,61 @@ class PaperFeed implements BookFeed {
   }
 
   private tick(): void {
-    if (bucketOf(this.now()) !== this.shownBucket) this.snapshot();
+    if (this.changeKey(this.now()) !== this.shownKey) this.snapshot();
+  }
+
+  /** The book changes when the market's second does, or when the account's state file is rewritten. */
+  private changeKey(at: number): string {
+    let written = 0;
+    if (this.stateFile) {
+      try {
+        written = statSync(this.stateFile).mtimeMs;
+      } catch {
+        // no account yet
+      }
+    }
+    return `${bucketOf(at)}|${written}`;
   }
 
   private snapshot(): void {
     const at = this.now();
-    const { bids, asks } = this.market.book(at, this.depth);
-    this.shownBucket = bucketOf(at);
-    this.book.applySnapshot(bids, asks);
+    this.shownKey = this.changeKey(at);
+    const bucket = bucketOf(at);
+    const bids = new Map(this.market.levels("bid", bucket, this.depth));
+    const asks = new Map(this.market.levels("ask", bucket, this.depth));
+    if (this.stateFile) this.addOwnOrders(bucket, bids, asks);
+    const toLevels = (side: Map<number, number>, descending: boolean): BookLevel[] =>
+      [...side.entries()]
+        .sort((x, y) => (descending ? y[0] - x[0] : x[0] - y[0]))
+        .slice(0, this.depth)
+        .map(([ticks, lots]) => [this.market.price(ticks), this.market.amount(lots)]);
+    this.book.applySnapshot(toLevels(bids, true), toLevels(asks, false));
     for (const listener of this.changeListeners) listener();
+  }
+
+  /**
+   * Adds the account's open orders of this pair, read without the lock (writes are atomic renames).
+   * An order the synthetic market crosses now is left out: the next operation on the account fills it.
+   */
+  private addOwnOrders(bucket: number, bids: Map<number, number>, asks: Map<number, number>): void {
+    const file = this.stateFile as string;
+    let state: PaperState | undefined;
+    try {
+      state = parseState(readFileSync(file, "utf8"), file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        this.logger?.warn("paper feed: cannot show own orders", { error: String(error) });
+      return;
+    }
+    const bestBid = this.market.bestBidTicks(bucket);
+    const bestAsk = this.market.bestAskTicks(bucket);
+    for (const order of state.orders) {
+      if (order.status !== "open" || order.pair !== this.pair) continue;
+      const ticks = this.market.ticksOf(order.price);
+      const lots = this.market.lotsOf(new Decimal(order.amount).minus(order.filled));
+      if (order.side === "Buy" && ticks < bestAsk) bids.set(ticks, (bids.get(ticks) ?? 0) + lots);
+      if (order.side === "Sell" && ticks > bestBid) asks.set(ticks, (asks.get(ticks) ?? 0) + lots);
+    }
   }
 
   private setState(state: FeedState): void {

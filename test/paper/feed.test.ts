@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createPaperFeed, paperBook } from "../../exchanges/paper/index.js";
 import type { FeedState } from "../../exchanges/types.js";
-import { SEED, T0, TestClock } from "./helpers.js";
+import { market, paperOn, SEED, T0, TestClock, tempDataDir } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -76,6 +76,30 @@ describe("paper's book feed", () => {
     await feed.refresh();
     expect(feed.book.version).toBeGreaterThan(version);
     expect(feed.book.bestBid()).toEqual(paperBook("BTC/USDT", { now: clock.now, seed: SEED }).bids[0]);
+    feed.stop();
+  });
+
+  it("with an account, shows the account's own open orders at their prices, and drops them once cancelled", async () => {
+    const dir = tempDataDir();
+    const clock = new TestClock();
+    const m = market();
+    const paper = paperOn(dir, clock);
+    // a sell one tick above the best bid: inside the spread, so it becomes the best ask
+    const inside = m.price(m.bestBidTicks(clock.bucket) + 1);
+    const order = await paper.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.123", price: inside });
+    const feed = createPaperFeed("BTC/USDT", {
+      now: clock.now,
+      seed: SEED,
+      dataDir: dir,
+      account: "default",
+      intervalMs: 10,
+    });
+    feed.start();
+    expect(feed.book.bestAsk()).toEqual([inside, "0.123"]);
+    expect(feed.book.askCount).toBe(20);
+    await paper.cancelOrder("BTC/USDT", order.id);
+    await sleep(80);
+    expect(feed.book.bestAsk()).toEqual(paperBook("BTC/USDT", { now: clock.now, seed: SEED }).asks[0]);
     feed.stop();
   });
 
