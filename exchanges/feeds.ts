@@ -8,6 +8,7 @@ import { BitgetFeed } from "./feeds/bitget.js";
 import { BitteamFeed } from "./feeds/bitteam.js";
 import { BybitFeed } from "./feeds/bybit.js";
 import { GateFeed } from "./feeds/gate.js";
+import { HtxFeed } from "./feeds/htx.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
 import { OkxFeed } from "./feeds/okx.js";
 import type { BookFeed, FeedOptions } from "./types.js";
@@ -21,6 +22,7 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
   bitteam: (pair, options) => new BitteamFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
   gate: (pair, options) => new GateFeed(pair, options),
+  htx: (pair, options) => new HtxFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
 };
