@@ -9,6 +9,7 @@ import { createBitgetExchange } from "./bitget.js";
 import { createGateExchange } from "./gate.js";
 import { createKucoinExchange } from "./kucoin.js";
 import { createMexcExchange } from "./mexc.js";
+import { createHtxExchange } from "./htx.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
 
@@ -21,6 +22,7 @@ const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
   gate: createGateExchange,
   kucoin: createKucoinExchange,
   mexc: createMexcExchange,
+  htx: createHtxExchange,
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
