@@ -163,7 +163,8 @@ export class PaperExchange implements ExchangeAdapter {
     return this.transact((engine, nowMs) => {
       const cancelled: string[] = [];
       for (const key of keys) {
-        const record = engine.openOrders(name).find((o) => o.id === key || o.clientOrderId === key);
+        const open = engine.openOrders(name);
+        const record = open.find((o) => o.id === key) ?? open.find((o) => o.clientOrderId === key);
         if (!record) continue;
         engine.cancel(record, nowMs);
         cancelled.push(record.id);

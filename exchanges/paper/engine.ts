@@ -367,9 +367,11 @@ export class PaperEngine {
     return record;
   }
 
-  /** An order of this pair by id or client order id. */
+  /** An order of this pair by id, else by client order id. */
   find(pair: string, id: string): PaperOrderRecord {
-    const found = this.state.orders.find((o) => o.pair === pair && (o.id === id || o.clientOrderId === id));
+    const found =
+      this.state.orders.find((o) => o.pair === pair && o.id === id) ??
+      this.state.orders.find((o) => o.pair === pair && o.clientOrderId === id);
     if (!found) throw new ExchangeError("paper", `Order '${id}' not found on ${pair}`, { kind: "order-not-found" });
     return found;
   }

@@ -169,6 +169,51 @@ describe("paper orders and balances", () => {
     expect(balances.USDT!.f).toBe(new Decimal(10000).plus(new Decimal(m.price(limitTicks)).times("0.05")).toFixed());
   });
 
+  it("partial fill on replay: a resting sell larger than the bids that cross it fills that much and stays open", async () => {
+    const clock = new TestClock();
+    const m = market();
+    const limitTicks = m.bestAskTicks(clock.bucket);
+    const crossing = firstBucketAfter(clock.bucket, (b) => bidLotsAtOrAbove(m, limitTicks, b) > 0);
+    const available = bidLotsAtOrAbove(m, limitTicks, crossing);
+    const paper = paperOn(tempDataDir(), clock, { startingBalances: { BTC: "100" } });
+    const order = await paper.createOrder({
+      pair: BTC,
+      side: "Sell",
+      amount: m.amount(available + 777),
+      price: m.price(limitTicks),
+    });
+    clock.toBucket(crossing);
+    expect(await paper.fetchOrder(BTC, order.id)).toMatchObject({ status: "open", filled: m.amount(available) });
+    const balances = await paper.fetchBalances();
+    expect(balances.BTC!.l).toBe(m.amount(777));
+    expect(balances.USDT!.f).toBe(new Decimal(m.price(limitTicks)).times(m.amount(available)).toFixed());
+  });
+
+  it("a clock behind the account's last replay neither undoes nor repeats fills", async () => {
+    const clock = new TestClock();
+    const m = market();
+    const limitTicks = m.bestBidTicks(clock.bucket);
+    const paper = paperOn(tempDataDir(), clock);
+    const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.001", price: m.price(limitTicks) });
+    clock.toBucket(firstBucketAfter(clock.bucket, (b) => askLotsAtOrBelow(m, limitTicks, b) > 0));
+    const balances = await paper.fetchBalances();
+    clock.ms = T0;
+    expect((await paper.fetchOrder(BTC, order.id)).status).toBe("closed");
+    expect(await paper.fetchBalances()).toEqual(balances);
+  });
+
+  it("caps the replay: a call after a month away replays in strides and stays fast", async () => {
+    const clock = new TestClock();
+    const paper = paperOn(tempDataDir(), clock, { startingBalances: { USDT: "1000000", BTC: "10" } });
+    await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "1" });
+    await paper.createOrder({ pair: BTC, side: "Sell", amount: "0.01", price: "1000000" });
+    clock.ms += 30 * 86_400_000;
+    const started = performance.now();
+    expect(await paper.fetchOpenOrders(BTC)).toHaveLength(2);
+    // replaying each of the 2.6 million seconds would take seconds
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
   it("price-time priority: the better price fills first, then the earlier order at the same price", async () => {
     const clock = new TestClock();
     const m = market();
@@ -220,6 +265,21 @@ describe("paper orders and balances", () => {
     expect(balances.BTC).toEqual({ f: "1", l: "0" });
     expect(balances.USDT).toEqual({ f: "9000", l: "1000" });
     expect(await paper.cancelAll(BTC)).toEqual([]);
+  });
+
+  it("an order id wins over another order's equal client order id", async () => {
+    const paper = paperOn(tempDataDir(), new TestClock());
+    const first = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000" });
+    const second = await paper.createOrder({
+      pair: BTC,
+      side: "Buy",
+      amount: "0.02",
+      price: "50000",
+      clientOrderId: first.id,
+    });
+    expect((await paper.fetchOrder(BTC, first.id)).amount).toBe("0.01");
+    expect(await paper.cancelBatch(BTC, [first.id])).toEqual([first.id]);
+    expect((await paper.fetchOrder(BTC, second.id)).status).toBe("open");
   });
 
   it("unknown order ids are order-not-found, also when the id belongs to another pair", async () => {
