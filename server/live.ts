@@ -13,7 +13,7 @@ import { LIVE_SUBSCRIBE, type BookAnswer, type LiveMessage } from "../lib/api.js
 import { liveSubscribeSchema } from "../lib/schemas.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId, type ExchangeId } from "../lib/types.js";
-import { createFeed, preloadPaperFeed } from "../exchanges/feeds.js";
+import { createFeed } from "../exchanges/feeds.js";
 import { nodeFeedOptions } from "../exchanges/feed-node.js";
 import type { BookFeed } from "../exchanges/types.js";
 import type { App, BotEvents } from "./app.js";
@@ -127,13 +127,9 @@ interface RelayEntry {
 /** Shared public feeds, one per exchange and pair, kept 30 s after the last reader left. */
 export class BookRelay {
   private readonly feeds = new Map<string, RelayEntry>();
-  private ready: Promise<void> | undefined;
-
   constructor(private readonly app: App) {}
 
   private async acquire(exchange: ExchangeId, pair: string): Promise<RelayEntry> {
-    this.ready ??= preloadPaperFeed();
-    await this.ready;
     const key = `${exchange}:${pair}`;
     let entry = this.feeds.get(key);
     if (!entry) {
