@@ -11,7 +11,7 @@ export interface BookView {
   /** best first (highest bid first) */
   bids: CumulativeRow[];
   mid: string | undefined;
-  /** spread percent without the "~" and "%" (seed 000 §2 middle row) */
+  /** spread percent without the "~" and "%" (seed 000 §2 middle row), 6 decimals */
   spread: string | undefined;
   /** book.version this view was taken at */
   version: number;
@@ -50,7 +50,7 @@ export function buildBookView(book: OrderBook, depth: number, previous?: BookVie
     asks: askRows,
     bids: bidRows,
     mid: book.midPrice(),
-    spread: book.spreadPercent(2),
+    spread: book.spreadPercent(6),
     version: book.version,
     changed,
   };

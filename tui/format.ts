@@ -6,7 +6,15 @@ import { formatBalance, formatCompact, formatSpread, formatUtcTimestamp } from "
  * The TUI's number and time display: the lib's rules (seed 000 §9 with PRODUCT D15, shared with the
  * web and the CLI), plus the choices of decimals that fit a terminal column.
  */
-export { formatBalance, formatSpread, formatUtcTimestamp };
+export { formatBalance, formatUtcTimestamp };
+
+/**
+ * The middle row's "~" spread percent (the lib's formatSpread): 2 decimals, or 4 when it is below
+ * 0.1 %, since a liquid pair's spread of 0.0015 % would read ~0.00 %.
+ */
+export function formatSpreadPercent(percent: BigNumber.Value): string {
+  return formatSpread(percent, new Decimal(percent).abs().lt("0.1") ? 4 : 2);
+}
 
 /**
  * An amount or total in a book or order row: K/M/B from 1e3 up (2 decimals there, as the lib

@@ -85,7 +85,7 @@ export function tradeFormReducer(state: TradeFormState, action: TradeFormAction)
       };
     }
     case "clear":
-      return { ...EMPTY_TRADE_FORM, active: state.active };
+      return EMPTY_TRADE_FORM;
   }
 }
 

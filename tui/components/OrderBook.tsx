@@ -3,7 +3,7 @@ import { memo } from "react";
 import type { FeedState } from "../../exchanges/types.js";
 import type { CumulativeRow } from "../../lib/orderbook.js";
 import { levelKey, type BookSelection, type BookView, clampSelection } from "../book-view.js";
-import { formatAmount, formatPrice, formatSpread } from "../format.js";
+import { formatAmount, formatPrice, formatSpreadPercent } from "../format.js";
 import { useTheme, type Theme } from "../theme.js";
 import { columns, padEnd, padStart } from "./layout.js";
 
@@ -65,7 +65,7 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   for (let i = 0; i < rowsPerSide; i++) bidLines.push(line("bid", view.bids[i], i));
 
   const middle =
-    view.mid === undefined ? "no quotes yet" : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpread(view.spread)}`;
+    view.mid === undefined ? "no quotes yet" : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
   const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
   const title = `Order book ${props.pair}`;
 
