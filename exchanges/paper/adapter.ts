@@ -4,9 +4,10 @@ import { assertBatchSize } from "../../lib/limits.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
 import { newClientOrderId } from "../common/client-order-id.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
-import { newPaperState, PaperEngine, toOrder, type ValidOrder } from "./engine.js";
+import { PaperEngine, type ValidOrder } from "./engine.js";
 import { bucketOf, resolveSeed } from "./market.js";
 import { paperPair } from "./pairs.js";
+import { newPaperState, toOrder } from "./state.js";
 import { AccountStore, defaultDataDir } from "./store.js";
 
 /** Options of the paper adapter: the common ones, plus a few that tests and demos use. */

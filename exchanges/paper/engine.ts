@@ -1,7 +1,7 @@
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { LIMITS } from "../../lib/limits.js";
-import type { Balances, Order, Side } from "../../lib/types.js";
+import type { Balances, Side } from "../../lib/types.js";
 import {
   BOOK_LEVELS,
   BUCKET_MS,
@@ -11,7 +11,8 @@ import {
   type SyntheticMarket,
   syntheticMarket,
 } from "./market.js";
-import { DEMO_BALANCES, PAPER_CURRENCIES, type PaperPair, paperPair } from "./pairs.js";
+import { type PaperPair, paperPair } from "./pairs.js";
+import type { PaperOrderRecord, PaperState } from "./state.js";
 
 /**
  * paper's matching engine over one account's state. It works on the plain JSON state that
@@ -32,39 +33,6 @@ import { DEMO_BALANCES, PAPER_CURRENCIES, type PaperPair, paperPair } from "./pa
  * - No fees.
  */
 
-export type PaperOrderStatus = "open" | "closed" | "canceled";
-
-export interface PaperOrderRecord {
-  id: string;
-  clientOrderId: string;
-  pair: string;
-  side: Side;
-  price: string;
-  amount: string;
-  filled: string;
-  status: PaperOrderStatus;
-  /** creation time, ms (the adapter's clock) */
-  timestamp: number;
-  updatedAt: number;
-  /** the market bucket the order entered the book; the synthetic flow reaches it from the next bucket */
-  bucket: number;
-}
-
-export interface PaperState {
-  version: 1;
-  account: string;
-  createdAt: number;
-  /** the last market bucket whose fills are applied */
-  lastBucket: number;
-  nextId: number;
-  balances: Record<string, { free: string; locked: string }>;
-  /** open orders and the most recent closed or canceled ones, in the order they were placed */
-  orders: PaperOrderRecord[];
-  /** synthetic liquidity taken: `${pair}|${side}|${ticks}|${epoch}` → [lots, bucket taken] */
-  taken: Record<string, [lots: number, bucket: number]>;
-}
-
-export const STATE_VERSION = 1;
 /** Closed and canceled orders kept for fetchOrder; older ones are dropped. */
 export const HISTORY_LIMIT = 1000;
 /**
@@ -72,44 +40,6 @@ export const HISTORY_LIMIT = 1000;
  * coarser strides (a CLI call after a week off stays a few milliseconds).
  */
 export const MAX_REPLAY_STEPS = 2000;
-
-export function newPaperState(
-  account: string,
-  nowMs: number,
-  bucket: number,
-  startingBalances?: Record<string, string>,
-): PaperState {
-  const balances: PaperState["balances"] = {};
-  for (const currency of PAPER_CURRENCIES) balances[currency] = { free: "0", locked: "0" };
-  for (const [currency, amount] of Object.entries(startingBalances ?? DEMO_BALANCES)) {
-    balances[currency.toUpperCase()] = { free: new Decimal(amount).toFixed(), locked: "0" };
-  }
-  return {
-    version: STATE_VERSION,
-    account,
-    createdAt: nowMs,
-    lastBucket: bucket,
-    nextId: 1,
-    balances,
-    orders: [],
-    taken: {},
-  };
-}
-
-export function toOrder(record: PaperOrderRecord): Order {
-  return {
-    pair: record.pair,
-    id: record.id,
-    clientOrderId: record.clientOrderId,
-    price: record.price,
-    amount: record.amount,
-    filled: record.filled,
-    type: "limit",
-    side: record.side,
-    status: record.status,
-    timestamp: record.timestamp,
-  };
-}
 
 /** An order that passed validation: a known pair, price and amount truncated to its decimals and > 0. */
 export interface ValidOrder {

@@ -5,9 +5,9 @@ import type { Logger } from "../../lib/log.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
 import type { BookFeed, FeedOptions, FeedState } from "../types.js";
-import type { PaperState } from "./engine.js";
 import { BOOK_LEVELS, bucketOf, resolveSeed, type SyntheticMarket, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
+import type { PaperState } from "./state.js";
 import { defaultDataDir, paperStateFile, parseState } from "./store.js";
 
 export interface PaperFeedOptions extends FeedOptions {

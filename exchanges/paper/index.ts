@@ -4,7 +4,8 @@
  *
  *   pairs.ts   the pairs it trades and a new account's demo balances
  *   market.ts  the synthetic market: a seeded, deterministic function of time
- *   engine.ts  matching and balances over one account's state
+ *   state.ts   one account's state as kept on disk
+ *   engine.ts  matching and balances over that state
  *   lock.ts    the lock file that serializes processes
  *   store.ts   the account's state file: location, validation, atomic writes
  *   adapter.ts the ExchangeAdapter

@@ -3,9 +3,9 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, un
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { ExchangeError } from "../../lib/errors.js";
-import type { PaperOrderRecord, PaperState } from "./engine.js";
-import { STATE_VERSION } from "./engine.js";
 import { acquireLock, type LockOptions } from "./lock.js";
+import type { PaperOrderRecord, PaperState } from "./state.js";
+import { STATE_VERSION } from "./state.js";
 
 /**
  * Where and how a paper account lives on disk: `<dataDir>/paper/<account>.json`, changed only
