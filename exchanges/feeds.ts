@@ -11,6 +11,7 @@ import { GateFeed } from "./feeds/gate.js";
 import { HtxFeed } from "./feeds/htx.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
 import { OkxFeed } from "./feeds/okx.js";
+import { createPaperFeed } from "./paper/index.js";
 import type { BookFeed, FeedOptions } from "./types.js";
 
 type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
@@ -46,24 +47,14 @@ export function feedExchanges(): string[] {
   return ["paper", ...Object.keys(MAKERS)];
 }
 
+/**
+ * paper's feed (exchanges/paper). The registry runs in Node (CLI, TUI, server) and paper keeps its
+ * state on disk, so it is imported statically; browser code imports exchanges/feeds/<id>.ts
+ * directly, which stay free of Node-only modules.
+ */
 function createPaper(pair: string, options: FeedOptions): BookFeed {
-  // the paper exchange is another engineer's; its module exports createPaperFeed once it lands
-  return createPaperFeedLate(pair, options);
+  return createPaperFeed(pair, options);
 }
 
-let paperModule: Record<string, unknown> | undefined;
-/** Loaded before createFeed is first used for paper; see preloadPaperFeed. */
-function createPaperFeedLate(pair: string, options: FeedOptions): BookFeed {
-  const make = paperModule?.createPaperFeed as ((pair: string, options: FeedOptions) => BookFeed) | undefined;
-  if (!make) throw new ExchangeError("paper", "The paper feed is not available yet", { kind: "unsupported" });
-  return make(pair, options);
-}
-
-/** Loads the paper exchange's feed (if it exists yet) so createFeed("paper", …) can stay synchronous. */
-export async function preloadPaperFeed(): Promise<void> {
-  try {
-    paperModule = (await import("./paper/index.js")) as Record<string, unknown>;
-  } catch {
-    paperModule = undefined;
-  }
-}
+/** Kept for callers written when paper was loaded lazily; nothing to wait for now. */
+export async function preloadPaperFeed(): Promise<void> {}

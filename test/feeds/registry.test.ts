@@ -29,3 +29,12 @@ describe("feed registry", () => {
     }
   });
 });
+
+describe("paper through the registry", () => {
+  it("createFeed('paper', …) delegates to createPaperFeed synchronously, no preload needed", () => {
+    const feed = createFeed("paper", "BTC/USDT", { dataDir: `/tmp/spotdesk-feed-registry-${process.pid}` });
+    expect(feed.exchange).toBe("paper");
+    expect(feed.pair).toBe("BTC/USDT");
+    feed.stop();
+  });
+});
