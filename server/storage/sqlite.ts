@@ -161,7 +161,7 @@ export function openSqliteStorage(file: string): Storage {
     ),
     getUser: stmt<[string], UserRow>("SELECT * FROM users WHERE id = ?"),
     getUserByEmail: stmt<[string], UserRow>("SELECT * FROM users WHERE email = ?"),
-    listUsers: stmt<[], UserRow>("SELECT * FROM users ORDER BY created, email"),
+    listUsers: stmt<[], UserRow>("SELECT * FROM users ORDER BY created, rowid"),
     deleteUser: stmt<[string]>("DELETE FROM users WHERE id = ?"),
     addCredential: stmt<[string, string, Buffer, number, number, number]>(
       "INSERT INTO credentials (id, user_id, public_key, counter, last_ts, created) VALUES (?, ?, ?, ?, ?, ?)",
@@ -213,7 +213,7 @@ export function openSqliteStorage(file: string): Storage {
       "INSERT INTO bots (id, bot_type, path, paths, setup, credentials, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     getBot: stmt<[string], BotRow>("SELECT * FROM bots WHERE id = ?"),
-    listBots: stmt<[], BotRow>("SELECT * FROM bots ORDER BY created, id"),
+    listBots: stmt<[], BotRow>("SELECT * FROM bots ORDER BY created, rowid"),
     updateBotState: stmt<[string, string]>("UPDATE bots SET state = ? WHERE id = ?"),
     clearBotCredentials: stmt<[string]>("UPDATE bots SET credentials = NULL WHERE id = ?"),
     deleteBot: stmt<[string]>("DELETE FROM bots WHERE id = ?"),
