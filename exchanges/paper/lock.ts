@@ -87,7 +87,9 @@ function isStale(path: string, text: string, staleMs: number): boolean {
     }
   }
   if (Date.now() - owner.at > staleMs) return true;
-  return owner.host === hostname() && owner.pid !== process.pid && !processAlive(owner.pid);
+  // A pid of 0 or below would name a process group to process.kill: such an owner is judged by age only.
+  const checkable = Number.isSafeInteger(owner.pid) && owner.pid > 0 && owner.pid !== process.pid;
+  return checkable && owner.host === hostname() && !processAlive(owner.pid);
 }
 
 /** Removes a stale lock, unless it changed hands since it was judged stale. */

@@ -282,6 +282,31 @@ describe("paper orders and balances", () => {
     expect((await paper.fetchOrder(BTC, second.id)).status).toBe("open");
   });
 
+  it("self-trade prevention: a buy never matches the account's own resting sell", async () => {
+    const clock = new TestClock();
+    const m = market();
+    const paper = paperOn(tempDataDir(), clock);
+    const inside = m.price(m.bestBidTicks(clock.bucket) + 1); // inside the synthetic spread
+    const sell = await paper.createOrder({ pair: BTC, side: "Sell", amount: "0.01", price: inside });
+    const buy = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: inside });
+    expect([sell.status, buy.status, sell.filled, buy.filled]).toEqual(["open", "open", "0", "0"]);
+    const balances = await paper.fetchBalances();
+    expect(balances.BTC).toEqual({ f: "0.99", l: "0.01" });
+    expect(balances.USDT!.l).toBe(new Decimal(inside).times("0.01").toFixed());
+  });
+
+  it("refuses more than 500 open orders on a pair (LIMITS.paper.openOrders)", async () => {
+    const paper = paperOn(tempDataDir(), new TestClock());
+    const items = Array.from({ length: 100 }, () => ({ side: "Buy" as const, amount: "0.0001", price: "100" }));
+    for (let i = 0; i < 5; i++) await paper.createBatch(BTC, items);
+    const error = await rejection(paper.createOrder({ pair: BTC, side: "Buy", amount: "0.0001", price: "100" }));
+    expect(error.kind).toBe("invalid-order");
+    expect(error.message).toContain("paper allows 500 per pair");
+    expect((await paper.createOrder({ pair: "ETH/USDT", side: "Buy", amount: "0.01", price: "100" })).status).toBe(
+      "open",
+    );
+  });
+
   it("unknown order ids are order-not-found, also when the id belongs to another pair", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000" });

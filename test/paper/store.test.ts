@@ -127,6 +127,17 @@ describe("paper's lock file", () => {
     expect(readdirSync(join(dir, "paper"))).toEqual(["default.json"]);
   });
 
+  it("never signals a process group: a lock naming pid 0 is judged by its age", async () => {
+    const dir = tempDataDir();
+    const paper = paperOn(dir, new TestClock(), { lockTimeoutMs: 100 });
+    await paper.fetchBalances();
+    const lock = `${paperStateFile(dir, "default")}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: 0, host: hostname(), at: Date.now(), token: "zero" }));
+    expect((await rejection(paper.fetchBalances())).code).toBe("ELOCKED");
+    writeFileSync(lock, JSON.stringify({ pid: 0, host: hostname(), at: Date.now() - 60_000, token: "zero" }));
+    expect((await paper.fetchBalances()).BTC).toEqual({ f: "1", l: "0" });
+  });
+
   it("breaks a lock older than the stale age even when its process lives", async () => {
     const dir = tempDataDir();
     const paper = paperOn(dir, new TestClock(), { lockTimeoutMs: 2000, staleLockMs: 1000 });
