@@ -3,18 +3,20 @@
  * only declares its arguments, and loads what it needs (conf, adapters, zod, Ink, the server) when
  * it runs, so `spotdesk --version` and `balances --json` on paper start close to bare node.
  */
-import { Command, CommanderError, Option } from "commander";
 import pkg from "../package.json" with { type: "json" };
-import { registerAccounts } from "./commands/accounts.js";
-import { registerBalances } from "./commands/balances.js";
-import { registerBook } from "./commands/book.js";
-import { registerCancel } from "./commands/cancel.js";
-import { registerExchanges } from "./commands/exchanges.js";
-import { registerOrders } from "./commands/orders.js";
-import { registerServer } from "./commands/server.js";
-import { registerTrade } from "./commands/trade.js";
-import { registerTui } from "./commands/tui.js";
-import { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE } from "./run.js";
+
+// `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
+
+const [{ Command, CommanderError, Option }, commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
+  import("commander"),
+  import("./commands/index.js"),
+  import("./run.js"),
+]);
 
 const program = new Command("spotdesk")
   .description("A trading console for spot markets on fifteen crypto exchanges, and paper, the built-in simulated one.")
@@ -28,15 +30,7 @@ const program = new Command("spotdesk")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-registerExchanges(program);
-registerAccounts(program);
-registerBalances(program);
-registerOrders(program);
-registerTrade(program);
-registerCancel(program);
-registerBook(program);
-registerTui(program);
-registerServer(program);
+for (const register of commands.ALL_COMMANDS) register(program);
 
 // A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
