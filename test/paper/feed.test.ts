@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createPaperFeed, paperBook } from "../../exchanges/paper/index.js";
 import type { FeedState } from "../../exchanges/types.js";
 import { market, paperOn, SEED, T0, TestClock, tempDataDir } from "./helpers.js";
@@ -47,6 +47,7 @@ describe("paper's book feed", () => {
     await sleep(60);
     expect(feed.book.version).toBe(version);
     clock.ms += 1000;
+    await vi.waitFor(() => expect(changes).toBe(2), { timeout: 3000 });
     await sleep(60);
     expect(changes).toBe(2);
     expect(feed.book.top(20)).toEqual({
@@ -98,8 +99,12 @@ describe("paper's book feed", () => {
     expect(feed.book.bestAsk()).toEqual([inside, "0.123"]);
     expect(feed.book.askCount).toBe(20);
     await paper.cancelOrder("BTC/USDT", order.id);
-    await sleep(80);
-    expect(feed.book.bestAsk()).toEqual(paperBook("BTC/USDT", { now: clock.now, seed: SEED }).asks[0]);
+    await vi.waitFor(
+      () => expect(feed.book.bestAsk()).toEqual(paperBook("BTC/USDT", { now: clock.now, seed: SEED }).asks[0]),
+      {
+        timeout: 3000,
+      },
+    );
     feed.stop();
   });
 
