@@ -7,6 +7,10 @@
 import { bitgetSignedRequest, BITGET_PATHS } from "../exchanges/bitget.js";
 import { bybitSignedRequest, BYBIT_PATHS } from "../exchanges/bybit.js";
 import { okxSignedRequest, OKX_PATHS } from "../exchanges/okx.js";
+import { gateSignedRequest, GATE_PATHS } from "../exchanges/gate.js";
+import { htxSignedRequest, HTX_PATHS } from "../exchanges/htx.js";
+import { kucoinSignedRequest, KUCOIN_PATHS } from "../exchanges/kucoin.js";
+import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -46,6 +50,46 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       price: String(30000 + (i % 100)),
       size: "0.01",
       clientOid: clientOrderId,
+    }),
+  kucoin: (now, i) =>
+    kucoinSignedRequest(credentials, now, "POST", KUCOIN_PATHS.orders, {}, {
+      clientOid: clientOrderId,
+      side: "buy",
+      symbol: exchangeSymbol("BTC/USDT", "-"),
+      type: "limit",
+      price: String(30000 + (i % 100)),
+      size: "0.01",
+      timeInForce: "GTC",
+    }),
+  gate: (now, i) =>
+    gateSignedRequest(credentials, now, "POST", GATE_PATHS.orders, {}, {
+      text: `t-${clientOrderId.slice(0, 28)}`,
+      currency_pair: exchangeSymbol("BTC/USDT", "_"),
+      type: "limit",
+      account: "spot",
+      side: "buy",
+      amount: "0.01",
+      price: String(30000 + (i % 100)),
+      time_in_force: "gtc",
+    }),
+  mexc: (now, i) =>
+    mexcSignedRequest(credentials, now, "POST", MEXC_PATHS.order, {
+      symbol: exchangeSymbol("BTC/USDT", ""),
+      side: "BUY",
+      type: "LIMIT",
+      quantity: "0.01",
+      price: String(30000 + (i % 100)),
+      newClientOrderId: clientOrderId,
+    }),
+  htx: (now, i) =>
+    htxSignedRequest(credentials, now, "POST", "api.huobi.pro", HTX_PATHS.place, {}, {
+      "account-id": "100009",
+      symbol: exchangeSymbol("BTC/USDT", "", true),
+      type: "buy-limit",
+      amount: "0.01",
+      price: String(30000 + (i % 100)),
+      source: "spot-api",
+      "client-order-id": clientOrderId,
     }),
 };
 

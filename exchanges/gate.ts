@@ -7,7 +7,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type JsonResponse, type OrderToPlace, RestAdapter } from "./common/adapter.js";
-import { buildQuery, type HttpMethod, retryAfterMs } from "./common/rest.js";
+import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "./common/rest.js";
 import { hmacSha512Hex, sha512Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -92,6 +92,21 @@ export function gateSignedHeaders(credentials: Credentials, input: GateSignInput
     Accept: "application/json",
     "Content-Type": "application/json",
   };
+}
+
+/** Builds one signed request exactly as it goes on the wire: the query and body signed are the ones sent. */
+export function gateSignedRequest(
+  credentials: Credentials,
+  nowMs: number,
+  method: HttpMethod,
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+  payload?: unknown,
+): HttpRequest {
+  const query = buildQuery(params);
+  const body = payload === undefined ? "" : JSON.stringify(payload);
+  const timestamp = String(Math.floor(nowMs / 1000));
+  return { method, path, query, body, headers: gateSignedHeaders(credentials, { method, path, query, body, timestamp }) };
 }
 
 const num = z.union([z.string(), z.number()]);
@@ -197,11 +212,7 @@ export class GateAdapter extends RestAdapter {
 
   /** One signed call: the query and body are built once, signed, and sent as signed. */
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const query = buildQuery(params);
-    const body = payload === undefined ? "" : JSON.stringify(payload);
-    const timestamp = String(Math.floor(this.now() / 1000));
-    const headers = gateSignedHeaders(this.credentials, { method, path, query, body, timestamp });
-    const response = await this.sendJson({ method, path, query, body, headers });
+    const response = await this.sendJson(gateSignedRequest(this.credentials, this.now(), method, path, params, payload));
     if (response.status >= 200 && response.status < 300 && response.json !== undefined) return response.json;
     // Gate answers errors as {label, message} with a 4xx/5xx status.
     const error = (response.json ?? {}) as { label?: unknown; message?: unknown; detail?: unknown };

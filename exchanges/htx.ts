@@ -6,7 +6,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import type { HttpMethod } from "./common/rest.js";
+import type { HttpMethod, HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -72,7 +72,9 @@ export function htxTimestamp(ms: number): string {
 }
 
 /** RFC 3986 encoding (encodeURIComponent leaves !'()* alone; HTX's canonical form escapes them). */
-const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+const encode = (value: string) =>
+  UNRESERVED.test(value) ? value : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The sorted, encoded query of signature version 2 (without Signature). */
 export function htxCanonicalQuery(params: Record<string, string>): string {
@@ -96,6 +98,25 @@ export function htxSignedQuery(credentials: Credentials, method: HttpMethod, hos
     Timestamp: htxTimestamp(nowMs),
   });
   return `${canonical}&Signature=${encode(htxSignature(credentials.secret, method, host, path, canonical))}`;
+}
+
+/** Builds one signed request exactly as it goes on the wire: signed query, unsigned JSON body. */
+export function htxSignedRequest(
+  credentials: Credentials,
+  nowMs: number,
+  method: HttpMethod,
+  host: string,
+  path: string,
+  params: Record<string, string> = {},
+  payload?: unknown,
+): HttpRequest {
+  return {
+    method,
+    path,
+    query: htxSignedQuery(credentials, method, host, path, params, nowMs),
+    body: payload === undefined ? "" : JSON.stringify(payload),
+    headers: { "Content-Type": "application/json" },
+  };
 }
 
 const num = z.union([z.string(), z.number()]);
@@ -176,10 +197,7 @@ export class HtxAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Record<string, string> = {}, payload?: unknown): Promise<unknown> {
-    const query = htxSignedQuery(this.credentials, method, this.host, path, params, this.now());
-    const body = payload === undefined ? "" : JSON.stringify(payload);
-    const headers: Record<string, string> = { "Content-Type": "application/json" };
-    const response = await this.sendJson({ method, path, query, body, headers });
+    const response = await this.sendJson(htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload));
     const envelope = (response.json ?? {}) as { status?: unknown; data?: unknown; "err-code"?: unknown; "err-msg"?: unknown };
     if (envelope.status === "ok") return envelope.data;
     const code = typeof envelope["err-code"] === "string" ? envelope["err-code"] : undefined;

@@ -7,7 +7,7 @@ import { parseSide } from "../lib/side.js";
 import { kucoinStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import { buildQuery, type HttpMethod } from "./common/rest.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -79,8 +79,13 @@ export function kucoinSignature(secret: string, input: KucoinSignInput): string 
 
 /** Key version 2: the passphrase travels HMAC-SHA256-signed with the secret, base64. */
 export function kucoinPassphrase(secret: string, passphrase: string): string {
-  return hmacSha256Base64(secret, passphrase);
+  // The same key signs the same passphrase on every request: remember the last one.
+  if (lastPassphrase && lastPassphrase.secret === secret && lastPassphrase.passphrase === passphrase) return lastPassphrase.signed;
+  const signed = hmacSha256Base64(secret, passphrase);
+  lastPassphrase = { secret, passphrase, signed };
+  return signed;
 }
+let lastPassphrase: { secret: string; passphrase: string; signed: string } | undefined;
 
 export function kucoinSignedHeaders(credentials: Credentials, input: KucoinSignInput, signedPassphrase?: string): Record<string, string> {
   return {
@@ -91,6 +96,22 @@ export function kucoinSignedHeaders(credentials: Credentials, input: KucoinSignI
     "KC-API-KEY-VERSION": "2",
     "Content-Type": "application/json",
   };
+}
+
+/** Builds one signed request exactly as it goes on the wire (the endpoint signed carries the query sent). */
+export function kucoinSignedRequest(
+  credentials: Credentials,
+  nowMs: number,
+  method: HttpMethod,
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+  payload?: unknown,
+  signedPassphrase?: string,
+): HttpRequest {
+  const query = buildQuery(params);
+  const body = payload === undefined ? "" : JSON.stringify(payload);
+  const endpoint = query ? `${path}?${query}` : path;
+  return { method, path, query, body, headers: kucoinSignedHeaders(credentials, { method, endpoint, body, timestamp: String(nowMs) }, signedPassphrase) };
 }
 
 const num = z.union([z.string(), z.number()]);
@@ -171,12 +192,7 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const query = buildQuery(params);
-    const body = payload === undefined ? "" : JSON.stringify(payload);
-    const timestamp = String(this.now());
-    const endpoint = query ? `${path}?${query}` : path;
-    const headers = kucoinSignedHeaders(this.credentials, { method, endpoint, body, timestamp }, this.signedPassphrase);
-    const response = await this.sendJson({ method, path, query, body, headers });
+    const response = await this.sendJson(kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase));
     const envelope = (response.json ?? {}) as { code?: unknown; msg?: unknown; data?: unknown };
     if (String(envelope.code) === KUCOIN_OK) return envelope.data;
     throw this.kucoinError(response, envelope);

@@ -6,7 +6,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import { buildQuery, type HttpMethod } from "./common/rest.js";
+import type { HttpMethod, HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -69,7 +69,8 @@ export const MEXC_ERRORS: ErrorCodeTable = {
  * Percent-encoding of parameter values. MEXC: special symbols "need to be URL encoded when
  * signing, and encode only support uppercase" — encodeURIComponent writes upper-case hex.
  */
-const encode = (value: string) => encodeURIComponent(value);
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+const encode = (value: string) => (UNRESERVED.test(value) ? value : encodeURIComponent(value));
 
 export function mexcSignature(secret: string, totalParams: string): string {
   return hmacSha256Hex(secret, totalParams);
@@ -77,8 +78,24 @@ export function mexcSignature(secret: string, totalParams: string): string {
 
 /** Builds the signed query: params, timestamp and recvWindow, then `signature` over all of them. */
 export function mexcSignedQuery(secret: string, params: Record<string, string | number | undefined>, timestamp: number): string {
-  const query = buildQuery({ ...params, timestamp, recvWindow: MEXC_RECV_WINDOW }, { encode });
+  let query = "";
+  for (const key in params) {
+    const value = params[key];
+    if (value !== undefined) query += `${encode(key)}=${encode(String(value))}&`;
+  }
+  query += `timestamp=${timestamp}&recvWindow=${MEXC_RECV_WINDOW}`;
   return `${query}&signature=${mexcSignature(secret, query)}`;
+}
+
+/** Builds one signed request exactly as it goes on the wire: every parameter in the signed query. */
+export function mexcSignedRequest(credentials: Credentials, nowMs: number, method: HttpMethod, path: string, params: Record<string, string | number | undefined> = {}): HttpRequest {
+  return {
+    method,
+    path,
+    query: mexcSignedQuery(credentials.secret, params, nowMs),
+    body: "",
+    headers: { "X-MEXC-APIKEY": credentials.api, "Content-Type": "application/json" },
+  };
 }
 
 const num = z.union([z.string(), z.number()]);
@@ -140,9 +157,7 @@ export class MexcAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const query = mexcSignedQuery(this.credentials.secret, params, this.now());
-    const headers = { "X-MEXC-APIKEY": this.credentials.api, "Content-Type": "application/json" };
-    const response = await this.sendJson({ method, path, query, body: "", headers });
+    const response = await this.sendJson(mexcSignedRequest(this.credentials, this.now(), method, path, params));
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const failed = response.status >= 400 || (json !== undefined && !Array.isArray(json) && json.code !== undefined && Number(json.code) !== 0 && Number(json.code) !== 200);
     if (!failed && json !== undefined) return json;
