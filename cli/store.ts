@@ -178,6 +178,7 @@ export async function openStore(): Promise<CredentialStore> {
  * the store). With no terminal and no variable, a clear error and no prompt.
  */
 export async function readStoreKey(store: CredentialStore, { creating }: { creating: boolean }): Promise<string> {
+  if (verifiedKey !== undefined && (await store.verifyKey(verifiedKey))) return verifiedKey;
   const fromEnv = process.env.SPOTDESK_STORE_KEY;
   let key: string;
   if (fromEnv !== undefined && fromEnv !== "") {
@@ -196,5 +197,12 @@ export async function readStoreKey(store: CredentialStore, { creating }: { creat
     if (problem) throw fail(`Invalid store key: ${problem}`, "bad-input");
   }
   if (!(await store.verifyKey(key))) throw fail("Wrong store key: it does not open the credential store", "auth");
+  verifiedKey = key;
   return key;
 }
+
+/**
+ * The key once verified, kept in memory for the life of the process: the TUI opens other accounts
+ * after Ink owns the terminal, where a second prompt could not be shown.
+ */
+let verifiedKey: string | undefined;

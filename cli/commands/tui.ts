@@ -1,57 +1,61 @@
 import type { Command } from "commander";
-import { normalizePair } from "../../lib/pair.js";
 import type { ExchangeId } from "../../lib/types.js";
-import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import type { Context } from "../context.js";
 import { action } from "../run.js";
 
 export const DEFAULT_PAIR = "BTC/USDT";
 
-/** What the CLI hands to the TUI: the chosen exchange, account and pair, and how to open adapters and feeds with the CLI's credential rules. */
-export interface TuiOptions {
-  exchange: ExchangeId;
-  account: string;
-  pair: string;
-  now: () => number;
-  openExchange(exchange: ExchangeId, account: string): Promise<ExchangeAdapter>;
-  openFeed(exchange: ExchangeId, pair: string, depth?: number): Promise<BookFeed>;
-}
-
-function tuiOptions(ctx: Context, exchange: ExchangeId, pair: string, open: typeof import("../exchange.js")): TuiOptions {
-  const withAccount = (ex: ExchangeId, account: string): Context => ({ ...ctx, options: { ...ctx.options, exchange: ex, account } });
-  return {
-    exchange,
-    account: ctx.options.account,
-    pair,
-    now: ctx.now,
-    openExchange: (ex, account) => open.openExchange(withAccount(ex, account), ex),
-    openFeed: (ex, feedPair, depth) => open.openBookFeed(ctx, ex, feedPair, depth),
-  };
+/** Accounts the TUI's switcher offers: paper's simulated ones, or the credential store's for a real exchange. */
+async function listAccounts(exchange: ExchangeId, dataDir: string | undefined): Promise<string[]> {
+  if (exchange === "paper") {
+    const { listPaperAccounts } = await import("../../tui/services.js");
+    return listPaperAccounts(exchange, dataDir);
+  }
+  const { openStore } = await import("../store.js");
+  const store = await openStore();
+  return store
+    .list()
+    .filter((a) => a.exchange === exchange)
+    .map((a) => a.name);
 }
 
 /**
- * `spotdesk tui [PAIR]` (what `npm start` runs). Until tui/ exists in the build it falls back to
- * a live `book PAIR --watch`, which needs no credentials and no network on paper (issue 2 item 6).
+ * `spotdesk tui [PAIR]`, what `npm start` runs: the Ink application of tui/, loaded only here.
+ * Adapters and feeds are opened the CLI's way (environment or credential store, --proxy,
+ * --base-url), so the TUI and the CLI trade with the same credentials. It needs no credentials and
+ * no network on paper; without a terminal it prints the live book as text.
  */
 export function registerTui(program: Command): void {
   program
     .command("tui")
-    .description(`the terminal UI on PAIR (default ${DEFAULT_PAIR}); a live order book until the UI is built`)
+    .description(`the terminal UI: a live order book you trade from (default pair ${DEFAULT_PAIR})`)
     .argument("[pair]", "trading pair", DEFAULT_PAIR)
     .action(
-      action(async (ctx, pairText: string) => {
+      action(async (ctx: Context, pair: string) => {
         const open = await import("../exchange.js");
+        const { paperDataDir } = await import("../context.js");
         const id = await open.resolveExchangeId(ctx);
-        const pair = normalizePair(pairText, id);
-        const { loadPart, pickExport } = await import("../lazy.js");
-        const tui = await loadPart("tui");
-        if (tui) {
-          const run = pickExport<(options: TuiOptions) => Promise<void>>("tui", tui, ["runTui", "startTui", "default"]);
-          return run(tuiOptions(ctx, id, pair, open));
-        }
-        ctx.out.note(`The terminal UI is not in this build yet: showing the live ${pair} book on ${id} (Ctrl-C to quit).`);
-        const { showBook } = await import("../book-view.js");
-        await showBook(ctx, id, pair, { watch: true });
+        const dataDir = paperDataDir();
+        const withAccount = (exchange: ExchangeId, account: string): Context => ({
+          ...ctx,
+          options: { ...ctx.options, exchange, account },
+        });
+        // A store key prompt must happen before Ink takes the terminal: resolve a real exchange's
+        // credentials now (a missing one ends here with exit 3, like any other command).
+        if (id !== "paper") await open.resolveCredentials(id, ctx);
+        const { runTui } = await import("../../tui/index.js");
+        process.exitCode = await runTui({
+          exchange: id,
+          pair,
+          account: ctx.options.account,
+          ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
+          ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
+          ...(dataDir ? { dataDir } : {}),
+          now: ctx.now,
+          openExchange: (exchange, account) => open.openExchange(withAccount(exchange, account), exchange),
+          openFeed: (exchange, feedPair, depth) => open.openBookFeed(ctx, exchange, feedPair, depth),
+          listAccounts: (exchange) => listAccounts(exchange, dataDir),
+        });
       }),
     );
 }

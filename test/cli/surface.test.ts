@@ -100,10 +100,18 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     expect(result.stderr).not.toContain("s-123456789");
   });
 
-  it("says clearly that the server is not built while server/ has no entry, or hands over to it", async () => {
-    const result = await cli.run(["users", "grant-admin", "not-an-email", "--data", cli.home]);
+  it("grants admin on the server's data directory (PRODUCT D5), refusing a bad e-mail or a missing --data", async () => {
+    const bad = await cli.run(["users", "grant-admin", "not-an-email", "--data", cli.home]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Invalid e-mail");
+    expect((await cli.run(["users", "grant-admin", "a@b.co"])).code).toBe(2);
+    const granted = await cli.json<Record<string, unknown>>(["users", "grant-admin", "Boss@Example.com", "--data", `${cli.home}/server`]);
+    expect(granted).toMatchObject({ email: "boss@example.com", admin: true, created: true });
+  });
+
+  it("refuses a bad --port before starting the server", async () => {
+    const result = await cli.run(["serve", "--port", "http"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Invalid e-mail");
-    expect((await cli.run(["users", "grant-admin", "a@b.c"])).code).toBe(2);
+    expect(result.stderr).toContain("Invalid port 'http'");
   });
 });
