@@ -6,7 +6,13 @@ import { exchangeSymbol } from "../lib/pair.js";
 import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type JsonResponse, type OrderToPlace, RestAdapter } from "./common/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+} from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "./common/rest.js";
 import { hmacSha512Hex, sha512Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
@@ -65,7 +71,13 @@ export const GATE_ERRORS: ErrorCodeTable = {
   "rate-limit": [GATE_LABEL.TOO_MANY_REQUESTS],
   "insufficient-funds": [GATE_LABEL.BALANCE_NOT_ENOUGH],
   "order-not-found": [GATE_LABEL.ORDER_NOT_FOUND, GATE_LABEL.ORDER_CLOSED, GATE_LABEL.ORDER_CANCELLED],
-  "invalid-order": [GATE_LABEL.INVALID_PARAM_VALUE, GATE_LABEL.INVALID_PRECISION, GATE_LABEL.INVALID_CURRENCY_PAIR, GATE_LABEL.AMOUNT_TOO_LITTLE, GATE_LABEL.AMOUNT_TOO_MUCH],
+  "invalid-order": [
+    GATE_LABEL.INVALID_PARAM_VALUE,
+    GATE_LABEL.INVALID_PRECISION,
+    GATE_LABEL.INVALID_CURRENCY_PAIR,
+    GATE_LABEL.AMOUNT_TOO_LITTLE,
+    GATE_LABEL.AMOUNT_TOO_MUCH,
+  ],
 };
 
 export interface GateSignInput {
@@ -106,7 +118,13 @@ export function gateSignedRequest(
   const query = buildQuery(params);
   const body = payload === undefined ? "" : JSON.stringify(payload);
   const timestamp = String(Math.floor(nowMs / 1000));
-  return { method, path, query, body, headers: gateSignedHeaders(credentials, { method, path, query, body, timestamp }) };
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers: gateSignedHeaders(credentials, { method, path, query, body, timestamp }),
+  };
 }
 
 const num = z.union([z.string(), z.number()]);
@@ -187,12 +205,16 @@ export function parseGateOrder(raw: unknown): Order {
     side: parseSide(order.side),
     status,
     timestamp: gateTimestamp(order),
-    ...(order.status && order.status !== status ? { rawStatus: order.finish_as ? `${order.status}/${order.finish_as}` : order.status } : {}),
+    ...(order.status && order.status !== status
+      ? { rawStatus: order.finish_as ? `${order.status}/${order.finish_as}` : order.status }
+      : {}),
   };
 }
 
 export function parseGateBalances(raw: unknown): Balances {
-  return collectBalances(GateAccountSchema.parse(raw).map((row) => ({ currency: row.currency, free: row.available, locked: row.locked })));
+  return collectBalances(
+    GateAccountSchema.parse(raw).map((row) => ({ currency: row.currency, free: row.available, locked: row.locked })),
+  );
 }
 
 /** Retry-After when sent, else Gate's X-Gate-RateLimit-Reset-Timestamp (ms); undefined lets the base default. */
@@ -207,17 +229,28 @@ type Params = Record<string, string | number | undefined>;
 
 export class GateAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("gate", credentials, options, { baseUrl: GATE_BASE_URL, clientOrderId: GATE_CLIENT_ID_RULE, errors: GATE_ERRORS });
+    super("gate", credentials, options, {
+      baseUrl: GATE_BASE_URL,
+      clientOrderId: GATE_CLIENT_ID_RULE,
+      errors: GATE_ERRORS,
+    });
   }
 
   /** One signed call: the query and body are built once, signed, and sent as signed. */
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const response = await this.sendJson(gateSignedRequest(this.credentials, this.now(), method, path, params, payload));
+    const response = await this.sendJson(
+      gateSignedRequest(this.credentials, this.now(), method, path, params, payload),
+    );
     if (response.status >= 200 && response.status < 300 && response.json !== undefined) return response.json;
     // Gate answers errors as {label, message} with a 4xx/5xx status.
     const error = (response.json ?? {}) as { label?: unknown; message?: unknown; detail?: unknown };
     const label = typeof error.label === "string" ? error.label : undefined;
-    const message = typeof error.message === "string" ? error.message : typeof error.detail === "string" ? error.detail : `HTTP ${response.status}`;
+    const message =
+      typeof error.message === "string"
+        ? error.message
+        : typeof error.detail === "string"
+          ? error.detail
+          : `HTTP ${response.status}`;
     throw this.fail(label, message, response.status, response.headers, { retryAfterMs: gateRetryAfter(response) });
   }
 
@@ -245,7 +278,9 @@ export class GateAdapter extends RestAdapter {
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     try {
       // Gate accepts the custom `text` in place of the order id while the order is open.
-      return parseGateOrder(await this.call("GET", GATE_PATHS.order(clientOrderId), { currency_pair: this.symbol(pair) }));
+      return parseGateOrder(
+        await this.call("GET", GATE_PATHS.order(clientOrderId), { currency_pair: this.symbol(pair) }),
+      );
     } catch (error) {
       if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
       throw error;
@@ -253,11 +288,21 @@ export class GateAdapter extends RestAdapter {
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const answer = z.array(GateBatchItemSchema).parse(await this.call("POST", GATE_PATHS.batchOrders, {}, orders.map((o) => this.limitOrder(o))));
+    const answer = z.array(GateBatchItemSchema).parse(
+      await this.call(
+        "POST",
+        GATE_PATHS.batchOrders,
+        {},
+        orders.map((o) => this.limitOrder(o)),
+      ),
+    );
     const failed = answer.find((item) => item.succeeded === false);
     if (failed) {
       const placed = answer.filter((item) => item.succeeded !== false).length;
-      const error = this.fail(failed.label, `One of orders threw an error (${failed.label ?? ""}, ${failed.message ?? ""}); ${placed} of ${answer.length} placed`);
+      const error = this.fail(
+        failed.label,
+        `One of orders threw an error (${failed.label ?? ""}, ${failed.message ?? ""}); ${placed} of ${answer.length} placed`,
+      );
       throw error;
     }
     return answer.map((item) => parseGateOrder(item));
@@ -269,17 +314,23 @@ export class GateAdapter extends RestAdapter {
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
     const payload = ids.map((id) => ({ currency_pair: this.symbol(pair), id }));
-    const answer = z.array(GateCancelItemSchema).parse(await this.call("POST", GATE_PATHS.cancelBatchOrders, {}, payload));
+    const answer = z
+      .array(GateCancelItemSchema)
+      .parse(await this.call("POST", GATE_PATHS.cancelBatchOrders, {}, payload));
     return succeededIds(answer);
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = z.array(GateCancelItemSchema).parse(await this.call("DELETE", GATE_PATHS.orders, { currency_pair: this.symbol(pair) }));
+    const answer = z
+      .array(GateCancelItemSchema)
+      .parse(await this.call("DELETE", GATE_PATHS.orders, { currency_pair: this.symbol(pair) }));
     return succeededIds(answer);
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
-    return parseGateOrder(await this.call("GET", GATE_PATHS.order(this.orderId(id)), { currency_pair: this.symbol(pair) }));
+    return parseGateOrder(
+      await this.call("GET", GATE_PATHS.order(this.orderId(id)), { currency_pair: this.symbol(pair) }),
+    );
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
@@ -287,7 +338,11 @@ export class GateAdapter extends RestAdapter {
     const limit = LIMITS.gate.openOrders ?? 100;
     const orders: Order[] = [];
     for (let page = 1; ; page++) {
-      const rows = z.array(z.unknown()).parse(await this.call("GET", GATE_PATHS.orders, { currency_pair: this.symbol(pair), status: "open", page, limit }));
+      const rows = z
+        .array(z.unknown())
+        .parse(
+          await this.call("GET", GATE_PATHS.orders, { currency_pair: this.symbol(pair), status: "open", page, limit }),
+        );
       orders.push(...rows.map(parseGateOrder));
       if (rows.length < limit) return orders;
     }

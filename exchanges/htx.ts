@@ -59,11 +59,28 @@ export const HTX_CODE = {
 } as const;
 
 export const HTX_ERRORS: ErrorCodeTable = {
-  auth: [HTX_CODE.SIGNATURE_NOT_VALID, HTX_CODE.SIGNATURE_CHECK_FAILED, HTX_CODE.LOGIN_REQUIRED, HTX_CODE.KEY_PERMISSION_INVALID, HTX_CODE.INVALID_IP],
+  auth: [
+    HTX_CODE.SIGNATURE_NOT_VALID,
+    HTX_CODE.SIGNATURE_CHECK_FAILED,
+    HTX_CODE.LOGIN_REQUIRED,
+    HTX_CODE.KEY_PERMISSION_INVALID,
+    HTX_CODE.INVALID_IP,
+  ],
   "rate-limit": [HTX_CODE.RATE_LIMIT, HTX_CODE.TOO_MANY_REQUESTS],
-  "insufficient-funds": [HTX_CODE.BALANCE_INSUFFICIENT, HTX_CODE.FROZEN_BALANCE_INSUFFICIENT, HTX_CODE.INSUFFICIENT_BALANCE],
+  "insufficient-funds": [
+    HTX_CODE.BALANCE_INSUFFICIENT,
+    HTX_CODE.FROZEN_BALANCE_INSUFFICIENT,
+    HTX_CODE.INSUFFICIENT_BALANCE,
+  ],
   "order-not-found": [HTX_CODE.RECORD_INVALID, HTX_CODE.ORDER_NOT_FOUND],
-  "invalid-order": [HTX_CODE.ORDER_STATE_ERROR, HTX_CODE.INVALID_PARAMETER, HTX_CODE.SYMBOL_ERROR, HTX_CODE.AMOUNT_MIN, HTX_CODE.PRICE_PRECISION, HTX_CODE.AMOUNT_PRECISION],
+  "invalid-order": [
+    HTX_CODE.ORDER_STATE_ERROR,
+    HTX_CODE.INVALID_PARAMETER,
+    HTX_CODE.SYMBOL_ERROR,
+    HTX_CODE.AMOUNT_MIN,
+    HTX_CODE.PRICE_PRECISION,
+    HTX_CODE.AMOUNT_PRECISION,
+  ],
 };
 
 /** UTC YYYY-MM-DDThh:mm:ss, the only Timestamp form HTX accepts. */
@@ -74,7 +91,9 @@ export function htxTimestamp(ms: number): string {
 /** RFC 3986 encoding (encodeURIComponent leaves !'()* alone; HTX's canonical form escapes them). */
 const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
 const encode = (value: string) =>
-  UNRESERVED.test(value) ? value : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  UNRESERVED.test(value)
+    ? value
+    : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The sorted, encoded query of signature version 2 (without Signature). */
 export function htxCanonicalQuery(params: Record<string, string>): string {
@@ -84,12 +103,25 @@ export function htxCanonicalQuery(params: Record<string, string>): string {
     .join("&");
 }
 
-export function htxSignature(secret: string, method: HttpMethod, host: string, path: string, canonicalQuery: string): string {
+export function htxSignature(
+  secret: string,
+  method: HttpMethod,
+  host: string,
+  path: string,
+  canonicalQuery: string,
+): string {
   return hmacSha256Base64(secret, `${method}\n${host.toLowerCase()}\n${path}\n${canonicalQuery}`);
 }
 
 /** The full signed query: the canonical query and its Signature. */
-export function htxSignedQuery(credentials: Credentials, method: HttpMethod, host: string, path: string, params: Record<string, string>, nowMs: number): string {
+export function htxSignedQuery(
+  credentials: Credentials,
+  method: HttpMethod,
+  host: string,
+  path: string,
+  params: Record<string, string>,
+  nowMs: number,
+): string {
   const canonical = htxCanonicalQuery({
     ...params,
     AccessKeyId: credentials.api,
@@ -136,7 +168,9 @@ const HtxOrderSchema = z.object({
   state: z.string(),
 });
 
-const HtxAccountsSchema = z.array(z.object({ id, type: z.string(), subtype: z.string().optional(), state: z.string().optional() }));
+const HtxAccountsSchema = z.array(
+  z.object({ id, type: z.string(), subtype: z.string().optional(), state: z.string().optional() }),
+);
 
 const HtxBalanceSchema = z.object({
   list: z.array(z.object({ currency: z.string(), type: z.string(), balance: num })),
@@ -151,7 +185,15 @@ const HtxBatchItemSchema = z.object({
 
 const HtxBatchCancelSchema = z.object({
   success: z.array(id),
-  failed: z.array(z.object({ "order-id": id.nullable().optional(), "err-code": z.string().nullable().optional(), "err-msg": z.string().nullable().optional() })).optional(),
+  failed: z
+    .array(
+      z.object({
+        "order-id": id.nullable().optional(),
+        "err-code": z.string().nullable().optional(),
+        "err-msg": z.string().nullable().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /** btcusdt → BTC/USDT needs the quote; the caller's pair is used (HTX symbols have no separator). */
@@ -196,9 +238,21 @@ export class HtxAdapter extends RestAdapter {
     this.host = new URL(this.rest.baseUrl).host.toLowerCase();
   }
 
-  private async call(method: HttpMethod, path: string, params: Record<string, string> = {}, payload?: unknown): Promise<unknown> {
-    const response = await this.sendJson(htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload));
-    const envelope = (response.json ?? {}) as { status?: unknown; data?: unknown; "err-code"?: unknown; "err-msg"?: unknown };
+  private async call(
+    method: HttpMethod,
+    path: string,
+    params: Record<string, string> = {},
+    payload?: unknown,
+  ): Promise<unknown> {
+    const response = await this.sendJson(
+      htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload),
+    );
+    const envelope = (response.json ?? {}) as {
+      status?: unknown;
+      data?: unknown;
+      "err-code"?: unknown;
+      "err-msg"?: unknown;
+    };
     if (envelope.status === "ok") return envelope.data;
     const code = typeof envelope["err-code"] === "string" ? envelope["err-code"] : undefined;
     const msg = typeof envelope["err-msg"] === "string" ? envelope["err-msg"] : `HTTP ${response.status}`;
@@ -212,7 +266,9 @@ export class HtxAdapter extends RestAdapter {
   private accountId(): Promise<string> {
     this.spotAccountId ??= (async () => {
       const accounts = HtxAccountsSchema.parse(await this.call("GET", HTX_PATHS.accounts));
-      const spot = accounts.find((a) => a.type === "spot" && (a.state === undefined || a.state === "working")) ?? accounts.find((a) => a.type === "spot");
+      const spot =
+        accounts.find((a) => a.type === "spot" && (a.state === undefined || a.state === "working")) ??
+        accounts.find((a) => a.type === "spot");
       if (!spot) throw new ExchangeError("htx", HTX_NO_SPOT_ACCOUNT, { kind: "auth" });
       return spot.id;
     })();
@@ -276,9 +332,15 @@ export class HtxAdapter extends RestAdapter {
     const failed = answer.find((item) => item["err-code"] || item["order-id"] === undefined);
     if (failed) {
       const code = failed["err-code"] ?? undefined;
-      throw this.fail(code, `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`, undefined, undefined, {
-        detail: `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
-      });
+      throw this.fail(
+        code,
+        `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
+        undefined,
+        undefined,
+        {
+          detail: `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
+        },
+      );
     }
     return answer.map((item, i) => this.placed(orders[i]!, item["order-id"] as string));
   }
@@ -293,7 +355,12 @@ export class HtxAdapter extends RestAdapter {
 
   /** batchCancelOpenOrders answers counts, not ids: the list is empty (ExchangeAdapter.cancelAll). */
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    await this.call("POST", HTX_PATHS.cancelAllOpen, {}, { "account-id": await this.accountId(), symbol: this.symbol(pair) });
+    await this.call(
+      "POST",
+      HTX_PATHS.cancelAllOpen,
+      {},
+      { "account-id": await this.accountId(), symbol: this.symbol(pair) },
+    );
     return [];
   }
 
@@ -302,9 +369,13 @@ export class HtxAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z
-      .array(z.unknown())
-      .parse(await this.call("GET", HTX_PATHS.openOrders, { "account-id": await this.accountId(), symbol: this.symbol(pair), size: "500" }));
+    const rows = z.array(z.unknown()).parse(
+      await this.call("GET", HTX_PATHS.openOrders, {
+        "account-id": await this.accountId(),
+        symbol: this.symbol(pair),
+        size: "500",
+      }),
+    );
     return rows.map((row) => parseHtxOrder(row, normalizePair(pair, "htx")));
   }
 

@@ -6,7 +6,14 @@ import { exchangeSymbol } from "../lib/pair.js";
 import { parseSide } from "../lib/side.js";
 import { kucoinStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
@@ -80,14 +87,19 @@ export function kucoinSignature(secret: string, input: KucoinSignInput): string 
 /** Key version 2: the passphrase travels HMAC-SHA256-signed with the secret, base64. */
 export function kucoinPassphrase(secret: string, passphrase: string): string {
   // The same key signs the same passphrase on every request: remember the last one.
-  if (lastPassphrase && lastPassphrase.secret === secret && lastPassphrase.passphrase === passphrase) return lastPassphrase.signed;
+  if (lastPassphrase && lastPassphrase.secret === secret && lastPassphrase.passphrase === passphrase)
+    return lastPassphrase.signed;
   const signed = hmacSha256Base64(secret, passphrase);
   lastPassphrase = { secret, passphrase, signed };
   return signed;
 }
 let lastPassphrase: { secret: string; passphrase: string; signed: string } | undefined;
 
-export function kucoinSignedHeaders(credentials: Credentials, input: KucoinSignInput, signedPassphrase?: string): Record<string, string> {
+export function kucoinSignedHeaders(
+  credentials: Credentials,
+  input: KucoinSignInput,
+  signedPassphrase?: string,
+): Record<string, string> {
   return {
     "KC-API-KEY": credentials.api,
     "KC-API-SIGN": kucoinSignature(credentials.secret, input),
@@ -111,7 +123,13 @@ export function kucoinSignedRequest(
   const query = buildQuery(params);
   const body = payload === undefined ? "" : JSON.stringify(payload);
   const endpoint = query ? `${path}?${query}` : path;
-  return { method, path, query, body, headers: kucoinSignedHeaders(credentials, { method, endpoint, body, timestamp: String(nowMs) }, signedPassphrase) };
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers: kucoinSignedHeaders(credentials, { method, endpoint, body, timestamp: String(nowMs) }, signedPassphrase),
+  };
 }
 
 const num = z.union([z.string(), z.number()]);
@@ -151,7 +169,9 @@ const KucoinMultiItemSchema = z.object({
 
 const KucoinCancelledSchema = z.object({ cancelledOrderIds: z.array(z.string()) });
 
-const KucoinAccountsSchema = z.array(z.object({ currency: z.string(), type: z.string(), balance: num, available: num, holds: num }));
+const KucoinAccountsSchema = z.array(
+  z.object({ currency: z.string(), type: z.string(), balance: num, available: num, holds: num }),
+);
 
 export function parseKucoinOrder(raw: unknown): Order {
   const order = KucoinOrderSchema.parse(raw);
@@ -187,12 +207,18 @@ export class KucoinAdapter extends RestAdapter {
 
   constructor(credentials: Credentials, options: ExchangeOptions) {
     // clientOid: "the use of UUID, with a maximum length of 128 bits" — 32 hexadecimal characters.
-    super("kucoin", credentials, options, { baseUrl: KUCOIN_BASE_URL, clientOrderId: { length: 32 }, errors: KUCOIN_ERRORS });
+    super("kucoin", credentials, options, {
+      baseUrl: KUCOIN_BASE_URL,
+      clientOrderId: { length: 32 },
+      errors: KUCOIN_ERRORS,
+    });
     this.signedPassphrase = kucoinPassphrase(credentials.secret, credentials.password ?? "");
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const response = await this.sendJson(kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase));
+    const response = await this.sendJson(
+      kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
+    );
     const envelope = (response.json ?? {}) as { code?: unknown; msg?: unknown; data?: unknown };
     if (String(envelope.code) === KUCOIN_OK) return envelope.data;
     throw this.kucoinError(response, envelope);
@@ -206,7 +232,13 @@ export class KucoinAdapter extends RestAdapter {
     }
     // KuCoin's rate-limit hint: gw-ratelimit-reset, milliseconds until the window resets.
     const reset = Number(response.headers["gw-ratelimit-reset"]);
-    return this.fail(code, msg, response.status, response.headers, Number.isFinite(reset) && reset > 0 ? { retryAfterMs: reset } : {});
+    return this.fail(
+      code,
+      msg,
+      response.status,
+      response.headers,
+      Number.isFinite(reset) && reset > 0 ? { retryAfterMs: reset } : {},
+    );
   }
 
   private symbol(pair: string): string {
@@ -242,7 +274,9 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const data = z.object({ orderId: z.string() }).parse(await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)));
+    const data = z
+      .object({ orderId: z.string() })
+      .parse(await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)));
     return this.placed(order, data.orderId);
   }
 
@@ -265,11 +299,17 @@ export class KucoinAdapter extends RestAdapter {
     };
     const data = await this.call("POST", KUCOIN_PATHS.multi, {}, payload);
     // The documented answer is {data: [...]} inside the envelope's data.
-    const list = z.array(KucoinMultiItemSchema).parse(Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data);
+    const list = z
+      .array(KucoinMultiItemSchema)
+      .parse(Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data);
     const failed = list.find((item) => item.status !== "success");
     if (failed) {
       const placed = list.filter((item) => item.status === "success").length;
-      throw new ExchangeError("kucoin", `One of orders threw an error (${failed.failMsg ?? failed.status}); ${placed} of ${list.length} placed`, { kind: "invalid-order" });
+      throw new ExchangeError(
+        "kucoin",
+        `One of orders threw an error (${failed.failMsg ?? failed.status}); ${placed} of ${list.length} placed`,
+        { kind: "invalid-order" },
+      );
     }
     return list.map((item, i) => this.placed(orders[i]!, item.id ?? ""));
   }
@@ -285,7 +325,8 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    return KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) })).cancelledOrderIds;
+    return KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) }))
+      .cancelledOrderIds;
   }
 
   async fetchOrder(_pair: string, id: string): Promise<Order> {
@@ -297,7 +338,14 @@ export class KucoinAdapter extends RestAdapter {
     const pageSize = LIMITS.kucoin.openOrders ?? 500;
     const orders: Order[] = [];
     for (let currentPage = 1; ; currentPage++) {
-      const page = KucoinPageSchema.parse(await this.call("GET", KUCOIN_PATHS.orders, { status: "active", symbol: this.symbol(pair), currentPage, pageSize }));
+      const page = KucoinPageSchema.parse(
+        await this.call("GET", KUCOIN_PATHS.orders, {
+          status: "active",
+          symbol: this.symbol(pair),
+          currentPage,
+          pageSize,
+        }),
+      );
       orders.push(...page.items.map(parseKucoinOrder));
       if (currentPage >= page.totalPage || page.items.length === 0) return orders;
     }

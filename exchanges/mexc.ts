@@ -77,7 +77,11 @@ export function mexcSignature(secret: string, totalParams: string): string {
 }
 
 /** Builds the signed query: params, timestamp and recvWindow, then `signature` over all of them. */
-export function mexcSignedQuery(secret: string, params: Record<string, string | number | undefined>, timestamp: number): string {
+export function mexcSignedQuery(
+  secret: string,
+  params: Record<string, string | number | undefined>,
+  timestamp: number,
+): string {
   let query = "";
   for (const key in params) {
     const value = params[key];
@@ -88,7 +92,13 @@ export function mexcSignedQuery(secret: string, params: Record<string, string | 
 }
 
 /** Builds one signed request exactly as it goes on the wire: every parameter in the signed query. */
-export function mexcSignedRequest(credentials: Credentials, nowMs: number, method: HttpMethod, path: string, params: Record<string, string | number | undefined> = {}): HttpRequest {
+export function mexcSignedRequest(
+  credentials: Credentials,
+  nowMs: number,
+  method: HttpMethod,
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+): HttpRequest {
   return {
     method,
     path,
@@ -146,7 +156,9 @@ export function parseMexcOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseMexcBalances(raw: unknown): Balances {
-  return collectBalances(MexcAccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
+  return collectBalances(
+    MexcAccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })),
+  );
 }
 
 type Params = Record<string, string | number | undefined>;
@@ -159,7 +171,13 @@ export class MexcAdapter extends RestAdapter {
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
     const response = await this.sendJson(mexcSignedRequest(this.credentials, this.now(), method, path, params));
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
-    const failed = response.status >= 400 || (json !== undefined && !Array.isArray(json) && json.code !== undefined && Number(json.code) !== 0 && Number(json.code) !== 200);
+    const failed =
+      response.status >= 400 ||
+      (json !== undefined &&
+        !Array.isArray(json) &&
+        json.code !== undefined &&
+        Number(json.code) !== 0 &&
+        Number(json.code) !== 200);
     if (!failed && json !== undefined) return json;
     const code = json?.code as string | number | undefined;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
@@ -204,26 +222,35 @@ export class MexcAdapter extends RestAdapter {
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     try {
-      return parseMexcOrder(await this.call("GET", MEXC_PATHS.order, { symbol: this.symbol(pair), origClientOrderId: clientOrderId }), pair);
+      return parseMexcOrder(
+        await this.call("GET", MEXC_PATHS.order, { symbol: this.symbol(pair), origClientOrderId: clientOrderId }),
+        pair,
+      );
     } catch (error) {
       if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
       throw error;
     }
   }
 
-  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+  protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const batchOrders = JSON.stringify(orders.map((o) => this.limitParams(o)));
     const answer = z.array(MexcBatchItemSchema).parse(await this.call("POST", MEXC_PATHS.batchOrders, { batchOrders }));
     const failed = answer.find((item) => item.code !== undefined || item.orderId === undefined);
     if (failed) {
-      const placed = answer.length - answer.filter((item) => item.code !== undefined || item.orderId === undefined).length;
-      throw this.fail(failed.code, `One of orders threw an error (${failed.code ?? ""}, ${failed.msg ?? ""}); ${placed} of ${answer.length} placed`);
+      const placed =
+        answer.length - answer.filter((item) => item.code !== undefined || item.orderId === undefined).length;
+      throw this.fail(
+        failed.code,
+        `One of orders threw an error (${failed.code ?? ""}, ${failed.msg ?? ""}); ${placed} of ${answer.length} placed`,
+      );
     }
     return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string, undefined));
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return MexcOrderSchema.parse(await this.call("DELETE", MEXC_PATHS.order, { symbol: this.symbol(pair), orderId: id })).orderId;
+    return MexcOrderSchema.parse(
+      await this.call("DELETE", MEXC_PATHS.order, { symbol: this.symbol(pair), orderId: id }),
+    ).orderId;
   }
 
   protected async submitCancelBatch(): Promise<string[]> {
@@ -232,16 +259,23 @@ export class MexcAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = z.array(MexcOrderSchema).parse(await this.call("DELETE", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
+    const answer = z
+      .array(MexcOrderSchema)
+      .parse(await this.call("DELETE", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
     return answer.map((o) => o.orderId);
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
-    return parseMexcOrder(await this.call("GET", MEXC_PATHS.order, { symbol: this.symbol(pair), orderId: this.orderId(id) }), normalizePair(pair, "mexc"));
+    return parseMexcOrder(
+      await this.call("GET", MEXC_PATHS.order, { symbol: this.symbol(pair), orderId: this.orderId(id) }),
+      normalizePair(pair, "mexc"),
+    );
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z.array(z.unknown()).parse(await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
+    const rows = z
+      .array(z.unknown())
+      .parse(await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
     return rows.map((row) => parseMexcOrder(row, normalizePair(pair, "mexc")));
   }
 

@@ -1,13 +1,13 @@
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
 import { GateAdapter, gateSignature, parseGateBalances, parseGateOrder } from "../../exchanges/gate.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { GATE_KEY, GATE_SECRET, type GateMock, startGateMock } from "../mocks/gate.js";
 import { parseQuery } from "../mocks/http-mock.js";
 
@@ -19,10 +19,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(cliHome, { recursive: true, force: true }));
 
-function runCli(args: string[], env: Record<string, string>, stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["bin/spotdesk", ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: cliHome, SPOTDESK_CONFIG_DIR: join(cliHome, "config"), SPOTDESK_DATA_DIR: join(cliHome, "data"), NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: cliHome,
+        SPOTDESK_CONFIG_DIR: join(cliHome, "config"),
+        SPOTDESK_DATA_DIR: join(cliHome, "data"),
+        NO_COLOR: "1",
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -61,12 +72,24 @@ describe("gate signing (official APIv4 docs)", () => {
     const expected = createHmac("sha512", "secret")
       .update(`POST\n/api/v4/spot/orders\na=1\n${createHash("sha512").update(body).digest("hex")}\n1700000000`)
       .digest("hex");
-    expect(gateSignature("secret", { method: "POST", path: "/api/v4/spot/orders", query: "a=1", body, timestamp: "1700000000" })).toBe(expected);
+    expect(
+      gateSignature("secret", {
+        method: "POST",
+        path: "/api/v4/spot/orders",
+        query: "a=1",
+        body,
+        timestamp: "1700000000",
+      }),
+    ).toBe(expected);
   });
 
   it("hashes the empty body of a GET too", () => {
-    const expected = createHmac("sha512", "s").update(`GET\n/api/v4/spot/accounts\n\n${createHash("sha512").update("").digest("hex")}\n1`).digest("hex");
-    expect(gateSignature("s", { method: "GET", path: "/api/v4/spot/accounts", query: "", body: "", timestamp: "1" })).toBe(expected);
+    const expected = createHmac("sha512", "s")
+      .update(`GET\n/api/v4/spot/accounts\n\n${createHash("sha512").update("").digest("hex")}\n1`)
+      .digest("hex");
+    expect(
+      gateSignature("s", { method: "GET", path: "/api/v4/spot/accounts", query: "", body: "", timestamp: "1" }),
+    ).toBe(expected);
   });
 });
 
@@ -74,9 +97,25 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
   it("creates a limit GTC buy with a t- hexadecimal text of at most 28 more characters (PRODUCT D11)", async () => {
     const order = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const sent = JSON.parse(mock.server.requests.at(-1)!.body);
-    expect(sent).toMatchObject({ currency_pair: "BTC_USDT", type: "limit", side: "buy", amount: "0.01", price: "30000", time_in_force: "gtc", account: "spot" });
+    expect(sent).toMatchObject({
+      currency_pair: "BTC_USDT",
+      type: "limit",
+      side: "buy",
+      amount: "0.01",
+      price: "30000",
+      time_in_force: "gtc",
+      account: "spot",
+    });
     expect(sent.text).toMatch(/^t-[0-9a-f]{28}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", filled: "0", status: "open", clientOrderId: sent.text });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      side: "Buy",
+      amount: "0.01",
+      price: "30000",
+      filled: "0",
+      status: "open",
+      clientOrderId: sent.text,
+    });
     expect(order.timestamp).toBeGreaterThan(1e12);
   });
 
@@ -123,7 +162,12 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
   });
 
   it("rejects a cancel batch of 21 with \"Maximum for 'cancelBatch' is: 20\" before any request (001 §5)", async () => {
-    const error = await rejection(gate.cancelBatch("BTC/USDT", Array.from({ length: 21 }, (_, i) => String(i))));
+    const error = await rejection(
+      gate.cancelBatch(
+        "BTC/USDT",
+        Array.from({ length: 21 }, (_, i) => String(i)),
+      ),
+    );
     expect(error.message).toBe("ExchangeId: gate, msg: Maximum for 'cancelBatch' is: 20");
     expect(mock.server.requests).toHaveLength(0);
   });
@@ -146,10 +190,13 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
   });
 
   it("pages open orders past the open-orders limit of 100 (PRODUCT D10)", async () => {
-    for (let i = 0; i < 105; i++) await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: String(100 + i) });
+    for (let i = 0; i < 105; i++)
+      await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: String(100 + i) });
     const open = await gate.fetchOpenOrders("BTC/USDT");
     expect(open).toHaveLength(105);
-    const pages = mock.server.requests.filter((r) => r.method === "GET" && r.path === "/api/v4/spot/orders").map((r) => parseQuery(r.query).page);
+    const pages = mock.server.requests
+      .filter((r) => r.method === "GET" && r.path === "/api/v4/spot/orders")
+      .map((r) => parseQuery(r.query).page);
     expect(pages).toEqual(["1", "2"]);
   });
 
@@ -201,7 +248,9 @@ describe("gate errors (001 §8, PRODUCT error kinds)", () => {
       ]),
     );
     expect(error).toMatchObject({ kind: "invalid-order", code: "INVALID_PRECISION" });
-    expect(error.detail).toContain("One of orders threw an error (INVALID_PRECISION, Invalid precision); 1 of 2 placed");
+    expect(error.detail).toContain(
+      "One of orders threw an error (INVALID_PRECISION, Invalid precision); 1 of 2 placed",
+    );
   });
 });
 
@@ -247,11 +296,19 @@ describe("gate status and timestamp rules (001 §3, §4) with the documented ord
   };
 
   it("maps closed (finish_as filled) to closed, with create_time_ms as the timestamp", () => {
-    expect(parseGateOrder(documented)).toMatchObject({ status: "closed", timestamp: 1710488334073, filled: "0.001", pair: "BTC/USDT", clientOrderId: "t-abc123" });
+    expect(parseGateOrder(documented)).toMatchObject({
+      status: "closed",
+      timestamp: 1710488334073,
+      filled: "0.001",
+      pair: "BTC/USDT",
+      clientOrderId: "t-abc123",
+    });
   });
 
   it("maps open to open and cancelled to canceled (001 §4)", () => {
-    expect(parseGateOrder({ ...documented, status: "open", finish_as: "open", left: "0.001", filled_amount: "0" }).status).toBe("open");
+    expect(
+      parseGateOrder({ ...documented, status: "open", finish_as: "open", left: "0.001", filled_amount: "0" }).status,
+    ).toBe("open");
     expect(parseGateOrder({ ...documented, status: "cancelled", finish_as: "cancelled" }).status).toBe("canceled");
   });
 
@@ -276,7 +333,9 @@ describe("gate status and timestamp rules (001 §3, §4) with the documented ord
   });
 
   it("keeps balances longer than 15 characters exact", () => {
-    expect(parseGateBalances([{ currency: "shib", available: "123456789012.123456789", locked: "0.000000000000000001" }])).toEqual({
+    expect(
+      parseGateBalances([{ currency: "shib", available: "123456789012.123456789", locked: "0.000000000000000001" }]),
+    ).toEqual({
       SHIB: { f: "123456789012.123456789", l: "0.000000000000000001" },
     });
   });
@@ -304,10 +363,14 @@ describe("gate through the built CLI (issue 3 checks)", () => {
     expect(canceled.code, canceled.stderr).toBe(0);
     expect(mock.orders.get(order.id)!.status).toBe("cancelled");
 
-    const batch = await runCli([...base, "batch", "BTC/USDT", "-"], env(), JSON.stringify([
-      { side: "Buy", amount: "0.01", price: "29000" },
-      { side: "Sell", amount: "0.01", price: "33000" },
-    ]));
+    const batch = await runCli(
+      [...base, "batch", "BTC/USDT", "-"],
+      env(),
+      JSON.stringify([
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Sell", amount: "0.01", price: "33000" },
+      ]),
+    );
     expect(batch.code, batch.stderr).toBe(0);
     const placed = [...mock.orders.values()].filter((o) => o.status === "open");
     expect(placed).toHaveLength(2);

@@ -4,11 +4,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
-import { HtxAdapter, htxCanonicalQuery, htxSignedQuery, htxTimestamp, parseHtxBalances, parseHtxOrder } from "../../exchanges/htx.js";
+import {
+  HtxAdapter,
+  htxCanonicalQuery,
+  htxSignedQuery,
+  htxTimestamp,
+  parseHtxBalances,
+  parseHtxOrder,
+} from "../../exchanges/htx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { parseQuery } from "../mocks/http-mock.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { HTX_KEY, HTX_SECRET, type HtxMock, startHtxMock } from "../mocks/htx.js";
 
 /** Spawns the BUILT CLI (bin/spotdesk) with a throw-away HOME, config and data directory. */
@@ -19,10 +25,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(cliHome, { recursive: true, force: true }));
 
-function runCli(args: string[], env: Record<string, string>, stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["bin/spotdesk", ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: cliHome, SPOTDESK_CONFIG_DIR: join(cliHome, "config"), SPOTDESK_DATA_DIR: join(cliHome, "data"), NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: cliHome,
+        SPOTDESK_CONFIG_DIR: join(cliHome, "config"),
+        SPOTDESK_DATA_DIR: join(cliHome, "data"),
+        NO_COLOR: "1",
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -55,7 +72,8 @@ async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
   throw new Error("expected a rejection");
 }
 
-const orderRoutes = () => mock.server.requests.filter((r) => r.path.startsWith("/v1/order")).map((r) => `${r.method} ${r.path}`);
+const orderRoutes = () =>
+  mock.server.requests.filter((r) => r.path.startsWith("/v1/order")).map((r) => `${r.method} ${r.path}`);
 
 describe("htx signature version 2 (official docs)", () => {
   it("writes Timestamp as UTC YYYY-MM-DDThh:mm:ss", () => {
@@ -63,23 +81,43 @@ describe("htx signature version 2 (official docs)", () => {
   });
 
   it("sorts parameters by ASCII and URL-encodes them (the documented canonical query)", () => {
-    expect(htxCanonicalQuery({ "order-id": "1234567890", Timestamp: "2017-05-11T15:19:30", AccessKeyId: "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx", SignatureVersion: "2", SignatureMethod: "HmacSHA256" })).toBe(
+    expect(
+      htxCanonicalQuery({
+        "order-id": "1234567890",
+        Timestamp: "2017-05-11T15:19:30",
+        AccessKeyId: "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx",
+        SignatureVersion: "2",
+        SignatureMethod: "HmacSHA256",
+      }),
+    ).toBe(
       "AccessKeyId=e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx&SignatureMethod=HmacSHA256&SignatureVersion=2&Timestamp=2017-05-11T15%3A19%3A30&order-id=1234567890",
     );
   });
 
   it("signs METHOD\\nhost\\npath\\nquery with base64 HMAC-SHA256 and appends the encoded Signature", () => {
     const ms = Date.UTC(2017, 4, 11, 15, 19, 30);
-    const query = htxSignedQuery({ api: "AK", secret: "SK" }, "GET", "api.huobi.pro", "/v1/order/orders", { "order-id": "1234567890" }, ms);
+    const query = htxSignedQuery(
+      { api: "AK", secret: "SK" },
+      "GET",
+      "api.huobi.pro",
+      "/v1/order/orders",
+      { "order-id": "1234567890" },
+      ms,
+    );
     const [canonical, signature] = query.split("&Signature=");
-    const expected = createHmac("sha256", "SK").update(`GET\napi.huobi.pro\n/v1/order/orders\n${canonical}`).digest("base64");
+    const expected = createHmac("sha256", "SK")
+      .update(`GET\napi.huobi.pro\n/v1/order/orders\n${canonical}`)
+      .digest("base64");
     expect(decodeURIComponent(signature!)).toBe(expected);
   });
 
   it("signs the host of the base URL actually used, so --base-url reaches the signature too", async () => {
     await htx.fetchBalances();
     // The mock recomputes with the Host header it received: a pass proves host and port were signed.
-    expect(mock.server.requests.map((r) => r.path)).toEqual(["/v1/account/accounts", "/v1/account/accounts/100009/balance"]);
+    expect(mock.server.requests.map((r) => r.path)).toEqual([
+      "/v1/account/accounts",
+      "/v1/account/accounts/100009/balance",
+    ]);
   });
 });
 
@@ -91,7 +129,7 @@ describe("htx spot account lookup (001 §5)", () => {
     expect(JSON.parse(mock.server.requests[1]!.body)["account-id"]).toBe("100009");
   });
 
-  it("fails with \"No account found for spot trading for this api key\" before any order request", async () => {
+  it('fails with "No account found for spot trading for this api key" before any order request', async () => {
     mock.spotAccount = undefined;
     const error = await rejection(htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" }));
     expect(error.message).toBe("ExchangeId: htx, msg: No account found for spot trading for this api key");
@@ -105,7 +143,13 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     const sent = JSON.parse(mock.server.requests.at(-1)!.body);
     expect(sent).toMatchObject({ symbol: "btcusdt", type: "buy-limit", amount: "0.01", price: "30000" });
     expect(sent["client-order-id"]).toMatch(/^[0-9a-f]{32}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: [...mock.orders.keys()][0], clientOrderId: sent["client-order-id"], status: "open", side: "Buy" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: sent["client-order-id"],
+      status: "open",
+      side: "Buy",
+    });
   });
 
   it("places a sell-limit", async () => {
@@ -124,15 +168,32 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
 
   it("fails a batch per item with 'One of orders threw an error' (001 §5)", async () => {
     mock.refuseNextBatchItem(1, "order-limitorder-amount-min-error", "limit order amount error, min: `0.0001`");
-    const error = await rejection(htx.createBatch("BTC/USDT", [{ side: "Buy", amount: "0.01", price: "29000" }, { side: "Buy", amount: "0.00001", price: "29000" }]));
-    expect(error.message).toBe("ExchangeId: htx, msg: One of orders threw an error (order-limitorder-amount-min-error, limit order amount error, min: `0.0001`)");
+    const error = await rejection(
+      htx.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Buy", amount: "0.00001", price: "29000" },
+      ]),
+    );
+    expect(error.message).toBe(
+      "ExchangeId: htx, msg: One of orders threw an error (order-limitorder-amount-min-error, limit order amount error, min: `0.0001`)",
+    );
     expect(error.kind).toBe("invalid-order");
   });
 
   it("rejects a batch of 11 and a cancel batch of 51 with the seed's maxima before any request (001 §5, §9)", async () => {
-    const create = await rejection(htx.createBatch("BTC/USDT", Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }))));
+    const create = await rejection(
+      htx.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
     expect(create.message).toBe("ExchangeId: htx, msg: Maximum for 'createBatch' is: 10");
-    const cancel = await rejection(htx.cancelBatch("BTC/USDT", Array.from({ length: 51 }, (_, i) => String(i + 1))));
+    const cancel = await rejection(
+      htx.cancelBatch(
+        "BTC/USDT",
+        Array.from({ length: 51 }, (_, i) => String(i + 1)),
+      ),
+    );
     expect(cancel.message).toBe("ExchangeId: htx, msg: Maximum for 'cancelBatch' is: 50");
     expect(mock.server.requests).toHaveLength(0);
   });
@@ -141,21 +202,31 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     const o1 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const o2 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });
     const o3 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30002" });
-    const o4 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30003" });
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30003" });
     await expect(htx.cancelOrder("BTC/USDT", o1.id)).resolves.toBe(o1.id);
     await expect(htx.cancelBatch("BTC/USDT", [o2.id, o3.id])).resolves.toEqual([o2.id, o3.id]);
     expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "order-ids": [o2.id, o3.id] });
     await expect(htx.cancelAll("BTC/USDT")).resolves.toEqual([]);
     expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "account-id": "100009", symbol: "btcusdt" });
     expect([...mock.orders.values()].map((o) => o.state)).toEqual(["canceled", "canceled", "canceled", "canceled"]);
-    expect(orderRoutes().slice(-3)).toEqual([`POST /v1/order/orders/${o1.id}/submitcancel`, "POST /v1/order/orders/batchcancel", "POST /v1/order/orders/batchCancelOpenOrders"]);
+    expect(orderRoutes().slice(-3)).toEqual([
+      `POST /v1/order/orders/${o1.id}/submitcancel`,
+      "POST /v1/order/orders/batchcancel",
+      "POST /v1/order/orders/batchCancelOpenOrders",
+    ]);
   });
 
   it("fetches one order and the open orders", async () => {
     const a = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.02", price: "30000" });
     await htx.cancelOrder("BTC/USDT", b.id);
-    expect(await htx.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", amount: "0.02", clientOrderId: b.clientOrderId, pair: "BTC/USDT" });
+    expect(await htx.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+      pair: "BTC/USDT",
+    });
     expect((await htx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
@@ -167,7 +238,7 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
   });
 });
 
-describe("htx errors (001 §8: status \"ok\" is success)", () => {
+describe('htx errors (001 §8: status "ok" is success)', () => {
   it("answers a wrong secret with an auth error after exactly one request", async () => {
     const wrong = new HtxAdapter({ ...credentials, secret: "bad-htx-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.fetchBalances());
@@ -181,7 +252,9 @@ describe("htx errors (001 §8: status \"ok\" is success)", () => {
     mock.failNext("account-balance-insufficient-error", "trade account balance is not enough, left: `0.0001`");
     const error = await rejection(htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "10", price: "30000" }));
     expect(error).toMatchObject({ kind: "insufficient-funds", code: "account-balance-insufficient-error" });
-    expect(error.message).toBe("ExchangeId: htx, msg: trade account balance is not enough, left: `0.0001` (code account-balance-insufficient-error)");
+    expect(error.message).toBe(
+      "ExchangeId: htx, msg: trade account balance is not enough, left: `0.0001` (code account-balance-insufficient-error)",
+    );
   });
 
   it("maps base-record-invalid to order-not-found", async () => {
@@ -229,25 +302,49 @@ describe("htx status and timestamp rules (001 §4) with the documented order exa
   const status = (state: string) => parseHtxOrder({ ...documented, state }, "ETH/USDT").status;
 
   it("reads the documented filled order: closed, ms timestamp, exact decimals", () => {
-    expect(parseHtxOrder(documented, "ETH/USDT")).toMatchObject({ id: "59378", status: "closed", timestamp: 1494901162595, amount: "10.1", price: "100.1", filled: "10.1", side: "Buy", type: "limit" });
+    expect(parseHtxOrder(documented, "ETH/USDT")).toMatchObject({
+      id: "59378",
+      status: "closed",
+      timestamp: 1494901162595,
+      amount: "10.1",
+      price: "100.1",
+      filled: "10.1",
+      side: "Buy",
+      type: "limit",
+    });
   });
   it("maps created, submitted and partial-filled to open", () => {
     expect([status("created"), status("submitted"), status("partial-filled")]).toEqual(["open", "open", "open"]);
   });
   it("maps partial-canceled to open and canceling to canceled, keeping HTX's word (001 §4, PRODUCT D9)", () => {
-    expect(parseHtxOrder({ ...documented, state: "partial-canceled" }, "ETH/USDT")).toMatchObject({ status: "open", rawStatus: "partial-canceled" });
-    expect(parseHtxOrder({ ...documented, state: "canceling" }, "ETH/USDT")).toMatchObject({ status: "canceled", rawStatus: "canceling" });
+    expect(parseHtxOrder({ ...documented, state: "partial-canceled" }, "ETH/USDT")).toMatchObject({
+      status: "open",
+      rawStatus: "partial-canceled",
+    });
+    expect(parseHtxOrder({ ...documented, state: "canceling" }, "ETH/USDT")).toMatchObject({
+      status: "canceled",
+      rawStatus: "canceling",
+    });
   });
   it("maps canceled to canceled and an unknown state to undefined", () => {
     expect([status("canceled"), status("mystery")]).toEqual(["canceled", undefined]);
   });
   it("keeps an order id longer than 15 digits exact when the JSON carries it as a number", async () => {
     const { parseJsonExact } = await import("../../exchanges/common/adapter.js");
-    const raw = parseJsonExact('{"id":1234567890123456789,"symbol":"btcusdt","amount":"1","price":"1","created-at":1494901162595,"type":"sell-limit","filled-amount":"0","state":"submitted"}');
+    const raw = parseJsonExact(
+      '{"id":1234567890123456789,"symbol":"btcusdt","amount":"1","price":"1","created-at":1494901162595,"type":"sell-limit","filled-amount":"0","state":"submitted"}',
+    );
     expect(parseHtxOrder(raw, "BTC/USDT").id).toBe("1234567890123456789");
   });
   it("adds nothing for an all-zero currency", () => {
-    expect(parseHtxBalances({ list: [{ currency: "x", type: "trade", balance: "0" }, { currency: "x", type: "frozen", balance: "0" }] })).toEqual({});
+    expect(
+      parseHtxBalances({
+        list: [
+          { currency: "x", type: "trade", balance: "0" },
+          { currency: "x", type: "frozen", balance: "0" },
+        ],
+      }),
+    ).toEqual({});
   });
 });
 
@@ -269,7 +366,14 @@ describe("htx through the built CLI", () => {
     const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
     expect(canceled.code, canceled.stderr).toBe(0);
     expect(mock.orders.get(order.id)!.state).toBe("canceled");
-    const batch = await runCli([...base, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "0.01", price: "29000" }, { side: "Sell", amount: "0.01", price: "33000" }]));
+    const batch = await runCli(
+      [...base, "batch", "BTC/USDT", "-"],
+      env,
+      JSON.stringify([
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Sell", amount: "0.01", price: "33000" },
+      ]),
+    );
     expect(batch.code, batch.stderr).toBe(0);
     const placed = [...mock.orders.values()].filter((o) => o.state === "submitted");
     expect(placed).toHaveLength(2);

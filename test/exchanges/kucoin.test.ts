@@ -4,10 +4,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
-import { KucoinAdapter, kucoinPassphrase, kucoinSignature, parseKucoinBalances, parseKucoinOrder } from "../../exchanges/kucoin.js";
+import {
+  KucoinAdapter,
+  kucoinPassphrase,
+  kucoinSignature,
+  parseKucoinBalances,
+  parseKucoinOrder,
+} from "../../exchanges/kucoin.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { parseQuery } from "../mocks/http-mock.js";
 import { KUCOIN_KEY, KUCOIN_PASSPHRASE, KUCOIN_SECRET, type KucoinMock, startKucoinMock } from "../mocks/kucoin.js";
 
@@ -19,10 +25,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(cliHome, { recursive: true, force: true }));
 
-function runCli(args: string[], env: Record<string, string>, stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["bin/spotdesk", ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: cliHome, SPOTDESK_CONFIG_DIR: join(cliHome, "config"), SPOTDESK_DATA_DIR: join(cliHome, "data"), NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: cliHome,
+        SPOTDESK_CONFIG_DIR: join(cliHome, "config"),
+        SPOTDESK_DATA_DIR: join(cliHome, "data"),
+        NO_COLOR: "1",
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -58,9 +75,23 @@ async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
 describe("kucoin signing (official docs, key version 2)", () => {
   it("signs timestamp + METHOD + endpoint with query + body, base64 HMAC-SHA256", () => {
     const expected = createHmac("sha256", "sec").update('1700000000000POST/api/v1/orders{"a":1}').digest("base64");
-    expect(kucoinSignature("sec", { method: "POST", endpoint: "/api/v1/orders", body: '{"a":1}', timestamp: "1700000000000" })).toBe(expected);
+    expect(
+      kucoinSignature("sec", {
+        method: "POST",
+        endpoint: "/api/v1/orders",
+        body: '{"a":1}',
+        timestamp: "1700000000000",
+      }),
+    ).toBe(expected);
     const get = createHmac("sha256", "sec").update("1GET/api/v1/orders?status=active&symbol=BTC-USDT").digest("base64");
-    expect(kucoinSignature("sec", { method: "GET", endpoint: "/api/v1/orders?status=active&symbol=BTC-USDT", body: "", timestamp: "1" })).toBe(get);
+    expect(
+      kucoinSignature("sec", {
+        method: "GET",
+        endpoint: "/api/v1/orders?status=active&symbol=BTC-USDT",
+        body: "",
+        timestamp: "1",
+      }),
+    ).toBe(get);
   });
 
   it("sends the passphrase HMAC-SHA256-signed with the secret, base64 (key version 2)", async () => {
@@ -76,9 +107,22 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
   it("creates a limit GTC buy on BTC-USDT with a 32-hex clientOid (PRODUCT D11)", async () => {
     const order = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const sent = JSON.parse(mock.server.requests.at(-1)!.body);
-    expect(sent).toMatchObject({ symbol: "BTC-USDT", side: "buy", type: "limit", price: "30000", size: "0.01", timeInForce: "GTC" });
+    expect(sent).toMatchObject({
+      symbol: "BTC-USDT",
+      side: "buy",
+      type: "limit",
+      price: "30000",
+      size: "0.01",
+      timeInForce: "GTC",
+    });
     expect(sent.clientOid).toMatch(/^[0-9a-f]{32}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: [...mock.orders.keys()][0], clientOrderId: sent.clientOid, status: "open", side: "Buy" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: sent.clientOid,
+      status: "open",
+      side: "Buy",
+    });
   });
 
   it("creates a limit sell", async () => {
@@ -100,12 +144,17 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
   });
 
   it("rejects a batch of 6 with \"Maximum for 'createBatch' is: 5\" before any request (001 §5, §9)", async () => {
-    const error = await rejection(kucoin.createBatch("BTC/USDT", Array.from({ length: 6 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }))));
+    const error = await rejection(
+      kucoin.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 6 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
     expect(error.message).toBe("ExchangeId: kucoin, msg: Maximum for 'createBatch' is: 5");
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it("rejects cancel batch with \"Not supported for kucoin\" before any request (001 §9)", async () => {
+  it('rejects cancel batch with "Not supported for kucoin" before any request (001 §9)', async () => {
     const error = await rejection(kucoin.cancelBatch("BTC/USDT", ["a"]));
     expect(error).toMatchObject({ kind: "unsupported", message: "ExchangeId: kucoin, msg: Not supported for kucoin" });
     expect(mock.server.requests).toHaveLength(0);
@@ -129,7 +178,12 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
     const a = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.02", price: "30000" });
     await kucoin.cancelOrder("BTC/USDT", b.id);
-    expect(await kucoin.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", amount: "0.02", clientOrderId: b.clientOrderId });
+    expect(await kucoin.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
     const open = await kucoin.fetchOpenOrders("BTC/USDT");
     expect(open.map((o) => o.id)).toEqual([a.id]);
     const q = parseQuery(mock.server.requests.at(-1)!.query);
@@ -186,7 +240,10 @@ describe("kucoin time-out on create (PRODUCT: never two orders)", () => {
     expect(mock.orders.size).toBe(1);
     const [only] = [...mock.orders.values()];
     expect(order).toMatchObject({ id: only!.id, clientOrderId: only!.clientOid, status: "open" });
-    expect(mock.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v1/orders", `GET /api/v1/order/client-order/${only!.clientOid}`]);
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /api/v1/orders",
+      `GET /api/v1/order/client-order/${only!.clientOid}`,
+    ]);
   });
 });
 
@@ -225,7 +282,12 @@ describe("kucoin derived status (001 §4) with the documented order example", ()
   };
 
   it("is open while active with nothing dealt, timestamp in ms as given", () => {
-    expect(parseKucoinOrder(documented)).toMatchObject({ status: "open", timestamp: 1597051810000, pair: "KCS/BTC", clientOrderId: "6d539dc614db312" });
+    expect(parseKucoinOrder(documented)).toMatchObject({
+      status: "open",
+      timestamp: 1597051810000,
+      pair: "KCS/BTC",
+      clientOrderId: "6d539dc614db312",
+    });
   });
   it("is closed when dealSize > 0 and there is no cancel flag", () => {
     expect(parseKucoinOrder({ ...documented, isActive: false, dealSize: "1" }).status).toBe("closed");
@@ -237,12 +299,18 @@ describe("kucoin derived status (001 §4) with the documented order example", ()
     expect(parseKucoinOrder({ ...documented, isActive: true, cancelExist: true, dealSize: "0.5" }).status).toBe("open");
   });
   it("keeps only trade accounts in balances", () => {
-    expect(parseKucoinBalances([{ id: "1", currency: "eth", type: "main", balance: "1", available: "1", holds: "0" }])).toEqual({});
+    expect(
+      parseKucoinBalances([{ id: "1", currency: "eth", type: "main", balance: "1", available: "1", holds: "0" }]),
+    ).toEqual({});
   });
 });
 
 describe("kucoin through the built CLI", () => {
-  const env = { SPOTDESK_API_KEY: KUCOIN_KEY, SPOTDESK_API_SECRET: KUCOIN_SECRET, SPOTDESK_API_PASSWORD: KUCOIN_PASSPHRASE };
+  const env = {
+    SPOTDESK_API_KEY: KUCOIN_KEY,
+    SPOTDESK_API_SECRET: KUCOIN_SECRET,
+    SPOTDESK_API_PASSWORD: KUCOIN_PASSPHRASE,
+  };
 
   it("buy, order, orders, cancel, batch, cancel-all, balances end to end; cancel-batch is 'Not supported'", async () => {
     const base = ["--exchange", "kucoin", "--base-url", mock.url, "--json"];
@@ -263,7 +331,14 @@ describe("kucoin through the built CLI", () => {
     expect(canceled.code, canceled.stderr).toBe(0);
     expect(mock.orders.get(order.id)!.isActive).toBe(false);
 
-    const batch = await runCli([...base, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "0.01", price: "29000" }, { side: "Sell", amount: "0.01", price: "33000" }]));
+    const batch = await runCli(
+      [...base, "batch", "BTC/USDT", "-"],
+      env,
+      JSON.stringify([
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Sell", amount: "0.01", price: "33000" },
+      ]),
+    );
     expect(batch.code, batch.stderr).toBe(0);
     expect([...mock.orders.values()].filter((o) => o.isActive)).toHaveLength(2);
 

@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
+import { MexcAdapter, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { MexcAdapter, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "../mocks/mexc.js";
 
 /** Spawns the BUILT CLI (bin/spotdesk) with a throw-away HOME, config and data directory. */
@@ -19,10 +19,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(cliHome, { recursive: true, force: true }));
 
-function runCli(args: string[], env: Record<string, string>, stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["bin/spotdesk", ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: cliHome, SPOTDESK_CONFIG_DIR: join(cliHome, "config"), SPOTDESK_DATA_DIR: join(cliHome, "data"), NO_COLOR: "1", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: cliHome,
+        SPOTDESK_CONFIG_DIR: join(cliHome, "config"),
+        SPOTDESK_DATA_DIR: join(cliHome, "data"),
+        NO_COLOR: "1",
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";
@@ -32,7 +43,6 @@ function runCli(args: string[], env: Record<string, string>, stdin = ""): Promis
     child.stdin.end(stdin);
   });
 }
-
 
 const credentials = { api: MEXC_KEY, secret: MEXC_SECRET };
 let mock: MexcMock;
@@ -77,10 +87,23 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     const req = mock.server.requests.at(-1)!;
     expect(`${req.method} ${req.path}`).toBe("POST /api/v3/order");
     const q = parseQuery(req.query);
-    expect(q).toMatchObject({ symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "0.01", price: "30000", recvWindow: "5000" });
+    expect(q).toMatchObject({
+      symbol: "BTCUSDT",
+      side: "BUY",
+      type: "LIMIT",
+      quantity: "0.01",
+      price: "30000",
+      recvWindow: "5000",
+    });
     expect(q.newClientOrderId).toMatch(/^[0-9a-f]{32}$/);
     expect(req.body).toBe("");
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: [...mock.orders.keys()][0], clientOrderId: q.newClientOrderId, status: "open", side: "Buy" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: q.newClientOrderId,
+      status: "open",
+      side: "Buy",
+    });
   });
 
   it("creates a LIMIT SELL", async () => {
@@ -98,19 +121,31 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
   });
 
   it("rejects a batch of 21 with \"Maximum for 'createBatch' is: 20\" before any request (001 §5, §9)", async () => {
-    const error = await rejection(mexc.createBatch("BTC/USDT", Array.from({ length: 21 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }))));
+    const error = await rejection(
+      mexc.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 21 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
     expect(error.message).toBe("ExchangeId: mexc, msg: Maximum for 'createBatch' is: 20");
     expect(mock.server.requests).toHaveLength(0);
   });
 
   it("fails a batch when one item carries {code, msg}", async () => {
     mock.refuseNextBatchItem(1, 30002, "The minimum transaction volume cannot be less than:0.5USDT");
-    const error = await rejection(mexc.createBatch("BTC/USDT", [{ side: "Buy", amount: "0.01", price: "29000" }, { side: "Buy", amount: "0.00001", price: "1" }]));
+    const error = await rejection(
+      mexc.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Buy", amount: "0.00001", price: "1" },
+      ]),
+    );
     expect(error).toMatchObject({ kind: "invalid-order", code: 30002 });
-    expect(error.detail).toContain("One of orders threw an error (30002, The minimum transaction volume cannot be less than:0.5USDT); 1 of 2 placed");
+    expect(error.detail).toContain(
+      "One of orders threw an error (30002, The minimum transaction volume cannot be less than:0.5USDT); 1 of 2 placed",
+    );
   });
 
-  it("rejects cancel batch with \"Not supported for mexc\" before any request (001 §9)", async () => {
+  it('rejects cancel batch with "Not supported for mexc" before any request (001 §9)', async () => {
     const error = await rejection(mexc.cancelBatch("BTC/USDT", ["1"]));
     expect(error).toMatchObject({ kind: "unsupported", message: "ExchangeId: mexc, msg: Not supported for mexc" });
     expect(mock.server.requests).toHaveLength(0);
@@ -131,7 +166,13 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     const a = await mexc.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await mexc.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.02", price: "30000" });
     await mexc.cancelOrder("BTC/USDT", b.id);
-    expect(await mexc.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", amount: "0.02", clientOrderId: b.clientOrderId, pair: "BTC/USDT" });
+    expect(await mexc.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+      pair: "BTC/USDT",
+    });
     expect((await mexc.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
@@ -212,7 +253,12 @@ describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documen
   const status = (s: string) => parseMexcOrder({ ...documented, status: s }, "LTC/BTC").status;
 
   it("maps NEW and PARTIALLY_FILLED to open, FILLED to closed, CANCELED to canceled", () => {
-    expect([status("NEW"), status("PARTIALLY_FILLED"), status("FILLED"), status("CANCELED")]).toEqual(["open", "open", "closed", "canceled"]);
+    expect([status("NEW"), status("PARTIALLY_FILLED"), status("FILLED"), status("CANCELED")]).toEqual([
+      "open",
+      "open",
+      "closed",
+      "canceled",
+    ]);
   });
   it("maps PARTIALLY_CANCELED to open and keeps the raw status (001 §4, PRODUCT D9)", () => {
     const order = parseMexcOrder({ ...documented, status: "PARTIALLY_CANCELED" }, "LTC/BTC");
@@ -222,7 +268,13 @@ describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documen
     expect(status("SOMETHING")).toBeUndefined();
   });
   it("keeps time in milliseconds and decimals as strings", () => {
-    expect(parseMexcOrder(documented, "LTC/BTC")).toMatchObject({ timestamp: 1499827319559, amount: "1", price: "0.1", filled: "0", side: "Buy" });
+    expect(parseMexcOrder(documented, "LTC/BTC")).toMatchObject({
+      timestamp: 1499827319559,
+      amount: "1",
+      price: "0.1",
+      filled: "0",
+      side: "Buy",
+    });
   });
   it("drops all-zero balances", () => {
     expect(parseMexcBalances({ balances: [{ asset: "X", free: "0", locked: "0.0" }] })).toEqual({});
@@ -247,7 +299,14 @@ describe("mexc through the built CLI", () => {
     const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
     expect(canceled.code, canceled.stderr).toBe(0);
     expect(mock.orders.get(order.id)!.status).toBe("CANCELED");
-    const batch = await runCli([...base, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "0.01", price: "29000" }, { side: "Sell", amount: "0.01", price: "33000" }]));
+    const batch = await runCli(
+      [...base, "batch", "BTC/USDT", "-"],
+      env,
+      JSON.stringify([
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Sell", amount: "0.01", price: "33000" },
+      ]),
+    );
     expect(batch.code, batch.stderr).toBe(0);
     expect([...mock.orders.values()].filter((o) => o.status === "NEW")).toHaveLength(2);
     const cb = await runCli([...base, "cancel-batch", "BTC/USDT", "1"], env);

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { parseQuery, startMockServer, type MockReply, type MockServer, type ReceivedRequest } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A Gate APIv4 spot mock on 127.0.0.1. It verifies every private request the way Gate documents it
@@ -49,7 +49,9 @@ export interface GateMock {
 export const GATE_KEY = "gate-test-key";
 export const GATE_SECRET = "gate-test-secret-0123456789abcdef";
 
-export async function startGateMock(options: { key?: string; secret?: string; now?: () => number } = {}): Promise<GateMock> {
+export async function startGateMock(
+  options: { key?: string; secret?: string; now?: () => number } = {},
+): Promise<GateMock> {
   const key = options.key ?? GATE_KEY;
   const secret = options.secret ?? GATE_SECRET;
   const now = options.now ?? Date.now;
@@ -68,13 +70,18 @@ export async function startGateMock(options: { key?: string; secret?: string; no
     if (req.headers.key !== key) return error(401, "INVALID_KEY", "Invalid key provided");
     const ts = String(req.headers.timestamp ?? "");
     if (!/^\d+(\.\d+)?$/.test(ts)) return error(400, "MISSING_REQUIRED_HEADER", "Missing required header: Timestamp");
-    if (Math.abs(Number(ts) - now() / 1000) > 60) return error(403, "REQUEST_EXPIRED", "gap between request Timestamp and server time exceeds 60");
+    if (Math.abs(Number(ts) - now() / 1000) > 60)
+      return error(403, "REQUEST_EXPIRED", "gap between request Timestamp and server time exceeds 60");
     const payload = `${req.method}\n${req.path}\n${req.query}\n${createHash("sha512").update(req.body).digest("hex")}\n${ts}`;
     const expected = createHmac("sha512", secret).update(payload).digest("hex");
     if (req.headers.sign !== expected) return error(401, "INVALID_SIGNATURE", "Signature mismatch");
     if (rateLimit) {
       rateLimit = false;
-      return { status: 429, headers: { "x-gate-ratelimit-reset-timestamp": String(now() + 1500) }, body: { label: "TOO_MANY_REQUESTS", message: "Request Rate limit Exceeded" } };
+      return {
+        status: 429,
+        headers: { "x-gate-ratelimit-reset-timestamp": String(now() + 1500) },
+        body: { label: "TOO_MANY_REQUESTS", message: "Request Rate limit Exceeded" },
+      };
     }
     if (failure) {
       const f = failure;
@@ -87,9 +94,15 @@ export async function startGateMock(options: { key?: string; secret?: string; no
 
   function place(input: Record<string, unknown>): GateMockOrder | { label: string; message: string } {
     const text = String(input.text ?? "");
-    if (text && !/^t-[0-9A-Za-z_.-]{1,28}$/.test(text)) return { label: "INVALID_PARAM_VALUE", message: "Invalid text: must start with t- and be at most 28 more characters" };
-    if (input.type !== "limit" || input.time_in_force !== "gtc") return { label: "INVALID_PARAM_VALUE", message: "only gtc limit orders in this mock" };
-    if (!/^\d+(\.\d+)?$/.test(String(input.amount)) || !/^\d+(\.\d+)?$/.test(String(input.price))) return { label: "INVALID_PARAM_VALUE", message: "Invalid amount or price" };
+    if (text && !/^t-[0-9A-Za-z_.-]{1,28}$/.test(text))
+      return {
+        label: "INVALID_PARAM_VALUE",
+        message: "Invalid text: must start with t- and be at most 28 more characters",
+      };
+    if (input.type !== "limit" || input.time_in_force !== "gtc")
+      return { label: "INVALID_PARAM_VALUE", message: "only gtc limit orders in this mock" };
+    if (!/^\d+(\.\d+)?$/.test(String(input.amount)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
+      return { label: "INVALID_PARAM_VALUE", message: "Invalid amount or price" };
     const ms = now();
     const order: GateMockOrder = {
       id: String(nextId++),
@@ -117,7 +130,9 @@ export async function startGateMock(options: { key?: string; secret?: string; no
   }
 
   const find = (idOrText: string, pair: string | undefined) =>
-    [...orders.values()].find((o) => (o.id === idOrText || (o.text === idOrText && o.status === "open")) && (!pair || o.currency_pair === pair));
+    [...orders.values()].find(
+      (o) => (o.id === idOrText || (o.text === idOrText && o.status === "open")) && (!pair || o.currency_pair === pair),
+    );
 
   const cancel = (order: GateMockOrder) => {
     order.status = "cancelled";
@@ -155,15 +170,30 @@ export async function startGateMock(options: { key?: string; secret?: string; no
     return {
       body: list.map((item) => {
         const order = find(item.id, item.currency_pair);
-        if (!order || order.status !== "open") return { currency_pair: item.currency_pair, id: item.id, succeeded: false, label: "ORDER_NOT_FOUND", message: "Order not found" };
+        if (order?.status !== "open")
+          return {
+            currency_pair: item.currency_pair,
+            id: item.id,
+            succeeded: false,
+            label: "ORDER_NOT_FOUND",
+            message: "Order not found",
+          };
         cancel(order);
-        return { currency_pair: item.currency_pair, id: order.id, text: order.text, succeeded: true, label: "", message: "" };
+        return {
+          currency_pair: item.currency_pair,
+          id: order.id,
+          text: order.text,
+          succeeded: true,
+          label: "",
+          message: "",
+        };
       }),
     };
   });
   server.on("GET /api/v4/spot/orders", (req) => {
     const q = parseQuery(req.query);
-    if (!q.currency_pair || q.status !== "open") return error(400, "MISSING_REQUIRED_PARAM", "currency_pair and status required");
+    if (!q.currency_pair || q.status !== "open")
+      return error(400, "MISSING_REQUIRED_PARAM", "currency_pair and status required");
     const limit = Number(q.limit ?? 100);
     const page = Number(q.page ?? 1);
     const open = [...orders.values()].filter((o) => o.currency_pair === q.currency_pair && o.status === "open");

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { startMockServer, type MockReply, type MockServer, type ReceivedRequest } from "./http-mock.js";
+import { type MockReply, type MockServer, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * An HTX spot v1 mock on 127.0.0.1. It verifies every private request the way HTX documents
@@ -43,7 +43,8 @@ export interface HtxMock {
 export const HTX_KEY = "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx";
 export const HTX_SECRET = "htx-test-secret";
 
-const encode = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encode = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export async function startHtxMock(options: { now?: () => number } = {}): Promise<HtxMock> {
   const now = options.now ?? Date.now;
@@ -55,29 +56,45 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
   let failure: { code: string; msg: string; status: number } | undefined;
   let refusal: { index: number; code: string; msg: string } | undefined;
 
-  const error = (code: string, msg: string, status = 200): MockReply => ({ status, body: { status: "error", "err-code": code, "err-msg": msg, data: null } });
+  const error = (code: string, msg: string, status = 200): MockReply => ({
+    status,
+    body: { status: "error", "err-code": code, "err-msg": msg, data: null },
+  });
   const ok = (data: unknown, delayMs = 0): MockReply => ({ body: { status: "ok", data }, delayMs });
 
   function verify(req: ReceivedRequest): MockReply | undefined {
-    const pairs = req.query.split("&").filter(Boolean).map((p) => {
-      const i = p.indexOf("=");
-      return [decodeURIComponent(p.slice(0, i)), decodeURIComponent(p.slice(i + 1))] as const;
-    });
+    const pairs = req.query
+      .split("&")
+      .filter(Boolean)
+      .map((p) => {
+        const i = p.indexOf("=");
+        return [decodeURIComponent(p.slice(0, i)), decodeURIComponent(p.slice(i + 1))] as const;
+      });
     const params = new Map(pairs);
-    if (params.get("AccessKeyId") !== HTX_KEY) return error("api-signature-not-valid", "Signature not valid: Incorrect Access key [Access key错误]");
-    if (params.get("SignatureMethod") !== "HmacSHA256" || params.get("SignatureVersion") !== "2") return error("api-signature-not-valid", "Signature not valid: Incorrect SignatureMethod or SignatureVersion");
+    if (params.get("AccessKeyId") !== HTX_KEY)
+      return error("api-signature-not-valid", "Signature not valid: Incorrect Access key [Access key错误]");
+    if (params.get("SignatureMethod") !== "HmacSHA256" || params.get("SignatureVersion") !== "2")
+      return error("api-signature-not-valid", "Signature not valid: Incorrect SignatureMethod or SignatureVersion");
     const ts = params.get("Timestamp") ?? "";
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(ts) || Math.abs(Date.parse(`${ts}Z`) - now()) > 5 * 60_000) return error("api-signature-not-valid", "Signature not valid: Timestamp for this request is too old or invalid");
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(ts) || Math.abs(Date.parse(`${ts}Z`) - now()) > 5 * 60_000)
+      return error("api-signature-not-valid", "Signature not valid: Timestamp for this request is too old or invalid");
     const canonical = pairs
       .filter(([k]) => k !== "Signature")
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([k, v]) => `${encode(k)}=${encode(v)}`)
       .join("&");
-    const expected = createHmac("sha256", HTX_SECRET).update(`${req.method}\n${String(req.headers.host).toLowerCase()}\n${req.path}\n${canonical}`).digest("base64");
-    if (params.get("Signature") !== expected) return error("api-signature-not-valid", "Signature not valid: Verification failure [校验失败]");
+    const expected = createHmac("sha256", HTX_SECRET)
+      .update(`${req.method}\n${String(req.headers.host).toLowerCase()}\n${req.path}\n${canonical}`)
+      .digest("base64");
+    if (params.get("Signature") !== expected)
+      return error("api-signature-not-valid", "Signature not valid: Verification failure [校验失败]");
     if (rateLimit) {
       rateLimit = false;
-      return { status: 429, headers: { "x-hb-ratelimit-requests-remain": "0", "x-hb-ratelimit-requests-expire": String(now() + 1000) }, body: { status: "error", "err-code": "api-request-too-frequent", "err-msg": "exceeded rate limit", data: null } };
+      return {
+        status: 429,
+        headers: { "x-hb-ratelimit-requests-remain": "0", "x-hb-ratelimit-requests-expire": String(now() + 1000) },
+        body: { status: "error", "err-code": "api-request-too-frequent", "err-msg": "exceeded rate limit", data: null },
+      };
     }
     if (failure) {
       const f = failure;
@@ -108,9 +125,15 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
   };
 
   function place(input: Record<string, unknown>): HtxMockOrder | { code: string; msg: string } {
-    if (String(input["account-id"]) !== String(mock.spotAccount)) return { code: "account-frozen-account-inexistent-error", msg: "account for id `" + String(input["account-id"]) + "` and user id not found" };
-    if (input.type !== "buy-limit" && input.type !== "sell-limit") return { code: "invalid-parameter", msg: "only limit orders in this mock" };
-    if (!/^\d+(\.\d+)?$/.test(String(input.amount)) || !/^\d+(\.\d+)?$/.test(String(input.price))) return { code: "order-limitorder-amount-min-error", msg: "limit order amount error" };
+    if (String(input["account-id"]) !== String(mock.spotAccount))
+      return {
+        code: "account-frozen-account-inexistent-error",
+        msg: `account for id \`${String(input["account-id"])}\` and user id not found`,
+      };
+    if (input.type !== "buy-limit" && input.type !== "sell-limit")
+      return { code: "invalid-parameter", msg: "only limit orders in this mock" };
+    if (!/^\d+(\.\d+)?$/.test(String(input.amount)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
+      return { code: "order-limitorder-amount-min-error", msg: "limit order amount error" };
     const order: HtxMockOrder = {
       id: seq++,
       symbol: String(input.symbol),
@@ -155,7 +178,8 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
     }
     m = /^\/v1\/account\/accounts\/(\d+)\/balance$/.exec(req.path);
     if (m && req.method === "GET") {
-      if (Number(m[1]) !== mock.spotAccount) return error("account-frozen-account-inexistent-error", "account not found");
+      if (Number(m[1]) !== mock.spotAccount)
+        return error("account-frozen-account-inexistent-error", "account not found");
       return ok({
         id: mock.spotAccount,
         type: "spot",
@@ -176,7 +200,9 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
   server.on("GET /v1/account/accounts", () =>
     ok([
       { id: 100010, type: "otc", subtype: "", state: "working" },
-      ...(mock.spotAccount === undefined ? [] : [{ id: mock.spotAccount, type: "spot", subtype: "", state: "working" }]),
+      ...(mock.spotAccount === undefined
+        ? []
+        : [{ id: mock.spotAccount, type: "spot", subtype: "", state: "working" }]),
     ]),
   );
   server.on("POST /v1/order/orders/place", (req) => {
@@ -216,8 +242,11 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
   });
   server.on("POST /v1/order/orders/batchCancelOpenOrders", (req) => {
     const input = JSON.parse(req.body) as { "account-id": string; symbol?: string };
-    if (String(input["account-id"]) !== String(mock.spotAccount)) return error("invalid-parameter", "account-id invalid");
-    const open = [...orders.values()].filter((o) => isOpen(o) && (!input.symbol || input.symbol.split(",").includes(o.symbol)));
+    if (String(input["account-id"]) !== String(mock.spotAccount))
+      return error("invalid-parameter", "account-id invalid");
+    const open = [...orders.values()].filter(
+      (o) => isOpen(o) && (!input.symbol || input.symbol.split(",").includes(o.symbol)),
+    );
     for (const o of open) cancel(o);
     return ok({ "success-count": open.length, "failed-count": 0, "next-id": -1 });
   });
@@ -227,7 +256,21 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
     return ok(
       [...orders.values()]
         .filter((o) => isOpen(o) && o.symbol === q.symbol)
-        .map((o) => ({ id: o.id, "client-order-id": o["client-order-id"], symbol: o.symbol, price: o.price, "created-at": o["created-at"], type: o.type, "filled-amount": o["field-amount"], "filled-cash-amount": o["field-cash-amount"], "filled-fees": o["field-fees"], source: o.source, state: o.state, amount: o.amount, "account-id": o["account-id"] })),
+        .map((o) => ({
+          id: o.id,
+          "client-order-id": o["client-order-id"],
+          symbol: o.symbol,
+          price: o.price,
+          "created-at": o["created-at"],
+          type: o.type,
+          "filled-amount": o["field-amount"],
+          "filled-cash-amount": o["field-cash-amount"],
+          "filled-fees": o["field-fees"],
+          source: o.source,
+          state: o.state,
+          amount: o.amount,
+          "account-id": o["account-id"],
+        })),
     );
   });
   server.on("GET /v1/order/orders/getClientOrder", (req) => {

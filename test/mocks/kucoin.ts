@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { parseQuery, startMockServer, type MockReply, type MockServer, type ReceivedRequest } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A KuCoin spot mock on 127.0.0.1. It verifies every private request the way KuCoin documents it:
@@ -70,15 +70,26 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     const h = req.headers;
-    if (!h["kc-api-key"] || !h["kc-api-sign"] || !h["kc-api-timestamp"] || !h["kc-api-passphrase"]) return error(401, "400001", "Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE");
+    if (!h["kc-api-key"] || !h["kc-api-sign"] || !h["kc-api-timestamp"] || !h["kc-api-passphrase"])
+      return error(
+        401,
+        "400001",
+        "Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE",
+      );
     if (h["kc-api-key"] !== KUCOIN_KEY) return error(401, "400003", "KC-API-KEY not exists");
     if (Math.abs(Number(h["kc-api-timestamp"]) - now()) > 5000) return error(401, "400002", "KC-API-TIMESTAMP Invalid");
-    if (h["kc-api-key-version"] !== "2" || h["kc-api-passphrase"] !== b64hmac(KUCOIN_SECRET, KUCOIN_PASSPHRASE)) return error(401, "400004", "Invalid KC-API-PASSPHRASE");
+    if (h["kc-api-key-version"] !== "2" || h["kc-api-passphrase"] !== b64hmac(KUCOIN_SECRET, KUCOIN_PASSPHRASE))
+      return error(401, "400004", "Invalid KC-API-PASSPHRASE");
     const endpoint = req.query ? `${req.path}?${req.query}` : req.path;
-    if (h["kc-api-sign"] !== b64hmac(KUCOIN_SECRET, `${h["kc-api-timestamp"]}${req.method}${endpoint}${req.body}`)) return error(401, "400005", "Invalid KC-API-SIGN");
+    if (h["kc-api-sign"] !== b64hmac(KUCOIN_SECRET, `${h["kc-api-timestamp"]}${req.method}${endpoint}${req.body}`))
+      return error(401, "400005", "Invalid KC-API-SIGN");
     if (rateLimit) {
       rateLimit = false;
-      return { status: 429, headers: { "gw-ratelimit-limit": "4000", "gw-ratelimit-remaining": "0", "gw-ratelimit-reset": "1200" }, body: { code: "429000", msg: "Too Many Requests" } };
+      return {
+        status: 429,
+        headers: { "gw-ratelimit-limit": "4000", "gw-ratelimit-remaining": "0", "gw-ratelimit-reset": "1200" },
+        body: { code: "429000", msg: "Too Many Requests" },
+      };
     }
     if (failure) {
       const f = failure;
@@ -91,7 +102,8 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
   function place(input: Record<string, unknown>, symbol: string): KucoinMockOrder | string {
     if (!input.clientOid) return "clientOid is required";
     if (input.type !== "limit" || (input.timeInForce ?? "GTC") !== "GTC") return "only GTC limit orders in this mock";
-    if (!/^\d+(\.\d+)?$/.test(String(input.size)) || !/^\d+(\.\d+)?$/.test(String(input.price))) return "Invalid size or price";
+    if (!/^\d+(\.\d+)?$/.test(String(input.size)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
+      return "Invalid size or price";
     const order: KucoinMockOrder = {
       id: (seq++).toString(16).padStart(24, "0"),
       symbol,
@@ -169,8 +181,29 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
     return ok({
       data: input.orderList.map((item) => {
         const result = place(item, input.symbol);
-        const base = { symbol: input.symbol, type: "limit", side: item.side, price: item.price, size: item.size, funds: null, stp: "", stop: "", stopPrice: null, timeInForce: "GTC", cancelAfter: 0, postOnly: false, hidden: false, iceberge: false, iceberg: false, visibleSize: null, channel: "API", clientOid: item.clientOid };
-        return typeof result === "string" ? { ...base, id: null, status: "fail", failMsg: result } : { ...base, id: result.id, status: "success", failMsg: null };
+        const base = {
+          symbol: input.symbol,
+          type: "limit",
+          side: item.side,
+          price: item.price,
+          size: item.size,
+          funds: null,
+          stp: "",
+          stop: "",
+          stopPrice: null,
+          timeInForce: "GTC",
+          cancelAfter: 0,
+          postOnly: false,
+          hidden: false,
+          iceberge: false,
+          iceberg: false,
+          visibleSize: null,
+          channel: "API",
+          clientOid: item.clientOid,
+        };
+        return typeof result === "string"
+          ? { ...base, id: null, status: "fail", failMsg: result }
+          : { ...base, id: result.id, status: "success", failMsg: null };
       }),
     });
   });
@@ -180,7 +213,13 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
     const active = [...orders.values()].filter((o) => o.isActive && (!q.symbol || o.symbol === q.symbol));
     const pageSize = Number(q.pageSize ?? 50);
     const currentPage = Number(q.currentPage ?? 1);
-    return ok({ currentPage, pageSize, totalNum: active.length, totalPage: Math.max(1, Math.ceil(active.length / pageSize)), items: active.slice((currentPage - 1) * pageSize, currentPage * pageSize) });
+    return ok({
+      currentPage,
+      pageSize,
+      totalNum: active.length,
+      totalPage: Math.max(1, Math.ceil(active.length / pageSize)),
+      items: active.slice((currentPage - 1) * pageSize, currentPage * pageSize),
+    });
   });
   server.on("DELETE /api/v1/orders", (req) => {
     const q = parseQuery(req.query);
@@ -191,8 +230,22 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
   server.on("GET /api/v1/accounts", (req) => {
     const q = parseQuery(req.query);
     const all = [
-      { id: "5bd6e9216d99522a52e458d6", currency: "BTC", type: "trade", balance: "1.00000000000000000001", available: "0.75", holds: "0.25000000000000000001" },
-      { id: "5bd6e9216d99522a52e458d7", currency: "USDT", type: "trade", balance: "5000", available: "5000", holds: "0" },
+      {
+        id: "5bd6e9216d99522a52e458d6",
+        currency: "BTC",
+        type: "trade",
+        balance: "1.00000000000000000001",
+        available: "0.75",
+        holds: "0.25000000000000000001",
+      },
+      {
+        id: "5bd6e9216d99522a52e458d7",
+        currency: "USDT",
+        type: "trade",
+        balance: "5000",
+        available: "5000",
+        holds: "0",
+      },
       { id: "5bd6e9216d99522a52e458d8", currency: "KCS", type: "trade", balance: "0", available: "0", holds: "0" },
       { id: "5bd6e9216d99522a52e458d9", currency: "ETH", type: "main", balance: "9", available: "9", holds: "0" },
     ];

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { parseQuery, startMockServer, type MockReply, type MockServer, type ReceivedRequest } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A MEXC spot v3 mock on 127.0.0.1. It verifies every private request the way MEXC documents it:
@@ -60,13 +60,15 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
     if (at < 0) return error(400, 700002, "Signature for this request is not valid.");
     const totalParams = req.query.slice(0, at) + req.body;
     const signature = req.query.slice(at + "&signature=".length);
-    if (signature !== createHmac("sha256", MEXC_SECRET).update(totalParams).digest("hex")) return error(400, 700002, "Signature for this request is not valid.");
+    if (signature !== createHmac("sha256", MEXC_SECRET).update(totalParams).digest("hex"))
+      return error(400, 700002, "Signature for this request is not valid.");
     const q = parseQuery(req.query);
     const ts = Number(q.timestamp);
     const recvWindow = Number(q.recvWindow ?? 5000);
     if (recvWindow > 60000) return error(400, 700005, "recvWindow must less than 60000");
     const serverTime = now();
-    if (!(ts < serverTime + 1000 && serverTime - ts <= recvWindow)) return error(400, 700003, "Timestamp for this request is outside of the recvWindow.");
+    if (!(ts < serverTime + 1000 && serverTime - ts <= recvWindow))
+      return error(400, 700003, "Timestamp for this request is outside of the recvWindow.");
     if (rateLimit) {
       rateLimit = false;
       return { status: 429, headers: { "retry-after": "2" }, body: { code: 429, msg: "Too Many Requests" } };
@@ -81,7 +83,8 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
 
   function place(input: Record<string, unknown>): MexcMockOrder | { code: number; msg: string } {
     if (input.type !== "LIMIT") return { code: 700004, msg: "only LIMIT in this mock" };
-    if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price))) return { code: 30002, msg: "The minimum transaction volume cannot be less than:0.5USDT" };
+    if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
+      return { code: 30002, msg: "The minimum transaction volume cannot be less than:0.5USDT" };
     const t = now();
     const order: MexcMockOrder = {
       symbol: String(input.symbol),
@@ -110,7 +113,20 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
   const cancelView = (o: MexcMockOrder) => {
     o.status = "CANCELED";
     o.updateTime = now();
-    return { symbol: o.symbol, origClientOrderId: o.clientOrderId, orderId: o.orderId, clientOrderId: o.clientOrderId, price: o.price, origQty: o.origQty, executedQty: o.executedQty, cummulativeQuoteQty: o.cummulativeQuoteQty, status: o.status, timeInForce: o.timeInForce, type: o.type, side: o.side };
+    return {
+      symbol: o.symbol,
+      origClientOrderId: o.clientOrderId,
+      orderId: o.orderId,
+      clientOrderId: o.clientOrderId,
+      price: o.price,
+      origQty: o.origQty,
+      executedQty: o.executedQty,
+      cummulativeQuoteQty: o.cummulativeQuoteQty,
+      status: o.status,
+      timeInForce: o.timeInForce,
+      type: o.type,
+      side: o.side,
+    };
   };
   const open = (o: MexcMockOrder) => o.status === "NEW" || o.status === "PARTIALLY_FILLED";
 
@@ -122,7 +138,19 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
     if (!("orderId" in result)) return error(400, result.code, result.msg);
     const d = delayCreateMs;
     delayCreateMs = 0;
-    return { body: { symbol: result.symbol, orderId: result.orderId, orderListId: -1, price: result.price, origQty: result.origQty, type: "LIMIT", side: result.side, transactTime: result.time }, delayMs: d };
+    return {
+      body: {
+        symbol: result.symbol,
+        orderId: result.orderId,
+        orderListId: -1,
+        price: result.price,
+        origQty: result.origQty,
+        type: "LIMIT",
+        side: result.side,
+        transactTime: result.time,
+      },
+      delayMs: d,
+    };
   });
   server.on("POST /api/v3/batchOrders", (req) => {
     const list = JSON.parse(parseQuery(req.query).batchOrders ?? "[]") as Record<string, unknown>[];
@@ -132,13 +160,17 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
     return {
       body: list.map((item, index) => {
         const result = refuse?.index === index ? { code: refuse.code, msg: refuse.msg } : place(item);
-        return "orderId" in result ? { symbol: result.symbol, orderId: result.orderId, orderListId: -1 } : { newClientOrderId: item.newClientOrderId, msg: result.msg, code: result.code };
+        return "orderId" in result
+          ? { symbol: result.symbol, orderId: result.orderId, orderListId: -1 }
+          : { newClientOrderId: item.newClientOrderId, msg: result.msg, code: result.code };
       }),
     };
   });
   server.on("GET /api/v3/order", (req) => {
     const q = parseQuery(req.query);
-    const order = q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderId === q.origClientOrderId);
+    const order = q.orderId
+      ? orders.get(q.orderId)
+      : [...orders.values()].find((o) => o.clientOrderId === q.origClientOrderId);
     if (!order || order.symbol !== q.symbol) return error(400, -2013, "Order does not exist.");
     return { body: order };
   });
