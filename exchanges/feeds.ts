@@ -11,6 +11,7 @@ import { GateFeed } from "./feeds/gate.js";
 import { HtxFeed } from "./feeds/htx.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
 import { OkxFeed } from "./feeds/okx.js";
+import { XtFeed } from "./feeds/xt.js";
 import { createPaperFeed } from "./paper/index.js";
 import type { BookFeed, FeedOptions } from "./types.js";
 
@@ -26,6 +27,7 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
   htx: (pair, options) => new HtxFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
+  xt: (pair, options) => new XtFeed(pair, options),
 };
 
 /**

@@ -7,6 +7,11 @@ export interface HttpCall {
   method?: "GET" | "POST";
   body?: string;
   headers?: Record<string, string>;
+  /**
+   * Answer the body text unparsed: for ids beyond 2^53 (xt's lastUpdateId) that JSON.parse
+   * would round. A FetchJson that ignores it answers the parsed value, which callers accept too.
+   */
+  text?: boolean;
 }
 /** One public REST call answering JSON (snapshots, tokens, symbol ids); throws on failure. */
 export type FetchJson = (url: string, call?: HttpCall) => Promise<unknown>;
@@ -70,6 +75,6 @@ export function defaultFetchJson(timeoutMs: number = FEED_DEFAULTS.httpTimeoutMs
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`HTTP ${response.status} from ${new URL(url).pathname}: ${text.slice(0, 200)}`);
-    return JSON.parse(text) as unknown;
+    return call.text ? text : (JSON.parse(text) as unknown);
   };
 }
