@@ -84,13 +84,61 @@ export function exchangeFailure(error: unknown): ApiError {
   return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: `ExchangeId: unknown, msg: ${String((error as Error)?.message ?? error)}`, kind: "network" });
 }
 
+/**
+ * paper keeps each account in a file under a cross-process lock that waits by polling; 200
+ * concurrent calls on one account would spend their time in that back-off. Calls of one paper
+ * account therefore queue here first, so at most one per process is at the lock.
+ */
+const paperQueues = new Map<string, Promise<unknown>>();
+function queuePaper<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const previous = paperQueues.get(key) ?? Promise.resolve();
+  const next = previous.then(work, work);
+  const tail = next.catch(() => undefined);
+  paperQueues.set(key, tail);
+  void tail.then(() => {
+    if (paperQueues.get(key) === tail) paperQueues.delete(key);
+  });
+  return next;
+}
+
+/**
+ * Concurrent identical reads of one paper account share one call (paper needs no key, so no
+ * caller can borrow another's credentials this way). Never used for real exchanges.
+ */
+const paperReads = new Map<string, Promise<unknown>>();
+function sharedPaperRead<T>(path: AccountPath, what: string | undefined, read: () => Promise<T>): Promise<T> {
+  if (path[1] !== "paper" || what === undefined) return read();
+  const key = `${pathKey(path)}:${what}`;
+  const inFlight = paperReads.get(key) as Promise<T> | undefined;
+  if (inFlight) return inFlight;
+  const started = read().finally(() => paperReads.delete(key));
+  paperReads.set(key, started);
+  return started;
+}
+
 /** Runs one exchange call with an adapter built for it, closing it after. */
-export async function withAdapter<T>(app: App, ctx: RequestContext, work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>): Promise<T> {
+export async function withAdapter<T>(
+  app: App,
+  ctx: RequestContext,
+  work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>,
+  /** a read that concurrent callers of the same paper account may share ("balances", …) */
+  sharedRead?: string,
+): Promise<T> {
   const account = await accountOf(app, ctx);
+  return sharedPaperRead(account.path, sharedRead === undefined ? undefined : `${sharedRead}:${account.record.envelope.pair}`, () => runWithAdapter(app, ctx, account, work));
+}
+
+async function runWithAdapter<T>(
+  app: App,
+  ctx: RequestContext,
+  account: { path: AccountPath; record: ApiKeyRecord },
+  work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>,
+): Promise<T> {
   const credentials = account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
   const adapter = buildAdapter(app, account.path, credentials);
   try {
-    return await work(adapter, account);
+    const call = () => work(adapter, account);
+    return await (account.path[1] === "paper" ? queuePaper(pathKey(account.path), call) : call());
   } catch (error) {
     throw exchangeFailure(error);
   } finally {

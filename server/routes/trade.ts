@@ -17,7 +17,7 @@ export function tradeRoutes(app: App): Route[] {
       path: "/token/trade/balances",
       auth: "user",
       async handler(ctx) {
-        return withAdapter(app, ctx, (adapter) => adapter.fetchBalances());
+        return withAdapter(app, ctx, (adapter) => adapter.fetchBalances(), "balances");
       },
     },
     {
@@ -25,7 +25,7 @@ export function tradeRoutes(app: App): Route[] {
       path: "/token/trade/orders",
       auth: "user",
       async handler(ctx) {
-        return withAdapter(app, ctx, (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)));
+        return withAdapter(app, ctx, (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)), "orders");
       },
     },
     {
