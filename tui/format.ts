@@ -21,15 +21,34 @@ export function formatSpreadPercent(percent: BigNumber.Value): string {
  * does); below 1000 more decimals, since a 0.0012 BTC level must not read "0".
  */
 export function formatAmount(value: BigNumber.Value): string {
+  if (typeof value !== "string") return formatAmountUncached(value);
+  // a book redraws the same level texts every 500 ms: remember them (bounded)
+  let text = AMOUNT_CACHE.get(value);
+  if (text === undefined) {
+    if (AMOUNT_CACHE.size >= AMOUNT_CACHE_LIMIT) AMOUNT_CACHE.clear();
+    text = formatAmountUncached(value);
+    AMOUNT_CACHE.set(value, text);
+  }
+  return text;
+}
+
+const AMOUNT_CACHE = new Map<string, string>();
+const AMOUNT_CACHE_LIMIT = 20_000;
+
+function formatAmountUncached(value: BigNumber.Value): string {
   const abs = new Decimal(value).abs();
   return formatCompact(value, abs.gte(1000) ? 2 : abs.gte(1) ? 4 : 6);
 }
 
 /** A price as the exchange sent it (exact), trailing zeros dropped. */
 export function formatPrice(value: BigNumber.Value): string {
+  // prices from the book model are already plain decimals without trailing zeros
+  if (typeof value === "string" && PLAIN_DECIMAL.test(value)) return value;
   const n = new Decimal(value);
   return n.isFinite() ? n.toFixed() : "-";
 }
+
+const PLAIN_DECIMAL = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
 /** "HH:MM:SS UTC": the time part of the lib's UTC timestamp, for narrow headers. */
 export function formatUtcTime(ms: number): string {

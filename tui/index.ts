@@ -81,6 +81,8 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
 
   if (!stdin.isTTY || !stdout.isTTY) return textMode(services, exchange, pair, options, stdin, stdout, stderr);
 
+  // React's development build costs several times more per frame; a trader runs the production one
+  process.env.NODE_ENV ??= "production";
   const [{ render }, { createElement }, { App }, theme] = await Promise.all([
     import("ink"),
     import("react"),
