@@ -15,12 +15,16 @@ beforeAll(() => {
 });
 afterAll(() => cli.cleanup());
 
-/** A local HTTP server that records every request: proof that nothing was sent. */
+/** A local HTTP server that records every request (and proxy CONNECT): proof of what was sent, and where. */
 async function recorder(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     res.writeHead(500).end("{}");
+  });
+  server.on("connect", (req, socket) => {
+    requests.push(`CONNECT ${req.url}`);
+    socket.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -90,6 +94,26 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
       expect(server.requests).toEqual([]);
     } finally {
       await server.close();
+    }
+  });
+
+  it.each([
+    ["--proxy", (url: string) => ({ args: ["--proxy", url], env: {} })],
+    ["SPOTDESK_PROXY", (url: string) => ({ args: [], env: { SPOTDESK_PROXY: url } })],
+    ["HTTPS_PROXY", (url: string) => ({ args: [], env: { HTTPS_PROXY: url } })],
+  ])("sends exchange calls through the proxy given by %s (PRODUCT D12)", async (_name, how) => {
+    const proxy = await recorder();
+    try {
+      const { args, env } = how(proxy.url);
+      const result = await cli.run(["--exchange", "bybit", "--base-url", "http://exchange.invalid", ...args, "balances"], {
+        env: { SPOTDESK_API_KEY: "key-12345678", SPOTDESK_API_SECRET: "secret-12345678", ...env },
+      });
+      expect(result.code).toBe(8);
+      expect(proxy.requests.length).toBeGreaterThan(0);
+      expect(proxy.requests[0]).toContain("exchange.invalid");
+      expect(result.stderr).not.toContain("secret-12345678");
+    } finally {
+      await proxy.close();
     }
   });
 
