@@ -10,6 +10,7 @@ import { BybitFeed } from "./feeds/bybit.js";
 import { GateFeed } from "./feeds/gate.js";
 import { HtxFeed } from "./feeds/htx.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
+import { MexcFeed } from "./feeds/mexc.js";
 import { OkxFeed } from "./feeds/okx.js";
 import { XtFeed } from "./feeds/xt.js";
 import { createPaperFeed } from "./paper/index.js";
@@ -26,6 +27,7 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
   gate: (pair, options) => new GateFeed(pair, options),
   htx: (pair, options) => new HtxFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
+  mexc: (pair, options) => new MexcFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
   xt: (pair, options) => new XtFeed(pair, options),
 };
