@@ -4,7 +4,7 @@
  * `spotdesk users grant-admin`.
  */
 import { randomUUID } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -52,7 +52,10 @@ const DEMO_META = "demo_seeded";
 
 function openStorage(dataDir: string): Storage {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  return openSqliteStorage(join(dataDir, DATABASE_FILE));
+  const file = join(dataDir, DATABASE_FILE);
+  // Password hashes and envelopes live here: owner-only, and SQLite gives -wal/-shm the same mode.
+  if (!existsSync(file)) writeFileSync(file, "", { mode: 0o600 });
+  return openSqliteStorage(file);
 }
 
 /** PRODUCT D5/D18: on an empty database, a one-time setup code in `setup-code` (0600). */

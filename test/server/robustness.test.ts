@@ -126,3 +126,33 @@ describe("operations (PRODUCT D7, issue 6 Operations)", () => {
     expect(existsSync(join(server.dataDir, "spotdesk.sqlite"))).toBe(true);
   });
 });
+
+describe("spotdesk serve (PRODUCT D5, D18)", () => {
+  it("serveCommand prints the setup code once, keeps the database owner-only and stops on SIGTERM", async () => {
+    const { mkdtempSync, statSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { serveCommand } = await import("../../server/index.js");
+    const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-serve-"));
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    const stdout = process.stdout.write.bind(process.stdout);
+    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    try {
+      const done = serveCommand({ port: "0", data: dataDir });
+      while (!written.join("").includes("setup code")) await new Promise((r) => setTimeout(r, 20));
+      const url = /on (http:\/\/\S+)/.exec(written.join(""))![1]!;
+      expect((await call({ url }, "GET", "/health")).body.status).toBe("ok");
+      const code = /setup code (\w{8})/.exec(written.join(""))![1]!;
+      expect((await call({ url }, "POST", "/register", { headers: { email: "root@example.com", password: PASSWORD, code } })).status).toBe(200);
+      expect(statSync(join(dataDir, "spotdesk.sqlite")).mode & 0o777).toBe(0o600);
+      process.emit("SIGTERM");
+      await done;
+      await expect(fetch(`${url}/health`)).rejects.toThrow();
+    } finally {
+      process.stderr.write = original;
+      process.stdout.write = stdout;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
