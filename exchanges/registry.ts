@@ -2,31 +2,26 @@ import { EXCHANGES } from "../lib/exchanges.js";
 import { ExchangeError } from "../lib/errors.js";
 import { isExchangeId, type Credentials, type ExchangeId } from "../lib/types.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
-import { createPaperExchange } from "./paper/index.js";
-import { createBybitExchange } from "./bybit.js";
-import { createOkxExchange } from "./okx.js";
-import { createBitgetExchange } from "./bitget.js";
-import { createGateExchange } from "./gate.js";
-import { createKucoinExchange } from "./kucoin.js";
-import { createMexcExchange } from "./mexc.js";
-import { createHtxExchange } from "./htx.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
 
-/** One line per exchange: its module's factory. */
-const FACTORIES: Partial<Record<ExchangeId, AdapterFactory>> = {
-  paper: createPaperExchange,
-  bybit: createBybitExchange,
-  okx: createOkxExchange,
-  bitget: createBitgetExchange,
-  gate: createGateExchange,
-  kucoin: createKucoinExchange,
-  mexc: createMexcExchange,
-  htx: createHtxExchange,
+/**
+ * One line per exchange: how to load its module's factory. Modules load on first use, so a
+ * command on one exchange never pays for the other fourteen (CLI cold start, issue 2 and 3).
+ */
+const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
+  paper: () => import("./paper/index.js").then((m) => m.createPaperExchange),
+  bybit: () => import("./bybit.js").then((m) => m.createBybitExchange),
+  okx: () => import("./okx.js").then((m) => m.createOkxExchange),
+  bitget: () => import("./bitget.js").then((m) => m.createBitgetExchange),
+  gate: () => import("./gate.js").then((m) => m.createGateExchange),
+  kucoin: () => import("./kucoin.js").then((m) => m.createKucoinExchange),
+  mexc: () => import("./mexc.js").then((m) => m.createMexcExchange),
+  htx: () => import("./htx.js").then((m) => m.createHtxExchange),
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
-  return FACTORIES[id] !== undefined;
+  return LOADERS[id] !== undefined;
 }
 
 /** Checks an exchange id typed by a person, naming the valid ones when it is wrong. */
@@ -45,8 +40,8 @@ export function assertExchangeId(id: string): ExchangeId {
  */
 export function createExchange(id: string, credentials: Credentials, options: ExchangeOptions = {}): ExchangeAdapter {
   const exchange = assertExchangeId(id);
-  const factory = FACTORIES[exchange];
-  if (!factory) {
+  const load = LOADERS[exchange];
+  if (!load) {
     throw new ExchangeError(exchange, `Not supported for ${exchange}: no adapter in this build`, { kind: "unsupported" });
   }
   if (exchange !== "paper") {
@@ -58,5 +53,28 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
       });
     }
   }
-  return factory(credentials, options);
+  return lazyAdapter(exchange, () => load().then((factory) => factory(credentials, options)));
+}
+
+/**
+ * An adapter whose module is imported on its first operation. Every operation is async already, so
+ * callers see no difference; a factory error surfaces from that first call.
+ */
+function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): ExchangeAdapter {
+  let loaded: Promise<ExchangeAdapter> | undefined;
+  const adapter = () => (loaded ??= load());
+  return {
+    id,
+    createOrder: async (request) => (await adapter()).createOrder(request),
+    createBatch: async (pair, items) => (await adapter()).createBatch(pair, items),
+    cancelOrder: async (pair, orderId) => (await adapter()).cancelOrder(pair, orderId),
+    cancelBatch: async (pair, ids) => (await adapter()).cancelBatch(pair, ids),
+    cancelAll: async (pair) => (await adapter()).cancelAll(pair),
+    fetchOrder: async (pair, orderId) => (await adapter()).fetchOrder(pair, orderId),
+    fetchOpenOrders: async (pair) => (await adapter()).fetchOpenOrders(pair),
+    fetchBalances: async () => (await adapter()).fetchBalances(),
+    close: async () => {
+      if (loaded) await (await loaded).close();
+    },
+  };
 }
