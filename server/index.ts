@@ -26,6 +26,7 @@ import { tradeRoutes } from "./routes/trade.js";
 import { openSqliteStorage } from "./storage/sqlite.js";
 import type { Storage } from "./storage/types.js";
 import { ApiError } from "./errors.js";
+import { createStaticHandler, findWebDist } from "./static.js";
 import { API_ERROR } from "../lib/api.js";
 
 export type { ServerOptions } from "./config.js";
@@ -137,9 +138,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     draining: () => draining,
   });
 
+  // The built dashboard (web/dist) beside the API; API calls fall through to the router.
+  const serveWeb = createStaticHandler(findWebDist());
+  const onRequest = (req: Parameters<typeof handle>[0], res: Parameters<typeof handle>[1]) => {
+    if (!serveWeb(req, res)) void handle(req, res);
+  };
   const server: Server = tls
-    ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, (req, res) => void handle(req, res))
-    : createHttpServer((req, res) => void handle(req, res));
+    ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, onRequest)
+    : createHttpServer(onRequest);
   server.headersTimeout = 15_000;
   server.requestTimeout = 30_000;
   const { wss, onUpgrade } = attachWebsockets(app, hub, relay);

@@ -1,0 +1,145 @@
+/**
+ * The dashboard's backend client (seed 000 §7, §8; PRODUCT D2, D18): every call goes through
+ * `request`, which adds the headers, a 10 s time-out, credentials (the refresh cookie, D7) and
+ * no caching on GET, and turns any answer but 200 into an error result with the seed's message.
+ * It never throws: a failed call resolves to `{ ok: false, code }` and "the result has no data"
+ * (seed 000 §8). Isomorphic: only `fetch` and `AbortController`.
+ */
+import {
+  API_ERROR,
+  HEADER,
+  ROUTES,
+  apiErrorMessage,
+  isApiErrorBody,
+  pathHeader,
+  type AccountPath,
+  type RouteName,
+} from "./api.js";
+
+/** Seed 000 §9: request time-out 10 s. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: number; msg: string };
+
+/** What the UI shows for a failure: a title and an optional description (seed 000 §8). */
+export interface ApiFailure {
+  code: number;
+  title: string;
+  description?: string;
+  method: string;
+  path: string;
+}
+
+/**
+ * Seed 000 §8 as toast text: the catalogue message is the title; 608 shows the exchange layer's
+ * message instead (PRODUCT D2); a 600 from the server carries its reason as the description.
+ */
+export function describeFailure(code: number, msg: string | undefined, method: string, path: string): ApiFailure {
+  if (code === API_ERROR.EXCHANGE_FAILED) return { code, title: msg || apiErrorMessage(code), method, path };
+  const failure: ApiFailure = { code, title: apiErrorMessage(code), method, path };
+  if (code === API_ERROR.TASK_FAILED && msg && msg !== failure.title) failure.description = msg;
+  return failure;
+}
+
+/** Seed 000 §8: a network or other request failure is titled with the request path, code 600. */
+export function networkFailure(method: string, path: string): ApiFailure {
+  return { code: API_ERROR.TASK_FAILED, title: path, description: apiErrorMessage(API_ERROR.TASK_FAILED), method, path };
+}
+
+export interface ClientOptions {
+  /** '' for the same origin */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  now?: () => number;
+  timeoutMs?: number;
+  accessToken?: () => string | undefined;
+  userId?: () => string | undefined;
+  /** every failure (for toasts and redirects: one central place, STYLE.md) */
+  onFailure?: (failure: ApiFailure) => void;
+  /** seed 000 §7: successful non-GET calls show a success toast */
+  onSuccess?: (method: string, path: string) => void;
+}
+
+export interface CallOptions {
+  /** `:id` parameters of the route */
+  params?: Record<string, string>;
+  headers?: Record<string, string | undefined>;
+  body?: unknown;
+  /** trade and bot calls: the account path header (D18) */
+  path?: AccountPath;
+  /** trade and bot calls: the encryption key header */
+  key?: string;
+  /** no success/failure callbacks (background calls such as the token refresh) */
+  quiet?: boolean;
+}
+
+export interface ApiClient {
+  call<T>(route: RouteName, options?: CallOptions): Promise<ApiResult<T>>;
+}
+
+export function createApiClient(options: ClientOptions = {}): ApiClient {
+  const base = (options.baseUrl ?? "").replace(/\/$/, "");
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+
+  async function call<T>(name: RouteName, call: CallOptions = {}): Promise<ApiResult<T>> {
+    const spec = ROUTES[name];
+    const path = spec.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(call.params?.[p] ?? ""));
+    const method = spec.method;
+    const headers: Record<string, string> = {};
+    if (spec.headers.includes(HEADER.timestamp)) headers[HEADER.timestamp] = String(now());
+    const userId = options.userId?.();
+    if (userId && spec.headers.includes(HEADER.userId)) headers[HEADER.userId] = userId;
+    if (spec.auth !== "public") {
+      const token = options.accessToken?.();
+      if (token) headers[HEADER.authorization] = `Bearer ${token}`;
+    }
+    if (call.path) headers[HEADER.path] = pathHeader(call.path);
+    if (call.key !== undefined) headers[HEADER.key] = call.key;
+    for (const [k, v] of Object.entries(call.headers ?? {})) if (v !== undefined) headers[k] = v;
+    if (call.body !== undefined) headers["content-type"] = "application/json";
+    if (method === "GET") headers["cache-control"] = "no-cache";
+
+    const fail = (failure: ApiFailure): ApiResult<T> => {
+      if (!call.quiet) options.onFailure?.(failure);
+      return { ok: false, code: failure.code, msg: failure.description ?? failure.title };
+    };
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method,
+        headers,
+        credentials: "include",
+        // Seed 000 §7: GET calls ask for no caching.
+        ...(method === "GET" ? { cache: "no-store" as RequestCache } : {}),
+        ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch {
+      return fail(networkFailure(method, path));
+    } finally {
+      clearTimeout(timer);
+    }
+    let json: unknown;
+    try {
+      json = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    // Seed 000 §8 / PRODUCT D2: only 200 is success.
+    if (response.status !== 200) {
+      if (isApiErrorBody(json)) return fail(describeFailure(json.code, json.msg, method, path));
+      return fail(networkFailure(method, path));
+    }
+    if (method !== "GET" && !call.quiet) options.onSuccess?.(method, path);
+    return { ok: true, data: json as T };
+  }
+
+  return { call };
+}

@@ -1,0 +1,17 @@
+import { useEffect } from "react";
+import { Toaster, toast } from "sonner";
+import { AWAKE_TOAST, TOAST_DURATIONS, TOAST_POSITION, TOAST_VISIBLE, listen, type ToastEvent } from "./events";
+
+/** The toast area (seed 000 §2, §9): every toast arrives as an AWAKE_TOAST event (PRODUCT D17). */
+export function Toasts() {
+  useEffect(
+    () =>
+      listen<ToastEvent>(AWAKE_TOAST, ({ kind, title, description }) => {
+        const options = { duration: TOAST_DURATIONS[kind], ...(description ? { description } : {}) };
+        if (kind === "default") toast(title, options);
+        else toast[kind](title, options);
+      }),
+    [],
+  );
+  return <Toaster position={TOAST_POSITION} visibleToasts={TOAST_VISIBLE} duration={TOAST_DURATIONS.default} theme="system" richColors closeButton />;
+}

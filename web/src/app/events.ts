@@ -1,0 +1,36 @@
+/**
+ * App events (seed 000 §4, §9; PRODUCT D17): toasts are raised through one `AWAKE_TOAST` event,
+ * live-channel messages are re-broadcast as events named by their type (snapshot, delta), and a
+ * click on an order-book row is an event too (part 2).
+ */
+export const AWAKE_TOAST = "AWAKE_TOAST";
+export const LIVE_EVENTS = { snapshot: "snapshot", delta: "delta" } as const;
+
+export type ToastKind = "success" | "info" | "error" | "default";
+export interface ToastEvent {
+  kind: ToastKind;
+  title: string;
+  description?: string;
+}
+
+/** Seed 000 §9: success 1000 ms, info 3000 ms, error 3000 ms, default 5000 ms. */
+export const TOAST_DURATIONS: Record<ToastKind, number> = { success: 1000, info: 3000, error: 3000, default: 5000 };
+/** Seed 000 §9: max 4 visible, top-left. */
+export const TOAST_VISIBLE = 4;
+export const TOAST_POSITION = "top-left" as const;
+
+const bus: EventTarget = typeof window !== "undefined" ? window : new EventTarget();
+
+export function emit<T>(name: string, detail: T): void {
+  bus.dispatchEvent(new CustomEvent(name, { detail }));
+}
+
+export function listen<T>(name: string, handler: (detail: T) => void): () => void {
+  const wrapped = (e: Event) => handler((e as CustomEvent<T>).detail);
+  bus.addEventListener(name, wrapped);
+  return () => bus.removeEventListener(name, wrapped);
+}
+
+export function awakeToast(kind: ToastKind, title: string, description?: string): void {
+  emit<ToastEvent>(AWAKE_TOAST, description === undefined ? { kind, title } : { kind, title, description });
+}

@@ -1,0 +1,90 @@
+/**
+ * The live channel (seed 000 §4 "Live channel", §7): a websocket to the backend host with no
+ * path. It opens when an access token exists, has not expired and no open socket exists; on open
+ * it sends {purpose:'sub_for_bots', userId, token}; every 15 s it reconnects when the socket is
+ * closed or closing, otherwise sends 'ping'; 'ping'/'pong' are ignored; subscription replies
+ * become toasts; every other message is re-broadcast as an app event named by its type.
+ */
+import { LIVE_SUBSCRIBE } from "../../../lib/api.js";
+import { awakeToast, emit, type ToastKind } from "./events";
+import { getSession, hasValidToken } from "./session-store";
+
+/** Seed 000 §9: websocket keep-alive 15 s. */
+export const KEEP_ALIVE_MS = 15_000;
+
+export type LiveAction =
+  | { kind: "ignore" }
+  | { kind: "toast"; toast: ToastKind; title: string; description: string }
+  | { kind: "event"; name: string; data: unknown };
+
+/** What one incoming message means (seed 000 §4). Pure, so every rule is tested. */
+export function liveMessageAction(text: string): LiveAction {
+  if (text === "ping" || text === "pong") return { kind: "ignore" };
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return { kind: "ignore" };
+  }
+  if (typeof message !== "object" || message === null) return { kind: "ignore" };
+  const m = message as { purpose?: unknown; result?: unknown; type?: unknown; data?: unknown };
+  if (typeof m.purpose === "string" && "result" in m) {
+    const description = `For channel '${m.purpose}'`;
+    return m.result ? { kind: "toast", toast: "success", title: "Subscribed", description } : { kind: "toast", toast: "error", title: "Not subscribed", description };
+  }
+  if (typeof m.type === "string") return { kind: "event", name: m.type, data: m.data };
+  return { kind: "ignore" };
+}
+
+export function subscribeMessage(userId: string, token: string): string {
+  return JSON.stringify({ purpose: LIVE_SUBSCRIBE, userId, token });
+}
+
+/** Seed 000 §7: the backend host over ws (wss under https), no path. */
+export function liveUrl(location: { protocol: string; host: string }, configured?: string): string {
+  if (configured) return configured;
+  return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/`;
+}
+
+let socket: WebSocket | undefined;
+let keepAlive: ReturnType<typeof setInterval> | undefined;
+
+function open(): void {
+  const session = getSession();
+  if (!hasValidToken(session) || !session.userId) return;
+  if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) return;
+  const ws = new WebSocket(liveUrl(window.location, import.meta.env.VITE_LIVE_URL || undefined));
+  socket = ws;
+  ws.onopen = () => {
+    awakeToast("success", "Connected");
+    const s = getSession();
+    ws.send(subscribeMessage(s.userId ?? "", s.accessToken ?? ""));
+  };
+  ws.onclose = (e) => awakeToast("info", "Disconnected", `With code: ${e.code}`);
+  ws.onerror = (e) => {
+    awakeToast("error", "WebSocket Error", JSON.stringify({ type: e.type }));
+    ws.close();
+  };
+  ws.onmessage = (e) => {
+    const action = liveMessageAction(typeof e.data === "string" ? e.data : "");
+    if (action.kind === "toast") awakeToast(action.toast, action.title, action.description);
+    else if (action.kind === "event") emit(action.name, action.data);
+  };
+}
+
+/** Starts the channel and its 15 s timer (idempotent). */
+export function startLive(): void {
+  open();
+  if (keepAlive) return;
+  keepAlive = setInterval(() => {
+    if (!socket || socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) open();
+    else if (socket.readyState === WebSocket.OPEN) socket.send("ping");
+  }, KEEP_ALIVE_MS);
+}
+
+export function stopLive(): void {
+  clearInterval(keepAlive);
+  keepAlive = undefined;
+  socket?.close();
+  socket = undefined;
+}

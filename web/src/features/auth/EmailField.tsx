@@ -1,0 +1,38 @@
+import { useEffect, useState } from "react";
+import { EMAIL_DEBOUNCE_MS, isValidEmail } from "./rules";
+
+/** Seed 000 §5: the e-mail is trimmed and debounced 500 ms; a green dot when valid, red when not. */
+export function useDebouncedEmail(raw: string): string {
+  const [value, setValue] = useState(raw.trim());
+  useEffect(() => {
+    const t = setTimeout(() => setValue(raw.trim()), EMAIL_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [raw]);
+  return value;
+}
+
+export function EmailField(props: { value: string; onChange: (v: string) => void; settled: string; autoFocus?: boolean }) {
+  const valid = isValidEmail(props.settled);
+  return (
+    <label className="field">
+      <span>
+        E-mail{" "}
+        <span
+          className={`dot ${props.settled === "" ? "" : valid ? "ok" : "bad"}`}
+          role="img"
+          aria-label={valid ? "valid e-mail" : "invalid e-mail"}
+          data-valid={valid ? "yes" : "no"}
+        />
+      </span>
+      <input
+        type="email"
+        name="email"
+        autoComplete="username"
+        value={props.value}
+        autoFocus={props.autoFocus}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.settled !== "" && !valid}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,5 @@
+import { SignInForm } from "./SignInForm";
+
+export function LoginPage() {
+  return <SignInForm mode="login" />;
+}

@@ -1,0 +1,5 @@
+import { SignInForm } from "./SignInForm";
+
+export function RegistrationPage() {
+  return <SignInForm mode="register" />;
+}

@@ -1,0 +1,98 @@
+import { useNavigate } from "@tanstack/react-router";
+import { useState } from "react";
+import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
+import type { ExchangeId } from "../../../../lib/types.js";
+import { useAccounts, useClients } from "../../app/query";
+import { STORAGE, readStorage, writeStorage } from "../../app/storage";
+import { encodeQueryPath } from "../trading/query-path";
+import { Avatar } from "./Avatar";
+import { botLetter, groupClients } from "./filters";
+
+const displayName = (id: string) => (id in EXCHANGES ? exchangeName(id as ExchangeId) : id);
+
+export function HomePage() {
+  const navigate = useNavigate();
+  const clients = useClients();
+  const accounts = useAccounts();
+  const [clientFilter, setClientFilter] = useState(() => readStorage(STORAGE.clientFilter) ?? "");
+  const [exchangeFilter, setExchangeFilter] = useState(() => readStorage(STORAGE.exchangeFilter) ?? "");
+  const setClient = (v: string) => {
+    setClientFilter(v);
+    writeStorage(STORAGE.clientFilter, v === "" ? null : v);
+  };
+  const setExchange = (v: string) => {
+    setExchangeFilter(v);
+    writeStorage(STORAGE.exchangeFilter, v === "" ? null : v);
+  };
+  const exchangeIds = [...new Set((accounts.data ?? []).map((a) => a.exchange))].sort();
+  const groups = groupClients(clients.data ?? [], accounts.data ?? [], clientFilter, exchangeFilter);
+  const loading = clients.isPending || accounts.isPending;
+
+  return (
+    <section aria-label="Clients">
+      <div className="toolbar">
+        <label className="field inline">
+          <span>Client</span>
+          <input type="search" value={clientFilter} onChange={(e) => setClient(e.target.value)} placeholder="Filter by name" />
+        </label>
+        <label className="field inline">
+          <span>Exchange</span>
+          <select value={exchangeFilter} onChange={(e) => setExchange(e.target.value)}>
+            <option value="">All exchanges</option>
+            {[...new Set([...exchangeIds, ...(exchangeFilter ? [exchangeFilter] : [])])].map((id) => (
+              <option key={id} value={id}>
+                {displayName(id)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="btn"
+          disabled={clientFilter === "" && exchangeFilter === ""}
+          onClick={() => {
+            setClient("");
+            setExchange("");
+          }}
+        >
+          Clear filters
+        </button>
+      </div>
+      {loading ? <p className="muted">Loading…</p> : null}
+      {!loading && groups.length === 0 ? <p className="muted">No clients</p> : null}
+      <div className="clients">
+        {groups.map((g) => (
+          <article key={g.client} className="client" aria-label={`Client ${g.client}`}>
+            <header className="client-head">
+              <Avatar name={g.client} />
+              <h2>{g.client}</h2>
+            </header>
+            <div className="cards">
+              {g.accounts.length === 0 ? <p className="muted">No accounts</p> : null}
+              {g.accounts.map((a) => (
+                <button
+                  key={a.path.join("\u0000")}
+                  type="button"
+                  className="card"
+                  onClick={() => void navigate({ to: "/c/$queryPath", params: { queryPath: encodeQueryPath(a.path) } })}
+                >
+                  <span className="card-title">{displayName(a.exchange)}</span>
+                  <span className="muted">
+                    {a.account} · {a.pair}
+                  </span>
+                  <span className="letters">
+                    {a.bots.map((b) => (
+                      <span key={b.botId} className="letter" title={b.botType}>
+                        {botLetter(b.botType)}
+                      </span>
+                    ))}
+                  </span>
+                </button>
+              ))}
+            </div>
+          </article>
+        ))}
+      </div>
+    </section>
+  );
+}

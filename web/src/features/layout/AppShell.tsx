@@ -1,0 +1,30 @@
+import * as Tooltip from "@radix-ui/react-tooltip";
+import { Outlet } from "@tanstack/react-router";
+import { useEffect } from "react";
+import { startLive, stopLive } from "../../app/live";
+import { useSession } from "../../app/session-store";
+import { Toasts } from "../../app/Toasts";
+import { Header } from "./Header";
+
+export function AppShell() {
+  return (
+    <Tooltip.Provider delayDuration={200}>
+      <Header />
+      <main className="main">
+        <Outlet />
+      </main>
+      <Toasts />
+    </Tooltip.Provider>
+  );
+}
+
+/** The signed-in part: the live channel runs while a valid token exists (seed 000 §4). */
+export function AuthenticatedLayout() {
+  const { accessToken } = useSession();
+  useEffect(() => {
+    if (!accessToken) return;
+    startLive();
+  }, [accessToken]);
+  useEffect(() => () => stopLive(), []);
+  return <Outlet />;
+}

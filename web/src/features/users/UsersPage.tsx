@@ -1,0 +1,44 @@
+import { useNavigate } from "@tanstack/react-router";
+import { formatUtcTimestamp } from "../../../../lib/format.js";
+import { useUsers } from "../../app/query";
+import { scopeText } from "./rules";
+
+export function UsersPage() {
+  const navigate = useNavigate();
+  const users = useUsers();
+  return (
+    <section className="panel" aria-label="Users Manager">
+      <div className="row between">
+        <h1>Users Manager</h1>
+        <button type="button" className="btn primary" onClick={() => void navigate({ to: "/user/create" })}>
+          Create User
+        </button>
+      </div>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Email</th>
+            <th>Last seen</th>
+            <th>Scope</th>
+            <th aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {(users.data ?? []).map((u) => (
+            <tr key={u.uuid}>
+              <td>{u.email}</td>
+              <td className="num">{u.lastActive === null ? "-" : formatUtcTimestamp(u.lastActive)}</td>
+              <td>{scopeText(u.scope)}</td>
+              <td>
+                <button type="button" className="btn small" onClick={() => void navigate({ to: "/user/edit/$uuid", params: { uuid: u.uuid } })}>
+                  Edit
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {users.isPending ? <p className="muted">Loading…</p> : null}
+    </section>
+  );
+}
