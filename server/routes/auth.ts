@@ -7,7 +7,7 @@ import { codeSchema, emailSchema, passwordSchema } from "../../lib/schemas.js";
 import type { z } from "zod";
 import type { App } from "../app.js";
 import { checkEmailCode, issueEmailCode, WRONG_CREDENTIALS } from "../auth/codes.js";
-import { hashPassword, randomToken, safeEqual, sha256Hex, signAccessToken, verifyPassword } from "../auth/secrets.js";
+import { hashPassword, randomToken, safeEqual, sha256Hex, signAccessToken, verifyAccessToken, verifyPassword } from "../auth/secrets.js";
 import { clearRefreshCookie, issueSession, refreshCookie } from "../auth/session.js";
 import { verifyEnrollment, verifyKeyLogin } from "../auth/webauthn.js";
 import { ApiError, taskFailed } from "../errors.js";
@@ -206,6 +206,10 @@ export function authRoutes(app: App): Route[] {
           const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
           if (found) await app.storage.deleteSession(found.session.id);
         }
+        // Scripts without the cookie may end the session of their (validly signed) access token.
+        const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.header(HEADER.authorization) ?? "");
+        const payload = bearer ? verifyAccessToken(bearer[1]!, app.tokenSecret) : undefined;
+        if (payload) await app.storage.deleteSession(payload.sid);
         ctx.setCookie(clearRefreshCookie(app));
         return { ok: true };
       },

@@ -145,6 +145,18 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
     expect(after.body.USDT).toEqual({ f: "10000", l: "0" });
   });
 
+  it("serves concurrent orders on one paper account without losing any", async () => {
+    const t = admin.session.accessToken;
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: String(900 + i), amount: "0.001", side: "Buy" } }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(25).fill(200));
+    const orders = await call(server, "GET", "/token/trade/orders", trade(DEMO, t));
+    expect(orders.body).toHaveLength(25);
+  });
+
   it("truncates price and amount to the token pair's decimals before the zero check (PRODUCT D1)", async () => {
     const t = admin.session.accessToken;
     await call(server, "POST", "/token/pair", { token: t, body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: 0, amount: 2 } } });

@@ -289,6 +289,13 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(refresh.body.code).toBe(607);
   });
 
+  it("logout with only the bearer token (scripts) ends that session", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    expect((await call(server, "POST", "/user/logout", { token: admin.session.accessToken })).status).toBe(200);
+    expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.code).toBe(607);
+  });
+
   it("never writes passwords, codes or tokens to the log", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
