@@ -5,6 +5,7 @@ import { isExchangeId } from "../lib/types.js";
 import type { FeedRuntimeOptions } from "./feed/options.js";
 import { BingxFeed } from "./feeds/bingx.js";
 import { BitgetFeed } from "./feeds/bitget.js";
+import { BitmartFeed } from "./feeds/bitmart.js";
 import { BitteamFeed } from "./feeds/bitteam.js";
 import { BybitFeed } from "./feeds/bybit.js";
 import { GateFeed } from "./feeds/gate.js";
@@ -22,6 +23,7 @@ type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
 const MAKERS: Partial<Record<string, FeedMaker>> = {
   bingx: (pair, options) => new BingxFeed(pair, options),
   bitget: (pair, options) => new BitgetFeed(pair, options),
+  bitmart: (pair, options) => new BitmartFeed(pair, options),
   bitteam: (pair, options) => new BitteamFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
   gate: (pair, options) => new GateFeed(pair, options),

@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFeed } from "../../exchanges/feeds.js";
+import type { BitmartFeed } from "../../exchanges/feeds/bitmart.js";
+import { BitmartMock } from "../mocks/ws-bitmart.js";
+import { ladder, waitFor } from "../mocks/ws-base.js";
+import { expectSameBook, sameBook, testOptions } from "./helpers.js";
+
+const SYMBOL = "BTC_USDT";
+const TOPIC = `spot/depth/increase100:${SYMBOL}`;
+
+describe("bitmart feed", () => {
+  let mock: BitmartMock;
+  let feed: BitmartFeed | undefined;
+
+  beforeEach(async () => {
+    mock = await BitmartMock.start();
+    mock.truth.reset(ladder("bid", 30), ladder("ask", 30));
+  });
+  afterEach(async () => {
+    feed?.stop();
+    await mock.close();
+  });
+
+  function open(extra = {}) {
+    const { options, logger } = testOptions(mock.server.url, extra);
+    feed = createFeed("bitmart", "BTC/USDT", options) as BitmartFeed;
+    feed.start();
+    return { feed, logger };
+  }
+
+  it("subscribes depth/increase100 on open, takes the snapshot and applies versioned updates level by level (001 §4)", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expect(feed.depth).toBe(20);
+    expect(mock.subscriptions).toEqual([TOPIC]);
+    expectSameBook(feed.book, mock.truth);
+    mock.update(SYMBOL, [["99.50", "0"], ["99.70", "1.5"]], [["100.00", "3"]]);
+    mock.update(SYMBOL, [], [["100.50", "0"]]);
+    await waitFor(() => sameBook(feed.book, mock.truth), "updates");
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("after a version gap throws the book away, asks for a snapshot with op request and ends correct (issue 4)", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    mock.update(SYMBOL, [["99.50", "0"]], [], { send: false });
+    mock.update(SYMBOL, [["99.20", "4"]], []);
+    await waitFor(() => feed.stats.resyncs === 1 && mock.requests.length === 1 && feed.state === "live", "resynced");
+    await waitFor(() => sameBook(feed.book, mock.truth), "correct");
+    expect(mock.requests).toEqual([TOPIC]);
+    expect(mock.server.connections).toBe(1);
+  });
+
+  it("pings with the text ping, reconnects after a drop and resubscribes (001 §4, PRODUCT D14)", async () => {
+    const { feed } = open({ keepAliveMs: 40 });
+    await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
+    mock.server.drop();
+    mock.update(SYMBOL, [["98.00", "2"]], [], { send: false });
+    await waitFor(() => mock.subscriptions.length === 2 && feed.state === "live", "back");
+    await waitFor(() => sameBook(feed.book, mock.truth), "correct after reconnect");
+  });
+
+  it("logs garbage and survives it (001 §8)", async () => {
+    const { feed, logger } = open();
+    await waitFor(() => feed.state === "live", "live");
+    mock.server.broadcast("{oops");
+    mock.server.broadcast(JSON.stringify({ table: "spot/depth/increase100", data: [{ symbol: SYMBOL, type: "update", version: "x" }] }));
+    mock.update(SYMBOL, [["99.30", "1"]], []);
+    await waitFor(() => sameBook(feed.book, mock.truth), "after garbage");
+    expect(feed.stats.parseFailures).toBe(2);
+    expect(logger.has("not understood")).toBe(true);
+  });
+});
