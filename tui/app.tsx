@@ -164,22 +164,39 @@ export function App(props: AppProps) {
     );
   }
 
+  // Narrow terminals stack the book over the trading panel; open orders take the panel's place
+  // while they have the focus, and balances wait for a wider window.
+  const stackedLower =
+    desk.focus === "orders" ? (
+      <OpenOrders
+        rows={orders.rows}
+        selectedIndex={desk.orderIndex}
+        focused
+        maxRows={Math.max(1, TRADING_PANEL_LINES - 2)}
+        width={columns}
+        loading={orders.loading}
+        error={orders.error}
+      />
+    ) : (
+      tradingPanel
+    );
   const body = desk.help ? (
     <HelpOverlay width={columns} height={bodyHeight} />
   ) : stacked ? (
     <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-      {desk.picker ? right : (
+      {desk.picker ? (
+        right
+      ) : (
         <>
-          {bookPanel}
-          {tradingPanel}
-          {right}
+          <Box flexShrink={0}>{bookPanel}</Box>
+          <Box flexShrink={0}>{stackedLower}</Box>
         </>
       )}
     </Box>
   ) : (
     <Box flexDirection="row" height={bodyHeight} overflow="hidden">
       {bookPanel}
-      <Box width={2} />
+      <Box width={2} flexShrink={0} />
       {right}
     </Box>
   );
