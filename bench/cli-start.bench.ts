@@ -1,0 +1,112 @@
+/**
+ * CLI cold start (issue 2 Checks): wall time of `node bin/spotdesk --version` and
+ * `node bin/spotdesk balances --json` on paper, in a fresh temporary HOME and XDG directories,
+ * against bare `node -e 0` in the same run. Target: within 1.5x of bare node.
+ *
+ * Runs are interleaved (baseline, version, balances, baseline, …) so machine load hits all three
+ * alike; the first round is a warm-up (file cache, paper's first state file) and is not counted.
+ * A command that fails is reported as "skipped: <reason>", never as a crash.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { median, type BenchOutcome } from "./index.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(ROOT, "bin", "spotdesk");
+const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
+const TIMEOUT_MS = 30_000;
+
+interface Command {
+  name: string;
+  args: string[];
+  /** checks the output of a successful run; returns a reason when it is wrong */
+  check?: (stdout: string) => string | undefined;
+}
+
+/** A clean environment: temp HOME and XDG dirs, no spotdesk variables, no colour. */
+function cleanEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith("SPOTDESK_") || key.startsWith("XDG_") || key === "NODE_OPTIONS") continue;
+    env[key] = value;
+  }
+  const dirs = { XDG_CONFIG_HOME: ".config", XDG_DATA_HOME: ".local/share", XDG_CACHE_HOME: ".cache", XDG_STATE_HOME: ".local/state" };
+  for (const [key, sub] of Object.entries(dirs)) {
+    const dir = join(home, sub);
+    mkdirSync(dir, { recursive: true });
+    env[key] = dir;
+  }
+  return { ...env, HOME: home, USERPROFILE: home, NO_COLOR: "1" };
+}
+
+/** One timed run; undefined time with a reason when the command failed. */
+function timeRun(command: Command, env: NodeJS.ProcessEnv): { ms?: number; reason?: string } {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, command.args, { cwd: ROOT, env, encoding: "utf8", timeout: TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"] });
+  const ms = performance.now() - started;
+  if (result.error) return { reason: result.error.message };
+  if (result.status !== 0) {
+    const firstLine = (result.stderr || result.stdout || "").trim().split("\n")[0] ?? "";
+    return { reason: `exit code ${result.status ?? result.signal}${firstLine ? `: ${firstLine.slice(0, 160)}` : ""}` };
+  }
+  const wrong = command.check?.(result.stdout);
+  if (wrong) return { reason: wrong };
+  return { ms };
+}
+
+function isJson(stdout: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(stdout);
+    return parsed !== null && typeof parsed === "object" ? undefined : "stdout is not a JSON object";
+  } catch {
+    return `stdout is not one JSON document: ${stdout.trim().slice(0, 80)}`;
+  }
+}
+
+export async function run(): Promise<BenchOutcome[]> {
+  const baseline: Command = { name: "node -e 0", args: ["-e", "0"] };
+  const commands: Command[] = [
+    { name: "cli: spotdesk --version", args: [BIN, "--version"], check: (out) => (out.trim() === "" ? "no version printed" : undefined) },
+    { name: "cli: spotdesk balances --json (paper)", args: [BIN, "balances", "--json"], check: isJson },
+  ];
+  if (!existsSync(BIN)) return commands.map((c) => ({ name: c.name, skipped: `${BIN} does not exist` }));
+  const home = mkdtempSync(join(tmpdir(), "spotdesk-bench-cli-"));
+  try {
+    const env = cleanEnv(home);
+    const times = new Map<Command, number[]>([[baseline, []], ...commands.map((c) => [c, []] as [Command, number[]])]);
+    const failed = new Map<Command, string>();
+    for (let round = 0; round <= RUNS; round++) {
+      for (const command of [baseline, ...commands]) {
+        if (failed.has(command)) continue;
+        const { ms, reason } = timeRun(command, env);
+        if (reason !== undefined) failed.set(command, reason);
+        else if (round > 0) times.get(command)!.push(ms!);
+      }
+    }
+    const base = failed.has(baseline) ? undefined : median(times.get(baseline)!);
+    return commands.map((command): BenchOutcome => {
+      const reason = failed.get(command) ?? (base === undefined ? `the baseline failed: ${failed.get(baseline)}` : undefined);
+      if (reason !== undefined) return { name: command.name, skipped: reason };
+      const samples = times.get(command)!;
+      return {
+        name: command.name,
+        unit: "ms",
+        better: "lower",
+        value: median(samples),
+        baseline: { name: "node -e 0", value: base! },
+        targetRatio: 1.5,
+        detail: `median of ${samples.length} runs (min ${Math.min(...samples).toFixed(1)}, max ${Math.max(...samples).toFixed(1)} ms), fresh HOME, paper`,
+      };
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+// `tsx bench/cli-start.bench.ts` runs it alone
+if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
+  void run().then((results) => console.log(JSON.stringify(results, null, 2)));
+}
