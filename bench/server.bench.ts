@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
-import type { BenchResult } from "./index.js";
+import { median, type BenchOutcome } from "./index.js";
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -33,16 +33,25 @@ async function loadAutocannon(): Promise<Autocannon> {
 }
 
 export const CONNECTIONS = 200;
-export const DURATION_S = Number(process.env.BENCH_SERVER_SECONDS ?? 10);
+/** seconds per measured run; three runs of each, alternated with the baseline */
+export const RUN_SECONDS = Number(process.env.BENCH_SERVER_SECONDS ?? 3);
+const RUNS = 3;
 
-export async function run(): Promise<BenchResult[]> {
+export async function run(): Promise<BenchOutcome[]> {
+  const name = "server: GET /token/trade/balances (paper, authenticated)";
   const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-bench-server-"));
-  const server = await startServer({
-    port: 0,
-    dataDir,
-    rateLimit: { calls: 1e9, windowMs: 10_000 },
-    logger: createJsonLogger({ level: "info", write: () => {} }),
-  });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      port: 0,
+      dataDir,
+      rateLimit: { calls: 1e9, windowMs: 10_000 },
+      logger: createJsonLogger({ level: "info", write: () => {} }),
+    });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    return [{ name, skipped: `the server did not start: ${(error as Error).message}` }];
+  }
   try {
     const reg = await fetch(`${server.url}/register`, {
       method: "POST",
@@ -51,18 +60,39 @@ export async function run(): Promise<BenchResult[]> {
     const { accessToken } = (await reg.json()) as { accessToken: string };
     const headers = { authorization: `Bearer ${accessToken}`, path: pathHeader(["Demo", "paper", "main"]) };
     const check = await fetch(`${server.url}/token/trade/balances`, { headers });
-    if (check.status !== 200) throw new Error(`balances answered ${check.status}: ${await check.text()}`);
+    if (check.status !== 200) return [{ name, skipped: `balances answered ${check.status}: ${await check.text()}` }];
     const autocannon = await loadAutocannon();
-    const result = await autocannon({
-      url: `${server.url}/token/trade/balances`,
-      connections: CONNECTIONS,
-      duration: DURATION_S,
-      headers,
-    });
-    const detail = `${CONNECTIONS} connections, ${DURATION_S} s, ${result.requests.total} requests, non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`;
+    const load = (path: string, seconds: number) =>
+      autocannon({ url: `${server.url}${path}`, connections: CONNECTIONS, duration: seconds, headers });
+    await load("/token/trade/balances", 1); // warm-up
+    await load("/health", 1);
+    const balances: AutocannonResult[] = [];
+    const health: AutocannonResult[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      // Baseline alternated with the measured call: GET /health, the server's cheapest route
+      // (router, JSON answer and log line; no token, no storage beyond one count, no exchange).
+      health.push(await load("/health", RUN_SECONDS));
+      balances.push(await load("/token/trade/balances", RUN_SECONDS));
+    }
+    const failures = balances.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    const detail = `${CONNECTIONS} connections, median of ${RUNS} runs of ${RUN_SECONDS} s, ${balances.reduce((n, r) => n + r.requests.total, 0)} requests, ${failures} failures; autocannon in the same process`;
     return [
-      { name: "server: GET /token/trade/balances (paper, authenticated)", unit: "req/s", better: "higher", value: Math.round(result.requests.average), detail },
-      { name: "server: GET /token/trade/balances p99 latency", unit: "ms", better: "lower", value: result.latency.p99, detail },
+      {
+        name,
+        unit: "req/s",
+        better: "higher",
+        value: Math.round(median(balances.map((r) => r.requests.average))),
+        baseline: { name: "GET /health", value: Math.round(median(health.map((r) => r.requests.average))) },
+        detail,
+      },
+      {
+        name: "server: GET /token/trade/balances p99 latency",
+        unit: "ms",
+        better: "lower",
+        value: median(balances.map((r) => r.latency.p99)),
+        baseline: { name: "GET /health p99", value: median(health.map((r) => r.latency.p99)) },
+        detail,
+      },
     ];
   } finally {
     await server.close();
@@ -71,5 +101,5 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const r of await run()) console.log(`${r.name}: ${r.value} ${r.unit} (${r.detail ?? ""})`);
+  for (const r of await run()) console.log(JSON.stringify(r));
 }
