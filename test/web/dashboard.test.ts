@@ -1,0 +1,224 @@
+/**
+ * The dashboard in Chromium against a real `spotdesk serve` (issue 9 "Checks"). The steps share
+ * one server and one browser and run in order: the first admin registers with the setup code,
+ * signs in with the outbox code, then with a key, and so on. Each step saves a screenshot under
+ * test-results/.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { CDPSession, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureWebBuilt, hasChromium, lastCode, launch, requireChromium, ROOT, shot, startServe, type Served } from "./harness.js";
+
+requireChromium();
+
+const ADMIN = "admin@example.com";
+const ADMIN_PASSWORD = "correct horse battery";
+const TRADER = "trader@example.com";
+const TRADER_PASSWORD = "trader password 1";
+
+async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const enabled = (l: Locator) => until("enabled", async () => (await l.isEnabled()) || undefined);
+const visibleText = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ state: "visible", timeout: 10_000 });
+
+describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
+  let served: Served;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  let cdp: CDPSession;
+
+  beforeAll(async () => {
+    mkdirSync(join(ROOT, "test-results"), { recursive: true });
+    ensureWebBuilt();
+    served = await startServe();
+    browser = await launch();
+    page = browser.page;
+    cdp = await browser.context.newCDPSession(page);
+    await cdp.send("WebAuthn.enable");
+    await cdp.send("WebAuthn.addVirtualAuthenticator", {
+      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  async function signInForm(path: "/registration" | "/login/password", email: string, password: string, code: () => Promise<string> | string, createKey = false) {
+    await page.goto(`${served.url}${path}`);
+    await page.locator("input[name=email]").fill(email);
+    await page.locator("input[name=password]").fill(password);
+    if (path === "/registration") await page.locator("input[name=repeat]").fill(password);
+    const send = page.getByRole("button", { name: "Send code" });
+    await enabled(send);
+    await page.locator("input[name=code]").fill(await code());
+    if (createKey) await page.getByLabel("Create a public key on this device").check();
+    const submit = page.getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+  }
+
+  async function exit() {
+    await page.getByRole("button", { name: "Exit" }).click();
+    await visibleText(page, "Are you sure you want to exit?");
+    await page.getByRole("dialog").getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(/\/login\/password$/, { timeout: 15_000 });
+  }
+
+  it("shows 'Page not found ;(' for an unknown route and 'Go home' replaces the entry (000 §2)", async () => {
+    await page.goto(`${served.url}/no/such/page`);
+    await page.getByRole("heading", { name: "Page not found ;(" }).waitFor();
+    expect(await page.title()).toBe("Page not found ;(");
+    const before = await page.evaluate(() => history.length);
+    await shot(page, "not-found");
+    await page.getByRole("button", { name: "Go home" }).click();
+    // not signed in: home's guard sends the visitor on to the login screen
+    await page.waitForURL(/\/login\/password$/);
+    expect(await page.evaluate(() => history.length)).toBe(before);
+  });
+
+  it("registers the first admin with the setup code and lands on Home with the Demo client (000 §2, PRODUCT D5)", async () => {
+    await signInForm("/registration", ADMIN, ADMIN_PASSWORD, () => served.setupCode);
+    await page.getByRole("article", { name: "Client Demo" }).waitFor();
+    await page.getByRole("button", { name: "API Keys Manager" }).waitFor();
+    await visibleText(page, "Connected");
+    await shot(page, "registered-home");
+  });
+
+  it("signs in with the e-mail code from the outbox and creates a key when asked (000 §2 WAEnabled)", async () => {
+    await exit();
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    await signInForm("/login/password", ADMIN, ADMIN_PASSWORD, async () => {
+      await page.getByRole("button", { name: "Send code" }).click();
+      return until("outbox code", async () => lastCode(served.dataDir, ADMIN));
+    }, true);
+    expect(await page.evaluate(() => localStorage.getItem("WAEnabled"))).toBe("yes");
+    expect(await page.evaluate(() => localStorage.getItem("userId"))).toMatch(/[0-9a-f-]{36}/);
+    expect(Number(await page.evaluate(() => localStorage.getItem("refreshTokenExpiry")))).toBeGreaterThan(Date.now());
+    await shot(page, "password-login");
+  });
+
+  it("keeps the session across a reload through the refresh cookie (000 §4, PRODUCT D7)", async () => {
+    await page.reload();
+    await page.getByRole("article", { name: "Client Demo" }).waitFor();
+    expect(page.url()).toBe(`${served.url}/`);
+    await shot(page, "after-reload");
+  });
+
+  it("signs in with a key through the virtual authenticator (000 §2 'Login with a Key')", async () => {
+    await exit();
+    await page.goto(`${served.url}/login/key`);
+    await page.locator("input[name=email]").fill(ADMIN);
+    const submit = page.getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+    await page.getByRole("article", { name: "Client Demo" }).waitFor();
+    await shot(page, "key-login");
+  });
+
+  it("stores an API key encrypted in the browser: the server holds only ciphertext (000 §5, PRODUCT D3)", async () => {
+    await page.getByRole("button", { name: "Encryption key" }).click();
+    await page.getByRole("button", { name: "Generate" }).click();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem("panel_state") ?? "{}").k?.map((p: string) => p.length))).toEqual([32, 16, 16]);
+    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.waitForURL(/\/apikeys$/);
+    await page.getByText("Needed for Bitmart, Bitget, Kucoin, OKX").waitFor();
+    const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
+    await page.locator("input[name=client]").fill("Acme");
+    await page.locator("input[name=account]").fill("main");
+    await page.locator("input[name=pair]").fill("BTC/USDT");
+    await page.locator("input[name=api]").fill("plain-api-key-123");
+    expect(await submit.isEnabled()).toBe(false);
+    await page.locator("input[name=secret]").fill("plain-secret-456");
+    await page.locator("select[name=exchange]").selectOption("paper");
+    await enabled(submit);
+    await submit.click();
+    await until("stored key", async () => {
+      const db = new Database(join(served.dataDir, "spotdesk.sqlite"), { readonly: true });
+      try {
+        return db.prepare("SELECT envelope FROM api_keys WHERE client = 'Acme'").get() as { envelope: string } | undefined;
+      } finally {
+        db.close();
+      }
+    }).then(({ envelope }) => {
+      expect(envelope).not.toContain("plain-api-key-123");
+      expect(envelope).not.toContain("plain-secret-456");
+      expect(JSON.parse(envelope).data).toMatch(/^[0-9a-f]{24}[0-9a-f]{32,}$/);
+    });
+    await visibleText(page, "Success");
+    await shot(page, "apikeys");
+  });
+
+  it("keeps the Home filters across a reload and clears them (000 §2 clientFilter, exchangeFilter)", async () => {
+    await page.getByRole("button", { name: "Home" }).click();
+    await page.getByRole("article", { name: "Client Acme" }).waitFor();
+    await page.getByPlaceholder("Filter by name").fill("acm");
+    await page.getByRole("article", { name: "Client Demo" }).waitFor({ state: "detached" });
+    await page.reload();
+    await page.getByRole("article", { name: "Client Acme" }).waitFor();
+    expect(await page.getByPlaceholder("Filter by name").inputValue()).toBe("acm");
+    expect(await page.evaluate(() => localStorage.getItem("clientFilter"))).toBe("acm");
+    expect(await page.getByRole("article", { name: "Client Demo" }).count()).toBe(0);
+    await shot(page, "filters");
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByRole("article", { name: "Client Demo" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("clientFilter"))).toBeNull();
+  });
+
+  it("opens the trading view of a card as /c/[client][exchange][account] (000 §2, PRODUCT D13)", async () => {
+    await page.getByRole("article", { name: "Client Acme" }).getByRole("button").first().click();
+    await page.waitForURL(/\/c\//);
+    expect(decodeURIComponent(new URL(page.url()).pathname)).toBe("/c/[Acme][paper][main]");
+    await page.getByRole("heading", { name: /Acme/ }).waitFor();
+    await page.goto(`${served.url}/c/[Acme][paper]`);
+    await page.getByTestId("trading-empty").waitFor();
+  });
+
+  it("lets an admin permit a user scoped to one client, who then sees only that client (000 §5 Users)", async () => {
+    await page.goto(`${served.url}/user/create`);
+    const permit = page.getByRole("button", { name: "Permit login" });
+    await page.locator("input[name=email]").fill(TRADER);
+    expect(await permit.isEnabled()).toBe(false);
+    await page.getByLabel("Acme").check();
+    await enabled(permit);
+    await permit.click();
+    await page.waitForURL(/\/users$/);
+    const row = page.getByRole("row", { name: new RegExp(TRADER) });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Acme");
+    await shot(page, "users");
+    await exit();
+    await signInForm("/registration", TRADER, TRADER_PASSWORD, async () => {
+      await page.getByRole("button", { name: "Send code" }).click();
+      return until("outbox code", async () => lastCode(served.dataDir, TRADER));
+    });
+    await page.getByRole("article", { name: "Client Acme" }).waitFor();
+    expect(await page.getByRole("article", { name: "Client Demo" }).count()).toBe(0);
+    // PRODUCT D5: no admin navigation for others
+    expect(await page.getByRole("button", { name: "Users Manager" }).count()).toBe(0);
+    await shot(page, "scoped-user");
+  });
+
+  it("shows the seed's toast for a server error code: 606 'No such user...' (000 §8)", async () => {
+    await exit();
+    await page.goto(`${served.url}/login/key`);
+    await page.locator("input[name=email]").fill("nobody@example.com");
+    const submit = page.getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await visibleText(page, "No such user...");
+    await shot(page, "toast-606");
+  });
+});

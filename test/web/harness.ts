@@ -1,0 +1,116 @@
+/**
+ * Browser-test harness: a real `spotdesk serve` on an ephemeral port with a fresh data directory
+ * serving the built app, and Debian's Chromium through playwright-core with a new empty profile.
+ * When CI=true a missing Chromium fails the suite; locally the suite is skipped with a message.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const ROOT = new URL("../..", import.meta.url).pathname;
+export const hasChromium = existsSync(CHROMIUM);
+
+export function requireChromium(): void {
+  if (!hasChromium && process.env.CI === "true") throw new Error(`Chromium is missing at ${CHROMIUM}: browser tests cannot run in CI`);
+  if (!hasChromium) console.warn(`[test/web] skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+}
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds web/dist once, only when it is older than web/src, lib or the Vite config. */
+export function ensureWebBuilt(): void {
+  const index = join(ROOT, "web/dist/index.html");
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  const sources = Math.max(newest(join(ROOT, "web/src")), newest(join(ROOT, "lib")), statSync(join(ROOT, "web/vite.config.ts")).mtimeMs, statSync(join(ROOT, "web/index.html")).mtimeMs);
+  if (built > sources) return;
+  execFileSync(process.execPath, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", join(ROOT, "web/vite.config.ts"), "--logLevel", "warn"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+}
+
+export interface Served {
+  url: string;
+  dataDir: string;
+  setupCode: string;
+  stop(): Promise<void>;
+}
+
+export async function startServe(): Promise<Served> {
+  const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-web-"));
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bin/spotdesk"), "serve", "--port", "0", "--data", dataDir], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, SPOTDESK_LOG_LEVEL: "warn" },
+  });
+  let err = "";
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20_000);
+    child.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+      const m = /server on https?:\/\/[^:]+:(\d+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.stdout?.resume();
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const setupCode = readFileSync(join(dataDir, "setup-code"), "utf8").trim();
+  return {
+    // localhost: the WebAuthn relying party id of the server (PRODUCT D7)
+    url: `http://localhost:${port}`,
+    dataDir,
+    setupCode,
+    async stop() {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The last code the server wrote to the outbox for an e-mail (PRODUCT D18). */
+export function lastCode(dataDir: string, email: string): string {
+  const lines = readFileSync(join(dataDir, "outbox.jsonl"), "utf8").trim().split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = JSON.parse(lines[i] as string) as { to: string; code: string };
+    if (m.to === email) return m.code;
+  }
+  throw new Error(`no code for ${email}`);
+}
+
+export async function launch(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), "spotdesk-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    viewport: { width: 1366, height: 800 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ROOT, "test-results", `web-${name}.png`), fullPage: true });
+}
