@@ -11,6 +11,7 @@ import { gateSignedRequest, GATE_PATHS } from "../exchanges/gate.js";
 import { htxSignedRequest, HTX_PATHS } from "../exchanges/htx.js";
 import { kucoinSignedRequest, KUCOIN_PATHS } from "../exchanges/kucoin.js";
 import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
+import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -90,6 +91,16 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       price: String(30000 + (i % 100)),
       source: "spot-api",
       "client-order-id": clientOrderId,
+    }),
+  bingx: (now, i) =>
+    bingxSignedRequest(credentials, now, "POST", BINGX_PATHS.order, {
+      symbol: exchangeSymbol("BTC/USDT", "-"),
+      side: "BUY",
+      type: "LIMIT",
+      quantity: "0.01",
+      price: String(30000 + (i % 100)),
+      newClientOrderId: clientOrderId,
+      timeInForce: "GTC",
     }),
 };
 

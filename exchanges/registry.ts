@@ -18,6 +18,7 @@ const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   kucoin: () => import("./kucoin.js").then((m) => m.createKucoinExchange),
   mexc: () => import("./mexc.js").then((m) => m.createMexcExchange),
   htx: () => import("./htx.js").then((m) => m.createHtxExchange),
+  bingx: () => import("./bingx.js").then((m) => m.createBingxExchange),
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
