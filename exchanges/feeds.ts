@@ -6,11 +6,13 @@ import type { FeedRuntimeOptions } from "./feed/options.js";
 import { BingxFeed } from "./feeds/bingx.js";
 import { BitgetFeed } from "./feeds/bitget.js";
 import { BitmartFeed } from "./feeds/bitmart.js";
+import { BitrueFeed } from "./feeds/bitrue.js";
 import { BitteamFeed } from "./feeds/bitteam.js";
 import { BybitFeed } from "./feeds/bybit.js";
 import { GateFeed } from "./feeds/gate.js";
 import { HtxFeed } from "./feeds/htx.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
+import { LbankFeed } from "./feeds/lbank.js";
 import { MexcFeed } from "./feeds/mexc.js";
 import { OkxFeed } from "./feeds/okx.js";
 import { XtFeed } from "./feeds/xt.js";
@@ -24,11 +26,13 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
   bingx: (pair, options) => new BingxFeed(pair, options),
   bitget: (pair, options) => new BitgetFeed(pair, options),
   bitmart: (pair, options) => new BitmartFeed(pair, options),
+  bitrue: (pair, options) => new BitrueFeed(pair, options),
   bitteam: (pair, options) => new BitteamFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
   gate: (pair, options) => new GateFeed(pair, options),
   htx: (pair, options) => new HtxFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
+  lbank: (pair, options) => new LbankFeed(pair, options),
   mexc: (pair, options) => new MexcFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
   xt: (pair, options) => new XtFeed(pair, options),

@@ -1,0 +1,55 @@
+import { gzipSync } from "node:zlib";
+import type { WebSocket } from "ws";
+import { MockWsServer, TruthBook } from "./ws-base.js";
+
+/**
+ * Bitrue market socket as documented: every frame gzip; {"event":"sub","params":{cb_id, channel}}
+ * is acknowledged with event_rep "subed"; depth pushes {"channel","ts","tick":{"buys","asks"}} carry
+ * the whole top of the book; the server's {"ping": n} expects {"pong": n}.
+ */
+export class BitrueMock {
+  readonly server: MockWsServer;
+  readonly truth = new TruthBook();
+  readonly subscriptions: string[] = [];
+  pongs = 0;
+
+  private constructor(server: MockWsServer) {
+    this.server = server;
+    server.onMessage((client, text) => this.answer(client, text));
+  }
+
+  static async start(): Promise<BitrueMock> {
+    return new BitrueMock(await MockWsServer.start());
+  }
+
+  private send(client: WebSocket, value: unknown): void {
+    client.send(gzipSync(Buffer.from(JSON.stringify(value))));
+  }
+
+  private answer(client: WebSocket, text: string): void {
+    const message = JSON.parse(text) as { event?: string; params?: { cb_id: string; channel: string }; pong?: number };
+    if (message.pong !== undefined) this.pongs++;
+    else if (message.event === "sub" && message.params) {
+      this.subscriptions.push(message.params.channel);
+      this.send(client, { channel: message.params.channel, cb_id: message.params.cb_id, event_rep: "subed", status: "ok", ts: Date.now() });
+      this.pushTo(client, message.params.channel);
+    }
+  }
+
+  private pushTo(client: WebSocket, channel: string): void {
+    this.send(client, { channel, ts: Date.now(), tick: { buys: this.truth.levels("bid", 50), asks: this.truth.levels("ask", 50) } });
+  }
+
+  /** Pushes the current top of the book to every client. */
+  push(channel: string): void {
+    for (const client of this.server.clients) this.pushTo(client, channel);
+  }
+
+  ping(): void {
+    for (const client of this.server.clients) this.send(client, { ping: Date.now() });
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}
