@@ -1,4 +1,5 @@
-import { addDecimals } from "../../lib/decimal.js";
+/** Printing orders and balances for humans; loaded only when a command has something to print (bignumber.js comes with it). */
+import { Decimal, addDecimals } from "../../lib/decimal.js";
 import { formatUtcTimestamp } from "../../lib/format.js";
 import type { Balances, Order } from "../../lib/types.js";
 import type { Cell, Output } from "../output.js";
@@ -13,6 +14,15 @@ export function printOrders(out: Output, orders: readonly Order[]): void {
     orders.map((o) => [o.id, sideCell(o), o.price, o.amount, o.filled, o.rawStatus && o.rawStatus !== o.status ? `${o.status ?? "?"} (${o.rawStatus})` : (o.status ?? "unknown"), o.timestamp > 0 ? formatUtcTimestamp(o.timestamp) : "-"]),
     ["left", "left", "right", "right", "right", "left", "left"],
   );
+}
+
+/** Drops currencies whose free and locked are both zero (some exchanges already do, seed 001 §3). */
+export function nonZero(balances: Balances): Balances {
+  const out: Balances = {};
+  for (const [token, b] of Object.entries(balances)) {
+    if (!new Decimal(b.f).isZero() || !new Decimal(b.l).isZero()) out[token] = b;
+  }
+  return out;
 }
 
 /** Balances for humans: Token, Total, Free, Locked; total = f + l added exactly. */

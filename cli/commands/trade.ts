@@ -1,11 +1,9 @@
 import type { Command } from "commander";
-import { resolveOrderAmount } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Side } from "../../lib/types.js";
 import { resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
-import { printOrders } from "./render.js";
 
 interface TradeOptions {
   quote?: string;
@@ -35,6 +33,7 @@ function registerSide(program: Command, side: Side): void {
         if (!withQuote && second === undefined) {
           throw new ExchangeError(id, `Missing PRICE: ${verb} ${pair} AMOUNT PRICE (or ${verb} ${pair} PRICE --quote TOTAL)`, { kind: "bad-input" });
         }
+        const { resolveOrderAmount } = await import("../../lib/decimal.js");
         const { amount, price } = withQuote
           ? resolveOrderAmount({ price: first, quote: options.quote })
           : resolveOrderAmount({ price: second as string, amount: first });
@@ -44,7 +43,7 @@ function registerSide(program: Command, side: Side): void {
           id,
         );
         if (ctx.out.json) return ctx.out.document(order);
-        printOrders(ctx.out, [order]);
+        (await import("./render.js")).printOrders(ctx.out, [order]);
       }),
     );
 }
@@ -67,7 +66,7 @@ export function registerTrade(program: Command): void {
         const items = await parseBatch(await readBatchInput(file), id);
         const orders = await placeBatch(ctx, id, pair, items, options.split === true);
         if (ctx.out.json) return ctx.out.document(orders);
-        printOrders(ctx.out, orders);
+        (await import("./render.js")).printOrders(ctx.out, orders);
       }),
     );
 }
