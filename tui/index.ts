@@ -83,6 +83,9 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
 
   // React's development build costs several times more per frame; a trader runs the production one
   process.env.NODE_ENV ??= "production";
+  // Loading Ink takes a few hundred ms: open the first feed and account meanwhile, so the book is
+  // live on the first frames (issue 5: a live book within 2 seconds of `npm start`).
+  const ready = openEarly(services, exchange, account, pair);
   const [{ render }, { createElement }, { App }, theme] = await Promise.all([
     import("ink"),
     import("react"),
@@ -100,7 +103,7 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
     createElement(
       theme.ThemeContext.Provider,
       { value: theme.createTheme(noColor) },
-      createElement(App, { services, exchange, account, pair, ...(options.now ? { now: options.now } : {}) }),
+      createElement(App, { services: ready, exchange, account, pair, ...(options.now ? { now: options.now } : {}) }),
     ),
     { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
   );
@@ -116,6 +119,35 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
     instance.cleanup();
     restore();
   }
+}
+
+/**
+ * Services whose first feed and first adapter for the starting target are already being opened;
+ * later opens (switchers) go through as usual.
+ */
+function openEarly(services: TuiServices, exchange: ExchangeId, account: string, pair: string): TuiServices {
+  let feed: Promise<BookFeed> | undefined = services.openFeed(exchange, pair);
+  let adapter: Promise<ExchangeAdapter> | undefined = services.openExchange(exchange, account);
+  // the App reports these errors when it takes the promises; until then they must not go unhandled
+  feed.catch(() => {});
+  adapter.catch(() => {});
+  return {
+    ...services,
+    openFeed(ex, p, depth) {
+      const early = feed;
+      feed = undefined;
+      if (early && ex === exchange && p === pair) return early;
+      if (early) void early.then((f) => f.stop(), () => {});
+      return services.openFeed(ex, p, depth);
+    },
+    openExchange(ex, acc) {
+      const early = adapter;
+      adapter = undefined;
+      if (early && ex === exchange && acc === account) return early;
+      if (early) void early.then((a) => a.close(), () => {});
+      return services.openExchange(ex, acc);
+    },
+  };
 }
 
 async function textMode(

@@ -130,7 +130,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     await s.press(KEYS.tab, ..."50000", KEYS.down, ..."0.001", "b", "y");
     await s.waitForFrame((f) => f.includes("Open orders (1)"));
-    await s.press("x", KEYS.up, ..."51000", KEYS.down, ..."0.001", "b", "y");
+    await s.press("x", ..."51000", KEYS.down, ..."0.001", "b", "y");
     const two = await s.waitForFrame((f) => f.includes("Open orders (2)"));
     expect(two.indexOf("51000")).toBeLessThan(two.indexOf("50000 "));
     await s.press("C");
@@ -196,7 +196,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => f.includes("Switch pair") && f.includes("ETH/USDT"));
     await s.press(KEYS.enter);
     await s.waitForFrame((f) => f.includes("spotdesk · Paper (simulated) · default · ETH/USDT") && live(f) && f.includes("Trade ETH/USDT"));
-    expect(feeds.at(-2)?.state).toBe("closed");
+    expect(feeds.map((f) => `${f.pair} ${f.state}`)).toEqual(["BTC/USDT closed", "ETH/USDT live"]);
     await s.press("a", ..."alice", KEYS.enter);
     await s.waitForFrame((f) => f.includes("· alice · ETH/USDT") && /Last update/.test(f));
   });
