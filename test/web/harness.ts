@@ -22,7 +22,8 @@ function newest(dir: string): number {
   let t = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    if (e.isDirectory()) t = Math.max(t, newest(p));
+    else if (!/\.test\.tsx?$/.test(e.name)) t = Math.max(t, statSync(p).mtimeMs);
   }
   return t;
 }
