@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createFeed } from "../../exchanges/feeds.js";
+import type { CoinstoreFeed } from "../../exchanges/feeds/coinstore.js";
+import { CoinstoreMock } from "../mocks/ws-coinstore.js";
+import { ladder, waitFor } from "../mocks/ws-base.js";
+import { expectSameBook, sameBook, testOptions } from "./helpers.js";
+
+const CHANNEL = "4@depth@20";
+
+describe("coinstore feed", () => {
+  let mock: CoinstoreMock;
+  let feed: CoinstoreFeed | undefined;
+
+  beforeEach(async () => {
+    mock = await CoinstoreMock.start();
+    mock.truth.reset(ladder("bid", 30), ladder("ask", 30));
+  });
+  afterEach(async () => {
+    feed?.stop();
+    await mock.close();
+  });
+
+  function open(extra = {}) {
+    const { options, logger } = testOptions(mock.ws.url, { baseUrl: mock.http.url, ...extra });
+    feed = createFeed("coinstore", "BTC/USDT", options) as CoinstoreFeed;
+    feed.start();
+    return { feed, logger };
+  }
+
+  it("takes the symbol id from POST symbols {symbolCodes} data[0].symbolId and subscribes {id}@depth (001 §7)", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    const call = mock.http.requests[0]!;
+    expect(call).toMatchObject({ method: "POST", path: "/api/v2/public/config/spot/symbols" });
+    expect(JSON.parse(call.body)).toEqual({ symbolCodes: ["BTCUSDT"] });
+    expect(mock.subscriptions).toEqual([CHANNEL]);
+    expectSameBook(feed.book, mock.truth, 20);
+  });
+
+  it("replaces the book with every depth push, levels removed included (001 §4 'full snapshot in every message')", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    mock.truth.set("bid", "99.50", "0");
+    mock.truth.set("ask", "100.00", "0");
+    mock.truth.set("ask", "100.10", "2");
+    mock.push(CHANNEL);
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "second push");
+    expectSameBook(feed.book, mock.truth, 20);
+  });
+
+  it("logs a failed symbol lookup and retries it; then keeps alive with pong messages (001 §8, §4)", async () => {
+    mock.symbolId = undefined;
+    const { feed, logger } = open({ keepAliveMs: 40 });
+    await waitFor(() => logger.has("connect failed"), "lookup failure logged");
+    expect(feed.state).toBe("connecting");
+    mock.symbolId = 4;
+    await waitFor(() => feed.state === "live" && mock.pongs >= 1, "live after retry");
+    expect(mock.subscriptions).toEqual([CHANNEL]);
+  });
+
+  it("reconnects after a drop and resubscribes with the known id; garbage is logged (PRODUCT D14, 001 §8)", async () => {
+    const { feed, logger } = open();
+    await waitFor(() => feed.state === "live", "live");
+    mock.ws.drop();
+    mock.truth.set("bid", "99.00", "0");
+    await waitFor(() => mock.subscriptions.length === 2 && feed.state === "live", "back");
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "correct after reconnect");
+    expect(mock.http.requests).toHaveLength(1);
+    mock.ws.broadcast("garbage");
+    mock.ws.broadcast(JSON.stringify({ T: "depth", channel: CHANNEL, b: [["1"]] }));
+    mock.truth.set("ask", "100.50", "0");
+    mock.push(CHANNEL);
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "after garbage");
+    expect(feed.stats.parseFailures).toBe(2);
+    expect(logger.has("not understood")).toBe(true);
+  });
+
+  it("marks a stalled book stale and renews the socket (issue 4)", async () => {
+    const { feed } = open({ staleAfterMs: 150 });
+    await waitFor(() => feed.state === "live", "live");
+    const states: string[] = [];
+    feed.onState((s) => states.push(s));
+    await waitFor(() => states.includes("stale") && mock.subscriptions.length === 2 && feed.state === "live", "stale, renewed");
+  });
+});
