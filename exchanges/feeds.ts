@@ -9,12 +9,14 @@ import { BitmartFeed } from "./feeds/bitmart.js";
 import { BitrueFeed } from "./feeds/bitrue.js";
 import { BitteamFeed } from "./feeds/bitteam.js";
 import { BybitFeed } from "./feeds/bybit.js";
+import { CoinstoreFeed } from "./feeds/coinstore.js";
 import { GateFeed } from "./feeds/gate.js";
 import { HtxFeed } from "./feeds/htx.js";
 import { KucoinFeed } from "./feeds/kucoin.js";
 import { LbankFeed } from "./feeds/lbank.js";
 import { MexcFeed } from "./feeds/mexc.js";
 import { OkxFeed } from "./feeds/okx.js";
+import { ProbitFeed } from "./feeds/probit.js";
 import { XtFeed } from "./feeds/xt.js";
 import { createPaperFeed } from "./paper/index.js";
 import type { BookFeed, FeedOptions } from "./types.js";
@@ -29,12 +31,14 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
   bitrue: (pair, options) => new BitrueFeed(pair, options),
   bitteam: (pair, options) => new BitteamFeed(pair, options),
   bybit: (pair, options) => new BybitFeed(pair, options),
+  coinstore: (pair, options) => new CoinstoreFeed(pair, options),
   gate: (pair, options) => new GateFeed(pair, options),
   htx: (pair, options) => new HtxFeed(pair, options),
   kucoin: (pair, options) => new KucoinFeed(pair, options),
   lbank: (pair, options) => new LbankFeed(pair, options),
   mexc: (pair, options) => new MexcFeed(pair, options),
   okx: (pair, options) => new OkxFeed(pair, options),
+  probit: (pair, options) => new ProbitFeed(pair, options),
   xt: (pair, options) => new XtFeed(pair, options),
 };
 
