@@ -12,7 +12,9 @@ export function checkOrderId(id: string, exchange: string): string {
 /** A positive whole number option such as --depth. */
 export function parsePositiveInt(text: string, field: string, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > max) {
-    throw new ExchangeError("spotdesk", `Invalid ${field} '${text}': expected a whole number from 1 to ${max}`, { kind: "bad-input" });
+    throw new ExchangeError("spotdesk", `Invalid ${field} '${text}': expected a whole number from 1 to ${max}`, {
+      kind: "bad-input",
+    });
   }
   return Number(text);
 }

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { resolveOrderAmount } from "../lib/decimal.js";
 import { ExchangeError, isExchangeError } from "../lib/errors.js";
-import { LIMITS, assertBatchSize, assertSupported } from "../lib/limits.js";
+import { assertBatchSize, assertSupported, LIMITS } from "../lib/limits.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
@@ -16,17 +16,23 @@ export async function readBatchInput(file: string | undefined): Promise<string> 
     try {
       return await readFile(file, "utf8");
     } catch (error) {
-      throw bad("spotdesk", `Cannot read batch file '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw bad(
+        "spotdesk",
+        `Cannot read batch file '${file}': ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
   }
-  if (process.stdin.isTTY) throw bad("spotdesk", "batch reads a JSON array from FILE or from stdin: give a FILE or pipe the JSON in");
+  if (process.stdin.isTTY)
+    throw bad("spotdesk", "batch reads a JSON array from FILE or from stdin: give a FILE or pipe the JSON in");
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
 
 /** A number may come as a JSON string ("0.1") or a JSON number (0.1); both go through the user-number parser. */
-const numberField = z.union([z.string(), z.number().finite()]).transform((v) => (typeof v === "number" ? String(v) : v));
+const numberField = z
+  .union([z.string(), z.number().finite()])
+  .transform((v) => (typeof v === "number" ? String(v) : v));
 
 const itemSchema = z.object({
   // Seed 001 §3 batch item: side, amount, price. Side is case-insensitive: buy, BUY, Buy.
@@ -53,7 +59,10 @@ export async function parseBatch(text: string, exchange: ExchangeId): Promise<Ba
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join(".") || "item";
-      throw bad(exchange, `Batch item ${index + 1}: invalid ${field}: ${issue?.message ?? "expected {side, amount, price}"}`);
+      throw bad(
+        exchange,
+        `Batch item ${index + 1}: invalid ${field}: ${issue?.message ?? "expected {side, amount, price}"}`,
+      );
     }
     try {
       const { amount, price } = resolveOrderAmount({ price: parsed.data.price, amount: parsed.data.amount });
@@ -80,7 +89,13 @@ function withPlaced(error: unknown, placed: Order[]): unknown {
  * Seed 001 §5: a list over the exchange's maximum is refused with "Maximum for 'createBatch' is:
  * {max}" before anything is sent — unless --split asks for several batches of the maximum.
  */
-export async function placeBatch(ctx: Context, exchange: ExchangeId, pair: string, items: BatchItem[], split: boolean): Promise<Order[]> {
+export async function placeBatch(
+  ctx: Context,
+  exchange: ExchangeId,
+  pair: string,
+  items: BatchItem[],
+  split: boolean,
+): Promise<Order[]> {
   const max = LIMITS[exchange].createBatch;
   if (split && items.length > max) {
     assertSupported(exchange, "createBatch");

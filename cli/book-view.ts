@@ -1,10 +1,11 @@
 /** The `book` command's work: read a feed, print snapshots (seed 001 §4 "Public order-book feeds"). */
+
+import type { BookFeed, FeedState } from "../exchanges/types.js";
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGES } from "../lib/exchanges.js";
 import { formatSpread, formatUtcTimestamp } from "../lib/format.js";
 import type { BookLevel, ExchangeId } from "../lib/types.js";
-import type { BookFeed, FeedState } from "../exchanges/types.js";
 import type { Context } from "./context.js";
 import { openBookFeed } from "./exchange.js";
 import { type Cell, paint } from "./output.js";
@@ -31,7 +32,13 @@ export function snapshotOf(feed: BookFeed, depth: number, ts: number): BookSnaps
 }
 
 /** Asks on top (best ask nearest the middle), the mid row with the spread, bids below. */
-export function renderBook(snapshot: BookSnapshotJson, state: FeedState | undefined, color: boolean, mid?: string, spread?: string): string {
+export function renderBook(
+  snapshot: BookSnapshotJson,
+  state: FeedState | undefined,
+  color: boolean,
+  mid?: string,
+  spread?: string,
+): string {
   const rows: { cells: string[]; style?: "red" | "green" | "dim" }[] = [];
   for (const [price, amount] of [...snapshot.asks].reverse()) {
     rows.push({ cells: [price, amount, new Decimal(price).times(amount).toFixed()], style: "red" });
@@ -61,14 +68,26 @@ function firstBook(feed: BookFeed, timeoutMs: number): Promise<void> {
       else resolve();
     };
     const timer = setTimeout(
-      () => done(new ExchangeError(feed.exchange, `No order book for ${feed.pair} within ${timeoutMs / 1000} s (feed ${feed.state})`, { kind: "network" })),
+      () =>
+        done(
+          new ExchangeError(
+            feed.exchange,
+            `No order book for ${feed.pair} within ${timeoutMs / 1000} s (feed ${feed.state})`,
+            { kind: "network" },
+          ),
+        ),
       timeoutMs,
     );
     const offChange = feed.onChange(() => {
       if (ready()) done();
     });
     const offState = feed.onState((state) => {
-      if (state === "closed") done(new ExchangeError(feed.exchange, `The feed of ${feed.pair} closed before the first book`, { kind: "network" }));
+      if (state === "closed")
+        done(
+          new ExchangeError(feed.exchange, `The feed of ${feed.pair} closed before the first book`, {
+            kind: "network",
+          }),
+        );
     });
   });
 }
@@ -109,7 +128,12 @@ export async function showBook(ctx: Context, id: ExchangeId, pair: string, optio
 }
 
 /** Prints on every 500 ms tick where the book or the feed state moved; ends on Ctrl-C, SIGTERM or after N refreshes. */
-function watch(feed: BookFeed, updates: number | undefined, print: (state: FeedState) => void, onState: (state: FeedState) => void): Promise<void> {
+function watch(
+  feed: BookFeed,
+  updates: number | undefined,
+  print: (state: FeedState) => void,
+  onState: (state: FeedState) => void,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     let printed = 0;
     let lastVersion = -1;

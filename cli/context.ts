@@ -41,9 +41,13 @@ export function cliClock(env: NodeJS.ProcessEnv = process.env): () => number {
   if (pinned !== undefined && pinned !== "") {
     const ms = /^\d+$/.test(pinned) ? Number(pinned) : Date.parse(pinned);
     if (!Number.isFinite(ms)) {
-      throw new ExchangeError("spotdesk", `Invalid SPOTDESK_PAPER_NOW '${pinned}': expected ms since the epoch or an ISO date`, {
-        kind: "bad-input",
-      });
+      throw new ExchangeError(
+        "spotdesk",
+        `Invalid SPOTDESK_PAPER_NOW '${pinned}': expected ms since the epoch or an ISO date`,
+        {
+          kind: "bad-input",
+        },
+      );
     }
     return () => ms;
   }
@@ -51,7 +55,9 @@ export function cliClock(env: NodeJS.ProcessEnv = process.env): () => number {
   if (offset !== undefined && offset !== "") {
     const ms = Number(offset);
     if (!Number.isFinite(ms)) {
-      throw new ExchangeError("spotdesk", `Invalid SPOTDESK_CLOCK_OFFSET_MS '${offset}': expected a number of ms`, { kind: "bad-input" });
+      throw new ExchangeError("spotdesk", `Invalid SPOTDESK_CLOCK_OFFSET_MS '${offset}': expected a number of ms`, {
+        kind: "bad-input",
+      });
     }
     return () => Date.now() + ms;
   }

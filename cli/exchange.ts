@@ -1,7 +1,7 @@
-import { EXCHANGES } from "../lib/exchanges.js";
-import { ExchangeError } from "../lib/errors.js";
-import type { Credentials, ExchangeId } from "../lib/types.js";
 import type { BookFeed, ExchangeAdapter, FeedOptions } from "../exchanges/types.js";
+import { ExchangeError } from "../lib/errors.js";
+import { EXCHANGES } from "../lib/exchanges.js";
+import type { Credentials, ExchangeId } from "../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "./context.js";
 
 /**
@@ -45,7 +45,9 @@ export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<
     const store = await openStore();
     const entry = store.find(id, account);
     if (!entry) {
-      const needs = EXCHANGES[id].needsPassphrase ? ", SPOTDESK_API_SECRET and SPOTDESK_API_PASSWORD" : " and SPOTDESK_API_SECRET";
+      const needs = EXCHANGES[id].needsPassphrase
+        ? ", SPOTDESK_API_SECRET and SPOTDESK_API_PASSWORD"
+        : " and SPOTDESK_API_SECRET";
       throw new ExchangeError(
         id,
         `Missing credential: no API key for ${id} account '${account}'. Set SPOTDESK_API_KEY${needs}, or run \`spotdesk accounts add ${account} --exchange ${id}\``,
@@ -55,7 +57,9 @@ export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<
     credentials = await store.open(entry, await readStoreKey(store, { creating: false }));
     const missing = missingCredentials(id, credentials);
     if (missing.length > 0) {
-      throw new ExchangeError(id, `Missing credential in stored account '${account}': ${missing.join(", ")}`, { kind: "auth" });
+      throw new ExchangeError(id, `Missing credential in stored account '${account}': ${missing.join(", ")}`, {
+        kind: "auth",
+      });
     }
   }
   const proxy = proxyUrl(ctx.options);
@@ -75,7 +79,10 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     const { createPaperExchange } = await import("../exchanges/paper/index.js");
     const dataDir = paperDataDir();
     // paper needs no keys; --account names the simulated account.
-    return createPaperExchange({ api: "", secret: "" }, { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) });
+    return createPaperExchange(
+      { api: "", secret: "" },
+      { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) },
+    );
   }
   const credentials = await resolveCredentials(exchange, ctx);
   const { createExchange } = await import("../exchanges/registry.js");
@@ -83,7 +90,11 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
 }
 
 /** Runs work with an adapter and always releases it (sockets, timers, file handles). */
-export async function withExchange<T>(ctx: Context, work: (adapter: ExchangeAdapter, id: ExchangeId) => Promise<T>, id?: ExchangeId): Promise<T> {
+export async function withExchange<T>(
+  ctx: Context,
+  work: (adapter: ExchangeAdapter, id: ExchangeId) => Promise<T>,
+  id?: ExchangeId,
+): Promise<T> {
   const exchange = id ?? (await resolveExchangeId(ctx));
   const adapter = await openExchange(ctx, exchange);
   try {
@@ -109,6 +120,9 @@ export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, d
     const dataDir = paperDataDir();
     return createPaperFeed(pair, { ...options, ...(dataDir ? { dataDir } : {}) });
   }
-  const [{ createFeed }, { nodeFeedOptions }] = await Promise.all([import("../exchanges/feeds.js"), import("../exchanges/feed-node.js")]);
+  const [{ createFeed }, { nodeFeedOptions }] = await Promise.all([
+    import("../exchanges/feeds.js"),
+    import("../exchanges/feed-node.js"),
+  ]);
   return createFeed(id, pair, { ...nodeFeedOptions(), ...options });
 }

@@ -12,17 +12,19 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.exit(0);
 }
 
-const [{ Command, CommanderError, Option }, commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
-  import("commander"),
-  import("./commands/index.js"),
-  import("./run.js"),
-]);
+const [
+  { Command, CommanderError, Option },
+  commands,
+  { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE },
+] = await Promise.all([import("commander"), import("./commands/index.js"), import("./run.js")]);
 
 const program = new Command("spotdesk")
   .description("A trading console for spot markets on fifteen crypto exchanges, and paper, the built-in simulated one.")
   .version(pkg.version, "-V, --version", "print the version")
   .addOption(new Option("-e, --exchange <id>", "exchange id (see `spotdesk exchanges`)").default("paper"))
-  .addOption(new Option("-a, --account <name>", "stored account name (paper: the simulated account)").default("default"))
+  .addOption(
+    new Option("-a, --account <name>", "stored account name (paper: the simulated account)").default("default"),
+  )
   .option("--base-url <url>", "REST base URL: a testnet, a proxy or a mock")
   .option("--ws-url <url>", "websocket URL of the public feed")
   .option("--proxy <url>", "HTTP(S) proxy for exchange calls (else SPOTDESK_PROXY, HTTPS_PROXY)")

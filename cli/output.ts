@@ -31,12 +31,22 @@ export type Cell = string | { text: string; style?: Style };
 export type Align = "left" | "right";
 
 /** Simple aligned text: columns padded to their widest cell, numbers right-aligned by the caller's choice. */
-export function formatTable(headers: readonly string[], rows: readonly Cell[][], align: readonly Align[], color: boolean): string {
+export function formatTable(
+  headers: readonly string[],
+  rows: readonly Cell[][],
+  align: readonly Align[],
+  color: boolean,
+): string {
   const text = (cell: Cell): string => (typeof cell === "string" ? cell : cell.text);
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((row) => text(row[i] ?? "").length)));
   const pad = (value: string, i: number): string =>
     align[i] === "right" ? value.padStart(widths[i] ?? 0) : value.padEnd(widths[i] ?? 0);
-  const lines = [headers.map((h, i) => paint(pad(h, i), "bold", color)).join("  ").trimEnd()];
+  const lines = [
+    headers
+      .map((h, i) => paint(pad(h, i), "bold", color))
+      .join("  ")
+      .trimEnd(),
+  ];
   for (const row of rows) {
     lines.push(
       headers

@@ -11,7 +11,9 @@ export function canPrompt(): boolean {
  */
 export async function promptHidden(question: string): Promise<string> {
   if (!canPrompt()) {
-    throw new ExchangeError("spotdesk", `Cannot ask for ${question.replace(/[:\s]+$/, "")}: stdin is not a terminal`, { kind: "bad-input" });
+    throw new ExchangeError("spotdesk", `Cannot ask for ${question.replace(/[:\s]+$/, "")}: stdin is not a terminal`, {
+      kind: "bad-input",
+    });
   }
   const { createInterface } = await import("node:readline");
   const { Writable } = await import("node:stream");

@@ -7,7 +7,15 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import Conf from "conf";
-import { type Envelope, type StoredCredentials, decryptText, encryptText, openCredentials, sealCredentials, validateEncryptionKey } from "../lib/envelope.js";
+import {
+  decryptText,
+  type Envelope,
+  encryptText,
+  openCredentials,
+  type StoredCredentials,
+  sealCredentials,
+  validateEncryptionKey,
+} from "../lib/envelope.js";
 import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGE_IDS, type ExchangeId } from "../lib/types.js";
 import { canPrompt, promptHidden } from "./prompt.js";
@@ -29,7 +37,8 @@ interface StoreData {
 }
 
 const CHECK_TEXT = "spotdesk credential store";
-const fail = (message: string, kind: "auth" | "bad-input" = "bad-input") => new ExchangeError("spotdesk", message, { kind });
+const fail = (message: string, kind: "auth" | "bad-input" = "bad-input") =>
+  new ExchangeError("spotdesk", message, { kind });
 
 /** Shows a key as its first and last two characters; short keys are not shown at all. */
 export function maskKey(key: string): string {
@@ -42,7 +51,13 @@ function entryKey(exchange: ExchangeId, name: string): string {
 
 function isEnvelope(value: unknown): value is Envelope {
   const v = value as Envelope | null;
-  return typeof v === "object" && v !== null && typeof v.data === "string" && typeof v.pair === "string" && typeof v.active === "boolean";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.data === "string" &&
+    typeof v.pair === "string" &&
+    typeof v.active === "boolean"
+  );
 }
 
 function isStoredAccount(value: unknown): value is StoredAccount {
@@ -76,7 +91,9 @@ export class CredentialStore {
   }
 
   list(): StoredAccount[] {
-    return Object.values(this.data.accounts).sort((a, b) => a.exchange.localeCompare(b.exchange) || a.name.localeCompare(b.name));
+    return Object.values(this.data.accounts).sort(
+      (a, b) => a.exchange.localeCompare(b.exchange) || a.name.localeCompare(b.name),
+    );
   }
 
   find(exchange: ExchangeId, name: string): StoredAccount | undefined {
@@ -93,8 +110,15 @@ export class CredentialStore {
     }
   }
 
-  async add(exchange: ExchangeId, name: string, credentials: StoredCredentials, storeKey: string, pair = ""): Promise<StoredAccount> {
-    if (!(await this.verifyKey(storeKey))) throw fail("Wrong store key: it does not open the existing credential store", "auth");
+  async add(
+    exchange: ExchangeId,
+    name: string,
+    credentials: StoredCredentials,
+    storeKey: string,
+    pair = "",
+  ): Promise<StoredAccount> {
+    if (!(await this.verifyKey(storeKey)))
+      throw fail("Wrong store key: it does not open the existing credential store", "auth");
     const entry: StoredAccount = {
       exchange,
       name,
@@ -120,7 +144,10 @@ export class CredentialStore {
     try {
       return await openCredentials(entry.envelope, storeKey);
     } catch {
-      throw fail(`Cannot open the stored credentials of ${entry.exchange} account '${entry.name}': wrong store key or corrupted entry`, "auth");
+      throw fail(
+        `Cannot open the stored credentials of ${entry.exchange} account '${entry.name}': wrong store key or corrupted entry`,
+        "auth",
+      );
     }
   }
 
@@ -158,7 +185,9 @@ export async function openStore(): Promise<CredentialStore> {
   } catch (error) {
     // conf throws on unparsable JSON without touching the file; say which file and stop there.
     const path = join(cwd, "accounts.json");
-    throw fail(`The credential store ${path} is corrupt (${(error as Error).message}). Fix or move the file away; it was not changed.`);
+    throw fail(
+      `The credential store ${path} is corrupt (${(error as Error).message}). Fix or move the file away; it was not changed.`,
+    );
   }
   const raw = conf.store as Partial<StoreData>;
   const empty = Object.keys(raw).length === 0;
@@ -169,7 +198,10 @@ export async function openStore(): Promise<CredentialStore> {
       typeof accounts === "object" &&
       (raw.check === undefined || typeof raw.check === "string") &&
       Object.values(accounts).every(isStoredAccount));
-  if (!valid) throw fail(`The credential store ${conf.path} is corrupt (unexpected content). Fix or move the file away; it was not changed.`);
+  if (!valid)
+    throw fail(
+      `The credential store ${conf.path} is corrupt (unexpected content). Fix or move the file away; it was not changed.`,
+    );
   return new CredentialStore(conf, { version: 1, accounts, ...(raw.check === undefined ? {} : { check: raw.check }) });
 }
 
@@ -190,7 +222,10 @@ export async function readStoreKey(store: CredentialStore, { creating }: { creat
       if (again !== key) throw fail("The two store keys differ", "bad-input");
     }
   } else {
-    throw fail("The credential store needs its key: set SPOTDESK_STORE_KEY (stdin is not a terminal, so there is no prompt)", "auth");
+    throw fail(
+      "The credential store needs its key: set SPOTDESK_STORE_KEY (stdin is not a terminal, so there is no prompt)",
+      "auth",
+    );
   }
   if (creating && !store.hasCheck) {
     const problem = validateEncryptionKey(key);

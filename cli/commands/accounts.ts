@@ -10,7 +10,11 @@ const ACCOUNT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function checkName(name: string): string {
   if (!ACCOUNT_NAME_RE.test(name)) {
-    throw new ExchangeError("spotdesk", `Invalid account name '${name}': use letters, digits, '.', '_' or '-' (up to 64)`, { kind: "bad-input" });
+    throw new ExchangeError(
+      "spotdesk",
+      `Invalid account name '${name}': use letters, digits, '.', '_' or '-' (up to 64)`,
+      { kind: "bad-input" },
+    );
   }
   return name;
 }
@@ -18,10 +22,15 @@ function checkName(name: string): string {
 /** A real exchange named with --exchange: the default (paper) needs no credentials. */
 async function realExchange(ctx: Context): Promise<ExchangeId> {
   if (!ctx.exchangeGiven) {
-    throw new ExchangeError("spotdesk", "Name the exchange of the account with --exchange ID (see `spotdesk exchanges`)", { kind: "bad-input" });
+    throw new ExchangeError(
+      "spotdesk",
+      "Name the exchange of the account with --exchange ID (see `spotdesk exchanges`)",
+      { kind: "bad-input" },
+    );
   }
   const id = await resolveExchangeId(ctx);
-  if (id === "paper") throw new ExchangeError("paper", "paper needs no credentials: nothing to store", { kind: "bad-input" });
+  if (id === "paper")
+    throw new ExchangeError("paper", "paper needs no credentials: nothing to store", { kind: "bad-input" });
   return id;
 }
 
@@ -35,7 +44,11 @@ async function readSecret(variable: string, label: string, required: boolean): P
   const { canPrompt, promptHidden } = await import("../prompt.js");
   if (!canPrompt()) {
     if (!required) return undefined;
-    throw new ExchangeError("spotdesk", `Missing ${label}: set ${variable} (stdin is not a terminal, so there is no prompt)`, { kind: "auth" });
+    throw new ExchangeError(
+      "spotdesk",
+      `Missing ${label}: set ${variable} (stdin is not a terminal, so there is no prompt)`,
+      { kind: "auth" },
+    );
   }
   const answer = (await promptHidden(`${label}${required ? "" : " (empty for none)"}: `)).trim();
   if (required && answer === "") throw new ExchangeError("spotdesk", `Missing ${label}`, { kind: "auth" });
@@ -65,10 +78,18 @@ export function registerAccounts(program: Command): void {
         const needsPassphrase = EXCHANGES[exchange].needsPassphrase;
         const password = await readSecret("SPOTDESK_API_PASSWORD", "API passphrase", needsPassphrase);
         const replaced = store.find(exchange, name) !== undefined;
-        const entry = await store.add(exchange, name, { api, secret, ...(password ? { password } : {}) }, storeKey, pair);
+        const entry = await store.add(
+          exchange,
+          name,
+          { api, secret, ...(password ? { password } : {}) },
+          storeKey,
+          pair,
+        );
         const result = { exchange, name, key: entry.keyMask, pair: pair || null, replaced };
         if (ctx.out.json) return ctx.out.document(result);
-        ctx.out.text(`${replaced ? "Replaced" : "Added"} ${exchange} account '${name}' (key ${entry.keyMask}) in ${store.path}`);
+        ctx.out.text(
+          `${replaced ? "Replaced" : "Added"} ${exchange} account '${name}' (key ${entry.keyMask}) in ${store.path}`,
+        );
       }),
     );
 
@@ -79,7 +100,13 @@ export function registerAccounts(program: Command): void {
       action(async (ctx) => {
         const { openStore } = await import("../store.js");
         const store = await openStore();
-        const rows = store.list().map((a) => ({ exchange: a.exchange, name: a.name, key: a.keyMask, pair: a.envelope.pair || null, createdAt: a.createdAt }));
+        const rows = store.list().map((a) => ({
+          exchange: a.exchange,
+          name: a.name,
+          key: a.keyMask,
+          pair: a.envelope.pair || null,
+          createdAt: a.createdAt,
+        }));
         if (ctx.out.json) return ctx.out.document(rows);
         if (rows.length === 0) return ctx.out.text(`No stored accounts (${store.path})`);
         ctx.out.table(
@@ -104,11 +131,17 @@ export function registerAccounts(program: Command): void {
           matches = matches.filter((a) => a.exchange === exchange);
         }
         if (matches.length === 0) {
-          throw new ExchangeError(ctx.exchangeGiven ? ctx.options.exchange : "spotdesk", `No stored account '${name}'`, { kind: "bad-input" });
+          throw new ExchangeError(
+            ctx.exchangeGiven ? ctx.options.exchange : "spotdesk",
+            `No stored account '${name}'`,
+            { kind: "bad-input" },
+          );
         }
         if (matches.length > 1) {
           const where = matches.map((a) => a.exchange).join(", ");
-          throw new ExchangeError("spotdesk", `Account '${name}' exists on ${where}: name one with --exchange ID`, { kind: "bad-input" });
+          throw new ExchangeError("spotdesk", `Account '${name}' exists on ${where}: name one with --exchange ID`, {
+            kind: "bad-input",
+          });
         }
         const match = matches[0]!;
         store.remove(match.exchange, match.name);

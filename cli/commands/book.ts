@@ -14,7 +14,9 @@ export interface BookOptions {
 export function registerBook(program: Command): void {
   program
     .command("book")
-    .description('order book snapshot, or a live stream with --watch (--json: {"exchange","pair","ts","bids","asks"}, a line per refresh with --watch)')
+    .description(
+      'order book snapshot, or a live stream with --watch (--json: {"exchange","pair","ts","bids","asks"}, a line per refresh with --watch)',
+    )
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .option("--depth <n>", "levels per side (default: the exchange's depth, 20 or 50)")
     .option("--watch", "stream the live book until interrupted")
@@ -26,7 +28,11 @@ export function registerBook(program: Command): void {
         const depth = options.depth === undefined ? undefined : parsePositiveInt(options.depth, "depth", 1000);
         const updates = options.updates === undefined ? undefined : parsePositiveInt(options.updates, "updates");
         const { showBook } = await import("../book-view.js");
-        await showBook(ctx, id, pair, { watch: options.watch === true, ...(depth ? { depth } : {}), ...(updates ? { updates } : {}) });
+        await showBook(ctx, id, pair, {
+          watch: options.watch === true,
+          ...(depth ? { depth } : {}),
+          ...(updates ? { updates } : {}),
+        });
       }),
     );
 }

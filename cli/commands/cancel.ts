@@ -8,8 +8,14 @@ import { action } from "../run.js";
 
 /** Every cancel prints the ids cancelled: a JSON array of strings with --json, one id a line otherwise. */
 function printCancelled(ctx: Context, ids: readonly string[]): void {
-  if (ctx.out.json) return ctx.out.document(ids);
-  if (ids.length === 0) return ctx.out.text("Nothing cancelled");
+  if (ctx.out.json) {
+    ctx.out.document(ids);
+    return;
+  }
+  if (ids.length === 0) {
+    ctx.out.text("Nothing cancelled");
+    return;
+  }
   ctx.out.text(ids.join("\n"));
 }
 
@@ -24,7 +30,11 @@ export function registerCancel(program: Command): void {
       action(async (ctx, pairText: string, orderId: string) => {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
-        const cancelled = await withExchange(ctx, (adapter) => adapter.cancelOrder(pair, checkOrderId(orderId, id)), id);
+        const cancelled = await withExchange(
+          ctx,
+          (adapter) => adapter.cancelOrder(pair, checkOrderId(orderId, id)),
+          id,
+        );
         printCancelled(ctx, [cancelled]);
       }),
     );

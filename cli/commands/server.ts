@@ -22,7 +22,10 @@ export function registerServer(program: Command): void {
     .command("serve")
     .description("the backend and the web dashboard's API (127.0.0.1 over HTTP by default, PRODUCT D7)")
     .option("--port <n>", "port to listen on (default 8787)")
-    .option("--host <address>", "address to bind; anything but localhost needs --tls-cert/--tls-key or --behind-tls-proxy")
+    .option(
+      "--host <address>",
+      "address to bind; anything but localhost needs --tls-cert/--tls-key or --behind-tls-proxy",
+    )
     .option("--data <dir>", "data directory: database, data key, setup code, outbox (default: SPOTDESK_DATA_DIR)")
     .option("--tls-cert <file>", "TLS certificate (PEM)")
     .option("--tls-key <file>", "TLS private key (PEM)")
@@ -45,11 +48,14 @@ export function registerServer(program: Command): void {
     .requiredOption("--data <dir>", "the server's data directory")
     .action(
       action(async (ctx, email: string, flags: { data: string }) => {
-        if (!EMAIL_RE.test(email.trim())) throw new ExchangeError("spotdesk", `Invalid e-mail '${email}'`, { kind: "bad-input" });
+        if (!EMAIL_RE.test(email.trim()))
+          throw new ExchangeError("spotdesk", `Invalid e-mail '${email}'`, { kind: "bad-input" });
         const { grantAdmin } = await import("../../server/index.js");
         const result = await grantAdmin(email, flags.data);
         if (ctx.out.json) return ctx.out.document({ email: email.trim().toLowerCase(), admin: true, ...result });
-        ctx.out.text(`${email.trim().toLowerCase()} is now an admin${result.created ? " (new user: registers with this e-mail)" : ""}`);
+        ctx.out.text(
+          `${email.trim().toLowerCase()} is now an admin${result.created ? " (new user: registers with this e-mail)" : ""}`,
+        );
       }),
     );
 }

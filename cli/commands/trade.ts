@@ -17,7 +17,9 @@ function registerSide(program: Command, side: Side): void {
   const verb = side === "Buy" ? "buy" : "sell";
   program
     .command(verb)
-    .description(`place a limit ${verb} order: ${verb} PAIR AMOUNT PRICE, or ${verb} PAIR PRICE --quote TOTAL (--json: one Order)`)
+    .description(
+      `place a limit ${verb} order: ${verb} PAIR AMOUNT PRICE, or ${verb} PAIR PRICE --quote TOTAL (--json: one Order)`,
+    )
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("<amount-or-price>", "AMOUNT (in the base currency), or PRICE with --quote")
     .argument("[price]", "limit PRICE (in the quote currency)")
@@ -28,10 +30,16 @@ function registerSide(program: Command, side: Side): void {
         const pair = normalizePair(pairText, id);
         const withQuote = options.quote !== undefined;
         if (withQuote && second !== undefined) {
-          throw new ExchangeError(id, `With --quote give PAIR and PRICE only: ${verb} ${pair} PRICE --quote TOTAL`, { kind: "bad-input" });
+          throw new ExchangeError(id, `With --quote give PAIR and PRICE only: ${verb} ${pair} PRICE --quote TOTAL`, {
+            kind: "bad-input",
+          });
         }
         if (!withQuote && second === undefined) {
-          throw new ExchangeError(id, `Missing PRICE: ${verb} ${pair} AMOUNT PRICE (or ${verb} ${pair} PRICE --quote TOTAL)`, { kind: "bad-input" });
+          throw new ExchangeError(
+            id,
+            `Missing PRICE: ${verb} ${pair} AMOUNT PRICE (or ${verb} ${pair} PRICE --quote TOTAL)`,
+            { kind: "bad-input" },
+          );
         }
         const { resolveOrderAmount } = await import("../../lib/decimal.js");
         const { amount, price } = withQuote
@@ -54,7 +62,9 @@ export function registerTrade(program: Command): void {
 
   program
     .command("batch")
-    .description("place many limit orders from a JSON array of {side, amount, price} in FILE or stdin (--json: an array of Orders)")
+    .description(
+      "place many limit orders from a JSON array of {side, amount, price} in FILE or stdin (--json: an array of Orders)",
+    )
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("[file]", "JSON file, or '-' (the default) for stdin")
     .option("--split", "send a list longer than the exchange's batch maximum in several batches")

@@ -37,7 +37,9 @@ describe("accounts add | list | remove", () => {
   });
 
   it("refuses a store key that is not 16, 24 or 32 characters (PRODUCT D3)", async () => {
-    const result = await cli.run(["accounts", "add", "main", "--exchange", "okx"], { env: { ...secrets, SPOTDESK_STORE_KEY: STORE_KEY } });
+    const result = await cli.run(["accounts", "add", "main", "--exchange", "okx"], {
+      env: { ...secrets, SPOTDESK_STORE_KEY: STORE_KEY },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("Encryption key must be 16, 24 or 32 characters long");
   });
@@ -49,9 +51,17 @@ describe("accounts add | list | remove", () => {
   });
 
   it("adds an okx account from the environment, encrypted at rest, the key shown masked", async () => {
-    const result = await cli.run(["accounts", "add", "main", "--exchange", "okx", "--json"], { env: { ...secrets, SPOTDESK_STORE_KEY: GOOD_KEY } });
+    const result = await cli.run(["accounts", "add", "main", "--exchange", "okx", "--json"], {
+      env: { ...secrets, SPOTDESK_STORE_KEY: GOOD_KEY },
+    });
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ exchange: "okx", name: "main", key: "AK…01", pair: null, replaced: false });
+    expect(JSON.parse(result.stdout)).toEqual({
+      exchange: "okx",
+      name: "main",
+      key: "AK…01",
+      pair: null,
+      replaced: false,
+    });
     expectNoCredential(result.stdout + result.stderr);
     const file = readFileSync(storeFile, "utf8");
     expectNoCredential(file);
@@ -87,15 +97,20 @@ describe("accounts add | list | remove", () => {
   });
 
   it("uses the stored account for a real exchange: the wrong store key is an auth error before any request", async () => {
-    const result = await cli.run(["--exchange", "okx", "--account", "main", "--base-url", "http://127.0.0.1:9", "balances"], {
-      env: { SPOTDESK_STORE_KEY: "fedcba9876543210" },
-    });
+    const result = await cli.run(
+      ["--exchange", "okx", "--account", "main", "--base-url", "http://127.0.0.1:9", "balances"],
+      {
+        env: { SPOTDESK_STORE_KEY: "fedcba9876543210" },
+      },
+    );
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("Wrong store key");
   });
 
   it("names the command to add an account that is not stored", async () => {
-    const result = await cli.run(["--exchange", "bybit", "--account", "nope", "balances"], { env: { SPOTDESK_STORE_KEY: GOOD_KEY } });
+    const result = await cli.run(["--exchange", "bybit", "--account", "nope", "balances"], {
+      env: { SPOTDESK_STORE_KEY: GOOD_KEY },
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("spotdesk accounts add nope --exchange bybit");
   });
@@ -112,13 +127,19 @@ describe("accounts add | list | remove", () => {
   it("reports a corrupt store file clearly and leaves it untouched", async () => {
     const corrupt = '{"version": 1, "accounts": {';
     writeFileSync(storeFile, corrupt);
-    for (const args of [["accounts", "list"], ["accounts", "remove", "main"], ["--exchange", "okx", "balances"]]) {
+    for (const args of [
+      ["accounts", "list"],
+      ["accounts", "remove", "main"],
+      ["--exchange", "okx", "balances"],
+    ]) {
       const result = await cli.run(args, { env: { SPOTDESK_STORE_KEY: GOOD_KEY } });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("is corrupt");
       expect(result.stderr).toContain(storeFile);
     }
-    const added = await cli.run(["accounts", "add", "x", "--exchange", "bybit"], { env: { ...secrets, SPOTDESK_STORE_KEY: GOOD_KEY } });
+    const added = await cli.run(["accounts", "add", "x", "--exchange", "bybit"], {
+      env: { ...secrets, SPOTDESK_STORE_KEY: GOOD_KEY },
+    });
     expect(added.code).toBe(2);
     expect(readFileSync(storeFile, "utf8")).toBe(corrupt);
     writeFileSync(storeFile, JSON.stringify({ version: 1, accounts: { "okx/main": { exchange: "okx" } } }));

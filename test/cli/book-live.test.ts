@@ -24,9 +24,9 @@ afterEach(async () => {
 
 describe("book on a live feed (no credentials needed: public data)", () => {
   it("prints the bybit snapshot best first as decimal strings", async () => {
-    const book = await cli.json<{ exchange: string; pair: string; bids: [string, string][]; asks: [string, string][] }>([
-      "--exchange", "bybit", "--ws-url", mock.url, "book", "BTC/USDT", "--depth", "3",
-    ]);
+    const book = await cli.json<{ exchange: string; pair: string; bids: [string, string][]; asks: [string, string][] }>(
+      ["--exchange", "bybit", "--ws-url", mock.url, "book", "BTC/USDT", "--depth", "3"],
+    );
     expect(book).toMatchObject({ exchange: "bybit", pair: "BTC/USDT" });
     expect(book.bids).toEqual(mock.truth.levels("bid", 3));
     expect(book.asks).toEqual(mock.truth.levels("ask", 3));
@@ -35,9 +35,13 @@ describe("book on a live feed (no credentials needed: public data)", () => {
 
   it("streams --watch lines until Ctrl-C, then exits 0", async () => {
     const bin = buildCli();
-    const child = spawn(process.execPath, [bin, "--exchange", "bybit", "--ws-url", mock.url, "book", "BTC/USDT", "--watch", "--json", "--depth", "1"], {
-      env: cli.env,
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, "--exchange", "bybit", "--ws-url", mock.url, "book", "BTC/USDT", "--watch", "--json", "--depth", "1"],
+      {
+        env: cli.env,
+      },
+    );
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     await new Promise<void>((resolve, reject) => {
@@ -54,7 +58,10 @@ describe("book on a live feed (no credentials needed: public data)", () => {
     child.kill("SIGINT");
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
-    const lines = stdout.trim().split("\n").map((l) => JSON.parse(l) as { state: string; bids: [string, string][] });
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { state: string; bids: [string, string][] });
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines[0]!.state).toBe("live");
     expect(lines.at(-1)!.bids[0]).toEqual(["1000", "2"]);

@@ -20,7 +20,10 @@ export interface Sandbox {
   /** the temporary HOME with config/ and data/ inside */
   home: string;
   env: Record<string, string>;
-  run(args: string[], options?: { env?: Record<string, string>; stdin?: string; timeoutMs?: number }): Promise<CliResult>;
+  run(
+    args: string[],
+    options?: { env?: Record<string, string>; stdin?: string; timeoutMs?: number },
+  ): Promise<CliResult>;
   /** runs and parses stdout as the one JSON document, failing with stderr when the exit code is not 0 */
   json<T = unknown>(args: string[], options?: { env?: Record<string, string>; stdin?: string }): Promise<T>;
   cleanup(): void;

@@ -47,21 +47,35 @@ describe("balances", () => {
     const all = await cli.json<Balances>(["--account", "bal", "balances"]);
     const nonZero = await cli.json<Balances>(["--account", "bal", "balances", "--nonzero"]);
     const zeros = Object.keys(all).filter((k) => all[k]!.f === "0" && all[k]!.l === "0");
-    expect(Object.keys(nonZero).sort()).toEqual(Object.keys(all).filter((k) => !zeros.includes(k)).sort());
+    expect(Object.keys(nonZero).sort()).toEqual(
+      Object.keys(all)
+        .filter((k) => !zeros.includes(k))
+        .sort(),
+    );
   });
 });
 
 describe("buy, sell, orders, order", () => {
   it("lists a buy in `orders` and fetches it with `order`", async () => {
     const order = await cli.json<Order>(["--account", "a1", "buy", ...RESTING_BUY]);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.001", price: "1000", filled: "0", status: "open", type: "limit" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      side: "Buy",
+      amount: "0.001",
+      price: "1000",
+      filled: "0",
+      status: "open",
+      type: "limit",
+    });
     expect(order.clientOrderId).toMatch(/^[0-9a-f]+$/);
     const open = await cli.json<Order[]>(["--account", "a1", "orders", "btc/usdt"]);
     expect(open.map((o) => o.id)).toEqual([order.id]);
     expect(await cli.json<Order>(["--account", "a1", "order", "BTC/USDT", order.id])).toEqual(order);
     const table = await cli.run(["--account", "a1", "orders", "BTC/USDT"]);
     expect(table.stdout).toMatch(/^ID\s+Side\s+Price\s+Amount\s+Filled\s+Status\s+Time\n/);
-    expect(table.stdout).toMatch(new RegExp(`${order.id}\\s+Buy\\s+1000\\s+0.001\\s+0\\s+open\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC`));
+    expect(table.stdout).toMatch(
+      new RegExp(`${order.id}\\s+Buy\\s+1000\\s+0.001\\s+0\\s+open\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC`),
+    );
   });
 
   it("takes the amount from --quote TOTAL / PRICE, with a comma as the decimal mark (seed 000 §5)", async () => {
@@ -109,10 +123,15 @@ describe("cancel, cancel-batch, cancel-all", () => {
 
   it("cancels a batch, and cancels all for a pair", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push((await cli.json<Order>(["--account", "c2", "buy", "BTC/USDT", "0.001", String(1000 + i)])).id);
+    for (let i = 0; i < 4; i++)
+      ids.push((await cli.json<Order>(["--account", "c2", "buy", "BTC/USDT", "0.001", String(1000 + i)])).id);
     const other = await cli.json<Order>(["--account", "c2", "buy", "ETH/USDT", "0.01", "100"]);
-    expect((await cli.json<string[]>(["--account", "c2", "cancel-batch", "BTC/USDT", ids[0]!, ids[1]!])).sort()).toEqual([ids[0], ids[1]].sort());
-    expect((await cli.json<string[]>(["--account", "c2", "cancel-all", "BTC/USDT"])).sort()).toEqual([ids[2], ids[3]].sort());
+    expect(
+      (await cli.json<string[]>(["--account", "c2", "cancel-batch", "BTC/USDT", ids[0]!, ids[1]!])).sort(),
+    ).toEqual([ids[0], ids[1]].sort());
+    expect((await cli.json<string[]>(["--account", "c2", "cancel-all", "BTC/USDT"])).sort()).toEqual(
+      [ids[2], ids[3]].sort(),
+    );
     expect(await cli.json<Order[]>(["--account", "c2", "orders", "BTC/USDT"])).toEqual([]);
     expect((await cli.json<Order[]>(["--account", "c2", "orders", "ETH/USDT"])).map((o) => o.id)).toEqual([other.id]);
     const none = await cli.run(["--account", "c2", "cancel-all", "BTC/USDT"]);
@@ -132,7 +151,9 @@ describe("batch", () => {
       { side: "buy", amount: "0.001", price: "1000" },
       { side: "SELL", amount: 0.01, price: "900000" },
     ];
-    const fromStdin = await cli.json<Order[]>(["--account", "b1", "batch", "BTC/USDT", "-"], { stdin: JSON.stringify(items) });
+    const fromStdin = await cli.json<Order[]>(["--account", "b1", "batch", "BTC/USDT", "-"], {
+      stdin: JSON.stringify(items),
+    });
     expect(fromStdin.map((o) => [o.side, o.amount, o.price])).toEqual([
       ["Buy", "0.001", "1000"],
       ["Sell", "0.01", "900000"],
@@ -156,14 +177,22 @@ describe("batch", () => {
 
   it("sends a long list in batches of the maximum with --split", async () => {
     const items = Array.from({ length: 150 }, (_, i) => ({ side: "Buy", amount: "0.0001", price: String(1000 + i) }));
-    const orders = await cli.json<Order[]>(["--account", "b3", "batch", "BTC/USDT", "--split"], { stdin: JSON.stringify(items) });
+    const orders = await cli.json<Order[]>(["--account", "b3", "batch", "BTC/USDT", "--split"], {
+      stdin: JSON.stringify(items),
+    });
     expect(orders).toHaveLength(150);
     expect(new Set(orders.map((o) => o.id)).size).toBe(150);
   });
 
   it("names the item and the field of a bad batch, and sends nothing", async () => {
     const cases: [unknown, RegExp][] = [
-      [[{ side: "buy", amount: "1", price: "1000" }, { side: "hold", amount: "1", price: "1" }], /Batch item 2: invalid side/],
+      [
+        [
+          { side: "buy", amount: "1", price: "1000" },
+          { side: "hold", amount: "1", price: "1" },
+        ],
+        /Batch item 2: invalid side/,
+      ],
       [[{ side: "buy", amount: "abc", price: "1000" }], /Batch item 1: Invalid amount 'abc'/],
       [[{ side: "buy", amount: "0", price: "1000" }], /Batch item 1: Incorrect amount \/ It is zero!/],
       [[{ side: "buy", amount: "1" }], /Batch item 1: invalid price/],
@@ -234,9 +263,14 @@ describe("book", () => {
   });
 
   it("streams one JSON object per line per refresh with its state under --watch", async () => {
-    const result = await cli.run(["book", "BTC/USDT", "--watch", "--json", "--depth", "2", "--updates", "2"], { timeoutMs: 10_000 });
+    const result = await cli.run(["book", "BTC/USDT", "--watch", "--json", "--depth", "2", "--updates", "2"], {
+      timeoutMs: 10_000,
+    });
     expect(result.code).toBe(0);
-    const lines = result.stdout.trim().split("\n").map((l) => JSON.parse(l) as BookJson);
+    const lines = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as BookJson);
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       expect(line).toMatchObject({ exchange: "paper", pair: "BTC/USDT", state: "live" });
@@ -253,10 +287,14 @@ describe("book", () => {
 
 describe("two CLI processes at the same time", () => {
   it("lose no order placed concurrently on the same paper account", async () => {
-    const runs = Array.from({ length: 6 }, (_, i) => cli.json<Order>(["--account", "race", "buy", "BTC/USDT", "0.001", String(2000 + i)]));
+    const runs = Array.from({ length: 6 }, (_, i) =>
+      cli.json<Order>(["--account", "race", "buy", "BTC/USDT", "0.001", String(2000 + i)]),
+    );
     const batches = [0, 1].map((k) =>
       cli.json<Order[]>(["--account", "race", "batch", "BTC/USDT"], {
-        stdin: JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ side: "Buy", amount: "0.001", price: String(3000 + k * 10 + i) }))),
+        stdin: JSON.stringify(
+          Array.from({ length: 5 }, (_, i) => ({ side: "Buy", amount: "0.001", price: String(3000 + k * 10 + i) })),
+        ),
       }),
     );
     const placed = [...(await Promise.all(runs)), ...(await Promise.all(batches)).flat()];

@@ -3,9 +3,10 @@
  * error kind, errors on stderr, nothing but the JSON document on stdout, no request sent when a
  * credential is missing.
  */
+
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, type Sandbox, sandbox } from "./helpers.js";
 
@@ -28,7 +29,11 @@ async function recorder(): Promise<{ url: string; requests: string[]; close(): P
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe("spotdesk --version and exchanges", () => {
@@ -41,9 +46,30 @@ describe("spotdesk --version and exchanges", () => {
   it("lists every exchange with its limits from lib/limits.ts (seed 001 §9)", async () => {
     const rows = await cli.json<Array<Record<string, unknown>>>(["exchanges"]);
     expect(rows.map((r) => r.id)).toEqual([
-      "paper", "bingx", "bitget", "bitrue", "bitmart", "bitteam", "bybit", "coinstore", "gate", "htx", "kucoin", "lbank", "mexc", "okx", "probit", "xt",
+      "paper",
+      "bingx",
+      "bitget",
+      "bitrue",
+      "bitmart",
+      "bitteam",
+      "bybit",
+      "coinstore",
+      "gate",
+      "htx",
+      "kucoin",
+      "lbank",
+      "mexc",
+      "okx",
+      "probit",
+      "xt",
     ]);
-    expect(rows.find((r) => r.id === "bybit")).toMatchObject({ name: "Bybit", needsPassphrase: false, openOrdersLimit: 50, createBatchMax: 10, cancelBatchMax: 10 });
+    expect(rows.find((r) => r.id === "bybit")).toMatchObject({
+      name: "Bybit",
+      needsPassphrase: false,
+      openOrdersLimit: 50,
+      createBatchMax: 10,
+      cancelBatchMax: 10,
+    });
     expect(rows.find((r) => r.id === "okx")).toMatchObject({ needsPassphrase: true, unsupported: ["cancelAll"] });
     expect(rows.find((r) => r.id === "coinstore")).toMatchObject({ openOrdersLimit: null, feed: "socket" });
     expect(rows.find((r) => r.id === "paper")).toMatchObject({ name: "Paper (simulated)", adapter: true });
@@ -54,7 +80,7 @@ describe("spotdesk --version and exchanges", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^ID\s+Name\s+Passphrase/);
     expect(result.stdout).toMatch(/bitteam\s+BIT\.TEAM\s+no\s+100/);
-    expect(result.stdout).not.toMatch(/\x1b\[/);
+    expect(result.stdout).not.toContain("\u001b[");
   });
 });
 
@@ -63,7 +89,9 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     const result = await cli.run(["--exchange", "nasdaq", "balances", "--json"]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("ExchangeId: nasdaq, msg: Unknown exchange 'nasdaq'. Known exchanges: paper, bingx, bitget");
+    expect(result.stderr).toContain(
+      "ExchangeId: nasdaq, msg: Unknown exchange 'nasdaq'. Known exchanges: paper, bingx, bitget",
+    );
     const errorLine = result.stderr.trim().split("\n").at(-1)!;
     expect(JSON.parse(errorLine)).toMatchObject({ error: { kind: "bad-input", exitCode: 2 } });
   });
@@ -77,7 +105,22 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
   it("prints help with exit 0", async () => {
     const result = await cli.run(["--help"]);
     expect(result.code).toBe(0);
-    for (const command of ["exchanges", "accounts", "balances", "orders", "order", "buy", "sell", "batch", "cancel", "cancel-batch", "cancel-all", "book", "tui", "serve"]) {
+    for (const command of [
+      "exchanges",
+      "accounts",
+      "balances",
+      "orders",
+      "order",
+      "buy",
+      "sell",
+      "batch",
+      "cancel",
+      "cancel-batch",
+      "cancel-all",
+      "book",
+      "tui",
+      "serve",
+    ]) {
       expect(result.stdout).toMatch(new RegExp(`\\n  ${command}\\b`));
     }
   });
@@ -105,9 +148,12 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     const proxy = await recorder();
     try {
       const { args, env } = how(proxy.url);
-      const result = await cli.run(["--exchange", "bybit", "--base-url", "http://exchange.invalid", ...args, "balances"], {
-        env: { SPOTDESK_API_KEY: "key-12345678", SPOTDESK_API_SECRET: "secret-12345678", ...env },
-      });
+      const result = await cli.run(
+        ["--exchange", "bybit", "--base-url", "http://exchange.invalid", ...args, "balances"],
+        {
+          env: { SPOTDESK_API_KEY: "key-12345678", SPOTDESK_API_SECRET: "secret-12345678", ...env },
+        },
+      );
       expect(result.code).toBe(8);
       expect(proxy.requests.length).toBeGreaterThan(0);
       expect(proxy.requests[0]).toContain("exchange.invalid");
@@ -118,7 +164,9 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
   });
 
   it("names the missing passphrase of okx (seed 001 §3) when only key and secret are set", async () => {
-    const result = await cli.run(["--exchange", "okx", "balances"], { env: { SPOTDESK_API_KEY: "k-123456789", SPOTDESK_API_SECRET: "s-123456789" } });
+    const result = await cli.run(["--exchange", "okx", "balances"], {
+      env: { SPOTDESK_API_KEY: "k-123456789", SPOTDESK_API_SECRET: "s-123456789" },
+    });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("passphrase (SPOTDESK_API_PASSWORD)");
     expect(result.stderr).not.toContain("s-123456789");
@@ -129,7 +177,13 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("Invalid e-mail");
     expect((await cli.run(["users", "grant-admin", "a@b.co"])).code).toBe(2);
-    const granted = await cli.json<Record<string, unknown>>(["users", "grant-admin", "Boss@Example.com", "--data", `${cli.home}/server`]);
+    const granted = await cli.json<Record<string, unknown>>([
+      "users",
+      "grant-admin",
+      "Boss@Example.com",
+      "--data",
+      `${cli.home}/server`,
+    ]);
     expect(granted).toMatchObject({ email: "boss@example.com", admin: true, created: true });
   });
 
