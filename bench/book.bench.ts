@@ -6,7 +6,7 @@
 import { OrderBook } from "../lib/orderbook.js";
 import { syntheticBookStream, type BookStream } from "./book-stream.js";
 import { median, type BenchResult } from "./index.js";
-import { NaiveBook } from "./naive-book.js";
+import { FloatBestLastBook, NaiveBook } from "./naive-book.js";
 
 interface BookLike {
   applySnapshot(bids: BookStream["snapshot"]["bids"], asks: BookStream["snapshot"]["asks"]): void;
@@ -34,15 +34,17 @@ function replay(make: () => BookLike, stream: BookStream, readEvery: number, lim
   return limit / (ms / 1000);
 }
 
-/** Alternates the two models so neither benefits from running later; returns median rates. */
-function compare(stream: BookStream, readEvery: number, rounds: number): { ours: number; naive: number } {
+/** Alternates the models so none benefits from running later; returns median rates. */
+function compare(stream: BookStream, readEvery: number, rounds: number): { ours: number; naive: number; bestLast: number } {
   const ours: number[] = [];
   const naive: number[] = [];
+  const bestLast: number[] = [];
   for (let r = 0; r < rounds; r++) {
     ours.push(replay(() => new OrderBook(), stream, readEvery));
     naive.push(replay(() => new NaiveBook(), stream, readEvery));
+    if (readEvery === 0) bestLast.push(replay(() => new FloatBestLastBook(), stream, readEvery));
   }
-  return { ours: median(ours), naive: median(naive) };
+  return { ours: median(ours), naive: median(naive), bestLast: median(bestLast) };
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -52,6 +54,7 @@ export async function run(): Promise<BenchResult[]> {
   for (let r = 0; r < 2; r++) {
     replay(() => new OrderBook(), stream, 1, Math.min(200_000, deltas));
     replay(() => new NaiveBook(), stream, 1, Math.min(200_000, deltas));
+    replay(() => new FloatBestLastBook(), stream, 0, Math.min(200_000, deltas));
   }
   const apply = compare(stream, 0, 5);
   const withTop = compare(stream, 1, 3);
@@ -65,6 +68,14 @@ export async function run(): Promise<BenchResult[]> {
       baseline: { name: "naive sorted float arrays", value: apply.naive },
       targetRatio: 1.5,
       detail,
+    },
+    {
+      name: "order book: apply deltas, against float arrays kept best-last (yardstick, no target)",
+      unit: "deltas/s",
+      better: "higher",
+      value: apply.ours,
+      baseline: { name: "sorted float arrays, best level last", value: apply.bestLast },
+      detail: "what exact integer-tick keys and exact string amounts cost against the same layout with binary floats",
     },
     {
       name: "order book: apply + top(20) after every delta",

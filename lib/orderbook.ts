@@ -415,8 +415,8 @@ class SideLevels {
  * mid price and spread percent. Prices and amounts are decimal strings in and out.
  */
 export class OrderBook {
-  private readonly bids = new SideLevels(false);
-  private readonly asks = new SideLevels(true);
+  private bids = new SideLevels(false);
+  private asks = new SideLevels(true);
   /** Increments on every change, so a reader can tell whether anything moved. */
   version = 0;
 
@@ -426,13 +426,18 @@ export class OrderBook {
     this.version++;
   }
 
-  /** Replaces the whole book. Zero amounts are skipped; a price listed twice keeps its last non-zero amount. */
+  /**
+   * Replaces the whole book. Zero amounts are skipped; a price listed twice keeps its last non-zero
+   * amount. A malformed level throws and leaves the book as it was.
+   */
   applySnapshot(bids: readonly BookLevel[], asks: readonly BookLevel[]): void {
-    this.bids.clear();
-    this.asks.clear();
+    const nextBids = new SideLevels(false);
+    const nextAsks = new SideLevels(true);
     // Snapshots come best first; feeding them worst first appends each level at the end.
-    for (let i = bids.length - 1; i >= 0; i--) this.bids.set(bids[i]![0], bids[i]![1], true);
-    for (let i = asks.length - 1; i >= 0; i--) this.asks.set(asks[i]![0], asks[i]![1], true);
+    for (let i = bids.length - 1; i >= 0; i--) nextBids.set(bids[i]![0], bids[i]![1], true);
+    for (let i = asks.length - 1; i >= 0; i--) nextAsks.set(asks[i]![0], asks[i]![1], true);
+    this.bids = nextBids;
+    this.asks = nextAsks;
     this.version++;
   }
 
@@ -442,7 +447,7 @@ export class OrderBook {
     this.version++;
   }
 
-  /** Applies several levels of one side, as one change. */
+  /** Applies several levels of one side, as one change. A malformed level throws after the ones before it. */
   applyLevels(side: BookSide, levels: readonly BookLevel[]): void {
     const target = side === "bid" ? this.bids : this.asks;
     for (let i = 0; i < levels.length; i++) target.set(levels[i]![0], levels[i]![1]);

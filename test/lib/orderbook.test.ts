@@ -306,6 +306,23 @@ describe("order book model: exact decimal prices (issue 2: never binary floats a
     expect(all(book)).toEqual({ bids: [["100", "1"]], asks: [] });
   });
 
+  it("leaves the book as it was when a snapshot holds a malformed level", () => {
+    const book = new OrderBook();
+    book.applySnapshot([["100", "1"]], [["101", "1"]]);
+    const version = book.version;
+    expect(() =>
+      book.applySnapshot(
+        [
+          ["99", "1"],
+          ["98", "1"],
+        ],
+        [["oops", "1"]],
+      ),
+    ).toThrow(ExchangeError);
+    expect(book.version).toBe(version);
+    expect(all(book)).toEqual({ bids: [["100", "1"]], asks: [["101", "1"]] });
+  });
+
   it("reads '-0' as a zero amount", () => {
     const book = new OrderBook();
     book.applyDelta("bid", "100", "1");
