@@ -37,6 +37,8 @@ export function ensureWebBuilt(): void {
   execFileSync(process.execPath, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", join(ROOT, "web/vite.config.ts"), "--logLevel", "warn"], {
     cwd: ROOT,
     stdio: "inherit",
+    // vitest sets NODE_ENV=test, which would give React's development build
+    env: { ...process.env, NODE_ENV: "production" },
   });
 }
 

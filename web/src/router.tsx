@@ -3,23 +3,19 @@
  * screen lives in its feature folder. The authenticated layout has a beforeLoad guard (STYLE.md);
  * the server still checks scope and role on every call.
  */
-import { createRootRoute, createRoute, createRouter, Outlet, redirect } from "@tanstack/react-router";
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from "@tanstack/react-router";
 import { z } from "zod";
 import { setNavigator } from "./app/api";
 import { ensureSession } from "./app/session";
 import { getSession } from "./app/session-store";
-import { ApiKeysPage } from "./features/apikeys/ApiKeysPage";
 import { KeyLoginPage } from "./features/auth/KeyLoginPage";
 import { LoginPage } from "./features/auth/LoginPage";
 import { RegistrationPage } from "./features/auth/RegistrationPage";
 import { HomePage } from "./features/home/HomePage";
 import { AppShell, AuthenticatedLayout } from "./features/layout/AppShell";
 import { NotFound } from "./features/layout/NotFound";
-import { TradingPage } from "./features/trading/TradingPage";
-import { UserCreatePage } from "./features/users/UserCreatePage";
-import { UserEditPage } from "./features/users/UserEditPage";
-import { UsersPage } from "./features/users/UsersPage";
 
+// Admin screens and the trading view load on demand: the first screen stays small (bench/web.bench.ts).
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 
 const loginPassword = createRoute({ getParentRoute: () => rootRoute, path: "/login/password", component: LoginPage });
@@ -46,22 +42,22 @@ const admin = createRoute({
 });
 
 const home = createRoute({ getParentRoute: () => authenticated, path: "/", component: HomePage });
-const apikeys = createRoute({ getParentRoute: () => admin, path: "/apikeys", component: ApiKeysPage });
-const users = createRoute({ getParentRoute: () => admin, path: "/users", component: UsersPage });
-const userCreate = createRoute({ getParentRoute: () => admin, path: "/user/create", component: UserCreatePage });
+const apikeys = createRoute({ getParentRoute: () => admin, path: "/apikeys", component: lazyRouteComponent(() => import("./features/apikeys/ApiKeysPage"), "ApiKeysPage") });
+const users = createRoute({ getParentRoute: () => admin, path: "/users", component: lazyRouteComponent(() => import("./features/users/UsersPage"), "UsersPage") });
+const userCreate = createRoute({ getParentRoute: () => admin, path: "/user/create", component: lazyRouteComponent(() => import("./features/users/UserCreatePage"), "UserCreatePage") });
 const uuidParams = z.object({ uuid: z.string().min(1).max(100) });
 const userEdit = createRoute({
   getParentRoute: () => admin,
   path: "/user/edit/$uuid",
   params: { parse: (p) => uuidParams.parse(p), stringify: (p) => ({ uuid: p.uuid }) },
-  component: UserEditPage,
+  component: lazyRouteComponent(() => import("./features/users/UserEditPage"), "UserEditPage"),
 });
 const queryPathParams = z.object({ queryPath: z.string().max(1000) });
 const trading = createRoute({
   getParentRoute: () => authenticated,
   path: "/c/$queryPath",
   params: { parse: (p) => queryPathParams.parse(p), stringify: (p) => ({ queryPath: p.queryPath }) },
-  component: TradingPage,
+  component: lazyRouteComponent(() => import("./features/trading/TradingPage"), "TradingPage"),
 });
 
 const routeTree = rootRoute.addChildren([

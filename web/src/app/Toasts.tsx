@@ -3,7 +3,7 @@ import { Toaster, toast } from "sonner";
 import { AWAKE_TOAST, TOAST_DURATIONS, TOAST_POSITION, TOAST_VISIBLE, listen, type ToastEvent } from "./events";
 
 /** The toast area (seed 000 §2, §9): every toast arrives as an AWAKE_TOAST event (PRODUCT D17). */
-export function Toasts() {
+export function Toasts({ theme }: { theme: "dark" | "light" }) {
   useEffect(
     () =>
       listen<ToastEvent>(AWAKE_TOAST, ({ kind, title, description }) => {
@@ -13,5 +13,5 @@ export function Toasts() {
       }),
     [],
   );
-  return <Toaster position={TOAST_POSITION} visibleToasts={TOAST_VISIBLE} duration={TOAST_DURATIONS.default} theme="system" richColors closeButton />;
+  return <Toaster position={TOAST_POSITION} visibleToasts={TOAST_VISIBLE} duration={TOAST_DURATIONS.default} theme={theme} offset={{ top: 52, left: 16 }} richColors closeButton />;
 }

@@ -1,19 +1,22 @@
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { Outlet } from "@tanstack/react-router";
 import { useEffect } from "react";
+import { useColorMode } from "../../app/color-mode";
 import { startLive, stopLive } from "../../app/live";
 import { useSession } from "../../app/session-store";
 import { Toasts } from "../../app/Toasts";
 import { Header } from "./Header";
 
 export function AppShell() {
+  // one colour-mode state for the header toggle and the toasts
+  const [mode, toggle] = useColorMode();
   return (
     <Tooltip.Provider delayDuration={200}>
-      <Header />
+      <Header mode={mode} toggle={toggle} />
       <main className="main">
         <Outlet />
       </main>
-      <Toasts />
+      <Toasts theme={mode} />
     </Tooltip.Provider>
   );
 }

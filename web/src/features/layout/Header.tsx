@@ -1,12 +1,11 @@
 import { useNavigate, useRouterState } from "@tanstack/react-router";
-import { useColorMode } from "../../app/color-mode";
+import type { ColorMode } from "../../app/color-mode";
 import { useSession } from "../../app/session-store";
 import { EncryptionKeyDialog } from "./EncryptionKeyDialog";
 import { ExitDialog } from "./ExitDialog";
 import { navFor } from "./nav";
 
-export function Header() {
-  const [mode, toggle] = useColorMode();
+export function Header({ mode, toggle }: { mode: ColorMode; toggle: () => void }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const session = useSession();
   const navigate = useNavigate();

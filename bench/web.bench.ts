@@ -1,0 +1,42 @@
+/**
+ * The dashboard's initial-route weight (issue 9 "Bench"): the gzip size of the JS and CSS that
+ * web/dist/index.html loads before the first screen (the entry script, its modulepreloads and
+ * stylesheets; chunks loaded on demand by later routes are not counted). Target: under 250 KB.
+ * Builds web/dist first when it is missing or older than the sources.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { ensureWebBuilt, ROOT } from "../test/web/harness.js";
+import type { BenchResult } from "./index.js";
+
+export function initialRouteAssets(html: string): string[] {
+  const refs = new Set<string>();
+  for (const m of html.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="([^"]+\.(?:js|css))"/g)) refs.add(m[1] as string);
+  return [...refs];
+}
+
+export async function run(): Promise<BenchResult[]> {
+  ensureWebBuilt();
+  const dist = join(ROOT, "web/dist");
+  const html = readFileSync(join(dist, "index.html"), "utf8");
+  const assets = initialRouteAssets(html);
+  let gz = 0;
+  let raw = 0;
+  for (const a of assets) {
+    const bytes = readFileSync(join(dist, a.replace(/^\//, "")));
+    raw += bytes.length;
+    gz += gzipSync(bytes, { level: 9 }).length;
+  }
+  gz += gzipSync(Buffer.from(html), { level: 9 }).length;
+  return [
+    {
+      name: "web: initial route JS+CSS+HTML (gzip)",
+      unit: "KB",
+      better: "lower",
+      value: Math.round((gz / 1024) * 10) / 10,
+      target: 250,
+      detail: `${assets.length} files, ${Math.round(raw / 1024)} KB before gzip: ${assets.join(", ")}`,
+    },
+  ];
+}
