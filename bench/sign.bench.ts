@@ -12,6 +12,7 @@ import { htxSignedRequest, HTX_PATHS } from "../exchanges/htx.js";
 import { kucoinSignedRequest, KUCOIN_PATHS } from "../exchanges/kucoin.js";
 import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
 import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
+import { bitmartSignedRequest, BITMART_PATHS } from "../exchanges/bitmart.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -101,6 +102,15 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       price: String(30000 + (i % 100)),
       newClientOrderId: clientOrderId,
       timeInForce: "GTC",
+    }),
+  bitmart: (now, i) =>
+    bitmartSignedRequest(credentials, now, "POST", BITMART_PATHS.submitOrder, {
+      symbol: exchangeSymbol("BTC/USDT", "_"),
+      side: "buy",
+      type: "limit",
+      size: "0.01",
+      price: String(30000 + (i % 100)),
+      client_order_id: clientOrderId,
     }),
 };
 
