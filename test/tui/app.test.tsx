@@ -23,13 +23,15 @@ let feeds: BookFeed[];
 
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), "spotdesk-tui-"));
-  feeds = [];
+  // each test's own list: a previous test's late open must not land in it
+  const opened: BookFeed[] = [];
+  feeds = opened;
   const base = defaultServices({ dataDir, now });
   services = {
     ...base,
     async openFeed(exchange, pair, depth) {
       const feed = await base.openFeed(exchange, pair, depth);
-      feeds.push(feed);
+      opened.push(feed);
       return feed;
     },
   };
@@ -199,6 +201,22 @@ describe("TUI on paper (issue 5)", () => {
     expect(feeds.map((f) => `${f.pair} ${f.state}`)).toEqual(["BTC/USDT closed", "ETH/USDT live"]);
     await s.press("a", ..."alice", KEYS.enter);
     await s.waitForFrame((f) => f.includes("· alice · ETH/USDT") && /Last update/.test(f));
+  });
+
+  it("offers every exchange by its display name in the exchange switcher, filtered as the trader types", async () => {
+    const s = start(100, 30);
+    await s.waitForFrame(live);
+    await s.press("e");
+    const list = await s.waitForFrame((f) => f.includes("Switch exchange"));
+    expect(list).toContain("● Paper (simulated) (paper)");
+    expect(list).toContain("BIT.TEAM (bitteam)");
+    await s.press(..."kuc");
+    const filtered = await s.waitForFrame((f) => f.includes("> kuc"));
+    expect(filtered).toContain("Kucoin (kucoin)");
+    expect(filtered).not.toContain("BIT.TEAM (bitteam)");
+    await s.press(KEYS.escape);
+    await s.waitForFrame((f) => !f.includes("Switch exchange") && f.includes("Trade BTC/USDT"));
+    expect(feeds).toHaveLength(1);
   });
 
   it("shows the help overlay with every key and closes it on any key", async () => {

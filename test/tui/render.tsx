@@ -45,7 +45,8 @@ class FakeStdin extends EventEmitter {
   };
 }
 
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+const ESC = String.fromCharCode(27);
+const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]`, "g");
 export const stripAnsi = (text: string): string => text.replace(ANSI, "");
 
 export const KEYS = {

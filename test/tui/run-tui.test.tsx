@@ -11,6 +11,7 @@ import { runTui } from "../../tui/index.js";
 import { createTheme, noColorFromEnv } from "../../tui/theme.js";
 import { render, type RenderResult } from "./render.js";
 
+const ESC = String.fromCharCode(27);
 let dataDir: string;
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), "spotdesk-runtui-"));
@@ -84,10 +85,10 @@ describe("NO_COLOR", () => {
   it("draws sides in colour normally and without colour codes under NO_COLOR", () => {
     const props = { view: book(), pair: "BTC/USDT", rowsPerSide: 1, width: 40, feedState: "live" as const, selection: undefined, focused: false };
     screen = render(<OrderBook {...props} />, { noColor: false });
-    expect(screen.lastRawFrame()).toMatch(/\u001b\[3[12]m/);
+    expect(screen.lastRawFrame()).toMatch(new RegExp(`${ESC}\\[3[12]m`));
     screen.unmount();
     screen = render(<OrderBook {...props} />, { noColor: true });
-    expect(screen.lastRawFrame()).not.toMatch(/\u001b\[3\dm/);
+    expect(screen.lastRawFrame()).not.toMatch(new RegExp(`${ESC}\\[3\\dm`));
     expect(screen.lastFrame()).toMatch(/101\s+2\s+202/);
   });
 });

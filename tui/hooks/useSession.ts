@@ -29,6 +29,7 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
   const [feedError, setFeedError] = useState<string | undefined>(undefined);
   const [adapter, setAdapter] = useState<ExchangeAdapter | undefined>(undefined);
   const [adapterError, setAdapterError] = useState<string | undefined>(undefined);
+  const [adapterFor, setAdapterFor] = useState<string | undefined>(undefined);
   const [decimals, setDecimals] = useState<Session["decimals"]>(undefined);
   const { exchange, account, pair } = target;
 
@@ -67,6 +68,7 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
         }
         opened = a;
         setAdapter(a);
+        setAdapterFor(`${exchange}/${account}`);
       },
       (e: unknown) => {
         if (!cancelled) setAdapterError(errorText(e));
@@ -93,5 +95,17 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
   }, [services, exchange, pair]);
 
   const switchTo = (change: Partial<SessionTarget>) => setTarget((t) => ({ ...t, ...change }));
-  return { ...target, feed, feedError, adapter, adapterError, decimals, switchTo };
+  // Between a switch and the effects above, state still holds the previous feed and adapter: they
+  // are not shown under the new pair or account, not even for one frame.
+  const feedMatches = feed !== undefined && feed.exchange === exchange && feed.pair === pair;
+  const adapterMatches = adapter !== undefined && adapterFor === `${exchange}/${account}`;
+  return {
+    ...target,
+    feed: feedMatches ? feed : undefined,
+    feedError,
+    adapter: adapterMatches ? adapter : undefined,
+    adapterError,
+    decimals,
+    switchTo,
+  };
 }

@@ -6,18 +6,20 @@ export interface TerminalSize {
   rows: number;
 }
 
+function sizeOf(stdout: NodeJS.WriteStream): TerminalSize {
+  return { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+}
+
 /** The terminal's size, updated on resize; 80x24 when the stream does not say. */
 export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
-  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => sizeOf(stdout));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(sizeOf(stdout));
     stdout.on("resize", onResize);
     return () => {
       stdout.off("resize", onResize);
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: read only closes over stdout
   }, [stdout]);
   return size;
 }
