@@ -4,8 +4,8 @@
  * stream of one million deltas, in the same process. Target: at least 1.5x the naive rate.
  */
 import { OrderBook } from "../lib/orderbook.js";
-import { syntheticBookStream, type BookStream } from "./book-stream.js";
-import { median, type BenchResult } from "./index.js";
+import { type BookStream, syntheticBookStream } from "./book-stream.js";
+import { type BenchResult, median } from "./index.js";
 import { FloatBestLastBook, NaiveBook } from "./naive-book.js";
 
 interface BookLike {
@@ -35,7 +35,11 @@ function replay(make: () => BookLike, stream: BookStream, readEvery: number, lim
 }
 
 /** Alternates the models so none benefits from running later; returns median rates. */
-function compare(stream: BookStream, readEvery: number, rounds: number): { ours: number; naive: number; bestLast: number } {
+function compare(
+  stream: BookStream,
+  readEvery: number,
+  rounds: number,
+): { ours: number; naive: number; bestLast: number } {
   const ours: number[] = [];
   const naive: number[] = [];
   const bestLast: number[] = [];

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, type BenchOutcome } from "./index.js";
+import { type BenchOutcome, median } from "./index.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(ROOT, "bin", "spotdesk");
@@ -33,7 +33,12 @@ function cleanEnv(home: string): NodeJS.ProcessEnv {
     if (key.startsWith("SPOTDESK_") || key.startsWith("XDG_") || key === "NODE_OPTIONS") continue;
     env[key] = value;
   }
-  const dirs = { XDG_CONFIG_HOME: ".config", XDG_DATA_HOME: ".local/share", XDG_CACHE_HOME: ".cache", XDG_STATE_HOME: ".local/state" };
+  const dirs = {
+    XDG_CONFIG_HOME: ".config",
+    XDG_DATA_HOME: ".local/share",
+    XDG_CACHE_HOME: ".cache",
+    XDG_STATE_HOME: ".local/state",
+  };
   for (const [key, sub] of Object.entries(dirs)) {
     const dir = join(home, sub);
     mkdirSync(dir, { recursive: true });
@@ -45,7 +50,13 @@ function cleanEnv(home: string): NodeJS.ProcessEnv {
 /** One timed run; undefined time with a reason when the command failed. */
 function timeRun(command: Command, env: NodeJS.ProcessEnv): { ms?: number; reason?: string } {
   const started = performance.now();
-  const result = spawnSync(process.execPath, command.args, { cwd: ROOT, env, encoding: "utf8", timeout: TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"] });
+  const result = spawnSync(process.execPath, command.args, {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+    timeout: TIMEOUT_MS,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const ms = performance.now() - started;
   if (result.error) return { reason: result.error.message };
   if (result.status !== 0) {
@@ -69,7 +80,11 @@ function isJson(stdout: string): string | undefined {
 export async function run(): Promise<BenchOutcome[]> {
   const baseline: Command = { name: "node -e 0", args: ["-e", "0"] };
   const commands: Command[] = [
-    { name: "cli: spotdesk --version", args: [BIN, "--version"], check: (out) => (out.trim() === "" ? "no version printed" : undefined) },
+    {
+      name: "cli: spotdesk --version",
+      args: [BIN, "--version"],
+      check: (out) => (out.trim() === "" ? "no version printed" : undefined),
+    },
     { name: "cli: spotdesk balances --json (paper)", args: [BIN, "balances", "--json"], check: isJson },
   ];
   if (!existsSync(BIN)) return commands.map((c) => ({ name: c.name, skipped: `${BIN} does not exist` }));
@@ -88,7 +103,8 @@ export async function run(): Promise<BenchOutcome[]> {
     }
     const base = failed.has(baseline) ? undefined : median(times.get(baseline)!);
     return commands.map((command): BenchOutcome => {
-      const reason = failed.get(command) ?? (base === undefined ? `the baseline failed: ${failed.get(baseline)}` : undefined);
+      const reason =
+        failed.get(command) ?? (base === undefined ? `the baseline failed: ${failed.get(baseline)}` : undefined);
       if (reason !== undefined) return { name: command.name, skipped: reason };
       const samples = times.get(command)!;
       // The fastest runs are the least disturbed by other load on the machine: a second view.

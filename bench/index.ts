@@ -88,7 +88,8 @@ export interface Judged {
 /** value / baseline and whether every stated target is met. */
 export function judge(module: string, result: BenchOutcome): Judged {
   if (isSkipped(result)) return { module, result, verdict: "none" };
-  const meets = (actual: number, goal: number): boolean => (result.better === "higher" ? actual >= goal : actual <= goal);
+  const meets = (actual: number, goal: number): boolean =>
+    result.better === "higher" ? actual >= goal : actual <= goal;
   const ratio = result.baseline && result.baseline.value > 0 ? result.value / result.baseline.value : undefined;
   const checks: boolean[] = [];
   if (result.targetRatio !== undefined && ratio !== undefined) checks.push(meets(ratio, result.targetRatio));
@@ -114,7 +115,9 @@ export function describeResult(judged: Judged): string[] {
   if (result.baseline) {
     const ratio = judged.ratio === undefined ? "n/a" : `${judged.ratio.toFixed(2)}x`;
     const goal = result.targetRatio === undefined ? "" : ` (target ${sign} ${result.targetRatio}x)`;
-    lines.push(`      vs ${result.baseline.name}: ${formatNumber(result.baseline.value)} ${result.unit} → ratio ${ratio}${goal}`);
+    lines.push(
+      `      vs ${result.baseline.name}: ${formatNumber(result.baseline.value)} ${result.unit} → ratio ${ratio}${goal}`,
+    );
   }
   if (result.target !== undefined) lines.push(`      target ${sign} ${formatNumber(result.target)} ${result.unit}`);
   if (judged.verdict !== "none") lines.push(`      ${judged.verdict === "pass" ? "PASS" : "MISS"}`);
@@ -155,7 +158,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const log = (line: string): void => {
     if (!json) process.stdout.write(`${line}\n`);
   };
-  log(`spotdesk bench — node ${process.version}, ${files.length} module(s); ratios are value / baseline in this process`);
+  log(
+    `spotdesk bench — node ${process.version}, ${files.length} module(s); ratios are value / baseline in this process`,
+  );
   const all: Judged[] = [];
   const failures: { module: string; error: string }[] = [];
   for (const file of files) {
@@ -173,9 +178,16 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const count = (v: Verdict): number => all.filter((j) => j.verdict === v).length;
   const skipped = all.filter((j) => isSkipped(j.result)).length;
-  log(`\n${count("pass")} target(s) met, ${count("miss")} missed, ${skipped} skipped, ${failures.length} module(s) failed`);
+  log(
+    `\n${count("pass")} target(s) met, ${count("miss")} missed, ${skipped} skipped, ${failures.length} module(s) failed`,
+  );
   if (json) {
-    const results = all.map((j) => ({ module: j.module, ...j.result, ...(j.ratio === undefined ? {} : { ratio: j.ratio }), verdict: j.verdict }));
+    const results = all.map((j) => ({
+      module: j.module,
+      ...j.result,
+      ...(j.ratio === undefined ? {} : { ratio: j.ratio }),
+      verdict: j.verdict,
+    }));
     process.stdout.write(`${JSON.stringify({ node: process.version, results, failures }, null, 2)}\n`);
   }
   return strict && (count("miss") > 0 || failures.length > 0) ? 1 : 0;

@@ -119,8 +119,10 @@ export class FloatBestLastBook {
   top(n: number): { bids: [number, number][]; asks: [number, number][] } {
     const bids: [number, number][] = [];
     const asks: [number, number][] = [];
-    for (let i = this.bidPrices.length - 1; i >= 0 && bids.length < n; i--) bids.push([this.bidPrices[i]!, this.bidAmounts[i]!]);
-    for (let i = this.askPrices.length - 1; i >= 0 && asks.length < n; i--) asks.push([this.askPrices[i]!, this.askAmounts[i]!]);
+    for (let i = this.bidPrices.length - 1; i >= 0 && bids.length < n; i--)
+      bids.push([this.bidPrices[i]!, this.bidAmounts[i]!]);
+    for (let i = this.askPrices.length - 1; i >= 0 && asks.length < n; i--)
+      asks.push([this.askPrices[i]!, this.askAmounts[i]!]);
     return { bids, asks };
   }
 }

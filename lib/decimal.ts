@@ -20,9 +20,13 @@ const USER_NUMBER_RE = /^-?(\d+([.,]\d*)?|[.,]\d+)$/;
 export function parseUserNumber(text: string, field = "number"): Decimal {
   const trimmed = String(text).trim();
   if (!USER_NUMBER_RE.test(trimmed)) {
-    throw new ExchangeError("spotdesk", `Invalid ${field} '${text}': expected digits with an optional '.' or ',' decimal part`, {
-      kind: "bad-input",
-    });
+    throw new ExchangeError(
+      "spotdesk",
+      `Invalid ${field} '${text}': expected digits with an optional '.' or ',' decimal part`,
+      {
+        kind: "bad-input",
+      },
+    );
   }
   return new Decimal(trimmed.replace(",", "."));
 }
@@ -71,9 +75,13 @@ export function resolveOrderAmount(input: {
   const field = hasAmount ? "amount" : "quote";
   const typed = parseUserNumber((hasAmount ? input.amount : input.quote) as string, field);
   if (typed.isNegative()) {
-    throw new ExchangeError("spotdesk", `Invalid ${field} '${hasAmount ? input.amount : input.quote}': it must be positive`, {
-      kind: "bad-input",
-    });
+    throw new ExchangeError(
+      "spotdesk",
+      `Invalid ${field} '${hasAmount ? input.amount : input.quote}': it must be positive`,
+      {
+        kind: "bad-input",
+      },
+    );
   }
   let amount = hasAmount ? typed : quoteToAmount(typed, price);
   if (input.amountDecimals !== undefined) amount = truncate(amount, input.amountDecimals);

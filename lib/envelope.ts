@@ -55,7 +55,9 @@ export async function encryptText(plain: string, encryptionKey: string, iv?: Uin
   const nonce = new Uint8Array(iv ?? globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES)));
   if (nonce.length !== IV_BYTES) throw new Error("The IV must be 12 bytes");
   const key = await deriveAesKey(encryptionKey);
-  const sealed = new Uint8Array(await subtle().encrypt({ name: "AES-GCM", iv: nonce }, key, new TextEncoder().encode(plain)));
+  const sealed = new Uint8Array(
+    await subtle().encrypt({ name: "AES-GCM", iv: nonce }, key, new TextEncoder().encode(plain)),
+  );
   return bytesToHex(nonce) + bytesToHex(sealed);
 }
 
@@ -86,7 +88,11 @@ export async function sealCredentials(
   encryptionKey: string,
   iv?: Uint8Array,
 ): Promise<Envelope> {
-  const body = JSON.stringify({ api: credentials.api, secret: credentials.secret, password: credentials.password ?? "" });
+  const body = JSON.stringify({
+    api: credentials.api,
+    secret: credentials.secret,
+    password: credentials.password ?? "",
+  });
   return { data: await encryptText(body, encryptionKey, iv), pair, active: true };
 }
 
@@ -99,7 +105,12 @@ export async function openCredentials(envelope: Envelope, encryptionKey: string)
   } catch {
     throw new Error("Envelope does not hold API credentials");
   }
-  if (parsed === null || typeof parsed !== "object" || typeof parsed.api !== "string" || typeof parsed.secret !== "string") {
+  if (
+    parsed === null ||
+    typeof parsed !== "object" ||
+    typeof parsed.api !== "string" ||
+    typeof parsed.secret !== "string"
+  ) {
     throw new Error("Envelope does not hold API credentials");
   }
   const out: StoredCredentials = { api: parsed.api, secret: parsed.secret };

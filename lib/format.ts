@@ -119,6 +119,10 @@ export function orderTooltip(order: {
     avgPrice,
     amount: amount.toFixed(),
     volume,
-    lines: [`Avg. price: ${avgPrice ?? "-"}`, `Amount: ${amount.toFixed()}${unit(base)}`, `Volume: ${volume}${unit(quote)}`],
+    lines: [
+      `Avg. price: ${avgPrice ?? "-"}`,
+      `Amount: ${amount.toFixed()}${unit(base)}`,
+      `Volume: ${volume}${unit(quote)}`,
+    ],
   };
 }

@@ -251,7 +251,7 @@ class SideLevels {
     const n = keys.length;
     // Scan down from the chunk's best level, then binary search what is left.
     let hi = n - 1;
-    const stop = hi - TOP_SCAN < -1 ? -1 : hi - TOP_SCAN;
+    const stop = Math.max(-1, hi - TOP_SCAN);
     let at = -1;
     let insertAt = -1;
     while (hi > stop) {

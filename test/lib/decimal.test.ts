@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  Decimal,
-  ZERO_AMOUNT_MESSAGE,
   addDecimals,
+  Decimal,
   isUserNumber,
   parseUserNumber,
   quoteToAmount,
   resolveOrderAmount,
   toDecimalString,
   truncate,
+  ZERO_AMOUNT_MESSAGE,
 } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 
@@ -43,7 +43,23 @@ describe("seed 000 §5 Numbers: 'an optional minus sign, digits, and a decimal p
   });
 
   it("rejects anything else with a clear error naming the field and the text (000 §5)", () => {
-    for (const bad of ["", " ", "-", "abc", "1.2.3", "1,2,3", "1,000.50", "+1", "1e5", "0x10", "Infinity", "NaN", "--1", "1 000", "1-"]) {
+    for (const bad of [
+      "",
+      " ",
+      "-",
+      "abc",
+      "1.2.3",
+      "1,2,3",
+      "1,000.50",
+      "+1",
+      "1e5",
+      "0x10",
+      "Infinity",
+      "NaN",
+      "--1",
+      "1 000",
+      "1-",
+    ]) {
       expect(isUserNumber(bad), bad).toBe(false);
       const error = thrown(() => parseUserNumber(bad, "price"));
       expect(error.kind).toBe("bad-input");
@@ -83,7 +99,9 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
 
   it("shows 'Incorrect amount / It is zero!' when the result is zero (000 §5)", () => {
     expect(ZERO_AMOUNT_MESSAGE).toBe("Incorrect amount / It is zero!");
-    expect(thrown(() => resolveOrderAmount({ price: "10", amount: "0" })).detail).toBe("Incorrect amount / It is zero!");
+    expect(thrown(() => resolveOrderAmount({ price: "10", amount: "0" })).detail).toBe(
+      "Incorrect amount / It is zero!",
+    );
     expect(thrown(() => resolveOrderAmount({ price: "10", quote: "0" })).detail).toBe("Incorrect amount / It is zero!");
   });
 
@@ -117,7 +135,9 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
   it("rejects negative and zero prices and negative amounts or quotes, naming the field", () => {
     expect(thrown(() => resolveOrderAmount({ price: "-1", amount: "1" })).message).toContain("price");
     expect(thrown(() => resolveOrderAmount({ price: "0", amount: "1" })).message).toContain("price");
-    expect(thrown(() => resolveOrderAmount({ price: "0.001", amount: "1", priceDecimals: 2 })).message).toContain("price");
+    expect(thrown(() => resolveOrderAmount({ price: "0.001", amount: "1", priceDecimals: 2 })).message).toContain(
+      "price",
+    );
     expect(thrown(() => resolveOrderAmount({ price: "1", amount: "-1" })).message).toContain("amount '-1'");
     expect(thrown(() => resolveOrderAmount({ price: "1", quote: "-5" })).message).toContain("quote '-5'");
     expect(thrown(() => resolveOrderAmount({ price: "1", amount: "x1" })).message).toContain("amount");

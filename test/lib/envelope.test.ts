@@ -103,7 +103,9 @@ describe("envelopes (seed 000 §5 'Cipher: AES-GCM 256-bit', §9 '12-byte IV')",
     const v = ENVELOPE_VECTORS[0]!;
     const last = v.data.at(-1) === "0" ? "1" : "0";
     const tampered = v.data.slice(0, -1) + last;
-    expect((await rejection(decryptText(tampered, v.key))).message).toBe("Cannot decrypt: wrong encryption key or corrupted data");
+    expect((await rejection(decryptText(tampered, v.key))).message).toBe(
+      "Cannot decrypt: wrong encryption key or corrupted data",
+    );
   });
 
   it("refuses data too short or not hex, without echoing it", async () => {

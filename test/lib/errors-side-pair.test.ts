@@ -51,7 +51,19 @@ describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
 
 describe("seed 001 §3 'side: Buy or Sell, produced by a shared side parser'", () => {
   it("reads every exchange's buy spelling as Buy", () => {
-    for (const raw of ["buy", "BUY", "Buy", " buy ", "bid", "1", 1, "buy-limit", "buy-market", "buy-limit-maker", "buy_limit"]) {
+    for (const raw of [
+      "buy",
+      "BUY",
+      "Buy",
+      " buy ",
+      "bid",
+      "1",
+      1,
+      "buy-limit",
+      "buy-market",
+      "buy-limit-maker",
+      "buy_limit",
+    ]) {
       expect(parseSide(raw), String(raw)).toBe("Buy");
     }
   });
@@ -87,7 +99,9 @@ describe("pairs (seed 000 §2 'Pair (like BTC/USDT)', seed 001 §7 symbol format
       expect(caught, bad).toBeInstanceOf(ExchangeError);
       const error = caught as ExchangeError;
       expect(error.kind).toBe("bad-input");
-      expect(error.message).toBe(`ExchangeId: gate, msg: Invalid pair '${bad}': write it as BASE/QUOTE, for example BTC/USDT`);
+      expect(error.message).toBe(
+        `ExchangeId: gate, msg: Invalid pair '${bad}': write it as BASE/QUOTE, for example BTC/USDT`,
+      );
     }
   });
 

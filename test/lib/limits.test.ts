@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ExchangeError } from "../../lib/errors.js";
-import { LIMITS, assertBatchSize, assertSupported, isSupported, type Operation } from "../../lib/limits.js";
+import { assertBatchSize, assertSupported, isSupported, LIMITS, type Operation } from "../../lib/limits.js";
 import { REAL_EXCHANGE_IDS, type RealExchangeId } from "../../lib/types.js";
 
 /** Seed 001 §9, verbatim: exchange | open-orders limit | create batch max | cancel batch max. */
@@ -82,7 +82,7 @@ describe("seed 001 §9 Business constants and limits", () => {
 });
 
 describe("seed 001 §5 validation messages", () => {
-  it("throws \"Not supported for {exchange id}\" for an unsupported operation (001 §5)", () => {
+  it('throws "Not supported for {exchange id}" for an unsupported operation (001 §5)', () => {
     const error = thrown(() => assertSupported("okx", "cancelAll"));
     expect(error.message).toBe("ExchangeId: okx, msg: Not supported for okx");
     expect(error.detail).toBe("Not supported for okx");
@@ -108,7 +108,7 @@ describe("seed 001 §5 validation messages", () => {
     expect(thrown(() => assertBatchSize("htx", "cancelBatch", 51)).detail).toBe("Maximum for 'cancelBatch' is: 50");
   });
 
-  it("answers a batch on an exchange without batches with \"Not supported for {exchange id}\", not a maximum of 0 (001 §5, §9)", () => {
+  it('answers a batch on an exchange without batches with "Not supported for {exchange id}", not a maximum of 0 (001 §5, §9)', () => {
     const error = thrown(() => assertBatchSize("mexc", "cancelBatch", 1));
     expect(error.detail).toBe("Not supported for mexc");
     expect(error.kind).toBe("unsupported");

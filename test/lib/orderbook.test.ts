@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { seededRandom, syntheticBookStream } from "../../bench/book-stream.js";
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { OrderBook, cumulativeRows, type BookSide } from "../../lib/orderbook.js";
+import { type BookSide, cumulativeRows, OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
 
 /** The simple reference: a Map per side keyed by the exact normalized price, sorted on read. */
@@ -238,7 +238,12 @@ describe("order book model: exact decimal prices (issue 2: never binary floats a
     book.applyDelta("bid", "0.00000001", "1");
     book.applyDelta("bid", "99999999999.123456789", "1");
     book.applyDelta("bid", "30000.010000000000000001", "1");
-    expect(all(book).bids.map(([p]) => p)).toEqual(["99999999999.123456789", "30000.010000000000000001", "30000.01", "0.00000001"]);
+    expect(all(book).bids.map(([p]) => p)).toEqual([
+      "99999999999.123456789",
+      "30000.010000000000000001",
+      "30000.01",
+      "0.00000001",
+    ]);
     book.applyDelta("bid", "30000.01", "0");
     expect(all(book).bids.map(([p]) => p)).toEqual(["99999999999.123456789", "30000.010000000000000001", "0.00000001"]);
   });
@@ -372,8 +377,10 @@ describe("order book model: randomized comparison against a simple reference", (
     const distance = r < 0.8 ? Math.floor(-Math.log(1 - random()) * 10) : Math.floor(random() * 5000);
     const ticks = side === "bid" ? mid - distance : mid + distance;
     const decimals = random() < 0.9 ? 2 : Math.floor(random() * 9);
-    const value = new Decimal(ticks).dividedBy(100).plus(decimals > 2 ? new Decimal(Math.floor(random() * 100)).shiftedBy(-decimals) : 0);
-    const text = value.toFixed(decimals > 2 ? decimals : 2);
+    const value = new Decimal(ticks)
+      .dividedBy(100)
+      .plus(decimals > 2 ? new Decimal(Math.floor(random() * 100)).shiftedBy(-decimals) : 0);
+    const text = value.toFixed(Math.max(decimals, 2));
     return random() < 0.3 ? value.toFixed() : text;
   }
 
@@ -406,7 +413,8 @@ describe("order book model: randomized comparison against a simple reference", (
       for (let i = 0; i < 15_000; i++) {
         const side: BookSide = random() < 0.5 ? "bid" : "ask";
         const price = randomPrice(random, mid, side, hugeShare);
-        const amount = random() < 0.3 ? (random() < 0.5 ? "0" : "0.000") : (random() * 10).toFixed(Math.floor(random() * 6));
+        const amount =
+          random() < 0.3 ? (random() < 0.5 ? "0" : "0.000") : (random() * 10).toFixed(Math.floor(random() * 6));
         book.applyDelta(side, price, amount);
         ref.delta(side, price, amount);
         if (i % 997 === 0) expectSameBook(book, ref, `after delta ${i}`);

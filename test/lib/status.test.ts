@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { foldStatus, kucoinStatus, normalizeStatus } from "../../lib/status.js";
-import { REAL_EXCHANGE_IDS, type ExchangeId } from "../../lib/types.js";
+import { type ExchangeId, REAL_EXCHANGE_IDS } from "../../lib/types.js";
 
 // Exchanges whose statuses go through the general table (all but lbank's numerics and kucoin's
 // derived status).
@@ -29,7 +29,16 @@ describe("seed 001 §4 Normalized order status — general table", () => {
   });
 
   it("maps 'cancelled or canceled, rejected, expired, pending cancel, failed, deactivated, not found' to canceled (001 §4)", () => {
-    for (const raw of ["cancelled", "canceled", "rejected", "expired", "pending cancel", "failed", "deactivated", "not found"]) {
+    for (const raw of [
+      "cancelled",
+      "canceled",
+      "rejected",
+      "expired",
+      "pending cancel",
+      "failed",
+      "deactivated",
+      "not found",
+    ]) {
       expect(normalizeStatus("xt", raw), raw).toBe("canceled");
     }
   });
