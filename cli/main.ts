@@ -32,7 +32,7 @@ const program = new Command("spotdesk")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of commands.ALL_COMMANDS) register(program);
+commands.registerCommands(program, argv);
 
 // A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
