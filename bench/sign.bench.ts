@@ -13,6 +13,7 @@ import { kucoinSignedRequest, KUCOIN_PATHS } from "../exchanges/kucoin.js";
 import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
 import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
 import { bitmartSignedRequest, BITMART_PATHS } from "../exchanges/bitmart.js";
+import { probitSignedRequest, PROBIT_PATHS } from "../exchanges/probit.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -110,6 +111,17 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       type: "limit",
       size: "0.01",
       price: String(30000 + (i % 100)),
+      client_order_id: clientOrderId,
+    }),
+  // probit signs nothing per request: a cached bearer token (seed 001 §4); this row is the request build.
+  probit: (_now, i) =>
+    probitSignedRequest("bench-access-token-0123456789abcdef", "POST", PROBIT_PATHS.newOrder, {
+      market_id: exchangeSymbol("BTC/USDT", "-"),
+      type: "limit",
+      side: "buy",
+      time_in_force: "gtc",
+      limit_price: String(30000 + (i % 100)),
+      quantity: "0.01",
       client_order_id: clientOrderId,
     }),
 };

@@ -19,6 +19,7 @@ const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   mexc: () => import("./mexc.js").then((m) => m.createMexcExchange),
   htx: () => import("./htx.js").then((m) => m.createHtxExchange),
   bingx: () => import("./bingx.js").then((m) => m.createBingxExchange),
+  probit: () => import("./probit.js").then((m) => m.createProbitExchange),
   bitmart: () => import("./bitmart.js").then((m) => m.createBitmartExchange),
 };
 
