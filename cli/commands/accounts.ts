@@ -38,21 +38,20 @@ async function realExchange(ctx: Context): Promise<ExchangeId> {
  * A secret from its environment variable, else a hidden prompt on a terminal. Never from argv:
  * the command line of a process is visible to every user through `ps`.
  */
-async function readSecret(variable: string, label: string, required: boolean): Promise<string | undefined> {
+async function readSecret(variable: string, label: string): Promise<string> {
   const value = process.env[variable];
   if (value !== undefined && value !== "") return value;
   const { canPrompt, promptHidden } = await import("../prompt.js");
   if (!canPrompt()) {
-    if (!required) return undefined;
     throw new ExchangeError(
       "spotdesk",
       `Missing ${label}: set ${variable} (stdin is not a terminal, so there is no prompt)`,
       { kind: "auth" },
     );
   }
-  const answer = (await promptHidden(`${label}${required ? "" : " (empty for none)"}: `)).trim();
-  if (required && answer === "") throw new ExchangeError("spotdesk", `Missing ${label}`, { kind: "auth" });
-  return answer === "" ? undefined : answer;
+  const answer = (await promptHidden(`${label}: `)).trim();
+  if (answer === "") throw new ExchangeError("spotdesk", `Missing ${label}`, { kind: "auth" });
+  return answer;
 }
 
 /** `spotdesk accounts add|list|remove`: the local encrypted credential store. */
@@ -73,10 +72,13 @@ export function registerAccounts(program: Command): void {
         const store = await openStore();
         const storeKey = await readStoreKey(store, { creating: true });
         const { EXCHANGES } = await import("../../lib/exchanges.js");
-        const api = (await readSecret("SPOTDESK_API_KEY", "API key", true)) as string;
-        const secret = (await readSecret("SPOTDESK_API_SECRET", "API secret", true)) as string;
+        const api = await readSecret("SPOTDESK_API_KEY", "API key");
+        const secret = await readSecret("SPOTDESK_API_SECRET", "API secret");
         const needsPassphrase = EXCHANGES[exchange].needsPassphrase;
-        const password = await readSecret("SPOTDESK_API_PASSWORD", "API passphrase", needsPassphrase);
+        // Only bitget, bitmart, kucoin and okx have a passphrase (seed 001 §3): nobody else is asked.
+        const password = needsPassphrase
+          ? await readSecret("SPOTDESK_API_PASSWORD", "API passphrase")
+          : process.env.SPOTDESK_API_PASSWORD || undefined;
         const replaced = store.find(exchange, name) !== undefined;
         const entry = await store.add(
           exchange,
