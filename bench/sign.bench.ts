@@ -13,6 +13,7 @@ import { kucoinSignedRequest, KUCOIN_PATHS } from "../exchanges/kucoin.js";
 import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
 import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
 import { bitmartSignedRequest, BITMART_PATHS } from "../exchanges/bitmart.js";
+import { xtSignedRequest, XT_PATHS } from "../exchanges/xt.js";
 import { probitSignedRequest, PROBIT_PATHS } from "../exchanges/probit.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
@@ -123,6 +124,17 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       limit_price: String(30000 + (i % 100)),
       quantity: "0.01",
       client_order_id: clientOrderId,
+    }),
+  xt: (now, i) =>
+    xtSignedRequest(credentials, now, "POST", XT_PATHS.order, {}, {
+      symbol: exchangeSymbol("BTC/USDT", "_", true),
+      clientOrderId: clientOrderId.slice(0, 22),
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      bizType: "SPOT",
+      price: String(30000 + (i % 100)),
+      quantity: "0.01",
     }),
 };
 

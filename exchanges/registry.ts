@@ -21,6 +21,7 @@ const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   bingx: () => import("./bingx.js").then((m) => m.createBingxExchange),
   probit: () => import("./probit.js").then((m) => m.createProbitExchange),
   bitmart: () => import("./bitmart.js").then((m) => m.createBitmartExchange),
+  xt: () => import("./xt.js").then((m) => m.createXtExchange),
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
