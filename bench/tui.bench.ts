@@ -51,10 +51,20 @@ interface FrameCost {
   p95: number;
 }
 
-type Modules = [typeof import("ink"), typeof import("react"), typeof import("../tui/components/OrderBook.js"), typeof import("../tui/theme.js")];
+type Modules = [
+  typeof import("ink"),
+  typeof import("react"),
+  typeof import("../tui/components/OrderBook.js"),
+  typeof import("../tui/theme.js"),
+];
 
 /** Times `frames` refreshes of the book panel: a change to the 50-level book, the view, Ink's render and write. */
-function measure([{ render }, { createElement }, { OrderBook: OrderBookPanel }, { createTheme, ThemeContext }]: Modules, frames: number, rowsPerSide: number, width: number): FrameCost {
+function measure(
+  [{ render }, { createElement }, { OrderBook: OrderBookPanel }, { createTheme, ThemeContext }]: Modules,
+  frames: number,
+  rowsPerSide: number,
+  width: number,
+): FrameCost {
   const book = seededBook();
   const stdout = new NullStdout();
   stdout.columns = width;
@@ -84,7 +94,11 @@ function measure([{ render }, { createElement }, { OrderBook: OrderBookPanel }, 
   });
   const update = (i: number) => {
     // a refresh's worth of change: levels move near the touch and one deep level changes
-    book.applyDelta(i % 2 ? "bid" : "ask", (i % 2 ? 65000 - (i % 5) * 0.5 : 65000.5 + (i % 5) * 0.5).toFixed(2), ((i % 97) / 100 + 0.01).toFixed(6));
+    book.applyDelta(
+      i % 2 ? "bid" : "ask",
+      (i % 2 ? 65000 - (i % 5) * 0.5 : 65000.5 + (i % 5) * 0.5).toFixed(2),
+      ((i % 97) / 100 + 0.01).toFixed(6),
+    );
     book.applyDelta("bid", (65000 - 40 * 0.5).toFixed(2), ((i % 13) / 10 + 0.1).toFixed(6));
     view = buildBookView(book, rowsPerSide, view);
     instance.rerender(panel(view));

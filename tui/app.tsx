@@ -5,7 +5,7 @@ import { derivedAmount } from "./trade-form.js";
 import { Balances } from "./components/Balances.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
 import { padEnd } from "./components/layout.js";
-import { OpenOrders } from "./components/OpenOrders.js";
+import { OPEN_ORDERS_CHROME_LINES, OpenOrders } from "./components/OpenOrders.js";
 import { ORDER_BOOK_CHROME_LINES, OrderBook } from "./components/OrderBook.js";
 import { Picker } from "./components/Picker.js";
 import { Sparkline } from "./components/Sparkline.js";
@@ -119,9 +119,11 @@ export function App(props: AppProps) {
   );
 
   // right column: trade panel, open orders, balances share what is left of the height
+  // rest = orders (chrome + rows) + blank line + balances (title, header + rows)
   const rest = Math.max(0, bodyHeight - TRADING_PANEL_LINES - 1);
-  const orderRows = Math.max(1, Math.ceil((rest - 5) / 2));
-  const balanceRows = Math.max(0, rest - 5 - orderRows);
+  const fixed = OPEN_ORDERS_CHROME_LINES + 1 + 2;
+  const orderRows = Math.max(1, Math.ceil((rest - fixed) / 2));
+  const balanceRows = Math.max(0, rest - fixed - orderRows);
 
   let right = (
     <Box flexDirection="column" width={rightWidth}>
@@ -172,7 +174,7 @@ export function App(props: AppProps) {
         rows={orders.rows}
         selectedIndex={desk.orderIndex}
         focused
-        maxRows={Math.max(1, TRADING_PANEL_LINES - 2)}
+        maxRows={Math.max(1, TRADING_PANEL_LINES - OPEN_ORDERS_CHROME_LINES)}
         width={columns}
         loading={orders.loading}
         error={orders.error}
@@ -202,7 +204,11 @@ export function App(props: AppProps) {
   );
 
   // status line: a confirmation wins over a toast, a toast over the key hints
-  let status = <Text color={theme.muted}>{padEnd("Tab focus · ↑↓ select · Enter fill · b buy · s sell · C cancel all · e/a/p switch", columns)}</Text>;
+  let status = (
+    <Text color={theme.muted}>
+      {padEnd("Tab focus · ↑↓ select · Enter fill · b buy · s sell · C cancel all · e/a/p switch", columns)}
+    </Text>
+  );
   if (toast) {
     const color = toast.kind === "error" ? theme.error : toast.kind === "success" ? theme.success : theme.accent;
     status = (

@@ -43,8 +43,10 @@ export function buildBookView(book: OrderBook, depth: number, previous?: BookVie
     const before = new Map<string, string>();
     for (const r of previous.asks) before.set(levelKey("ask", r.price), r.amount);
     for (const r of previous.bids) before.set(levelKey("bid", r.price), r.amount);
-    for (const r of askRows) if (before.get(levelKey("ask", r.price)) !== r.amount) changed.add(levelKey("ask", r.price));
-    for (const r of bidRows) if (before.get(levelKey("bid", r.price)) !== r.amount) changed.add(levelKey("bid", r.price));
+    for (const r of askRows)
+      if (before.get(levelKey("ask", r.price)) !== r.amount) changed.add(levelKey("ask", r.price));
+    for (const r of bidRows)
+      if (before.get(levelKey("bid", r.price)) !== r.amount) changed.add(levelKey("bid", r.price));
   }
   return {
     asks: askRows,

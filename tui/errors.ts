@@ -6,6 +6,7 @@ import { isExchangeError } from "../lib/errors.js";
  * exchange's refusal keeps the `ExchangeId: {id}, msg: {message}` form of seed 001 §8.
  */
 export function errorText(error: unknown): string {
-  if (isExchangeError(error)) return error.exchange === "spotdesk" && error.kind === "bad-input" ? error.detail : error.message;
+  if (isExchangeError(error))
+    return error.exchange === "spotdesk" && error.kind === "bad-input" ? error.detail : error.message;
   return error instanceof Error ? error.message : String(error);
 }

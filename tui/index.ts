@@ -64,7 +64,9 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
   const exchangeText = options.exchange ?? "paper";
   if (!(exchangeText in EXCHANGES)) {
-    stderr.write(`spotdesk tui: unknown exchange '${exchangeText}'. Known exchanges: ${Object.keys(EXCHANGES).join(", ")}\n`);
+    stderr.write(
+      `spotdesk tui: unknown exchange '${exchangeText}'. Known exchanges: ${Object.keys(EXCHANGES).join(", ")}\n`,
+    );
     return 2;
   }
   const exchange = exchangeText as ExchangeId;
@@ -137,14 +139,22 @@ function openEarly(services: TuiServices, exchange: ExchangeId, account: string,
       const early = feed;
       feed = undefined;
       if (early && ex === exchange && p === pair) return early;
-      if (early) void early.then((f) => f.stop(), () => {});
+      if (early)
+        void early.then(
+          (f) => f.stop(),
+          () => {},
+        );
       return services.openFeed(ex, p, depth);
     },
     openExchange(ex, acc) {
       const early = adapter;
       adapter = undefined;
       if (early && ex === exchange && acc === account) return early;
-      if (early) void early.then((a) => a.close(), () => {});
+      if (early)
+        void early.then(
+          (a) => a.close(),
+          () => {},
+        );
       return services.openExchange(ex, acc);
     },
   };
@@ -160,7 +170,9 @@ async function textMode(
   stderr: NodeJS.WriteStream,
 ): Promise<number> {
   const which = !stdin.isTTY && !stdout.isTTY ? "stdin and stdout are" : !stdin.isTTY ? "stdin is" : "stdout is";
-  stderr.write(`spotdesk tui: ${which} not a terminal, so there is no interactive UI; printing the live ${pair} book on ${exchange} as text (Ctrl-C to stop).\n`);
+  stderr.write(
+    `spotdesk tui: ${which} not a terminal, so there is no interactive UI; printing the live ${pair} book on ${exchange} as text (Ctrl-C to stop).\n`,
+  );
   let feed: BookFeed;
   try {
     feed = await services.openFeed(exchange, pair);

@@ -17,7 +17,10 @@ export interface TuiServices {
   /** pairs the pair switcher offers (any pair can still be typed) */
   listPairs?(exchange: ExchangeId): Promise<string[]>;
   /** the pair's decimals, so the confirmation shows the truncated numbers that are sent (PRODUCT D1) */
-  pairDecimals?(exchange: ExchangeId, pair: string): Promise<{ priceDecimals: number; amountDecimals: number } | undefined>;
+  pairDecimals?(
+    exchange: ExchangeId,
+    pair: string,
+  ): Promise<{ priceDecimals: number; amountDecimals: number } | undefined>;
 }
 
 export interface DefaultServicesOptions {
@@ -49,7 +52,9 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
         });
       }
       if (!options.credentials) {
-        throw new ExchangeError(exchange, `Missing credential: no API key for ${exchange} account '${account}'`, { kind: "auth" });
+        throw new ExchangeError(exchange, `Missing credential: no API key for ${exchange} account '${account}'`, {
+          kind: "auth",
+        });
       }
       const { createExchange } = await import("../exchanges/registry.js");
       return createExchange(exchange, options.credentials, common);
@@ -89,7 +94,10 @@ export async function listPaperAccounts(exchange: ExchangeId, dataDir?: string):
   }
 }
 
-export async function paperDecimals(exchange: ExchangeId, pair: string): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
+export async function paperDecimals(
+  exchange: ExchangeId,
+  pair: string,
+): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
   if (exchange !== "paper") return undefined;
   try {
     const { paperPair } = await import("../exchanges/paper/pairs.js");

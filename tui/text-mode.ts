@@ -22,7 +22,11 @@ export function bookText(view: BookView, heading: string): string {
     `${side} ${formatPrice(r.price).padStart(14)} ${formatAmount(r.amount).padStart(12)} ${formatAmount(r.total).padStart(12)}`;
   const lines = [heading, `${"".padEnd(4)}${"Price".padStart(14)} ${"Amount".padStart(12)} ${"Total".padStart(12)}`];
   for (const r of [...view.asks].reverse()) lines.push(line("ask", r));
-  lines.push(view.mid === undefined ? "--- no quotes yet" : `--- ${formatPrice(view.mid)} ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`);
+  lines.push(
+    view.mid === undefined
+      ? "--- no quotes yet"
+      : `--- ${formatPrice(view.mid)} ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`,
+  );
   for (const r of view.bids) lines.push(line("bid", r));
   return `${lines.join("\n")}\n\n`;
 }

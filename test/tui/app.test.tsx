@@ -45,7 +45,16 @@ afterEach(() => {
 
 function start(columns = 100, rows = 30): RenderResult {
   screen = render(
-    <App services={services} exchange="paper" account="default" pair="BTC/USDT" refreshMs={50} ordersPollMs={60_000} balancesPollMs={60_000} now={now} />,
+    <App
+      services={services}
+      exchange="paper"
+      account="default"
+      pair="BTC/USDT"
+      refreshMs={50}
+      ordersPollMs={60_000}
+      balancesPollMs={60_000}
+      now={now}
+    />,
     { columns, rows },
   );
   return screen;
@@ -54,7 +63,8 @@ function start(columns = 100, rows = 30): RenderResult {
 const live = (frame: string) => /live/.test(frame) && /~\d+\.\d+%/.test(frame);
 const linesOf = (frame: string) => frame.split("\n");
 /** the trading panel's field value, as the text shown after the label */
-const field = (frame: string, label: string) => new RegExp(`${label}\\s+([^\\s▏]+)▏?\\s+(BTC|ETH|USDT)`).exec(frame)?.[1];
+const field = (frame: string, label: string) =>
+  new RegExp(`${label}\\s+([^\\s▏]+)▏?\\s+(BTC|ETH|USDT)`).exec(frame)?.[1];
 
 describe("TUI on paper (issue 5)", () => {
   it("shows a live book with the middle row, balances with a UTC last update, and no open orders", async () => {
@@ -197,7 +207,9 @@ describe("TUI on paper (issue 5)", () => {
     await s.press("p", ..."eth");
     await s.waitForFrame((f) => f.includes("Switch pair") && f.includes("ETH/USDT"));
     await s.press(KEYS.enter);
-    await s.waitForFrame((f) => f.includes("spotdesk · Paper (simulated) · default · ETH/USDT") && live(f) && f.includes("Trade ETH/USDT"));
+    await s.waitForFrame(
+      (f) => f.includes("spotdesk · Paper (simulated) · default · ETH/USDT") && live(f) && f.includes("Trade ETH/USDT"),
+    );
     expect(feeds.map((f) => `${f.pair} ${f.state}`)).toEqual(["BTC/USDT closed", "ETH/USDT live"]);
     await s.press("a", ..."alice", KEYS.enter);
     await s.waitForFrame((f) => f.includes("· alice · ETH/USDT") && /Last update/.test(f));

@@ -35,8 +35,18 @@ describe("book selection (seed 000 §2 Order book hover and click)", () => {
 
   it("picks price, cumulative amount and total: Buy from asks, Sell from bids", () => {
     const v = view();
-    expect(pickFromSelection({ side: "ask", index: 1 }, v)).toEqual({ price: "102", amount: "7", total: "711", type: "Buy" });
-    expect(pickFromSelection({ side: "bid", index: 1 }, v)).toEqual({ price: "98", amount: "3", total: "295", type: "Sell" });
+    expect(pickFromSelection({ side: "ask", index: 1 }, v)).toEqual({
+      price: "102",
+      amount: "7",
+      total: "711",
+      type: "Buy",
+    });
+    expect(pickFromSelection({ side: "bid", index: 1 }, v)).toEqual({
+      price: "98",
+      amount: "3",
+      total: "295",
+      type: "Sell",
+    });
     // a selection deeper than the book clamps to the last level
     expect(pickFromSelection({ side: "bid", index: 9 }, v)?.price).toBe("98");
     expect(pickFromSelection(undefined, v)).toBeUndefined();

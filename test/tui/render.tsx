@@ -76,18 +76,24 @@ export interface RenderResult {
   unmount(): void;
 }
 
-export function render(tree: ReactElement, options: { columns?: number; rows?: number; noColor?: boolean } = {}): RenderResult {
+export function render(
+  tree: ReactElement,
+  options: { columns?: number; rows?: number; noColor?: boolean } = {},
+): RenderResult {
   const stdout = new FakeStdout(options.columns ?? 80, options.rows ?? 24);
   const stderr = new FakeStdout(options.columns ?? 80, options.rows ?? 24);
   const stdin = new FakeStdin();
-  const instance = inkRender(<ThemeContext.Provider value={createTheme(options.noColor ?? true)}>{tree}</ThemeContext.Provider>, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: stderr as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    debug: true,
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
+  const instance = inkRender(
+    <ThemeContext.Provider value={createTheme(options.noColor ?? true)}>{tree}</ThemeContext.Provider>,
+    {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr: stderr as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
   const lastRawFrame = (): string => stdout.frames.at(-1) ?? "";
   const lastFrame = (): string => stripAnsi(lastRawFrame());
   return {

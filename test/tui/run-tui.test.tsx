@@ -50,7 +50,11 @@ describe("runTui without a terminal", () => {
 
   it("refuses an unknown exchange or a malformed pair with exit code 2", async () => {
     const stderr = pipe();
-    const io = { stdin: pipe() as unknown as NodeJS.ReadStream, stdout: pipe() as unknown as NodeJS.WriteStream, stderr: stderr as unknown as NodeJS.WriteStream };
+    const io = {
+      stdin: pipe() as unknown as NodeJS.ReadStream,
+      stdout: pipe() as unknown as NodeJS.WriteStream,
+      stderr: stderr as unknown as NodeJS.WriteStream,
+    };
     expect(await runTui({ exchange: "nasdaq", ...io })).toBe(2);
     expect(stderr.text()).toContain("unknown exchange 'nasdaq'");
     expect(await runTui({ pair: "BTCUSDT", ...io })).toBe(2);
@@ -83,7 +87,15 @@ describe("NO_COLOR", () => {
   });
 
   it("draws sides in colour normally and without colour codes under NO_COLOR", () => {
-    const props = { view: book(), pair: "BTC/USDT", rowsPerSide: 1, width: 40, feedState: "live" as const, selection: undefined, focused: false };
+    const props = {
+      view: book(),
+      pair: "BTC/USDT",
+      rowsPerSide: 1,
+      width: 40,
+      feedState: "live" as const,
+      selection: undefined,
+      focused: false,
+    };
     screen = render(<OrderBook {...props} />, { noColor: false });
     expect(screen.lastRawFrame()).toMatch(new RegExp(`${ESC}\\[3[12]m`));
     screen.unmount();

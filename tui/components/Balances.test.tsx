@@ -8,8 +8,21 @@ afterEach(() => screen?.unmount());
 
 describe("Balances table (seed 000 §2 Balances table, §9 number display)", () => {
   it("shows Token, Total, Free, Locked with 4 decimals at 1 or more and ~3 significant digits below", () => {
-    const rows = balanceRows({ USDT: { f: "1000.123456", l: "250" }, BTC: { f: "0.0123456", l: "0" }, DOGE: { f: "0", l: "0" } });
-    screen = render(<Balances rows={rows} lastUpdate={Date.UTC(2024, 4, 6, 7, 8, 9)} maxRows={5} width={60} loading={false} error={undefined} />);
+    const rows = balanceRows({
+      USDT: { f: "1000.123456", l: "250" },
+      BTC: { f: "0.0123456", l: "0" },
+      DOGE: { f: "0", l: "0" },
+    });
+    screen = render(
+      <Balances
+        rows={rows}
+        lastUpdate={Date.UTC(2024, 4, 6, 7, 8, 9)}
+        maxRows={5}
+        width={60}
+        loading={false}
+        error={undefined}
+      />,
+    );
     const lines = screen.lastFrame().split("\n");
     expect(lines[0]).toMatch(/^Balances\s+Last update 07:08:09 UTC$/);
     expect(lines[1]).toMatch(/Token\s+Total\s+Free\s+Locked/);

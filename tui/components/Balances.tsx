@@ -32,9 +32,13 @@ export function Balances(props: BalancesProps) {
     <Box flexDirection="column" width={width}>
       <Text>
         <Text bold>{title}</Text>
-        <Text color={props.error ? theme.error : theme.muted}>{padStart(updated, Math.max(0, width - title.length))}</Text>
+        <Text color={props.error ? theme.error : theme.muted}>
+          {padStart(updated, Math.max(0, width - title.length))}
+        </Text>
       </Text>
-      <Text color={theme.muted}>{` ${padEnd("Token", wToken)}${padStart("Total", wTotal)}${padStart("Free", wFree)}${padStart("Locked", wLocked)}`}</Text>
+      <Text
+        color={theme.muted}
+      >{` ${padEnd("Token", wToken)}${padStart("Total", wTotal)}${padStart("Free", wFree)}${padStart("Locked", wLocked)}`}</Text>
       {visible.map((row) => (
         <Text key={row.token}>
           {` ${padEnd(row.token, wToken)}${padStart(formatBalance(row.total), wTotal)}${padStart(formatBalance(row.free), wFree)}${padStart(formatBalance(row.locked), wLocked)}`}

@@ -24,7 +24,17 @@ describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
   const orders = [order("a1", "Buy", "95", "2"), order("a2", "Sell", "105.5", "0.1"), order("a3", "Buy", "99", "1")];
 
   it("lists orders by price descending with side, price and quote total, and counts them", () => {
-    screen = render(<OpenOrders rows={openOrderRows(orders)} selectedIndex={0} focused={false} maxRows={5} width={40} loading={false} error={undefined} />);
+    screen = render(
+      <OpenOrders
+        rows={openOrderRows(orders)}
+        selectedIndex={0}
+        focused={false}
+        maxRows={5}
+        width={40}
+        loading={false}
+        error={undefined}
+      />,
+    );
     const lines = screen.lastFrame().split("\n");
     expect(lines[0]).toMatch(/^Open orders \(3\)/);
     expect(lines[1]).toMatch(/^\s*S\s+105\.5\s+0\.1\s+10\.55$/);
@@ -33,20 +43,51 @@ describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
   });
 
   it("shows the selected order's id, quantity, status and UTC date when focused", () => {
-    screen = render(<OpenOrders rows={openOrderRows(orders)} selectedIndex={1} focused maxRows={5} width={70} loading={false} error={undefined} />);
+    screen = render(
+      <OpenOrders
+        rows={openOrderRows(orders)}
+        selectedIndex={1}
+        focused
+        maxRows={5}
+        width={70}
+        loading={false}
+        error={undefined}
+      />,
+    );
     expect(screen.lastFrame()).toContain("id a3 · qty 1 · open · 2024-01-02 03:04:05 UTC");
+    expect(screen.lastFrame()).toContain("Avg. price: 99.000000 · Amount: 1 BTC · Volume: 99.000000 USDT");
   });
 
   it("scrolls to keep the selected order visible", () => {
     const many = Array.from({ length: 10 }, (_, i) => order(`o${i}`, "Buy", String(100 - i), "1"));
-    screen = render(<OpenOrders rows={openOrderRows(many)} selectedIndex={9} focused maxRows={3} width={40} loading={false} error={undefined} />);
+    screen = render(
+      <OpenOrders
+        rows={openOrderRows(many)}
+        selectedIndex={9}
+        focused
+        maxRows={3}
+        width={40}
+        loading={false}
+        error={undefined}
+      />,
+    );
     const frame = screen.lastFrame();
     expect(frame).toMatch(/B\s+91\s/);
     expect(frame).not.toMatch(/B\s+100\s/);
   });
 
   it("says so when there are no orders, and shows a fetch error", () => {
-    screen = render(<OpenOrders rows={[]} selectedIndex={0} focused={false} maxRows={3} width={60} loading={false} error="ExchangeId: paper, msg: boom" />);
+    screen = render(
+      <OpenOrders
+        rows={[]}
+        selectedIndex={0}
+        focused={false}
+        maxRows={3}
+        width={60}
+        loading={false}
+        error="ExchangeId: paper, msg: boom"
+      />,
+    );
     expect(screen.lastFrame()).toContain("no open orders");
     expect(screen.lastFrame()).toContain("ExchangeId: paper, msg: boom");
   });

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { orderTooltip } from "../../lib/format.js";
 import { formatAmount, formatPrice, formatUtcTimestamp } from "../format.js";
 import { type OrderRow, windowStart } from "../orders-view.js";
 import { useTheme } from "../theme.js";
@@ -15,10 +16,18 @@ export interface OpenOrdersProps {
   error: string | undefined;
 }
 
+/** Seed 001 §2 "Order tooltip": Avg. price and Volume to 6 decimals, Amount in the base currency. */
+function tooltipLine({ order }: OrderRow): string {
+  return orderTooltip({ amount: order.amount, price: order.price, pair: order.pair }).lines.join(" · ");
+}
+
+/** Lines the panel takes besides its order rows when focused: title and two detail lines. */
+export const OPEN_ORDERS_CHROME_LINES = 3;
+
 /**
  * Seed 000 §2 "Open orders panel": sorted by price descending; each row the side colour, the price
  * and the quote total; the header shows the count; the selected row's details (id, quantity,
- * status, date) stand in for the dashboard's row tooltip.
+ * status, date; seed 001's avg. price, amount, volume) stand in for the dashboard's tooltips.
  */
 export function OpenOrders(props: OpenOrdersProps) {
   const theme = useTheme();
@@ -37,7 +46,9 @@ export function OpenOrders(props: OpenOrdersProps) {
         <Text bold inverse={props.focused}>
           {title}
         </Text>
-        <Text color={props.error ? theme.error : theme.muted}>{padStart(status, Math.max(0, width - title.length))}</Text>
+        <Text color={props.error ? theme.error : theme.muted}>
+          {padStart(status, Math.max(0, width - title.length))}
+        </Text>
       </Text>
       {rows.length === 0 ? (
         <Text color={theme.muted}>{padEnd(" no open orders", width)}</Text>
@@ -52,12 +63,15 @@ export function OpenOrders(props: OpenOrdersProps) {
         })
       )}
       {props.focused && detail ? (
-        <Text color={theme.muted}>
-          {padEnd(
-            ` id ${detail.order.id} · qty ${formatPrice(detail.order.amount)} · ${detail.order.status ?? detail.order.rawStatus ?? "?"} · ${formatUtcTimestamp(detail.order.timestamp)}`,
-            width,
-          )}
-        </Text>
+        <>
+          <Text color={theme.muted}>
+            {padEnd(
+              ` id ${detail.order.id} · qty ${formatPrice(detail.order.amount)} · ${detail.order.status ?? detail.order.rawStatus ?? "?"} · ${formatUtcTimestamp(detail.order.timestamp)}`,
+              width,
+            )}
+          </Text>
+          <Text color={theme.muted}>{padEnd(` ${tooltipLine(detail)}`, width)}</Text>
+        </>
       ) : null}
     </Box>
   );

@@ -27,7 +27,17 @@ function sampleBook(): Book {
 describe("OrderBook panel (seed 000 §2 Order book)", () => {
   it("draws Price, Amount, Total with asks on top, bids below and the mid/spread middle row", () => {
     const view = buildBookView(sampleBook(), 5);
-    screen = render(<OrderBook view={view} pair="BTC/USDT" rowsPerSide={3} width={40} feedState="live" selection={undefined} focused />);
+    screen = render(
+      <OrderBook
+        view={view}
+        pair="BTC/USDT"
+        rowsPerSide={3}
+        width={40}
+        feedState="live"
+        selection={undefined}
+        focused
+      />,
+    );
     const lines = screen.lastFrame().split("\n");
     expect(lines[0]).toMatch(/Order book BTC\/USDT\s+live/);
     expect(lines[1]).toMatch(/Price\s+Amount\s+Total/);
@@ -44,7 +54,17 @@ describe("OrderBook panel (seed 000 §2 Order book)", () => {
     const view = buildBookView(sampleBook(), 5);
     // two rows up from nothing: best ask, then the second ask
     const selection = moveSelection(moveSelection(undefined, "up", view), "up", view);
-    screen = render(<OrderBook view={view} pair="BTC/USDT" rowsPerSide={3} width={40} feedState="live" selection={selection} focused />);
+    screen = render(
+      <OrderBook
+        view={view}
+        pair="BTC/USDT"
+        rowsPerSide={3}
+        width={40}
+        feedState="live"
+        selection={selection}
+        focused
+      />,
+    );
     // 1.5 + 2.5 = 4 BTC; 101*1.5 + 102*2.5 = 151.5 + 255 = 406.5 USDT
     expect(screen.lastFrame()).toContain("Σ 2 asks: 4 BTC · 406.5 USDT");
     expect(screen.lastFrame()).toMatch(/▸102/);
@@ -55,7 +75,17 @@ describe("OrderBook panel (seed 000 §2 Order book)", () => {
     const first = buildBookView(book, 5);
     book.applyDelta("bid", "98", "7");
     const second = buildBookView(book, 5, first);
-    screen = render(<OrderBook view={second} pair="BTC/USDT" rowsPerSide={3} width={40} feedState="resyncing" selection={undefined} focused={false} />);
+    screen = render(
+      <OrderBook
+        view={second}
+        pair="BTC/USDT"
+        rowsPerSide={3}
+        width={40}
+        feedState="resyncing"
+        selection={undefined}
+        focused={false}
+      />,
+    );
     const frame = screen.lastFrame();
     expect(frame).toMatch(/\*98\s+7\s+686/);
     expect(frame).not.toMatch(/\*99/);
@@ -64,7 +94,17 @@ describe("OrderBook panel (seed 000 §2 Order book)", () => {
 
   it("keeps blank rows when the book is shallower than the window", () => {
     const view = buildBookView(sampleBook(), 5);
-    screen = render(<OrderBook view={view} pair="BTC/USDT" rowsPerSide={6} width={40} feedState="live" selection={undefined} focused />);
+    screen = render(
+      <OrderBook
+        view={view}
+        pair="BTC/USDT"
+        rowsPerSide={6}
+        width={40}
+        feedState="live"
+        selection={undefined}
+        focused
+      />,
+    );
     expect(screen.lastFrame().split("\n")).toHaveLength(4 + 12);
   });
 });

@@ -65,7 +65,9 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   for (let i = 0; i < rowsPerSide; i++) bidLines.push(line("bid", view.bids[i], i));
 
   const middle =
-    view.mid === undefined ? "no quotes yet" : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
+    view.mid === undefined
+      ? "no quotes yet"
+      : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
   const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
   const title = `Order book ${props.pair}`;
 
@@ -75,7 +77,9 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
         <Text bold inverse={props.focused}>
           {title}
         </Text>
-        <Text color={stateColor(props.feedState, theme)}>{padStart(props.feedState, Math.max(0, width - title.length))}</Text>
+        <Text color={stateColor(props.feedState, theme)}>
+          {padStart(props.feedState, Math.max(0, width - title.length))}
+        </Text>
       </Text>
       <Text color={theme.muted}>
         {` ${padEnd("Price", wPrice)}${padStart("Amount", wAmount)}${padStart("Total", wTotal)} `}

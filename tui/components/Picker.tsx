@@ -36,7 +36,9 @@ export function Picker(props: PickerProps) {
         {props.query}▏
       </Text>
       {props.items.length === 0 ? (
-        <Text color={theme.muted}>{props.allowFreeText && props.query ? `Enter: use '${props.query}'` : "nothing matches"}</Text>
+        <Text color={theme.muted}>
+          {props.allowFreeText && props.query ? `Enter: use '${props.query}'` : "nothing matches"}
+        </Text>
       ) : (
         props.items.slice(start, start + rows).map((item, i) => (
           <Text key={item.value} inverse={start + i === props.selectedIndex}>

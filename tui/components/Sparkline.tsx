@@ -20,7 +20,17 @@ export function sparkline(values: readonly string[], width: number): string {
     .map((n) => {
       if (range.isZero()) return BARS[3];
       // position on an 8-step scale; only the bar height is a float
-      const step = Math.min(BARS.length - 1, Math.floor(n.minus(min).dividedBy(range).times(BARS.length - 1).plus(0.5).toNumber()));
+      const step = Math.min(
+        BARS.length - 1,
+        Math.floor(
+          n
+            .minus(min)
+            .dividedBy(range)
+            .times(BARS.length - 1)
+            .plus(0.5)
+            .toNumber(),
+        ),
+      );
       return BARS[step];
     })
     .join("");

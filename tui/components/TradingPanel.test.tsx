@@ -24,7 +24,9 @@ describe("TradingPanel (seed 000 §2 Trading panel, §5 Numbers)", () => {
     form = tradeFormReducer(form, { type: "focus", field: "quote" });
     form = type(form, "1000");
     expect(derivedAmount(form)).toBe("4");
-    screen = render(<TradingPanel form={form} pair="ETH/USDT" derivedAmount={derivedAmount(form)} focused width={40} canTrade />);
+    screen = render(
+      <TradingPanel form={form} pair="ETH/USDT" derivedAmount={derivedAmount(form)} focused width={40} canTrade />,
+    );
     expect(screen.lastFrame()).toMatch(/Amount\s+≈ 4 from quote/);
   });
 
@@ -46,7 +48,15 @@ describe("TradingPanel (seed 000 §2 Trading panel, §5 Numbers)", () => {
 
   it("says why trading is unavailable instead of showing the buttons", () => {
     screen = render(
-      <TradingPanel form={EMPTY_TRADE_FORM} pair="BTC/USDT" derivedAmount={undefined} focused={false} width={40} canTrade={false} tradeBlockedReason="no credentials for okx" />,
+      <TradingPanel
+        form={EMPTY_TRADE_FORM}
+        pair="BTC/USDT"
+        derivedAmount={undefined}
+        focused={false}
+        width={40}
+        canTrade={false}
+        tradeBlockedReason="no credentials for okx"
+      />,
     );
     expect(screen.lastFrame()).toContain("no credentials for okx");
     expect(screen.lastFrame()).not.toContain("[b] Buy");

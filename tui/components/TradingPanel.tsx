@@ -49,10 +49,19 @@ export function TradingPanel(props: TradingPanelProps) {
         <Text bold inverse={focused}>
           {title}
         </Text>
-        {side ? <Text color={side === "Buy" ? theme.buy : theme.sell}>{`  ${side} from ${side === "Buy" ? "asks" : "bids"}`}</Text> : null}
+        {side ? (
+          <Text
+            color={side === "Buy" ? theme.buy : theme.sell}
+          >{`  ${side} from ${side === "Buy" ? "asks" : "bids"}`}</Text>
+        ) : null}
       </Text>
       {field("price", "Price", quote)}
-      {field("amount", "Amount", base, props.derivedAmount ? `≈ ${formatAmount(props.derivedAmount)} from quote` : undefined)}
+      {field(
+        "amount",
+        "Amount",
+        base,
+        props.derivedAmount ? `≈ ${formatAmount(props.derivedAmount)} from quote` : undefined,
+      )}
       {field("quote", "Quote", quote)}
       {props.canTrade ? (
         <Text>

@@ -16,12 +16,18 @@ export interface BalancesState {
 }
 
 /** The account's balances, fetched on mount, every `pollMs` and on demand. */
-export function useBalances(adapter: ExchangeAdapter | undefined, pollMs = BALANCES_POLL_MS, now: () => number = Date.now): BalancesState {
+export function useBalances(
+  adapter: ExchangeAdapter | undefined,
+  pollMs = BALANCES_POLL_MS,
+  now: () => number = Date.now,
+): BalancesState {
   const [balances, setBalances] = useState<Balances>({});
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [lastUpdate, setLastUpdate] = useState<number | undefined>(undefined);
   const generation = useRef(0);
+  // which adapter the state above came from: after a switch, the old account's rows are not shown
+  const [shownAdapter, setShownAdapter] = useState<ExchangeAdapter | undefined>(adapter);
 
   const refresh = useCallback(async () => {
     if (!adapter) return;
@@ -44,6 +50,7 @@ export function useBalances(adapter: ExchangeAdapter | undefined, pollMs = BALAN
     setBalances({});
     setError(undefined);
     setLastUpdate(undefined);
+    setShownAdapter(adapter);
     if (!adapter) return;
     void refresh();
     const timer = setInterval(() => void refresh(), pollMs);
@@ -54,5 +61,7 @@ export function useBalances(adapter: ExchangeAdapter | undefined, pollMs = BALAN
   }, [adapter, refresh, pollMs]);
 
   const rows = useMemo(() => balanceRows(balances), [balances]);
+  if (shownAdapter !== adapter)
+    return { rows: [], loading: adapter !== undefined, error: undefined, lastUpdate: undefined, refresh };
   return { rows, loading, error, lastUpdate, refresh };
 }

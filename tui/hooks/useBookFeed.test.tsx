@@ -50,7 +50,9 @@ function testFeed() {
 
 function Probe(props: { feed: BookFeed; refreshMs: number }) {
   const { view, state, mids } = useBookFeed(props.feed, 5, props.refreshMs);
-  return <Text>{`${state} v${view.version} asks=${view.asks.length} changed=${[...view.changed].join(",")} mids=${mids.join(",")}`}</Text>;
+  return (
+    <Text>{`${state} v${view.version} asks=${view.asks.length} changed=${[...view.changed].join(",")} mids=${mids.join(",")}`}</Text>
+  );
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

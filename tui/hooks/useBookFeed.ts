@@ -23,12 +23,15 @@ export function useBookFeed(feed: BookFeed | undefined, depth: number, refreshMs
   const [view, setView] = useState<BookView>(EMPTY_BOOK_VIEW);
   const [state, setState] = useState<FeedState>(feed?.state ?? "connecting");
   const [mids, setMids] = useState<readonly string[]>([]);
+  // which feed the state above was read from: after a switch, nothing of the old book is shown
+  const [shownFeed, setShownFeed] = useState<BookFeed | undefined>(feed);
   const depthRef = useRef(depth);
   depthRef.current = depth;
 
   useEffect(() => {
     setView(EMPTY_BOOK_VIEW);
     setMids([]);
+    setShownFeed(feed);
     if (!feed) {
       setState("connecting");
       return;
@@ -51,7 +54,8 @@ export function useBookFeed(feed: BookFeed | undefined, depth: number, refreshMs
       shownDepth = depthNow;
       setView(previous);
       const mid = previous.mid;
-      if (versionMoved && mid !== undefined) setMids((m) => (m.length >= MID_HISTORY ? [...m.slice(1), mid] : [...m, mid]));
+      if (versionMoved && mid !== undefined)
+        setMids((m) => (m.length >= MID_HISTORY ? [...m.slice(1), mid] : [...m, mid]));
     };
     refresh();
     const timer = setInterval(refresh, refreshMs);
@@ -62,5 +66,6 @@ export function useBookFeed(feed: BookFeed | undefined, depth: number, refreshMs
     };
   }, [feed, refreshMs]);
 
+  if (shownFeed !== feed) return { view: EMPTY_BOOK_VIEW, state: feed?.state ?? "connecting", mids: [] };
   return { view, state, mids };
 }

@@ -90,7 +90,15 @@ export function useDesk(inputs: DeskInputs): DeskState {
       options = [...new Set([session.pair, ...listed])].map((p) => ({ value: p, label: p }));
     }
     const current = kind === "exchange" ? session.exchange : kind === "account" ? session.account : session.pair;
-    setPicker({ kind, query: "", index: Math.max(0, options.findIndex((o) => o.value === current)), options });
+    setPicker({
+      kind,
+      query: "",
+      index: Math.max(
+        0,
+        options.findIndex((o) => o.value === current),
+      ),
+      options,
+    });
   };
 
   const choose = (kind: PickerKind, value: string) => {
@@ -149,7 +157,10 @@ export function useDesk(inputs: DeskInputs): DeskState {
     try {
       if (c.kind === "order") {
         const order = await adapter.createOrder({ pair: session.pair, side: c.side, amount: c.amount, price: c.price });
-        toast("success", `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed · id ${order.id}`);
+        toast(
+          "success",
+          `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed · id ${order.id}`,
+        );
       } else {
         const ids = await orders.cancelAll();
         toast("success", `Cancelled all ${session.pair} orders${ids.length ? ` (${ids.length})` : ""}`);
@@ -205,7 +216,8 @@ export function useDesk(inputs: DeskInputs): DeskState {
     if (picker) {
       if (key === "escape") return setPicker(undefined);
       if (key === "up") return setPicker({ ...picker, index: Math.max(0, picker.index - 1) });
-      if (key === "down") return setPicker({ ...picker, index: Math.min(Math.max(0, pickerItems.length - 1), picker.index + 1) });
+      if (key === "down")
+        return setPicker({ ...picker, index: Math.min(Math.max(0, pickerItems.length - 1), picker.index + 1) });
       if (key === "enter") {
         const item = pickerItems[picker.index];
         if (item) return choose(picker.kind, item.value);
@@ -230,7 +242,10 @@ export function useDesk(inputs: DeskInputs): DeskState {
         const pick = pickFromSelection(selection, view);
         if (!pick) return toast("info", "Select a level with ↑ ↓ first");
         dispatch({ type: "fill", pick });
-        return toast("info", `${pick.type} ${formatAmount(pick.amount)} ${base} up to ${formatPrice(pick.price)}: panel filled`);
+        return toast(
+          "info",
+          `${pick.type} ${formatAmount(pick.amount)} ${base} up to ${formatPrice(pick.price)}: panel filled`,
+        );
       }
     }
     if (focus === "orders") {
@@ -284,4 +299,3 @@ export function useDesk(inputs: DeskInputs): DeskState {
 
   return { focus, selection, orderIndex, form, help, picker, confirmation, pickerItems, handleKey };
 }
-

@@ -22,13 +22,20 @@ export interface OpenOrdersState {
  * The open orders of `pair` on `adapter`, sorted by price descending (seed 000 §2); fetched on
  * mount, every `pollMs` (fills happen while the trader watches), and after each cancel.
  */
-export function useOrders(adapter: ExchangeAdapter | undefined, pair: string, pollMs = ORDERS_POLL_MS, now: () => number = Date.now): OpenOrdersState {
+export function useOrders(
+  adapter: ExchangeAdapter | undefined,
+  pair: string,
+  pollMs = ORDERS_POLL_MS,
+  now: () => number = Date.now,
+): OpenOrdersState {
   const [orders, setOrders] = useState<Order[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [lastUpdate, setLastUpdate] = useState<number | undefined>(undefined);
   // A slow answer for an old adapter or pair must not overwrite a newer one.
   const generation = useRef(0);
+  // which adapter the state above came from: after a switch, the old account's rows are not shown
+  const [shownAdapter, setShownAdapter] = useState<ExchangeAdapter | undefined>(adapter);
 
   const refresh = useCallback(async () => {
     if (!adapter) return;
@@ -51,6 +58,7 @@ export function useOrders(adapter: ExchangeAdapter | undefined, pair: string, po
     setOrders([]);
     setError(undefined);
     setLastUpdate(undefined);
+    setShownAdapter(adapter);
     if (!adapter) return;
     void refresh();
     const timer = setInterval(() => void refresh(), pollMs);
@@ -82,5 +90,15 @@ export function useOrders(adapter: ExchangeAdapter | undefined, pair: string, po
   }, [adapter, pair, refresh]);
 
   const rows = useMemo(() => openOrderRows(orders), [orders]);
+  if (shownAdapter !== adapter)
+    return {
+      rows: [],
+      loading: adapter !== undefined,
+      error: undefined,
+      lastUpdate: undefined,
+      refresh,
+      cancel,
+      cancelAll,
+    };
   return { rows, loading, error, lastUpdate, refresh, cancel, cancelAll };
 }
