@@ -110,7 +110,7 @@ describe("buy, sell, orders, order", () => {
     const later = await cli.json<BookJson>(["book", "BTC/USDT", "--depth", "1"], at(t));
     if (filled!.side === "Sell") expect(Number(later.bids[0]![0])).toBeGreaterThanOrEqual(Number(bestAsk));
     else expect(Number(later.asks[0]![0])).toBeLessThanOrEqual(Number(bestBid));
-  });
+  }, 60_000);
 });
 
 describe("cancel, cancel-batch, cancel-all", () => {
