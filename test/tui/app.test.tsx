@@ -118,8 +118,8 @@ describe("TUI on paper (issue 5)", () => {
     const s = start();
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     await s.press(KEYS.tab, ..."50000", KEYS.down, ..."0.002", "b");
-    const confirm = await s.waitForFrame((f) => f.includes("send? [y/n]"));
-    expect(confirm).toContain("Buy 0.002 BTC @ 50000 USDT (≈ 100 USDT) on Paper (simulated)/default — send? [y/n]");
+    const confirm = await s.waitForFrame((f) => f.includes("Send? [y/n]"));
+    expect(confirm).toContain("Send? [y/n] Buy 0.002 BTC @ 50000 USDT (≈ 100 USDT) on Paper (simulated)/default");
     // nothing is sent before the answer
     const adapter = createPaperExchange({ api: "", secret: "" }, { dataDir, account: "default", now });
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toHaveLength(0);
@@ -146,7 +146,7 @@ describe("TUI on paper (issue 5)", () => {
     const two = await s.waitForFrame((f) => f.includes("Open orders (2)"));
     expect(two.indexOf("51000")).toBeLessThan(two.indexOf("50000 "));
     await s.press("C");
-    await s.waitForFrame((f) => f.includes("Cancel all 2 open BTC/USDT orders on Paper (simulated)/default? [y/n]"));
+    await s.waitForFrame((f) => f.includes("Cancel all? [y/n] 2 open BTC/USDT orders on Paper (simulated)/default"));
     await s.press("n");
     await s.waitForFrame((f) => f.includes("Not sent"));
     expect(s.lastFrame()).toContain("Open orders (2)");
@@ -159,7 +159,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     await s.press(KEYS.tab, ..."65000", KEYS.down, "0", "b");
     await s.waitForFrame((f) => f.includes("Incorrect amount / It is zero!"));
-    expect(s.lastFrame()).not.toContain("send? [y/n]");
+    expect(s.lastFrame()).not.toContain("Send? [y/n]");
     // quote 0.01 USDT at 65000 is 0.00000015 BTC: zero at paper's 6 decimals (PRODUCT D1)
     await s.press("x", ..."65000", KEYS.down, KEYS.down, ..."0,01");
     expect(field(s.lastFrame(), "Price")).toBe("65000");
@@ -173,7 +173,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     // 100 BTC is more than the demo account holds
     await s.press(KEYS.tab, ..."70000", KEYS.down, ..."100", "s", "y");
-    await s.waitForFrame((f) => /ExchangeId: paper, msg: .*/i.test(f) && !f.includes("send?"));
+    await s.waitForFrame((f) => /ExchangeId: paper, msg: .*/i.test(f) && !f.includes("Send?"));
     expect(s.lastFrame()).toContain("Open orders (0)");
   });
 

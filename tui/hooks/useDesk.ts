@@ -144,7 +144,8 @@ export function useDesk(inputs: DeskInputs): DeskState {
         side,
         price: price.toFixed(),
         amount: amount.toFixed(),
-        text: `${side} ${amount.toFixed()} ${base} @ ${price.toFixed()} ${quote} (≈ ${formatAmount(total)} ${quote}) on ${where} — send? [y/n]`,
+        // the answer keys first: a narrow terminal cuts the end of the line, never the question
+        text: `Send? [y/n] ${side} ${amount.toFixed()} ${base} @ ${price.toFixed()} ${quote} (≈ ${formatAmount(total)} ${quote}) on ${where}`,
       });
     } catch (e) {
       toast("error", errorText(e));
@@ -276,7 +277,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
         if (!session.adapter) return toast("error", session.adapterError ?? "The account is not open yet");
         return setConfirmation({
           kind: "cancel-all",
-          text: `Cancel all ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}? [y/n]`,
+          text: `Cancel all? [y/n] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
         });
       case "r":
         return refreshBook();
