@@ -15,6 +15,7 @@ import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
 import { bitmartSignedRequest, BITMART_PATHS } from "../exchanges/bitmart.js";
 import { xtSignedRequest, XT_PATHS } from "../exchanges/xt.js";
 import { probitSignedRequest, PROBIT_PATHS } from "../exchanges/probit.js";
+import { lbankSignedRequest, LBANK_PATHS } from "../exchanges/lbank.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -136,6 +137,20 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       price: String(30000 + (i % 100)),
       quantity: "0.01",
     }),
+  lbank: (now, i) =>
+    lbankSignedRequest(
+      credentials,
+      now,
+      LBANK_PATHS.createOrder,
+      {
+        symbol: exchangeSymbol("BTC/USDT", "_", true),
+        type: "buy",
+        price: String(30000 + (i % 100)),
+        amount: "0.01",
+        custom_id: clientOrderId,
+      },
+      "0123456789abcdef0123456789abcdef",
+    ),
 };
 
 const TARGET = 100_000;

@@ -20,6 +20,7 @@ const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   htx: () => import("./htx.js").then((m) => m.createHtxExchange),
   bingx: () => import("./bingx.js").then((m) => m.createBingxExchange),
   probit: () => import("./probit.js").then((m) => m.createProbitExchange),
+  lbank: () => import("./lbank.js").then((m) => m.createLbankExchange),
   bitmart: () => import("./bitmart.js").then((m) => m.createBitmartExchange),
   xt: () => import("./xt.js").then((m) => m.createXtExchange),
 };

@@ -1,0 +1,287 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { toDecimalString } from "../lib/decimal.js";
+import { ExchangeError } from "../lib/errors.js";
+import { LIMITS } from "../lib/limits.js";
+import { exchangeSymbol } from "../lib/pair.js";
+import { parseSide } from "../lib/side.js";
+import { normalizeStatus } from "../lib/status.js";
+import type { Balances, Credentials, Order } from "../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
+import type { HttpRequest } from "./common/rest.js";
+import { hmacSha256Hex, md5Hex } from "./common/sign.js";
+import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
+
+/**
+ * LBank spot v2 (https://www.lbank.com/en-US/docs/, official connectors LBank-exchange/lbank-connector-*):
+ * every private call is a form-encoded POST. The parameters plus api_key, timestamp (ms),
+ * signature_method=HmacSHA256 and echostr (30–40 alphanumerics) are sorted by name and joined as
+ * k=v&…; the MD5 hex digest of that string, upper-cased, is signed with HMAC-SHA256 (hex) — seed 001
+ * §7 "lbank signs an MD5 digest". `sign` travels beside the parameters; timestamp, echostr and
+ * signature_method also travel as headers, as the official connectors send them.
+ */
+export const LBANK_BASE_URL = "https://api.lbkex.com";
+
+export const LBANK_PATHS = {
+  createOrder: "/v2/supplement/create_order.do",
+  cancelOrder: "/v2/supplement/cancel_order.do",
+  cancelBySymbol: "/v2/supplement/cancel_order_by_symbol.do",
+  ordersInfo: "/v2/supplement/orders_info.do",
+  openOrders: "/v2/supplement/orders_info_no_deal.do",
+  account: "/v2/supplement/user_info_account.do",
+} as const;
+
+/** LBank's documented REST error codes (lbank-official-api-docs, Error Code). */
+export const LBANK_CODE = {
+  REQUIRED_PARAMETER_EMPTY: 10001,
+  VALIDATION_FAILED: 10002,
+  INVALID_PARAMETER: 10003,
+  REQUEST_TOO_FREQUENT: 10004,
+  SECRET_KEY_NOT_EXIST: 10005,
+  USER_NOT_EXIST: 10006,
+  INVALID_SIGNATURE: 10007,
+  INVALID_TRADING_PAIR: 10008,
+  AMOUNT_TOO_SMALL: 10013,
+  INSUFFICIENT_MONEY: 10014,
+  INVALID_ORDER_TYPE: 10015,
+  INSUFFICIENT_BALANCE: 10016,
+  ACCESS_DENIED: 10022,
+  ORDER_FILLED: 10025,
+  ORDER_CANCELLED: 10026,
+  ORDER_CANCELLING: 10027,
+} as const;
+
+export const LBANK_ERRORS: ErrorCodeTable = {
+  auth: [
+    LBANK_CODE.VALIDATION_FAILED,
+    LBANK_CODE.SECRET_KEY_NOT_EXIST,
+    LBANK_CODE.USER_NOT_EXIST,
+    LBANK_CODE.INVALID_SIGNATURE,
+    LBANK_CODE.ACCESS_DENIED,
+  ],
+  "rate-limit": [LBANK_CODE.REQUEST_TOO_FREQUENT],
+  "insufficient-funds": [LBANK_CODE.INSUFFICIENT_MONEY, LBANK_CODE.INSUFFICIENT_BALANCE],
+  "invalid-order": [
+    LBANK_CODE.REQUIRED_PARAMETER_EMPTY,
+    LBANK_CODE.INVALID_PARAMETER,
+    LBANK_CODE.INVALID_TRADING_PAIR,
+    LBANK_CODE.AMOUNT_TOO_SMALL,
+    LBANK_CODE.INVALID_ORDER_TYPE,
+    LBANK_CODE.ORDER_FILLED,
+    LBANK_CODE.ORDER_CANCELLED,
+    LBANK_CODE.ORDER_CANCELLING,
+  ],
+};
+
+/** 32 random alphanumerics (LBank: echostr of 30 to 40 letters and digits). */
+export function lbankEchostr(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** The string LBank digests: every parameter but `sign`, sorted by name, k=v joined with '&'. */
+export function lbankParamString(params: Record<string, string>): string {
+  return Object.keys(params)
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join("&");
+}
+
+/** HMAC-SHA256 hex of the upper-cased MD5 hex digest of the sorted parameter string. */
+export function lbankSignature(secret: string, paramString: string): string {
+  return hmacSha256Hex(secret, md5Hex(paramString).toUpperCase());
+}
+
+/** Builds one signed request exactly as it goes on the wire (form body = signed string + sign). */
+export function lbankSignedRequest(
+  credentials: Credentials,
+  nowMs: number,
+  path: string,
+  params: Record<string, string> = {},
+  echostr = lbankEchostr(),
+): HttpRequest {
+  const all: Record<string, string> = {
+    ...params,
+    api_key: credentials.api,
+    timestamp: String(nowMs),
+    signature_method: "HmacSHA256",
+    echostr,
+  };
+  // Sorted once: the digest covers the raw values; the body repeats them form-encoded.
+  const keys = Object.keys(all).sort();
+  const signed = keys.map((k) => `${k}=${all[k]}`).join("&");
+  const body = keys.map((k) => `${k}=${encodeURIComponent(all[k]!)}`).join("&");
+  return {
+    method: "POST",
+    path,
+    query: "",
+    body: `${body}&sign=${lbankSignature(credentials.secret, signed)}`,
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      timestamp: all.timestamp!,
+      signature_method: "HmacSHA256",
+      echostr,
+    },
+  };
+}
+
+const num = z.union([z.string(), z.number()]);
+const id = z.union([z.string(), z.number()]).transform(String);
+
+/** The supplement order object of orders_info, orders_info_no_deal and cancel answers. */
+const LbankOrderSchema = z.object({
+  symbol: z.string(),
+  orderId: id,
+  clientOrderId: z.string().nullable().optional(),
+  price: num.optional(),
+  origQty: num.optional(),
+  executedQty: num.optional(),
+  status: num,
+  type: z.string().optional(),
+  tradeType: z.string().optional(),
+  time: num.optional(),
+  updateTime: num.optional(),
+});
+
+const OpenOrdersSchema = z.object({
+  total: num.optional(),
+  orders: z.array(z.unknown()).nullable().optional(),
+});
+
+const AccountSchema = z.object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) });
+
+/** btc_usdt → BTC/USDT. */
+function pairOfSymbol(symbol: string): string {
+  return symbol.replace("_", "/").toUpperCase();
+}
+
+/**
+ * Seed 001 §4: lbank's numeric statuses (-1, 3, 4 canceled; 0, 1 open; 2 closed) through
+ * lib/status.ts. The side is written into `type` (buy, sell_maker, …).
+ */
+export function parseLbankOrder(raw: unknown): Order {
+  const order = LbankOrderSchema.parse(raw);
+  const kind = order.type ?? order.tradeType ?? "buy";
+  const [, suffix] = /^(?:buy|sell)_?(.*)$/i.exec(kind) ?? [];
+  return {
+    pair: pairOfSymbol(order.symbol),
+    id: order.orderId,
+    clientOrderId: order.clientOrderId ?? "",
+    price: toDecimalString(order.price),
+    amount: toDecimalString(order.origQty),
+    filled: toDecimalString(order.executedQty),
+    type: suffix || "limit",
+    side: parseSide(kind.replace(/_.*$/, "")),
+    status: normalizeStatus("lbank", String(order.status)),
+    timestamp: toMillis(order.time),
+  };
+}
+
+export function parseLbankBalances(raw: unknown): Balances {
+  return collectBalances(AccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
+}
+
+export class LbankAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions) {
+    super("lbank", credentials, options, { baseUrl: LBANK_BASE_URL, clientOrderId: { length: 32 }, errors: LBANK_ERRORS });
+  }
+
+  /** Seed 001 §8: success is result true; result false carries error_code and msg. */
+  private async call(path: string, params: Record<string, string> = {}): Promise<unknown> {
+    const response = await this.sendJson(lbankSignedRequest(this.credentials, this.now(), path, params));
+    const json = (response.json ?? {}) as { result?: unknown; data?: unknown; error_code?: unknown; msg?: unknown };
+    const ok = json.result === true || json.result === "true";
+    if (ok && response.status < 400) return json.data;
+    const code = typeof json.error_code === "number" || typeof json.error_code === "string" ? json.error_code : undefined;
+    const msg = typeof json.msg === "string" && json.msg ? json.msg : `HTTP ${response.status}`;
+    throw this.fail(code, msg, response.status, response.headers, {
+      detail: code !== undefined ? `${msg} (error_code ${code})` : msg,
+    });
+  }
+
+  private symbol(pair: string): string {
+    return exchangeSymbol(pair, "_", true);
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    // type buy / sell is LBank's limit order; it rests until filled or canceled (good-till-cancel).
+    const data = z
+      .object({ order_id: id })
+      .parse(
+        await this.call(LBANK_PATHS.createOrder, {
+          symbol: this.symbol(order.pair),
+          type: order.side === "Buy" ? "buy" : "sell",
+          price: order.price,
+          amount: order.amount,
+          custom_id: order.clientOrderId,
+        }),
+      );
+    return {
+      pair: order.pair,
+      id: data.order_id,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: this.now(),
+    };
+  }
+
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    const data = await this.call(LBANK_PATHS.ordersInfo, { symbol: this.symbol(pair), origClientOrderId: clientOrderId });
+    return data === null || data === undefined ? undefined : parseLbankOrder(data);
+  }
+
+  protected async submitBatch(): Promise<Order[]> {
+    throw new ExchangeError("lbank", "Not supported for lbank", { kind: "unsupported" });
+  }
+
+  protected async submitCancel(pair: string, orderId: string): Promise<string> {
+    const data = await this.call(LBANK_PATHS.cancelOrder, { symbol: this.symbol(pair), orderId });
+    return z.object({ orderId: id }).safeParse(data).data?.orderId ?? orderId;
+  }
+
+  protected async submitCancelBatch(): Promise<string[]> {
+    throw new ExchangeError("lbank", "Not supported for lbank", { kind: "unsupported" });
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    const data = await this.call(LBANK_PATHS.cancelBySymbol, { symbol: this.symbol(pair) });
+    return z.array(z.object({ orderId: id }).passthrough()).catch([]).parse(data).map((o) => o.orderId);
+  }
+
+  async fetchOrder(pair: string, orderId: string): Promise<Order> {
+    const data = await this.call(LBANK_PATHS.ordersInfo, { symbol: this.symbol(this.pairOf(pair)), orderId: this.orderId(orderId) });
+    if (data === null || data === undefined) throw new ExchangeError("lbank", `Order ${orderId} not found`, { kind: "order-not-found" });
+    return parseLbankOrder(data);
+  }
+
+  /** PRODUCT D10: the page size is the open-orders limit (200, LBank's maximum); pages past it. */
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const pageLength = LIMITS.lbank.openOrders ?? 200;
+    const out: Order[] = [];
+    for (let page = 1; ; page++) {
+      const data = OpenOrdersSchema.parse(
+        (await this.call(LBANK_PATHS.openOrders, {
+          symbol: this.symbol(this.pairOf(pair)),
+          current_page: String(page),
+          page_length: String(pageLength),
+        })) ?? {},
+      );
+      const rows = data.orders ?? [];
+      out.push(...rows.map(parseLbankOrder));
+      const total = Number(data.total ?? out.length);
+      if (rows.length < pageLength || out.length >= total) return out;
+    }
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return parseLbankBalances(await this.call(LBANK_PATHS.account));
+  }
+}
+
+export function createLbankExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new LbankAdapter(credentials, options);
+}

@@ -1,0 +1,202 @@
+import { createHash, createHmac } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LBANK_PATHS, LbankAdapter, lbankParamString, lbankSignature, lbankSignedRequest, parseLbankBalances, parseLbankOrder } from "../../exchanges/lbank.js";
+import { createExchange } from "../../exchanges/registry.js";
+import type { ExchangeAdapter } from "../../exchanges/types.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { LBANK_KEY, LBANK_SECRET, type LbankMock, startLbankMock } from "../mocks/lbank.js";
+import { runCli } from "./run-cli.js";
+
+const credentials = { api: LBANK_KEY, secret: LBANK_SECRET };
+let mock: LbankMock;
+let lbank: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startLbankMock();
+  lbank = createExchange("lbank", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ExchangeError);
+    return error as ExchangeError;
+  }
+  throw new Error("expected a rejection");
+}
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const form = () => new URLSearchParams(mock.server.requests.at(-1)!.body);
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("lbank signing (001 §7 'lbank signs an MD5 digest', LBank v2 HmacSHA256)", () => {
+  it("sorts the parameters with api_key, timestamp, signature_method and echostr, MD5s them upper-case, then HMAC-SHA256 hex", () => {
+    const request = lbankSignedRequest(credentials, 1700000000000, LBANK_PATHS.createOrder, { symbol: "btc_usdt", type: "buy", price: "1", amount: "2" }, "a".repeat(32));
+    const signed = `amount=2&api_key=${LBANK_KEY}&echostr=${"a".repeat(32)}&price=1&signature_method=HmacSHA256&symbol=btc_usdt&timestamp=1700000000000&type=buy`;
+    const digest = createHash("md5").update(signed).digest("hex").toUpperCase();
+    expect(request.body).toBe(`${signed}&sign=${createHmac("sha256", LBANK_SECRET).update(digest).digest("hex")}`);
+    expect(request.headers).toMatchObject({ "Content-Type": "application/x-www-form-urlencoded", timestamp: "1700000000000", signature_method: "HmacSHA256", echostr: "a".repeat(32) });
+    expect(lbankSignature(LBANK_SECRET, lbankParamString({ b: "2", a: "1" }))).toBe(
+      createHmac("sha256", LBANK_SECRET).update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase()).digest("hex"),
+    );
+  });
+});
+
+describe("lbank operations (001 §1, §7) against the signature-checking mock", () => {
+  it("creates a limit buy on btc_usdt with a 32-hex custom_id (001 §3, PRODUCT D11)", async () => {
+    const order = await lbank.createOrder(buy);
+    expect(routes()).toEqual([`POST ${LBANK_PATHS.createOrder}`]);
+    const f = form();
+    expect(Object.fromEntries(f)).toMatchObject({ symbol: "btc_usdt", type: "buy", price: "30000", amount: "0.01" });
+    expect(f.get("custom_id")).toMatch(/^[0-9a-f]{32}$/);
+    expect(order).toMatchObject({ pair: "BTC/USDT", id: [...mock.orders.keys()][0], clientOrderId: f.get("custom_id"), status: "open", side: "Buy" });
+  });
+
+  it("creates a limit sell", async () => {
+    await lbank.createOrder({ ...buy, side: "Sell" });
+    expect(form().get("type")).toBe("sell");
+  });
+
+  it("cancels one order (cancel_order.do), fetches it as canceled (status -1, 001 §4) and lists open ones", async () => {
+    const a = await lbank.createOrder(buy);
+    const b = await lbank.createOrder({ ...buy, price: "29000" });
+    await expect(lbank.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
+    expect(form().get("orderId")).toBe(a.id);
+    expect(await lbank.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, status: "canceled", clientOrderId: a.clientOrderId, amount: "0.01" });
+    expect((await lbank.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
+    expect(Object.fromEntries(form())).toMatchObject({ symbol: "btc_usdt", current_page: "1", page_length: "200" });
+  });
+
+  it("cancels all for the pair with cancel_order_by_symbol.do", async () => {
+    const a = await lbank.createOrder(buy);
+    const b = await lbank.createOrder(buy);
+    await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual([a.id, b.id]);
+    expect(routes().at(-1)).toBe(`POST ${LBANK_PATHS.cancelBySymbol}`);
+    expect([...mock.orders.values()].every((o) => o.status === -1)).toBe(true);
+  });
+
+  it("reads balances from user_info_account.do: all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+    await expect(lbank.fetchBalances()).resolves.toEqual({ USDT: { f: "1000.000000000000000001", l: "5" }, BTC: { f: "0.5", l: "0" } });
+  });
+
+  it('rejects batch create and cancel batch with "Not supported for lbank" before any request (001 §9)', async () => {
+    for (const call of [() => lbank.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]), () => lbank.cancelBatch("BTC/USDT", ["1"])]) {
+      expect(await rejection(call())).toMatchObject({ kind: "unsupported", message: "ExchangeId: lbank, msg: Not supported for lbank" });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+});
+
+describe("lbank errors (001 §8: result false with msg and error_code)", () => {
+  it("answers a wrong secret with 10007 as auth after exactly one request", async () => {
+    const wrong = new LbankAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: 10007 });
+    expect(error.message).toBe("ExchangeId: lbank, msg: Invalid signature (error_code 10007)");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("refuses a clock outside the 5000 ms window", async () => {
+    const late = new LbankAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 10_000 });
+    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: 10002 });
+  });
+
+  it("maps 10016 to insufficient-funds with msg and error_code in the message", async () => {
+    mock.failNext(10016, "Insufficient account balance");
+    const error = await rejection(lbank.createOrder(buy));
+    expect(error).toMatchObject({ kind: "insufficient-funds", code: 10016, message: "ExchangeId: lbank, msg: Insufficient account balance (error_code 10016)" });
+  });
+
+  it("maps 10004 'Request too frequent' to rate-limit with a retry hint", async () => {
+    mock.rateLimitNext();
+    const error = await rejection(lbank.fetchBalances());
+    expect(error).toMatchObject({ kind: "rate-limit", code: 10004 });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it("reports a missing order as order-not-found", async () => {
+    expect((await rejection(lbank.fetchOrder("BTC/USDT", "nope"))).kind).toBe("order-not-found");
+  });
+});
+
+describe("lbank time-out on create (PRODUCT: never two orders)", () => {
+  it("looks the order up by origClientOrderId after a time-out and returns it; one order on the mock", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.orderId, clientOrderId: only!.clientOrderId, status: "open" });
+    expect(routes()).toEqual([`POST ${LBANK_PATHS.createOrder}`, `POST ${LBANK_PATHS.ordersInfo}`]);
+    expect(form().get("origClientOrderId")).toBe(only!.clientOrderId);
+  });
+});
+
+describe("lbank status and timestamp rules (001 §3, §4) with LBank's documented order fields", () => {
+  // LBank's supplement order object (orders_info.do), as the docs show it.
+  const documented = {
+    cummulativeQuoteQty: 0,
+    symbol: "doge_usdt",
+    executedQty: 0,
+    orderId: "53d2d53e-70fb-4398-b722-f48571a5f61e",
+    origQty: 100,
+    price: 0.05,
+    clientOrderId: null,
+    origCummulativeQuoteQty: 5,
+    updateTime: 1648163406000,
+    time: 1648163139387,
+    type: "buy_maker",
+    status: -1,
+  };
+  const status = (s: number) => parseLbankOrder({ ...documented, status: s }).status;
+
+  it("maps -1, 3, 4 to canceled; 0, 1 to open; 2 to closed (001 §4 lbank numerics)", () => {
+    expect([-1, 3, 4, 0, 1, 2].map(status)).toEqual(["canceled", "canceled", "canceled", "open", "open", "closed"]);
+  });
+  it("yields undefined for an unknown status", () => {
+    expect(status(9)).toBeUndefined();
+  });
+  it("keeps millisecond times, reads the side from buy_maker, pair from doge_usdt", () => {
+    expect(parseLbankOrder(documented)).toMatchObject({ timestamp: 1648163139387, side: "Buy", type: "maker", pair: "DOGE/USDT", amount: "100", price: "0.05", clientOrderId: "" });
+  });
+  it("drops all-zero balances", () => {
+    expect(parseLbankBalances({ balances: [{ asset: "x", free: "0", locked: "0" }] })).toEqual({});
+  });
+});
+
+describe("lbank through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: LBANK_KEY, SPOTDESK_API_SECRET: LBANK_SECRET };
+
+  it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
+    const base = ["--exchange", "lbank", "--base-url", mock.url, "--json"];
+    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
+    expect(bought.code, bought.stderr).toBe(0);
+    const order = JSON.parse(bought.stdout);
+    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
+    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).id).toBe(order.id);
+    const open = await runCli([...base, "orders", "BTC/USDT"], env);
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toContain(order.id);
+    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    expect(mock.orders.get(order.id)!.status).toBe(-1);
+    await runCli([...base, "sell", "BTC/USDT", "0.01", "31000"], env);
+    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect([...mock.orders.values()].filter((o) => o.status === 0)).toHaveLength(0);
+    for (const args of [["batch", "BTC/USDT", "-"], ["cancel-batch", "BTC/USDT", "1"]]) {
+      const refused = await runCli([...base, ...args], env, JSON.stringify([{ side: "Buy", amount: "1", price: "1" }]));
+      expect(refused.code, refused.stderr).toBe(9);
+      expect(refused.stderr).toContain("Not supported for lbank");
+    }
+    const balances = await runCli([...base, "balances"], env);
+    expect(balances.code, balances.stderr).toBe(0);
+    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1000.000000000000000001", l: "5" } });
+  });
+});
