@@ -1,5 +1,5 @@
 import { SignInForm } from "./SignInForm";
 
-export function LoginPage() {
-  return <SignInForm mode="login" />;
+export function LoginPage({ returnTo }: { returnTo?: string | undefined }) {
+  return <SignInForm mode="login" returnTo={returnTo} />;
 }

@@ -1,77 +1,83 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useNavigate } from "@tanstack/react-router";
-import { useState } from "react";
+import { Controller, useController, useForm, type Resolver } from "react-hook-form";
+import type { z } from "zod";
 import type { SessionAnswer } from "../../../../lib/api.js";
 import { HEADER } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
 import { STORAGE, waEnabled, writeStorage } from "../../app/storage";
+import { Checkbox } from "../../components/Checkbox";
 import { EmailField, useDebouncedEmail } from "./EmailField";
-import { canSendCode, canSubmit, effectivePassword, isValidCode, isValidPassword } from "./rules";
+import { useAfterSignIn } from "./return-to";
+import { canSendCode, isValidCode, isValidPassword, loginFormSchema, registrationFormSchema, type RegistrationForm } from "./rules";
 import { createKeyHeaders } from "./webauthn";
 
+type SignInValues = z.output<typeof loginFormSchema>;
+const DEFAULTS: RegistrationForm = { email: "", password: "", repeat: "", code: "", createKey: false };
+
 /** Login and Registration share the form (seed 000 §2): registration adds the repeated password. */
-export function SignInForm({ mode }: { mode: "login" | "register" }) {
+export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; returnTo?: string | undefined }) {
   const navigate = useNavigate();
-  const [emailRaw, setEmailRaw] = useState("");
-  const email = useDebouncedEmail(emailRaw);
-  const [password, setPassword] = useState("");
-  const [repeat, setRepeat] = useState("");
-  const [code, setCode] = useState("");
-  const [createKey, setCreateKey] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const afterSignIn = useAfterSignIn(returnTo);
+  const form = useForm<RegistrationForm, unknown, SignInValues>({
+    // the rules are lib's schemas (features/auth/rules.ts); registration adds the repeat check
+    resolver: zodResolver(mode === "register" ? registrationFormSchema : loginFormSchema) as unknown as Resolver<RegistrationForm, unknown, SignInValues>,
+    mode: "onChange",
+    defaultValues: DEFAULTS,
+  });
+  const { register, control, handleSubmit, watch, formState } = form;
+  const { field: emailField } = useController({ name: "email", control });
+  const email = useDebouncedEmail(emailField.value);
+  const [password, repeat, code] = watch(["password", "repeat", "code"]);
   const showKeyOption = waEnabled() === "no";
-  const pass = mode === "register" ? effectivePassword(password, repeat) : password;
-  const ready = canSubmit({ email, password: pass, code }) && emailRaw.trim() === email;
+  // Seed 000 §5: Submit only when all are valid, on the settled (debounced) e-mail.
+  const ready = formState.isValid && emailField.value.trim() === email;
 
   const sendCode = async () => {
     await api.call("code", { headers: { [HEADER.email]: email } });
   };
 
-  const submit = async () => {
-    if (!ready || busy) return;
-    setBusy(true);
-    try {
-      let keyHeaders: Record<string, string> = {};
-      if (createKey && showKeyOption) {
-        try {
-          keyHeaders = await createKeyHeaders(email, code);
-        } catch (error) {
-          awakeToast("error", "The key was not created", (error as Error).message);
-          return;
-        }
+  const submit = handleSubmit(async (values) => {
+    let keyHeaders: Record<string, string> = {};
+    if (values.createKey && showKeyOption) {
+      try {
+        keyHeaders = await createKeyHeaders(values.email, values.code);
+      } catch (error) {
+        awakeToast("error", "The key was not created", (error as Error).message);
+        return;
       }
-      const answer = await api.call<SessionAnswer>(mode === "login" ? "loginPassword" : "register", {
-        headers: { [HEADER.email]: email, [HEADER.password]: pass, [HEADER.code]: code.trim(), ...keyHeaders },
-      });
-      if (!answer.ok) return;
-      if (answer.data.credentialsId && keyHeaders[HEADER.credentialsId]) writeStorage(STORAGE.WAEnabled, "yes");
-      await signIn(answer.data, email);
-      await navigate({ to: "/" });
-    } finally {
-      setBusy(false);
     }
-  };
+    const answer = await api.call<SessionAnswer>(mode === "login" ? "loginPassword" : "register", {
+      headers: { [HEADER.email]: values.email, [HEADER.password]: values.password, [HEADER.code]: values.code, ...keyHeaders },
+    });
+    if (!answer.ok) return;
+    if (answer.data.credentialsId && keyHeaders[HEADER.credentialsId]) writeStorage(STORAGE.WAEnabled, "yes");
+    await signIn(answer.data, values.email);
+    await afterSignIn();
+  });
 
   return (
     <form
       className="panel narrow form"
       aria-label={mode === "login" ? "Login" : "Registration"}
       onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
+        if (!ready) {
+          e.preventDefault();
+          return;
+        }
+        void submit(e);
       }}
     >
       <h1>{mode === "login" ? "Login" : "Registration"}</h1>
-      <EmailField value={emailRaw} onChange={setEmailRaw} settled={email} autoFocus />
+      <EmailField value={emailField.value} onChange={emailField.onChange} settled={email} autoFocus />
       <label className="field">
         <span>Password</span>
         <input
           type="password"
-          name="password"
           autoComplete={mode === "login" ? "current-password" : "new-password"}
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          {...register("password")}
           aria-invalid={password !== "" && !isValidPassword(password)}
         />
         <span className="hint">At least 8 characters</span>
@@ -81,10 +87,8 @@ export function SignInForm({ mode }: { mode: "login" | "register" }) {
           <span>Repeat password</span>
           <input
             type="password"
-            name="repeat"
             autoComplete="new-password"
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
+            {...register("repeat", { deps: ["password"] })}
             aria-invalid={repeat !== "" && repeat !== password}
           />
           {repeat !== "" && repeat !== password ? <span className="hint bad">Passwords do not match</span> : <span className="hint">&nbsp;</span>}
@@ -95,12 +99,10 @@ export function SignInForm({ mode }: { mode: "login" | "register" }) {
         <div className="row">
           <input
             id="code"
-            name="code"
             className="mono grow"
             maxLength={8}
             autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
+            {...register("code")}
             aria-invalid={code !== "" && !isValidCode(code)}
           />
           <button type="button" className="btn" disabled={!canSendCode(email)} onClick={() => void sendCode()}>
@@ -110,10 +112,15 @@ export function SignInForm({ mode }: { mode: "login" | "register" }) {
         <span className="hint">8 characters from the e-mail</span>
       </div>
       {showKeyOption ? (
-        <label className="check">
-          <input type="checkbox" checked={createKey} onChange={(e) => setCreateKey(e.target.checked)} />
-          <span>Create a public key on this device</span>
-        </label>
+        <Controller
+          control={control}
+          name="createKey"
+          render={({ field }) => (
+            <Checkbox checked={field.value} onCheckedChange={field.onChange}>
+              Create a public key on this device
+            </Checkbox>
+          )}
+        />
       ) : null}
       <div className="row between">
         {mode === "login" ? (
@@ -123,7 +130,7 @@ export function SignInForm({ mode }: { mode: "login" | "register" }) {
         ) : (
           <span />
         )}
-        <button type="submit" className="btn primary" disabled={!ready || busy}>
+        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting}>
           Submit
         </button>
       </div>

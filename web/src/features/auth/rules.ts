@@ -1,4 +1,5 @@
 /** Sign-in rules of seed 000 §5, in one place (the forms only call these). */
+import { z } from "zod";
 import { codeSchema, emailSchema, passwordSchema } from "../../../../lib/schemas.js";
 
 /** Seed 000 §9: e-mail input debounce 500 ms. */
@@ -38,3 +39,20 @@ export function canSendCode(email: string): boolean {
 export function canKeyLogin(email: string, credentialIds: readonly string[] | undefined): boolean {
   return isValidEmail(email) && (credentialIds?.length ?? 0) > 0;
 }
+
+/**
+ * The sign-in forms' schemas for react-hook-form, built from the lib schemas above (the rules stay
+ * in lib/schemas.ts): a trimmed e-mail, a password of at least 8, a code of exactly 8 after trimming.
+ */
+const codeField = z.string().trim().pipe(codeSchema);
+export const loginFormSchema = z.object({ email: emailSchema, password: passwordSchema, code: codeField, createKey: z.boolean() });
+export type LoginForm = z.input<typeof loginFormSchema>;
+
+/** Registration adds the repeat; a repeat that does not match leaves no valid password (seed 000 §5). */
+export const registrationFormSchema = loginFormSchema
+  .extend({ repeat: z.string() })
+  .refine((f) => isValidPassword(effectivePassword(f.password, f.repeat)), { path: ["repeat"], message: "Passwords do not match" });
+export type RegistrationForm = z.input<typeof registrationFormSchema>;
+
+export const keyLoginFormSchema = z.object({ email: emailSchema });
+export type KeyLoginForm = z.input<typeof keyLoginFormSchema>;

@@ -1,12 +1,14 @@
-import { useParams } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { exchangeName } from "../../../../lib/exchanges.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { EXCHANGES } from "../../../../lib/exchanges.js";
 import { decodeQueryPath } from "./query-path";
 
+const route = getRouteApi("/_auth/c/$queryPath");
+
 /** Seed 000 §2 "Client trading view": part 2 builds the chart, book, panels and bots here. */
 export function TradingPage() {
-  const { queryPath } = useParams({ from: "/authenticated/c/$queryPath" });
+  const { queryPath } = route.useParams();
   const path = decodeQueryPath(queryPath);
   if (!path) return <section className="panel empty" aria-label="Trading view" data-testid="trading-empty" />;
   const [client, exchange, account] = path;

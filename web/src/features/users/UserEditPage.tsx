@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useParams } from "@tanstack/react-router";
+import { getRouteApi, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { api } from "../../app/api";
@@ -7,8 +7,10 @@ import { useClients, useUser } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
 import { canChangeScope, scopeFromSelection, scopeText, selectionOfScope } from "./rules";
 
+const route = getRouteApi("/_auth/_admin/user/edit/$uuid");
+
 export function UserEditPage() {
-  const { uuid } = useParams({ from: "/authenticated/admin/user/edit/$uuid" });
+  const { uuid } = route.useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const user = useUser(uuid);

@@ -1,0 +1,20 @@
+/**
+ * The signed-in layout. Its beforeLoad guard (STYLE.md) restores the session through the refresh
+ * cookie or sends the visitor to the login screen, remembering where a lapsed session was. A guard is
+ * not an authorization boundary: the server checks scope and role on every call.
+ */
+import { createRoute, redirect } from "@tanstack/react-router";
+import { ensureSession } from "../app/session";
+import { getSession } from "../app/session-store";
+import { AuthenticatedLayout } from "../features/layout/AppShell";
+import { returnSearch } from "../features/auth/return-to";
+import { Route as rootRoute } from "./__root";
+
+export const Route = createRoute({
+  getParentRoute: () => rootRoute,
+  id: "_auth",
+  beforeLoad: async ({ location }) => {
+    if (!(await ensureSession())) throw redirect({ to: "/login/password", search: returnSearch(location.href, Boolean(getSession().userId)) });
+  },
+  component: AuthenticatedLayout,
+});
