@@ -6,7 +6,7 @@
 // source, and writes each output file atomically (temp file + rename), so a concurrent reader
 // never sees half a file. `--force` always builds.
 import { build } from "esbuild";
-import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -63,5 +63,12 @@ if (process.argv.includes("--force") || !upToDate()) {
     const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, file.contents);
     renameSync(tmp, file.path);
+  }
+  // Chunks of earlier builds are named by their hash: drop those this build no longer wrote.
+  const written = new Set(result.outputFiles.map((file) => file.path));
+  const chunks = join(outdir, "chunks");
+  for (const name of readdirSync(chunks)) {
+    const path = join(chunks, name);
+    if (!written.has(path)) rmSync(path, { force: true });
   }
 }
