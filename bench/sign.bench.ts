@@ -14,8 +14,10 @@ import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
 import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
 import { bitmartSignedRequest, BITMART_PATHS } from "../exchanges/bitmart.js";
 import { xtSignedRequest, XT_PATHS } from "../exchanges/xt.js";
+import { bitrueSignedRequest, BITRUE_PATHS } from "../exchanges/bitrue.js";
 import { probitSignedRequest, PROBIT_PATHS } from "../exchanges/probit.js";
 import { lbankSignedRequest, LBANK_PATHS } from "../exchanges/lbank.js";
+import { coinstoreSignedRequest, COINSTORE_PATHS } from "../exchanges/coinstore.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -151,6 +153,26 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       },
       "0123456789abcdef0123456789abcdef",
     ),
+  bitrue: (now, i) =>
+    bitrueSignedRequest(credentials, now, "POST", BITRUE_PATHS.order, {
+      symbol: exchangeSymbol("BTC/USDT", ""),
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      quantity: "0.01",
+      price: String(30000 + (i % 100)),
+      newClientOrderId: clientOrderId,
+    }),
+  coinstore: (now, i) =>
+    coinstoreSignedRequest(credentials, now, "POST", COINSTORE_PATHS.place, {
+      symbol: exchangeSymbol("BTC/USDT", ""),
+      side: "BUY",
+      ordType: "LIMIT",
+      ordPrice: String(30000 + (i % 100)),
+      ordQty: "0.01",
+      timeInForce: "GTC",
+      clOrdId: clientOrderId,
+    }),
 };
 
 const TARGET = 100_000;

@@ -21,8 +21,10 @@ const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   bingx: () => import("./bingx.js").then((m) => m.createBingxExchange),
   probit: () => import("./probit.js").then((m) => m.createProbitExchange),
   lbank: () => import("./lbank.js").then((m) => m.createLbankExchange),
+  coinstore: () => import("./coinstore.js").then((m) => m.createCoinstoreExchange),
   bitmart: () => import("./bitmart.js").then((m) => m.createBitmartExchange),
   xt: () => import("./xt.js").then((m) => m.createXtExchange),
+  bitrue: () => import("./bitrue.js").then((m) => m.createBitrueExchange),
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
