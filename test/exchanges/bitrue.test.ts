@@ -1,0 +1,214 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BitrueAdapter, bitrueSignedQuery, parseBitrueBalances, parseBitrueOrder } from "../../exchanges/bitrue.js";
+import { createExchange } from "../../exchanges/registry.js";
+import type { ExchangeAdapter } from "../../exchanges/types.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { BITRUE_KEY, BITRUE_SECRET, type BitrueMock, startBitrueMock } from "../mocks/bitrue.js";
+import { parseQuery } from "../mocks/http-mock.js";
+import { runCli } from "./run-cli.js";
+
+const credentials = { api: BITRUE_KEY, secret: BITRUE_SECRET };
+let mock: BitrueMock;
+let bitrue: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startBitrueMock();
+  bitrue = createExchange("bitrue", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ExchangeError);
+    return error as ExchangeError;
+  }
+  throw new Error("expected a rejection");
+}
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("bitrue signing (official docs, SIGNED Endpoint Examples for POST /api/v1/order)", () => {
+  it("reproduces the documented signature c8db5682… over symbol=LTCBTC&…&recvWindow=5000&timestamp=1499827319559", () => {
+    const query = bitrueSignedQuery(BITRUE_SECRET, { symbol: "LTCBTC", side: "BUY", type: "LIMIT", timeInForce: "GTC", quantity: "1", price: "0.1" }, 1499827319559);
+    expect(query).toBe(
+      "symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559" +
+        "&signature=c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71",
+    );
+  });
+});
+
+describe("bitrue operations (001 §1, §7) against the signature-checking mock", () => {
+  it("creates a LIMIT GTC BUY on BTCUSDT with a 32-hex newClientOrderId (001 §3, PRODUCT D11)", async () => {
+    const order = await bitrue.createOrder(buy);
+    const req = mock.server.requests.at(-1)!;
+    expect(`${req.method} ${req.path}`).toBe("POST /api/v1/order");
+    const q = parseQuery(req.query);
+    expect(q).toMatchObject({ symbol: "BTCUSDT", side: "BUY", type: "LIMIT", timeInForce: "GTC", quantity: "0.01", price: "30000", recvWindow: "5000" });
+    expect(q.newClientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    expect(req.body).toBe("");
+    expect(order).toMatchObject({ pair: "BTC/USDT", id: "1", clientOrderId: q.newClientOrderId, status: "open", side: "Buy" });
+  });
+
+  it("refuses batch, cancel batch and cancel all with 'Not supported for bitrue' before any request (001 §5, §9)", async () => {
+    for (const call of [
+      bitrue.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
+      bitrue.cancelBatch("BTC/USDT", ["1"]),
+      bitrue.cancelAll("BTC/USDT"),
+    ]) {
+      expect(await rejection(call)).toMatchObject({ kind: "unsupported", message: "ExchangeId: bitrue, msg: Not supported for bitrue" });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels with DELETE /api/v1/order, fetches with GET /api/v1/order and GET /api/v1/openOrders", async () => {
+    const a = await bitrue.createOrder(buy);
+    const b = await bitrue.createOrder({ ...buy, amount: "0.02" });
+    await expect(bitrue.cancelOrder("BTC/USDT", b.id)).resolves.toBe(b.id);
+    expect(await bitrue.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", amount: "0.02", clientOrderId: b.clientOrderId });
+    expect((await bitrue.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+    expect(routes().slice(-3)).toEqual(["DELETE /api/v1/order", "GET /api/v1/order", "GET /api/v1/openOrders"]);
+  });
+
+  it("fetches balances from GET /api/v1/account: zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
+    await expect(bitrue.fetchBalances()).resolves.toEqual({
+      BTC: { f: "4723846.89208129", l: "0" },
+      LTC: { f: "4763368.680060111234567", l: "1.5" },
+    });
+  });
+});
+
+describe("bitrue errors (001 §8: {code, msg})", () => {
+  it("answers a wrong secret with -1022 as auth after exactly one request (no retry)", async () => {
+    const wrong = new BitrueAdapter({ ...credentials, secret: "the-wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: -1022 });
+    expect(error.message).toBe("ExchangeId: bitrue, msg: Signature for this request is not valid. (code -1022)");
+    expect(error.message).not.toContain("the-wrong-secret");
+    expect(mock.server.requests).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("answers a clock outside the 5000 ms recvWindow with -1021 as auth", async () => {
+    const late = new BitrueAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 6000 });
+    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: -1021 });
+  });
+
+  it("maps -2013 to order-not-found and a -2010 balance rejection to insufficient-funds", async () => {
+    expect(await rejection(bitrue.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: -2013 });
+    mock.failNext(-2010, "Account has insufficient balance for requested action.");
+    expect(await rejection(bitrue.createOrder(buy))).toMatchObject({ kind: "insufficient-funds", code: -2010 });
+  });
+
+  it("maps HTTP 429 to rate-limit with Retry-After", async () => {
+    mock.rateLimitNext();
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({ kind: "rate-limit", code: -1003, retryAfterMs: 4000 });
+  });
+});
+
+describe("bitrue time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+  it("finds the order by its clientOrderId among the open orders after a time-out; the mock holds one order", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.orderId, clientOrderId: only!.clientOrderId, status: "open" });
+    expect(routes()).toEqual(["POST /api/v1/order", "GET /api/v1/openOrders"]);
+  });
+
+  it("asks GET /api/v1/order by origClientOrderId when the order is no longer open, and resends only when unknown", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const placing = slow.createOrder(buy);
+    // the exchange filled it meanwhile: not open any more
+    await new Promise((r) => setTimeout(r, 100));
+    [...mock.orders.values()][0]!.status = "FILLED";
+    const order = await placing;
+    expect(order.status).toBe("closed");
+    expect(mock.orders.size).toBe(1);
+    expect(routes()).toEqual(["POST /api/v1/order", "GET /api/v1/openOrders", "GET /api/v1/order"]);
+    expect(parseQuery(mock.server.requests[2]!.query).origClientOrderId).toBe(order.clientOrderId);
+  });
+});
+
+describe("bitrue status and timestamp rules (001 §3, §4) with the documented order example", () => {
+  const documented = {
+    symbol: "LTCBTC",
+    orderId: 1,
+    clientOrderId: "myOrder1",
+    price: "0.1",
+    origQty: "1.0",
+    executedQty: "0.0",
+    cummulativeQuoteQty: "0.0",
+    status: "NEW",
+    timeInForce: "GTC",
+    type: "LIMIT",
+    side: "BUY",
+    stopPrice: "0.0",
+    icebergQty: "0.0",
+    time: 1499827319559,
+    updateTime: 1499827319559,
+    isWorking: true,
+  };
+  const status = (s: string) => parseBitrueOrder({ ...documented, status: s }, "LTC/BTC").status;
+
+  it("maps NEW, PARTIALLY_FILLED to open, FILLED to closed, CANCELED, PENDING_CANCEL, REJECTED, EXPIRED to canceled", () => {
+    expect(["NEW", "PARTIALLY_FILLED", "FILLED", "CANCELED", "PENDING_CANCEL", "REJECTED", "EXPIRED"].map(status)).toEqual([
+      "open",
+      "open",
+      "closed",
+      "canceled",
+      "canceled",
+      "canceled",
+      "canceled",
+    ]);
+  });
+  it("yields undefined for an unknown status", () => {
+    expect(status("SOMEWHERE")).toBeUndefined();
+  });
+  it("keeps time in milliseconds and decimals as strings", () => {
+    expect(parseBitrueOrder(documented, "LTC/BTC")).toMatchObject({ id: "1", timestamp: 1499827319559, amount: "1", price: "0.1", filled: "0", side: "Buy" });
+  });
+  it("drops all-zero balances", () => {
+    expect(parseBitrueBalances({ balances: [{ asset: "BTC", free: "0.00000000", locked: "0.00000000" }] })).toEqual({});
+  });
+});
+
+describe("bitrue through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: BITRUE_KEY, SPOTDESK_API_SECRET: BITRUE_SECRET };
+
+  it("buy, order, orders, cancel, balances end to end; batch, cancel-batch, cancel-all are 'Not supported'", async () => {
+    const base = ["--exchange", "bitrue", "--base-url", mock.url, "--json"];
+    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
+    expect(bought.code, bought.stderr).toBe(0);
+    const order = JSON.parse(bought.stdout);
+    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
+    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).id).toBe(order.id);
+    const open = await runCli([...base, "orders", "BTC/USDT"], env);
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toContain(order.id);
+    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
+    expect(canceled.code, canceled.stderr).toBe(0);
+    expect(mock.orders.get(order.id)!.status).toBe("CANCELED");
+    const batch = await runCli([...base, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "0.01", price: "29000" }]));
+    expect(batch.code).toBe(9);
+    expect(batch.stderr).toContain("Not supported for bitrue");
+    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", "1"], env);
+    expect(cb.code).toBe(9);
+    expect(cb.stderr).toContain("Not supported for bitrue");
+    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
+    expect(all.code).toBe(9);
+    expect(all.stderr).toContain("Not supported for bitrue");
+    const balances = await runCli([...base, "balances"], env);
+    expect(balances.code, balances.stderr).toBe(0);
+    expect(JSON.parse(balances.stdout)).toMatchObject({ BTC: { f: "4723846.89208129", l: "0" } });
+    expect(mock.orders.size).toBe(1);
+  });
+});
