@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
+import { Checkbox } from "./Checkbox";
 import { EMPTY_LIST_TEXT, addListItem, removeListItem } from "./inputs";
 
 /** Seed 000 §2: add an item; click an item to delete it; pick from a list in a checkbox dialog (Submit, Clear). */
@@ -41,14 +42,9 @@ export function ListEditor(props: { label: string; items: string[]; onChange: (i
               <Dialog.Content className="dialog" aria-describedby={undefined}>
                 <Dialog.Title>{props.label}</Dialog.Title>
                 {props.options.map((o) => (
-                  <label key={o} className="check">
-                    <input
-                      type="checkbox"
-                      checked={picked.includes(o)}
-                      onChange={() => setPicked(picked.includes(o) ? removeListItem(picked, o) : addListItem(picked, o))}
-                    />
-                    <span>{o}</span>
-                  </label>
+                  <Checkbox key={o} checked={picked.includes(o)} onCheckedChange={(on) => setPicked(on ? addListItem(picked, o) : removeListItem(picked, o))}>
+                    {o}
+                  </Checkbox>
                 ))}
                 <div className="row end">
                   <button type="button" className="btn" onClick={() => setPicked([])}>

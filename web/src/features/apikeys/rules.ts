@@ -1,22 +1,28 @@
-/** API Keys rules (seed 000 §5 "API keys"). */
+/** API Keys rules (seed 000 §5 "API keys"), as the forms' schemas and the checks the tests read. */
+import { z } from "zod";
 import type { AccountPath } from "../../../../lib/api.js";
+import { accountPathSchema } from "../../../../lib/schemas.js";
 
-export interface ApiKeyFields {
-  client: string;
-  account: string;
-  pair: string;
-  api: string;
-  secret: string;
-  password: string;
-  exchange: string;
-}
+const filled = (label: string) => z.string().refine((v) => v.trim() !== "", `${label} is required`);
+
+/** Seed 000 §5: client name, sub account, pair, api key, secret and exchange filled; passphrase optional. */
+export const apiKeyFormSchema = z.object({
+  client: filled("Client Name"),
+  account: filled("Sub Account"),
+  pair: filled("Pair"),
+  api: filled("API Key"),
+  secret: filled("Secret Key"),
+  password: z.string(),
+  exchange: filled("Exchange"),
+});
+export type ApiKeyFields = z.infer<typeof apiKeyFormSchema>;
 
 /** Seed 000 §2: the hint names the four exchanges that need a passphrase. */
 export const PASSPHRASE_HINT = "Needed for Bitmart, Bitget, Kucoin, OKX";
 
 /** Seed 000 §5: Submit only when client name, sub account, pair, api key, secret and exchange are filled; passphrase optional. */
 export function canSubmitApiKeys(f: ApiKeyFields): boolean {
-  return [f.client, f.account, f.pair, f.api, f.secret, f.exchange].every((v) => v.trim() !== "");
+  return apiKeyFormSchema.safeParse(f).success;
 }
 
 /** Seed 000 §3: the key of the record is client name, exchange, sub account. */
@@ -24,7 +30,11 @@ export function apiKeyPath(f: ApiKeyFields): AccountPath {
   return [f.client.trim(), f.exchange.trim(), f.account.trim()];
 }
 
+/** The remove form: one account path (lib's schema, PRODUCT D13). */
+export const removeApiKeysFormSchema = z.object({ path: accountPathSchema.optional().refine((p) => p !== undefined, "Choose a path") });
+export type RemoveApiKeysForm = z.input<typeof removeApiKeysFormSchema>;
+
 /** Seed 000 §5 "Remove: Delete is disabled until a path is chosen". */
 export function canDelete(chosen: AccountPath | undefined): boolean {
-  return chosen !== undefined;
+  return removeApiKeysFormSchema.safeParse({ path: chosen }).success;
 }

@@ -4,6 +4,7 @@ import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
 import { STORAGE, readStorage, writeStorage } from "../../app/storage";
+import { Select } from "../../components/Select";
 import { encodeQueryPath } from "../trading/query-path";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
@@ -35,17 +36,17 @@ export function HomePage() {
           <span>Client</span>
           <input type="search" value={clientFilter} onChange={(e) => setClient(e.target.value)} placeholder="Filter by name" />
         </label>
-        <label className="field inline">
+        <div className="field inline">
           <span>Exchange</span>
-          <select value={exchangeFilter} onChange={(e) => setExchange(e.target.value)}>
-            <option value="">All exchanges</option>
-            {[...new Set([...exchangeIds, ...(exchangeFilter ? [exchangeFilter] : [])])].map((id) => (
-              <option key={id} value={id}>
-                {displayName(id)}
-              </option>
-            ))}
-          </select>
-        </label>
+          <Select
+            aria-label="Exchange filter"
+            value={exchangeFilter}
+            onValueChange={setExchange}
+            placeholder="All exchanges"
+            emptyLabel="All exchanges"
+            options={[...new Set([...exchangeIds, ...(exchangeFilter ? [exchangeFilter] : [])])].map((id) => ({ value: id, label: displayName(id) }))}
+          />
+        </div>
         <button
           type="button"
           className="btn"

@@ -1,17 +1,37 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { generateEncryptionKey } from "../../../../lib/envelope.js";
 import { saveEncryptionKey, useEncryptionKey } from "../../app/encryption-key";
-import { enteredKeyError } from "./key-rules";
+import { encryptionKeyFormSchema, type EncryptionKeyForm } from "./key-rules";
 
 /** Seed 000 §2 "An encryption-key dialog"; §5: entered 16, 24 or 32 characters, or generated. */
 export function EncryptionKeyDialog() {
   const saved = useEncryptionKey();
   const [open, setOpen] = useState(false);
-  const [text, setText] = useState("");
-  const error = enteredKeyError(text);
+  const { register, handleSubmit, reset, watch, formState } = useForm<EncryptionKeyForm>({
+    resolver: zodResolver(encryptionKeyFormSchema),
+    mode: "onChange",
+    defaultValues: { key: "" },
+  });
+  const text = watch("key");
+  const close = () => {
+    reset({ key: "" });
+    setOpen(false);
+  };
+  const save = handleSubmit(({ key }) => {
+    saveEncryptionKey(key);
+    close();
+  });
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) reset({ key: "" });
+        setOpen(next);
+      }}
+    >
       <Dialog.Trigger asChild>
         <button type="button" className={`btn ${saved ? "" : "warn"}`} aria-label="Encryption key">
           {saved ? "Key ✓" : "Key"}
@@ -24,18 +44,10 @@ export function EncryptionKeyDialog() {
           <p id="enc-key-desc" className="muted">
             API keys are encrypted in this browser (AES-GCM 256) with this key before they are sent. {saved ? "A key is saved." : "No key is saved."}
           </p>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (error) return;
-              saveEncryptionKey(text);
-              setText("");
-              setOpen(false);
-            }}
-          >
+          <form onSubmit={(e) => void save(e)}>
             <label className="field">
               <span>Key (16, 24 or 32 characters)</span>
-              <input type="password" autoComplete="off" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={text !== "" && Boolean(error)} />
+              <input type="password" autoComplete="off" {...register("key")} aria-invalid={text !== "" && !formState.isValid} />
               <span className="hint num">{text.length} characters</span>
             </label>
             <div className="row end">
@@ -49,12 +61,12 @@ export function EncryptionKeyDialog() {
                 className="btn"
                 onClick={() => {
                   saveEncryptionKey(generateEncryptionKey());
-                  setOpen(false);
+                  close();
                 }}
               >
                 Generate
               </button>
-              <button type="submit" className="btn primary" disabled={Boolean(error)}>
+              <button type="submit" className="btn primary" disabled={!formState.isValid}>
                 Save
               </button>
             </div>

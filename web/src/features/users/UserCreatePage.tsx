@@ -1,43 +1,46 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { useState } from "react";
+import { Controller, useController, useForm } from "react-hook-form";
+import type { z } from "zod";
 import { api } from "../../app/api";
 import { useClients } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
-import { canPermitLogin, scopeFromSelection } from "./rules";
+import { scopeFromSelection, selectionOfScope, userCreateFormSchema, type UserCreateForm } from "./rules";
 
 export function UserCreatePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const clients = useClients();
-  const [email, setEmail] = useState("");
-  const [selected, setSelected] = useState<string[]>([]);
-  const ready = canPermitLogin(email, selected);
-  const submit = async () => {
-    if (!ready) return;
-    const r = await api.call("setUser", { body: { userId: email.trim(), scope: scopeFromSelection(selected, clients.data ?? []) } });
+  const { control, handleSubmit, formState } = useForm<UserCreateForm, unknown, z.output<typeof userCreateFormSchema>>({
+    resolver: zodResolver(userCreateFormSchema),
+    mode: "onChange",
+    defaultValues: { userId: "", scope: [] },
+  });
+  // the field is the payload's userId (PRODUCT D18); the input keeps the name a browser knows
+  const { field: email } = useController({ control, name: "userId" });
+  const submit = handleSubmit(async ({ userId, scope }) => {
+    // Seed 000 §5: a selection of exactly all clients gives scope all.
+    const r = await api.call("setUser", { body: { userId, scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) } });
     if (r.ok) {
       await queryClient.invalidateQueries({ queryKey: ["users"] });
       await navigate({ to: "/users" });
     }
-  };
+  });
   return (
-    <form
-      className="panel narrow form"
-      aria-label="Create user"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
+    <form className="panel narrow form" aria-label="Create user" onSubmit={(e) => void submit(e)}>
       <h1>Create user</h1>
       <label className="field">
         <span>E-mail</span>
-        <input type="email" name="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        <input type="email" autoComplete="off" name="email" ref={email.ref} value={email.value} onChange={email.onChange} onBlur={email.onBlur} />
       </label>
-      <ClientMultiSelect clients={clients.data ?? []} selected={selected} onChange={setSelected} />
+      <Controller
+        control={control}
+        name="scope"
+        render={({ field }) => <ClientMultiSelect clients={clients.data ?? []} selected={selectionOfScope(field.value, clients.data ?? [])} onChange={field.onChange} />}
+      />
       <div className="row end">
-        <button type="submit" className="btn primary" disabled={!ready}>
+        <button type="submit" className="btn primary" disabled={!formState.isValid || formState.isSubmitting}>
           Permit login
         </button>
       </div>

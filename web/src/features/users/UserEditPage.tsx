@@ -1,11 +1,14 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
+import { Controller, useForm } from "react-hook-form";
+import type { z } from "zod";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { api } from "../../app/api";
 import { useClients, useUser } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
-import { canChangeScope, scopeFromSelection, scopeText, selectionOfScope } from "./rules";
+import { changeScopeFormSchema, scopeFromSelection, scopeText, selectionOfScope, type ChangeScopeForm } from "./rules";
 
 const route = getRouteApi("/_auth/_admin/user/edit/$uuid");
 
@@ -15,19 +18,25 @@ export function UserEditPage() {
   const queryClient = useQueryClient();
   const user = useUser(uuid);
   const clients = useClients();
-  const [selected, setSelected] = useState<string[]>([]);
+  const { control, handleSubmit, reset, formState } = useForm<ChangeScopeForm, unknown, z.output<typeof changeScopeFormSchema>>({
+    resolver: zodResolver(changeScopeFormSchema),
+    mode: "onChange",
+    defaultValues: { scope: [] },
+  });
   useEffect(() => {
-    if (user.data) setSelected(selectionOfScope(user.data.scope, clients.data ?? []));
-  }, [user.data, clients.data]);
+    if (user.data) reset({ scope: selectionOfScope(user.data.scope, clients.data ?? []) }, { keepDefaultValues: false });
+  }, [user.data, clients.data, reset]);
   const u = user.data;
-  const change = async () => {
-    if (!canChangeScope(Boolean(u), selected)) return;
-    const r = await api.call("changeScope", { params: { id: uuid }, body: { scope: scopeFromSelection(selected, clients.data ?? []) } });
+  // Seed 000 §5: Change scope needs a loaded user and at least one selected client.
+  const canChange = Boolean(u) && formState.isValid;
+  const change = handleSubmit(async ({ scope }) => {
+    if (!u) return;
+    const r = await api.call("changeScope", { params: { id: uuid }, body: { scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) } });
     if (r.ok) {
       await queryClient.invalidateQueries({ queryKey: ["user", uuid] });
       await queryClient.invalidateQueries({ queryKey: ["users"] });
     }
-  };
+  });
   const remove = async () => {
     const r = await api.call("removeUser", { params: { id: uuid } });
     if (r.ok) {
@@ -36,7 +45,7 @@ export function UserEditPage() {
     }
   };
   return (
-    <section className="panel narrow form" aria-label="Edit user">
+    <form className="panel narrow form" aria-label="Edit user" onSubmit={(e) => void change(e)}>
       <div className="row between">
         <h1>Edit user</h1>
         <button type="button" className="btn" onClick={() => void user.refetch()} aria-label="Refresh">
@@ -51,15 +60,19 @@ export function UserEditPage() {
         <dt>Scope</dt>
         <dd>{u ? scopeText(u.scope) : "-"}</dd>
       </dl>
-      <ClientMultiSelect clients={clients.data ?? []} selected={selected} onChange={setSelected} />
+      <Controller
+        control={control}
+        name="scope"
+        render={({ field }) => <ClientMultiSelect clients={clients.data ?? []} selected={selectionOfScope(field.value, clients.data ?? [])} onChange={field.onChange} />}
+      />
       <div className="row between">
         <button type="button" className="btn danger" disabled={!u} onClick={() => void remove()}>
           Remove
         </button>
-        <button type="button" className="btn primary" disabled={!canChangeScope(Boolean(u), selected)} onClick={() => void change()}>
+        <button type="submit" className="btn primary" disabled={!canChange || formState.isSubmitting}>
           Change scope
         </button>
       </div>
-    </section>
+    </form>
   );
 }

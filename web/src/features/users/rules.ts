@@ -1,6 +1,7 @@
-/** Users rules (seed 000 §2 "Users page", §5 "Users"). */
+/** Users rules (seed 000 §2 "Users page", §5 "Users"): lib's payload schemas, as the forms use them. */
+import type { z } from "zod";
 import type { Scope } from "../../../../lib/api.js";
-import { isValidEmail } from "../auth/rules";
+import { changeScopeSchema, setUserSchema } from "../../../../lib/schemas.js";
 
 /** Seed 000 §2: Scope shows the word all, or the list joined. */
 export function scopeText(scope: Scope): string {
@@ -14,17 +15,25 @@ export function scopeFromSelection(selected: readonly string[], allClients: read
   return chosen;
 }
 
+/** 'Permit login': the e-mail (as `userId`, PRODUCT D18) and the selected clients, checked by lib's setUserSchema. */
+export const userCreateFormSchema = setUserSchema;
+export type UserCreateForm = z.input<typeof userCreateFormSchema>;
+
+/** Change scope: the selected clients, checked by lib's changeScopeSchema. */
+export const changeScopeFormSchema = changeScopeSchema;
+export type ChangeScopeForm = z.input<typeof changeScopeFormSchema>;
+
 /** Seed 000 §5: Permit login only with a valid e-mail and at least one client selected. */
 export function canPermitLogin(email: string, selected: readonly string[]): boolean {
-  return isValidEmail(email) && selected.length > 0;
+  return userCreateFormSchema.safeParse({ userId: email, scope: [...selected] }).success;
 }
 
 /** Seed 000 §5: Change scope needs a loaded user and at least one selected client. */
 export function canChangeScope(userLoaded: boolean, selected: readonly string[]): boolean {
-  return userLoaded && selected.length > 0;
+  return userLoaded && changeScopeFormSchema.safeParse({ scope: [...selected] }).success;
 }
 
-/** The selection that shows a scope: all clients for 'all'. */
+/** The selection that shows a scope: all clients for 'all' (a stored user's scope, or a form's). */
 export function selectionOfScope(scope: Scope, allClients: readonly string[]): string[] {
   return scope === "all" ? [...allClients] : [...scope];
 }
