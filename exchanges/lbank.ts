@@ -91,6 +91,8 @@ export function lbankSignature(secret: string, paramString: string): string {
   return hmacSha256Hex(secret, md5Hex(paramString).toUpperCase());
 }
 
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
 /** Builds one signed request exactly as it goes on the wire (form body = signed string + sign). */
 export function lbankSignedRequest(
   credentials: Credentials,
@@ -106,10 +108,17 @@ export function lbankSignedRequest(
     signature_method: "HmacSHA256",
     echostr,
   };
-  // Sorted once: the digest covers the raw values; the body repeats them form-encoded.
+  // Sorted once: the digest covers the raw values; the body repeats them form-encoded (identical
+  // bytes for the usual symbols, decimals and hex ids, which need no escaping).
   const keys = Object.keys(all).sort();
-  const signed = keys.map((k) => `${k}=${all[k]}`).join("&");
-  const body = keys.map((k) => `${k}=${encodeURIComponent(all[k]!)}`).join("&");
+  let signed = "";
+  let body = "";
+  for (const k of keys) {
+    const value = all[k]!;
+    const sep = signed === "" ? "" : "&";
+    signed += `${sep}${k}=${value}`;
+    body += `${sep}${k}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`;
+  }
   return {
     method: "POST",
     path,
