@@ -58,6 +58,11 @@ export interface ClientOptions {
   onFailure?: (failure: ApiFailure) => void;
   /** seed 000 §7: successful non-GET calls show a success toast */
   onSuccess?: (method: string, path: string) => void;
+  /**
+   * Asked before a failure is reported: resolve true once the cause is repaired (a 602 after a
+   * token refresh) and the call is sent once more; only the second outcome is reported.
+   */
+  recover?: (failure: ApiFailure, route: RouteName) => Promise<boolean> | boolean;
 }
 
 export interface CallOptions {
@@ -83,7 +88,18 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
 
+  type Sent<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
+
   async function call<T>(name: RouteName, call: CallOptions = {}): Promise<ApiResult<T>> {
+    let sent = await send<T>(name, call);
+    // one retry at most: a second failure is reported whatever it is
+    if (!sent.ok && options.recover && (await options.recover(sent.failure, name))) sent = await send<T>(name, call);
+    if (sent.ok) return sent;
+    if (!call.quiet) options.onFailure?.(sent.failure);
+    return { ok: false, code: sent.failure.code, msg: sent.failure.description ?? sent.failure.title };
+  }
+
+  async function send<T>(name: RouteName, call: CallOptions): Promise<Sent<T>> {
     const spec = ROUTES[name];
     const path = spec.path.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(call.params?.[p] ?? ""));
     const method = spec.method;
@@ -101,10 +117,7 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
     if (call.body !== undefined) headers["content-type"] = "application/json";
     if (method === "GET") headers["cache-control"] = "no-cache";
 
-    const fail = (failure: ApiFailure): ApiResult<T> => {
-      if (!call.quiet) options.onFailure?.(failure);
-      return { ok: false, code: failure.code, msg: failure.description ?? failure.title };
-    };
+    const fail = (failure: ApiFailure): Sent<T> => ({ ok: false, failure });
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);

@@ -91,6 +91,37 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     expect(failures[0]?.title).toBe("/token/admin/users");
   });
 
+  it("sends a call once more when recover repairs the failure, reporting only the second outcome (000 §8 602)", async () => {
+    let token = "old";
+    const answers = [new Response(JSON.stringify({ code: 602, msg: "expired" }), { status: 401 }), new Response(JSON.stringify(["Demo"]), { status: 200 })];
+    const f = vi.fn(async (_u: string, _init?: RequestInit) => answers.shift() as Response);
+    const failures: ApiFailure[] = [];
+    const recover = vi.fn(async (failure: ApiFailure) => {
+      token = "new";
+      return failure.code === 602;
+    });
+    const client = createApiClient({ fetch: f as never, accessToken: () => token, recover, onFailure: (x) => failures.push(x) });
+    expect(await client.call<string[]>("clients")).toEqual({ ok: true, data: ["Demo"] });
+    expect(recover).toHaveBeenCalledWith(expect.objectContaining({ code: 602 }), "clients");
+    expect(f).toHaveBeenCalledTimes(2);
+    expect((f.mock.calls[1]?.[1]?.headers as Record<string, string>).authorization).toBe("Bearer new");
+    expect(failures).toEqual([]);
+  });
+
+  it("retries at most once and reports the second failure; no retry when recover declines", async () => {
+    const failures: ApiFailure[] = [];
+    const f = fakeFetch(401, { code: 602, msg: "expired" });
+    const recover = vi.fn(async () => true);
+    const r = await createApiClient({ fetch: f as never, recover, onFailure: (x) => failures.push(x) }).call("clients");
+    expect(r).toMatchObject({ ok: false, code: 602 });
+    expect(f).toHaveBeenCalledTimes(2);
+    expect(recover).toHaveBeenCalledTimes(1);
+    expect(failures.map((x) => x.code)).toEqual([602]);
+    const g = fakeFetch(401, { code: 602, msg: "expired" });
+    await createApiClient({ fetch: g as never, recover: async () => false }).call("clients");
+    expect(g).toHaveBeenCalledTimes(1);
+  });
+
   it("treats any status but 200 as a failure, even without a body (000 §8 'Only status 200 counts as success')", async () => {
     const client = createApiClient({ fetch: (async () => new Response("", { status: 204 })) as never });
     expect((await client.call("clients")).ok).toBe(false);

@@ -53,7 +53,7 @@ async function loadMe(): Promise<void> {
   if (me.ok) setSession({ admin: me.data.admin, email: me.data.email });
 }
 
-setAccessExpiredHandler(() => void refreshSession());
+setAccessExpiredHandler(refreshSession);
 
 /** After a successful login or registration (seed 000 §4): keep the session, load clients and exchanges. */
 export async function signIn(answer: SessionAnswer, email: string): Promise<void> {
