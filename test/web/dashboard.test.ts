@@ -177,6 +177,48 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     expect(await page.evaluate(() => localStorage.getItem("clientFilter"))).toBeNull();
   });
 
+  it("keeps the exchange filter across a reload and clears it (000 §2 exchangeFilter)", async () => {
+    // a second exchange to filter on: Beta's account on bybit, stored through the Radix exchange picker
+    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.waitForURL(/\/apikeys$/);
+    await page.locator("input[name=client]").fill("Beta");
+    await page.locator("input[name=account]").fill("main");
+    await page.locator("input[name=pair]").fill("ETH/USDT");
+    await page.locator("input[name=api]").fill("beta-api-key");
+    await page.locator("input[name=secret]").fill("beta-secret");
+    await page.getByLabel("Exchange", { exact: true }).click();
+    await page.getByRole("option", { name: "Bybit" }).click();
+    const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await until("stored key", async () => {
+      const db = new Database(join(served.dataDir, "spotdesk.sqlite"), { readonly: true });
+      try {
+        return db.prepare("SELECT exchange FROM api_keys WHERE client = 'Beta'").get() as { exchange: string } | undefined;
+      } finally {
+        db.close();
+      }
+    }).then(({ exchange }) => expect(exchange).toBe("bybit"));
+
+    await page.getByRole("button", { name: "Home" }).click();
+    await page.getByRole("article", { name: "Client Beta" }).waitFor();
+    await page.getByRole("combobox", { name: "Exchange filter" }).click();
+    await page.getByRole("option", { name: "Bybit" }).click();
+    await page.getByRole("article", { name: "Client Acme" }).waitFor({ state: "detached" });
+    expect(await page.evaluate(() => localStorage.getItem("exchangeFilter"))).toBe("bybit");
+    await page.reload();
+    await page.getByRole("article", { name: "Client Beta" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("exchangeFilter"))).toBe("bybit");
+    expect(await page.getByRole("combobox", { name: "Exchange filter" }).textContent()).toContain("Bybit");
+    expect(await page.getByRole("article", { name: "Client Acme" }).count()).toBe(0);
+    expect(await page.getByRole("article", { name: "Client Demo" }).count()).toBe(0);
+    await shot(page, "exchange-filter");
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByRole("article", { name: "Client Acme" }).waitFor();
+    await page.getByRole("article", { name: "Client Demo" }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem("exchangeFilter"))).toBeNull();
+  });
+
   it("opens the trading view of a card as /c/[client][exchange][account] (000 §2, PRODUCT D13)", async () => {
     await page.getByRole("article", { name: "Client Acme" }).getByRole("button").first().click();
     await page.waitForURL(/\/c\//);
