@@ -139,20 +139,15 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       price: String(30000 + (i % 100)),
       quantity: "0.01",
     }),
+  // the echostr comes from the adapter's own generator, as on every real request
   lbank: (now, i) =>
-    lbankSignedRequest(
-      credentials,
-      now,
-      LBANK_PATHS.createOrder,
-      {
-        symbol: exchangeSymbol("BTC/USDT", "_", true),
-        type: "buy",
-        price: String(30000 + (i % 100)),
-        amount: "0.01",
-        custom_id: clientOrderId,
-      },
-      "0123456789abcdef0123456789abcdef",
-    ),
+    lbankSignedRequest(credentials, now, LBANK_PATHS.createOrder, {
+      symbol: exchangeSymbol("BTC/USDT", "_", true),
+      type: "buy",
+      price: String(30000 + (i % 100)),
+      amount: "0.01",
+      custom_id: clientOrderId,
+    }),
   bitrue: (now, i) =>
     bitrueSignedRequest(credentials, now, "POST", BITRUE_PATHS.order, {
       symbol: exchangeSymbol("BTC/USDT", ""),

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import * as crypto from "node:crypto";
 import { z } from "zod";
 import { toDecimalString } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
@@ -9,7 +9,6 @@ import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import type { HttpRequest } from "./common/rest.js";
-import { hmacSha256Hex, md5Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -73,9 +72,22 @@ export const LBANK_ERRORS: ErrorCodeTable = {
   ],
 };
 
-/** 32 random alphanumerics (LBank: echostr of 30 to 40 letters and digits). */
+/**
+ * 32 random alphanumerics (LBank: echostr of 30 to 40 letters and digits). Drawn from a pool of
+ * random bytes refilled 256 echostrs at a time: one randomBytes call per request cost as much as
+ * building the rest of the request.
+ */
+const ECHOSTR_BYTES = 16;
+let echostrPool = Buffer.alloc(0);
+let echostrOffset = 0;
 export function lbankEchostr(): string {
-  return randomBytes(16).toString("hex");
+  if (echostrOffset + ECHOSTR_BYTES > echostrPool.length) {
+    echostrPool = crypto.randomBytes(ECHOSTR_BYTES * 256);
+    echostrOffset = 0;
+  }
+  const echostr = echostrPool.toString("hex", echostrOffset, echostrOffset + ECHOSTR_BYTES);
+  echostrOffset += ECHOSTR_BYTES;
+  return echostr;
 }
 
 /** The string LBank digests: every parameter but `sign`, sorted by name, k=v joined with '&'. */
@@ -86,12 +98,33 @@ export function lbankParamString(params: Record<string, string>): string {
     .join("&");
 }
 
+// One-shot MD5 (node:crypto `hash`, Node >= 20.12) skips a Hash object per request; older Node
+// falls back to createHash. Same digest either way.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+function md5Hex(payload: string): string {
+  return oneShotHash ? oneShotHash("md5", payload, "hex") : crypto.createHash("md5").update(payload).digest("hex");
+}
+
+// The HMAC key imported once per secret: createHmac with a string key converts it on every call.
+const hmacKeys = new Map<string, crypto.KeyObject>();
+function hmacKey(secret: string): crypto.KeyObject {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    if (hmacKeys.size >= 64) hmacKeys.clear();
+    key = crypto.createSecretKey(Buffer.from(secret, "utf8"));
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
+
 /** HMAC-SHA256 hex of the upper-cased MD5 hex digest of the sorted parameter string. */
 export function lbankSignature(secret: string, paramString: string): string {
-  return hmacSha256Hex(secret, md5Hex(paramString).toUpperCase());
+  return crypto.createHmac("sha256", hmacKey(secret)).update(md5Hex(paramString).toUpperCase()).digest("hex");
 }
 
 const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+/** api_key, echostr, signature_method, timestamp: sorted by name. */
+const ADDED_NAMES: readonly string[] = ["api_key", "echostr", "signature_method", "timestamp"];
 
 /** Builds one signed request exactly as it goes on the wire (form body = signed string + sign). */
 export function lbankSignedRequest(
@@ -101,23 +134,37 @@ export function lbankSignedRequest(
   params: Record<string, string> = {},
   echostr = lbankEchostr(),
 ): HttpRequest {
-  const all: Record<string, string> = {
-    ...params,
-    api_key: credentials.api,
-    timestamp: String(nowMs),
-    signature_method: "HmacSHA256",
-    echostr,
-  };
-  // Sorted once: the digest covers the raw values; the body repeats them form-encoded (identical
-  // bytes for the usual symbols, decimals and hex ids, which need no escaping).
-  const keys = Object.keys(all).sort();
+  // The four names LBank adds, in sorted order; the caller's keys are sorted alone and merged
+  // in (same order as sorting all of them, without building a merged object per request).
+  const timestamp = String(nowMs);
+  const added = [credentials.api, echostr, "HmacSHA256", timestamp];
+  const keys = Object.keys(params).sort();
   let signed = "";
   let body = "";
-  for (const k of keys) {
-    const value = all[k]!;
-    const sep = signed === "" ? "" : "&";
-    signed += `${sep}${k}=${value}`;
-    body += `${sep}${k}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`;
+  let a = 0;
+  let k = 0;
+  while (a < 4 || k < keys.length) {
+    let name: string;
+    let value: string;
+    const own = k < keys.length ? keys[k]! : undefined;
+    if (own !== undefined && ADDED_NAMES.includes(own)) {
+      k++; // an added name wins over a caller's parameter of the same name
+      continue;
+    }
+    if (a < 4 && (own === undefined || ADDED_NAMES[a]! < own)) {
+      name = ADDED_NAMES[a]!;
+      value = added[a++]!;
+    } else {
+      name = own!;
+      value = params[own!]!;
+      k++;
+    }
+    if (signed !== "") {
+      signed += "&";
+      body += "&";
+    }
+    signed += name + "=" + value;
+    body += name + "=" + (UNRESERVED.test(value) ? value : encodeURIComponent(value));
   }
   return {
     method: "POST",
@@ -126,7 +173,7 @@ export function lbankSignedRequest(
     body: `${body}&sign=${lbankSignature(credentials.secret, signed)}`,
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      timestamp: all.timestamp!,
+      timestamp,
       signature_method: "HmacSHA256",
       echostr,
     },
