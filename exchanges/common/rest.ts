@@ -40,12 +40,34 @@ export interface RestClientOptions {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-type Got = typeof import("got").default;
-let gotPromise: Promise<Got> | undefined;
-/** got is loaded on the first request, so commands that never call an exchange start fast. */
-function loadGot(): Promise<Got> {
-  gotPromise ??= import("got").then((m) => m.default);
-  return gotPromise;
+type HttpModule = typeof import("node:http");
+const transports = new Map<string, Promise<HttpModule>>();
+/**
+ * The transport is Node's own http/https, loaded on the first request of its protocol. (got was the
+ * first choice of the stack; its import alone costs 3.7–6x a bare `node -e 0` here, which breaks
+ * issue 3's "whole CLI call within 2x of bare node" — see the issue note.)
+ */
+function transport(protocol: string): Promise<HttpModule> {
+  let module = transports.get(protocol);
+  if (!module) {
+    module = (protocol === "https:" ? import("node:https") : import("node:http")) as Promise<HttpModule>;
+    transports.set(protocol, module);
+  }
+  return module;
+}
+
+/** Decodes a gzip/deflate/br body; anything else is returned as it came. */
+async function decode(body: Buffer, encoding: string | undefined): Promise<Buffer> {
+  if (!encoding || encoding === "identity") return body;
+  const zlib = await import("node:zlib");
+  if (encoding === "gzip" || encoding === "x-gzip") return zlib.gunzipSync(body);
+  if (encoding === "deflate") return zlib.inflateSync(body);
+  if (encoding === "br") return zlib.brotliDecompressSync(body);
+  return body;
+}
+
+class RequestTimeout extends Error {
+  readonly code = "ETIMEDOUT";
 }
 
 /** Network failure codes that prove the request never reached the exchange. */
@@ -65,7 +87,7 @@ export class RestClient {
   private readonly timeoutMs: number;
   private readonly proxy: string | undefined;
   private readonly logger: Logger;
-  private agent: Record<string, unknown> | undefined;
+  private agent: { http: unknown; https: unknown } | undefined;
 
   constructor(exchange: ExchangeId, options: RestClientOptions) {
     this.exchange = exchange;
@@ -79,7 +101,7 @@ export class RestClient {
     return `${this.baseUrl}${request.path}${request.query ? `?${request.query}` : ""}`;
   }
 
-  private async proxyAgent(): Promise<Record<string, unknown> | undefined> {
+  private async proxyAgent(): Promise<{ http: unknown; https: unknown } | undefined> {
     if (!this.proxy) return undefined;
     if (!this.agent) {
       const { HttpProxyAgent, HttpsProxyAgent } = await import("hpagent");
@@ -90,31 +112,45 @@ export class RestClient {
   }
 
   async send(request: HttpRequest): Promise<HttpResponse> {
-    const got = await loadGot();
-    const url = this.url(request);
+    const url = new URL(this.url(request));
     const started = Date.now();
-    const agent = await this.proxyAgent();
     try {
-      const response = await got(url, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body !== "" ? { body: request.body } : {}),
-        timeout: { request: this.timeoutMs },
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        followRedirect: false,
-        decompress: true,
-        ...(agent ? { agent } : {}),
+      const [http, agent] = await Promise.all([transport(url.protocol), this.proxyAgent()]);
+      const raw = await new Promise<{ status: number; headers: HttpResponse["headers"]; body: Buffer }>((resolve, reject) => {
+        const body = request.body === "" ? undefined : Buffer.from(request.body, "utf8");
+        const req = http.request(
+          url,
+          {
+            method: request.method,
+            headers: {
+              "accept-encoding": "gzip, deflate, br",
+              ...request.headers,
+              ...(body ? { "content-length": String(body.length) } : {}),
+            },
+            ...(agent ? { agent: (url.protocol === "https:" ? agent.https : agent.http) as import("node:http").Agent } : {}),
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+            res.on("error", reject);
+          },
+        );
+        // One bound on the whole exchange, like a request time-out: no command hangs on a silent exchange.
+        const timer = setTimeout(() => req.destroy(new RequestTimeout(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+        req.on("close", () => clearTimeout(timer));
+        req.on("error", reject);
+        req.end(body);
       });
-      const text = response.body;
+      const text = (await decode(raw.body, String(raw.headers["content-encoding"] ?? "").toLowerCase() || undefined)).toString("utf8");
       let json: unknown;
       try {
         json = text === "" ? undefined : JSON.parse(text);
       } catch {
         json = undefined;
       }
-      this.logger.debug("http", { exchange: this.exchange, method: request.method, path: request.path, status: response.statusCode, ms: Date.now() - started });
-      return { status: response.statusCode, headers: response.headers, text, json };
+      this.logger.debug("http", { exchange: this.exchange, method: request.method, path: request.path, status: raw.status, ms: Date.now() - started });
+      return { status: raw.status, headers: raw.headers, text, json };
     } catch (error) {
       const code = (error as { code?: string }).code ?? "ENETWORK";
       // "Network errors fall back to the library message or the status text" (seed 001 §8);
