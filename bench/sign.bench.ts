@@ -18,6 +18,7 @@ import { bitrueSignedRequest, BITRUE_PATHS } from "../exchanges/bitrue.js";
 import { probitSignedRequest, PROBIT_PATHS } from "../exchanges/probit.js";
 import { lbankSignedRequest, LBANK_PATHS } from "../exchanges/lbank.js";
 import { coinstoreSignedRequest, COINSTORE_PATHS } from "../exchanges/coinstore.js";
+import { bitteamAuthorization, bitteamRequest, BITTEAM_PATHS } from "../exchanges/bitteam.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
 import type { BenchResult } from "./index.js";
@@ -167,6 +168,16 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       ordQty: "0.01",
       timeInForce: "GTC",
       clOrdId: clientOrderId,
+    }),
+  // bitteam signs with basic authentication (seed 001 §7): the header is encoded per request here,
+  // and the pair id is the one its pairs list gives BTC/USDT.
+  bitteam: (_now, i) =>
+    bitteamRequest(bitteamAuthorization(credentials), "POST", BITTEAM_PATHS.orderCreate, {
+      pairId: "22",
+      type: "limit",
+      side: "buy",
+      amount: "0.01",
+      price: String(30000 + (i % 100)),
     }),
 };
 

@@ -163,8 +163,8 @@ export function lbankSignedRequest(
       signed += "&";
       body += "&";
     }
-    signed += name + "=" + value;
-    body += name + "=" + (UNRESERVED.test(value) ? value : encodeURIComponent(value));
+    signed += `${name}=${value}`;
+    body += `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`;
   }
   return {
     method: "POST",

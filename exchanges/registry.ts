@@ -25,6 +25,7 @@ const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   bitmart: () => import("./bitmart.js").then((m) => m.createBitmartExchange),
   xt: () => import("./xt.js").then((m) => m.createXtExchange),
   bitrue: () => import("./bitrue.js").then((m) => m.createBitrueExchange),
+  bitteam: () => import("./bitteam.js").then((m) => m.createBitteamExchange),
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
