@@ -50,6 +50,8 @@ const EXCEPTIONS: Partial<Record<ExchangeId, Record<string, OrderStatus>>> = {
   // "On the exchange that uses the 'PARTIALLY_CANCELED' variant, that status maps to open" —
   // mexc's documented status list is NEW, FILLED, PARTIALLY_FILLED, CANCELED, PARTIALLY_CANCELED.
   mexc: { PARTIALLY_CANCELED: "open" },
+  // bitteam reports withdrawn orders as "delete" and refused ones as "inactive" (both read as rejected).
+  bitteam: { delete: "canceled", inactive: "canceled" },
   // bybit: triggered counts as canceled.
   bybit: { Triggered: "canceled" },
   // lbank numeric codes: -1, 3 and 4 are canceled; 0 and 1 are open; 2 is closed.
