@@ -106,6 +106,9 @@ describe("seed 001 §4 — each exchange's documented spellings", () => {
     ["bitmart", "partially_filled", "open"],
     ["bitmart", "filled", "closed"],
     ["bitmart", "canceled", "canceled"],
+    // bitteam: withdrawn ("delete") and refused ("inactive") orders are canceled
+    ["bitteam", "delete", "canceled"],
+    ["bitteam", "inactive", "canceled"],
     // bybit v5: New, PartiallyFilled, Untriggered, Rejected, PartiallyFilledCanceled, Filled,
     // Cancelled, Triggered, Deactivated
     ["bybit", "New", "open"],
