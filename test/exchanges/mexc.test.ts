@@ -1,48 +1,12 @@
-import { execFileSync, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.js";
 import { MexcAdapter, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { parseQuery } from "../mocks/http-mock.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "../mocks/mexc.js";
-
-/** Spawns the BUILT CLI (bin/spotdesk) with a throw-away HOME, config and data directory. */
-let cliHome = "";
-beforeAll(() => {
-  execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "ignore" });
-  cliHome = mkdtempSync(join(tmpdir(), "spotdesk-mexc-"));
-});
-afterAll(() => rmSync(cliHome, { recursive: true, force: true }));
-
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-  stdin = "",
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["bin/spotdesk", ...args], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: cliHome,
-        SPOTDESK_CONFIG_DIR: join(cliHome, "config"),
-        SPOTDESK_DATA_DIR: join(cliHome, "data"),
-        NO_COLOR: "1",
-        ...env,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 const credentials = { api: MEXC_KEY, secret: MEXC_SECRET };
 let mock: MexcMock;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -30,6 +30,9 @@ export function runCli(args: string[], env: Record<string, string>, input?: stri
   child.stdin.end(input ?? "");
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on("close", (code) => {
+      rmSync(home, { recursive: true, force: true });
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
   });
 }
