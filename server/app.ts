@@ -1,9 +1,10 @@
 /**
- * The services every route shares: configuration, storage, keys, limits, the outbox and the bot
+ * The services every route shares: configuration, storage, keys, limits, the mailer and the bot
  * hub of the live channel. Built once by startServer.
  */
 import type { Logger } from "../lib/log.js";
 import type { ResolvedConfig } from "./config.js";
+import type { Mailer } from "./mail.js";
 import type { Storage } from "./storage/types.js";
 
 export interface BotEvents {
@@ -29,6 +30,8 @@ export interface App {
   readonly paperDir: string;
   /** the secure flag of cookies (TLS or behind a TLS proxy) */
   readonly secureCookies: boolean;
+  /** SMTP delivery of e-mail codes; absent without an `smtp` configuration (outbox.jsonl then) */
+  readonly mailer?: Mailer;
 }
 
 /**

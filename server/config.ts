@@ -43,6 +43,39 @@ export interface ServerOptions {
   printSetupCode?: boolean;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
+  /** PRODUCT D18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */
+  smtp?: SmtpOptions;
+  /** PRODUCT D14: upstream hosts of the gateway relays (/api/bitteam/…, /api/kucoin/…) */
+  relay?: RelayOptions;
+}
+
+export interface SmtpOptions {
+  host?: string;
+  /** default 465 when secure, else 587 */
+  port?: number;
+  /** TLS from the first byte (smtps); otherwise STARTTLS when the server offers it */
+  secure?: boolean;
+  user?: string;
+  pass?: string;
+  /** the sender, e.g. `spotdesk <noreply@example.com>`; default: `user` when it is an address */
+  from?: string;
+  /** do not upgrade with STARTTLS even when offered (a plain local relay) */
+  ignoreTLS?: boolean;
+  /** refuse to send unless STARTTLS succeeds */
+  requireTLS?: boolean;
+  /** connection, greeting and socket time-out; default 10 s */
+  timeoutMs?: number;
+}
+
+export interface RelayOptions {
+  /** default https://bit.team */
+  bitteam?: string;
+  /** default https://api.kucoin.com */
+  kucoin?: string;
+  /** seed 000 §9: 10 s */
+  timeoutMs?: number;
+  /** the largest upstream answer relayed; default 1 MiB */
+  maxBytes?: number;
 }
 
 export interface ResolvedConfig {
@@ -63,7 +96,28 @@ export interface ResolvedConfig {
   logLevel: "debug" | "info" | "warn" | "error";
   printSetupCode: boolean;
   seedDemo: boolean;
+  smtp?: ResolvedSmtp;
+  relay: Required<RelayOptions>;
 }
+
+export interface ResolvedSmtp {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  pass?: string;
+  from: string;
+  ignoreTLS: boolean;
+  requireTLS: boolean;
+  timeoutMs: number;
+}
+
+export const RELAY_DEFAULTS: Required<RelayOptions> = {
+  bitteam: "https://bit.team",
+  kucoin: "https://api.kucoin.com",
+  timeoutMs: 10_000,
+  maxBytes: 1024 * 1024,
+};
 
 export const DEFAULT_PORT = 8787;
 
@@ -100,6 +154,82 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
   if (env.SPOTDESK_ORIGINS) out.origins = env.SPOTDESK_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean);
   if (env.SPOTDESK_DATA_KEY) out.dataKey = env.SPOTDESK_DATA_KEY;
   if (env.SPOTDESK_LOG_LEVEL) out.logLevel = env.SPOTDESK_LOG_LEVEL as ServerOptions["logLevel"];
+  if (env.SPOTDESK_SMTP_URL) out.smtp = parseSmtpUrl(env.SPOTDESK_SMTP_URL);
+  if (env.SPOTDESK_SMTP_FROM) out.smtp = { ...out.smtp, from: env.SPOTDESK_SMTP_FROM };
+  const relay: RelayOptions = {};
+  if (env.SPOTDESK_RELAY_BITTEAM) relay.bitteam = env.SPOTDESK_RELAY_BITTEAM;
+  if (env.SPOTDESK_RELAY_KUCOIN) relay.kucoin = env.SPOTDESK_RELAY_KUCOIN;
+  if (Object.keys(relay).length > 0) out.relay = relay;
+  return out;
+}
+
+/**
+ * `smtp://user:pass@host:port` or `smtps://…` (user and password URI-encoded), with optional
+ * `?from=…&ignoreTLS=true&requireTLS=true`. The error never repeats the URL: it holds a password.
+ */
+export function parseSmtpUrl(text: string): SmtpOptions {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error("SPOTDESK_SMTP_URL is not a URL: write it as smtp://user:pass@host:port");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error("SPOTDESK_SMTP_URL must start with smtp:// or smtps://");
+  const flag = (name: string) => {
+    const v = url.searchParams.get(name);
+    return v === null ? undefined : v === "true" || v === "1";
+  };
+  const out: SmtpOptions = { host: url.hostname.replace(/^\[(.*)\]$/, "$1"), secure: url.protocol === "smtps:" };
+  if (url.port) out.port = Number(url.port);
+  if (url.username) out.user = decodeURIComponent(url.username);
+  if (url.password) out.pass = decodeURIComponent(url.password);
+  const from = url.searchParams.get("from");
+  if (from) out.from = from;
+  const ignoreTLS = flag("ignoreTLS");
+  if (ignoreTLS !== undefined) out.ignoreTLS = ignoreTLS;
+  const requireTLS = flag("requireTLS");
+  if (requireTLS !== undefined) out.requireTLS = requireTLS;
+  return out;
+}
+
+function resolveSmtp(smtp: SmtpOptions | undefined): ResolvedSmtp | undefined {
+  if (!smtp || Object.keys(defined(smtp)).length === 0) return undefined;
+  if (!smtp.host) throw new Error("smtp.host is required when smtp is configured");
+  const secure = smtp.secure ?? false;
+  const port = smtp.port ?? (secure ? 465 : 587);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid smtp.port ${String(smtp.port)}`);
+  if ((smtp.user === undefined) !== (smtp.pass === undefined)) throw new Error("smtp.user and smtp.pass go together");
+  const from = smtp.from ?? (smtp.user?.includes("@") ? smtp.user : undefined);
+  if (!from || !from.includes("@")) throw new Error("smtp.from (the sender address) is required when smtp.user is not an e-mail address");
+  const timeoutMs = smtp.timeoutMs ?? 10_000;
+  if (!(timeoutMs > 0)) throw new Error(`Invalid smtp.timeoutMs ${String(smtp.timeoutMs)}`);
+  return {
+    host: smtp.host,
+    port,
+    secure,
+    ...(smtp.user !== undefined ? { user: smtp.user, pass: smtp.pass! } : {}),
+    from,
+    ignoreTLS: smtp.ignoreTLS ?? false,
+    requireTLS: smtp.requireTLS ?? false,
+    timeoutMs,
+  };
+}
+
+function resolveRelay(relay: RelayOptions): Required<RelayOptions> {
+  const out = { ...RELAY_DEFAULTS, ...defined(relay) };
+  for (const name of ["bitteam", "kucoin"] as const) {
+    let url: URL;
+    try {
+      url = new URL(out[name]);
+    } catch {
+      throw new Error(`relay.${name} must be an http(s) URL, got '${out[name]}'`);
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`relay.${name} must be an http(s) URL`);
+    if (url.username || url.password || url.search || url.hash) throw new Error(`relay.${name} must be a plain base URL (no credentials, query or fragment)`);
+    out[name] = url.href.replace(/\/+$/, "");
+  }
+  if (!(out.timeoutMs > 0)) throw new Error(`Invalid relay.timeoutMs ${String(out.timeoutMs)}`);
+  if (!(out.maxBytes > 0)) throw new Error(`Invalid relay.maxBytes ${String(out.maxBytes)}`);
   return out;
 }
 
@@ -110,7 +240,13 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
   const dataDir = resolve(options.dataDir ?? defaultDataDir(env));
   const configFile = options.configFile ?? env.SPOTDESK_CONFIG ?? join(dataDir, "config.json");
   const file = existsSync(configFile) ? readConfigFile(configFile) : {};
-  const merged: ServerOptions = { ...defined(file), ...defined(fromEnv(env)), ...defined(options), dataDir };
+  const fromEnvironment = fromEnv(env);
+  const merged: ServerOptions = { ...defined(file), ...defined(fromEnvironment), ...defined(options), dataDir };
+  // The nested groups merge key by key: a file's smtp.from survives SPOTDESK_SMTP_URL.
+  const smtpLayers = [file.smtp, fromEnvironment.smtp, options.smtp].filter((s): s is SmtpOptions => s !== undefined);
+  const smtp = smtpLayers.length > 0 ? Object.assign({}, ...smtpLayers.map(defined)) as SmtpOptions : undefined;
+  const resolvedSmtp = resolveSmtp(smtp);
+  const relay = Object.assign({}, ...[file.relay, fromEnvironment.relay, options.relay].map((r) => defined(r ?? {}))) as RelayOptions;
   const port = merged.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port ${String(merged.port)}`);
   const host = merged.host ?? "127.0.0.1";
@@ -141,5 +277,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     logLevel: merged.logLevel ?? "info",
     printSetupCode: merged.printSetupCode ?? false,
     seedDemo: merged.seedDemo ?? true,
+    ...(resolvedSmtp ? { smtp: resolvedSmtp } : {}),
+    relay: resolveRelay(relay),
   };
 }

@@ -17,6 +17,7 @@ import { resolveConfig, type ResolvedConfig, type ServerOptions } from "./config
 import { createRouter } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
+import { createSmtpMailer } from "./mail.js";
 import { adminRoutes } from "./routes/admin.js";
 import { authRoutes, SETUP_CODE_META, setupCodeFile } from "./routes/auth.js";
 import { botRoutes } from "./routes/bots.js";
@@ -97,6 +98,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (config.seedDemo) await seedDemo(storage, now());
   const setupCode = await prepareSetupCode(storage, config.dataDir);
 
+  const mailer = config.smtp ? createSmtpMailer(config.smtp) : undefined;
+
   let boundPort = config.port;
   const tls = Boolean(config.tlsCert);
   let origins: string[] = [];
@@ -113,6 +116,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     bots: { changed() {}, removed() {} } as BotEvents,
     paperDir: config.dataDir,
     secureCookies: tls || config.behindTlsProxy,
+    ...(mailer ? { mailer } : {}),
   };
   const hub = new LiveHub(app);
   app.bots = hub;
@@ -167,7 +171,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   for (const o of origins) corsOrigins.add(o);
   const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `${tls ? "https" : "http"}://${hostForUrl}:${boundPort}`;
-  logger.info("server listening", { url, dataDir: config.dataDir, storage: storage.kind });
+  logger.info("server listening", { url, dataDir: config.dataDir, storage: storage.kind, mail: mailer?.describe ?? "outbox.jsonl" });
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -182,6 +186,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         // Requests in flight get 10 s to finish; then the rest is cut.
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
+      mailer?.close();
       await storage.close();
       logger.info("server stopped", {});
     })();

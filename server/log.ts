@@ -3,6 +3,23 @@ import { redact, type Logger } from "../lib/log.js";
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** Server-only secret names lib/log.ts does not know: the SMTP `pass` and the SMTP URL. */
+const SERVER_SECRET_FIELD = /^(pass|smtpUrl|SPOTDESK_SMTP_URL)$/i;
+/** `scheme://user:password@` inside any text: the password part goes. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^\s:@/]*):[^\s@/]*@/gi;
+
+/** lib/log.ts `redact`, then the server's own secrets (SMTP password, credentials in URLs). */
+export function redactServer(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.replace(URL_PASSWORD, "$1:[redacted]@");
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => redactServer(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = SERVER_SECRET_FIELD.test(k) ? "[redacted]" : redactServer(v, depth + 1);
+  }
+  return out;
+}
+
 /**
  * Structured JSON logs, one object a line, secret-looking fields redacted (lib/log.ts). Callers
  * never pass headers, bodies or credentials; redaction is the second line of defence.
@@ -15,8 +32,8 @@ export function createJsonLogger(
   const now = options.now ?? Date.now;
   const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;
-    const safe = fields ? (redact(fields) as Record<string, unknown>) : {};
-    write(JSON.stringify({ ts: new Date(now()).toISOString(), level, msg: message, ...safe }));
+    const safe = fields ? (redactServer(redact(fields)) as Record<string, unknown>) : {};
+    write(JSON.stringify({ ts: new Date(now()).toISOString(), level, msg: redactServer(message), ...safe }));
   };
   return {
     debug: (m, f) => emit("debug", m, f),

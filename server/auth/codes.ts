@@ -1,8 +1,8 @@
 /**
  * One-time e-mail codes (PRODUCT D8: 8 characters, valid 10 minutes, 5 attempts, single use) and
- * the outbox (PRODUCT D18): without SMTP every message is appended to `outbox.jsonl` in the data
- * directory and logged with the code masked. SMTP delivery is not built yet: a deployment that
- * needs it adds a transport here (TODO, documented in server/README.md).
+ * their delivery (PRODUCT D18): by SMTP when the server has an `smtp` configuration
+ * (server/mail.ts); without it every message is appended to `outbox.jsonl` in the data directory.
+ * Either way the database keeps the message with the code masked and the log shows it masked.
  */
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,11 +16,27 @@ export function outboxFile(dataDir: string): string {
   return join(dataDir, "outbox.jsonl");
 }
 
+export function codeMailText(code: string): string {
+  const minutes = SERVER_LIMITS.codeValidityMs / 60_000;
+  return `Your spotdesk sign-in code is ${code}\n\nIt is valid for ${minutes} minutes and works once.\nIf you did not ask for it, ignore this message.\n`;
+}
+
+/** Delivers a code: SMTP when configured, else the outbox file. A failed send throws 600 (502). */
 export async function sendMessage(app: App, to: string, subject: string, code: string): Promise<void> {
   const ts = app.now();
-  appendFileSync(outboxFile(app.config.dataDir), `${JSON.stringify({ ts, to, subject, code })}\n`, { mode: 0o600 });
+  if (app.mailer) {
+    try {
+      await app.mailer.send({ to, subject, text: codeMailText(code) });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      app.logger.warn("mail failed", { to, subject, via: app.mailer.describe, error: reason });
+      throw taskFailed(`The code could not be sent by e-mail (${reason}): try again later`, 502);
+    }
+  } else {
+    appendFileSync(outboxFile(app.config.dataDir), `${JSON.stringify({ ts, to, subject, code })}\n`, { mode: 0o600 });
+  }
   await app.storage.addOutbox({ ts, to, subject, body: maskCode(code) });
-  app.logger.info("mail queued", { to, subject, masked: maskCode(code) });
+  app.logger.info(app.mailer ? "mail sent" : "mail queued", { to, subject, masked: maskCode(code), ...(app.mailer ? { via: app.mailer.describe } : {}) });
 }
 
 /** POST /code: a new code, at most 5 per e-mail per hour (604). */
@@ -29,7 +45,9 @@ export async function issueEmailCode(app: App, email: string): Promise<void> {
   const recent = await app.storage.countEmailCodesSince(email, now - 3600_000);
   if (recent >= app.config.codeRequestsPerHour) throw new ApiError(API_ERROR.RATE_LIMIT);
   const code = generateCode();
-  await app.storage.addEmailCode({
+  // Stored before the send so concurrent requests count against the limit; removed again when the
+  // send fails, because a code nobody received must neither sign in nor spend the hourly quota.
+  const id = await app.storage.addEmailCode({
     email,
     codeHash: sha256Hex(code),
     expires: now + SERVER_LIMITS.codeValidityMs,
@@ -37,7 +55,12 @@ export async function issueEmailCode(app: App, email: string): Promise<void> {
     used: false,
     created: now,
   });
-  await sendMessage(app, email, "Your spotdesk sign-in code", code);
+  try {
+    await sendMessage(app, email, "Your spotdesk sign-in code", code);
+  } catch (error) {
+    await app.storage.removeEmailCode(id);
+    throw error;
+  }
 }
 
 export const WRONG_CREDENTIALS = "Wrong e-mail code or password";

@@ -180,6 +180,7 @@ export function openSqliteStorage(file: string): Storage {
     countCodes: stmt<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM email_codes WHERE email = ? AND created > ?"),
     attemptCode: stmt<[number]>("UPDATE email_codes SET attempts = attempts + 1 WHERE id = ?"),
     useCode: stmt<[number]>("UPDATE email_codes SET used = 1 WHERE id = ?"),
+    deleteCode: stmt<[number]>("DELETE FROM email_codes WHERE id = ?"),
     insertSession: stmt<[string, string, string, string | null, number, number]>(
       "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created) VALUES (?, ?, ?, ?, ?, ?)",
     ),
@@ -296,7 +297,7 @@ export function openSqliteStorage(file: string): Storage {
       return q.useCredential.run(counter, timestamp, id, timestamp).changes === 1;
     },
     async addEmailCode(c) {
-      q.addCode.run(c.email, c.codeHash, c.expires, c.attempts, c.used ? 1 : 0, c.created);
+      return Number(q.addCode.run(c.email, c.codeHash, c.expires, c.attempts, c.used ? 1 : 0, c.created).lastInsertRowid);
     },
     async latestEmailCode(email, now) {
       const r = q.latestCode.get(email, now);
@@ -310,6 +311,9 @@ export function openSqliteStorage(file: string): Storage {
     async markEmailCode(id, changes) {
       if (changes.attempt) q.attemptCode.run(id);
       if (changes.used) q.useCode.run(id);
+    },
+    async removeEmailCode(id) {
+      q.deleteCode.run(id);
     },
     async createSession(s) {
       q.insertSession.run(s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created);

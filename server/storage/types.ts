@@ -115,12 +115,15 @@ export interface Storage {
   useCredential(id: string, counter: number, timestamp: number): Promise<boolean>;
 
   // e-mail codes
-  addEmailCode(code: Omit<EmailCodeRecord, "id">): Promise<void>;
+  /** returns the new code's id */
+  addEmailCode(code: Omit<EmailCodeRecord, "id">): Promise<number>;
   /** the newest unused, unexpired code of an e-mail */
   latestEmailCode(email: string, now: number): Promise<EmailCodeRecord | undefined>;
   countEmailCodesSince(email: string, since: number): Promise<number>;
   /** increments attempts; marks used when `used` */
   markEmailCode(id: number, changes: { attempt?: boolean; used?: boolean }): Promise<void>;
+  /** forgets a code that was never delivered, so it neither signs in nor counts against the hourly limit */
+  removeEmailCode(id: number): Promise<void>;
 
   // sessions (refresh tokens, hashed)
   createSession(session: SessionRecord): Promise<void>;
