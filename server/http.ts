@@ -34,6 +34,17 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Promise<unknown>;
 
+/**
+ * An answer passed through as received: its own status and JSON text, byte for byte (the gateway
+ * relays of PRODUCT D14; re-serializing would round numbers longer than 15 digits).
+ */
+export class PassThroughJson {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {}
+}
+
 export interface Route {
   method: HttpMethod;
   path: string;
@@ -125,7 +136,10 @@ function parseCookies(header: string | undefined): Map<string, string> {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
-  const text = JSON.stringify(body ?? null);
+  sendRawJson(res, status, JSON.stringify(body ?? null), extraHeaders);
+}
+
+function sendRawJson(res: ServerResponse, status: number, text: string, extraHeaders: Record<string, string>): void {
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),
@@ -247,7 +261,13 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
         // Drain an unread body so keep-alive connections stay usable (and huge ones are refused).
         await readBody(req, SERVER_LIMITS.bodyLimitBytes).catch(() => undefined);
       }
-      sendJson(res, 200, answer ?? { ok: true }, { ...cors, ...(cookies.length ? { "set-cookie": cookies as unknown as string } : {}) });
+      const extra = { ...cors, ...(cookies.length ? { "set-cookie": cookies as unknown as string } : {}) };
+      if (answer instanceof PassThroughJson) {
+        status = answer.status;
+        sendRawJson(res, answer.status, answer.text, extra);
+      } else {
+        sendJson(res, 200, answer ?? { ok: true }, extra);
+      }
     } catch (error) {
       const apiError = error instanceof ApiError ? error : undefined;
       if (!apiError) hooks.logger.error("unexpected failure", { path: url.pathname, method, error: String(error) });

@@ -22,6 +22,7 @@ import { adminRoutes } from "./routes/admin.js";
 import { authRoutes, SETUP_CODE_META, setupCodeFile } from "./routes/auth.js";
 import { botRoutes } from "./routes/bots.js";
 import { clientRoutes } from "./routes/clients.js";
+import { gatewayRoutes } from "./routes/gateway.js";
 import { publicRoutes } from "./routes/public.js";
 import { tradeRoutes } from "./routes/trade.js";
 import { openSqliteStorage } from "./storage/sqlite.js";
@@ -124,6 +125,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const routes = [
     ...publicRoutes(app, relay),
+    ...gatewayRoutes(app),
     ...authRoutes(app),
     ...clientRoutes(app),
     ...adminRoutes(app),
