@@ -2,14 +2,16 @@
  * The websocket side of the server, on the same port:
  *  - "/" is the live channel of seed 000 §4/§7: {purpose:'sub_for_bots', userId, token} →
  *    {purpose, result}; then {type:'snapshot', data: bots} and {type:'delta', data: bot}; 'ping'
- *    and 'pong' texts are ignored. PRODUCT D6: only bots of clients in the user's scope.
+ *    and 'pong' texts are ignored. PRODUCT D6: only bots of clients in the user's scope. When the
+ *    subscription's access token expires the server sends {purpose, result:false, code:602, reason}
+ *    and closes with 4602; the dashboard re-opens with a fresh token (seed 000 §4).
  *  - "/book?exchange=paper&pair=BTC/USDT[&depth=20]" relays a public order book to browsers
  *    (seed 000 §2 order book, PRODUCT D14): {type:'book', data: BookAnswer} at most every 500 ms.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { LIVE_SUBSCRIBE, type BookAnswer, type LiveMessage } from "../lib/api.js";
+import { API_ERROR, LIVE_SUBSCRIBE, apiErrorMessage, type BookAnswer, type LiveMessage } from "../lib/api.js";
 import { liveSubscribeSchema } from "../lib/schemas.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId, type ExchangeId } from "../lib/types.js";
@@ -24,9 +26,18 @@ import { ApiError, taskFailed } from "./errors.js";
 interface LiveClient {
   ws: WebSocket;
   userId?: string;
+  /** the subscription's access token stops being valid at this time (ms) */
+  expires?: number;
+  expiryTimer?: ReturnType<typeof setTimeout>;
   /** deltas that arrive while the snapshot is being built go out after it, in order */
   queue?: LiveMessage[];
 }
+
+/** The last word to a subscription whose token expired: the seed's 602 beside the reply shape. */
+type ExpiredMessage = { purpose: typeof LIVE_SUBSCRIBE; result: false; code: number; reason: string };
+
+/** Close code of an expired subscription (4000–4999 are the application's; 4602 mirrors 602). */
+export const LIVE_CLOSE_TOKEN_EXPIRED = 4602;
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
@@ -38,8 +49,12 @@ export class LiveHub implements BotEvents {
   accept(ws: WebSocket): void {
     const client: LiveClient = { ws };
     this.clients.add(client);
-    ws.on("close", () => this.clients.delete(client));
-    ws.on("error", () => this.clients.delete(client));
+    const forget = () => {
+      if (client.expiryTimer) clearTimeout(client.expiryTimer);
+      this.clients.delete(client);
+    };
+    ws.on("close", forget);
+    ws.on("error", forget);
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
       const text = data.toString();
@@ -48,7 +63,7 @@ export class LiveHub implements BotEvents {
     });
   }
 
-  private send(client: LiveClient, message: LiveMessage): void {
+  private send(client: LiveClient, message: LiveMessage | ExpiredMessage): void {
     if (client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(message));
   }
 
@@ -66,14 +81,17 @@ export class LiveHub implements BotEvents {
       }
       const parsed = liveSubscribeSchema.safeParse(json);
       if (!parsed.success) throw taskFailed(`Unknown subscription: expected {purpose:'${LIVE_SUBSCRIBE}', userId, token}`);
-      const { user } = await checkAccessToken(this.app, parsed.data.token);
+      const { user, payload } = await checkAccessToken(this.app, parsed.data.token);
       if (user.id !== parsed.data.userId) throw new ApiError(607);
       client.userId = user.id;
+      client.expires = payload.expires;
+      this.watchExpiry(client);
+      if (client.userId === undefined) return; // expired meanwhile: already told and closed
       client.queue = [];
       this.send(client, { purpose: LIVE_SUBSCRIBE, result: true });
       const bots = (await this.app.storage.listBots()).filter((b) => inScope(user, b.path[0])).map(botAnswer);
       this.send(client, { type: "snapshot", data: bots });
-      const queued = client.queue;
+      const queued = client.queue ?? []; // none when the token expired while the snapshot was read
       client.queue = undefined;
       for (const m of queued) this.send(client, m);
     } catch (error) {
@@ -82,10 +100,45 @@ export class LiveHub implements BotEvents {
     }
   }
 
+  /**
+   * Seed 000 §4: the channel carries bot state for a valid access token only. A timer ends the
+   * subscription when the token expires; `publish` checks too, for a clock that jumps ahead.
+   */
+  private watchExpiry(client: LiveClient): void {
+    if (client.expiryTimer) clearTimeout(client.expiryTimer);
+    const remaining = (client.expires ?? 0) - this.app.now();
+    if (remaining <= 0) {
+      this.expire(client);
+      return;
+    }
+    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, 2 ** 31 - 1));
+    client.expiryTimer.unref();
+  }
+
+  private expired(client: LiveClient): boolean {
+    return client.expires !== undefined && client.expires <= this.app.now();
+  }
+
+  private expire(client: LiveClient): void {
+    if (client.expiryTimer) clearTimeout(client.expiryTimer);
+    client.expiryTimer = undefined;
+    client.userId = undefined;
+    client.expires = undefined;
+    client.queue = undefined;
+    this.clients.delete(client);
+    const code = API_ERROR.ACCESS_EXPIRED;
+    this.send(client, { purpose: LIVE_SUBSCRIBE, result: false, code, reason: apiErrorMessage(code) });
+    client.ws.close(LIVE_CLOSE_TOKEN_EXPIRED, "access token expired");
+  }
+
   private async publish(client: string, message: LiveMessage): Promise<void> {
     const scopes = new Map<string, boolean>();
-    for (const c of this.clients) {
+    for (const c of [...this.clients]) {
       if (!c.userId) continue;
+      if (this.expired(c)) {
+        this.expire(c);
+        continue;
+      }
       let allowed = scopes.get(c.userId);
       if (allowed === undefined) {
         // Scope is read at send time, so a scope change applies to the next delta (PRODUCT D6).
@@ -113,7 +166,10 @@ export class LiveHub implements BotEvents {
   }
 
   close(): void {
-    for (const c of this.clients) c.ws.close(1001, "server shutting down");
+    for (const c of this.clients) {
+      if (c.expiryTimer) clearTimeout(c.expiryTimer);
+      c.ws.close(1001, "server shutting down");
+    }
     this.clients.clear();
   }
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
+import WebSocket from "ws";
 import { enrollChallengeText, loginChallengeText, type SessionAnswer } from "../../lib/api.js";
 import { startServer, type RunningServer, type ServerOptions } from "../../server/index.js";
 import { createJsonLogger } from "../../server/log.js";
@@ -193,4 +194,50 @@ export class SoftAuthenticator {
       timestamp: String(timestamp),
     };
   }
+}
+
+export interface LiveClient {
+  ws: WebSocket;
+  messages: any[];
+  /** the next `count` messages not read yet (waits up to 5 s) */
+  next(count?: number): Promise<any[]>;
+  /** resolves with the close code and reason when the server (or anyone) closes the socket */
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+/** A live-channel client (seed 000 §4) that records every message in order. */
+export async function openLive(url: string): Promise<LiveClient> {
+  const ws = new WebSocket(url);
+  const messages: any[] = [];
+  let waiter: (() => void) | undefined;
+  ws.on("message", (data) => {
+    messages.push(JSON.parse(data.toString()));
+    waiter?.();
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let read = 0;
+  return {
+    ws,
+    messages,
+    closed,
+    async next(count = 1) {
+      const deadline = Date.now() + 5000;
+      while (messages.length < read + count) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting; have ${JSON.stringify(messages)}`);
+        await new Promise<void>((resolve) => {
+          waiter = resolve;
+          setTimeout(resolve, 100);
+        });
+      }
+      const out = messages.slice(read, read + count);
+      read += count;
+      return out;
+    },
+  };
 }

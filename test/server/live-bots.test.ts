@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pathHeader, type AccountPath } from "../../lib/api.js";
 import { decryptText, sealCredentials } from "../../lib/envelope.js";
 import { WASH_TRADING_REASON } from "../../lib/schemas.js";
-import { call, permitAndRegister, registerFirstAdmin, startTestServer, type SignedIn, type TestServer } from "./helpers.js";
+import { call, openLive, permitAndRegister, registerFirstAdmin, startTestServer, type SignedIn, type TestServer } from "./helpers.js";
 
 const DEMO: AccountPath = ["Demo", "paper", "main"];
 const ACME: AccountPath = ["Acme", "paper", "desk"];
@@ -17,39 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await server.cleanup();
 });
-
-/** A live-channel client that records every message in order. */
-async function openLive(url: string): Promise<{ ws: WebSocket; messages: any[]; next(count?: number): Promise<any[]> }> {
-  const ws = new WebSocket(url);
-  const messages: any[] = [];
-  let waiter: (() => void) | undefined;
-  ws.on("message", (data) => {
-    messages.push(JSON.parse(data.toString()));
-    waiter?.();
-  });
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
-  let read = 0;
-  return {
-    ws,
-    messages,
-    async next(count = 1) {
-      const deadline = Date.now() + 5000;
-      while (messages.length < read + count) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting; have ${JSON.stringify(messages)}`);
-        await new Promise<void>((resolve) => {
-          waiter = resolve;
-          setTimeout(resolve, 100);
-        });
-      }
-      const out = messages.slice(read, read + count);
-      read += count;
-      return out;
-    },
-  };
-}
 
 const grid = { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } };
 
