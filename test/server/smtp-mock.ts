@@ -1,6 +1,7 @@
 /**
  * A tiny SMTP server on 127.0.0.1 (node:net, plain text, no TLS) that captures what it receives:
- * EHLO/HELO, AUTH PLAIN and LOGIN, MAIL FROM, RCPT TO, DATA, RSET, NOOP, QUIT. `reject` makes
+ * EHLO/HELO, AUTH PLAIN and LOGIN, MAIL FROM, RCPT TO, DATA, RSET, NOOP, QUIT (STARTTLS is
+ * offered and refused, so a client without `ignoreTLS` fails). `reject` makes
  * it refuse a stage with a permanent error, to provoke send failures.
  */
 import { createServer, type Server, type Socket } from "node:net";
@@ -77,6 +78,7 @@ export async function startSmtpMock(): Promise<SmtpMock> {
       const verb = line.split(" ")[0]!.toUpperCase();
       if (verb === "EHLO") {
         reply("250-mock.local");
+        reply("250-STARTTLS"); // offered but unusable here: `ignoreTLS` must keep the client from asking
         reply("250-AUTH PLAIN LOGIN");
         reply("250 8BITMIME");
       } else if (verb === "HELO") {
@@ -107,6 +109,8 @@ export async function startSmtpMock(): Promise<SmtpMock> {
       } else if (verb === "RSET") {
         mail = { from: "", to: [], data: "" };
         reply("250 2.0.0 ok");
+      } else if (verb === "STARTTLS") {
+        reply("454 4.7.0 TLS not available");
       } else if (verb === "NOOP") {
         reply("250 2.0.0 ok");
       } else if (verb === "QUIT") {
