@@ -7,7 +7,7 @@
  */
 import { LIVE_SUBSCRIBE } from "../../../lib/api.js";
 import { awakeToast, emit, type ToastKind } from "./events";
-import { getSession, hasValidToken } from "./session-store";
+import { getSession, hasValidToken, subscribeSession } from "./session-store";
 
 /** Seed 000 §9: websocket keep-alive 15 s. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -48,6 +48,8 @@ export function liveUrl(location: { protocol: string; host: string }, configured
 
 let socket: WebSocket | undefined;
 let keepAlive: ReturnType<typeof setInterval> | undefined;
+let unwatchSession: (() => void) | undefined;
+let subscribedToken: string | undefined;
 
 function open(): void {
   const session = getSession();
@@ -58,6 +60,7 @@ function open(): void {
   ws.onopen = () => {
     awakeToast("success", "Connected");
     const s = getSession();
+    subscribedToken = s.accessToken;
     ws.send(subscribeMessage(s.userId ?? "", s.accessToken ?? ""));
   };
   ws.onclose = (e) => awakeToast("info", "Disconnected", `With code: ${e.code}`);
@@ -75,6 +78,14 @@ function open(): void {
 /** Starts the channel and its 15 s timer (idempotent). */
 export function startLive(): void {
   open();
+  // The server ends a subscription when its access token expires (close code 4602): subscribe
+  // again on the same socket with each refreshed token, so the channel does not drop every TTL.
+  unwatchSession ??= subscribeSession(() => {
+    const s = getSession();
+    if (!socket || socket.readyState !== WebSocket.OPEN || !s.accessToken || s.accessToken === subscribedToken) return;
+    subscribedToken = s.accessToken;
+    socket.send(subscribeMessage(s.userId ?? "", s.accessToken));
+  });
   if (keepAlive) return;
   keepAlive = setInterval(() => {
     if (!socket || socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) open();
@@ -85,6 +96,9 @@ export function startLive(): void {
 export function stopLive(): void {
   clearInterval(keepAlive);
   keepAlive = undefined;
+  unwatchSession?.();
+  unwatchSession = undefined;
+  subscribedToken = undefined;
   socket?.close();
   socket = undefined;
 }
