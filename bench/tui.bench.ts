@@ -2,6 +2,9 @@
  * TUI frame cost (issue 5): one order-book refresh with 50 levels a side — build the view
  * (top 50, cumulative rows, flash diff) and let Ink re-render and write the panel. Target: under
  * 5 ms a frame, so the 500 ms refresh of seed 000 §9 leaves the CPU idle.
+ *
+ * Colours are on, as in the trader's terminal: Ink styles every character it writes, so a frame
+ * without them (a pipe, NO_COLOR) costs about half. Set FORCE_COLOR=0 to measure that case.
  */
 import { EventEmitter } from "node:events";
 import { OrderBook } from "../lib/orderbook.js";
@@ -16,9 +19,11 @@ class NullStdout extends EventEmitter {
   isTTY = true;
   writes = 0;
   bytes = 0;
+  coloured = false;
   write = (chunk: string): boolean => {
     this.writes++;
     this.bytes += chunk.length;
+    if (!this.coloured && chunk.includes("\u001b[3")) this.coloured = true;
     return true;
   };
 }
@@ -45,6 +50,9 @@ function seededBook(): OrderBook {
   book.applySnapshot(bids, asks);
   return book;
 }
+
+/** whether the frames measured last carried colour codes (chalk decides once, from the environment) */
+let colours = false;
 
 interface FrameCost {
   median: number;
@@ -112,6 +120,7 @@ function measure(
     times.push(performance.now() - t0);
   }
   const written = stdout.writes - writesBefore;
+  colours = stdout.coloured;
   instance.unmount();
   instance.cleanup();
   if (written < frames) throw new Error(`tui bench: only ${written} of ${frames} frames were written`);
@@ -124,6 +133,8 @@ export async function run(): Promise<BenchResult[]> {
   // React's development build is several times slower; the TUI runs with the production one
   // (tui/index.ts sets it the same way before loading React)
   process.env.NODE_ENV ??= "production";
+  // chalk reads this when Ink first loads it: a piped `npm run bench` measures the terminal's case
+  process.env.FORCE_COLOR ??= "1";
   const modules: Modules = await Promise.all([
     import("ink"),
     import("react"),
@@ -142,7 +153,7 @@ export async function run(): Promise<BenchResult[]> {
       better: "lower",
       value: Number(shown.median.toFixed(3)),
       target: 5,
-      detail: `${frames} frames (delta, view, Ink render and write), median, 16 rows a side drawn, p95 ${shown.p95.toFixed(3)} ms`,
+      detail: `${frames} frames (delta, view, Ink render and write), median, 16 rows a side drawn, colours ${colours ? "on" : "off"}, p95 ${shown.p95.toFixed(3)} ms`,
     },
     {
       name: "tui: 50-level book update, all 50 levels a side drawn",
@@ -150,7 +161,7 @@ export async function run(): Promise<BenchResult[]> {
       better: "lower",
       value: Number(all.median.toFixed(3)),
       target: 5,
-      detail: `${frames} frames, median, 104 lines x 60 columns; Ink's per-cell output composition dominates, p95 ${all.p95.toFixed(3)} ms`,
+      detail: `${frames} frames, median, 104 lines x 60 columns, colours ${colours ? "on" : "off"}; Ink re-tokenizes and re-styles every written character each frame, p95 ${all.p95.toFixed(3)} ms`,
     },
   ];
 }

@@ -1,4 +1,6 @@
 import { cumulativeRows, type BookSide, type CumulativeRow, type OrderBook } from "../lib/orderbook.js";
+import { columns, padEnd, padStart, truncate } from "./components/layout.js";
+import { formatAmount, formatPrice } from "./format.js";
 
 /**
  * What the order-book panel shows at one refresh: the best `depth` levels of each side with their
@@ -134,4 +136,154 @@ export function pickFromSelection(
   const row = selectedRow(s, view);
   if (!s || !row) return undefined;
   return { price: row.price, amount: row.cumAmount, total: row.cumTotal, type: s.side === "ask" ? "Buy" : "Sell" };
+}
+
+/** The panel's column widths in cells: the marker, then price, amount and total. */
+export interface BookColumnWidths {
+  price: number;
+  amount: number;
+  total: number;
+}
+
+/** Price, Amount, Total share the panel's width 4:3:3, less the marker and the right margin. */
+export function bookColumnWidths(width: number): BookColumnWidths {
+  const [price = 0, amount = 0, total = 0] = columns(width - 2, [4, 3, 3]);
+  return { price, amount, total };
+}
+
+/** Consecutive lines of one column that share a style; `emphasis` marks flashing or selected rows. */
+export interface BookRun {
+  text: string;
+  emphasis: boolean;
+}
+
+/** One column of a block: its runs, top to bottom, and how it aligns in its cells. */
+export interface BookColumn {
+  width: number;
+  alignRight: boolean;
+  runs: BookRun[];
+}
+
+/**
+ * Rows of one side drawn together. A plain block draws each column as one multi-line text placed
+ * by the layout, so the gaps between columns are never written: Ink styles every character it
+ * writes on every frame, and the padding was most of a row. The selection's cumulative rows are a
+ * highlighted block of whole lines, since their inverse bar must run across the gaps.
+ */
+export interface BookBlock {
+  highlighted: boolean;
+  rows: number;
+  columns: BookColumn[];
+}
+
+/** Groups lines into runs of the same emphasis. */
+function runsOf(lines: readonly string[], emphasis: readonly boolean[]): BookRun[] {
+  const runs: BookRun[] = [];
+  let start = 0;
+  for (let i = 1; i <= lines.length; i++) {
+    if (i === lines.length || emphasis[i] !== emphasis[start]) {
+      runs.push({ text: lines.slice(start, i).join("\n"), emphasis: emphasis[start] === true });
+      start = i;
+    }
+  }
+  return runs;
+}
+
+/** Right-aligns the non-blank lines to the widest of them; the block itself sits at the column's right edge. */
+function alignRight(lines: string[]): void {
+  let widest = 0;
+  for (const line of lines) if (line.length > widest) widest = line.length;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line !== "" && line.length < widest) lines[i] = " ".repeat(widest - line.length) + line;
+  }
+}
+
+/**
+ * The blocks of one side at `rowsPerSide` rows, in screen order: asks worst first down to the best,
+ * bids best first. Rows without a level stay blank so the layout does not jump. `selection` must
+ * already be clamped to the view.
+ */
+export function bookSideBlocks(
+  side: BookSide,
+  view: BookView,
+  rowsPerSide: number,
+  widths: BookColumnWidths,
+  selection: BookSelection | undefined,
+): BookBlock[] {
+  const rows = side === "ask" ? view.asks : view.bids;
+  const selectedIndex = selection?.side === side ? selection.index : -1;
+  const blocks: BookBlock[] = [];
+  let prices: string[] = [];
+  let amounts: string[] = [];
+  let totals: string[] = [];
+  let lines: string[] = [];
+  let emphasis: boolean[] = [];
+  let highlighted = false;
+  const flush = () => {
+    if (emphasis.length === 0) return;
+    if (highlighted) {
+      blocks.push({
+        highlighted,
+        rows: lines.length,
+        columns: [
+          { width: widths.price + widths.amount + widths.total + 2, alignRight: false, runs: runsOf(lines, emphasis) },
+        ],
+      });
+    } else {
+      alignRight(amounts);
+      alignRight(totals);
+      blocks.push({
+        highlighted,
+        rows: prices.length,
+        columns: [
+          { width: widths.price + 1, alignRight: false, runs: runsOf(prices, emphasis) },
+          { width: widths.amount, alignRight: true, runs: runsOf(amounts, emphasis) },
+          { width: widths.total, alignRight: true, runs: runsOf(totals, emphasis) },
+        ],
+      });
+    }
+    prices = [];
+    amounts = [];
+    totals = [];
+    lines = [];
+    emphasis = [];
+  };
+  for (let n = 0; n < rowsPerSide; n++) {
+    const index = side === "ask" ? rowsPerSide - 1 - n : n;
+    const row = rows[index];
+    // the cumulative rows run from the best level to the selected one
+    const inCumulative = index <= selectedIndex;
+    if (inCumulative !== highlighted) {
+      flush();
+      highlighted = inCumulative;
+    }
+    if (!row) {
+      prices.push("");
+      amounts.push("");
+      totals.push("");
+      lines.push("");
+      emphasis.push(false);
+      continue;
+    }
+    const isSelected = index === selectedIndex;
+    const flashing = view.changed.has(levelKey(side, row.price));
+    const marker = isSelected ? "▸" : flashing ? "*" : " ";
+    const price = formatPrice(row.price);
+    const amount = formatAmount(row.amount);
+    const total = formatAmount(row.total);
+    if (inCumulative) {
+      lines.push(
+        `${marker}${padEnd(price, widths.price)}${padStart(amount, widths.amount)}${padStart(total, widths.total)} `,
+      );
+      emphasis.push(isSelected || flashing);
+    } else {
+      prices.push(marker + truncate(price, widths.price));
+      amounts.push(truncate(amount, widths.amount));
+      totals.push(truncate(total, widths.total));
+      emphasis.push(flashing);
+    }
+  }
+  flush();
+  return blocks;
 }

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { formatBalance, formatUtcTime } from "../format.js";
 import type { BalanceRow } from "../orders-view.js";
 import { useTheme } from "../theme.js";
@@ -15,7 +16,8 @@ export interface BalancesProps {
 }
 
 /** Seed 000 §2 "Balances table": Token, Total, Free, Locked and a "Last update" UTC time. */
-export function Balances(props: BalancesProps) {
+// memo: the book refreshes every 500 ms; this panel's props do not change with it
+export const Balances = memo(function Balances(props: BalancesProps) {
   const theme = useTheme();
   const { width } = props;
   const [wToken = 0, wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1, [2, 3, 3, 3]);
@@ -46,4 +48,4 @@ export function Balances(props: BalancesProps) {
       ))}
     </Box>
   );
-}
+});

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { KEY_BINDINGS } from "../keys.js";
 import { useTheme } from "../theme.js";
 import { padEnd } from "./layout.js";
@@ -6,7 +7,7 @@ import { padEnd } from "./layout.js";
 const KEY_WIDTH = Math.max(...KEY_BINDINGS.map((b) => b.keys.length)) + 1;
 
 /** The help overlay: every key from the one table, in as many columns as the height needs. */
-export function HelpOverlay(props: { width: number; height: number }) {
+export const HelpOverlay = memo(function HelpOverlay(props: { width: number; height: number }) {
   const theme = useTheme();
   const columnCount = Math.ceil(KEY_BINDINGS.length / Math.max(1, props.height - 1));
   const perColumn = Math.ceil(KEY_BINDINGS.length / columnCount);
@@ -29,4 +30,4 @@ export function HelpOverlay(props: { width: number; height: number }) {
       </Box>
     </Box>
   );
-}
+});

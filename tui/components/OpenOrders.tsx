@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { orderTooltip } from "../../lib/format.js";
 import { formatAmount, formatPrice, formatUtcTimestamp } from "../format.js";
 import { type OrderRow, windowStart } from "../orders-view.js";
@@ -29,7 +30,8 @@ export const OPEN_ORDERS_CHROME_LINES = 3;
  * and the quote total; the header shows the count; the selected row's details (id, quantity,
  * status, date; seed 001's avg. price, amount, volume) stand in for the dashboard's tooltips.
  */
-export function OpenOrders(props: OpenOrdersProps) {
+// memo: the book refreshes every 500 ms; this panel's props do not change with it
+export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
   const theme = useTheme();
   const { rows, width, maxRows } = props;
   const selected = Math.min(props.selectedIndex, rows.length - 1);
@@ -75,4 +77,4 @@ export function OpenOrders(props: OpenOrdersProps) {
       ) : null}
     </Box>
   );
-}
+});

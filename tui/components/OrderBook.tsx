@@ -1,11 +1,17 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import type { FeedState } from "../../exchanges/types.js";
-import type { CumulativeRow } from "../../lib/orderbook.js";
-import { levelKey, type BookSelection, type BookView, clampSelection } from "../book-view.js";
+import {
+  type BookBlock,
+  type BookSelection,
+  type BookView,
+  bookColumnWidths,
+  bookSideBlocks,
+  clampSelection,
+} from "../book-view.js";
 import { formatAmount, formatPrice, formatSpreadPercent } from "../format.js";
 import { useTheme, type Theme } from "../theme.js";
-import { columns, padEnd, padStart } from "./layout.js";
+import { truncate } from "./layout.js";
 
 export interface OrderBookProps {
   view: BookView;
@@ -27,42 +33,51 @@ export function stateColor(state: FeedState, theme: Theme): string | undefined {
   return theme.error;
 }
 
+/** One block of rows: each column one <Text>, its emphasised runs nested spans (Ink's own colours). */
+function Block({ block, color, theme }: { block: BookBlock; color: string | undefined; theme: Theme }) {
+  return (
+    <Box height={block.rows} flexShrink={0}>
+      {block.columns.map((column, c) => (
+        <Box
+          // biome-ignore lint/suspicious/noArrayIndexKey: the columns of a block never reorder
+          key={c}
+          width={column.width}
+          flexShrink={0}
+          justifyContent={column.alignRight ? "flex-end" : "flex-start"}
+        >
+          <Text color={color} inverse={block.highlighted}>
+            {column.runs.map((run, r) => {
+              const text = r > 0 ? `\n${run.text}` : run.text;
+              if (!run.emphasis) return text;
+              // a flashing row outside the selection takes the flash colour; emphasis is bold
+              const runColor = block.highlighted ? undefined : theme.flash;
+              return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional
+                <Text key={r} color={runColor} bold>
+                  {text}
+                </Text>
+              );
+            })}
+          </Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 /**
  * Seed 000 §2 "Order book": Price, Amount, Total; asks on top, bids below; the middle row with the
  * mid price and "~" spread percent; the hovered row highlights the cumulative rows and shows the
- * cumulative amount and total. Render only: every number comes from the view.
+ * cumulative amount and total. Render only: every number and every line comes from book-view.
  */
 export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   const theme = useTheme();
   const { view, rowsPerSide, width, selection: rawSelection } = props;
   const selection = clampSelection(rawSelection, view);
-  const [wPrice = 0, wAmount = 0, wTotal = 0] = columns(width - 2, [4, 3, 3]);
+  const widths = bookColumnWidths(width);
   const [base = "", quote = ""] = props.pair.split("/");
-
-  const line = (side: "ask" | "bid", row: CumulativeRow | undefined, index: number) => {
-    if (!row) return <Text key={`${side}-${index}`}> </Text>;
-    const inCumulative = selection !== undefined && selection.side === side && index <= selection.index;
-    const isSelected = inCumulative && selection !== undefined && index === selection.index;
-    const flashing = view.changed.has(levelKey(side, row.price));
-    const sideColor = side === "ask" ? theme.sell : theme.buy;
-    const marker = isSelected ? "▸" : flashing ? "*" : " ";
-    const text = `${marker}${padEnd(formatPrice(row.price), wPrice)}${padStart(formatAmount(row.amount), wAmount)}${padStart(formatAmount(row.total), wTotal)} `;
-    return (
-      <Text
-        key={`${side}-${index}`}
-        color={flashing && !inCumulative ? theme.flash : sideColor}
-        inverse={inCumulative}
-        bold={isSelected || flashing}
-      >
-        {text}
-      </Text>
-    );
-  };
-
-  const askLines = [];
-  for (let i = rowsPerSide - 1; i >= 0; i--) askLines.push(line("ask", view.asks[i], i));
-  const bidLines = [];
-  for (let i = 0; i < rowsPerSide; i++) bidLines.push(line("bid", view.bids[i], i));
+  const askBlocks = bookSideBlocks("ask", view, rowsPerSide, widths, selection);
+  const bidBlocks = bookSideBlocks("bid", view, rowsPerSide, widths, selection);
 
   const middle =
     view.mid === undefined
@@ -70,6 +85,8 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
       : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
   const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
   const title = `Order book ${props.pair}`;
+  const stateRoom = Math.max(0, width - title.length);
+  const stateText = truncate(props.feedState, stateRoom);
 
   return (
     <Box flexDirection="column" width={width}>
@@ -77,25 +94,38 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
         <Text bold inverse={props.focused}>
           {title}
         </Text>
-        <Text color={stateColor(props.feedState, theme)}>
-          {padStart(props.feedState, Math.max(0, width - title.length))}
-        </Text>
+        {" ".repeat(stateRoom - stateText.length)}
+        <Text color={stateColor(props.feedState, theme)}>{stateText}</Text>
       </Text>
-      <Text color={theme.muted}>
-        {` ${padEnd("Price", wPrice)}${padStart("Amount", wAmount)}${padStart("Total", wTotal)} `}
-      </Text>
-      {askLines}
-      <Text bold>{padEnd(` ${middle}`, width)}</Text>
-      {bidLines}
+      <Box flexShrink={0}>
+        <Box width={widths.price + 1} flexShrink={0}>
+          <Text color={theme.muted}>{` ${truncate("Price", widths.price)}`}</Text>
+        </Box>
+        <Box width={widths.amount} flexShrink={0} justifyContent="flex-end">
+          <Text color={theme.muted}>{truncate("Amount", widths.amount)}</Text>
+        </Box>
+        <Box width={widths.total} flexShrink={0} justifyContent="flex-end">
+          <Text color={theme.muted}>{truncate("Total", widths.total)}</Text>
+        </Box>
+      </Box>
+      {askBlocks.map((block, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: at most two blocks a side, in screen order
+        <Block key={`ask-${i}`} block={block} color={theme.sell} theme={theme} />
+      ))}
+      <Text bold>{truncate(` ${middle}`, width)}</Text>
+      {bidBlocks.map((block, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: at most two blocks a side, in screen order
+        <Block key={`bid-${i}`} block={block} color={theme.buy} theme={theme} />
+      ))}
       {selected && selection ? (
         <Text color={theme.accent}>
-          {padEnd(
+          {truncate(
             ` Σ ${selection.index + 1} ${selection.side === "ask" ? "asks" : "bids"}: ${formatAmount(selected.cumAmount)} ${base} · ${formatAmount(selected.cumTotal)} ${quote}`,
             width,
           )}
         </Text>
       ) : (
-        <Text color={theme.muted}>{padEnd(" ↑↓ select  ⏎ fill the panel", width)}</Text>
+        <Text color={theme.muted}>{truncate(" ↑↓ select  ⏎ fill the panel", width)}</Text>
       )}
     </Box>
   );

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { windowStart } from "../orders-view.js";
 import { useTheme } from "../theme.js";
 import { padEnd } from "./layout.js";
@@ -22,7 +23,7 @@ export interface PickerProps {
 }
 
 /** The exchange, account and pair switchers: a filter line and a list. */
-export function Picker(props: PickerProps) {
+export const Picker = memo(function Picker(props: PickerProps) {
   const theme = useTheme();
   const rows = Math.max(1, props.height - 3);
   const start = windowStart(props.selectedIndex, props.items.length, rows);
@@ -49,4 +50,4 @@ export function Picker(props: PickerProps) {
       <Text color={theme.muted}>↑↓ pick · Enter choose · Esc close</Text>
     </Box>
   );
-}
+});

@@ -1,4 +1,5 @@
 import { Box, Text } from "ink";
+import { memo } from "react";
 import { formatAmount } from "../format.js";
 import { useTheme } from "../theme.js";
 import type { TradeField, TradeFormState } from "../trade-form.js";
@@ -19,7 +20,8 @@ export interface TradingPanelProps {
 export const TRADING_PANEL_LINES = 5;
 
 /** Seed 000 §2 "Trading panel": Price, Amount (base), Quote (total); Buy and Sell. */
-export function TradingPanel(props: TradingPanelProps) {
+// memo: the book refreshes every 500 ms; this panel's props do not change with it
+export const TradingPanel = memo(function TradingPanel(props: TradingPanelProps) {
   const theme = useTheme();
   const { form, focused, width } = props;
   const [base = "", quote = ""] = props.pair.split("/");
@@ -80,4 +82,4 @@ export function TradingPanel(props: TradingPanelProps) {
       )}
     </Box>
   );
-}
+});

@@ -1,5 +1,15 @@
 /** Text layout helpers shared by the panels: fixed-width cells, so a row is one <Text>. */
 
+/**
+ * `text` cut to `width` with "…" when longer, never padded: Ink leaves the rest of a line blank,
+ * and every character written costs it a per-cell style pass on each frame.
+ */
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return "";
+  if (text.length <= width) return text;
+  return width === 1 ? text.slice(0, 1) : `${text.slice(0, width - 1)}…`;
+}
+
 export function padEnd(text: string, width: number): string {
   if (width <= 0) return "";
   if (text.length > width) return width === 1 ? text.slice(0, 1) : `${text.slice(0, width - 1)}…`;

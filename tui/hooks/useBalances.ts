@@ -4,6 +4,9 @@ import type { Balances } from "../../lib/types.js";
 import { errorText } from "../errors.js";
 import { type BalanceRow, balanceRows } from "../orders-view.js";
 
+/** one empty list for every render between an account switch and its first fetch */
+const NO_ROWS: BalanceRow[] = [];
+
 export const BALANCES_POLL_MS = 10_000;
 
 export interface BalancesState {
@@ -62,6 +65,6 @@ export function useBalances(
 
   const rows = useMemo(() => balanceRows(balances), [balances]);
   if (shownAdapter !== adapter)
-    return { rows: [], loading: adapter !== undefined, error: undefined, lastUpdate: undefined, refresh };
+    return { rows: NO_ROWS, loading: adapter !== undefined, error: undefined, lastUpdate: undefined, refresh };
   return { rows, loading, error, lastUpdate, refresh };
 }

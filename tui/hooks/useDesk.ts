@@ -1,4 +1,4 @@
-import { useReducer, useState } from "react";
+import { useMemo, useReducer, useState } from "react";
 import { resolveOrderAmount } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import { normalizePair } from "../../lib/pair.js";
@@ -55,6 +55,7 @@ export interface DeskInputs {
 }
 
 const NUMBER_KEY = /^[0-9.,-]+$/;
+const NO_ITEMS: PickerItem[] = [];
 
 export function filterPicker(picker: PickerState): PickerItem[] {
   const q = picker.query.trim().toLowerCase();
@@ -75,7 +76,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
   const [help, setHelp] = useState(false);
   const [picker, setPicker] = useState<PickerState | undefined>(undefined);
   const [confirmation, setConfirmation] = useState<Confirmation | undefined>(undefined);
-  const pickerItems = picker ? filterPicker(picker) : [];
+  const pickerItems = useMemo(() => (picker ? filterPicker(picker) : NO_ITEMS), [picker]);
   const [base = "", quote = ""] = session.pair.split("/");
 
   const openPicker = async (kind: PickerKind) => {

@@ -4,6 +4,9 @@ import type { Order } from "../../lib/types.js";
 import { errorText } from "../errors.js";
 import { type OrderRow, openOrderRows } from "../orders-view.js";
 
+/** one empty list for every render between an account switch and its first fetch */
+const NO_ROWS: OrderRow[] = [];
+
 export const ORDERS_POLL_MS = 5000;
 
 export interface OpenOrdersState {
@@ -92,7 +95,7 @@ export function useOrders(
   const rows = useMemo(() => openOrderRows(orders), [orders]);
   if (shownAdapter !== adapter)
     return {
-      rows: [],
+      rows: NO_ROWS,
       loading: adapter !== undefined,
       error: undefined,
       lastUpdate: undefined,
