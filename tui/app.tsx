@@ -4,7 +4,7 @@ import { EXCHANGES } from "../lib/exchanges.js";
 import { derivedAmount } from "./trade-form.js";
 import { Balances } from "./components/Balances.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
-import { padEnd } from "./components/layout.js";
+import { firstFitting } from "./components/layout.js";
 import { OPEN_ORDERS_CHROME_LINES, OpenOrders } from "./components/OpenOrders.js";
 import { ORDER_BOOK_CHROME_LINES, OrderBook } from "./components/OrderBook.js";
 import { Picker } from "./components/Picker.js";
@@ -32,6 +32,13 @@ export interface AppProps extends SessionTarget {
   /** called after `q`, before Ink exits */
   onQuit?: () => void;
 }
+
+/** The status line's key hints, longest first: the first that fits the terminal is shown (80 takes the second). */
+const KEY_HINTS = [
+  "Tab focus · ↑↓ select · Enter fill · b buy · s sell · C cancel all · e/a/p switch",
+  "Tab focus · ↑↓ select · ⏎ fill · b buy · s sell · C cancel all · e/a/p switch",
+  "Tab · ↑↓ · ⏎ fill · b buy · s sell · C cancel all · ? keys",
+];
 
 /** Below this width the right column (trade, orders, balances) goes under the book. */
 export const TWO_COLUMN_MIN_WIDTH = 70;
@@ -204,11 +211,7 @@ export function App(props: AppProps) {
   );
 
   // status line: a confirmation wins over a toast, a toast over the key hints
-  let status = (
-    <Text color={theme.muted}>
-      {padEnd("Tab focus · ↑↓ select · Enter fill · b buy · s sell · C cancel all · e/a/p switch", columns)}
-    </Text>
-  );
+  let status = <Text color={theme.muted}>{firstFitting(columns, KEY_HINTS)}</Text>;
   if (toast) {
     const color = toast.kind === "error" ? theme.error : toast.kind === "success" ? theme.success : theme.accent;
     status = (

@@ -1,5 +1,6 @@
 import { Decimal } from "../lib/decimal.js";
 import type { Balances, Order } from "../lib/types.js";
+import { firstFitting } from "./components/layout.js";
 
 export interface OrderRow {
   order: Order;
@@ -37,4 +38,35 @@ export function balanceRows(balances: Balances): BalanceRow[] {
 export function windowStart(selected: number, count: number, size: number): number {
   if (count <= size) return 0;
   return Math.max(0, Math.min(selected - Math.floor(size / 2), count - size));
+}
+
+/**
+ * The selected order's two detail lines (they stand in for the dashboard's tooltips): id,
+ * quantity, status, UTC date; then seed 001 §2's avg. price, amount and volume. Where `width` is
+ * too narrow (the right column at 80x24 is 42 wide) each line takes its first shorter form that
+ * fits: status and date lead, labels shorten, the amount repeated from the row goes, and the id
+ * comes last so a long exchange id is what gets cut.
+ */
+export function orderDetailLines(
+  { order }: OrderRow,
+  tooltip: { avgPrice: string | undefined; amount: string; volume: string; lines: readonly string[] },
+  date: string,
+  width: number,
+): [string, string] {
+  const status = order.status ?? order.rawStatus ?? "?";
+  const [base = "", quote = ""] = order.pair.split("/");
+  // "2024-01-02 03:04:05 UTC" without the year
+  const shortDate = date.replace(/^\d{4}-/, "");
+  const avg = tooltip.avgPrice ?? "-";
+  const first = firstFitting(width, [
+    ` id ${order.id} · qty ${tooltip.amount} · ${status} · ${date}`,
+    ` ${status} · ${shortDate} · qty ${tooltip.amount} · id ${order.id}`,
+    ` ${status} · ${shortDate} · id ${order.id}`,
+  ]);
+  const second = firstFitting(width, [
+    ` ${tooltip.lines.join(" · ")}`,
+    ` Avg ${avg} · Amt ${tooltip.amount} ${base} · Vol ${tooltip.volume} ${quote}`,
+    ` Avg ${avg} · Vol ${tooltip.volume} ${quote}`,
+  ]);
+  return [first, second];
 }

@@ -114,6 +114,21 @@ describe("TUI on paper (issue 5)", () => {
     expect(field(filled, "Amount")).toBe(new Decimal(bids[0]![1]).plus(bids[1]![1]).toFixed());
   });
 
+  it("acts on every key of one stdin chunk, as tmux send-keys delivers ↓ ↓ Enter", async () => {
+    const s = start(80, 24);
+    await s.waitForFrame(live);
+    const reference = createPaperFeed("BTC/USDT", { now });
+    reference.start();
+    const bids = reference.book.top(2).bids;
+    reference.stop();
+    // Ink hands all three keys over before React renders again: Enter must see the selection
+    s.stdin.write(KEYS.down + KEYS.down + KEYS.enter);
+    const filled = await s.waitForFrame((f) => f.includes("Sell from bids"));
+    expect(filled).not.toContain("Select a level");
+    expect(field(filled, "Price")).toBe(new Decimal(bids[1]![0]).toFixed());
+    expect(field(filled, "Amount")).toBe(new Decimal(bids[0]![1]).plus(bids[1]![1]).toFixed());
+  });
+
   it("places an order on paper after confirmation, lists it, and cancels it", async () => {
     const s = start();
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));

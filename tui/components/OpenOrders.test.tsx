@@ -58,6 +58,42 @@ describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
     expect(screen.lastFrame()).toContain("Avg. price: 99.000000 · Amount: 1 BTC · Volume: 99.000000 USDT");
   });
 
+  it("fits both detail lines into the 42 columns of the right column at 80x24", () => {
+    const wide = [order("1736942400123", "Buy", "65000.5", "0.002")];
+    screen = render(
+      <OpenOrders
+        rows={openOrderRows(wide)}
+        selectedIndex={0}
+        focused
+        maxRows={3}
+        width={42}
+        loading={false}
+        error={undefined}
+      />,
+    );
+    const lines = screen.lastFrame().split("\n");
+    expect(lines[2]).toBe(" open · 01-02 03:04:05 UTC · id 173694240…");
+    // the amount is in the row above; the tooltip keeps the 6-decimal avg. price and volume
+    expect(lines[3]).toBe(" Avg 65000.500000 · Vol 130.001000 USDT");
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(42);
+  });
+
+  it("keeps the quantity in the first detail line when it fits", () => {
+    screen = render(
+      <OpenOrders
+        rows={openOrderRows([order("17", "Sell", "99", "1.5")])}
+        selectedIndex={0}
+        focused
+        maxRows={3}
+        width={44}
+        loading={false}
+        error={undefined}
+      />,
+    );
+    expect(screen.lastFrame()).toContain(" open · 01-02 03:04:05 UTC · qty 1.5 · id 17");
+    expect(screen.lastFrame()).toContain(" Avg 99.000000 · Vol 148.500000 USDT");
+  });
+
   it("scrolls to keep the selected order visible", () => {
     const many = Array.from({ length: 10 }, (_, i) => order(`o${i}`, "Buy", String(100 - i), "1"));
     screen = render(

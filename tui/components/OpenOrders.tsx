@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { memo } from "react";
 import { orderTooltip } from "../../lib/format.js";
 import { formatAmount, formatPrice, formatUtcTimestamp } from "../format.js";
-import { type OrderRow, windowStart } from "../orders-view.js";
+import { type OrderRow, orderDetailLines, windowStart } from "../orders-view.js";
 import { useTheme } from "../theme.js";
 import { columns, padEnd, padStart } from "./layout.js";
 
@@ -17,9 +17,11 @@ export interface OpenOrdersProps {
   error: string | undefined;
 }
 
-/** Seed 001 §2 "Order tooltip": Avg. price and Volume to 6 decimals, Amount in the base currency. */
-function tooltipLine({ order }: OrderRow): string {
-  return orderTooltip({ amount: order.amount, price: order.price, pair: order.pair }).lines.join(" · ");
+/** The detail lines of the selected order; seed 001 §2 "Order tooltip" numbers come from the lib. */
+function detailLines(row: OrderRow, width: number): [string, string] {
+  const { order } = row;
+  const tooltip = orderTooltip({ amount: order.amount, price: order.price, pair: order.pair });
+  return orderDetailLines(row, tooltip, formatUtcTimestamp(order.timestamp), width);
 }
 
 /** Lines the panel takes besides its order rows when focused: title and two detail lines. */
@@ -41,6 +43,7 @@ export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
   const title = `Open orders (${rows.length})`;
   const status = props.error ? props.error : props.loading ? "loading…" : "[c] cancel [C] all";
   const detail = rows[selected];
+  const details = props.focused && detail ? detailLines(detail, width) : undefined;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -64,15 +67,10 @@ export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
           );
         })
       )}
-      {props.focused && detail ? (
+      {details ? (
         <>
-          <Text color={theme.muted}>
-            {padEnd(
-              ` id ${detail.order.id} · qty ${formatPrice(detail.order.amount)} · ${detail.order.status ?? detail.order.rawStatus ?? "?"} · ${formatUtcTimestamp(detail.order.timestamp)}`,
-              width,
-            )}
-          </Text>
-          <Text color={theme.muted}>{padEnd(` ${tooltipLine(detail)}`, width)}</Text>
+          <Text color={theme.muted}>{details[0]}</Text>
+          <Text color={theme.muted}>{details[1]}</Text>
         </>
       ) : null}
     </Box>

@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import type { FeedState } from "../../exchanges/types.js";
+import type { CumulativeRow } from "../../lib/orderbook.js";
 import {
   type BookBlock,
   type BookSelection,
@@ -11,7 +12,7 @@ import {
 } from "../book-view.js";
 import { formatAmount, formatPrice, formatSpreadPercent } from "../format.js";
 import { useTheme, type Theme } from "../theme.js";
-import { truncate } from "./layout.js";
+import { firstFitting, truncate } from "./layout.js";
 
 export interface OrderBookProps {
   view: BookView;
@@ -31,6 +32,24 @@ export function stateColor(state: FeedState, theme: Theme): string | undefined {
   if (state === "live") return theme.success;
   if (state === "resyncing" || state === "connecting") return theme.warning;
   return theme.error;
+}
+
+/** "Σ 2 asks: 4 BTC · 406.5 USDT", tighter where the panel is narrow (34 columns at 80x24). */
+function cumulativeLine(
+  selection: BookSelection,
+  row: CumulativeRow,
+  base: string,
+  quote: string,
+  width: number,
+): string {
+  const count = `${selection.index + 1} ${selection.side === "ask" ? "asks" : "bids"}`;
+  const amount = `${formatAmount(row.cumAmount)} ${base}`;
+  const total = `${formatAmount(row.cumTotal)} ${quote}`;
+  return firstFitting(width, [
+    ` Σ ${count}: ${amount} · ${total}`,
+    ` Σ${count} ${amount} · ${total}`,
+    `Σ${count} ${amount}·${total}`,
+  ]);
 }
 
 /** One block of rows: each column one <Text>, its emphasised runs nested spans (Ink's own colours). */
@@ -118,12 +137,7 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
         <Block key={`bid-${i}`} block={block} color={theme.buy} theme={theme} />
       ))}
       {selected && selection ? (
-        <Text color={theme.accent}>
-          {truncate(
-            ` Σ ${selection.index + 1} ${selection.side === "ask" ? "asks" : "bids"}: ${formatAmount(selected.cumAmount)} ${base} · ${formatAmount(selected.cumTotal)} ${quote}`,
-            width,
-          )}
-        </Text>
+        <Text color={theme.accent}>{cumulativeLine(selection, selected, base, quote, width)}</Text>
       ) : (
         <Text color={theme.muted}>{truncate(" ↑↓ select  ⏎ fill the panel", width)}</Text>
       )}

@@ -29,3 +29,9 @@ export function columns(width: number, weights: readonly number[]): number[] {
   cols[0] = (cols[0] ?? 0) + width - cols.reduce((a, b) => a + b, 0);
   return cols;
 }
+
+/** The first candidate no wider than `width`, else the last one cut to it with "…". */
+export function firstFitting(width: number, candidates: readonly string[]): string {
+  for (const text of candidates) if (text.length <= width) return text;
+  return truncate(candidates[candidates.length - 1] ?? "", width);
+}

@@ -1,4 +1,4 @@
-import { useMemo, useReducer, useState } from "react";
+import { useMemo } from "react";
 import { resolveOrderAmount } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import { normalizePair } from "../../lib/pair.js";
@@ -8,11 +8,12 @@ import type { PickerItem } from "../components/Picker.js";
 import { errorText } from "../errors.js";
 import { formatAmount, formatPrice } from "../format.js";
 import type { TuiServices } from "../services.js";
-import { EMPTY_TRADE_FORM, tradeFormReducer, type TradeFormState } from "../trade-form.js";
+import { EMPTY_TRADE_FORM, type TradeFormAction, tradeFormReducer, type TradeFormState } from "../trade-form.js";
 import type { KeyName } from "./useKeypress.js";
 import type { BalancesState } from "./useBalances.js";
 import type { OpenOrdersState } from "./useOrders.js";
 import type { Session } from "./useSession.js";
+import { useSyncedState } from "./useSyncedState.js";
 import type { ToastKind } from "./useToast.js";
 
 export type Focus = "book" | "trade" | "orders";
@@ -69,13 +70,15 @@ export function filterPicker(picker: PickerState): PickerItem[] {
  */
 export function useDesk(inputs: DeskInputs): DeskState {
   const { session, services, view, orders, balances, toast, quit } = inputs;
-  const [focus, setFocus] = useState<Focus>("book");
-  const [selection, setSelection] = useState<BookSelection | undefined>(undefined);
-  const [orderIndex, setOrderIndex] = useState(0);
-  const [form, dispatch] = useReducer(tradeFormReducer, EMPTY_TRADE_FORM);
-  const [help, setHelp] = useState(false);
-  const [picker, setPicker] = useState<PickerState | undefined>(undefined);
-  const [confirmation, setConfirmation] = useState<Confirmation | undefined>(undefined);
+  // what keys change is read through the refs: see useSyncedState
+  const [focus, setFocus, focusRef] = useSyncedState<Focus>("book");
+  const [selection, setSelection, selectionRef] = useSyncedState<BookSelection | undefined>(undefined);
+  const [orderIndex, setOrderIndex, orderIndexRef] = useSyncedState(0);
+  const [form, setForm, formRef] = useSyncedState<TradeFormState>(EMPTY_TRADE_FORM);
+  const dispatch = (action: TradeFormAction) => setForm((f) => tradeFormReducer(f, action));
+  const [help, setHelp, helpRef] = useSyncedState(false);
+  const [picker, setPicker, pickerRef] = useSyncedState<PickerState | undefined>(undefined);
+  const [confirmation, setConfirmation, confirmationRef] = useSyncedState<Confirmation | undefined>(undefined);
   const pickerItems = useMemo(() => (picker ? filterPicker(picker) : NO_ITEMS), [picker]);
   const [base = "", quote = ""] = session.pair.split("/");
 
@@ -130,6 +133,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
       toast("error", session.adapterError ?? "The account is not open yet");
       return;
     }
+    const form = formRef.current;
     try {
       // seed 000 §5 "Orders" and PRODUCT D1, in the lib: price plus amount or quote; zero is refused
       const { price, amount } = resolveOrderAmount({
@@ -176,7 +180,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
   };
 
   const cancelSelected = async () => {
-    const row = orders.rows[Math.min(orderIndex, orders.rows.length - 1)];
+    const row = orders.rows[Math.min(orderIndexRef.current, orders.rows.length - 1)];
     if (!row) {
       toast("info", "No open order to cancel");
       return;
@@ -200,6 +204,12 @@ export function useDesk(inputs: DeskInputs): DeskState {
   };
 
   const handleKey = (key: KeyName) => {
+    // this key's state, with the keys before it in the same chunk applied
+    const help = helpRef.current;
+    const confirmation = confirmationRef.current;
+    const picker = pickerRef.current;
+    const focus = focusRef.current;
+    const selection = selectionRef.current;
     if (key === "ctrl+c") return quit();
     if (help) {
       setHelp(false);
@@ -216,6 +226,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
       return;
     }
     if (picker) {
+      const pickerItems = filterPicker(picker);
       if (key === "escape") return setPicker(undefined);
       if (key === "up") return setPicker({ ...picker, index: Math.max(0, picker.index - 1) });
       if (key === "down")
