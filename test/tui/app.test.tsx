@@ -114,7 +114,7 @@ describe("TUI on paper (issue 5)", () => {
     expect(field(filled, "Amount")).toBe(new Decimal(bids[0]![1]).plus(bids[1]![1]).toFixed());
   });
 
-  it("acts on every key of one stdin chunk, as tmux send-keys delivers ↓ ↓ Enter", async () => {
+  it("acts on every key of one stdin chunk, as tmux send-keys or a paste delivers them", async () => {
     const s = start(80, 24);
     await s.waitForFrame(live);
     const reference = createPaperFeed("BTC/USDT", { now });
@@ -127,6 +127,9 @@ describe("TUI on paper (issue 5)", () => {
     expect(filled).not.toContain("Select a level");
     expect(field(filled, "Price")).toBe(new Decimal(bids[1]![0]).toFixed());
     expect(field(filled, "Amount")).toBe(new Decimal(bids[0]![1]).plus(bids[1]![1]).toFixed());
+    // plain text comes as one string (Ink splits at escape sequences only): one key per character
+    s.stdin.write(`${KEYS.tab}x61000`);
+    await s.waitForFrame((f) => field(f, "Price") === "61000");
   });
 
   it("places an order on paper after confirmation, lists it, and cancels it", async () => {

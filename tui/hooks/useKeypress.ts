@@ -22,9 +22,39 @@ export function keyName(input: string, key: Key): KeyName {
   return input;
 }
 
+const CONTROL_NAMES: Readonly<Record<string, KeyName>> = {
+  "\t": "tab",
+  "\r": "enter",
+  "\n": "enter",
+  "\u007f": "backspace",
+  "\b": "backspace",
+};
+
+/**
+ * The keys in one input event. Ink splits a stdin chunk at escape sequences only, so plain text
+ * typed or pasted at once ("\t50000", tmux send-keys Tab 50000) arrives as one string: it is
+ * taken one character at a time, as if typed.
+ */
+export function keyNames(input: string, key: Key): KeyName[] {
+  const name = keyName(input, key);
+  if (name !== input || input.length < 2 || key.ctrl || key.meta) return [name];
+  const names: KeyName[] = [];
+  for (const char of input) {
+    const control = CONTROL_NAMES[char];
+    if (control) names.push(control);
+    else if (char >= " ") names.push(char);
+  }
+  return names;
+}
+
 /** Calls `handler` with each key's name; the latest handler is used without resubscribing. */
 export function useKeypress(handler: (key: KeyName) => void, isActive = true): void {
   const ref = useRef(handler);
   ref.current = handler;
-  useInput((input, key) => ref.current(keyName(input, key)), { isActive });
+  useInput(
+    (input, key) => {
+      for (const name of keyNames(input, key)) ref.current(name);
+    },
+    { isActive },
+  );
 }
