@@ -29,7 +29,7 @@ export const BYBIT_PATHS = {
   balance: "/v5/account/wallet-balance",
 } as const;
 
-/** retCodes of https://bybit-exchange.github.io/docs/v5/error */
+/** retCodes of https://bybit-exchange.github.io/docs/v5/error (UTA and "Spot Trade" tables) */
 export const BYBIT_CODES = {
   PARAMS_ERROR: 10001,
   TIMESTAMP_OUT_OF_WINDOW: 10002,
@@ -38,20 +38,43 @@ export const BYBIT_CODES = {
   PERMISSION_DENIED: 10005,
   TOO_MANY_VISITS: 10006,
   AUTHENTICATION_FAILED: 10007,
+  IP_BANNED: 10009,
   IP_NOT_ALLOWED: 10010,
   IP_RATE_LIMITED: 10018,
+  SPOT_API_KEY_EXPIRED: -2015,
+  DERIVATIVES_API_KEY_EXPIRED: 33004,
   ORDER_NOT_EXISTS: 110001,
+  WALLET_BALANCE_INSUFFICIENT: 110004,
   INSUFFICIENT_BALANCE: 110007,
+  ORDER_COMPLETED_OR_CANCELLED: 110008,
+  INSUFFICIENT_AVAILABLE_BALANCE: 110012,
+  SPOT_TOO_MANY_NEW_ORDERS: 170005,
+  SPOT_MARGIN_INSUFFICIENT: 170033,
   SPOT_INSUFFICIENT_BALANCE: 170131,
+  SPOT_ORDER_FILLED: 170139,
+  SPOT_ORDER_CANCELLED: 170142,
+  SPOT_NOT_ON_ORDER_BOOK: 170143,
   SPOT_ORDER_NOT_EXISTS: 170213,
+  SPOT_TOO_MANY_REQUESTS: 170222,
 } as const;
 
 const C = BYBIT_CODES;
 export const BYBIT_ERRORS: ErrorCodeTable = {
-  auth: [C.TIMESTAMP_OUT_OF_WINDOW, C.INVALID_API_KEY, C.INVALID_SIGNATURE, C.PERMISSION_DENIED, C.AUTHENTICATION_FAILED, C.IP_NOT_ALLOWED],
-  "rate-limit": [C.TOO_MANY_VISITS, C.IP_RATE_LIMITED],
-  "insufficient-funds": [C.INSUFFICIENT_BALANCE, C.SPOT_INSUFFICIENT_BALANCE],
-  "order-not-found": [C.ORDER_NOT_EXISTS, C.SPOT_ORDER_NOT_EXISTS],
+  auth: [
+    C.TIMESTAMP_OUT_OF_WINDOW,
+    C.INVALID_API_KEY,
+    C.INVALID_SIGNATURE,
+    C.PERMISSION_DENIED,
+    C.AUTHENTICATION_FAILED,
+    C.IP_BANNED,
+    C.IP_NOT_ALLOWED,
+    C.SPOT_API_KEY_EXPIRED,
+    C.DERIVATIVES_API_KEY_EXPIRED,
+  ],
+  "rate-limit": [C.TOO_MANY_VISITS, C.IP_RATE_LIMITED, C.SPOT_TOO_MANY_NEW_ORDERS, C.SPOT_TOO_MANY_REQUESTS],
+  "insufficient-funds": [C.WALLET_BALANCE_INSUFFICIENT, C.INSUFFICIENT_BALANCE, C.INSUFFICIENT_AVAILABLE_BALANCE, C.SPOT_MARGIN_INSUFFICIENT, C.SPOT_INSUFFICIENT_BALANCE],
+  // An order that is already filled or cancelled is no longer there to cancel.
+  "order-not-found": [C.ORDER_NOT_EXISTS, C.ORDER_COMPLETED_OR_CANCELLED, C.SPOT_ORDER_FILLED, C.SPOT_ORDER_CANCELLED, C.SPOT_NOT_ON_ORDER_BOOK, C.SPOT_ORDER_NOT_EXISTS],
   "invalid-order": [C.PARAMS_ERROR],
 };
 
@@ -77,6 +100,14 @@ interface BybitEnvelope {
   time?: number | string;
 }
 
+/**
+ * bybit's nextPageCursor arrives already percent-encoded ("page_args%3D...%26symbol%3D6%26") and its
+ * SDKs put it back on the query as it came; encoding it again would send a different cursor.
+ */
+function encodeUnlessEncoded(value: string): string {
+  return /^[A-Za-z0-9%._~-]*$/.test(value) ? value : encodeURIComponent(value);
+}
+
 /** Builds the signed request of bybit v5: the same query or body string is signed and sent. */
 export function bybitSignedRequest(
   credentials: Pick<Credentials, "api" | "secret">,
@@ -85,7 +116,7 @@ export function bybitSignedRequest(
   path: string,
   params: Record<string, unknown>,
 ): HttpRequest {
-  const query = method === "GET" ? buildQuery(params as Record<string, string | number | undefined>) : "";
+  const query = method === "GET" ? buildQuery(params as Record<string, string | number | undefined>, { encode: encodeUnlessEncoded }) : "";
   const body = method === "GET" ? "" : JSON.stringify(params);
   const ts = String(timestamp);
   const signature = hmacSha256Hex(credentials.secret, ts + credentials.api + BYBIT_RECV_WINDOW + (method === "GET" ? query : body));

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ExchangeError } from "../../lib/errors.js";
-import { BybitAdapter, parseBybitOrder } from "../../exchanges/bybit.js";
+import { createHmac } from "node:crypto";
+import { BybitAdapter, bybitSignedRequest, parseBybitOrder } from "../../exchanges/bybit.js";
 import { parseJsonExact } from "../../exchanges/common/adapter.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type BybitMock, startBybitMock } from "../mocks/bybit.js";
@@ -75,7 +76,7 @@ describe("bybit adapter against a loopback mock", () => {
         { side: "Buy", amount: "1", price: "100" },
       ]),
     );
-    expect(error.message).toBe("ExchangeId: bybit, msg: One of orders threw an error (170131, Insufficient balance.)");
+    expect(error.message).toBe("ExchangeId: bybit, msg: One of orders threw an error (170131, Balance insufficient)");
     expect(error.kind).toBe("insufficient-funds");
   });
 
@@ -117,10 +118,10 @@ describe("bybit adapter against a loopback mock", () => {
   });
 
   it("maps an exchange error code to its kind with the seed's message form (001 §8)", async () => {
-    mock.errorNext = { retCode: 170131, retMsg: "Insufficient balance." };
+    mock.errorNext = { retCode: 170131, retMsg: "Balance insufficient" };
     const error = await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("insufficient-funds");
-    expect(error.message).toBe("ExchangeId: bybit, msg: Insufficient balance. (code 170131)");
+    expect(error.message).toBe("ExchangeId: bybit, msg: Balance insufficient (code 170131)");
     const missing = await rejects(bybit.cancelOrder("BTC/USDT", "42"));
     expect(missing.kind).toBe("order-not-found");
   });
@@ -155,6 +156,33 @@ describe("bybit adapter against a loopback mock", () => {
   it("is reachable through createExchange with --base-url replacing the host (PRODUCT contract)", async () => {
     const adapter = createExchange("bybit", creds, { baseUrl: mock.url });
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toEqual([]);
+  });
+});
+
+describe("bybit signing as the v5 guide documents it", () => {
+  // The guide's GET example: plain text "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C".
+  it("signs timestamp + api key + recv window + the query exactly as sent (not sorted), hex HMAC-SHA256", () => {
+    const request = bybitSignedRequest({ api: "XXXXXXXXXX", secret: "s3cret" }, 1658384314791, "GET", "/v5/order/realtime", {
+      category: "option",
+      symbol: "BTC-29JUL22-25000-C",
+    });
+    expect(request.query).toBe("category=option&symbol=BTC-29JUL22-25000-C");
+    const plain = "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C";
+    expect(request.headers["X-BAPI-SIGN"]).toBe(createHmac("sha256", "s3cret").update(plain).digest("hex"));
+    expect(request.headers).toMatchObject({ "X-BAPI-API-KEY": "XXXXXXXXXX", "X-BAPI-TIMESTAMP": "1658384314791", "X-BAPI-RECV-WINDOW": "5000" });
+  });
+
+  it("sends the documented, already encoded nextPageCursor back unchanged and signs it so", () => {
+    const cursor = "page_args%3Dfd4300ae-7847-404e-b947-b46980a4d140%26symbol%3D6%26";
+    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1, "GET", "/v5/order/realtime", { category: "spot", cursor });
+    expect(request.query).toBe(`category=spot&cursor=${cursor}`);
+  });
+
+  it("signs the raw JSON body of a POST, the same bytes it sends", () => {
+    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1658385579423, "POST", "/v5/order/create", { category: "spot", symbol: "BTCUSDT" });
+    expect(request.body).toBe('{"category":"spot","symbol":"BTCUSDT"}');
+    expect(request.headers["X-BAPI-SIGN"]).toBe(createHmac("sha256", "s").update(`1658385579423k5000${request.body}`).digest("hex"));
+    expect(request.headers["Content-Type"]).toBe("application/json");
   });
 });
 

@@ -21,6 +21,25 @@ export interface BybitMockOrder {
   timeInForce: string;
   createdTime: string;
   updatedTime: string;
+  // The rest of the documented v5 order object (Get Open & Closed Orders), spot values.
+  blockTradeId: string;
+  isLeverage: string;
+  positionIdx: number;
+  cancelType: string;
+  rejectReason: string;
+  avgPrice: string;
+  leavesQty: string;
+  leavesValue: string;
+  cumExecValue: string;
+  cumExecFee: string;
+  stopOrderType: string;
+  triggerPrice: string;
+  smpType: string;
+  smpGroup: number;
+  smpOrderId: string;
+  reduceOnly: boolean;
+  closeOnTrigger: boolean;
+  cumFeeDetail: Record<string, string>;
 }
 
 export interface BybitMock {
@@ -125,6 +144,24 @@ export async function startBybitMock(credentials: { api: string; secret: string 
       timeInForce: "GTC",
       createdTime: now,
       updatedTime: now,
+      blockTradeId: "",
+      isLeverage: "0",
+      positionIdx: 0,
+      cancelType: "UNKNOWN",
+      rejectReason: "EC_NoError",
+      avgPrice: "",
+      leavesQty: o.qty,
+      leavesValue: (Number(o.qty) * Number(o.price)).toString(),
+      cumExecValue: "0",
+      cumExecFee: "0",
+      stopOrderType: "",
+      triggerPrice: "0.00",
+      smpType: "None",
+      smpGroup: 0,
+      smpOrderId: "",
+      reduceOnly: false,
+      closeOnTrigger: false,
+      cumFeeDetail: {},
     };
     mock.orders.set(order.orderId, order);
     return order;
@@ -150,7 +187,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     body.request.forEach((item, i) => {
       if (mock.failBatchItem === i) {
         list.push({ category: "spot", symbol: item.symbol, orderId: "", orderLinkId: item.orderLinkId, createAt: "" });
-        ext.push({ code: 170131, msg: "Insufficient balance." });
+        ext.push({ code: 170131, msg: "Balance insufficient" });
         return;
       }
       if (mock.dropBatchItem === i) {
@@ -172,6 +209,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     const order = mock.orders.get(body.orderId ?? "");
     if (!order || order.orderStatus !== "New") return { body: envelope(170213, "Order does not exist.") };
     order.orderStatus = "Cancelled";
+    order.cancelType = "CancelByUser";
     return { body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
   });
 
@@ -220,7 +258,33 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     if (q.accountType !== "UNIFIED") return { body: envelope(10001, "accountType only support UNIFIED.") };
     return {
       body: envelope(0, "OK", {
-        list: [{ accountType: "UNIFIED", totalEquity: "3.31216591", coin: mock.coins.map((c) => ({ ...c, equity: c.walletBalance, usdValue: "0", borrowAmount: "0" })) }],
+        list: [
+          {
+            accountType: "UNIFIED",
+            totalEquity: "3.31216591",
+            totalWalletBalance: "3.00326056",
+            totalAvailableBalance: "3.00326056",
+            coin: mock.coins.map((c) => ({
+              ...c,
+              equity: c.walletBalance,
+              usdValue: "0",
+              spotHedgingQty: "0",
+              borrowAmount: "0.0",
+              availableToWithdraw: "",
+              accruedInterest: "0",
+              totalOrderIM: "0",
+              totalPositionIM: "0",
+              totalPositionMM: "0",
+              unrealisedPnl: "0",
+              cumRealisedPnl: "0",
+              bonus: "0",
+              marginCollateral: true,
+              collateralSwitch: true,
+              availableToBorrow: "",
+              spotBorrow: "0",
+            })),
+          },
+        ],
       }),
     };
   });
