@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ExchangeError } from "../../lib/errors.js";
-import { OkxAdapter, parseOkxOrder } from "../../exchanges/okx.js";
+import { createHmac } from "node:crypto";
+import { OkxAdapter, okxSignedRequest, parseOkxOrder } from "../../exchanges/okx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type OkxMock, startOkxMock } from "../mocks/okx.js";
 import { runCli } from "./run-cli.js";
@@ -82,7 +83,7 @@ describe("okx adapter against a loopback mock", () => {
     const wrong = new OkxAdapter({ ...creds, secret: "nope" }, { baseUrl: mock.url });
     const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("auth");
-    expect(error.message).toBe("ExchangeId: okx, msg: Transaction failed (50113, Invalid Sign.)");
+    expect(error.message).toBe("ExchangeId: okx, msg: Transaction failed (50113, Invalid signature.)");
     expect(mock.server.requests).toHaveLength(1);
   });
 
@@ -124,6 +125,26 @@ describe("okx adapter against a loopback mock", () => {
   });
 });
 
+describe("okx signing as the REST authentication section documents it", () => {
+  // The docs' example: timestamp 2020-12-08T09:08:57.715Z, GET /api/v5/account/balance?ccy=BTC,
+  // SecretKey 22582BD0CFF14C41EDBF1AB98506286D; the GET query is part of requestPath, not the body.
+  const secret = "22582BD0CFF14C41EDBF1AB98506286D";
+  const ts = Date.parse("2020-12-08T09:08:57.715Z");
+  it("signs timestamp + GET + requestPath with its query, base64 HMAC-SHA256, ISO ms timestamp header", () => {
+    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "GET", "/api/v5/account/balance", { ccy: "BTC" });
+    expect(request.query).toBe("ccy=BTC");
+    expect(request.body).toBe("");
+    const expected = createHmac("sha256", secret).update("2020-12-08T09:08:57.715ZGET/api/v5/account/balance?ccy=BTC").digest("base64");
+    expect(request.headers).toMatchObject({ "OK-ACCESS-SIGN": expected, "OK-ACCESS-TIMESTAMP": "2020-12-08T09:08:57.715Z", "OK-ACCESS-KEY": "k", "OK-ACCESS-PASSPHRASE": "p" });
+  });
+  it("signs the JSON body of a POST as sent", () => {
+    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "POST", "/api/v5/account/set-leverage", { instId: "BTC-USDT", lever: "5", mgnMode: "isolated" });
+    expect(request.body).toBe('{"instId":"BTC-USDT","lever":"5","mgnMode":"isolated"}');
+    const expected = createHmac("sha256", secret).update(`2020-12-08T09:08:57.715ZPOST/api/v5/account/set-leverage${request.body}`).digest("base64");
+    expect(request.headers["OK-ACCESS-SIGN"]).toBe(expected);
+  });
+});
+
 describe("okx status and timestamp rules (001 §3, §4)", () => {
   // The documented example order of GET /api/v5/trade/order.
   const example = { instId: "BTC-USDT", ordId: "312269865356374016", clOrdId: "b1", px: "999", sz: "3", accFillSz: "0", side: "buy", ordType: "limit", cTime: "1597026383085" };
@@ -132,6 +153,7 @@ describe("okx status and timestamp rules (001 §3, §4)", () => {
     ["partially_filled", "open"],
     ["filled", "closed"],
     ["canceled", "canceled"],
+    ["mmp_canceled", "canceled"],
   ])("maps okx %s to %s", (state, expected) => {
     expect(parseOkxOrder({ ...example, state }, "BTC/USDT").status).toBe(expected);
   });

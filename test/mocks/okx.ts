@@ -21,6 +21,26 @@ export interface OkxMockOrder {
   tdMode: string;
   cTime: string;
   uTime: string;
+  // The rest of the documented order object (Get order details), spot cash values.
+  instType: string;
+  tag: string;
+  ccy: string;
+  tgtCcy: string;
+  avgPx: string;
+  fillPx: string;
+  fillSz: string;
+  tradeId: string;
+  fillTime: string;
+  fee: string;
+  feeCcy: string;
+  rebate: string;
+  rebateCcy: string;
+  lever: string;
+  category: string;
+  source: string;
+  cancelSource: string;
+  reduceOnly: string;
+  stpMode: string;
 }
 
 export interface OkxMock {
@@ -72,7 +92,7 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
     if (Math.abs(Date.parse(ts) - Date.now()) > 30_000) return fail(401, "50102", "Timestamp request expired.");
     const requestPath = req.query ? `${req.path}?${req.query}` : req.path;
     const expected = createHmac("sha256", credentials.secret).update(ts + req.method + requestPath + req.body).digest("base64");
-    if (sign !== expected) return fail(401, "50113", "Invalid Sign.");
+    if (sign !== expected) return fail(401, "50113", "Invalid signature.");
     if (pass !== credentials.password) return fail(401, "50105", 'Request header "OK-ACCESS-PASSPHRASE" incorrect.');
     if (mock.rateLimitNext) {
       mock.rateLimitNext = false;
@@ -108,6 +128,25 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       tdMode: "cash",
       cTime: now,
       uTime: now,
+      instType: "SPOT",
+      tag: "",
+      ccy: "",
+      tgtCcy: "",
+      avgPx: "",
+      fillPx: "",
+      fillSz: "0",
+      tradeId: "",
+      fillTime: "",
+      fee: "0",
+      feeCcy: p.instId.split("-")[p.side === "buy" ? 0 : 1] ?? "",
+      rebate: "0",
+      rebateCcy: "",
+      lever: "",
+      category: "normal",
+      source: "",
+      cancelSource: "",
+      reduceOnly: "false",
+      stpMode: "cancel_maker",
     };
     mock.orders.set(order.ordId, order);
     return order;
@@ -135,9 +174,10 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
   function cancel(p: Record<string, string>) {
     const o = mock.orders.get(p.ordId ?? "");
     if (!o || o.instId !== p.instId || o.state !== "live") {
-      return { clOrdId: "", ordId: p.ordId ?? "", ts: String(Date.now()), sCode: "51400", sMsg: "Cancellation failed as the order has been filled, canceled or does not exist." };
+      return { clOrdId: "", ordId: p.ordId ?? "", ts: String(Date.now()), sCode: "51400", sMsg: "Order cancellation failed as the order has been filled, canceled or does not exist." };
     }
     o.state = "canceled";
+    o.cancelSource = "1";
     return { clOrdId: o.clOrdId, ordId: o.ordId, ts: String(Date.now()), sCode: "0", sMsg: "" };
   }
 
@@ -155,7 +195,7 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
   server.on("GET /api/v5/trade/order", (req) => {
     const q = parseQuery(req.query);
     const o = [...mock.orders.values()].find((x) => x.instId === q.instId && (q.ordId ? x.ordId === q.ordId : x.clOrdId === q.clOrdId));
-    if (!o) return { body: { code: "51603", msg: "Order does not exist", data: [] } };
+    if (!o) return { body: { code: "51603", msg: "Order does not exist.", data: [] } };
     return ok([o]);
   });
 
