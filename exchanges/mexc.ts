@@ -27,19 +27,27 @@ export const MEXC_PATHS = {
 
 export const MEXC_RECV_WINDOW = 5000;
 
-/** MEXC's documented error codes ({code, msg}). */
+/**
+ * MEXC's error codes ({code, msg}): the "Error Code" table of the spot v3 docs, plus -2013, which
+ * the docs do not list but GET /api/v3/order really answers for an unknown order
+ * ({"msg":"Order does not exist.","code":-2013,"_extend":null}).
+ */
 export const MEXC_CODE = {
   API_KEY_REQUIRED: 400,
   NO_AUTHORITY: 401,
   ACCESS_DENIED: 403,
   TOO_MANY_REQUESTS: 429,
+  SIGNATURE_VERIFICATION_FAILED: 602,
+  INVALID_ACCESS_KEY: 10072,
+  INVALID_REQUEST_TIME: 10073,
+  INSUFFICIENT_BALANCE: 10101,
   API_KEY_FORMAT_INVALID: 700001,
   SIGNATURE_INVALID: 700002,
   TIMESTAMP_OUTSIDE_RECV_WINDOW: 700003,
   RECV_WINDOW_TOO_LARGE: 700005,
   IP_NOT_WHITELISTED: 700006,
   NO_PERMISSION: 700007,
-  API_KEY_INFO_INVALID: 10072,
+  ILLEGAL_CHARACTERS: 700008,
   UNKNOWN_ORDER: -2011,
   ORDER_NOT_EXIST: -2013,
   MIN_TRANSACTION_VOLUME: 30002,
@@ -57,12 +65,14 @@ export const MEXC_ERRORS: ErrorCodeTable = {
     MEXC_CODE.TIMESTAMP_OUTSIDE_RECV_WINDOW,
     MEXC_CODE.IP_NOT_WHITELISTED,
     MEXC_CODE.NO_PERMISSION,
-    MEXC_CODE.API_KEY_INFO_INVALID,
+    MEXC_CODE.SIGNATURE_VERIFICATION_FAILED,
+    MEXC_CODE.INVALID_ACCESS_KEY,
+    MEXC_CODE.INVALID_REQUEST_TIME,
   ],
   "rate-limit": [MEXC_CODE.TOO_MANY_REQUESTS],
-  "insufficient-funds": [MEXC_CODE.INSUFFICIENT_POSITION, MEXC_CODE.OVERSOLD],
+  "insufficient-funds": [MEXC_CODE.INSUFFICIENT_POSITION, MEXC_CODE.OVERSOLD, MEXC_CODE.INSUFFICIENT_BALANCE],
   "order-not-found": [MEXC_CODE.UNKNOWN_ORDER, MEXC_CODE.ORDER_NOT_EXIST],
-  "invalid-order": [MEXC_CODE.MIN_TRANSACTION_VOLUME, MEXC_CODE.RECV_WINDOW_TOO_LARGE],
+  "invalid-order": [MEXC_CODE.MIN_TRANSACTION_VOLUME, MEXC_CODE.RECV_WINDOW_TOO_LARGE, MEXC_CODE.ILLEGAL_CHARACTERS],
 };
 
 /**
@@ -117,6 +127,8 @@ const MexcOrderSchema = z.object({
   origClientOrderId: z.string().nullable().optional(),
   price: num.optional(),
   origQty: num.optional(),
+  // The docs' Query Order example names the original quantity "Qty".
+  Qty: num.optional(),
   executedQty: num.optional(),
   status: z.string().optional(),
   type: z.string().optional(),
@@ -142,9 +154,10 @@ export function parseMexcOrder(raw: unknown, pair: string): Order {
   return {
     pair,
     id: order.orderId,
-    clientOrderId: order.clientOrderId ?? order.origClientOrderId ?? "",
+    // In a cancel answer clientOrderId is the cancel request's own id; origClientOrderId is the order's.
+    clientOrderId: order.origClientOrderId || order.clientOrderId || "",
     price: toDecimalString(order.price),
-    amount: toDecimalString(order.origQty),
+    amount: toDecimalString(order.origQty ?? order.Qty),
     filled: toDecimalString(order.executedQty),
     type: (order.type ?? "LIMIT").toLowerCase(),
     side: parseSide(order.side),
@@ -181,7 +194,8 @@ export class MexcAdapter extends RestAdapter {
     if (!failed && json !== undefined) return json;
     const code = json?.code as string | number | undefined;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
-    throw this.fail(code, msg, response.status, response.headers);
+    // MEXC (General Info, LIMITS): 418 is an IP ban after repeated 429s, with Retry-After like a 429.
+    throw this.fail(code, msg, response.status === 418 ? 429 : response.status, response.headers);
   }
 
   private symbol(pair: string): string {

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
-import { MexcAdapter, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
+import { MexcAdapter, mexcSignature, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { ExchangeError } from "../../lib/errors.js";
@@ -37,6 +37,21 @@ describe("mexc signing (official spot v3 docs)", () => {
     expect(params).toBe("symbol=BTCUSDT&side=BUY&timestamp=1700000000000&recvWindow=5000");
     expect(signature).toBe(createHmac("sha256", "sec").update(params!).digest("hex"));
     expect(signature).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("reproduces the docs' worked example (SIGNED Endpoint Examples for POST /api/v3/order)", () => {
+    // Docs: secret 45d0b3c26f2644f19bfb98b07741b2f5, totalParams as one query string (example 2)
+    // and split between query and body without a joining '&' (example 3).
+    const secret = "45d0b3c26f2644f19bfb98b07741b2f5";
+    expect(
+      mexcSignature(secret, "symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&recvWindow=5000&timestamp=1644489390087"),
+    ).toBe("fd3e4e8543c5188531eb7279d68ae7d26a573d0fc5ab0d18eb692451654d837a");
+    expect(
+      mexcSignature(secret, "symbol=BTCUSDT&side=BUY&type=LIMIT" + "quantity=1&price=11&recvWindow=5000&timestamp=1644489390087"),
+    ).toBe("d1a676610ceb39174c8039b3f548357994b2a34139a8addd33baadba65684592");
+    const query = mexcSignedQuery(secret, { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "1", price: "11" }, 1644489390087);
+    const [params, signature] = query.split("&signature=");
+    expect(signature).toBe(mexcSignature(secret, params!));
   });
 
   it("url-encodes batch JSON with upper-case escapes before signing", () => {
@@ -169,8 +184,21 @@ describe("mexc errors (001 §8: envelope {code, msg})", () => {
     expect(error).toMatchObject({ kind: "insufficient-funds", code: 30004 });
   });
 
-  it("maps -2013 to order-not-found", async () => {
-    expect((await rejection(mexc.fetchOrder("BTC/USDT", "42"))).kind).toBe("order-not-found");
+  it("maps -2013 (what GET /api/v3/order really answers) and the documented -2011 to order-not-found", async () => {
+    expect(await rejection(mexc.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: -2013 });
+    expect(await rejection(mexc.cancelOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: -2011 });
+  });
+
+  it("maps the documented 10101 to insufficient-funds and 602 to auth", async () => {
+    mock.failNext(10101, "Insufficient balance");
+    expect((await rejection(mexc.fetchBalances())).kind).toBe("insufficient-funds");
+    mock.failNext(602, "Signature verification failed");
+    expect((await rejection(mexc.fetchBalances())).kind).toBe("auth");
+  });
+
+  it("maps HTTP 418 (IP ban after repeated 429s) to rate-limit with Retry-After", async () => {
+    mock.server.intercept(() => ({ status: 418, headers: { "retry-after": "120" }, body: { code: 418, msg: "banned" } }));
+    expect(await rejection(mexc.fetchBalances())).toMatchObject({ kind: "rate-limit", retryAfterMs: 120_000 });
   });
 
   it("maps HTTP 429 to rate-limit with Retry-After", async () => {
@@ -230,6 +258,27 @@ describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documen
   });
   it("yields undefined for an unknown status", () => {
     expect(status("SOMETHING")).toBeUndefined();
+  });
+  it("reads the documented Query Order example, whose quantity field is named Qty", () => {
+    const { origQty: _omitted, ...queryOrder } = { ...documented, Qty: "1.0", orderId: 1 };
+    expect(parseMexcOrder(queryOrder, "LTC/BTC")).toMatchObject({ id: "1", amount: "1", clientOrderId: "myOrder1" });
+  });
+  it("takes the order's own client id from a cancel answer (origClientOrderId), not the cancel's clientOrderId", () => {
+    const cancel = {
+      symbol: "LTCBTC",
+      origClientOrderId: "myOrder1",
+      orderId: 4,
+      clientOrderId: "cancelMyOrder1",
+      price: "2.00000000",
+      origQty: "1.00000000",
+      executedQty: "0.00000000",
+      cummulativeQuoteQty: "0.00000000",
+      status: "CANCELED",
+      timeInForce: "GTC",
+      type: "LIMIT",
+      side: "BUY",
+    };
+    expect(parseMexcOrder(cancel, "LTC/BTC")).toMatchObject({ id: "4", clientOrderId: "myOrder1", status: "canceled", amount: "1" });
   });
   it("keeps time in milliseconds and decimals as strings", () => {
     expect(parseMexcOrder(documented, "LTC/BTC")).toMatchObject({

@@ -171,7 +171,9 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
     const order = q.orderId
       ? orders.get(q.orderId)
       : [...orders.values()].find((o) => o.clientOrderId === q.origClientOrderId);
-    if (!order || order.symbol !== q.symbol) return error(400, -2013, "Order does not exist.");
+    // Not in the docs' table, but what MEXC really answers (with its `_extend` field).
+    if (!order || order.symbol !== q.symbol)
+      return { status: 400, body: { msg: "Order does not exist.", code: -2013, _extend: null } };
     return { body: order };
   });
   server.on("DELETE /api/v3/order", (req) => {
