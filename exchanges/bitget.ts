@@ -31,27 +31,52 @@ export const BITGET_PATHS = {
   assets: "/api/v2/spot/account/assets",
 } as const;
 
-/** Codes of https://www.bitget.com/api-doc/common/error-code/restapi */
+/** Codes of https://www.bitget.com/api-doc/spot/error-code/restapi */
 export const BITGET_CODES = {
+  ACCESS_KEY_EMPTY: "40001",
+  ACCESS_SIGN_EMPTY: "40002",
+  SIGNATURE_EMPTY: "40003",
   INVALID_TIMESTAMP: "40005",
   INVALID_ACCESS_KEY: "40006",
   TIMESTAMP_EXPIRED: "40008",
   SIGNATURE_ERROR: "40009",
+  PASSPHRASE_EMPTY: "40011",
   PASSPHRASE_INCORRECT: "40012",
   INCORRECT_PERMISSIONS: "40014",
+  INVALID_IP: "40018",
+  PASSPHRASE_ERROR: "40036",
   API_KEY_NOT_EXIST: "40037",
+  IP_NOT_WHITELISTED: "40038",
   TOO_MANY_REQUESTS: "429",
   PARAMETER_ERROR: "40034",
+  ORDER_DATA_NOT_FOUND: "40109",
   ORDER_NOT_EXIST: "43001",
+  NO_ORDER_TO_CANCEL: "43004",
   INSUFFICIENT_BALANCE: "43012",
+  ORDER_NOT_EXIST_LEGACY: "45057",
 } as const;
 
 const C = BITGET_CODES;
 export const BITGET_ERRORS: ErrorCodeTable = {
-  auth: [C.INVALID_TIMESTAMP, C.INVALID_ACCESS_KEY, C.TIMESTAMP_EXPIRED, C.SIGNATURE_ERROR, C.PASSPHRASE_INCORRECT, C.INCORRECT_PERMISSIONS, C.API_KEY_NOT_EXIST],
+  auth: [
+    C.ACCESS_KEY_EMPTY,
+    C.ACCESS_SIGN_EMPTY,
+    C.SIGNATURE_EMPTY,
+    C.INVALID_TIMESTAMP,
+    C.INVALID_ACCESS_KEY,
+    C.TIMESTAMP_EXPIRED,
+    C.SIGNATURE_ERROR,
+    C.PASSPHRASE_EMPTY,
+    C.PASSPHRASE_INCORRECT,
+    C.INCORRECT_PERMISSIONS,
+    C.INVALID_IP,
+    C.PASSPHRASE_ERROR,
+    C.API_KEY_NOT_EXIST,
+    C.IP_NOT_WHITELISTED,
+  ],
   "rate-limit": [C.TOO_MANY_REQUESTS],
   "insufficient-funds": [C.INSUFFICIENT_BALANCE],
-  "order-not-found": [C.ORDER_NOT_EXIST],
+  "order-not-found": [C.ORDER_DATA_NOT_FOUND, C.ORDER_NOT_EXIST, C.NO_ORDER_TO_CANCEL, C.ORDER_NOT_EXIST_LEGACY],
   "invalid-order": [C.PARAMETER_ERROR],
 };
 
@@ -198,7 +223,9 @@ export class BitgetAdapter extends RestAdapter {
     if (failures.length > 0) {
       // Seed 001 §5: bitget batch create fails with "Failure List: ..." if any item failed.
       const list = failures.map((f) => `${f.clientOid ?? f.orderId ?? "?"}: ${f.errorMsg ?? "failed"}${f.errorCode ? ` (${f.errorCode})` : ""}`).join("; ");
-      throw new ExchangeError(this.id, `Failure List: ${list}`, { kind: "invalid-order", ...(failures[0]?.errorCode ? { code: failures[0].errorCode } : {}) });
+      const code = failures[0]?.errorCode;
+      // The kind follows the first failure's documented code (43012 → insufficient funds).
+      throw new ExchangeError(this.id, `Failure List: ${list}`, { kind: code ? this.fail(code, "").kind : "invalid-order", ...(code ? { code } : {}) });
     }
     const success = result.successList ?? [];
     return orders.map((order, i) => {

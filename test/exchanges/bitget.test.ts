@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ExchangeError } from "../../lib/errors.js";
-import { BitgetAdapter, parseBitgetOrder } from "../../exchanges/bitget.js";
+import { createHmac } from "node:crypto";
+import { BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "../../exchanges/bitget.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type BitgetMock, startBitgetMock } from "../mocks/bitget.js";
 import { runCli } from "./run-cli.js";
@@ -74,6 +75,7 @@ describe("bitget adapter against a loopback mock", () => {
     mock.failBatchItem = 0;
     const error = await rejects(bitget.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]));
     expect(error.message).toMatch(/^ExchangeId: bitget, msg: Failure List: [0-9a-f]{32}: Insufficient balance \(43012\)$/);
+    expect(error).toMatchObject({ kind: "insufficient-funds", code: "43012" });
   });
 
   it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (001 §9)", async () => {
@@ -125,6 +127,23 @@ describe("bitget adapter against a loopback mock", () => {
 
   it("is built by createExchange (registry line)", () => {
     expect(createExchange("bitget", creds, { baseUrl: mock.url }).id).toBe("bitget");
+  });
+});
+
+describe("bitget signing as the signature page documents it", () => {
+  it("signs timestamp + GET + requestPath + '?' + the query sorted by key, base64 HMAC-SHA256", () => {
+    // The page's pre-hash example: "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT".
+    const request = bitgetSignedRequest({ api: "k", secret: "s", password: "p" }, 16273667805456, "GET", "/api/mix/v2/market/depth", { symbol: "BTCUSDT", limit: "20" });
+    expect(request.query).toBe("limit=20&symbol=BTCUSDT");
+    const expected = createHmac("sha256", "s").update("16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT").digest("base64");
+    expect(request.headers).toMatchObject({ "ACCESS-SIGN": expected, "ACCESS-TIMESTAMP": "16273667805456", "ACCESS-KEY": "k", "ACCESS-PASSPHRASE": "p" });
+  });
+  it("signs timestamp + POST + requestPath + the JSON body, no '?' without a query", () => {
+    const body = { productType: "usdt-futures", symbol: "BTCUSDT", size: "8", marginMode: "crossed", side: "buy", orderType: "limit", clientOid: "channel#123456" };
+    const request = bitgetSignedRequest({ api: "k", secret: "s", password: "p" }, 16273667805456, "POST", "/api/v2/mix/order/place-order", body);
+    expect(request.body).toBe('{"productType":"usdt-futures","symbol":"BTCUSDT","size":"8","marginMode":"crossed","side":"buy","orderType":"limit","clientOid":"channel#123456"}');
+    const expected = createHmac("sha256", "s").update(`16273667805456POST/api/v2/mix/order/place-order${request.body}`).digest("base64");
+    expect(request.headers["ACCESS-SIGN"]).toBe(expected);
   });
 });
 

@@ -25,6 +25,8 @@ export interface BitgetMockOrder {
   orderSource: string;
   cTime: string;
   uTime: string;
+  feeDetail: string;
+  cancelReason: string;
 }
 
 export interface BitgetMock {
@@ -77,7 +79,7 @@ export async function startBitgetMock(credentials: { api: string; secret: string
     if (pass !== credentials.password) return fail(400, "40012", "apikey/password is incorrect");
     if (mock.rateLimitNext) {
       mock.rateLimitNext = false;
-      return fail(429, "429", "Too Many Requests");
+      return fail(429, "429", "Too many requests");
     }
     if (mock.errorNext) {
       const e = mock.errorNext;
@@ -108,6 +110,8 @@ export async function startBitgetMock(credentials: { api: string; secret: string
       orderSource: "normal",
       cTime: now,
       uTime: now,
+      feeDetail: "",
+      cancelReason: "",
     };
     mock.orders.set(order.orderId, order);
     return order;
@@ -145,6 +149,7 @@ export async function startBitgetMock(credentials: { api: string; secret: string
     const o = mock.orders.get(orderId);
     if (!o || o.symbol !== symbol || (o.status !== "live" && o.status !== "partially_filled")) return undefined;
     o.status = "cancelled";
+    o.cancelReason = "normal_cancel";
     return o;
   }
 
@@ -183,7 +188,17 @@ export async function startBitgetMock(credentials: { api: string; secret: string
     // unfilled-orders names the order price priceAvg (documented response).
     const list = [...mock.orders.values()]
       .filter((o) => (o.status === "live" || o.status === "partially_filled") && (!q.symbol || o.symbol === q.symbol))
-      .map(({ price, priceAvg: _filledPrice, ...rest }) => ({ ...rest, priceAvg: price, basePrice: "0", tpslType: "normal", triggerPrice: null }));
+      .map(({ price, priceAvg: _filledPrice, feeDetail: _fee, cancelReason: _reason, ...rest }) => ({
+        ...rest,
+        priceAvg: price,
+        basePrice: "0",
+        presetTakeProfitPrice: "",
+        executeTakeProfitPrice: "",
+        presetStopLossPrice: "",
+        executeStopLossPrice: "",
+        tpslType: "normal",
+        triggerPrice: null,
+      }));
     return ok(list.slice(0, Number(q.limit ?? 100)));
   });
 
