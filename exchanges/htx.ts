@@ -36,19 +36,25 @@ export const HTX_PATHS = {
 /** Seed 001 §5. */
 export const HTX_NO_SPOT_ACCOUNT = "No account found for spot trading for this api key";
 
-/** HTX's documented err-code strings. */
+/**
+ * HTX's err-code strings: the docs' per-endpoint examples (api-signature-not-valid,
+ * base-record-invalid, base-not-found in batchcancel, order-orderstate-error) and codes HTX really
+ * answers (base-request-exceed-frequency-limit: "Frequency of requests has exceeded the limit").
+ */
 export const HTX_CODE = {
   SIGNATURE_NOT_VALID: "api-signature-not-valid",
   SIGNATURE_CHECK_FAILED: "api-signature-check-failed",
   LOGIN_REQUIRED: "login-required",
   KEY_PERMISSION_INVALID: "api-key-permission-invalid",
   INVALID_IP: "invalid-ip",
+  EXCEED_FREQUENCY_LIMIT: "base-request-exceed-frequency-limit",
   RATE_LIMIT: "api-request-too-frequent",
   TOO_MANY_REQUESTS: "too-many-requests",
   BALANCE_INSUFFICIENT: "account-balance-insufficient-error",
   FROZEN_BALANCE_INSUFFICIENT: "account-frozen-balance-insufficient-error",
   INSUFFICIENT_BALANCE: "insufficient-balance",
   RECORD_INVALID: "base-record-invalid",
+  RECORD_NOT_FOUND: "base-not-found",
   ORDER_NOT_FOUND: "order-queryorder-invalid",
   ORDER_STATE_ERROR: "order-orderstate-error",
   INVALID_PARAMETER: "invalid-parameter",
@@ -66,13 +72,13 @@ export const HTX_ERRORS: ErrorCodeTable = {
     HTX_CODE.KEY_PERMISSION_INVALID,
     HTX_CODE.INVALID_IP,
   ],
-  "rate-limit": [HTX_CODE.RATE_LIMIT, HTX_CODE.TOO_MANY_REQUESTS],
+  "rate-limit": [HTX_CODE.EXCEED_FREQUENCY_LIMIT, HTX_CODE.RATE_LIMIT, HTX_CODE.TOO_MANY_REQUESTS],
   "insufficient-funds": [
     HTX_CODE.BALANCE_INSUFFICIENT,
     HTX_CODE.FROZEN_BALANCE_INSUFFICIENT,
     HTX_CODE.INSUFFICIENT_BALANCE,
   ],
-  "order-not-found": [HTX_CODE.RECORD_INVALID, HTX_CODE.ORDER_NOT_FOUND],
+  "order-not-found": [HTX_CODE.RECORD_INVALID, HTX_CODE.RECORD_NOT_FOUND, HTX_CODE.ORDER_NOT_FOUND],
   "invalid-order": [
     HTX_CODE.ORDER_STATE_ERROR,
     HTX_CODE.INVALID_PARAMETER,
@@ -151,6 +157,16 @@ export function htxSignedRequest(
   };
 }
 
+/**
+ * X-HB-RateLimit-Requests-Expire: "the expire time for current rate limit time window". The docs
+ * give no unit; an epoch in ms (13 digits) is read as a deadline, a smaller number as ms to wait.
+ */
+export function htxRetryAfterMs(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const expire = Number(Array.isArray(header) ? header[0] : header);
+  if (!Number.isFinite(expire) || expire <= 0) return undefined;
+  return expire > 1e12 ? Math.max(0, expire - nowMs) : expire;
+}
+
 const num = z.union([z.string(), z.number()]);
 const id = z.union([z.string(), z.number()]).transform(String);
 
@@ -195,6 +211,11 @@ const HtxBatchCancelSchema = z.object({
     )
     .optional(),
 });
+
+/** The most orders one batchCancelOpenOrders call cancels (docs: size [1, 100]). */
+export const HTX_CANCEL_ALL_PAGE = 100;
+
+const HtxCancelOpenSchema = z.object({ "success-count": num, "failed-count": num.optional(), "next-id": num.optional() });
 
 /** btcusdt → BTC/USDT needs the quote; the caller's pair is used (HTX symbols have no separator). */
 export function parseHtxOrder(raw: unknown, pair: string): Order {
@@ -256,10 +277,12 @@ export class HtxAdapter extends RestAdapter {
     if (envelope.status === "ok") return envelope.data;
     const code = typeof envelope["err-code"] === "string" ? envelope["err-code"] : undefined;
     const msg = typeof envelope["err-msg"] === "string" ? envelope["err-msg"] : `HTTP ${response.status}`;
-    // HTX's rate-limit hint: X-HB-RateLimit-Requests-Expire, the epoch ms when the window resets.
-    const expire = Number(response.headers["x-hb-ratelimit-requests-expire"]);
-    const hint = Number.isFinite(expire) && expire > 0 ? { retryAfterMs: Math.max(0, expire - this.now()) } : {};
-    throw this.fail(code, msg, response.status, response.headers, hint);
+    const hint = htxRetryAfterMs(response.headers["x-hb-ratelimit-requests-expire"], this.now());
+    // HTX also throttles as {"err-code":"invalid-parameter","err-msg":"request limit"}.
+    if (code === HTX_CODE.INVALID_PARAMETER && /^request limit/i.test(msg)) {
+      throw new ExchangeError("htx", `${msg} (code ${code})`, { kind: "rate-limit", code, retryAfterMs: hint ?? 1000 });
+    }
+    throw this.fail(code, msg, response.status, response.headers, { retryAfterMs: hint });
   }
 
   /** Seed 001 §5: the key's spot account id, looked up once through the same base URL. */
@@ -353,14 +376,17 @@ export class HtxAdapter extends RestAdapter {
     return HtxBatchCancelSchema.parse(await this.call("POST", HTX_PATHS.batchCancel, {}, { "order-ids": ids })).success;
   }
 
-  /** batchCancelOpenOrders answers counts, not ids: the list is empty (ExchangeAdapter.cancelAll). */
+  /**
+   * batchCancelOpenOrders answers counts, not ids: the list is empty (ExchangeAdapter.cancelAll).
+   * It cancels at most 100 orders a call and answers next-id -1 when none is left open, so it is
+   * called again while orders remain (bounded: 500 open orders is the seed's limit for htx).
+   */
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    await this.call(
-      "POST",
-      HTX_PATHS.cancelAllOpen,
-      {},
-      { "account-id": await this.accountId(), symbol: this.symbol(pair) },
-    );
+    const body = { "account-id": await this.accountId(), symbol: this.symbol(pair), size: HTX_CANCEL_ALL_PAGE };
+    for (let round = 0; round < 10; round++) {
+      const answer = HtxCancelOpenSchema.parse(await this.call("POST", HTX_PATHS.cancelAllOpen, {}, body));
+      if (String(answer["next-id"]) === "-1" || Number(answer["success-count"]) === 0) break;
+    }
     return [];
   }
 

@@ -4,6 +4,7 @@ import { runCli } from "./run-cli.js";
 import {
   HtxAdapter,
   htxCanonicalQuery,
+  htxRetryAfterMs,
   htxSignedQuery,
   htxTimestamp,
   parseHtxBalances,
@@ -171,13 +172,22 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     await expect(htx.cancelBatch("BTC/USDT", [o2.id, o3.id])).resolves.toEqual([o2.id, o3.id]);
     expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "order-ids": [o2.id, o3.id] });
     await expect(htx.cancelAll("BTC/USDT")).resolves.toEqual([]);
-    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "account-id": "100009", symbol: "btcusdt" });
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "account-id": "100009", symbol: "btcusdt", size: 100 });
     expect([...mock.orders.values()].map((o) => o.state)).toEqual(["canceled", "canceled", "canceled", "canceled"]);
     expect(orderRoutes().slice(-3)).toEqual([
       `POST /v1/order/orders/${o1.id}/submitcancel`,
       "POST /v1/order/orders/batchcancel",
       "POST /v1/order/orders/batchCancelOpenOrders",
     ]);
+  });
+
+  it("cancels all past the 100 orders one batchCancelOpenOrders call takes, until next-id is -1", async () => {
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const template = [...mock.orders.values()][0]!;
+    for (let i = 1; i <= 149; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
+    await htx.cancelAll("BTC/USDT");
+    expect(orderRoutes().filter((r) => r.endsWith("batchCancelOpenOrders"))).toHaveLength(2);
+    expect([...mock.orders.values()].filter((o) => o.state !== "canceled")).toHaveLength(0);
   });
 
   it("fetches one order and the open orders", async () => {
@@ -223,6 +233,21 @@ describe('htx errors (001 §8: status "ok" is success)', () => {
 
   it("maps base-record-invalid to order-not-found", async () => {
     expect((await rejection(htx.fetchOrder("BTC/USDT", "1"))).kind).toBe("order-not-found");
+  });
+
+  it("maps base-request-exceed-frequency-limit and invalid-parameter 'request limit' to rate-limit", async () => {
+    mock.failNext("base-request-exceed-frequency-limit", "Frequency of requests has exceeded the limit, please try again later");
+    expect(await rejection(htx.fetchBalances())).toMatchObject({ kind: "rate-limit", code: "base-request-exceed-frequency-limit" });
+    mock.failNext("invalid-parameter", "request limit");
+    expect(await rejection(htx.fetchBalances())).toMatchObject({ kind: "rate-limit", code: "invalid-parameter" });
+    mock.failNext("invalid-parameter", "invalid symbol");
+    expect((await rejection(htx.fetchBalances())).kind).toBe("invalid-order");
+  });
+
+  it("reads X-HB-RateLimit-Requests-Expire as an epoch deadline or as milliseconds to wait", () => {
+    expect(htxRetryAfterMs("1710000001500", 1710000000000)).toBe(1500);
+    expect(htxRetryAfterMs("800", 1710000000000)).toBe(800);
+    expect(htxRetryAfterMs(undefined, 1)).toBeUndefined();
   });
 
   it("maps a 429 to rate-limit with the X-HB-RateLimit-Requests-Expire hint", async () => {

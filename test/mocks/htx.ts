@@ -236,19 +236,25 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
       if (order && isOpen(order)) {
         cancel(order);
         success.push(id);
-      } else failed.push({ "err-msg": "record invalid", "order-id": id, "err-code": "base-record-invalid" });
+      } else if (order)
+        failed.push({ "err-msg": "Incorrect order state", "order-state": 7, "order-id": id, "err-code": "order-orderstate-error" });
+      else failed.push({ "err-msg": "The record is not found.", "order-id": id, "err-code": "base-not-found" });
     }
     return ok({ success, failed });
   });
   server.on("POST /v1/order/orders/batchCancelOpenOrders", (req) => {
-    const input = JSON.parse(req.body) as { "account-id": string; symbol?: string };
+    const input = JSON.parse(req.body) as { "account-id": string; symbol?: string; size?: number | string };
     if (String(input["account-id"]) !== String(mock.spotAccount))
       return error("invalid-parameter", "account-id invalid");
+    // Docs: size [1, 100], default 100; next-id is the next order still open, -1 when none is.
+    const size = Number(input.size ?? 100);
+    if (!(size >= 1 && size <= 100)) return error("invalid-parameter", "size invalid");
     const open = [...orders.values()].filter(
       (o) => isOpen(o) && (!input.symbol || input.symbol.split(",").includes(o.symbol)),
     );
-    for (const o of open) cancel(o);
-    return ok({ "success-count": open.length, "failed-count": 0, "next-id": -1 });
+    for (const o of open.slice(0, size)) cancel(o);
+    const next = open[size];
+    return ok({ "success-count": Math.min(size, open.length), "failed-count": 0, "next-id": next ? next.id : -1 });
   });
   server.on("GET /v1/order/openOrders", (req) => {
     const q = Object.fromEntries(new URLSearchParams(req.query));
