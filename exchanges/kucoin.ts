@@ -20,8 +20,9 @@ import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
  * KuCoin spot REST (https://www.kucoin.com/docs/rest/): KC-API-SIGN = base64 HMAC-SHA256 over
- * timestamp + METHOD + endpoint (with its query) + body; key version 2 sends the passphrase itself
- * HMAC-SHA256-signed with the secret, base64.
+ * timestamp + METHOD + endpoint (with its query, not URL-encoded) + body; key version 2 sends the
+ * passphrase itself HMAC-SHA256-signed with the secret, base64. The seed's /api/v1/orders paths are
+ * still in KuCoin's current documentation (as the "- Old" order endpoints), so they stay (PRODUCT D10).
  */
 export const KUCOIN_BASE_URL = "https://api.kucoin.com";
 
@@ -48,6 +49,8 @@ export const KUCOIN_CODE = {
   USER_FROZEN: "411100",
   TOO_MANY_REQUESTS: "429000",
   BALANCE_INSUFFICIENT: "200004",
+  /** "account.noBalance" */
+  NO_BALANCE: "260100",
   PARAMETER_ERROR: "400100",
   SYMBOL_NOT_EXISTS: "900001",
 } as const;
@@ -64,12 +67,16 @@ export const KUCOIN_ERRORS: ErrorCodeTable = {
     KUCOIN_CODE.USER_FROZEN,
   ],
   "rate-limit": [KUCOIN_CODE.TOO_MANY_REQUESTS],
-  "insufficient-funds": [KUCOIN_CODE.BALANCE_INSUFFICIENT],
+  "insufficient-funds": [KUCOIN_CODE.BALANCE_INSUFFICIENT, KUCOIN_CODE.NO_BALANCE],
   "invalid-order": [KUCOIN_CODE.PARAMETER_ERROR, KUCOIN_CODE.SYMBOL_NOT_EXISTS],
 };
 
-/** 400100 is also how KuCoin says an order does not exist ("order not exist", "order_not_exist_or_not_allow_to_cancel"). */
-const ORDER_NOT_EXIST = /order[\s_]*not[\s_]*exist/i;
+/**
+ * KuCoin has no code of its own for a missing order: it answers 400100 (or the text itself as the
+ * code) with "order not exist.", "order_not_exist", "order_not_exist_or_not_allow_to_cancel" or
+ * "The order does not exist.".
+ */
+export const KUCOIN_ORDER_NOT_EXIST = /order[\s_]*(?:does[\s_]*)?not[\s_]*exists?/i;
 
 export interface KucoinSignInput {
   method: HttpMethod;
@@ -110,6 +117,14 @@ export function kucoinSignedHeaders(
   };
 }
 
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Builds one signed request exactly as it goes on the wire (the endpoint signed carries the query sent). */
 export function kucoinSignedRequest(
   credentials: Credentials,
@@ -122,7 +137,11 @@ export function kucoinSignedRequest(
 ): HttpRequest {
   const query = buildQuery(params);
   const body = payload === undefined ? "" : JSON.stringify(payload);
-  const endpoint = query ? `${path}?${query}` : path;
+  // KuCoin signs the URL as it reads before URL-encoding ("/api/v1/sub/api-key?...&passphrase=abc!@#11"),
+  // while the wire carries the encoded form; for plain values the two are the same bytes.
+  const rawQuery = buildQuery(params, { encode: (value) => value });
+  const rawPath = safeDecode(path);
+  const endpoint = rawQuery ? `${rawPath}?${rawQuery}` : rawPath;
   return {
     method,
     path,
@@ -227,7 +246,7 @@ export class KucoinAdapter extends RestAdapter {
   private kucoinError(response: JsonResponse, envelope: { code?: unknown; msg?: unknown }): ExchangeError {
     const code = envelope.code === undefined ? undefined : String(envelope.code);
     const msg = typeof envelope.msg === "string" ? envelope.msg : `HTTP ${response.status}`;
-    if (code === KUCOIN_CODE.PARAMETER_ERROR && ORDER_NOT_EXIST.test(msg)) {
+    if (KUCOIN_ORDER_NOT_EXIST.test(msg) || (code !== undefined && KUCOIN_ORDER_NOT_EXIST.test(code))) {
       return new ExchangeError("kucoin", `${msg} (code ${code})`, { kind: "order-not-found", code });
     }
     // KuCoin's rate-limit hint: gw-ratelimit-reset, milliseconds until the window resets.

@@ -5,6 +5,7 @@ import {
   KucoinAdapter,
   kucoinPassphrase,
   kucoinSignature,
+  kucoinSignedRequest,
   parseKucoinBalances,
   parseKucoinOrder,
 } from "../../exchanges/kucoin.js";
@@ -56,6 +57,19 @@ describe("kucoin signing (official docs, key version 2)", () => {
         timestamp: "1",
       }),
     ).toBe(get);
+  });
+
+  it("signs the URL before URL-encoding and sends it encoded (the authentication page's api-key example)", () => {
+    const request = kucoinSignedRequest(credentials, 1700000000000, "GET", "/api/v1/sub/api-key", {
+      apiKey: "67*b3",
+      subName: "test",
+      passphrase: "abc!@#11",
+    });
+    expect(request.query).toBe("apiKey=67*b3&subName=test&passphrase=abc!%40%2311");
+    const signed = createHmac("sha256", KUCOIN_SECRET)
+      .update("1700000000000GET/api/v1/sub/api-key?apiKey=67*b3&subName=test&passphrase=abc!@#11")
+      .digest("base64");
+    expect(request.headers["KC-API-SIGN"]).toBe(signed);
   });
 
   it("sends the passphrase HMAC-SHA256-signed with the secret, base64 (key version 2)", async () => {
@@ -187,6 +201,15 @@ describe("kucoin errors (001 §8)", () => {
 
   it("maps 'order not exist.' to order-not-found", async () => {
     expect((await rejection(kucoin.fetchOrder("BTC/USDT", "abc123"))).kind).toBe("order-not-found");
+  });
+
+  it.each([
+    ["400100", "The order does not exist."],
+    ["400100", "order_not_exist_or_not_allow_to_cancel"],
+    ["order_not_exist", "order_not_exist"],
+  ])("reads KuCoin's other 'order not exist' answers (%s, %s) as order-not-found", async (code, msg) => {
+    mock.failNext(code, msg);
+    expect(await rejection(kucoin.cancelOrder("BTC/USDT", "abc123"))).toMatchObject({ kind: "order-not-found", code });
   });
 
   it("maps 429000 to rate-limit with the gw-ratelimit-reset hint", async () => {

@@ -77,10 +77,11 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
         "Please check the header of your request for KC-API-KEY, KC-API-SIGN, KC-API-TIMESTAMP, KC-API-PASSPHRASE",
       );
     if (h["kc-api-key"] !== KUCOIN_KEY) return error(401, "400003", "KC-API-KEY not exists");
-    if (Math.abs(Number(h["kc-api-timestamp"]) - now()) > 5000) return error(401, "400002", "KC-API-TIMESTAMP Invalid");
+    if (Math.abs(Number(h["kc-api-timestamp"]) - now()) > 5000) return error(401, "400002", "Invalid KC-API-TIMESTAMP");
     if (h["kc-api-key-version"] !== "2" || h["kc-api-passphrase"] !== b64hmac(KUCOIN_SECRET, KUCOIN_PASSPHRASE))
       return error(401, "400004", "Invalid KC-API-PASSPHRASE");
-    const endpoint = req.query ? `${req.path}?${req.query}` : req.path;
+    // KuCoin verifies the URL as it reads before URL-encoding.
+    const endpoint = decodeURIComponent(req.query ? `${req.path}?${req.query}` : req.path);
     if (h["kc-api-sign"] !== b64hmac(KUCOIN_SECRET, `${h["kc-api-timestamp"]}${req.method}${endpoint}${req.body}`))
       return error(401, "400005", "Invalid KC-API-SIGN");
     if (rateLimit) {
