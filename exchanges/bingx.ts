@@ -39,6 +39,8 @@ export const BINGX_CODE = {
   INSUFFICIENT_BALANCE: 100202,
   NO_DATA: 100204,
   INVALID_PARAMETER: 100400,
+  /** What BingX really answers for an unknown order: " order not exist", or a cancel of a finished one. */
+  ORDER_NOT_EXIST: 100404,
   RATE_LIMITED: 100410,
   INCORRECT_API_KEY: 100413,
   ACCOUNT_RISK_CONTROL: 100414,
@@ -55,7 +57,7 @@ export const BINGX_ERRORS: ErrorCodeTable = {
   auth: [C.SIGNATURE_FAILED, C.INCORRECT_API_KEY, C.IP_NOT_WHITELISTED, C.TIMESTAMP_INVALID, C.ACCOUNT_RISK_CONTROL],
   "rate-limit": [C.RATE_LIMITED],
   "insufficient-funds": [C.INSUFFICIENT_BALANCE],
-  "order-not-found": [C.NO_DATA],
+  "order-not-found": [C.NO_DATA, C.ORDER_NOT_EXIST],
   "invalid-order": [C.INVALID_PARAMETER, C.PRICE_DEVIATES, C.SYMBOL_OFFLINE],
 };
 
@@ -67,6 +69,11 @@ const UNBLOCKED_AT = /(?:unblocked after|retry after time:?)\s*(\d{13})/i;
 type Params = Record<string, string | number | undefined>;
 
 const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
+/** hex HMAC-SHA256 of the spliced parameter string (the docs' Signature Description). */
+export function bingxSignature(secret: string, parameters: string): string {
+  return hmacSha256Hex(secret, parameters);
+}
 
 /**
  * Builds the signed query: the string signed holds the original values, the string sent holds
@@ -83,7 +90,7 @@ export function bingxSignedQuery(secret: string, params: Params, timestamp: numb
     sent += `${key}=${UNRESERVED.test(text) ? text : encodeURIComponent(text)}&`;
   }
   const tail = `timestamp=${timestamp}&recvWindow=${BINGX_RECV_WINDOW}`;
-  return `${sent}${tail}&signature=${hmacSha256Hex(secret, signed + tail)}`;
+  return `${sent}${tail}&signature=${bingxSignature(secret, signed + tail)}`;
 }
 
 export function bingxSignedRequest(
@@ -118,6 +125,8 @@ const BingxOrderSchema = z.object({
   time: num.optional(),
   transactTime: num.optional(),
   clientOrderID: z.string().nullable().optional(),
+  // Some BingX answers spell it clientOrderId.
+  clientOrderId: z.string().nullable().optional(),
 });
 
 const EnvelopeSchema = z.object({
@@ -133,7 +142,7 @@ export function parseBingxOrder(raw: unknown, pair: string): Order {
   const order: Order = {
     pair,
     id: o.orderId,
-    clientOrderId: o.clientOrderID ?? "",
+    clientOrderId: o.clientOrderID || o.clientOrderId || "",
     price: toDecimalString(o.price),
     amount: toDecimalString(o.origQty),
     filled: toDecimalString(o.executedQty),

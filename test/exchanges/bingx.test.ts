@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BingxAdapter, bingxSignedQuery, parseBingxBalances, parseBingxOrder } from "../../exchanges/bingx.js";
+import { BingxAdapter, bingxSignature, bingxSignedQuery, parseBingxBalances, parseBingxOrder } from "../../exchanges/bingx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { ExchangeError } from "../../lib/errors.js";
@@ -34,9 +34,17 @@ const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 
 describe("bingx signing (official spot docs, Signature Description)", () => {
+  it("reproduces the docs' worked examples (Signature Description: query string, and query plus body)", () => {
+    const secret = "UuGuyEGt6ZEkpUObCYCmIfh0elYsZVh80jlYwpJuRZEw70t6vomMH7Sjmf94ztSI";
+    expect(bingxSignature(secret, "quoteOrderQty=20&side=BUY&symbol=ETHUSDT&timestamp=1649404670162&type=MARKET")).toBe(
+      "428a3c383bde514baff0d10d3c20e5adfaacaf799e324546dafe5ccc480dd827",
+    );
+    expect(bingxSignature(secret, "quoteOrderQty=20&side=BUY&symbol=ETHUSDTtimestamp=1649404670162&type=MARKET")).toBe(
+      "94e0b4925060a615e1e372d4c929015d4b59d3c89067dc0beeafcfb33a6d8d10",
+    );
+  });
+
   it("signs the parameters spliced in the order sent, timestamp and recvWindow 5000 included, hex lower-case", () => {
-    // The docs' own example prints one digest for two different strings, so it cannot serve as a vector;
-    // the rule itself is checked here and, independently, by the mock's recomputation.
     const query = bingxSignedQuery("sec", { symbol: "BTC-USDT" }, 1696751141337);
     const [sent, signature] = query.split("&signature=");
     expect(sent).toBe("symbol=BTC-USDT&timestamp=1696751141337&recvWindow=5000");
@@ -155,6 +163,13 @@ describe("bingx errors (001 §8: {code, msg}, success code 0)", () => {
 
   it("maps 'cancel fail, order not exist' to order-not-found", async () => {
     expect(await rejection(bingx.cancelOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: 100421 });
+  });
+
+  it("maps 100404 (BingX's real answer for an unknown or finished order) to order-not-found", async () => {
+    expect(await rejection(bingx.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: 100404 });
+    const order = await bingx.createOrder(buy);
+    await bingx.cancelOrder("BTC/USDT", order.id);
+    expect(await rejection(bingx.cancelOrder("BTC/USDT", order.id))).toMatchObject({ kind: "order-not-found", code: 100404 });
   });
 
   it("maps 100410 to rate-limit with the unblock time of its message as the retry hint", async () => {

@@ -173,7 +173,8 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
     const q = parseQuery(req.query);
     const order = q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
     if (!order || order.symbol !== q.symbol) return error(100421, "cancel fail, order not exist");
-    if (!open(order)) return error(100400, "the order you want to cancel is FILLED or CANCELLED already, or is not a valid order id ,please verify");
+    // The code and text BingX really answers for a cancel of a finished order.
+    if (!open(order)) return error(100404, "the order you want to cancel is FILLED or CANCELLED already, or is not a valid order id ,please verify");
     return ok(cancel(order));
   });
   server.on("POST /openApi/spot/v1/trade/cancelOrders", (req) => {
@@ -189,7 +190,7 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
   server.on("GET /openApi/spot/v1/trade/query", (req) => {
     const q = parseQuery(req.query);
     const order = q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
-    if (!order || order.symbol !== q.symbol) return error(100404, "order not exist");
+    if (!order || order.symbol !== q.symbol) return error(100404, " order not exist");
     return ok(order);
   });
   server.on("GET /openApi/spot/v1/trade/openOrders", (req) => {
