@@ -177,7 +177,9 @@ export class BitmartAdapter extends RestAdapter {
     if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, message = "" } = parsed.data;
     if (Number(code) === BITMART_SUCCESS && response.status < 400) return parsed.data.data;
-    // X-BM-RateLimit-Reset: seconds until the current limit window resets.
+    // X-BM-RateLimit-Reset is the length of the current limit window in seconds (docs: "Current
+    // time window, in seconds"; 600 calls per 60 s reads Limit 600, Reset 60): waiting one whole
+    // window is the safe hint, as BitMart gives no time of reset.
     const reset = Number(response.headers["x-bm-ratelimit-reset"]);
     throw this.fail(code, message || `HTTP ${response.status}`, response.status, response.headers, {
       retryAfterMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined,
@@ -243,10 +245,18 @@ export class BitmartAdapter extends RestAdapter {
       })),
       recvWindow: BITMART_RECV_WINDOW,
     });
-    // The batch answer nests its own {code, msg, data: {orderIds}}: 0 there is success.
-    const inner = z.object({ code: num.optional(), msg: z.string().optional(), data: z.object({ orderIds: z.array(id).optional() }).nullable().optional() }).parse(data ?? {});
+    // The documented answer nests its own {code, msg, data: {orderIds}} (0 there is success);
+    // a flat data {orderIds} is read too.
+    const inner = z
+      .object({
+        code: num.optional(),
+        msg: z.string().optional(),
+        data: z.object({ orderIds: z.array(id).optional() }).nullable().optional(),
+        orderIds: z.array(id).optional(),
+      })
+      .parse(data ?? {});
     if (inner.code !== undefined && Number(inner.code) !== 0) throw this.fail(inner.code, inner.msg ?? "Batch failed");
-    const ids = inner.data?.orderIds ?? [];
+    const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
     if (ids.length !== orders.length) {
       throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, { kind: "invalid-order" });
     }

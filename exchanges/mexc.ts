@@ -194,8 +194,8 @@ export class MexcAdapter extends RestAdapter {
     if (!failed && json !== undefined) return json;
     const code = json?.code as string | number | undefined;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
-    // MEXC (General Info, LIMITS): 418 is an IP ban after repeated 429s, with Retry-After like a 429.
-    throw this.fail(code, msg, response.status === 418 ? 429 : response.status, response.headers);
+    // MEXC (General Info, LIMITS): 418 is the IP ban after repeated 429s; the shared mapper reads it as rate-limit.
+    throw this.fail(code, msg, response.status, response.headers);
   }
 
   private symbol(pair: string): string {

@@ -170,8 +170,8 @@ export function kindForCode(table: ErrorCodeTable, code: string | number | undef
 
 /**
  * The error mapper: (exchange code, message, HTTP status) → ExchangeError. The exchange's own table
- * wins; then HTTP 429 → rate-limit, 401/403 → auth; anything else is an invalid order (the exchange
- * refused the request).
+ * wins; then HTTP 429 (and 418, the ban after repeated 429s) → rate-limit, 401/403 → auth;
+ * anything else is an invalid order (the exchange refused the request).
  */
 export function exchangeError(
   exchange: RealExchangeId,
@@ -189,7 +189,8 @@ export function exchangeError(
 ): ExchangeError {
   let kind = kindForCode(table, failure.code);
   if (!kind) {
-    if (failure.status === 429) kind = "rate-limit";
+    // 418: the IP ban that follows repeated 429s (mexc's and bitmart's docs), with Retry-After.
+    if (failure.status === 429 || failure.status === 418) kind = "rate-limit";
     else if (failure.status === 401 || failure.status === 403) kind = "auth";
     else kind = "invalid-order";
   }

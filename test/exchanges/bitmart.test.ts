@@ -154,9 +154,14 @@ describe("bitmart errors (001 §8; BitMart's documented success is code 1000)", 
     expect(await rejection(bitmart.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: 50005 });
   });
 
-  it("maps HTTP 429 / 30013 to rate-limit with X-BM-RateLimit-Reset as the hint", async () => {
+  it("maps HTTP 429 / 30013 to rate-limit with one X-BM-RateLimit-Reset window (seconds) as the hint", async () => {
     mock.rateLimitNext();
     expect(await rejection(bitmart.fetchBalances())).toMatchObject({ kind: "rate-limit", code: 30013, retryAfterMs: 2000 });
+  });
+
+  it("maps HTTP 418 (IP blocked after 429s) to rate-limit", async () => {
+    mock.server.intercept(() => ({ status: 418, body: "" }));
+    expect((await rejection(bitmart.fetchBalances())).kind).toBe("rate-limit");
   });
 });
 

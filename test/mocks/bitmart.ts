@@ -99,7 +99,8 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
     }
     if (rateLimit) {
       rateLimit = false;
-      return error(429, 30013, "Request too many requests", { "X-BM-RateLimit-Reset": "2", "X-BM-RateLimit-Remaining": "0" });
+      // Docs: Remaining counts the calls used, Limit the maximum, Reset the window length in seconds.
+      return error(429, 30013, "Request too many requests", { "X-BM-RateLimit-Reset": "2", "X-BM-RateLimit-Limit": "12", "X-BM-RateLimit-Remaining": "13" });
     }
     if (failure) {
       const f = failure;
