@@ -18,8 +18,9 @@ import { hmacSha512Hex, sha512Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
- * Gate APIv4 spot (https://www.gate.com/docs/developers/apiv4/): headers KEY, Timestamp (seconds)
- * and SIGN = hex HMAC-SHA512 over "METHOD\n/api/v4/path\nquery\nhex SHA512(body)\ntimestamp".
+ * Gate APIv4 spot (https://www.gate.com/docs/developers/apiv4/): headers KEY, Timestamp (seconds,
+ * within 60 s of the server) and SIGN = hex HMAC-SHA512 over
+ * "METHOD\n/api/v4/path\nquery (not URL-encoded)\nhex SHA512(body)\ntimestamp".
  */
 export const GATE_BASE_URL = "https://api.gateio.ws";
 
@@ -118,12 +119,14 @@ export function gateSignedRequest(
   const query = buildQuery(params);
   const body = payload === undefined ? "" : JSON.stringify(payload);
   const timestamp = String(Math.floor(nowMs / 1000));
+  // Gate signs the query "without URL encode", in the order sent; for plain values the same bytes.
+  const signedQuery = buildQuery(params, { encode: (value) => value });
   return {
     method,
     path,
     query,
     body,
-    headers: gateSignedHeaders(credentials, { method, path, query, body, timestamp }),
+    headers: gateSignedHeaders(credentials, { method, path, query: signedQuery, body, timestamp }),
   };
 }
 

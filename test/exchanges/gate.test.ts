@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
-import { GateAdapter, gateSignature, parseGateBalances, parseGateOrder } from "../../exchanges/gate.js";
+import { GateAdapter, gateSignature, gateSignedRequest, parseGateBalances, parseGateOrder } from "../../exchanges/gate.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { ExchangeError } from "../../lib/errors.js";
@@ -45,6 +45,46 @@ describe("gate signing (official APIv4 docs)", () => {
         timestamp: "1700000000",
       }),
     ).toBe(expected);
+  });
+
+  // The authentication page's worked examples: key "key", secret "secret", Timestamp 1541993715.
+  it("reproduces the documented signature of GET /api/v4/futures/orders?contract=BTC_USD&status=finished&limit=50", () => {
+    const request = gateSignedRequest(
+      { api: "key", secret: "secret" },
+      1541993715_000,
+      "GET",
+      "/api/v4/futures/orders",
+      { contract: "BTC_USD", status: "finished", limit: 50 },
+    );
+    expect(request.query).toBe("contract=BTC_USD&status=finished&limit=50");
+    expect(request.headers).toMatchObject({
+      KEY: "key",
+      Timestamp: "1541993715",
+      SIGN: "55f84ea195d6fe57ce62464daaa7c3c02fa9d1dde954e4c898289c9a2407a3d6fb3faf24deff16790d726b66ac9f74526668b13bd01029199cc4fcc522418b8a",
+    });
+  });
+
+  it("reproduces the documented signature of POST /api/v4/futures/orders with its JSON body", () => {
+    const request = gateSignedRequest({ api: "key", secret: "secret" }, 1541993715_000, "POST", "/api/v4/futures/orders", {}, {
+      contract: "BTC_USD",
+      type: "limit",
+      size: 100,
+      price: 6800,
+      time_in_force: "gtc",
+    });
+    expect(request.body).toBe('{"contract":"BTC_USD","type":"limit","size":100,"price":6800,"time_in_force":"gtc"}');
+    expect(request.headers.SIGN).toBe(
+      "eae42da914a590ddf727473aff25fc87d50b64783941061f47a3fdb92742541fc4c2c14017581b4199a1418d54471c269c03a38d788d802e2c306c37636389f0",
+    );
+  });
+
+  it("signs the query without URL encoding while sending it encoded", () => {
+    const request = gateSignedRequest({ api: "key", secret: "secret" }, 1541993715_000, "GET", "/api/v4/spot/orders", { text: "t-a b" });
+    expect(request.query).toBe("text=t-a%20b");
+    const expected = createHmac("sha512", "secret")
+      .update(`GET\n/api/v4/spot/orders\ntext=t-a b\n${createHash("sha512").update("").digest("hex")}\n1541993715`)
+      .digest("hex");
+    expect(request.headers.SIGN).toBe(expected);
   });
 
   it("hashes the empty body of a GET too", () => {

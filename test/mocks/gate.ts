@@ -27,6 +27,21 @@ export interface GateMockOrder {
   fill_price: string;
   filled_total: string;
   finish_as: string;
+  // The rest of the documented spot order object.
+  amend_text: string;
+  iceberg: string;
+  avg_deal_price: string;
+  fee: string;
+  fee_currency: string;
+  point_fee: string;
+  gt_fee: string;
+  gt_maker_fee: string;
+  gt_taker_fee: string;
+  gt_discount: boolean;
+  rebated_fee: string;
+  rebated_fee_currency: string;
+  stp_id: number;
+  stp_act: string;
 }
 
 export interface GateMock {
@@ -72,7 +87,8 @@ export async function startGateMock(
     if (!/^\d+(\.\d+)?$/.test(ts)) return error(400, "MISSING_REQUIRED_HEADER", "Missing required header: Timestamp");
     if (Math.abs(Number(ts) - now() / 1000) > 60)
       return error(403, "REQUEST_EXPIRED", "gap between request Timestamp and server time exceeds 60");
-    const payload = `${req.method}\n${req.path}\n${req.query}\n${createHash("sha512").update(req.body).digest("hex")}\n${ts}`;
+    // Gate signs the query string without URL encoding.
+    const payload = `${req.method}\n${req.path}\n${decodeURIComponent(req.query)}\n${createHash("sha512").update(req.body).digest("hex")}\n${ts}`;
     const expected = createHmac("sha512", secret).update(payload).digest("hex");
     if (req.headers.sign !== expected) return error(401, "INVALID_SIGNATURE", "Signature mismatch");
     if (rateLimit) {
@@ -124,6 +140,20 @@ export async function startGateMock(
       fill_price: "0",
       filled_total: "0",
       finish_as: "open",
+      amend_text: "-",
+      iceberg: "0",
+      avg_deal_price: "",
+      fee: "0",
+      fee_currency: String(input.side) === "buy" ? String(input.currency_pair).split("_")[0] ?? "" : String(input.currency_pair).split("_")[1] ?? "",
+      point_fee: "0",
+      gt_fee: "0",
+      gt_maker_fee: "0",
+      gt_taker_fee: "0",
+      gt_discount: false,
+      rebated_fee: "0",
+      rebated_fee_currency: String(input.currency_pair).split("_")[1] ?? "",
+      stp_id: 0,
+      stp_act: "-",
     };
     orders.set(order.id, order);
     return order;
@@ -158,9 +188,10 @@ export async function startGateMock(
     return {
       body: list.map((input, index) => {
         const result = refuse?.index === index ? { label: refuse.label, message: refuse.message } : place(input);
+        // "Batch order details": order_id beside id, succeeded/label/message on every item.
         return "label" in result
-          ? { text: input.text, succeeded: false, label: result.label, message: result.message }
-          : { ...result, succeeded: true, label: "", message: "" };
+          ? { order_id: "", id: "", amend_text: "-", text: input.text, succeeded: false, label: result.label, message: result.message }
+          : { order_id: result.id, ...result, succeeded: true, label: "", message: "" };
       }),
     };
   });
