@@ -197,7 +197,7 @@ describe("bingx time-out on create (PRODUCT: a create is never sent twice blindl
 describe("bingx status and timestamp rules (001 §3, §4) with the documented order fields", () => {
   const documented = {
     symbol: "BTC-USDT",
-    orderId: 1736011869418901234,
+    orderId: "1736011869418901234", // a number this long arrives as exact text (parseJsonExact, 001 §9)
     price: "30000",
     origQty: "0.01",
     executedQty: "0",

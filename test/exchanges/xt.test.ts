@@ -35,6 +35,9 @@ const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body || "{}") as Record<string, unknown>;
 
 describe("xt signing (official docs, Signature generation)", () => {
+  // The docs' demo signature (2b5eb11e…, secret bc6630d0…, timestamp 1641446237201) cannot serve as a
+  // vector: no rendering of its sample body reproduces it, and the "Complete Example" gives no secret.
+  // The rule (X sorted headers + #METHOD#path[#query][#body]) is checked here and by the mock.
   it("signs X + Y: the four validate-* headers sorted, then #POST#/v4/order#{raw JSON body}", () => {
     const body = { symbol: "btc_usdt", side: "BUY", type: "LIMIT", timeInForce: "GTC", price: "39000", quantity: "2" };
     const request = xtSignedRequest(credentials, 1641446237201, "POST", "/v4/order", {}, body);
