@@ -2,10 +2,13 @@ import { createHmac } from "node:crypto";
 import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
- * A Bitrue spot v1 mock on 127.0.0.1. It verifies every SIGNED request the way Bitrue documents it:
- * X-MBX-APIKEY; `signature` = hex HMAC-SHA256 of totalParams (the raw query without `&signature=…`,
- * concatenated with the raw body); timestamp < serverTime + 1000 and serverTime − timestamp <=
- * recvWindow (5000 unless sent). Failures are {code, msg} with an HTTP 4xx, as Bitrue answers.
+ * A Bitrue spot v1 mock on 127.0.0.1. It verifies every SIGNED request the way Bitrue documents it
+ * (Spot-official-api-docs README): X-MBX-APIKEY; `signature` = hex HMAC-SHA256 of totalParams (the raw
+ * query without `&signature=…`, concatenated with the raw body); timestamp < serverTime + 1000 and
+ * serverTime − timestamp <= recvWindow (5000 unless sent). Failures are {code, msg} with the HTTP
+ * status of the docs' "Error Codes" table: -1022/401 for a bad signature, timestamp or key, -2013/200
+ * for an unknown order, -2010/406 for a rejected placement or cancellation, -1102 and -1111/412.
+ * Order ids are 18-digit numbers with their orderIdStr, as in the docs' New order answer.
  */
 export interface BitrueMockOrder {
   symbol: string;
@@ -49,23 +52,29 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
   let failure: { code: number; msg: string; status: number } | undefined;
 
   const error = (status: number, code: number, msg: string): MockReply => ({ status, body: { code, msg } });
+  const UNAUTHORIZED = "Invalid signature or Invalid timestamp or Unauthorized for API.";
 
   function verify(req: ReceivedRequest): MockReply | undefined {
-    if (req.headers["x-mbx-apikey"] !== BITRUE_KEY) return error(401, -2015, "Invalid API-key, IP, or permissions for action.");
+    if (req.headers["x-mbx-apikey"] !== BITRUE_KEY) return error(401, -1022, UNAUTHORIZED);
     const at = req.query.lastIndexOf("&signature=");
     const totalParams = (at < 0 ? req.query : req.query.slice(0, at)) + req.body;
     const signature = at < 0 ? "" : req.query.slice(at + "&signature=".length);
     if (signature.toLowerCase() !== createHmac("sha256", BITRUE_SECRET).update(totalParams).digest("hex")) {
-      return error(400, -1022, "Signature for this request is not valid.");
+      return error(401, -1022, UNAUTHORIZED);
     }
     const q = parseQuery(req.query);
     const ts = Number(q.timestamp);
     const recvWindow = Number(q.recvWindow ?? 5000);
     const serverTime = now();
-    if (!(ts < serverTime + 1000 && serverTime - ts <= recvWindow)) return error(400, -1021, "Timestamp for this request is outside of the recvWindow.");
+    if (!(ts < serverTime + 1000 && serverTime - ts <= recvWindow)) return error(401, -1022, UNAUTHORIZED);
     if (rateLimit) {
       rateLimit = false;
-      return { status: 429, headers: { "retry-after": "4" }, body: { code: -1003, msg: "Too many requests." } };
+      // "If you got a 429, you could get the policy name from response header with key rate_limit_p."
+      return {
+        status: 429,
+        headers: { "retry-after": "4", rate_limit_p: "orders_user_seconds" },
+        body: { code: -1003, msg: "Too many requests." },
+      };
     }
     if (failure) {
       const f = failure;
@@ -78,21 +87,25 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
   const open = (o: BitrueMockOrder) => o.status === "NEW" || o.status === "PARTIALLY_FILLED";
   const find = (q: Record<string, string>) =>
     q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderId === q.origClientOrderId);
+  // Bitrue's 18-digit order ids are JSON number literals (beyond 2^53): written as raw text, never via Number().
+  const raw = (value: unknown): string => JSON.stringify(value).replace(/"orderId":"(\d+)"/g, '"orderId":$1');
+  const notFound = () => error(200, -2013, "Could not find order information for given order ID.");
 
   server.intercept((req) => verify(req));
 
   server.on("POST /api/v1/order", (req) => {
     const q = parseQuery(req.query);
+    if (!q.symbol || !q.side || !q.type) return error(412, -1102, "Mandatory parameter is missing or illegal.");
     if (q.type !== "LIMIT" || !/^\d+(\.\d+)?$/.test(q.quantity ?? "") || !/^\d+(\.\d+)?$/.test(q.price ?? "")) {
-      return error(400, -1013, "Filter failure: LOT_SIZE");
+      return error(412, -1111, "Invalid volume or price or address given.");
     }
     if (q.newClientOrderId && [...orders.values()].some((o) => o.clientOrderId === q.newClientOrderId)) {
-      return error(400, -2010, "Duplicate order sent.");
+      return error(406, -2010, "Order placement or cancellation or withdrawal rejected.");
     }
     const t = now();
     const order: BitrueMockOrder = {
-      symbol: q.symbol!,
-      orderId: String(seq++),
+      symbol: q.symbol,
+      orderId: String(307650651173648896n + BigInt(seq++)),
       clientOrderId: q.newClientOrderId ?? `auto${seq}`,
       price: q.price!,
       origQty: q.quantity!,
@@ -101,7 +114,7 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
       status: "NEW",
       timeInForce: q.timeInForce ?? "GTC",
       type: "LIMIT",
-      side: q.side!,
+      side: q.side,
       stopPrice: "0.0",
       icebergQty: "0.0",
       time: t,
@@ -111,25 +124,48 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
     orders.set(order.orderId, order);
     const d = delayCreateMs;
     delayCreateMs = 0;
-    return { body: { symbol: order.symbol, orderId: Number(order.orderId), clientOrderId: order.clientOrderId, transactTime: t }, delayMs: d };
+    return {
+      body: raw({
+        symbol: order.symbol,
+        orderId: order.orderId,
+        orderIdStr: order.orderId,
+        clientOrderId: order.clientOrderId,
+        transactTime: t,
+      }),
+      delayMs: d,
+    };
   });
   server.on("GET /api/v1/order", (req) => {
     const q = parseQuery(req.query);
+    if (!q.orderId) return error(412, -1102, "Mandatory parameter is missing or illegal.");
     const order = find(q);
-    if (!order || order.symbol !== q.symbol) return error(400, -2013, "Order does not exist.");
-    return { body: { ...order, orderId: Number(order.orderId) } };
+    if (!order || order.symbol !== q.symbol) return notFound();
+    return { body: raw(order) };
   });
   server.on("DELETE /api/v1/order", (req) => {
     const q = parseQuery(req.query);
     const order = find(q);
-    if (!order || order.symbol !== q.symbol || !open(order)) return error(400, -2011, "Unknown order sent.");
+    if (!order || order.symbol !== q.symbol) return notFound();
+    if (!open(order)) return error(406, -2010, "Order placement or cancellation or withdrawal rejected.");
     order.status = "CANCELED";
     order.updateTime = now();
-    return { body: { symbol: order.symbol, origClientOrderId: order.clientOrderId, orderId: Number(order.orderId), clientOrderId: `cancel${order.clientOrderId}` } };
+    return {
+      body: raw({
+        symbol: order.symbol,
+        origClientOrderId: order.clientOrderId,
+        orderId: order.orderId,
+        clientOrderId: `cancel${order.clientOrderId}`,
+      }),
+    };
   });
   server.on("GET /api/v1/openOrders", (req) => {
     const q = parseQuery(req.query);
-    return { body: [...orders.values()].filter((o) => o.symbol === q.symbol && open(o)).map((o) => ({ ...o, orderId: Number(o.orderId) })) };
+    return { body: raw([...orders.values()].filter((o) => o.symbol === q.symbol && open(o))) };
+  });
+  // "Get all account orders; active, canceled, or filled" — most recent first.
+  server.on("GET /api/v1/allOrders", (req) => {
+    const q = parseQuery(req.query);
+    return { body: raw([...orders.values()].filter((o) => o.symbol === q.symbol).reverse()) };
   });
   // A raw body: the LTC balance is a JSON number literal longer than 15 characters (seed 001 §9).
   server.on("GET /api/v1/account", () => ({
