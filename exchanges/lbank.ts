@@ -12,12 +12,15 @@ import type { HttpRequest } from "./common/rest.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
- * LBank spot v2 (https://www.lbank.com/en-US/docs/, official connectors LBank-exchange/lbank-connector-*):
- * every private call is a form-encoded POST. The parameters plus api_key, timestamp (ms),
- * signature_method=HmacSHA256 and echostr (30–40 alphanumerics) are sorted by name and joined as
+ * LBank spot v2, checked against the official docs (www.lbank.com/en-US/docs, "Authentication",
+ * "Spot Trading Endpoints", "Error code") and the official connectors (LBank-exchange/
+ * lbank-connector-java RequestHandler/HmacSignatureGenerator, lbank-connector-nodejs APIBase):
+ * every private call is a form-encoded POST. The endpoint's parameters plus api_key, timestamp (ms),
+ * signature_method=HmacSHA256 and echostr (30–40 letters or digits) are sorted by name and joined as
  * k=v&…; the MD5 hex digest of that string, upper-cased, is signed with HMAC-SHA256 (hex) — seed 001
- * §7 "lbank signs an MD5 digest". `sign` travels beside the parameters; timestamp, echostr and
- * signature_method also travel as headers, as the official connectors send them.
+ * §7 "lbank signs an MD5 digest". timestamp, signature_method and echostr travel as HEADERS; the form
+ * body carries only the endpoint's parameters, api_key and sign (the docs' "Submit" step).
+ * The server refuses a timestamp older than 5000 ms or more than 1 s ahead (docs, "window").
  */
 export const LBANK_BASE_URL = "https://api.lbkex.com";
 
@@ -30,7 +33,7 @@ export const LBANK_PATHS = {
   account: "/v2/supplement/user_info_account.do",
 } as const;
 
-/** LBank's documented REST error codes (lbank-official-api-docs, Error Code). */
+/** LBank's documented REST error codes (docs "Error code", REST API code). */
 export const LBANK_CODE = {
   REQUIRED_PARAMETER_EMPTY: 10001,
   VALIDATION_FAILED: 10002,
@@ -40,35 +43,60 @@ export const LBANK_CODE = {
   USER_NOT_EXIST: 10006,
   INVALID_SIGNATURE: 10007,
   INVALID_TRADING_PAIR: 10008,
+  PRICE_AMOUNT_REQUIRED: 10009,
+  PRICE_AMOUNT_BELOW_MINIMUM: 10010,
   AMOUNT_TOO_SMALL: 10013,
   INSUFFICIENT_MONEY: 10014,
   INVALID_ORDER_TYPE: 10015,
   INSUFFICIENT_BALANCE: 10016,
-  ACCESS_DENIED: 10022,
+  PERMISSION_DENIED: 10022, // "API Key permission denied, Invalid IP or permissions"
+  CANNOT_TRADE_PAIR: 10024,
   ORDER_FILLED: 10025,
   ORDER_CANCELLED: 10026,
   ORDER_CANCELLING: 10027,
+  INVALID_ECHOSTR: 10031,
+  ORDER_NOT_EXIST: 10032, // "The order number does not exist"
+  CREATE_FAILED: 10033,
+  CUSTOM_ID_DUPLICATED: 10036,
+  ORDER_CANCELLED_OR_COMPLETED: 10037,
+  BELOW_MINIMUM_TRANSACTION: 10120,
+  ABOVE_MAXIMUM_TRANSACTION: 10121,
+  PRICE_ABOVE_LIMIT: 10122,
+  PRICE_BELOW_LIMIT: 10123,
+  REPLAY_FILTER_TIMESTAMP: 10600, // "intercepted by replay attacks filter, check timestamp"
 } as const;
 
+const L = LBANK_CODE;
 export const LBANK_ERRORS: ErrorCodeTable = {
   auth: [
-    LBANK_CODE.VALIDATION_FAILED,
-    LBANK_CODE.SECRET_KEY_NOT_EXIST,
-    LBANK_CODE.USER_NOT_EXIST,
-    LBANK_CODE.INVALID_SIGNATURE,
-    LBANK_CODE.ACCESS_DENIED,
+    L.VALIDATION_FAILED,
+    L.SECRET_KEY_NOT_EXIST,
+    L.USER_NOT_EXIST,
+    L.INVALID_SIGNATURE,
+    L.PERMISSION_DENIED,
+    L.INVALID_ECHOSTR,
+    L.REPLAY_FILTER_TIMESTAMP,
   ],
-  "rate-limit": [LBANK_CODE.REQUEST_TOO_FREQUENT],
-  "insufficient-funds": [LBANK_CODE.INSUFFICIENT_MONEY, LBANK_CODE.INSUFFICIENT_BALANCE],
+  "rate-limit": [L.REQUEST_TOO_FREQUENT],
+  "insufficient-funds": [L.INSUFFICIENT_MONEY, L.INSUFFICIENT_BALANCE],
+  // an order that no longer exists, or is already filled or canceled, cannot be found to cancel
+  "order-not-found": [L.ORDER_NOT_EXIST, L.ORDER_FILLED, L.ORDER_CANCELLED, L.ORDER_CANCELLED_OR_COMPLETED],
   "invalid-order": [
-    LBANK_CODE.REQUIRED_PARAMETER_EMPTY,
-    LBANK_CODE.INVALID_PARAMETER,
-    LBANK_CODE.INVALID_TRADING_PAIR,
-    LBANK_CODE.AMOUNT_TOO_SMALL,
-    LBANK_CODE.INVALID_ORDER_TYPE,
-    LBANK_CODE.ORDER_FILLED,
-    LBANK_CODE.ORDER_CANCELLED,
-    LBANK_CODE.ORDER_CANCELLING,
+    L.REQUIRED_PARAMETER_EMPTY,
+    L.INVALID_PARAMETER,
+    L.INVALID_TRADING_PAIR,
+    L.PRICE_AMOUNT_REQUIRED,
+    L.PRICE_AMOUNT_BELOW_MINIMUM,
+    L.AMOUNT_TOO_SMALL,
+    L.INVALID_ORDER_TYPE,
+    L.CANNOT_TRADE_PAIR,
+    L.ORDER_CANCELLING,
+    L.CREATE_FAILED,
+    L.CUSTOM_ID_DUPLICATED,
+    L.BELOW_MINIMUM_TRANSACTION,
+    L.ABOVE_MAXIMUM_TRANSACTION,
+    L.PRICE_ABOVE_LIMIT,
+    L.PRICE_BELOW_LIMIT,
   ],
 };
 
@@ -126,7 +154,11 @@ const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
 /** api_key, echostr, signature_method, timestamp: sorted by name. */
 const ADDED_NAMES: readonly string[] = ["api_key", "echostr", "signature_method", "timestamp"];
 
-/** Builds one signed request exactly as it goes on the wire (form body = signed string + sign). */
+/**
+ * Builds one signed request exactly as it goes on the wire: the signed string covers the endpoint's
+ * parameters and the four added names; the form body is the endpoint's parameters, api_key and sign;
+ * timestamp, signature_method and echostr are headers.
+ */
 export function lbankSignedRequest(
   credentials: Credentials,
   nowMs: number,
@@ -138,19 +170,17 @@ export function lbankSignedRequest(
   // in (same order as sorting all of them, without building a merged object per request).
   const timestamp = String(nowMs);
   const added = [credentials.api, echostr, "HmacSHA256", timestamp];
-  const keys = Object.keys(params).sort();
+  const keys = Object.keys(params)
+    .filter((k) => !ADDED_NAMES.includes(k) && k !== "sign")
+    .sort();
   let signed = "";
   let body = "";
   let a = 0;
   let k = 0;
   while (a < 4 || k < keys.length) {
+    const own = k < keys.length ? keys[k]! : undefined;
     let name: string;
     let value: string;
-    const own = k < keys.length ? keys[k]! : undefined;
-    if (own !== undefined && ADDED_NAMES.includes(own)) {
-      k++; // an added name wins over a caller's parameter of the same name
-      continue;
-    }
     if (a < 4 && (own === undefined || ADDED_NAMES[a]! < own)) {
       name = ADDED_NAMES[a]!;
       value = added[a++]!;
@@ -159,12 +189,11 @@ export function lbankSignedRequest(
       value = params[own!]!;
       k++;
     }
-    if (signed !== "") {
-      signed += "&";
-      body += "&";
-    }
-    signed += `${name}=${value}`;
-    body += `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`;
+    signed += signed === "" ? `${name}=${value}` : `&${name}=${value}`;
+    // timestamp, signature_method and echostr are headers, not form fields
+    if (name === "echostr" || name === "signature_method" || name === "timestamp") continue;
+    const field = `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`;
+    body += body === "" ? field : `&${field}`;
   }
   return {
     method: "POST",
@@ -198,10 +227,22 @@ const LbankOrderSchema = z.object({
   updateTime: num.optional(),
 });
 
-const OpenOrdersSchema = z.object({
-  total: num.optional(),
-  orders: z.array(z.unknown()).nullable().optional(),
-});
+/**
+ * orders_info_no_deal answers {total, page_length, current_page, orders} (LBank's recorded answers);
+ * the docs' return example shows the orders array alone: both are read.
+ */
+const OpenOrdersSchema = z.union([
+  z.array(z.unknown()).transform((orders) => ({ total: undefined, orders })),
+  z.object({ total: num.optional(), orders: z.array(z.unknown()).nullable().optional() }),
+]);
+
+export function parseLbankOpenOrders(data: unknown): { orders: Order[]; total: number | undefined } {
+  const page = OpenOrdersSchema.parse(data ?? {});
+  return {
+    orders: (page.orders ?? []).map(parseLbankOrder),
+    total: page.total === undefined ? undefined : Number(page.total),
+  };
+}
 
 const AccountSchema = z.object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) });
 
@@ -233,12 +274,18 @@ export function parseLbankOrder(raw: unknown): Order {
 }
 
 export function parseLbankBalances(raw: unknown): Balances {
-  return collectBalances(AccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
+  return collectBalances(
+    AccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })),
+  );
 }
 
 export class LbankAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("lbank", credentials, options, { baseUrl: LBANK_BASE_URL, clientOrderId: { length: 32 }, errors: LBANK_ERRORS });
+    super("lbank", credentials, options, {
+      baseUrl: LBANK_BASE_URL,
+      clientOrderId: { length: 32 },
+      errors: LBANK_ERRORS,
+    });
   }
 
   /** Seed 001 §8: success is result true; result false carries error_code and msg. */
@@ -247,7 +294,8 @@ export class LbankAdapter extends RestAdapter {
     const json = (response.json ?? {}) as { result?: unknown; data?: unknown; error_code?: unknown; msg?: unknown };
     const ok = json.result === true || json.result === "true";
     if (ok && response.status < 400) return json.data;
-    const code = typeof json.error_code === "number" || typeof json.error_code === "string" ? json.error_code : undefined;
+    const code =
+      typeof json.error_code === "number" || typeof json.error_code === "string" ? json.error_code : undefined;
     const msg = typeof json.msg === "string" && json.msg ? json.msg : `HTTP ${response.status}`;
     throw this.fail(code, msg, response.status, response.headers, {
       detail: code !== undefined ? `${msg} (error_code ${code})` : msg,
@@ -260,17 +308,15 @@ export class LbankAdapter extends RestAdapter {
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     // type buy / sell is LBank's limit order; it rests until filled or canceled (good-till-cancel).
-    const data = z
-      .object({ order_id: id })
-      .parse(
-        await this.call(LBANK_PATHS.createOrder, {
-          symbol: this.symbol(order.pair),
-          type: order.side === "Buy" ? "buy" : "sell",
-          price: order.price,
-          amount: order.amount,
-          custom_id: order.clientOrderId,
-        }),
-      );
+    const data = z.object({ order_id: id }).parse(
+      await this.call(LBANK_PATHS.createOrder, {
+        symbol: this.symbol(order.pair),
+        type: order.side === "Buy" ? "buy" : "sell",
+        price: order.price,
+        amount: order.amount,
+        custom_id: order.clientOrderId,
+      }),
+    );
     return {
       pair: order.pair,
       id: data.order_id,
@@ -285,9 +331,18 @@ export class LbankAdapter extends RestAdapter {
     };
   }
 
+  /** orders_info.do takes the user-defined id as origClientOrderId (docs "Query order"). */
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    const data = await this.call(LBANK_PATHS.ordersInfo, { symbol: this.symbol(pair), origClientOrderId: clientOrderId });
-    return data === null || data === undefined ? undefined : parseLbankOrder(data);
+    try {
+      const data = await this.call(LBANK_PATHS.ordersInfo, {
+        symbol: this.symbol(pair),
+        origClientOrderId: clientOrderId,
+      });
+      return data === null || data === undefined ? undefined : parseLbankOrder(data);
+    } catch (error) {
+      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
+      throw error;
+    }
   }
 
   protected async submitBatch(): Promise<Order[]> {
@@ -305,12 +360,20 @@ export class LbankAdapter extends RestAdapter {
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
     const data = await this.call(LBANK_PATHS.cancelBySymbol, { symbol: this.symbol(pair) });
-    return z.array(z.object({ orderId: id }).passthrough()).catch([]).parse(data).map((o) => o.orderId);
+    return z
+      .array(z.object({ orderId: id }).passthrough())
+      .catch([])
+      .parse(data)
+      .map((o) => o.orderId);
   }
 
   async fetchOrder(pair: string, orderId: string): Promise<Order> {
-    const data = await this.call(LBANK_PATHS.ordersInfo, { symbol: this.symbol(this.pairOf(pair)), orderId: this.orderId(orderId) });
-    if (data === null || data === undefined) throw new ExchangeError("lbank", `Order ${orderId} not found`, { kind: "order-not-found" });
+    const data = await this.call(LBANK_PATHS.ordersInfo, {
+      symbol: this.symbol(this.pairOf(pair)),
+      orderId: this.orderId(orderId),
+    });
+    if (data === null || data === undefined)
+      throw new ExchangeError("lbank", `Order ${orderId} not found`, { kind: "order-not-found" });
     return parseLbankOrder(data);
   }
 
@@ -319,16 +382,16 @@ export class LbankAdapter extends RestAdapter {
     const pageLength = LIMITS.lbank.openOrders ?? 200;
     const out: Order[] = [];
     for (let page = 1; ; page++) {
-      const data = OpenOrdersSchema.parse(
-        (await this.call(LBANK_PATHS.openOrders, {
+      const data = parseLbankOpenOrders(
+        await this.call(LBANK_PATHS.openOrders, {
           symbol: this.symbol(this.pairOf(pair)),
           current_page: String(page),
           page_length: String(pageLength),
-        })) ?? {},
+        }),
       );
-      const rows = data.orders ?? [];
-      out.push(...rows.map(parseLbankOrder));
-      const total = Number(data.total ?? out.length);
+      const rows = data.orders;
+      out.push(...rows);
+      const total = data.total ?? out.length;
       if (rows.length < pageLength || out.length >= total) return out;
     }
   }

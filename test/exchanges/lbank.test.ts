@@ -1,6 +1,15 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LBANK_PATHS, LbankAdapter, lbankParamString, lbankSignature, lbankSignedRequest, parseLbankBalances, parseLbankOrder } from "../../exchanges/lbank.js";
+import {
+  LBANK_PATHS,
+  LbankAdapter,
+  lbankParamString,
+  lbankSignature,
+  lbankSignedRequest,
+  parseLbankBalances,
+  parseLbankOpenOrders,
+  parseLbankOrder,
+} from "../../exchanges/lbank.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { ExchangeError } from "../../lib/errors.js";
@@ -33,15 +42,33 @@ const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30
 const form = () => new URLSearchParams(mock.server.requests.at(-1)!.body);
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 
-describe("lbank signing (001 §7 'lbank signs an MD5 digest', LBank v2 HmacSHA256)", () => {
-  it("sorts the parameters with api_key, timestamp, signature_method and echostr, MD5s them upper-case, then HMAC-SHA256 hex", () => {
-    const request = lbankSignedRequest(credentials, 1700000000000, LBANK_PATHS.createOrder, { symbol: "btc_usdt", type: "buy", price: "1", amount: "2" }, "a".repeat(32));
+describe("lbank signing (001 §7 'lbank signs an MD5 digest', LBank v2 docs 'Authentication')", () => {
+  // Changed: the form body no longer repeats timestamp, signature_method and echostr. The docs'
+  // "Submit" step sends the endpoint's parameters, api_key and sign; the three are request headers
+  // (as the official Java and Node connectors send them).
+  it("signs the sorted parameters with api_key, timestamp, signature_method and echostr (MD5 upper-case, then HMAC-SHA256 hex); the body holds parameters, api_key and sign", () => {
+    const request = lbankSignedRequest(
+      credentials,
+      1700000000000,
+      LBANK_PATHS.createOrder,
+      { symbol: "btc_usdt", type: "buy", price: "1", amount: "2" },
+      "a".repeat(32),
+    );
     const signed = `amount=2&api_key=${LBANK_KEY}&echostr=${"a".repeat(32)}&price=1&signature_method=HmacSHA256&symbol=btc_usdt&timestamp=1700000000000&type=buy`;
     const digest = createHash("md5").update(signed).digest("hex").toUpperCase();
-    expect(request.body).toBe(`${signed}&sign=${createHmac("sha256", LBANK_SECRET).update(digest).digest("hex")}`);
-    expect(request.headers).toMatchObject({ "Content-Type": "application/x-www-form-urlencoded", timestamp: "1700000000000", signature_method: "HmacSHA256", echostr: "a".repeat(32) });
+    expect(request.body).toBe(
+      `amount=2&api_key=${LBANK_KEY}&price=1&symbol=btc_usdt&type=buy&sign=${createHmac("sha256", LBANK_SECRET).update(digest).digest("hex")}`,
+    );
+    expect(request.headers).toMatchObject({
+      "Content-Type": "application/x-www-form-urlencoded",
+      timestamp: "1700000000000",
+      signature_method: "HmacSHA256",
+      echostr: "a".repeat(32),
+    });
     expect(lbankSignature(LBANK_SECRET, lbankParamString({ b: "2", a: "1" }))).toBe(
-      createHmac("sha256", LBANK_SECRET).update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase()).digest("hex"),
+      createHmac("sha256", LBANK_SECRET)
+        .update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase())
+        .digest("hex"),
     );
   });
 });
@@ -53,7 +80,13 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
     const f = form();
     expect(Object.fromEntries(f)).toMatchObject({ symbol: "btc_usdt", type: "buy", price: "30000", amount: "0.01" });
     expect(f.get("custom_id")).toMatch(/^[0-9a-f]{32}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: [...mock.orders.keys()][0], clientOrderId: f.get("custom_id"), status: "open", side: "Buy" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: f.get("custom_id"),
+      status: "open",
+      side: "Buy",
+    });
   });
 
   it("creates a limit sell", async () => {
@@ -66,7 +99,12 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
     const b = await lbank.createOrder({ ...buy, price: "29000" });
     await expect(lbank.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
     expect(form().get("orderId")).toBe(a.id);
-    expect(await lbank.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, status: "canceled", clientOrderId: a.clientOrderId, amount: "0.01" });
+    expect(await lbank.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      status: "canceled",
+      clientOrderId: a.clientOrderId,
+      amount: "0.01",
+    });
     expect((await lbank.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
     expect(Object.fromEntries(form())).toMatchObject({ symbol: "btc_usdt", current_page: "1", page_length: "200" });
   });
@@ -80,12 +118,21 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
   });
 
   it("reads balances from user_info_account.do: all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
-    await expect(lbank.fetchBalances()).resolves.toEqual({ USDT: { f: "1000.000000000000000001", l: "5" }, BTC: { f: "0.5", l: "0" } });
+    await expect(lbank.fetchBalances()).resolves.toEqual({
+      USDT: { f: "1000.000000000000000001", l: "5" },
+      BTC: { f: "0.5", l: "0" },
+    });
   });
 
   it('rejects batch create and cancel batch with "Not supported for lbank" before any request (001 §9)', async () => {
-    for (const call of [() => lbank.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]), () => lbank.cancelBatch("BTC/USDT", ["1"])]) {
-      expect(await rejection(call())).toMatchObject({ kind: "unsupported", message: "ExchangeId: lbank, msg: Not supported for lbank" });
+    for (const call of [
+      () => lbank.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
+      () => lbank.cancelBatch("BTC/USDT", ["1"]),
+    ]) {
+      expect(await rejection(call())).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: lbank, msg: Not supported for lbank",
+      });
     }
     expect(mock.server.requests).toHaveLength(0);
   });
@@ -100,15 +147,23 @@ describe("lbank errors (001 §8: result false with msg and error_code)", () => {
     expect(mock.server.requests).toHaveLength(1);
   });
 
-  it("refuses a clock outside the 5000 ms window", async () => {
+  // Changed: the docs name 10600 ("intercepted by replay attacks filter, check timestamp") for a stale
+  // timestamp, not 10002; the window is 5000 ms back and 1 s ahead.
+  it("refuses a clock outside the 5000 ms window (or 1 s ahead) with 10600 as auth", async () => {
     const late = new LbankAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 10_000 });
-    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: 10002 });
+    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: 10600 });
+    const early = new LbankAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() + 3000 });
+    expect(await rejection(early.fetchBalances())).toMatchObject({ kind: "auth", code: 10600 });
   });
 
   it("maps 10016 to insufficient-funds with msg and error_code in the message", async () => {
     mock.failNext(10016, "Insufficient account balance");
     const error = await rejection(lbank.createOrder(buy));
-    expect(error).toMatchObject({ kind: "insufficient-funds", code: 10016, message: "ExchangeId: lbank, msg: Insufficient account balance (error_code 10016)" });
+    expect(error).toMatchObject({
+      kind: "insufficient-funds",
+      code: 10016,
+      message: "ExchangeId: lbank, msg: Insufficient account balance (error_code 10016)",
+    });
   });
 
   it("maps 10004 'Request too frequent' to rate-limit with a retry hint", async () => {
@@ -118,8 +173,17 @@ describe("lbank errors (001 §8: result false with msg and error_code)", () => {
     expect(error.retryAfterMs).toBeGreaterThan(0);
   });
 
-  it("reports a missing order as order-not-found", async () => {
-    expect((await rejection(lbank.fetchOrder("BTC/USDT", "nope"))).kind).toBe("order-not-found");
+  it("reports a missing order (10032) and a cancel of a finished one (10037) as order-not-found", async () => {
+    expect(await rejection(lbank.fetchOrder("BTC/USDT", "nope"))).toMatchObject({
+      kind: "order-not-found",
+      code: 10032,
+    });
+    const order = await lbank.createOrder(buy);
+    await lbank.cancelOrder("BTC/USDT", order.id);
+    expect(await rejection(lbank.cancelOrder("BTC/USDT", order.id))).toMatchObject({
+      kind: "order-not-found",
+      code: 10037,
+    });
   });
 });
 
@@ -161,10 +225,48 @@ describe("lbank status and timestamp rules (001 §3, §4) with LBank's documente
     expect(status(9)).toBeUndefined();
   });
   it("keeps millisecond times, reads the side from buy_maker, pair from doge_usdt", () => {
-    expect(parseLbankOrder(documented)).toMatchObject({ timestamp: 1648163139387, side: "Buy", type: "maker", pair: "DOGE/USDT", amount: "100", price: "0.05", clientOrderId: "" });
+    expect(parseLbankOrder(documented)).toMatchObject({
+      timestamp: 1648163139387,
+      side: "Buy",
+      type: "maker",
+      pair: "DOGE/USDT",
+      amount: "100",
+      price: "0.05",
+      clientOrderId: "",
+    });
   });
   it("drops all-zero balances", () => {
     expect(parseLbankBalances({ balances: [{ asset: "x", free: "0", locked: "0" }] })).toEqual({});
+  });
+  it("reads the docs' query-order example (status as the string '3': partially filled then canceled)", () => {
+    const docs = {
+      symbol: "lbk_usdt",
+      orderId: "10e71fd6-99ab-425e-939d-1447dfbe594e",
+      clientOrderId: "46a1e423-be95-4ded-8887-a489d38577a8",
+      price: "0.1",
+      origQty: "1.0",
+      executedQty: "0.0",
+      cummulativeQuoteQty: "0.0",
+      status: "3",
+      type: "buy",
+      time: 1499827319559,
+      updateTime: 1499827319559,
+      origQuoteOrderQty: "0.000000",
+    };
+    expect(parseLbankOrder(docs)).toMatchObject({
+      pair: "LBK/USDT",
+      status: "canceled",
+      side: "Buy",
+      amount: "1",
+      filled: "0",
+      timestamp: 1499827319559,
+    });
+    // open orders: the recorded {total, orders} page and the docs' bare array are both read
+    expect(parseLbankOpenOrders([docs]).orders).toHaveLength(1);
+    expect(parseLbankOpenOrders({ total: 1, page_length: 200, orders: [docs], current_page: 1 })).toMatchObject({
+      total: 1,
+      orders: [{ id: docs.orderId }],
+    });
   });
 });
 
@@ -190,7 +292,10 @@ describe("lbank through the built CLI", () => {
     const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
     expect(all.code, all.stderr).toBe(0);
     expect([...mock.orders.values()].filter((o) => o.status === 0)).toHaveLength(0);
-    for (const args of [["batch", "BTC/USDT", "-"], ["cancel-batch", "BTC/USDT", "1"]]) {
+    for (const args of [
+      ["batch", "BTC/USDT", "-"],
+      ["cancel-batch", "BTC/USDT", "1"],
+    ]) {
       const refused = await runCli([...base, ...args], env, JSON.stringify([{ side: "Buy", amount: "1", price: "1" }]));
       expect(refused.code, refused.stderr).toBe(9);
       expect(refused.stderr).toContain("Not supported for lbank");

@@ -2,11 +2,13 @@ import { createHash, createHmac } from "node:crypto";
 import { type MockReply, type MockServer, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
- * An LBank v2 mock on 127.0.0.1. It verifies every call the way LBank documents it: a
- * form-encoded POST whose fields (all but `sign`) are sorted and joined k=v&…, MD5 hex upper-cased,
- * then HMAC-SHA256 hex with the secret must equal `sign`; signature_method HmacSHA256, an echostr of
- * 30–40 alphanumerics, the api_key known and the timestamp within 5000 ms. Errors are LBank's
- * envelope {result: "false", error_code, msg, ts}.
+ * An LBank v2 mock on 127.0.0.1. It verifies every call the way LBank documents it (docs
+ * "Authentication"): a form-encoded POST; timestamp, signature_method and echostr come as HEADERS;
+ * the form fields (all but `sign`) plus those three are sorted and joined k=v&…, MD5 hex
+ * upper-cased, then HMAC-SHA256 hex with the secret must equal `sign`; signature_method HmacSHA256,
+ * an echostr of 30–40 letters or digits (10031), the api_key known, and the timestamp no older than
+ * 5000 ms nor more than 1 s ahead (10600, docs "window"). Errors are LBank's envelope
+ * {result: "false", error_code, msg, ts}; answers carry the docs' field sets.
  */
 export interface LbankMockOrder {
   symbol: string;
@@ -16,11 +18,11 @@ export interface LbankMockOrder {
   origQty: string;
   executedQty: string;
   cummulativeQuoteQty: string;
-  origCummulativeQuoteQty: string;
   status: number;
   type: string;
   time: number;
   updateTime: number;
+  origQuoteOrderQty: string;
 }
 
 export interface LbankMock {
@@ -37,10 +39,21 @@ export const LBANK_KEY = "16702619-0bc8-446d-a3d0-62fb67a8985e";
 export const LBANK_SECRET = "lbank-test-secret";
 export const LBANK_WINDOW_MS = 5000;
 
-/** Recomputes LBank's signature over the received form body (raw values, `sign` excluded). */
-export function lbankExpectedSign(secret: string, form: URLSearchParams): string {
-  const keys = [...form.keys()].filter((k) => k !== "sign").sort();
-  const text = keys.map((k) => `${k}=${form.get(k)}`).join("&");
+/** Recomputes LBank's signature over the received form (raw values, `sign` excluded) and the three signing headers. */
+export function lbankExpectedSign(
+  secret: string,
+  form: URLSearchParams,
+  headers: Record<string, string | string[] | undefined> = {},
+): string {
+  const fields = new Map([...form.entries()].filter(([k]) => k !== "sign"));
+  for (const name of ["timestamp", "signature_method", "echostr"]) {
+    const value = headers[name];
+    if (typeof value === "string") fields.set(name, value);
+  }
+  const text = [...fields.keys()]
+    .sort()
+    .map((k) => `${k}=${fields.get(k)}`)
+    .join("&");
   const digest = createHash("md5").update(text).digest("hex").toUpperCase();
   return createHmac("sha256", secret).update(digest).digest("hex");
 }
@@ -54,18 +67,30 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
   let rateLimit = false;
   let failure: { code: number; msg: string } | undefined;
 
-  const error = (code: number, msg: string): MockReply => ({ body: { result: "false", error_code: code, msg, ts: now() } });
+  const error = (code: number, msg: string): MockReply => ({
+    body: { result: "false", error_code: code, msg, ts: now() },
+  });
   const ok = (data: unknown): MockReply => ({ body: { result: true, data, error_code: 0, ts: now() } });
 
   function verify(req: ReceivedRequest): MockReply | undefined {
-    if (req.method !== "POST" || !String(req.headers["content-type"] ?? "").includes("application/x-www-form-urlencoded"))
+    if (
+      req.method !== "POST" ||
+      !String(req.headers["content-type"] ?? "").includes("application/x-www-form-urlencoded")
+    )
       return error(10003, "Invalid parameter");
     const form = new URLSearchParams(req.body);
+    for (const name of ["timestamp", "signature_method", "echostr"]) {
+      if (form.has(name)) return error(10003, "Invalid parameter"); // the docs send these as headers
+    }
     if (form.get("api_key") !== LBANK_KEY) return error(10005, "Secret key does not exist");
-    if (form.get("signature_method") !== "HmacSHA256") return error(10002, "Validation Failed");
-    if (!/^[A-Za-z0-9]{30,40}$/.test(form.get("echostr") ?? "")) return error(10002, "Validation Failed");
-    if (form.get("sign") !== lbankExpectedSign(LBANK_SECRET, form)) return error(10007, "Invalid signature");
-    if (Math.abs(now() - Number(form.get("timestamp"))) > LBANK_WINDOW_MS) return error(10002, "Validation Failed");
+    if (req.headers.signature_method !== "HmacSHA256") return error(10002, "Validation Failed");
+    if (!/^[A-Za-z0-9]{30,40}$/.test(String(req.headers.echostr ?? "")))
+      return error(10031, "echostr length must be valid and length must be from 30 to 40");
+    if (form.get("sign") !== lbankExpectedSign(LBANK_SECRET, form, req.headers))
+      return error(10007, "Invalid signature");
+    const skew = now() - Number(req.headers.timestamp);
+    if (!(skew <= LBANK_WINDOW_MS && skew >= -1000))
+      return error(10600, "intercepted by replay attacks filter, check timestamp");
     if (rateLimit) {
       rateLimit = false;
       return error(10004, "Request too frequent");
@@ -82,12 +107,42 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
   const fields = (req: ReceivedRequest) => new URLSearchParams(req.body);
   const open = (o: LbankMockOrder) => o.status === 0 || o.status === 1;
 
+  // The docs' field sets: the query-order object, and the cancel object (origClientOrderId, tradeType).
+  const queried = (o: LbankMockOrder) => ({
+    symbol: o.symbol,
+    orderId: o.orderId,
+    clientOrderId: o.clientOrderId,
+    price: o.price,
+    origQty: o.origQty,
+    executedQty: o.executedQty,
+    cummulativeQuoteQty: o.cummulativeQuoteQty,
+    status: String(o.status), // the docs' example writes the status as a string ("3")
+    type: o.type,
+    time: o.time,
+    updateTime: o.updateTime,
+    origQuoteOrderQty: o.origQuoteOrderQty,
+  });
+  const canceledAnswer = (o: LbankMockOrder) => ({
+    symbol: o.symbol,
+    origClientOrderId: o.clientOrderId,
+    orderId: o.orderId,
+    price: o.price,
+    origQty: o.origQty,
+    executedQty: o.executedQty,
+    status: o.status,
+    timeInForce: "GTC",
+    tradeType: o.type,
+  });
+  const notExist = () => error(10032, "The order number does not exist");
+
   server.on("POST /v2/supplement/create_order.do", (req) => {
     const f = fields(req);
     if (f.get("symbol") !== "btc_usdt") return error(10008, "Invalid Trading Pair");
     if (!["buy", "sell"].includes(f.get("type") ?? "")) return error(10015, "Invalid order type");
     if (!/^\d+(\.\d+)?$/.test(f.get("price") ?? "") || !/^\d+(\.\d+)?$/.test(f.get("amount") ?? ""))
-      return error(10010, "Price and/or Amount must be more than 0");
+      return error(10010, "Price and/or Amount must less than minimum require");
+    if (f.get("custom_id") && [...orders.values()].some((o) => o.clientOrderId === f.get("custom_id")))
+      return error(10036, "customID duplicated");
     const t = now();
     const order: LbankMockOrder = {
       symbol: "btc_usdt",
@@ -97,54 +152,54 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
       origQty: f.get("amount")!,
       executedQty: "0",
       cummulativeQuoteQty: "0",
-      origCummulativeQuoteQty: "0",
       status: 0,
       type: f.get("type")!,
       time: t,
       updateTime: t,
+      origQuoteOrderQty: "0",
     };
     orders.set(order.orderId, order);
     const d = delayCreateMs;
     delayCreateMs = 0;
-    return { ...ok({ symbol: order.symbol, order_id: order.orderId }), delayMs: d };
+    return { ...ok({ order_id: order.orderId, symbol: order.symbol, custom_id: order.clientOrderId }), delayMs: d };
   });
-  server.on("POST /v2/supplement/orders_info.do", (req) => {
-    const f = fields(req);
-    const order = f.get("orderId")
+  const find = (f: URLSearchParams) =>
+    f.get("orderId")
       ? orders.get(f.get("orderId")!)
       : [...orders.values()].find((o) => o.clientOrderId === f.get("origClientOrderId"));
-    if (!order || order.symbol !== f.get("symbol")) return ok(null);
-    return ok(order);
+  server.on("POST /v2/supplement/orders_info.do", (req) => {
+    const f = fields(req);
+    const order = find(f);
+    if (!order || order.symbol !== f.get("symbol")) return notExist();
+    return ok(queried(order));
   });
   server.on("POST /v2/supplement/cancel_order.do", (req) => {
     const f = fields(req);
-    const order = orders.get(f.get("orderId") ?? "");
-    if (!order || order.symbol !== f.get("symbol")) return error(10003, "Invalid parameter");
-    if (!open(order)) return error(10026, "Order has been cancelld");
+    const order = find(f);
+    if (!order || order.symbol !== f.get("symbol")) return notExist();
+    if (!open(order)) return error(10037, "Order has been cancelled or completed");
     order.status = -1;
     order.updateTime = now();
-    return ok({ symbol: order.symbol, orderId: order.orderId, clientOrderId: order.clientOrderId, price: order.price, origQty: order.origQty, executedQty: order.executedQty, status: order.status, tradeType: order.type });
+    return ok(canceledAnswer(order));
   });
   server.on("POST /v2/supplement/cancel_order_by_symbol.do", (req) => {
     const f = fields(req);
     const canceled = [...orders.values()].filter((o) => o.symbol === f.get("symbol") && open(o));
     for (const o of canceled) o.status = -1;
-    return ok(canceled.map((o) => ({ symbol: o.symbol, orderId: o.orderId, clientOrderId: o.clientOrderId, price: o.price, origQty: o.origQty, executedQty: o.executedQty, status: o.status, tradeType: o.type })));
+    return ok(canceled.map(canceledAnswer));
   });
+  // LBank's recorded answer: {total, page_length, orders, current_page} with numeric statuses.
   server.on("POST /v2/supplement/orders_info_no_deal.do", (req) => {
     const f = fields(req);
     const page = Number(f.get("current_page"));
     const length = Number(f.get("page_length"));
-    if (!(length >= 1 && length <= 200)) return error(10018, "Page size should be between 1 and 200");
+    if (!(length >= 1 && length <= 200)) return error(10003, "Invalid parameter");
     const all = [...orders.values()].filter((o) => o.symbol === f.get("symbol") && open(o));
-    return ok({ total: all.length, page_length: length, current_page: page, orders: all.slice((page - 1) * length, page * length) });
+    const rows = all.slice((page - 1) * length, page * length).map((o) => ({ ...queried(o), status: o.status }));
+    return ok({ total: all.length, page_length: length, orders: rows, current_page: page });
   });
   server.on("POST /v2/supplement/user_info_account.do", () =>
     ok({
-      makerCommission: "0.10",
-      takerCommission: "0.10",
-      buyerCommission: "0",
-      sellerCommission: "0",
       canTrade: true,
       canWithdraw: true,
       canDeposit: true,
