@@ -5,7 +5,13 @@ import { exchangeSymbol } from "../lib/pair.js";
 import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, parseJsonExact, RestAdapter } from "./common/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type OrderToPlace,
+  parseJsonExact,
+  RestAdapter,
+} from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "./common/rest.js";
 import { sha256Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
@@ -33,11 +39,12 @@ export const PROBIT_PATHS = {
 /** Seed 001 §9: "probit token refresh at 95% of its lifetime". */
 export const PROBIT_TOKEN_RENEW_AT = 0.95;
 
-/** ProBit's documented errorCode strings (docs-en.probit.com/docs/http-errors). */
+/** ProBit's documented errorCode strings and HTTP statuses (docs-en.probit.com/docs/http-errors, checked). */
 export const PROBIT_CODE = {
   INVALID_ARGUMENT: "INVALID_ARGUMENT",
   INVALID_MARKET: "INVALID_MARKET",
-  INVALID_ORDER: "INVALID_ORDER",
+  INVALID_ORDER: "INVALID_ORDER", // 400 "Requested order is not exist. Or It is not your order."
+  INVALID_CURRENCY: "INVALID_CURRENCY",
   NOT_ALLOWED_COMBINATION: "NOT_ALLOWED_COMBINATION",
   NOT_ENOUGH_BALANCE: "NOT_ENOUGH_BALANCE",
   MARKET_CLOSED: "MARKET_CLOSED",
@@ -49,6 +56,9 @@ export const PROBIT_CODE = {
   UNKNOWN_USER_BLOCKED: "UNKNOWN_USER_BLOCKED",
   RATE_LIMIT_EXCEEDED: "RATE_LIMIT_EXCEEDED",
   TRADING_UNAVAILABLE: "TRADING_UNAVAILABLE",
+  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  RESOURCE_LOCKED: "RESOURCE_LOCKED",
+  UNAVAILABLE: "UNAVAILABLE",
 } as const;
 
 export const PROBIT_ERRORS: ErrorCodeTable = {
@@ -59,12 +69,16 @@ export const PROBIT_ERRORS: ErrorCodeTable = {
   "invalid-order": [
     PROBIT_CODE.INVALID_ARGUMENT,
     PROBIT_CODE.INVALID_MARKET,
+    PROBIT_CODE.INVALID_CURRENCY,
     PROBIT_CODE.NOT_ALLOWED_COMBINATION,
     PROBIT_CODE.MARKET_CLOSED,
     PROBIT_CODE.MARKET_NOT_FOUND,
     PROBIT_CODE.MARKET_UNAVAILABLE,
     PROBIT_CODE.TOO_MANY_OPEN_ORDERS,
     PROBIT_CODE.TRADING_UNAVAILABLE,
+    PROBIT_CODE.PAYLOAD_TOO_LARGE,
+    PROBIT_CODE.RESOURCE_LOCKED,
+    PROBIT_CODE.UNAVAILABLE,
   ],
 };
 
@@ -239,7 +253,11 @@ export class ProbitAdapter extends RestAdapter {
   private readonly tokens: ProbitTokenCache;
 
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("probit", credentials, options, { baseUrl: PROBIT_BASE_URL, clientOrderId: { length: 32 }, errors: PROBIT_ERRORS });
+    super("probit", credentials, options, {
+      baseUrl: PROBIT_BASE_URL,
+      clientOrderId: { length: 32 },
+      errors: PROBIT_ERRORS,
+    });
     // The token host is a second host: --base-url replaces it too (issue 8).
     this.accounts = new RestClient("probit", {
       baseUrl: options.baseUrl ?? PROBIT_ACCOUNTS_URL,
@@ -247,7 +265,11 @@ export class ProbitAdapter extends RestAdapter {
       ...(credentials.httpAgent ? { proxy: credentials.httpAgent } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
-    this.tokens = tokenCacheFor(this.accounts.baseUrl, credentials, () => new ProbitTokenCache(() => this.fetchToken(), this.now));
+    this.tokens = tokenCacheFor(
+      this.accounts.baseUrl,
+      credentials,
+      () => new ProbitTokenCache(() => this.fetchToken(), this.now),
+    );
   }
 
   /** POST /token with the client credentials. Any refusal is an auth error (429 a rate limit). */
@@ -263,8 +285,14 @@ export class ProbitAdapter extends RestAdapter {
     if (response.status < 300 && parsed.success) {
       return { accessToken: parsed.data.access_token, expiresIn: Number(parsed.data.expires_in) };
     }
-    const body = (json ?? {}) as { errorCode?: unknown; message?: unknown; error?: unknown; error_description?: unknown };
-    const code = typeof body.errorCode === "string" ? body.errorCode : typeof body.error === "string" ? body.error : undefined;
+    const body = (json ?? {}) as {
+      errorCode?: unknown;
+      message?: unknown;
+      error?: unknown;
+      error_description?: unknown;
+    };
+    const code =
+      typeof body.errorCode === "string" ? body.errorCode : typeof body.error === "string" ? body.error : undefined;
     const message =
       typeof body.message === "string"
         ? body.message
@@ -306,8 +334,13 @@ export class ProbitAdapter extends RestAdapter {
     );
   }
 
-  private async queryOrder(pair: string, by: { order_id: string } | { client_order_id: string }): Promise<Order | undefined> {
-    const rows = z.array(z.unknown()).parse(await this.call("GET", PROBIT_PATHS.order, { market_id: this.symbol(pair), ...by }));
+  private async queryOrder(
+    pair: string,
+    by: { order_id: string } | { client_order_id: string },
+  ): Promise<Order | undefined> {
+    // {data: [ORDER]}; a single ORDER object is read too
+    const data = await this.call("GET", PROBIT_PATHS.order, { market_id: this.symbol(pair), ...by });
+    const rows = Array.isArray(data) ? data : data === null || data === undefined ? [] : [data];
     return rows.length > 0 ? parseProbitOrder(rows[0]) : undefined;
   }
 
@@ -326,7 +359,9 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return parseProbitOrder(await this.call("POST", PROBIT_PATHS.cancelOrder, { market_id: this.symbol(pair), order_id: id })).id;
+    return parseProbitOrder(
+      await this.call("POST", PROBIT_PATHS.cancelOrder, { market_id: this.symbol(pair), order_id: id }),
+    ).id;
   }
 
   protected async submitCancelBatch(): Promise<string[]> {
@@ -344,7 +379,9 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z.array(z.unknown()).parse(await this.call("GET", PROBIT_PATHS.openOrder, { market_id: this.symbol(this.pairOf(pair)) }));
+    const rows = z
+      .array(z.unknown())
+      .parse(await this.call("GET", PROBIT_PATHS.openOrder, { market_id: this.symbol(this.pairOf(pair)) }));
     return rows.map(parseProbitOrder);
   }
 
