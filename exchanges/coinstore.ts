@@ -11,10 +11,13 @@ import { hmacSha256Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
- * Coinstore spot (https://coinstore-openapi.github.io/en): headers X-CS-APIKEY, X-CS-EXPIRES (ms) and
- * X-CS-SIGN. The signature is a double HMAC keyed by the 30-second time bucket (seed 001 §7, §9):
- * key = hex HMAC-SHA256(secret, floor(expires / 30000)), then X-CS-SIGN = hex HMAC-SHA256(key,
- * payload), where the payload is the query string of a GET and the JSON body of a POST.
+ * Coinstore spot, checked against the official docs (coinstore-openapi.github.io/en, "Signature
+ * Authentication", "Order Related"): headers X-CS-APIKEY, X-CS-EXPIRES (13-digit ms) and X-CS-SIGN,
+ * Content-Type application/json. The signature is a double HMAC keyed by the 30-second time bucket
+ * (seed 001 §7, §9): key = hex HMAC-SHA256(secret, floor(expires / 30000)), then X-CS-SIGN = hex
+ * HMAC-SHA256(key as its hex text, payload), where the payload is the query string of a GET and the
+ * JSON body of a POST ("{}" when there is nothing to send), unsorted, exactly as sent.
+ * Answers are {code, message|msg, data}; code 0 (number or "0") is success.
  */
 export const COINSTORE_BASE_URL = "https://api.coinstore.com";
 
@@ -31,7 +34,7 @@ export const COINSTORE_PATHS = {
 /** Seed 001 §9: "coinstore signing time bucket 30 seconds". */
 export const COINSTORE_BUCKET_MS = 30_000;
 
-/** Coinstore's answer codes ({code, message, data}; 0 is success). */
+/** Coinstore's answer codes ({code, message, data}; 0 is success) and its documented HTTP statuses (401 signature failed, 404, 429). */
 export const COINSTORE_CODE = {
   SUCCESS: 0,
   UNAUTHORIZED: 401,
@@ -83,7 +86,10 @@ export function coinstoreSignedRequest(
 const num = z.union([z.string(), z.number()]);
 const id = z.union([z.string(), z.number()]).transform(String);
 
-/** The order object of orderInfo and active (v2). */
+/**
+ * The order object of orderInfo and active (v2). The v2 answers name the status `ordStatus`; the v1
+ * orderInfo names it `ordState`: either is read.
+ */
 const CoinstoreOrderSchema = z.object({
   symbol: z.string().optional(),
   baseCurrency: z.string().optional(),
@@ -92,7 +98,8 @@ const CoinstoreOrderSchema = z.object({
   clOrdId: z.string().nullable().optional(),
   side: z.string(),
   ordType: z.string().optional(),
-  ordState: z.string(),
+  ordStatus: z.string().optional(),
+  ordState: z.string().optional(),
   ordPrice: num.optional(),
   ordQty: num.optional(),
   cumQty: num.optional(),
@@ -108,12 +115,16 @@ const AccountRowSchema = z.object({
 
 /**
  * Seed 001 §3: coinstore gives seconds, multiplied by 1000 (toMillis keeps a value that is already
- * in milliseconds). Statuses follow the general rule (SUBMITTED, PARTIAL_FILLED open; FILLED closed).
+ * in milliseconds, as the v2 docs' examples are). Statuses follow the general rule (SUBMITTING,
+ * SUBMITTED, PARTIAL_FILLED open; FILLED closed; CANCELED, NOT_FOUND canceled).
  */
 export function parseCoinstoreOrder(raw: unknown, pair: string): Order {
   const order = CoinstoreOrderSchema.parse(raw);
+  const state = order.ordStatus ?? order.ordState;
   const fromCurrencies =
-    order.baseCurrency && order.quoteCurrency ? normalizePair(`${order.baseCurrency}/${order.quoteCurrency}`, "coinstore") : pair;
+    order.baseCurrency && order.quoteCurrency
+      ? normalizePair(`${order.baseCurrency}/${order.quoteCurrency}`, "coinstore")
+      : pair;
   return {
     pair: fromCurrencies,
     id: order.ordId,
@@ -123,9 +134,18 @@ export function parseCoinstoreOrder(raw: unknown, pair: string): Order {
     filled: toDecimalString(order.cumQty),
     type: (order.ordType ?? "LIMIT").toLowerCase(),
     side: parseSide(order.side),
-    status: normalizeStatus("coinstore", order.ordState),
+    status: normalizeStatus("coinstore", state),
     timestamp: toMillis(order.timestamp),
+    ...(state !== undefined ? { rawStatus: state } : {}),
   };
+}
+
+/** v2 orderInfo answers `data: [ORDER]` (v1: a bare ORDER); NOT_FOUND or an empty list means no such order. */
+export function coinstoreOrderFromInfo(data: unknown, pair: string): Order | undefined {
+  const row = Array.isArray(data) ? data[0] : data;
+  if (row === null || row === undefined) return undefined;
+  const order = parseCoinstoreOrder(row, pair);
+  return order.rawStatus === "NOT_FOUND" ? undefined : order;
 }
 
 /** accountList gives one row per currency and type: AVAILABLE (type 1) is free, FROZEN (type 4) locked. */
@@ -153,9 +173,11 @@ export class CoinstoreAdapter extends RestAdapter {
   private async call(method: HttpMethod, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
     const response = await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params));
     const json = (response.json ?? {}) as { code?: unknown; message?: unknown; msg?: unknown; data?: unknown };
-    if (response.status < 400 && json.code !== undefined && Number(json.code) === COINSTORE_CODE.SUCCESS) return json.data;
+    if (response.status < 400 && json.code !== undefined && Number(json.code) === COINSTORE_CODE.SUCCESS)
+      return json.data;
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
-    const text = typeof json.message === "string" && json.message ? json.message : typeof json.msg === "string" ? json.msg : "";
+    const text =
+      typeof json.message === "string" && json.message ? json.message : typeof json.msg === "string" ? json.msg : "";
     throw this.fail(code, text || `HTTP ${response.status}`, response.status, response.headers);
   }
 
@@ -165,12 +187,12 @@ export class CoinstoreAdapter extends RestAdapter {
 
   private limitOrder(order: OrderToPlace) {
     return {
+      clOrdId: order.clientOrderId,
       side: order.side === "Buy" ? "BUY" : "SELL",
       ordType: "LIMIT",
+      timeInForce: "GTC",
       ordPrice: order.price,
       ordQty: order.amount,
-      timeInForce: "GTC",
-      clOrdId: order.clientOrderId,
     };
   }
 
@@ -189,17 +211,28 @@ export class CoinstoreAdapter extends RestAdapter {
     };
   }
 
+  /** `timestamp` (ms) is a required body field of place and placeBatch (docs "Create order"). */
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    // The table names the answer's id `ordId`; the docs' example answer writes `order_id`: either is read.
     const data = z
-      .object({ ordId: id })
-      .parse(await this.call("POST", COINSTORE_PATHS.place, { symbol: this.symbol(order.pair), ...this.limitOrder(order) }));
-    return this.placed(order, data.ordId);
+      .object({ ordId: id.optional(), order_id: id.optional() })
+      .refine((d) => d.ordId !== undefined || d.order_id !== undefined, "ordId missing")
+      .parse(
+        await this.call("POST", COINSTORE_PATHS.place, {
+          symbol: this.symbol(order.pair),
+          ...this.limitOrder(order),
+          timestamp: this.now(),
+        }),
+      );
+    return this.placed(order, (data.ordId ?? data.order_id)!);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     try {
-      const data = await this.call("GET", COINSTORE_PATHS.orderInfo, { clOrdId: clientOrderId });
-      return data ? parseCoinstoreOrder(data, pair) : undefined;
+      return coinstoreOrderFromInfo(
+        await this.call("GET", COINSTORE_PATHS.orderInfo, { clOrdId: clientOrderId }),
+        pair,
+      );
     } catch (error) {
       if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
       throw error;
@@ -209,18 +242,27 @@ export class CoinstoreAdapter extends RestAdapter {
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const data = z
       .array(
+        // docs "Batch ordering": each item is {ordId, clOrdId, errno, errMsg}
         z.object({
           ordId: id.nullable().optional(),
           clOrdId: z.string().nullable().optional(),
-          code: num.nullable().optional(),
-          message: z.string().nullable().optional(),
+          errno: num.nullable().optional(),
+          errMsg: z.string().nullable().optional(),
         }),
       )
-      .parse(await this.call("POST", COINSTORE_PATHS.placeBatch, { symbol: this.symbol(pair), orders: orders.map((o) => this.limitOrder(o)) }));
-    const failed = data.find((item) => !item.ordId || (item.code !== undefined && item.code !== null && Number(item.code) !== 0));
+      .parse(
+        await this.call("POST", COINSTORE_PATHS.placeBatch, {
+          symbol: this.symbol(pair),
+          orders: orders.map((o) => this.limitOrder(o)),
+          timestamp: this.now(),
+        }),
+      );
+    const failed = data.find(
+      (item) => !item.ordId || (item.errno !== undefined && item.errno !== null && Number(item.errno) !== 0),
+    );
     if (failed || data.length !== orders.length) {
-      const detail = `One of orders threw an error (${failed?.code ?? ""}, ${failed?.message ?? "not placed"})`;
-      throw this.fail(failed?.code ?? undefined, detail, undefined, undefined, { detail });
+      const detail = `One of orders threw an error (${failed?.errno ?? ""}, ${failed?.errMsg ?? "not placed"})`;
+      throw this.fail(failed?.errno ?? undefined, detail, undefined, undefined, { detail });
     }
     return data.map((item, i) => this.placed(orders[i]!, item.ordId as string));
   }
@@ -230,11 +272,12 @@ export class CoinstoreAdapter extends RestAdapter {
     return z.object({ ordId: id }).safeParse(data).data?.ordId ?? orderId;
   }
 
+  /** docs "Batch cancellation according to order id": data {success: [ids], reject: [ids]}; the canceled ids are returned. */
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
     const data = z
-      .array(z.object({ ordId: id, state: z.string().optional() }).passthrough())
+      .object({ success: z.array(id).nullable().optional(), reject: z.array(id).nullable().optional() })
       .parse(await this.call("POST", COINSTORE_PATHS.cancelBatch, { symbol: this.symbol(pair), orderIds: ids }));
-    return data.filter((item) => item.state === undefined || normalizeStatus("coinstore", item.state) === "canceled").map((item) => item.ordId);
+    return data.success ?? [];
   }
 
   protected async submitCancelAll(): Promise<string[]> {
@@ -243,14 +286,19 @@ export class CoinstoreAdapter extends RestAdapter {
   }
 
   async fetchOrder(pair: string, orderId: string): Promise<Order> {
-    const data = await this.call("GET", COINSTORE_PATHS.orderInfo, { ordId: this.orderId(orderId) });
-    if (!data) throw new ExchangeError("coinstore", `Order ${orderId} not found`, { kind: "order-not-found" });
-    return parseCoinstoreOrder(data, this.pairOf(pair));
+    const order = coinstoreOrderFromInfo(
+      await this.call("GET", COINSTORE_PATHS.orderInfo, { ordId: this.orderId(orderId) }),
+      this.pairOf(pair),
+    );
+    if (!order) throw new ExchangeError("coinstore", `Order ${orderId} not found`, { kind: "order-not-found" });
+    return order;
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const rows = z.array(z.unknown()).parse((await this.call("GET", COINSTORE_PATHS.active, { symbol: this.symbol(p) })) ?? []);
+    const rows = z
+      .array(z.unknown())
+      .parse((await this.call("GET", COINSTORE_PATHS.active, { symbol: this.symbol(p) })) ?? []);
     return rows.map((row) => parseCoinstoreOrder(row, p));
   }
 
