@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../lib/random.js";
 
 /**
  * Generated hexadecimal client order ids (seed 001 §3, PRODUCT D11), shaped to each exchange's
@@ -9,5 +9,5 @@ export function newClientOrderId(rule: { length?: number; prefix?: string } = {}
   const length = rule.length ?? 32;
   const hexLength = length - prefix.length;
   if (hexLength < 8) throw new Error(`Client order id rule leaves too few characters (${hexLength})`);
-  return prefix + randomBytes(Math.ceil(hexLength / 2)).toString("hex").slice(0, hexLength);
+  return prefix + randomHex(Math.ceil(hexLength / 2)).slice(0, hexLength);
 }

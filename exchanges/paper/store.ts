@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../lib/random.js";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -131,7 +131,7 @@ function isOrderRecord(value: unknown): value is PaperOrderRecord {
 
 /** Writes a file so that readers see either the old or the new content, never a part. */
 export function writeFileAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
   const fd = openSync(temp, "wx", 0o600);
   try {
     writeSync(fd, text);
