@@ -3,7 +3,6 @@
  * only declares its arguments, and loads what it needs (conf, adapters, zod, Ink, the server) when
  * it runs, so `spotdesk --version` and `balances --json` on paper start close to bare node.
  */
-import { createRequire } from "node:module";
 import pkg from "../package.json" with { type: "json" };
 
 // `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool.
@@ -13,10 +12,9 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.exit(0);
 }
 
-// commander is CommonJS: `require` loads it directly, without the ESM loader's translation and
-// export scan (a measurable share of cold start).
-const { Command, CommanderError, Option } = createRequire(import.meta.url)("commander") as typeof import("commander");
-const [commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
+// commander is bundled into the core chunk (scripts/build.mjs), which the commands need anyway.
+const [{ Command, CommanderError, Option }, commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
+  import("commander"),
   import("./commands/index.js"),
   import("./run.js"),
 ]);
