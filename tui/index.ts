@@ -85,6 +85,11 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
 
   // React's development build costs several times more per frame; a trader runs the production one
   process.env.NODE_ENV ??= "production";
+  // Ink draws only the last frame when it thinks it runs under CI (a CI or CONTINUOUS_INTEGRATION
+  // variable): with a person at a real terminal that would be a blank screen until exit.
+  if (stdout === process.stdout) {
+    for (const name of ["CI", "CONTINUOUS_INTEGRATION"]) if (name in process.env) process.env[name] = "false";
+  }
   // Loading Ink takes a few hundred ms: open the first feed and account meanwhile, so the book is
   // live on the first frames (issue 5: a live book within 2 seconds of `npm start`).
   const ready = openEarly(services, exchange, account, pair);
