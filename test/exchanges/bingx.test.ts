@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BingxAdapter, bingxSignature, bingxSignedQuery, parseBingxBalances, parseBingxOrder } from "../../exchanges/bingx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "../mocks/bingx.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { runCli } from "./run-cli.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: BINGX_KEY, secret: BINGX_SECRET };
 let mock: BingxMock;
@@ -19,16 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
@@ -237,40 +226,20 @@ describe("bingx through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: BINGX_KEY, SPOTDESK_API_SECRET: BINGX_SECRET };
 
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
-    const base = ["--exchange", "bingx", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe("CANCELED");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "bingx",
+      url: mock.url,
       env,
-      JSON.stringify([
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "NEW",
+      canceled: "CANCELED",
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
         { side: "Sell", amount: "0.01", price: "34000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    const placed = JSON.parse(batch.stdout) as { id: string }[];
-    expect(placed).toHaveLength(3);
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", placed[0]!.id], env);
-    expect(cb.code, cb.stderr).toBe(0);
-    expect(mock.orders.get(placed[0]!.id)!.status).toBe("CANCELED");
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.status === "NEW")).toHaveLength(0);
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1000.5", l: "120" } });
+      ],
+      balances: { USDT: { f: "1000.5", l: "120" } },
+    });
   });
 });

@@ -1,22 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
 import { createHmac } from "node:crypto";
 import { BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "../../exchanges/bitget.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type BitgetMock, startBitgetMock } from "../mocks/bitget.js";
-import { runCli } from "./run-cli.js";
+import { rejection as rejects, runCliScenario } from "./cli-scenario.js";
 
 const creds = { api: "bg-test-key", secret: "bg-test-secret", password: "bg-pass" };
-
-async function rejects(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("bitget adapter against a loopback mock", () => {
   let mock: BitgetMock;
@@ -178,24 +167,19 @@ describe("bitget through the built CLI", () => {
   afterAll(() => mock.close());
 
   it("buys, lists, fetches, cancels, batches, cancels all and reads balances (PRODUCT CLI surface)", async () => {
-    const env = { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password };
-    const args = ["--exchange", "bitget", "--base-url", mock.url, "--json"];
-    const cli = (...rest: string[]) => runCli([...args, ...rest], env);
-    const bought = await cli("buy", "BTC/USDT", "0.01", "30000");
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ side: "Buy", amount: "0.01", price: "30000", status: "open" });
-    expect(JSON.parse((await cli("orders", "BTC/USDT")).stdout)).toHaveLength(1);
-    expect(JSON.parse((await cli("order", "BTC/USDT", order.id)).stdout)).toMatchObject({ id: order.id });
-    expect((await cli("cancel", "BTC/USDT", order.id)).code).toBe(0);
-    const batch = await runCli([...args, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "1", price: "10" }, { side: "Sell", amount: "1", price: "20" }]));
-    expect(batch.code, batch.stderr).toBe(0);
-    const created = JSON.parse(batch.stdout) as { id: string }[];
-    expect((await cli("cancel-batch", "BTC/USDT", created[0]!.id)).code).toBe(0);
-    expect((await cli("cancel-all", "BTC/USDT")).code).toBe(0);
-    expect([...mock.orders.values()].every((o) => o.status === "cancelled")).toBe(true);
-    const balances = await cli("balances");
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "500.5", l: "100.5" } });
+    await runCliScenario({
+      id: "bitget",
+      url: mock.url,
+      env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password },
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "live",
+      canceled: "cancelled",
+      batch: [
+        { side: "Buy", amount: "1", price: "10" },
+        { side: "Sell", amount: "1", price: "20" },
+      ],
+      balances: { USDT: { f: "500.5", l: "100.5" } },
+    });
   });
 });

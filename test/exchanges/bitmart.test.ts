@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BitmartAdapter, bitmartSignedRequest, parseBitmartBalances, parseBitmartOrder } from "../../exchanges/bitmart.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { BITMART_KEY, BITMART_MEMO, BITMART_SECRET, type BitmartMock, startBitmartMock } from "../mocks/bitmart.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 import { runCli } from "./run-cli.js";
 
 const credentials = { api: BITMART_KEY, secret: BITMART_SECRET, password: BITMART_MEMO };
@@ -17,16 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
@@ -228,41 +218,21 @@ describe("bitmart through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: BITMART_KEY, SPOTDESK_API_SECRET: BITMART_SECRET, SPOTDESK_API_PASSWORD: BITMART_MEMO };
 
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
-    const base = ["--exchange", "bitmart", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.state).toBe("canceled");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    const base = await runCliScenario({
+      id: "bitmart",
+      url: mock.url,
       env,
-      JSON.stringify([
+      orders: mock.orders,
+      status: (o) => o.state,
+      open: "new",
+      canceled: "canceled",
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
         { side: "Sell", amount: "0.01", price: "34000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    const placed = JSON.parse(batch.stdout) as { id: string }[];
-    expect(placed).toHaveLength(3);
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", placed[0]!.id], env);
-    expect(cb.code, cb.stderr).toBe(0);
-    expect(mock.orders.get(placed[0]!.id)!.state).toBe("canceled");
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.state === "new")).toHaveLength(0);
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1000", l: "12.5" } });
+      ],
+      balances: { USDT: { f: "1000", l: "12.5" } },
+    });
     const noMemo = await runCli([...base, "balances"], { SPOTDESK_API_KEY: BITMART_KEY, SPOTDESK_API_SECRET: BITMART_SECRET });
     expect(noMemo.code).toBe(3);
   });

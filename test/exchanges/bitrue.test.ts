@@ -2,10 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BitrueAdapter, bitrueSignedQuery, parseBitrueBalances, parseBitrueOrder } from "../../exchanges/bitrue.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { BITRUE_KEY, BITRUE_SECRET, type BitrueMock, startBitrueMock } from "../mocks/bitrue.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { runCli } from "./run-cli.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: BITRUE_KEY, secret: BITRUE_SECRET };
 let mock: BitrueMock;
@@ -18,16 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
@@ -255,36 +244,17 @@ describe("bitrue through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: BITRUE_KEY, SPOTDESK_API_SECRET: BITRUE_SECRET };
 
   it("buy, order, orders, cancel, balances end to end; batch, cancel-batch, cancel-all are 'Not supported'", async () => {
-    const base = ["--exchange", "bitrue", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe("CANCELED");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "bitrue",
+      url: mock.url,
       env,
-      JSON.stringify([{ side: "Buy", amount: "0.01", price: "29000" }]),
-    );
-    expect(batch.code).toBe(9);
-    expect(batch.stderr).toContain("Not supported for bitrue");
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", "1"], env);
-    expect(cb.code).toBe(9);
-    expect(cb.stderr).toContain("Not supported for bitrue");
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code).toBe(9);
-    expect(all.stderr).toContain("Not supported for bitrue");
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ BTC: { f: "4723846.89208129", l: "0" } });
-    expect(mock.orders.size).toBe(1);
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "NEW",
+      canceled: "CANCELED",
+      batch: [{ side: "Buy", amount: "0.01", price: "29000" }],
+      unsupported: ["batch", "cancel-batch", "cancel-all"],
+      balances: { BTC: { f: "4723846.89208129", l: "0" } },
+    });
   });
 });

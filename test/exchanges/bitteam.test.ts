@@ -8,10 +8,9 @@ import {
 } from "../../exchanges/bitteam.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { BITTEAM_KEY, BITTEAM_SECRET, type BitteamMock, startBitteamMock } from "../mocks/bitteam.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { runCli } from "./run-cli.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: BITTEAM_KEY, secret: BITTEAM_SECRET };
 let mock: BitteamMock;
@@ -24,16 +23,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
@@ -334,40 +323,21 @@ describe("bitteam through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: BITTEAM_KEY, SPOTDESK_API_SECRET: BITTEAM_SECRET };
 
   it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
-    const base = ["--exchange", "bitteam", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe("cancelled");
-    const second = JSON.parse((await runCli([...base, "sell", "BTC/USDT", "0.02", "31000"], env)).stdout);
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect(mock.orders.get(second.id)!.status).toBe("cancelled");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "bitteam",
+      url: mock.url,
       env,
-      JSON.stringify([{ side: "Buy", amount: "0.01", price: "29000" }]),
-    );
-    expect(batch.code).toBe(9);
-    expect(batch.stderr).toContain("Not supported for bitteam");
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", "1"], env);
-    expect(cb.code).toBe(9);
-    expect(cb.stderr).toContain("Not supported for bitteam");
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({
-      USDT: { f: "1500.5", l: "300" },
-      DEL: { f: "1234567.890123456789", l: "0.5" },
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "open",
+      canceled: "cancelled",
+      batch: [{ side: "Buy", amount: "0.01", price: "29000" }],
+      unsupported: ["batch", "cancel-batch"],
+      sell: ["0.02", "31000"],
+      balances: {
+        USDT: { f: "1500.5", l: "300" },
+        DEL: { f: "1234567.890123456789", l: "0.5" },
+      },
     });
-    expect(mock.orders.size).toBe(2);
   });
 });

@@ -1,23 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
 import { createHmac } from "node:crypto";
 import { BybitAdapter, bybitSignedRequest, parseBybitOrder } from "../../exchanges/bybit.js";
 import { parseJsonExact } from "../../exchanges/common/adapter.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type BybitMock, startBybitMock } from "../mocks/bybit.js";
-import { runCli } from "./run-cli.js";
+import { rejection as rejects, runCliScenario } from "./cli-scenario.js";
 
 const creds = { api: "bybit-test-key", secret: "bybit-test-secret" };
-
-async function rejects(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("bybit adapter against a loopback mock", () => {
   let mock: BybitMock;
@@ -224,25 +213,19 @@ describe("bybit through the built CLI", () => {
   afterAll(() => mock.close());
 
   it("buys, lists, fetches, cancels, batches and reads balances end to end (PRODUCT CLI surface)", async () => {
-    const env = { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret };
-    const cli = (...args: string[]) => runCli(["--exchange", "bybit", "--base-url", mock.url, "--json", ...args], env);
-    const batchInput = JSON.stringify([{ side: "Buy", amount: "1", price: "10" }, { side: "Sell", amount: "1", price: "20" }]);
-    const bought = await cli("buy", "BTC/USDT", "0.01", "30000");
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ side: "Buy", amount: "0.01", price: "30000", status: "open" });
-    expect(JSON.parse((await cli("orders", "BTC/USDT")).stdout)).toHaveLength(1);
-    expect(JSON.parse((await cli("order", "BTC/USDT", order.id)).stdout)).toMatchObject({ id: order.id });
-    expect((await cli("cancel", "BTC/USDT", order.id)).code).toBe(0);
-    const batch = await runCli(["--exchange", "bybit", "--base-url", mock.url, "--json", "batch", "BTC/USDT", "-"], env, batchInput);
-    expect(batch.code, batch.stderr).toBe(0);
-    const created = JSON.parse(batch.stdout) as { id: string }[];
-    expect(created).toHaveLength(2);
-    expect((await cli("cancel-batch", "BTC/USDT", created[0]!.id)).code).toBe(0);
-    expect((await cli("cancel-all", "BTC/USDT")).code).toBe(0);
-    const balances = await cli("balances");
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "700.5", l: "300" } });
-    expect([...mock.orders.values()].every((o) => o.orderStatus === "Cancelled")).toBe(true);
+    await runCliScenario({
+      id: "bybit",
+      url: mock.url,
+      env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret },
+      orders: mock.orders,
+      status: (o) => o.orderStatus,
+      open: "New",
+      canceled: "Cancelled",
+      batch: [
+        { side: "Buy", amount: "1", price: "10" },
+        { side: "Sell", amount: "1", price: "20" },
+      ],
+      balances: { USDT: { f: "700.5", l: "300" } },
+    });
   });
 });

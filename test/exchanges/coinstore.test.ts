@@ -11,10 +11,9 @@ import {
 } from "../../exchanges/coinstore.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { COINSTORE_KEY, COINSTORE_SECRET, type CoinstoreMock, startCoinstoreMock } from "../mocks/coinstore.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { runCli } from "./run-cli.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: COINSTORE_KEY, secret: COINSTORE_SECRET };
 let mock: CoinstoreMock;
@@ -27,16 +26,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
 const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body) as Record<string, unknown>;
@@ -307,38 +296,21 @@ describe("coinstore through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: COINSTORE_KEY, SPOTDESK_API_SECRET: COINSTORE_SECRET };
 
   it("buy, order, orders, cancel, batch, cancel-batch, balances end to end; cancel-all is 'Not supported'", async () => {
-    const base = ["--exchange", "coinstore", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.ordStatus).toBe("CANCELED");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "coinstore",
+      url: mock.url,
       env,
-      JSON.stringify([
+      orders: mock.orders,
+      status: (o) => o.ordStatus,
+      open: "SUBMITTED",
+      canceled: "CANCELED",
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    const placed = JSON.parse(batch.stdout) as { id: string }[];
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", ...placed.map((o) => o.id)], env);
-    expect(cb.code, cb.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.ordStatus === "SUBMITTED")).toHaveLength(0);
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code).toBe(9);
-    expect(all.stderr).toContain("Not supported for coinstore");
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1000.123456789012345678", l: "20" } });
+      ],
+      cancelBatchAll: true,
+      unsupported: ["cancel-all"],
+      balances: { USDT: { f: "1000.123456789012345678", l: "20" } },
+    });
   });
 });

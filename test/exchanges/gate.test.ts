@@ -1,12 +1,12 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
 import { GateAdapter, gateSignature, gateSignedRequest, parseGateBalances, parseGateOrder } from "../../exchanges/gate.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { GATE_KEY, GATE_SECRET, type GateMock, startGateMock } from "../mocks/gate.js";
 import { parseQuery } from "../mocks/http-mock.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
+import { runCli } from "./run-cli.js";
 
 let mock: GateMock;
 let gate: ExchangeAdapter;
@@ -18,16 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("gate signing (official APIv4 docs)", () => {
   it("signs METHOD, /api/v4 path, query, SHA512 of the body and the timestamp with HMAC-SHA512 hex", () => {
@@ -349,47 +339,20 @@ describe("gate through the built CLI (issue 3 checks)", () => {
   const env = () => ({ SPOTDESK_API_KEY: GATE_KEY, SPOTDESK_API_SECRET: GATE_SECRET });
 
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all and balances end to end", async () => {
-    const base = ["--exchange", "gate", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env());
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open" });
-
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env());
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-
-    const open = await runCli([...base, "orders", "BTC/USDT"], env());
-    expect(open.code, open.stderr).toBe(0);
-    expect(JSON.stringify(JSON.parse(open.stdout))).toContain(order.id);
-
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env());
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe("cancelled");
-
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
-      env(),
-      JSON.stringify([
+    await runCliScenario({
+      id: "gate",
+      url: mock.url,
+      env: env(),
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "open",
+      canceled: "cancelled",
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    const placed = [...mock.orders.values()].filter((o) => o.status === "open");
-    expect(placed).toHaveLength(2);
-
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", placed[0]!.id], env());
-    expect(cb.code, cb.stderr).toBe(0);
-    expect(mock.orders.get(placed[0]!.id)!.status).toBe("cancelled");
-
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env());
-    expect(all.code, all.stderr).toBe(0);
-    expect(mock.orders.get(placed[1]!.id)!.status).toBe("cancelled");
-
-    const balances = await runCli([...base, "balances"], env());
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.stringify(JSON.parse(balances.stdout))).toContain("USDT");
+      ],
+      balances: "USDT",
+    });
   });
 
   it("exits with the auth exit code and no secret on stderr for a wrong secret", async () => {

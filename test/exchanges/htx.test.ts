@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
 import {
   HtxAdapter,
   htxCanonicalQuery,
@@ -12,8 +11,9 @@ import {
 } from "../../exchanges/htx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { HTX_KEY, HTX_SECRET, type HtxMock, startHtxMock } from "../mocks/htx.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
+import { runCli } from "./run-cli.js";
 
 const credentials = { api: HTX_KEY, secret: HTX_SECRET };
 let mock: HtxMock;
@@ -26,16 +26,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const orderRoutes = () =>
   mock.server.requests.filter((r) => r.path.startsWith("/v1/order")).map((r) => `${r.method} ${r.path}`);
@@ -341,40 +331,20 @@ describe("htx through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: HTX_KEY, SPOTDESK_API_SECRET: HTX_SECRET };
 
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
-    const base = ["--exchange", "htx", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.state).toBe("canceled");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "htx",
+      url: mock.url,
       env,
-      JSON.stringify([
+      orders: mock.orders,
+      status: (o) => o.state,
+      open: "submitted",
+      canceled: "canceled",
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    const placed = [...mock.orders.values()].filter((o) => o.state === "submitted");
-    expect(placed).toHaveLength(2);
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", String(placed[0]!.id)], env);
-    expect(cb.code, cb.stderr).toBe(0);
-    expect(placed[0]!.state).toBe("canceled");
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect(placed[1]!.state).toBe("canceled");
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(balances.stdout).toContain("USDT");
+      ],
+      balances: "USDT",
+    });
   });
 
   it("reports the missing spot account on stderr with a non-zero exit", async () => {

@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
 import {
   KucoinAdapter,
   kucoinPassphrase,
@@ -11,9 +10,9 @@ import {
 } from "../../exchanges/kucoin.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { parseQuery } from "../mocks/http-mock.js";
 import { KUCOIN_KEY, KUCOIN_PASSPHRASE, KUCOIN_SECRET, type KucoinMock, startKucoinMock } from "../mocks/kucoin.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: KUCOIN_KEY, secret: KUCOIN_SECRET, password: KUCOIN_PASSPHRASE };
 let mock: KucoinMock;
@@ -26,16 +25,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("kucoin signing (official docs, key version 2)", () => {
   it("signs timestamp + METHOD + endpoint with query + body, base64 HMAC-SHA256", () => {
@@ -300,46 +289,20 @@ describe("kucoin through the built CLI", () => {
   };
 
   it("buy, order, orders, cancel, batch, cancel-all, balances end to end; cancel-batch is 'Not supported'", async () => {
-    const base = ["--exchange", "kucoin", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.isActive).toBe(false);
-
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "kucoin",
+      url: mock.url,
       env,
-      JSON.stringify([
+      orders: mock.orders,
+      status: (o) => o.isActive,
+      open: true,
+      canceled: false,
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.isActive)).toHaveLength(2);
-
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", "x"], env);
-    expect(cb.code).toBe(9);
-    expect(cb.stderr).toContain("Not supported for kucoin");
-
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.isActive)).toHaveLength(0);
-
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toBeTruthy();
-    expect(balances.stdout).toContain("BTC");
+      ],
+      unsupported: ["cancel-batch"],
+      balances: "BTC",
+    });
   });
 });

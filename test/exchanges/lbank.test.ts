@@ -12,9 +12,8 @@ import {
 } from "../../exchanges/lbank.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { LBANK_KEY, LBANK_SECRET, type LbankMock, startLbankMock } from "../mocks/lbank.js";
-import { runCli } from "./run-cli.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: LBANK_KEY, secret: LBANK_SECRET };
 let mock: LbankMock;
@@ -27,16 +26,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
 const form = () => new URLSearchParams(mock.server.requests.at(-1)!.body);
@@ -274,34 +263,18 @@ describe("lbank through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: LBANK_KEY, SPOTDESK_API_SECRET: LBANK_SECRET };
 
   it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
-    const base = ["--exchange", "lbank", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe(-1);
-    await runCli([...base, "sell", "BTC/USDT", "0.01", "31000"], env);
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.status === 0)).toHaveLength(0);
-    for (const args of [
-      ["batch", "BTC/USDT", "-"],
-      ["cancel-batch", "BTC/USDT", "1"],
-    ]) {
-      const refused = await runCli([...base, ...args], env, JSON.stringify([{ side: "Buy", amount: "1", price: "1" }]));
-      expect(refused.code, refused.stderr).toBe(9);
-      expect(refused.stderr).toContain("Not supported for lbank");
-    }
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1000.000000000000000001", l: "5" } });
+    await runCliScenario({
+      id: "lbank",
+      url: mock.url,
+      env,
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: 0,
+      canceled: -1,
+      batch: [{ side: "Buy", amount: "1", price: "1" }],
+      unsupported: ["batch", "cancel-batch"],
+      sell: ["0.01", "31000"],
+      balances: { USDT: { f: "1000.000000000000000001", l: "5" } },
+    });
   });
 });

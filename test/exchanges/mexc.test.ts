@@ -1,12 +1,11 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
 import { MexcAdapter, mexcSignature, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { parseQuery } from "../mocks/http-mock.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "../mocks/mexc.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: MEXC_KEY, secret: MEXC_SECRET };
 let mock: MexcMock;
@@ -19,16 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("mexc signing (official spot v3 docs)", () => {
   it("signs totalParams (the query before &signature=) with lower-case hex HMAC-SHA256, timestamp and recvWindow 5000 included", () => {
@@ -298,38 +287,20 @@ describe("mexc through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: MEXC_KEY, SPOTDESK_API_SECRET: MEXC_SECRET };
 
   it("buy, order, orders, cancel, batch, cancel-all, balances end to end; cancel-batch is 'Not supported'", async () => {
-    const base = ["--exchange", "mexc", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.01", "30000"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe("CANCELED");
-    const batch = await runCli(
-      [...base, "batch", "BTC/USDT", "-"],
+    await runCliScenario({
+      id: "mexc",
+      url: mock.url,
       env,
-      JSON.stringify([
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "NEW",
+      canceled: "CANCELED",
+      batch: [
         { side: "Buy", amount: "0.01", price: "29000" },
         { side: "Sell", amount: "0.01", price: "33000" },
-      ]),
-    );
-    expect(batch.code, batch.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.status === "NEW")).toHaveLength(2);
-    const cb = await runCli([...base, "cancel-batch", "BTC/USDT", "1"], env);
-    expect(cb.code).toBe(9);
-    expect(cb.stderr).toContain("Not supported for mexc");
-    const all = await runCli([...base, "cancel-all", "BTC/USDT"], env);
-    expect(all.code, all.stderr).toBe(0);
-    expect([...mock.orders.values()].filter((o) => o.status === "NEW")).toHaveLength(0);
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(balances.stdout).toContain("NBNTEST");
+      ],
+      unsupported: ["cancel-batch"],
+      balances: "NBNTEST",
+    });
   });
 });

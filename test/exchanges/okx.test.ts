@@ -1,22 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
 import { createHmac } from "node:crypto";
 import { OkxAdapter, okxSignedRequest, parseOkxOrder } from "../../exchanges/okx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type OkxMock, startOkxMock } from "../mocks/okx.js";
-import { runCli } from "./run-cli.js";
+import { rejection as rejects, runCliScenario } from "./cli-scenario.js";
 
 const creds = { api: "okx-test-key", secret: "okx-test-secret", password: "okx-pass-phrase" };
-
-async function rejects(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("okx adapter against a loopback mock", () => {
   let mock: OkxMock;
@@ -172,25 +161,17 @@ describe("okx through the built CLI", () => {
   afterAll(() => mock.close());
 
   it("buys, lists, fetches, cancels, batches, refuses cancel-all and reads balances (PRODUCT CLI surface)", async () => {
-    const env = { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password };
-    const args = ["--exchange", "okx", "--base-url", mock.url, "--json"];
-    const cli = (...rest: string[]) => runCli([...args, ...rest], env);
-    const bought = await cli("buy", "BTC/USDT", "0.01", "30000");
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ side: "Buy", amount: "0.01", price: "30000", status: "open" });
-    expect(JSON.parse((await cli("orders", "BTC/USDT")).stdout)).toHaveLength(1);
-    expect(JSON.parse((await cli("order", "BTC/USDT", order.id)).stdout)).toMatchObject({ id: order.id });
-    expect((await cli("cancel", "BTC/USDT", order.id)).code).toBe(0);
-    const batch = await runCli([...args, "batch", "BTC/USDT", "-"], env, JSON.stringify([{ side: "Buy", amount: "1", price: "10" }]));
-    expect(batch.code, batch.stderr).toBe(0);
-    const [created] = JSON.parse(batch.stdout) as { id: string }[];
-    expect((await cli("cancel-batch", "BTC/USDT", created!.id)).code).toBe(0);
-    const all = await cli("cancel-all", "BTC/USDT");
-    expect(all.code).not.toBe(0);
-    expect(all.stderr).toContain("Not supported for okx");
-    const balances = await cli("balances");
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ USDT: { f: "1200.25", l: "300" } });
+    await runCliScenario({
+      id: "okx",
+      url: mock.url,
+      env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password },
+      orders: mock.orders,
+      status: (o) => o.state,
+      open: "live",
+      canceled: "canceled",
+      batch: [{ side: "Buy", amount: "1", price: "10" }],
+      unsupported: ["cancel-all"],
+      balances: { USDT: { f: "1200.25", l: "300" } },
+    });
   });
 });

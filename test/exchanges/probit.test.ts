@@ -10,10 +10,9 @@ import {
 } from "../../exchanges/probit.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { parseQuery } from "../mocks/http-mock.js";
 import { PROBIT_KEY, PROBIT_SECRET, type ProbitMock, startProbitMock } from "../mocks/probit.js";
-import { runCli } from "./run-cli.js";
+import { rejection, runCliScenario } from "./cli-scenario.js";
 
 const credentials = { api: PROBIT_KEY, secret: PROBIT_SECRET };
 let mock: ProbitMock;
@@ -26,16 +25,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await mock.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.001", price: "3772.4" };
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
@@ -246,27 +235,18 @@ describe("probit through the built CLI", () => {
   const env = { SPOTDESK_API_KEY: PROBIT_KEY, SPOTDESK_API_SECRET: PROBIT_SECRET };
 
   it("buy, order, orders, cancel, balances end to end; batch, cancel-batch and cancel-all are 'Not supported'", async () => {
-    const base = ["--exchange", "probit", "--base-url", mock.url, "--json"];
-    const bought = await runCli([...base, "buy", "BTC/USDT", "0.001", "3772.4"], env);
-    expect(bought.code, bought.stderr).toBe(0);
-    const order = JSON.parse(bought.stdout);
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", status: "open" });
-    const one = await runCli([...base, "order", "BTC/USDT", order.id], env);
-    expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout).id).toBe(order.id);
-    const open = await runCli([...base, "orders", "BTC/USDT"], env);
-    expect(open.code, open.stderr).toBe(0);
-    expect(open.stdout).toContain(order.id);
-    const canceled = await runCli([...base, "cancel", "BTC/USDT", order.id], env);
-    expect(canceled.code, canceled.stderr).toBe(0);
-    expect(mock.orders.get(order.id)!.status).toBe("cancelled");
-    for (const args of [["batch", "BTC/USDT", "-"], ["cancel-batch", "BTC/USDT", "1"], ["cancel-all", "BTC/USDT"]]) {
-      const refused = await runCli([...base, ...args], env, JSON.stringify([{ side: "Buy", amount: "1", price: "1" }]));
-      expect(refused.code, refused.stderr).toBe(9);
-      expect(refused.stderr).toContain("Not supported for probit");
-    }
-    const balances = await runCli([...base, "balances"], env);
-    expect(balances.code, balances.stderr).toBe(0);
-    expect(JSON.parse(balances.stdout)).toMatchObject({ XRP: { f: "0", l: "100" } });
+    await runCliScenario({
+      id: "probit",
+      url: mock.url,
+      env,
+      orders: mock.orders,
+      status: (o) => o.status,
+      open: "open",
+      canceled: "cancelled",
+      batch: [{ side: "Buy", amount: "1", price: "1" }],
+      buy: ["0.001", "3772.4"],
+      unsupported: ["batch", "cancel-batch", "cancel-all"],
+      balances: { XRP: { f: "0", l: "100" } },
+    });
   });
 });
