@@ -5,7 +5,7 @@ import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "../mocks/bingx.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { rejection, runCliScenario } from "./cli-scenario.js";
+import { rejection, runCliScenario, THREE_ORDERS } from "./cli-scenario.js";
 
 const credentials = { api: BINGX_KEY, secret: BINGX_SECRET };
 let mock: BingxMock;
@@ -228,17 +228,12 @@ describe("bingx through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
     await runCliScenario({
       id: "bingx",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.status,
       open: "NEW",
       canceled: "CANCELED",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-        { side: "Sell", amount: "0.01", price: "34000" },
-      ],
+      batch: THREE_ORDERS,
       balances: { USDT: { f: "1000.5", l: "120" } },
     });
   });

@@ -169,9 +169,8 @@ describe("bitget through the built CLI", () => {
   it("buys, lists, fetches, cancels, batches, cancels all and reads balances (PRODUCT CLI surface)", async () => {
     await runCliScenario({
       id: "bitget",
-      url: mock.url,
+      mock,
       env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password },
-      orders: mock.orders,
       status: (o) => o.status,
       open: "live",
       canceled: "cancelled",

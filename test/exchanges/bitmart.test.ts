@@ -3,7 +3,7 @@ import { BitmartAdapter, bitmartSignedRequest, parseBitmartBalances, parseBitmar
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { BITMART_KEY, BITMART_MEMO, BITMART_SECRET, type BitmartMock, startBitmartMock } from "../mocks/bitmart.js";
-import { rejection, runCliScenario } from "./cli-scenario.js";
+import { rejection, runCliScenario, THREE_ORDERS } from "./cli-scenario.js";
 import { runCli } from "./run-cli.js";
 
 const credentials = { api: BITMART_KEY, secret: BITMART_SECRET, password: BITMART_MEMO };
@@ -220,17 +220,12 @@ describe("bitmart through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
     const base = await runCliScenario({
       id: "bitmart",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.state,
       open: "new",
       canceled: "canceled",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-        { side: "Sell", amount: "0.01", price: "34000" },
-      ],
+      batch: THREE_ORDERS,
       balances: { USDT: { f: "1000", l: "12.5" } },
     });
     const noMemo = await runCli([...base, "balances"], { SPOTDESK_API_KEY: BITMART_KEY, SPOTDESK_API_SECRET: BITMART_SECRET });

@@ -246,13 +246,11 @@ describe("bitrue through the built CLI", () => {
   it("buy, order, orders, cancel, balances end to end; batch, cancel-batch, cancel-all are 'Not supported'", async () => {
     await runCliScenario({
       id: "bitrue",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.status,
       open: "NEW",
       canceled: "CANCELED",
-      batch: [{ side: "Buy", amount: "0.01", price: "29000" }],
       unsupported: ["batch", "cancel-batch", "cancel-all"],
       balances: { BTC: { f: "4723846.89208129", l: "0" } },
     });

@@ -325,13 +325,11 @@ describe("bitteam through the built CLI", () => {
   it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
     await runCliScenario({
       id: "bitteam",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.status,
       open: "open",
       canceled: "cancelled",
-      batch: [{ side: "Buy", amount: "0.01", price: "29000" }],
       unsupported: ["batch", "cancel-batch"],
       sell: ["0.02", "31000"],
       balances: {

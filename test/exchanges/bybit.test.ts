@@ -215,9 +215,8 @@ describe("bybit through the built CLI", () => {
   it("buys, lists, fetches, cancels, batches and reads balances end to end (PRODUCT CLI surface)", async () => {
     await runCliScenario({
       id: "bybit",
-      url: mock.url,
+      mock,
       env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret },
-      orders: mock.orders,
       status: (o) => o.orderStatus,
       open: "New",
       canceled: "Cancelled",

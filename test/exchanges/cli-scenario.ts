@@ -16,15 +16,20 @@ export async function rejection(promise: Promise<unknown>): Promise<ExchangeErro
 type Step = "batch" | "cancel-batch" | "cancel-all";
 type BatchItem = { side: "Buy" | "Sell"; amount: string; price: string };
 
+/** The batch most scenarios send: a buy under and a sell over the first buy's 30000. */
+export const TWO_ORDERS: BatchItem[] = [
+  { side: "Buy", amount: "0.01", price: "29000" },
+  { side: "Sell", amount: "0.01", price: "33000" },
+];
+export const THREE_ORDERS: BatchItem[] = [...TWO_ORDERS, { side: "Sell", amount: "0.01", price: "34000" }];
+
 export interface CliScenario<O> {
   /** Exchange id, as given to --exchange and named in "Not supported for {id}". */
   id: string;
-  /** The loopback mock's base URL (--base-url). */
-  url: string;
+  /** The loopback mock: its base URL (--base-url) and its order book, keyed by the order id the CLI prints. */
+  mock: { url: string; orders: Map<string, O> };
   /** Credential environment (SPOTDESK_API_KEY, ...). */
   env: Record<string, string>;
-  /** The mock's order book, keyed by the order id the CLI prints. */
-  orders: Map<string, O>;
   /** Reads the status field of one mock order. */
   status: (order: O) => unknown;
   /** The mock's status values for an open and for a canceled order. */
@@ -32,8 +37,8 @@ export interface CliScenario<O> {
   canceled: unknown;
   /** Amount and price of the first buy (default 0.01 at 30000). */
   buy?: [amount: string, price: string];
-  /** Orders sent to `batch` (also the stdin of a refused batch). */
-  batch: BatchItem[];
+  /** Orders sent to `batch` (also the stdin of a refused batch); default TWO_ORDERS. */
+  batch?: BatchItem[];
   /** Cancel every batch order with cancel-batch (default: only the first). */
   cancelBatchAll?: boolean;
   /** Steps that 001 §9 marks unsupported for this exchange: exit code 9, "Not supported for {id}". */
@@ -50,11 +55,11 @@ export interface CliScenario<O> {
  * output and the mock's order state are checked. Returns the common argument prefix for extra checks.
  */
 export async function runCliScenario<O>(s: CliScenario<O>): Promise<string[]> {
-  const base = ["--exchange", s.id, "--base-url", s.url, "--json"];
+  const base = ["--exchange", s.id, "--base-url", s.mock.url, "--json"];
   const cli = (args: string[], input?: string) => runCli([...base, ...args], s.env, input);
   const unsupported = new Set(s.unsupported ?? []);
-  const statusOf = (id: string) => s.status(s.orders.get(id)!);
-  const statuses = () => [...s.orders.values()].map(s.status);
+  const statusOf = (id: string) => s.status(s.mock.orders.get(id)!);
+  const statuses = () => [...s.mock.orders.values()].map(s.status);
   const refused = async (args: string[], input?: string) => {
     const result = await cli(args, input);
     expect(result.code, result.stderr).toBe(9);
@@ -83,16 +88,17 @@ export async function runCliScenario<O>(s: CliScenario<O>): Promise<string[]> {
   expect(canceled.code, canceled.stderr).toBe(0);
   expect(statusOf(order.id)).toBe(s.canceled);
 
-  const batchInput = JSON.stringify(s.batch);
+  const batchOrders = s.batch ?? TWO_ORDERS;
+  const batchInput = JSON.stringify(batchOrders);
   let created: { id: string }[] = [];
   if (unsupported.has("batch")) await refused(["batch", "BTC/USDT", "-"], batchInput);
   else {
     const batch = await cli(["batch", "BTC/USDT", "-"], batchInput);
     expect(batch.code, batch.stderr).toBe(0);
     created = JSON.parse(batch.stdout) as { id: string }[];
-    expect(created).toHaveLength(s.batch.length);
-    expect(statuses().filter((x) => x === s.open)).toHaveLength(s.batch.length);
-    placedCount += s.batch.length;
+    expect(created).toHaveLength(batchOrders.length);
+    expect(statuses().filter((x) => x === s.open)).toHaveLength(batchOrders.length);
+    placedCount += batchOrders.length;
   }
 
   if (unsupported.has("cancel-batch")) await refused(["cancel-batch", "BTC/USDT", created[0]?.id ?? "1"]);
@@ -119,7 +125,7 @@ export async function runCliScenario<O>(s: CliScenario<O>): Promise<string[]> {
   }
   expect(statuses().filter((x) => x === s.open)).toHaveLength(0);
   expect(statuses().every((x) => x === s.canceled)).toBe(true);
-  expect(s.orders.size).toBe(placedCount);
+  expect(s.mock.orders.size).toBe(placedCount);
 
   const balances = await cli(["balances"]);
   expect(balances.code, balances.stderr).toBe(0);

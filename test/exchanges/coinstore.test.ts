@@ -298,16 +298,11 @@ describe("coinstore through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-batch, balances end to end; cancel-all is 'Not supported'", async () => {
     await runCliScenario({
       id: "coinstore",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.ordStatus,
       open: "SUBMITTED",
       canceled: "CANCELED",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-      ],
       cancelBatchAll: true,
       unsupported: ["cancel-all"],
       balances: { USDT: { f: "1000.123456789012345678", l: "20" } },

@@ -341,16 +341,11 @@ describe("gate through the built CLI (issue 3 checks)", () => {
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all and balances end to end", async () => {
     await runCliScenario({
       id: "gate",
-      url: mock.url,
+      mock,
       env: env(),
-      orders: mock.orders,
       status: (o) => o.status,
       open: "open",
       canceled: "cancelled",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-      ],
       balances: "USDT",
     });
   });

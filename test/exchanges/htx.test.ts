@@ -333,16 +333,11 @@ describe("htx through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
     await runCliScenario({
       id: "htx",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.state,
       open: "submitted",
       canceled: "canceled",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-      ],
       balances: "USDT",
     });
   });

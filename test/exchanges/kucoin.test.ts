@@ -291,16 +291,11 @@ describe("kucoin through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-all, balances end to end; cancel-batch is 'Not supported'", async () => {
     await runCliScenario({
       id: "kucoin",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.isActive,
       open: true,
       canceled: false,
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-      ],
       unsupported: ["cancel-batch"],
       balances: "BTC",
     });

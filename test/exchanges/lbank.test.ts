@@ -265,13 +265,11 @@ describe("lbank through the built CLI", () => {
   it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
     await runCliScenario({
       id: "lbank",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.status,
       open: 0,
       canceled: -1,
-      batch: [{ side: "Buy", amount: "1", price: "1" }],
       unsupported: ["batch", "cancel-batch"],
       sell: ["0.01", "31000"],
       balances: { USDT: { f: "1000.000000000000000001", l: "5" } },

@@ -289,16 +289,11 @@ describe("mexc through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-all, balances end to end; cancel-batch is 'Not supported'", async () => {
     await runCliScenario({
       id: "mexc",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.status,
       open: "NEW",
       canceled: "CANCELED",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-      ],
       unsupported: ["cancel-batch"],
       balances: "NBNTEST",
     });

@@ -163,9 +163,8 @@ describe("okx through the built CLI", () => {
   it("buys, lists, fetches, cancels, batches, refuses cancel-all and reads balances (PRODUCT CLI surface)", async () => {
     await runCliScenario({
       id: "okx",
-      url: mock.url,
+      mock,
       env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password },
-      orders: mock.orders,
       status: (o) => o.state,
       open: "live",
       canceled: "canceled",

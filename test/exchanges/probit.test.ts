@@ -237,13 +237,11 @@ describe("probit through the built CLI", () => {
   it("buy, order, orders, cancel, balances end to end; batch, cancel-batch and cancel-all are 'Not supported'", async () => {
     await runCliScenario({
       id: "probit",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.status,
       open: "open",
       canceled: "cancelled",
-      batch: [{ side: "Buy", amount: "1", price: "1" }],
       buy: ["0.001", "3772.4"],
       unsupported: ["batch", "cancel-batch", "cancel-all"],
       balances: { XRP: { f: "0", l: "100" } },

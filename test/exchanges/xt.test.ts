@@ -5,7 +5,7 @@ import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { XtAdapter, parseXtBalances, parseXtOrder, xtSignedRequest } from "../../exchanges/xt.js";
 import { parseQuery } from "../mocks/http-mock.js";
 import { XT_KEY, XT_SECRET, type XtMock, startXtMock } from "../mocks/xt.js";
-import { rejection, runCliScenario } from "./cli-scenario.js";
+import { rejection, runCliScenario, THREE_ORDERS } from "./cli-scenario.js";
 
 const credentials = { api: XT_KEY, secret: XT_SECRET };
 let mock: XtMock;
@@ -213,17 +213,12 @@ describe("xt through the built CLI", () => {
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
     await runCliScenario({
       id: "xt",
-      url: mock.url,
+      mock,
       env,
-      orders: mock.orders,
       status: (o) => o.state,
       open: "NEW",
       canceled: "CANCELED",
-      batch: [
-        { side: "Buy", amount: "0.01", price: "29000" },
-        { side: "Sell", amount: "0.01", price: "33000" },
-        { side: "Sell", amount: "0.01", price: "34000" },
-      ],
+      batch: THREE_ORDERS,
       balances: { USDT: { f: "1000.5", l: "120" } },
     });
   });
