@@ -6,7 +6,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import type { HttpMethod, HttpRequest } from "./common/rest.js";
+import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -68,8 +68,6 @@ const UNBLOCKED_AT = /(?:unblocked after|retry after time:?)\s*(\d{13})/i;
 
 type Params = Record<string, string | number | undefined>;
 
-const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
-
 /** hex HMAC-SHA256 of the spliced parameter string (the docs' Signature Description). */
 export function bingxSignature(secret: string, parameters: string): string {
   return hmacSha256Hex(secret, parameters);
@@ -87,7 +85,7 @@ export function bingxSignedQuery(secret: string, params: Params, timestamp: numb
     if (value === undefined) continue;
     const text = String(value);
     signed += `${key}=${text}&`;
-    sent += `${key}=${UNRESERVED.test(text) ? text : encodeURIComponent(text)}&`;
+    sent += `${key}=${encodeQueryValue(text)}&`;
   }
   const tail = `timestamp=${timestamp}&recvWindow=${BINGX_RECV_WINDOW}`;
   return `${sent}${tail}&signature=${bingxSignature(secret, signed + tail)}`;

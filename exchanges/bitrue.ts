@@ -7,7 +7,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import type { HttpMethod, HttpRequest } from "./common/rest.js";
+import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -80,8 +80,6 @@ const INSUFFICIENT = /insufficient|balance/i;
 
 type Params = Record<string, string | number | undefined>;
 
-const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
-
 /** The signed query: parameters, timestamp and recvWindow, URL-encoded once, then `&signature=` over exactly that. */
 export function bitrueSignedQuery(secret: string, params: Params, timestamp: number): string {
   let query = "";
@@ -89,7 +87,7 @@ export function bitrueSignedQuery(secret: string, params: Params, timestamp: num
     const value = params[key];
     if (value === undefined) continue;
     const text = String(value);
-    query += `${key}=${UNRESERVED.test(text) ? text : encodeURIComponent(text)}&`;
+    query += `${key}=${encodeQueryValue(text)}&`;
   }
   query += `recvWindow=${BITRUE_RECV_WINDOW}&timestamp=${timestamp}`;
   return `${query}&signature=${hmacSha256Hex(secret, query)}`;

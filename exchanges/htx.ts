@@ -6,7 +6,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import type { HttpMethod, HttpRequest } from "./common/rest.js";
+import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -95,11 +95,8 @@ export function htxTimestamp(ms: number): string {
 }
 
 /** RFC 3986 encoding (encodeURIComponent leaves !'()* alone; HTX's canonical form escapes them). */
-const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
 const encode = (value: string) =>
-  UNRESERVED.test(value)
-    ? value
-    : encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  encodeQueryValue(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The sorted, encoded query of signature version 2 (without Signature). */
 export function htxCanonicalQuery(params: Record<string, string>): string {

@@ -8,7 +8,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import type { HttpRequest } from "./common/rest.js";
+import { encodeQueryValue, type HttpRequest } from "./common/rest.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -150,7 +150,6 @@ export function lbankSignature(secret: string, paramString: string): string {
   return crypto.createHmac("sha256", hmacKey(secret)).update(md5Hex(paramString).toUpperCase()).digest("hex");
 }
 
-const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
 /** api_key, echostr, signature_method, timestamp: sorted by name. */
 const ADDED_NAMES: readonly string[] = ["api_key", "echostr", "signature_method", "timestamp"];
 
@@ -192,7 +191,7 @@ export function lbankSignedRequest(
     signed += signed === "" ? `${name}=${value}` : `&${name}=${value}`;
     // timestamp, signature_method and echostr are headers, not form fields
     if (name === "echostr" || name === "signature_method" || name === "timestamp") continue;
-    const field = `${name}=${UNRESERVED.test(value) ? value : encodeURIComponent(value)}`;
+    const field = `${name}=${encodeQueryValue(value)}`;
     body += body === "" ? field : `&${field}`;
   }
   return {

@@ -6,7 +6,7 @@ import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
-import type { HttpMethod, HttpRequest } from "./common/rest.js";
+import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
@@ -79,8 +79,7 @@ export const MEXC_ERRORS: ErrorCodeTable = {
  * Percent-encoding of parameter values. MEXC: special symbols "need to be URL encoded when
  * signing, and encode only support uppercase" — encodeURIComponent writes upper-case hex.
  */
-const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
-const encode = (value: string) => (UNRESERVED.test(value) ? value : encodeURIComponent(value));
+const encode = encodeQueryValue;
 
 export function mexcSignature(secret: string, totalParams: string): string {
   return hmacSha256Hex(secret, totalParams);

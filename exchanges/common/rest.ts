@@ -164,6 +164,16 @@ export class RestClient {
   }
 }
 
+const UNRESERVED = /^[A-Za-z0-9._~-]*$/;
+
+/**
+ * Percent-encodes a query key or value (upper-case hex, as encodeURIComponent writes it). Plain
+ * values — most symbols, numbers and ids — skip the encoder: this sits on every signed request.
+ */
+export function encodeQueryValue(value: string): string {
+  return UNRESERVED.test(value) ? value : encodeURIComponent(value);
+}
+
 /**
  * Builds an encoded query string from parameters, skipping undefined values. `sort` orders keys
  * alphabetically (the canonical form several exchanges sign).
