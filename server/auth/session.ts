@@ -87,8 +87,8 @@ export async function checkAccessTokenFrom(
     return await checkAccessToken(app, token);
   } catch (error) {
     if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
-      app.signIn.fail(address);
       if (app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
+      app.signIn.fail(address);
     }
     throw error;
   }

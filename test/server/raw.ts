@@ -3,6 +3,7 @@
  * would send, upgrades, connections reset mid-request, and a chosen local address (127.0.0.2 vs
  * 127.0.0.1) so the per-address limits see two callers (docs/server-limits.md).
  */
+import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 
 export interface RawOptions {
@@ -83,4 +84,39 @@ export function plainRequest(
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
   if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return `${lines.join("\r\n")}\r\n\r\n${body ?? ""}`;
+}
+
+/**
+ * `call` of helpers.ts from a chosen local address (127.0.0.1 vs 127.0.0.2), over node:http: the
+ * server sees two callers, as it would two machines.
+ */
+export function callFrom(
+  server: { url: string },
+  localAddress: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; token?: string; cookie?: string } = {},
+): Promise<{ status: number; body: any; setCookie: string | null }> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.cookie) headers.cookie = options.cookie;
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] = "application/json";
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(server.url + path, { method, headers, localAddress, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => {
+        const cookie = res.headers["set-cookie"];
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text ? JSON.parse(text) : undefined,
+          setCookie: cookie ? cookie.join(", ") : null,
+        });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
