@@ -5,6 +5,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
+import type { CallResult } from "./helpers.js";
 
 export interface RawOptions {
   port: number;
@@ -96,7 +97,7 @@ export function callFrom(
   method: string,
   path: string,
   options: { headers?: Record<string, string>; body?: unknown; token?: string; cookie?: string } = {},
-): Promise<{ status: number; body: any; setCookie: string | null }> {
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.cookie) headers.cookie = options.cookie;
