@@ -159,8 +159,13 @@ export function openSqliteStorage(file: string): Storage {
   const migratedFrom = migrate(db);
   // A file written before secure_delete may still hold deleted rows in free space: rewrite it once.
   if (migratedFrom > 0 && migratedFrom < 2) {
-    db.exec("VACUUM");
-    db.pragma("wal_checkpoint(TRUNCATE)");
+    try {
+      db.exec("VACUUM");
+      db.pragma("wal_checkpoint(TRUNCATE)");
+    } catch {
+      // another process holds the file (a running server while grant-admin opens it): the
+      // rewrite is a clean-up, the database is correct without it
+    }
   }
 
   /**

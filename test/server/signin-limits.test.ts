@@ -179,4 +179,28 @@ describe("sign-in limits (issue 16, docs/server-limits.md)", () => {
     });
     expect(refresh.body.code).toBe(604);
   });
+
+  it("takes the address from the proxy's X-Forwarded-For entry only with --behind-tls-proxy", async () => {
+    const forged = (i: number) =>
+      `${Buffer.from(JSON.stringify({ uid: "x", sid: `s${i}`, expires: server.clock.now + 60_000 })).toString("base64url")}.AAAA`;
+    const burn = async (xff: string) => {
+      const codes: number[] = [];
+      for (let i = 0; i < 11; i++)
+        codes.push(
+          (await call(server, "GET", "/token/me", { token: forged(i), headers: { "x-forwarded-for": xff } })).body.code,
+        );
+      return codes;
+    };
+    server = await startTestServer({ behindTlsProxy: true });
+    // the client wrote "6.6.6.6", the proxy appended the address it saw: the last entry counts
+    expect(await burn("6.6.6.6, 203.0.113.7")).toEqual([...Array(10).fill(607), 604]);
+    expect((await burn("6.6.6.6, 203.0.113.8"))[0]).toBe(607);
+    expect((await burn("7.7.7.7, 203.0.113.7"))[0]).toBe(604);
+    await server.cleanup();
+
+    // without the flag the header is the caller's own text and is ignored
+    server = await startTestServer();
+    expect(await burn("203.0.113.7")).toEqual([...Array(10).fill(607), 604]);
+    expect((await burn("203.0.113.8"))[0]).toBe(604);
+  });
 });
