@@ -201,7 +201,7 @@ export function authRoutes(app: App): Route[] {
             path: ctx.path,
           });
           // One login per timestamp and key: a replayed assertion is refused.
-          if (!(await app.storage.useCredential(credential.id, counter, timestamp)))
+          if (!(await app.storage.recordKeyLogin(credential.id, counter, timestamp)))
             throw taskFailed("Key login refused: replayed signature", 401);
           return await issueSession(app, ctx, user, credential.id);
         } catch (error) {

@@ -202,7 +202,7 @@ export function openSqliteStorage(file: string): Storage {
     ),
     getCredential: stmt<[string], CredentialRow>("SELECT * FROM credentials WHERE id = ?"),
     listCredentials: stmt<[string], CredentialRow>("SELECT * FROM credentials WHERE user_id = ? ORDER BY created"),
-    useCredential: stmt<[number, number, string, number]>(
+    recordKeyLogin: stmt<[number, number, string, number]>(
       "UPDATE credentials SET counter = ?, last_ts = ? WHERE id = ? AND last_ts < ?",
     ),
     addCode: stmt<[string, string, string, number, number, number, number]>(
@@ -390,8 +390,8 @@ export function openSqliteStorage(file: string): Storage {
     async listCredentials(userId) {
       return q.listCredentials.all(userId).map(toCredential);
     },
-    async useCredential(id, counter, timestamp) {
-      return q.useCredential.run(counter, timestamp, id, timestamp).changes === 1;
+    async recordKeyLogin(id, counter, timestamp) {
+      return q.recordKeyLogin.run(counter, timestamp, id, timestamp).changes === 1;
     },
     async addEmailCode(c, limits) {
       return addEmailCode(c, limits);

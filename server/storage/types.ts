@@ -127,7 +127,7 @@ export interface Storage {
    * Records a login with the key only when `timestamp` is newer than the last one accepted
    * (atomic compare-and-set); false means a replay.
    */
-  useCredential(id: string, counter: number, timestamp: number): Promise<boolean>;
+  recordKeyLogin(id: string, counter: number, timestamp: number): Promise<boolean>;
 
   // e-mail codes (docs/server-limits.md)
   /**
