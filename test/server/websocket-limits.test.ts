@@ -71,6 +71,28 @@ describe("websocket limits (issue 16, docs/server-limits.md)", () => {
     subscribed.ws.close();
   });
 
+  it("counts forged tokens on the live channel against the address: after 10, the answer is 604", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const opened = await connectFrom(`${server.wsUrl}/`, "127.0.0.2");
+    const ws = opened.ws!;
+    const replies: { result: boolean; reason: string }[] = [];
+    ws.on("message", (data) => replies.push(JSON.parse(data.toString())));
+    for (let i = 0; i < 11; i++) subscribe(ws, admin.session.uuid, `forged${i}.AAAA`);
+    const deadline = Date.now() + 5000;
+    while (replies.length < 11 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(replies.map((r) => r.reason)).toEqual([
+      ...Array(10).fill("Your token is invalid, try to relogin!"),
+      "Request limit to server exceeded, try later!",
+    ]);
+    // the owner's valid token from another address subscribes
+    const owner = await openLive(server.wsUrl);
+    subscribe(owner.ws, admin.session.uuid, admin.session.accessToken);
+    expect((await owner.next())[0]).toEqual({ purpose: "sub_for_bots", result: true });
+    owner.ws.close();
+    ws.close();
+  });
+
   it("caps open websockets per address (429 before the handshake); another address is not affected", async () => {
     server = await startTestServer({ websocket: { socketsPerAddress: 3 } });
     const mine: WebSocket[] = [];
