@@ -16,6 +16,8 @@ export interface BotEvents {
 
 export interface SessionEvents {
   ended(sessionId: string): void;
+  /** a user was removed with all their sessions */
+  userRemoved(userId: string): void;
 }
 
 export interface App {

@@ -119,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     limiter: new RateLimiter(),
     signIn: new SignInGuard(config.signIn, now),
     bots: { changed() {}, removed() {} } as BotEvents,
-    sessions: { ended() {} },
+    sessions: { ended() {}, userRemoved() {} },
     paperDir: config.dataDir,
     secureCookies: tls || config.behindTlsProxy,
     ...(mailer ? { mailer } : {}),

@@ -89,8 +89,16 @@ export class LiveHub implements BotEvents, SessionEvents {
 
   /** /user/logout (or a replayed refresh token) ended a session: its sockets close at once. */
   ended(sessionId: string): void {
+    this.endWhere((c) => c.sessionId === sessionId);
+  }
+
+  userRemoved(userId: string): void {
+    this.endWhere((c) => c.userId === userId);
+  }
+
+  private endWhere(test: (client: LiveClient) => boolean): void {
     for (const c of [...this.clients]) {
-      if (c.sessionId !== sessionId) continue;
+      if (!test(c)) continue;
       this.forget(c);
       c.userId = undefined;
       c.queue = undefined;

@@ -13,6 +13,7 @@ import {
   openLive,
   outboxCode,
   PASSWORD,
+  permitAndRegister,
   registerFirstAdmin,
   startTestServer,
   type TestServer,
@@ -201,5 +202,24 @@ describe("websocket limits (issue 16, docs/server-limits.md)", () => {
     // logout with the bearer token alone (scripts) closes that session's socket too
     await call(server, "POST", "/user/logout", { token: login.body.accessToken, cookie: cookieOf(login.setCookie) });
     expect((await other.closed).code).toBe(4607);
+  });
+
+  it("closes the live-channel sockets of a user an admin removes (4607)", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const user = await permitAndRegister(server, admin, "trader@example.com", "all");
+    const theirs = await openLive(server.wsUrl);
+    const mine = await openLive(server.wsUrl);
+    subscribe(theirs.ws, user.session.uuid, user.session.accessToken);
+    subscribe(mine.ws, admin.session.uuid, admin.session.accessToken);
+    await theirs.next(2);
+    await mine.next(2);
+    const removed = await call(server, "DELETE", `/token/admin/user/${user.session.uuid}`, {
+      token: admin.session.accessToken,
+    });
+    expect(removed.status).toBe(200);
+    expect(await theirs.closed).toEqual({ code: 4607, reason: "session ended" });
+    expect(mine.ws.readyState).toBe(WebSocket.OPEN);
+    mine.ws.close();
   });
 });
