@@ -30,9 +30,15 @@ export function staleReason(state: Exclude<FeedState, "live">, wasLive: boolean)
   }
 }
 
-export function bookStaleness(state: FeedState, since: number, wasLive: boolean): BookStaleness | undefined {
+/** Undefined while live; else since when and why, the reason told by `cause`, the state that ended live. */
+export function bookStaleness(
+  state: FeedState,
+  since: number,
+  wasLive: boolean,
+  cause: FeedState = state,
+): BookStaleness | undefined {
   if (state === "live") return undefined;
-  return { state, since, wasLive, reason: staleReason(state, wasLive) };
+  return { state, since, wasLive, reason: staleReason(cause === "live" ? state : cause, wasLive) };
 }
 
 /** "disconnected since 12:00:03 UTC (connection lost, reconnecting)" */

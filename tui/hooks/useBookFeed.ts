@@ -17,10 +17,14 @@ export interface BookFeedView {
   staleness: BookStaleness | undefined;
 }
 
-/** The feed's state with when it last left live (or was opened) and whether it ever was live. */
+/**
+ * The feed's state, when it last left live (or was opened), the state it left live for (a silent
+ * socket goes stale, then connecting: the reason stays "no update"), and whether it ever was live.
+ */
 interface Health {
   state: FeedState;
   since: number;
+  cause: FeedState;
   wasLive: boolean;
 }
 
@@ -39,6 +43,7 @@ export function useBookFeed(
   const [health, setHealth] = useState<Health>(() => ({
     state: feed?.state ?? "connecting",
     since: now(),
+    cause: feed?.state ?? "connecting",
     wasLive: feed?.state === "live",
   }));
   const nowRef = useRef(now);
@@ -54,14 +59,16 @@ export function useBookFeed(
     setMids([]);
     setShownFeed(feed);
     // a new feed (or none yet) starts its own history: never live, not live since now
-    setHealth({ state: feed?.state ?? "connecting", since: nowRef.current(), wasLive: feed?.state === "live" });
+    const first = feed?.state ?? "connecting";
+    setHealth({ state: first, since: nowRef.current(), cause: first, wasLive: first === "live" });
     if (!feed) return;
     const onState = (state: FeedState) =>
       setHealth((h) => {
         if (state === h.state) return h;
-        if (state === "live") return { state, since: h.since, wasLive: true };
-        // the time the book stopped being live: kept while it goes on from connecting to resyncing
-        return { state, since: h.state === "live" ? nowRef.current() : h.since, wasLive: h.wasLive };
+        if (state === "live") return { state, since: h.since, cause: state, wasLive: true };
+        // when and why the book stopped being live: kept while it goes on from stale to connecting
+        if (h.state === "live") return { state, since: nowRef.current(), cause: state, wasLive: h.wasLive };
+        return { ...h, state };
       });
     let previous: BookView = EMPTY_BOOK_VIEW;
     let shownDepth = -1;
@@ -100,6 +107,6 @@ export function useBookFeed(
     view,
     state: health.state,
     mids,
-    staleness: bookStaleness(health.state, health.since, health.wasLive),
+    staleness: bookStaleness(health.state, health.since, health.wasLive, health.cause),
   };
 }
