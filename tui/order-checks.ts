@@ -73,7 +73,7 @@ export const TUI_FAR_PRICE_OVERRIDE = "a second confirmation sends it anyway";
  */
 export function orderWarning(
   draft: OrderDraft,
-  view: Pick<BookView, "asks" | "bids" | "mid">,
+  view: { asks: readonly { price: string }[]; bids: readonly { price: string }[]; mid: BookView["mid"] },
   staleness: BookStaleness | undefined,
   limitPercent: string | number | undefined,
 ): OrderWarning | undefined {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperExchange } from "../../exchanges/paper/index.js";
-import type { ExchangeAdapter } from "../../exchanges/types.js";
+import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import { App } from "../../tui/app.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
 import { KEYS, maxLineWidth, type RenderResult, render } from "./render.js";
@@ -116,6 +116,33 @@ describe("TUI far-price guard (docs/orders.md 'Far-price guard', docs/tui.md 'Or
     expect(asked).not.toContain("FAR PRICE");
     await s.press("y");
     await s.waitForFrame((f) => f.includes("Open orders (1)"));
+  });
+
+  it("asks again when the book stops being live between the question and the 'yes'", async () => {
+    const base = defaultServices({ dataDir, now });
+    const feeds: BookFeed[] = [];
+    const s = start({
+      services: {
+        async openFeed(exchange, pair, depth) {
+          const feed = await base.openFeed(exchange, pair, depth);
+          feeds.push(feed);
+          return feed;
+        },
+      },
+    });
+    await s.waitForFrame(ready);
+    await s.press(KEYS.tab, ..."6370", KEYS.enter, ..."0.5", "s", "y");
+    await s.waitForFrame((f) => flat(f).includes("send anyway? Type yes and Enter"));
+    feeds[0]?.stop();
+    await s.waitForFrame((f) => /disconnected since 12:00:00 UTC \(feed closed\)/.test(f));
+    await s.press(..."yes", KEYS.enter);
+    // the far price was acknowledged, the book that is gone was not: nothing sent, asked again
+    const again = await s.waitForFrame((f) => flat(f).includes("BOOK NOT LIVE, disconnected since 12:00:00 UTC"));
+    expect(flat(again)).toContain("send anyway? Type yes and Enter (n, Esc: not sent) > ▏");
+    await untouched();
+    await s.press(..."yes", KEYS.enter);
+    await s.waitForFrame((f) => f.includes("placed · id"));
+    expect((await paper.fetchBalances()).BTC?.f).toBe("0.5");
   });
 
   it("takes the account's own limit from the services", async () => {
