@@ -95,6 +95,18 @@ describe("TUI far-price guard (docs/orders.md 'Far-price guard', docs/tui.md 'Or
     expect(after.BTC?.f).toBe("0.5");
   });
 
+  it("keeps the frame inside a 60x20 terminal while the warning wraps", async () => {
+    const s = start({ columns: 60, rows: 20 });
+    // stacked: the balances are not drawn at this size
+    await s.waitForFrame((f) => /live/.test(f) && /~\d+\.\d+%/.test(f) && f.includes("[b] Buy"));
+    await s.press(KEYS.tab, ..."6370", KEYS.enter, ..."0.5", "s", "y");
+    const second = await s.waitForFrame((f) => flat(f).includes("send anyway? Type yes and Enter"));
+    expect(flat(second)).toMatch(/about \d+(\.\d+)? USDT less than at the mid/);
+    expect(maxLineWidth(second)).toBeLessThanOrEqual(60);
+    expect(second.split("\n").length).toBeLessThanOrEqual(20);
+    await untouched();
+  });
+
   it("asks the same of a buy 50% over the ask, and Esc sends nothing", async () => {
     const s = start();
     await s.waitForFrame(ready);
