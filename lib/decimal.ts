@@ -111,8 +111,11 @@ export function addDecimals(...values: BigNumber.Value[]): string {
   return values.reduce<Decimal>((sum, v) => sum.plus(v), new Decimal(0)).toFixed();
 }
 
-/** A comma followed by exactly three digits: 70,000 is 70 or 70000 depending on the reader. */
-const AMBIGUOUS_COMMA_RE = /^-?\d+,\d{3}$/;
+/**
+ * A comma followed by exactly three digits: 70,000 is 70 or 70000 depending on the reader. A
+ * whole part of 0 is never grouped in thousands, so 0,500 can only be 0.5.
+ */
+const AMBIGUOUS_COMMA_RE = /^-?[1-9]\d*,\d{3}$/;
 
 /**
  * Parses a number typed on a command line, where a mistake is an order nobody meant

@@ -22,13 +22,16 @@ describe("numbers typed on the command line (docs/orders.md)", () => {
     );
     expect(thrown(() => parseTypedNumber("1,234", "amount")).detail).toContain("1.234");
     expect(thrown(() => parseTypedNumber("1,234", "amount")).detail).toContain("1234");
-    expect(thrown(() => parseTypedNumber("0,500", "amount")).kind).toBe("bad-input");
+    expect(thrown(() => parseTypedNumber("-12,500", "amount")).kind).toBe("bad-input");
   });
 
   it("keeps the comma decimal mark where it cannot be a thousands separator", () => {
     expect(parseTypedNumber("0,5", "amount").toFixed()).toBe("0.5");
     expect(parseTypedNumber("12,25", "price").toFixed()).toBe("12.25");
     expect(parseTypedNumber("1,2345", "price").toFixed()).toBe("1.2345");
+    // a whole part of 0 is never a thousands group
+    expect(parseTypedNumber("0,500", "amount").toFixed()).toBe("0.5");
+    expect(parseTypedNumber("0,002", "amount").toFixed()).toBe("0.002");
     expect(parseTypedNumber("70000", "price").toFixed()).toBe("70000");
   });
 
