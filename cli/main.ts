@@ -13,11 +13,11 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
 }
 
 // commander is bundled into the core chunk (scripts/build.mjs), which the commands need anyway.
-const [
-  { Command, CommanderError, Option },
-  commands,
-  { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE },
-] = await Promise.all([import("commander"), import("./commands/index.js"), import("./run.js")]);
+const [{ Command, CommanderError, Option }, commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
+  import("commander"),
+  import("./commands/index.js"),
+  import("./run.js"),
+]);
 
 const program = new Command("spotdesk")
   .description("A trading console for spot markets on fifteen crypto exchanges, and paper, the built-in simulated one.")

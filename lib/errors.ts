@@ -42,10 +42,7 @@ export class ExchangeError extends Error {
   readonly detail: string;
 
   constructor(exchange: string, detail: string, options: ExchangeErrorOptions) {
-    super(
-      `ExchangeId: ${exchange}, msg: ${detail}`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
+    super(`ExchangeId: ${exchange}, msg: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ExchangeError";
     this.exchange = exchange;
     this.detail = detail;

@@ -26,10 +26,7 @@ export const codeSchema = z.string().length(8, "Code must be exactly 8 character
 
 /** A decimal number as the server receives it: a decimal string, or a finite JSON number. */
 export const decimalSchema = z.union([
-  z
-    .string()
-    .trim()
-    .regex(/^-?(\d+(\.\d*)?|\.\d+)$/, "Expected a decimal number such as 12.5"),
+  z.string().trim().regex(/^-?(\d+(\.\d*)?|\.\d+)$/, "Expected a decimal number such as 12.5"),
   z
     .number()
     .finite()
@@ -37,14 +34,7 @@ export const decimalSchema = z.union([
 ]);
 
 /** A numeric setting of a bot form: a number, or a numeric string (form inputs). */
-const num = z.union([
-  z.number().finite(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?(\d+(\.\d*)?|\.\d+)$/)
-    .transform(Number),
-]);
+const num = z.union([z.number().finite(), z.string().trim().regex(/^-?(\d+(\.\d*)?|\.\d+)$/).transform(Number)]);
 
 const pairSchema = z
   .string()
@@ -78,10 +68,7 @@ export const envelopeSchema = z.strictObject({
     .regex(/^[0-9a-fA-F]*$/, "Envelope data must be hex")
     .max(16_384),
   // kept as sent (no upper-casing): the server stores the envelope exactly as it came
-  pair: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}$/, "Write the pair as BASE/QUOTE, for example BTC/USDT"),
+  pair: z.string().trim().regex(/^[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}$/, "Write the pair as BASE/QUOTE, for example BTC/USDT"),
   active: z.boolean(),
 });
 
@@ -124,13 +111,7 @@ const acceptableSpread = num.refine((n) => n > 1, "Acceptable spread must be gre
 const positive = (field: string) => num.refine((n) => n > 0, `${field} must be greater than 0`);
 const nonNegative = (field: string) => num.refine((n) => n >= 0, `${field} must not be negative`);
 
-export const FLOATING_MODULES = [
-  "dynamic-price",
-  "dynamic-delay",
-  "dynamic-quote",
-  "price-bounds",
-  "spending-limits",
-] as const;
+export const FLOATING_MODULES = ["dynamic-price", "dynamic-delay", "dynamic-quote", "price-bounds", "spending-limits"] as const;
 export type FloatingModule = (typeof FLOATING_MODULES)[number];
 
 /** Seed 000 §5: 'Incorrect params for {module} module'. */
@@ -138,21 +119,23 @@ export function moduleError(module: string): string {
   return `Incorrect params for ${module} module`;
 }
 
-const floatingModules = z.record(z.string(), z.record(z.string(), z.unknown())).superRefine((modules, ctx) => {
-  for (const [name, params] of Object.entries(modules)) {
-    if (!(FLOATING_MODULES as readonly string[]).includes(name)) {
-      ctx.addIssue({ code: "custom", message: `Unknown module '${name}'`, path: [name] });
-      continue;
-    }
-    for (const value of Object.values(params)) {
-      const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-      if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
-        ctx.addIssue({ code: "custom", message: moduleError(name), path: [name] });
-        break;
+const floatingModules = z
+  .record(z.string(), z.record(z.string(), z.unknown()))
+  .superRefine((modules, ctx) => {
+    for (const [name, params] of Object.entries(modules)) {
+      if (!(FLOATING_MODULES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: "custom", message: `Unknown module '${name}'`, path: [name] });
+        continue;
+      }
+      for (const value of Object.values(params)) {
+        const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+        if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
+          ctx.addIssue({ code: "custom", message: moduleError(name), path: [name] });
+          break;
+        }
       }
     }
-  }
-});
+  });
 
 /** Seed 000 §9: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
 export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
@@ -162,12 +145,8 @@ export const floatingBotSchema = z.strictObject({
     side: sideSchema,
     // Seed 000 §5: quote and percent required (truthy), marginOfError defined.
     quote: positive("Quote"),
-    percent: num
-      .refine((n) => n > 0 && n <= 50, "Percent must be greater than 0 and at most 50")
-      .default(FLOATING_DEFAULTS.percent),
-    marginOfError: num
-      .refine((n) => n >= 0 && n <= 1, "Margin of error must be between 0 and 1")
-      .default(FLOATING_DEFAULTS.marginOfError),
+    percent: num.refine((n) => n > 0 && n <= 50, "Percent must be greater than 0 and at most 50").default(FLOATING_DEFAULTS.percent),
+    marginOfError: num.refine((n) => n >= 0 && n <= 1, "Margin of error must be between 0 and 1").default(FLOATING_DEFAULTS.marginOfError),
   }),
   modules: floatingModules.default({}),
 });
@@ -177,12 +156,8 @@ export const GRID_DEFAULTS = { profit: 0.2, percent: 5, RF: 0.5 } as const;
 export const gridBotSchema = z.strictObject({
   pair: pairSchema,
   quote: positive("Quote"),
-  percent: num
-    .refine((n) => n > 0 && n <= 99, "Percent must be greater than 0 and at most 99")
-    .default(GRID_DEFAULTS.percent),
-  profit: num
-    .refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5")
-    .default(GRID_DEFAULTS.profit),
+  percent: num.refine((n) => n > 0 && n <= 99, "Percent must be greater than 0 and at most 99").default(GRID_DEFAULTS.percent),
+  profit: num.refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5").default(GRID_DEFAULTS.profit),
   RF: num.refine((n) => n >= 0 && n <= 1, "Rebalancing factor must be between 0 and 1").default(GRID_DEFAULTS.RF),
   size: num.refine((n) => Number.isInteger(n) && n > 0 && n % 2 === 0, "Order count must be greater than 0 and even"),
 });
