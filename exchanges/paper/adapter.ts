@@ -203,13 +203,9 @@ export class PaperExchange implements ExchangeAdapter {
     const name = paperPair(pair).pair;
     const key = checkPaperClientOrderId(clientOrderId);
     return this.transact((engine) => {
-      try {
-        const record = engine.find(name, key);
-        return record.clientOrderId === key ? toOrder(record) : undefined;
-      } catch (error) {
-        if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-        throw error;
-      }
+      // The client order id only: an exchange id that happens to equal it is another order.
+      const record = engine.state.orders.find((o) => o.pair === name && o.clientOrderId === key);
+      return record ? toOrder(record) : undefined;
     });
   }
 
