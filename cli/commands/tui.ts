@@ -36,8 +36,13 @@ export function registerTui(program: Command): void {
         const { paperDataDir } = await import("../context.js");
         const id = await open.resolveExchangeId(ctx);
         const dataDir = paperDataDir();
+        // Once Ink owns the terminal a stderr note would tear the screen: the credential notes are
+        // printed once, by resolveCredentials below. An account picked in the TUI is an explicit choice.
+        const quietOut = Object.assign(Object.create(ctx.out) as Context["out"], { note: () => {} });
         const withAccount = (exchange: ExchangeId, account: string): Context => ({
           ...ctx,
+          accountGiven: ctx.accountGiven || account !== ctx.options.account,
+          out: quietOut,
           options: { ...ctx.options, exchange, account },
         });
         // A store key prompt must happen before Ink takes the terminal: resolve a real exchange's
