@@ -49,6 +49,9 @@ export function registerTui(program: Command): void {
         // credentials now (a missing one ends here with exit 3, like any other command).
         if (id !== "paper") await open.resolveCredentials(id, ctx);
         const { runTui } = await import("../../tui/index.js");
+        // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
+        const store = import("../store.js").then((m) => m.openStore());
+        store.catch(() => {});
         process.exitCode = await runTui({
           exchange: id,
           pair,
@@ -60,6 +63,8 @@ export function registerTui(program: Command): void {
           openExchange: (exchange, account) => open.openExchange(withAccount(exchange, account), exchange),
           openFeed: (exchange, feedPair, depth) => open.openBookFeed(ctx, exchange, feedPair, depth),
           listAccounts: (exchange) => listAccounts(exchange, dataDir),
+          // the account's far-price limit (docs/orders.md), read again on each account switch
+          farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
         });
       }),
     );

@@ -158,6 +158,8 @@ export function useDesk(inputs: DeskInputs): DeskState {
       toast("error", session.adapterError ?? "The account is not open yet");
       return;
     }
+    // the guard must measure with this account's limit, which may be stricter than the default
+    if (session.farPriceLoading) return toast("info", "Reading the account's far-price limit: press again in a moment");
     const form = formRef.current;
     try {
       // seed 000 §5 "Orders" and PRODUCT D1, in the lib: price plus amount or quote; zero is refused

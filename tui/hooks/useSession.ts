@@ -18,6 +18,8 @@ export interface Session extends SessionTarget {
   decimals: { priceDecimals: number; amountDecimals: number } | undefined;
   /** the account's far-price limit in percent; undefined: the guard's default */
   farPricePercent: string | undefined;
+  /** true while the account's limit is being read: no order is prepared with a limit not its own */
+  farPriceLoading: boolean;
   switchTo(change: Partial<SessionTarget>): void;
 }
 
@@ -107,7 +109,10 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
       (percent) => {
         if (!cancelled) setFarPrice({ for: key, percent });
       },
-      () => {},
+      // an unreadable setting leaves the documented default
+      () => {
+        if (!cancelled) setFarPrice({ for: key, percent: undefined });
+      },
     );
     return () => {
       cancelled = true;
@@ -128,6 +133,7 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
     decimals,
     // another account's limit is never applied, not even for the frame after a switch
     farPricePercent: farPrice.for === `${exchange}/${account}` ? farPrice.percent : undefined,
+    farPriceLoading: services.farPricePercent !== undefined && farPrice.for !== `${exchange}/${account}`,
     switchTo,
   };
 }
