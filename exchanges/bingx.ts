@@ -163,7 +163,7 @@ export function parseBingxBalances(data: unknown): Balances {
 export class BingxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
-    super("bingx", credentials, options, { baseUrl: BINGX_BASE_URL, clientOrderId: { length: 32 }, errors: BINGX_ERRORS });
+    super("bingx", credentials, options, { baseUrl: BINGX_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9_" }, errors: BINGX_ERRORS });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {

@@ -168,7 +168,7 @@ export function parseBitmartBalances(data: unknown): Balances {
 export class BitmartAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // client_order_id: "case-sensitive alphanumerics ... up to 32 characters" — 32 hex (PRODUCT D11).
-    super("bitmart", credentials, options, { baseUrl: BITMART_BASE_URL, clientOrderId: { length: 32 }, errors: BITMART_ERRORS });
+    super("bitmart", credentials, options, { baseUrl: BITMART_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9" }, errors: BITMART_ERRORS });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {

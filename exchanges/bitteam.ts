@@ -277,6 +277,11 @@ export class BitteamAdapter extends RestAdapter {
     return this.submitOrderTo(await this.pairId(order.pair), order);
   }
 
+  /** BIT.TEAM documents no client order id: an order cannot be made idempotent there (docs/orders.md "Client order ids"). */
+  override checkClientOrderId(): string {
+    throw new ExchangeError(this.id, "bitteam takes no client order id: it cannot look an order up by one", { kind: "unsupported" });
+  }
+
   /** Never used: createOrder resolves time-outs without an id (see there). Throwing keeps any caller from resending. */
   protected async findByClientOrderId(): Promise<Order | undefined> {
     throw new ExchangeError(this.id, "bitteam has no client order id to look an order up by", { kind: "unsupported" });

@@ -159,7 +159,7 @@ export function parseOkxOrder(raw: OkxOrder, pair: string): Order {
 export class OkxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
-    super("okx", credentials, options, { baseUrl: OKX_BASE_URL, clientOrderId: { length: 32 }, errors: OKX_ERRORS });
+    super("okx", credentials, options, { baseUrl: OKX_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9" }, errors: OKX_ERRORS });
   }
 
   /** Seed 001 §8: okx failures read "Transaction failed (code, msg)". */

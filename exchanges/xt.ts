@@ -150,7 +150,7 @@ const BatchItemSchema = z.object({
 export class XtAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
-    super("xt", credentials, options, { baseUrl: XT_BASE_URL, clientOrderId: { length: 22 }, errors: XT_ERRORS });
+    super("xt", credentials, options, { baseUrl: XT_BASE_URL, clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" }, errors: XT_ERRORS });
   }
 
   private async call(method: HttpMethod, path: string, query: Params = {}, body?: unknown): Promise<unknown> {
