@@ -29,6 +29,7 @@ import { openSqliteStorage } from "./storage/sqlite.js";
 import type { Storage } from "./storage/types.js";
 import { ApiError } from "./errors.js";
 import { createStaticHandler, findWebDist } from "./static.js";
+import { createSecurityHook } from "./security-headers.js";
 import { API_ERROR } from "../lib/api.js";
 
 export type { ServerOptions } from "./config.js";
@@ -146,7 +147,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // The built dashboard (web/dist) beside the API; API calls fall through to the router.
   const serveWeb = createStaticHandler(findWebDist());
+  // Issue 23: the security headers of every answer (server/security-headers.ts)
+  const secure = createSecurityHook({ hsts: tls || config.behindTlsProxy });
   const onRequest = (req: Parameters<typeof handle>[0], res: Parameters<typeof handle>[1]) => {
+    secure(res);
     if (!serveWeb(req, res)) void handle(req, res);
   };
   const server: Server = tls
