@@ -72,15 +72,11 @@ export interface PagePolicyOptions {
   connect?: readonly string[];
   /** extra script-src sources (the dev server's inline React refresh preamble, by hash) */
   script?: readonly string[];
-  /** style-src 'unsafe-inline' (the dev server injects each CSS module as a <style> element) */
-  inlineStyles?: boolean;
 }
 
 /** The Content-Security-Policy of the dashboard's page (issue 23; docs/security-headers.md). */
 export function pagePolicy(options: PagePolicyOptions = {}): string {
-  const style = options.inlineStyles
-    ? ["'self'", "'unsafe-inline'"]
-    : ["'self'", ...STYLE_HASHES, ...(options.styleNonce ? [`'nonce-${options.styleNonce}'`] : [])];
+  const style = ["'self'", ...STYLE_HASHES, ...(options.styleNonce ? [`'nonce-${options.styleNonce}'`] : [])];
   return [
     "default-src 'self'",
     `script-src ${["'self'", ...(options.script ?? [])].join(" ")}`,
