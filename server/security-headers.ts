@@ -54,14 +54,16 @@ export function feedOrigins(): string[] {
 
 /**
  * The <style> elements the bundled components insert with fixed text, allowed by their SHA-256
- * (CSP hash sources): sonner's toaster CSS (sonner 2.0.8 `__insertCSS`) and Radix Select's
- * viewport scrollbar rule (@radix-ui/react-select 2.4.1). test/server/security-headers.test.ts
- * recomputes both from node_modules, so an upgrade that changes them fails there first. The empty
+ * (CSP hash sources): sonner's toaster CSS (sonner 2.0.8 `__insertCSS`), Radix Select's viewport
+ * scrollbar rule (@radix-ui/react-select 2.4.1) and lightweight-charts' attribution logo rule
+ * (5.2.1; the built-in candle chart, seed 001 §2 fallback). test/server/security-headers.test.ts
+ * recomputes them from node_modules, so an upgrade that changes one fails there first. The empty
  * text is sonner's element between its insertion and its text node.
  */
 export const STYLE_HASHES = [
   "'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe5epY='",
   "'sha256-441zG27rExd4/il+NvIqyL8zFx5XmyNQtE381kSkUJk='",
+  "'sha256-3pRED1tOXas1FXFoPb9TGCjmYe9XQsmO9OV23khV2nY='",
   "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
 ] as const;
 

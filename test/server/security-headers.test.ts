@@ -282,13 +282,20 @@ describe("the page policy's lists (issue 23)", () => {
     expect([...allowed].filter((o) => o.startsWith("wss:")).every((o) => opened.has(o))).toBe(true);
   });
 
-  it("hashes exactly the <style> texts sonner and Radix Select insert (recomputed from node_modules)", () => {
+  it("hashes exactly the <style> texts sonner, Radix Select and lightweight-charts insert (recomputed from node_modules)", () => {
     const sha = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
     const sonner = readFileSync(join(ROOT, "node_modules/sonner/dist/index.mjs"), "utf8");
     const sonnerCss = JSON.parse(/__insertCSS\(("(?:[^"\\]|\\.)*")\)/.exec(sonner)![1]!) as string;
     const select = readFileSync(join(ROOT, "node_modules/@radix-ui/react-select/dist/index.mjs"), "utf8");
     const selectCss = /__html: `([^`]*radix-select-viewport[^`]*)`/.exec(select)![1]!;
-    expect([...STYLE_HASHES].sort()).toEqual([sha(""), sha(sonnerCss), sha(selectCss)].sort());
+    const charts = readFileSync(
+      join(ROOT, "node_modules/lightweight-charts/dist/lightweight-charts.production.mjs"),
+      "utf8",
+    );
+    const logoCss = JSON.parse(
+      /createElement\("style"\),[\w.]+\.innerText=("(?:[^"\\]|\\.)*")/.exec(charts)![1]!,
+    ) as string;
+    expect([...STYLE_HASHES].sort()).toEqual([sha(""), sha(sonnerCss), sha(selectCss), sha(logoCss)].sort());
   });
 
   it("relaxes the dev server's policy only where asked: script hashes and connect sources, never 'unsafe-*' or a wildcard", () => {
