@@ -15,15 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFeed } from "../../exchanges/feeds.js";
 import type { WebSocketLike } from "../../exchanges/types.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
-import type { RealExchangeId } from "../../lib/types.js";
-import {
-  BROWSER_FEED_URLS,
-  feedOrigins,
-  HSTS,
-  NON_PAGE_POLICY,
-  pagePolicy,
-  STYLE_HASHES,
-} from "../../server/security-headers.js";
+import { feedOrigins, HSTS, NON_PAGE_POLICY, pagePolicy, STYLE_HASHES } from "../../server/security-headers.js";
 import { NONCE_PLACEHOLDER } from "../../server/static.js";
 import { startTestServer, type TestServer } from "./helpers.js";
 

@@ -29,7 +29,7 @@ async function startFramer(target: string): Promise<{ url: string; server: Serve
 }
 
 async function textOf(frame: Frame): Promise<string> {
-  return frame.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+  return frame.evaluate(() => document.body?.textContent ?? "").catch(() => "");
 }
 
 describe.skipIf(!hasChromium)("the dashboard framed by another origin (issue 23)", () => {
