@@ -338,6 +338,7 @@ export const ROUTES = {
   clients: r("GET", "/token/clients", "user"),
   exchanges: r("GET", "/token/exchanges", "user"),
   book: r("GET", "/book/:exchange/:pair", "public"),
+  candles: r("GET", "/candles/:exchange/:pair", "public"),
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof ROUTES;

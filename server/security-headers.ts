@@ -67,6 +67,13 @@ export const STYLE_HASHES = [
   "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
 ] as const;
 
+/**
+ * The chart provider's advanced widget (seed 001 §2, web/src/features/trading/chart/provider.ts):
+ * its script by exact origin (it publishes no subresource-integrity hash) and the frame it opens.
+ * Nothing wider; offline the built-in candle chart takes its place under the same policy.
+ */
+export const CHART_PROVIDER = { script: "https://s3.tradingview.com", frame: "https://s.tradingview.com" } as const;
+
 export interface PagePolicyOptions {
   /** a fresh per-answer nonce for the <style> elements the components create at run time */
   styleNonce?: string;
@@ -81,9 +88,10 @@ export function pagePolicy(options: PagePolicyOptions = {}): string {
   const style = ["'self'", ...STYLE_HASHES, ...(options.styleNonce ? [`'nonce-${options.styleNonce}'`] : [])];
   return [
     "default-src 'self'",
-    `script-src ${["'self'", ...(options.script ?? [])].join(" ")}`,
+    `script-src ${["'self'", CHART_PROVIDER.script, ...(options.script ?? [])].join(" ")}`,
     `style-src ${style.join(" ")}`,
     `connect-src ${["'self'", ...feedOrigins(), ...(options.connect ?? [])].join(" ")}`,
+    `frame-src ${CHART_PROVIDER.frame}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "object-src 'none'",

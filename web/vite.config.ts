@@ -80,7 +80,7 @@ export default defineConfig(({ command }) => ({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      ["/credentials", "/code", "/register", "/login/password", "/login/signature", "/user/refresh", "/user/logout", "/token", "/book", "/health"].map((p) => [p, toApi]),
+      ["/credentials", "/code", "/register", "/login/password", "/login/signature", "/user/refresh", "/user/logout", "/token", "/book", "/candles", "/health"].map((p) => [p, toApi]),
     ),
   },
 }));

@@ -15,7 +15,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createFeed } from "../../exchanges/feeds.js";
 import type { WebSocketLike } from "../../exchanges/types.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
-import { feedOrigins, HSTS, NON_PAGE_POLICY, pagePolicy, STYLE_HASHES } from "../../server/security-headers.js";
+import {
+  CHART_PROVIDER,
+  feedOrigins,
+  HSTS,
+  NON_PAGE_POLICY,
+  pagePolicy,
+  STYLE_HASHES,
+} from "../../server/security-headers.js";
 import { NONCE_PLACEHOLDER } from "../../server/static.js";
 import { startTestServer, type TestServer } from "./helpers.js";
 
@@ -110,7 +117,9 @@ describe("security headers on every kind of answer (issue 23)", () => {
       expectCommon(a, "page");
       const csp = directives(a.headers["content-security-policy"] as string);
       expect(csp.get("default-src")).toEqual(["'self'"]);
-      expect(csp.get("script-src")).toEqual(["'self'"]);
+      // seed 001 §2: the chart provider's script and frame by exact origin, nothing wider (issue 13)
+      expect(csp.get("script-src")).toEqual(["'self'", CHART_PROVIDER.script]);
+      expect(csp.get("frame-src")).toEqual([CHART_PROVIDER.frame]);
       expect(csp.get("object-src")).toEqual(["'none'"]);
       expect(csp.get("base-uri")).toEqual(["'none'"]);
       expect(csp.get("form-action")).toEqual(["'self'"]);
@@ -297,7 +306,7 @@ describe("the page policy's lists (issue 23)", () => {
     const dev = directives(
       pagePolicy({ styleNonce: "abc", connect: ["ws://127.0.0.1:8787"], script: ["'sha256-abc='"] }),
     );
-    expect(dev.get("script-src")).toEqual(["'self'", "'sha256-abc='"]);
+    expect(dev.get("script-src")).toEqual(["'self'", CHART_PROVIDER.script, "'sha256-abc='"]);
     expect(dev.get("style-src")).toEqual(["'self'", ...STYLE_HASHES, "'nonce-abc'"]);
     expect(dev.get("connect-src")).toEqual(["'self'", ...feedOrigins(), "ws://127.0.0.1:8787"]);
     expect(pagePolicy()).not.toMatch(/unsafe|\*/);

@@ -1,24 +1,81 @@
 import { getRouteApi } from "@tanstack/react-router";
-import { exchangeName } from "../../../../lib/exchanges.js";
+import { lazy, Suspense } from "react";
+import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
 import type { ExchangeId } from "../../../../lib/types.js";
-import { EXCHANGES } from "../../../../lib/exchanges.js";
+import { useAccounts } from "../../app/query";
+import { useSession } from "../../app/session-store";
+import { AccountSwitcher } from "./AccountSwitcher";
+import { BalancesPanel } from "./account/BalancesPanel";
+import { OpenOrdersPanel } from "./account/OpenOrdersPanel";
+import { decimalsOf, useTokenPairs } from "./account/useTrade";
+import { OrderBookPanel } from "./book/OrderBookPanel";
+import { useOrderBook } from "./book/useOrderBook";
+import { DecimalsSetup } from "./DecimalsSetup";
+import { TradingPanel } from "./panel/TradingPanel";
 import { decodeQueryPath } from "./query-path";
 
 const route = getRouteApi("/_auth/c/$queryPath");
+const ChartPanel = lazy(() => import("./chart/ChartPanel").then((m) => ({ default: m.ChartPanel })));
+const BotsButton = lazy(() => import("../bots/BotsDialog").then((m) => ({ default: m.BotsDialog })));
 
-/** Seed 000 §2 "Client trading view": part 2 builds the chart, book, panels and bots here. */
+/** Seed 000 §2 "Client trading view" (docs/web-trading.md): chart, book, panel, balances, orders, bots, switcher, decimals. */
 export function TradingPage() {
   const { queryPath } = route.useParams();
   const path = decodeQueryPath(queryPath);
+  const accounts = useAccounts();
+  const pairs = useTokenPairs();
+  const { admin } = useSession();
+  const account = path
+    ? accounts.data?.find((a) => a.client === path[0] && a.exchange === path[1] && a.account === path[2])
+    : undefined;
+  const pair = account?.pair;
+  const book = useOrderBook(path?.[1] ?? "", pair);
   if (!path) return <section className="panel empty" aria-label="Trading view" data-testid="trading-empty" />;
-  const [client, exchange, account] = path;
+  const [client, exchange, accountName] = path;
   const name = exchange in EXCHANGES ? exchangeName(exchange as ExchangeId) : exchange;
+  const decimals = pair ? decimalsOf(pairs.data, exchange, pair) : undefined;
   return (
-    <section className="panel" aria-label="Trading view">
-      <h1>
-        {client} <span className="muted">/</span> {name} <span className="muted">/</span> {account}
-      </h1>
-      <p className="muted">The trading view (order book, chart, orders, bots) is not built yet.</p>
+    <section className="trading" aria-label="Trading view">
+      <header className="trading-head">
+        <h1>
+          {client} <span className="muted">/</span> {name} <span className="muted">/</span> {accountName}
+          {pair ? <span className="pair"> {pair}</span> : null}
+        </h1>
+        <div className="row wrap">
+          <AccountSwitcher path={path} accounts={accounts.data ?? []} />
+          {pair && admin ? <DecimalsSetup exchange={exchange} pair={pair} decimals={decimals} /> : null}
+          {pair ? (
+            <Suspense
+              fallback={
+                <button type="button" className="btn" disabled>
+                  Bots
+                </button>
+              }
+            >
+              <BotsButton path={path} pair={pair} />
+            </Suspense>
+          ) : null}
+        </div>
+      </header>
+      {accounts.isError ? <p className="error-text">accounts unavailable: {accounts.error.message}</p> : null}
+      {accounts.data && !account ? <p className="muted">No account at this path.</p> : null}
+      {pair ? (
+        <div className="trading-grid">
+          <div className="area-chart">
+            <Suspense fallback={<section className="panel chart-box" aria-label="Chart" />}>
+              <ChartPanel exchange={exchange} pair={pair} mid={book.view.mid} live={!book.staleness} />
+            </Suspense>
+          </div>
+          <div className="area-book">
+            <OrderBookPanel book={book} pair={pair} />
+          </div>
+          <div className="area-side">
+            <TradingPanel path={path} pair={pair} decimals={decimals} book={book} />
+            <BalancesPanel path={path} />
+            <OpenOrdersPanel path={path} pair={pair} />
+          </div>
+        </div>
+      ) : null}
     </section>
   );
 }

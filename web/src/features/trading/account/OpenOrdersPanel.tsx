@@ -1,0 +1,129 @@
+import * as Tooltip from "@radix-ui/react-tooltip";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { AccountPath } from "../../../../../lib/api.js";
+import { Decimal } from "../../../../../lib/decimal.js";
+import { formatUtcTimestamp, orderTooltip, TOOLTIP_WIDTH_PX } from "../../../../../lib/format.js";
+import type { Order } from "../../../../../lib/types.js";
+import { api } from "../../../app/api";
+import { useOpenOrders, useTradeKey } from "./useTrade";
+
+/** Seed 000 §2 "Open orders panel": sorted by price descending. */
+export function sortByPriceDescending(orders: readonly Order[]): Order[] {
+  return [...orders].sort((a, b) => new Decimal(b.price).comparedTo(a.price) ?? 0);
+}
+
+/**
+ * Seed 000 §2 "Open orders panel": refresh and Cancel all; each row the side colour, the price, the
+ * quote total (price × amount) and a cancel; the row tooltip (id, quantity, status, date, and seed
+ * 001 §2's 200 px Avg. price / Amount / Volume); the header tooltip the count. Cancel sends the
+ * order's id, its clientOID and the pair (seed 000 §3 "Order payloads").
+ */
+export function OpenOrdersPanel({ path, pair }: { path: AccountPath; pair: string }) {
+  const q = useOpenOrders(path);
+  const { key } = useTradeKey(path);
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const reload = () => {
+    void client.invalidateQueries({ queryKey: ["orders", ...path] });
+    void client.invalidateQueries({ queryKey: ["balances", ...path] });
+  };
+  const auth = key !== undefined ? { key } : {};
+  const cancel = async (o: Order) => {
+    setBusy(true);
+    await api.call("cancelOrder", {
+      path,
+      ...auth,
+      body: { id: o.id, clientOID: o.clientOrderId || null, customPair: o.pair || pair },
+    });
+    setBusy(false);
+    reload();
+  };
+  const cancelAll = async () => {
+    setBusy(true);
+    await api.call("cancelAll", { path, ...auth, body: { customPair: pair } });
+    setBusy(false);
+    reload();
+  };
+  const orders = q.data ? sortByPriceDescending(q.data) : [];
+  return (
+    <section className="panel" aria-label="Open orders">
+      <header className="row between">
+        <Tooltip.Root>
+          <Tooltip.Trigger asChild>
+            <h2>{q.data ? `Open orders (${q.data.length})` : "Open orders"}</h2>
+          </Tooltip.Trigger>
+          <Tooltip.Portal>
+            <Tooltip.Content className="tooltip" sideOffset={4}>
+              {q.data ? `${q.data.length} open order${q.data.length === 1 ? "" : "s"}` : "not loaded"}
+            </Tooltip.Content>
+          </Tooltip.Portal>
+        </Tooltip.Root>
+        <span className="row">
+          <button type="button" className="btn small" aria-label="Refresh open orders" onClick={() => void q.refetch()}>
+            ↻
+          </button>
+          <button
+            type="button"
+            className="btn small danger"
+            disabled={busy || !q.data || q.data.length === 0}
+            onClick={() => void cancelAll()}
+          >
+            Cancel all
+          </button>
+        </span>
+      </header>
+      {q.isError ? (
+        <p className="error-text" role="alert">
+          orders unavailable: {q.error.message}
+        </p>
+      ) : q.isPending ? (
+        <p className="muted">Loading…</p>
+      ) : orders.length === 0 ? (
+        <p className="muted">No open orders</p>
+      ) : (
+        <ul className="orders" aria-label="Open orders list">
+          {orders.map((o) => {
+            const total = new Decimal(o.price).times(o.amount);
+            const tip = orderTooltip({ amount: o.amount, price: o.price, pair: o.pair || pair });
+            return (
+              <Tooltip.Root key={o.id}>
+                <Tooltip.Trigger asChild>
+                  <li className={`order ${o.side === "Buy" ? "buy" : "sell"}`} aria-label={`${o.side} order ${o.id}`}>
+                    <span className={`side-dot ${o.side === "Buy" ? "buy" : "sell"}`} aria-hidden />
+                    <span className="num grow" data-testid="order-price">
+                      {o.price}
+                    </span>
+                    <span className="num muted" data-testid="order-total">
+                      {total.toFixed()}
+                    </span>
+                    <button
+                      type="button"
+                      className="btn small"
+                      aria-label={`Cancel order ${o.id}`}
+                      disabled={busy}
+                      onClick={() => void cancel(o)}
+                    >
+                      ✕
+                    </button>
+                  </li>
+                </Tooltip.Trigger>
+                <Tooltip.Portal>
+                  <Tooltip.Content className="tooltip order-tip" sideOffset={4} style={{ width: TOOLTIP_WIDTH_PX }}>
+                    <div>id: {o.id}</div>
+                    <div>quantity: {o.amount}</div>
+                    <div>status: {o.status}</div>
+                    <div>date: {formatUtcTimestamp(o.timestamp)}</div>
+                    {tip.lines.map((l) => (
+                      <div key={l}>{l}</div>
+                    ))}
+                  </Tooltip.Content>
+                </Tooltip.Portal>
+              </Tooltip.Root>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The account's balances, open orders and token-pair decimals (seed 000 §2, §7). A failed call is
+ * an error the panels show as an error, never as an empty list (issue 20, docs/web-trading.md).
+ */
+import { useQuery } from "@tanstack/react-query";
+import type { AccountPath, TokenPairAnswer } from "../../../../../lib/api.js";
+import type { Balances, Order } from "../../../../../lib/types.js";
+import { api } from "../../../app/api";
+import { useEncryptionKey } from "../../../app/encryption-key";
+
+/** The key header of a trade call: paper needs none; other exchanges need the saved encryption key. */
+export function useTradeKey(path: AccountPath): { key: string | undefined; missing: boolean } {
+  const key = useEncryptionKey();
+  if (path[1] === "paper") return { key: undefined, missing: false };
+  return { key, missing: key === undefined };
+}
+
+export const NO_KEY = "no encryption key saved on this device (header: Encryption key)";
+
+async function tradeCall<T>(
+  route: "balances" | "orders",
+  path: AccountPath,
+  key: string | undefined,
+  missing: boolean,
+): Promise<T> {
+  if (missing) throw new Error(NO_KEY);
+  const r = await api.call<T>(route, { path, ...(key !== undefined ? { key } : {}) });
+  if (!r.ok) throw new Error(r.msg);
+  return r.data;
+}
+
+/** Seed 000 §4: balances reload when the selected path changes (the path is the query key). */
+export function useBalances(path: AccountPath) {
+  const { key, missing } = useTradeKey(path);
+  return useQuery({
+    queryKey: ["balances", ...path, key ?? ""],
+    queryFn: () => tradeCall<Balances>("balances", path, key, missing),
+    staleTime: 0,
+  });
+}
+
+export function useOpenOrders(path: AccountPath) {
+  const { key, missing } = useTradeKey(path);
+  return useQuery({
+    queryKey: ["orders", ...path, key ?? ""],
+    queryFn: () => tradeCall<Order[]>("orders", path, key, missing),
+    staleTime: 0,
+  });
+}
+
+export function useTokenPairs() {
+  return useQuery({
+    queryKey: ["token-pairs"],
+    queryFn: async () => {
+      const r = await api.call<TokenPairAnswer[]>("tokenPairs");
+      if (!r.ok) throw new Error(r.msg);
+      return r.data;
+    },
+  });
+}
+
+/** The decimals of a pair on an exchange (POST /token/pair), undefined when none are set. */
+export function decimalsOf(pairs: readonly TokenPairAnswer[] | undefined, exchange: string, pair: string) {
+  return pairs?.find((p) => p.exchangeId === exchange && p.pair === pair)?.decimals;
+}
