@@ -123,12 +123,182 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       // the middle row: the mid and the "~" spread of the shown book
       const shown = await shownBook(page);
       const mid = new Decimal(shown.asks[0]![0]).plus(shown.bids[0]![0]).dividedBy(2);
-      expect(await page.getByTestId("spread").textContent()).toMatch(/^~\d+\.\d{2}%$/);
+      expect(await page.getByTestId("spread").textContent()).toMatch(/^~\d+\.(\d{2}|\d{4})%$/);
       expect(new Decimal((await page.getByTestId("mid").textContent()) ?? "0").isPositive()).toBe(true);
       expect(mid.isPositive()).toBe(true);
       await shot(page, "trading-dark");
     } finally {
       ws.close();
     }
+  });
+
+  const panel = () => page.getByRole("region", { name: "Trading panel" });
+  const input = (name: "Price" | "Amount" | "Quote") => panel().getByLabel(name, { exact: true });
+  const openOrders = () => page.getByRole("region", { name: "Open orders" });
+
+  it("hover highlights the cumulative rows and a click fills the panel with price, cumulative amount and total (000 §2)", async () => {
+    const book = page.getByRole("region", { name: "Order book" });
+    const askRows = book.locator("tr[data-testid=ask-row]");
+    const count = await askRows.count();
+    // the third ask from the best: asks are drawn worst at the top, so it is third from the bottom
+    await askRows.nth(count - 3).hover();
+    await until("highlight", async () => (await book.locator("tr.hl").count()) === 3);
+    const hovered = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll("tr[data-testid='ask-row']")].reverse();
+      const cells = rows.slice(0, 3).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? ""));
+      return { cells, sum: document.querySelector("[data-testid='book-hover']")?.textContent ?? "" };
+    });
+    const cumAmount = hovered.cells.reduce((a, c) => a.plus(c[1]!), new Decimal(0));
+    const cumTotal = hovered.cells.reduce((a, c) => a.plus(new Decimal(c[0]!).times(c[1]!)), new Decimal(0));
+    expect(hovered.sum).toBe(`Σ ${cumAmount.toFixed()} BTC · ${cumTotal.toFixed()} USDT`);
+
+    // the click: read the shown rows and click in the same task, so the numbers are the ones clicked
+    const clicked = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll("tr[data-testid='bid-row']")];
+      const cells = rows.slice(0, 4).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? ""));
+      (rows[3] as HTMLElement).click();
+      return cells;
+    });
+    const amount = clicked.reduce((a, c) => a.plus(c[1]!), new Decimal(0));
+    const total = clicked.reduce((a, c) => a.plus(new Decimal(c[0]!).times(c[1]!)), new Decimal(0));
+    await until("panel filled", async () => (await input("Price").inputValue()) === clicked[3]![0]);
+    expect(await input("Amount").inputValue()).toBe(amount.toFixed());
+    expect(await input("Quote").inputValue()).toBe(total.toFixed());
+    await shot(page, "trading-picked");
+  });
+
+  async function bestPrices(): Promise<{ bid: Decimal; ask: Decimal }> {
+    const shown = await shownBook(page);
+    return { bid: new Decimal(shown.bids[0]![0]), ask: new Decimal(shown.asks[0]![0]) };
+  }
+
+  async function fill(price: string, amount: string, quote = "") {
+    await input("Price").fill(price);
+    await input("Amount").fill(amount);
+    await input("Quote").fill(quote);
+  }
+
+  it("Buy places an order that appears in open orders and locks the balance (000 §2, §7)", async () => {
+    const { bid } = await bestPrices();
+    const price = bid.minus(200).integerValue().toFixed();
+    await fill(price, "0.01");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Send?" }).waitFor();
+    expect(await dialog.textContent()).toContain(`Buy 0.01 BTC @ ${price} USDT on Demo / paper / main`);
+    await dialog.getByRole("button", { name: "Send", exact: true }).click();
+    await openOrders().getByRole("heading", { name: "Open orders (1)" }).waitFor();
+    expect(await openOrders().getByTestId("order-price").textContent()).toBe(price);
+    expect(await openOrders().getByTestId("order-total").textContent()).toBe(
+      new Decimal(price).times("0.01").toFixed(),
+    );
+    const locked = new Decimal(price).times("0.01");
+    await until(
+      "locked USDT",
+      async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === locked.toFixed(),
+    );
+    expect(await page.getByTestId("free-USDT").getAttribute("title")).toBe(new Decimal(10000).minus(locked).toFixed());
+    await shot(page, "trading-order");
+  });
+
+  it("cancel takes one order away and Cancel all empties the list (000 §2, §7)", async () => {
+    const { bid } = await bestPrices();
+    for (const offset of [300, 400]) {
+      await fill(bid.minus(offset).integerValue().toFixed(), "0.01");
+      await panel().getByRole("button", { name: "Buy" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Send", exact: true }).click();
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+    }
+    await openOrders().getByRole("heading", { name: "Open orders (3)" }).waitFor();
+    // sorted by price descending (000 §2)
+    const prices = await openOrders().getByTestId("order-price").allTextContents();
+    expect(prices).toEqual([...prices].sort((a, b) => new Decimal(b).comparedTo(a) ?? 0));
+    await openOrders()
+      .getByRole("button", { name: /^Cancel order / })
+      .first()
+      .click();
+    await openOrders().getByRole("heading", { name: "Open orders (2)" }).waitFor();
+    await openOrders().getByRole("button", { name: "Cancel all" }).click();
+    await openOrders().getByRole("heading", { name: "Open orders (0)" }).waitFor();
+    await openOrders().getByText("No open orders").waitFor();
+    await until("nothing locked", async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === "0");
+  });
+
+  it("refuses a Buy the free balance cannot pay before asking, saying what is missing in full (issue 20)", async () => {
+    const { bid } = await bestPrices();
+    await fill(bid.toFixed(), "1");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    const alert = panel().getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(
+      /^Not enough USDT to buy 1 BTC @ \d+ USDT: needs \d+ USDT, 10000 USDT free, \d+ USDT missing\. Not sent\.$/,
+    );
+    expect(await page.getByRole("dialog").count()).toBe(0);
+  });
+
+  it("asks a second, explicit confirmation for a far price, naming how far and the cost against the mid (issue 20)", async () => {
+    const { ask } = await bestPrices();
+    await fill(ask.times("1.5").integerValue().toFixed(), "0.01");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Send", exact: true }).click();
+    await dialog.getByRole("heading", { name: "Send anyway?" }).waitFor();
+    const warning = await dialog.getByRole("alert").textContent();
+    expect(warning).toMatch(
+      /^FAR PRICE: Buy price \d+ USDT is 50(\.\d+)?% above the best ask \d+ USDT \(far-price limit 5%\), about [\d.]+ USDT more than at the mid [\d.]+; press 'Send anyway' to send it as typed$/,
+    );
+    await shot(page, "trading-far-price");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await openOrders().getByRole("button", { name: "Refresh open orders" }).click();
+    await page.waitForTimeout(500);
+    expect(await openOrders().getByRole("heading", { name: "Open orders (0)" }).count()).toBe(1);
+  });
+
+  it("sets the pair's decimals and shows 'Incorrect amount / It is zero!' for an amount that is zero after them (000 §5, §8, PRODUCT D1)", async () => {
+    await page.getByRole("button", { name: "Decimals not set" }).click();
+    await page.locator("input[name=priceDecimals]").fill("2");
+    await page.locator("input[name=amountDecimals]").fill("4");
+    await page.getByRole("button", { name: "Save decimals" }).click();
+    await page.getByRole("button", { name: "Decimals 2/4" }).waitFor();
+    await page.keyboard.press("Escape");
+    const { bid } = await bestPrices();
+    await fill(bid.toFixed(), "0.00001");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    await page.getByText("Incorrect amount", { exact: true }).waitFor();
+    await page.getByText("It is zero!", { exact: true }).first().waitFor();
+    expect(await panel().getByRole("alert").textContent()).toBe("Incorrect amount / It is zero!");
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    // the quote path: amount = quote / price, cut to 4 decimals
+    await fill(bid.toFixed(), "", "0.5");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    await page.getByText("It is zero!", { exact: true }).first().waitFor();
+    await fill(bid.toFixed(), "", "1000");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Send?" }).waitFor();
+    const amount = new Decimal(1000).dividedBy(bid).decimalPlaces(4, Decimal.ROUND_DOWN).toFixed();
+    expect(await dialog.textContent()).toContain(`Buy ${amount} BTC @ ${bid.toFixed()} USDT`);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await shot(page, "trading-zero-toast");
+  });
+
+  it("looks right in light mode and on a phone, stacked (issue 13 'Looks')", async () => {
+    const html = page.locator("html");
+    if ((await html.getAttribute("data-theme")) !== "dark") await page.getByRole("button", { name: /mode/i }).click();
+    await until("dark", async () => (await html.getAttribute("data-theme")) === "dark");
+    await shot(page, "trading-dark");
+    await page.getByRole("button", { name: /mode/i }).click();
+    await until("light", async () => (await html.getAttribute("data-theme")) === "light");
+    await shot(page, "trading-light");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(600);
+    const top = async (name: string) => (await page.getByRole("region", { name }).boundingBox())!.y;
+    expect(await top("Order book")).toBeLessThan(await top("Trading panel"));
+    expect(await top("Trading panel")).toBeLessThan(await top("Open orders"));
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await shot(page, "trading-phone");
+    await page.setViewportSize({ width: 1366, height: 800 });
   });
 });

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { AccountPath } from "../../../../../lib/api.js";
-import { isUserNumber } from "../../../../../lib/decimal.js";
+import { isUserNumber, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
 import {
   type KnownBalances,
   type OrderDraft,
@@ -18,7 +18,7 @@ import { balanceRows } from "../account/BalancesPanel";
 import { useBalances, useTradeKey } from "../account/useTrade";
 import { BOOK_PICK, type BookPick } from "../book/book-view";
 import type { OrderBookState } from "../book/useOrderBook";
-import { prepareOrder, WEB_FAR_PRICE_OVERRIDE } from "./prepare-order";
+import { prepareOrder, WEB_FAR_PRICE_OVERRIDE, ZERO_TOAST } from "./prepare-order";
 
 type Step =
   | { kind: "idle" }
@@ -96,7 +96,7 @@ export function TradingPanel(props: {
   const ask = (side: Side) => {
     const prepared = prepareOrder({ side, price, amount, quote, pair, decimals: props.decimals, balances: known() });
     if (!prepared.ok) {
-      setRefusal(prepared.description);
+      setRefusal(prepared.title === ZERO_TOAST.title ? ZERO_AMOUNT_MESSAGE : prepared.description);
       awakeToast("error", prepared.title, prepared.description);
       return;
     }
