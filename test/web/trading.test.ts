@@ -283,6 +283,171 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await shot(page, "trading-zero-toast");
   });
 
+  /** Per bot form: values the seed refuses (Create stays disabled, the message shows), then valid values. */
+  const BOT_CASES: {
+    button: string;
+    form: string;
+    invalid: [string, string][];
+    error: string | RegExp;
+    valid: [string, string][];
+    state: string;
+    letter: string;
+  }[] = [
+    {
+      button: "Floating Order",
+      form: "Floating Order bot",
+      invalid: [
+        ["Quote", "10"],
+        ["module:dynamic-price", "on"],
+        ["dynamic-price min", "-1"],
+        ["dynamic-price max", "2"],
+      ],
+      error: "Incorrect params for dynamic-price module",
+      valid: [["dynamic-price min", "0.5"]],
+      state: "stopped",
+      letter: "F",
+    },
+    {
+      button: "Grid",
+      form: "Grid bot",
+      invalid: [
+        ["Quote", "100"],
+        ["Order count", "3"],
+      ],
+      error: "size: Order count must be greater than 0 and even",
+      valid: [["Order count", "4"]],
+      state: "stopped",
+      letter: "G",
+    },
+    {
+      button: "SD",
+      form: "SD bot",
+      invalid: [["Refill period", "0"]],
+      error: "refillPeriod: Refill period must be greater than 0",
+      valid: [["Refill period", "60"]],
+      state: "stopped",
+      letter: "SD",
+    },
+    {
+      button: "CC",
+      form: "CC bot",
+      invalid: [
+        ["Quote", "5"],
+        ["Acceptable spread", "1"],
+      ],
+      error: "acceptableSpread: Acceptable spread must be greater than 1",
+      valid: [["Acceptable spread", "1.5"]],
+      state: "not run",
+      letter: "CC",
+    },
+    {
+      button: "Volume",
+      form: "Volume bot",
+      invalid: [
+        ["Volume", "1000"],
+        ["Min quote", "1"],
+        ["Price range min", "2"],
+        ["Price range max", "1"],
+        ["Step range min", "1"],
+        ["Step range max", "2"],
+      ],
+      error: "priceRange: Range minimum must not exceed its maximum",
+      valid: [["Price range max", "3"]],
+      state: "not run",
+      letter: "V",
+    },
+    {
+      button: "Heavy Volume",
+      form: "Heavy Volume bot",
+      invalid: [
+        ["Price range min", "1"],
+        ["Price range max", "2"],
+        ["Trades range min", "1"],
+        ["Trades range max", "5"],
+        ["Quote range min", "10"],
+        ["Quote range max", "20"],
+        ["Step range min", "9"],
+        ["Step range max", "3"],
+      ],
+      error: "stepRange: Range minimum must not exceed its maximum",
+      valid: [["Step range min", "1"]],
+      state: "not run",
+      letter: "HV",
+    },
+    {
+      button: "Liquidity",
+      form: "Liquidity bot",
+      invalid: [
+        ["Orders amount", "5"],
+        ["P0", "60000"],
+        ["P1", "61000"],
+        ["Q0", "10"],
+        ["Q1", "20"],
+      ],
+      error: /^side: /,
+      valid: [["Side", "Sell"]],
+      state: "stopped",
+      letter: "L",
+    },
+  ];
+
+  async function setField(form: Locator, label: string, value: string) {
+    if (label.startsWith("module:")) return form.getByRole("checkbox", { name: label.slice(7) }).check();
+    const field = form.getByLabel(label, { exact: true });
+    if ((await field.evaluate((e) => e.tagName)) === "SELECT") return field.selectOption(value);
+    return field.fill(value);
+  }
+
+  it("each bot form refuses the seed's invalid values and creates a valid bot that shows in the list with its state; Remove takes it away (000 §2, §5)", async () => {
+    await page.goto(`${served.url}${DEMO}`);
+    await page.getByRole("button", { name: /^Bots/ }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Bots · BTC/USDT" }).waitFor();
+    const list = dialog.getByRole("list", { name: "Running bots" });
+    for (const c of BOT_CASES) {
+      await dialog.getByRole("group", { name: "New bot" }).getByRole("button", { name: c.button, exact: true }).click();
+      const form = dialog.getByRole("form", { name: c.form });
+      await form.waitFor();
+      const create = form.getByRole("button", { name: "Create" });
+      for (const [label, value] of c.invalid) await setField(form, label, value);
+      expect(await create.isDisabled(), c.form).toBe(true);
+      const problems = await form.getByRole("list", { name: "Problems" }).locator("li").allTextContents();
+      expect(
+        problems.some((p) => (typeof c.error === "string" ? p === c.error : c.error.test(p))),
+        `${c.form}: ${problems.join(" | ")}`,
+      ).toBe(true);
+      for (const [label, value] of c.valid) await setField(form, label, value);
+      await enabled(create);
+      const before = await list.locator("li").count();
+      await create.click();
+      await form.waitFor({ state: "detached" });
+      await until(`${c.form} in the list`, async () => (await list.locator("li").count()) === before + 1);
+    }
+    // in the seed's order (000 §9): floating, SD, CC, heavy volume, volume, grid, then liquidity
+    const cards = list.locator("li");
+    expect(await cards.locator(".letter").allTextContents()).toEqual(["F", "SD", "CC", "HV", "V", "G", "L"]);
+    const states = await cards.getByTestId("bot-state").allTextContents();
+    expect(states).toEqual(
+      ["F", "SD", "CC", "HV", "V", "G", "L"].map((l) => BOT_CASES.find((c) => c.letter === l)!.state),
+    );
+    // PRODUCT D16: the bots that are not run show the grey "not run" indicator
+    expect(await cards.nth(3).getByRole("img").getAttribute("aria-label")).toBe("not run");
+    // the details dialog holds the setup as formatted JSON
+    await cards.nth(5).getByRole("button", { name: "Details" }).click();
+    const json = JSON.parse((await page.getByTestId("bot-json").textContent()) ?? "{}");
+    expect(json).toMatchObject({ pair: "BTC/USDT", quote: 100, size: 4, percent: 5, profit: 0.2, RF: 0.5 });
+    await shot(page, "trading-bot-details");
+    await page.getByRole("button", { name: "Close" }).first().click();
+    await shot(page, "trading-bots");
+    // Remove takes a bot away
+    const first = cards.first();
+    const id = await first.getAttribute("aria-label");
+    await first.getByRole("button", { name: "Remove" }).click();
+    await until("bot removed", async () => (await list.getByRole("listitem", { name: id! }).count()) === 0);
+    expect(await cards.count()).toBe(6);
+    await page.keyboard.press("Escape");
+  });
+
   it("looks right in light mode and on a phone, stacked (issue 13 'Looks')", async () => {
     const html = page.locator("html");
     if ((await html.getAttribute("data-theme")) !== "dark") await page.getByRole("button", { name: /mode/i }).click();

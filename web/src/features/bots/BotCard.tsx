@@ -1,0 +1,77 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useState } from "react";
+import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
+import { formatUtcTimestamp } from "../../../../lib/format.js";
+import { api } from "../../app/api";
+import { botLetter } from "../home/filters";
+import { forgetBot, type LiveBot } from "./bots-store";
+
+/** What the bot's records say (PRODUCT D21–D25): its order, its grid counts, its last trade, or why it is not run. */
+export function botStateText(bot: LiveBot): string {
+  if (bot.status === "not run") return "not run";
+  if (bot.lastError) return `error: ${bot.lastError}`;
+  if (bot.status === "stopped") return "stopped";
+  if (bot.botType === "floating-bot")
+    return bot.order ? `order ${bot.order.side} ${bot.order.amount} @ ${bot.order.price}` : "no order";
+  if (bot.botType === "grid-bot") return `onBuy ${bot.onBuy ?? "-"} · onSell ${bot.onSell ?? "-"}`;
+  if (bot.lastTrade !== undefined) return `last trade ${formatUtcTimestamp(bot.lastTrade)}`;
+  return bot.status;
+}
+
+/** Seed 000 §2 "Bot card": the id, a details dialog with the setup as formatted JSON, and Remove (which cancels its orders first, D25). */
+export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
+  const [busy, setBusy] = useState(false);
+  const indicator = botIndicator(bot, now);
+  const remove = async () => {
+    setBusy(true);
+    const r = await api.call("removeBot", { body: { botId: bot.botId } });
+    setBusy(false);
+    if (r.ok) forgetBot(bot.botId);
+  };
+  return (
+    <li className="bot-card" aria-label={`Bot ${bot.botId}`} data-bot-type={bot.botType}>
+      <span
+        className={`indicator ${indicator}`}
+        role="img"
+        aria-label={indicatorText(indicator)}
+        title={bot.reason ?? indicatorText(indicator)}
+      />
+      <span className="letter">{botLetter(bot.botType)}</span>
+      <span className="grow">
+        <span className="mono small-text">{bot.botId}</span>
+        <br />
+        <span className="muted small-text" data-testid="bot-state">
+          {botStateText(bot)}
+        </span>
+      </span>
+      <Dialog.Root>
+        <Dialog.Trigger asChild>
+          <button type="button" className="btn small">
+            Details
+          </button>
+        </Dialog.Trigger>
+        <Dialog.Portal>
+          <Dialog.Overlay className="overlay" />
+          <Dialog.Content className="dialog bots-dialog" aria-describedby={undefined}>
+            <Dialog.Title>
+              {bot.botType} {bot.botId}
+            </Dialog.Title>
+            <pre className="json" data-testid="bot-json">
+              {JSON.stringify(bot.setup, null, 2)}
+            </pre>
+            <div className="row end">
+              <Dialog.Close asChild>
+                <button type="button" className="btn">
+                  Close
+                </button>
+              </Dialog.Close>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+      <button type="button" className="btn small danger" disabled={busy} onClick={() => void remove()}>
+        Remove
+      </button>
+    </li>
+  );
+}
