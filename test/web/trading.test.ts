@@ -448,6 +448,98 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await page.keyboard.press("Escape");
   });
 
+  it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (000 §2, §4)", async () => {
+    await page.getByRole("button", { name: "Home" }).click();
+    const card = page.getByRole("article", { name: "Client Demo" }).getByRole("button").first();
+    await until("letters", async () => (await card.locator(".letter").count()) === 6);
+    expect(await card.locator(".letter").allTextContents()).toEqual(
+      expect.arrayContaining(["SD", "CC", "HV", "V", "G", "L"]),
+    );
+    await until(
+      "indicators",
+      async () => (await card.locator(".letter", { hasText: /^CC$/ }).getAttribute("data-indicator")) === "not-run",
+    );
+    expect(await card.locator(".letter", { hasText: /^G$/ }).getAttribute("data-indicator")).toBe("idle");
+    await shot(page, "home-cards");
+    await card.click();
+    await page.waitForURL(/\/c\//);
+    expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(DEMO);
+  });
+
+  it("greys a book that is not live, says since when, refuses to fill the panel from it and asks the stale confirmation (issue 20)", async () => {
+    const p = await browser.context.newPage();
+    const sockets: { close(): Promise<void> }[] = [];
+    let allow = true;
+    await p.routeWebSocket(/\/book\?/, (ws) => {
+      if (!allow) return void ws.close({ code: 1011, reason: "test: relay down" });
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    try {
+      await p.goto(`${served.url}${DEMO}`);
+      const book = p.getByRole("region", { name: "Order book" });
+      await until("live", async () => (await book.getAttribute("data-state")) === "live");
+      allow = false;
+      for (const s of sockets) await s.close();
+      await until("not live", async () => (await book.getAttribute("data-state")) !== "live", 5000);
+      const banner = await book.getByRole("status").textContent();
+      expect(banner).toMatch(
+        /^⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(connection lost, reconnecting\)$/,
+      );
+      expect(await p.getByTestId("mid").textContent()).toBe("—");
+      await book.locator("tr[data-testid=bid-row]").first().click();
+      await p.getByText("Not filled from the book", { exact: true }).waitFor();
+      const panel = p.getByRole("region", { name: "Trading panel" });
+      expect(await panel.getByLabel("Price", { exact: true }).inputValue()).toBe("");
+      await panel.getByLabel("Price", { exact: true }).fill("100");
+      await panel.getByLabel("Amount", { exact: true }).fill("0.01");
+      await panel.getByRole("button", { name: "Buy" }).click();
+      const dialog = p.getByRole("dialog");
+      await dialog.getByRole("button", { name: "Send", exact: true }).click();
+      await dialog.getByRole("heading", { name: "Send anyway?" }).waitFor();
+      expect(await dialog.getByRole("alert").textContent()).toMatch(
+        /^BOOK NOT LIVE, disconnected since \d\d:\d\d:\d\d UTC \(connection lost, reconnecting\): Buy at 100 USDT not checked: no live BTC\/USDT order book/,
+      );
+      await shot(p, "trading-stale");
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      // the relay comes back: the book is live again
+      allow = true;
+      await until("live again", async () => (await book.getAttribute("data-state")) === "live", 20_000);
+      expect(await book.getByRole("status").count()).toBe(0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it("puts the built-in candle chart in place of the provider's widget when its script cannot load (seed 001 §2)", async () => {
+    // a second account on a real exchange, stored through the API Keys Manager with a saved encryption key
+    await page.getByRole("button", { name: "Encryption key" }).click();
+    await page.getByRole("button", { name: "Generate" }).click();
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.waitForURL(/\/apikeys$/);
+    await page.locator("input[name=client]").fill("Beta");
+    await page.locator("input[name=account]").fill("main");
+    await page.locator("input[name=pair]").fill("ETH/USDT");
+    await page.locator("input[name=api]").fill("beta-api-key");
+    await page.locator("input[name=secret]").fill("beta-secret");
+    await page.getByLabel("Exchange", { exact: true }).click();
+    await page.getByRole("option", { name: "Bybit" }).click();
+    const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await page.getByText("Success", { exact: true }).first().waitFor();
+    // offline: the provider's script fails; the chart is the candle chart of live mids, never an empty box
+    await page.goto(`${served.url}/c/[Beta][bybit][main]`);
+    const chart = page.getByRole("region", { name: "Chart" });
+    await chart.getByTestId("candle-chart").waitFor({ timeout: 20_000 });
+    expect(await chart.getByTestId("candle-chart").getAttribute("aria-label")).toBe(
+      "ETH/USDT live mid prices since the view opened, 5-minute candles",
+    );
+    expect(await chart.getByTestId("provider-chart").count()).toBe(0);
+    await shot(page, "trading-chart-fallback");
+  });
+
   it("looks right in light mode and on a phone, stacked (issue 13 'Looks')", async () => {
     const html = page.locator("html");
     if ((await html.getAttribute("data-theme")) !== "dark") await page.getByRole("button", { name: /mode/i }).click();

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { api } from "../../app/api";
+import { queryClient } from "../../app/query";
 import { botLetter } from "../home/filters";
 import { forgetBot, type LiveBot } from "./bots-store";
 
@@ -26,7 +27,10 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
     setBusy(true);
     const r = await api.call("removeBot", { body: { botId: bot.botId } });
     setBusy(false);
-    if (r.ok) forgetBot(bot.botId);
+    if (r.ok) {
+      forgetBot(bot.botId);
+      void queryClient.invalidateQueries({ queryKey: ["exchanges"] });
+    }
   };
   return (
     <li className="bot-card" aria-label={`Bot ${bot.botId}`} data-bot-type={bot.botType}>

@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { AccountAnswer, AccountPath } from "../../../../lib/api.js";
 import { type BotType, FLOATING_MODULES, WASH_TRADING_REASON } from "../../../../lib/schemas.js";
 import { api } from "../../app/api";
+import { queryClient } from "../../app/query";
 import {
   BOT_BUTTONS,
   BOT_FIELDS,
@@ -89,6 +90,8 @@ export function BotForm(props: {
     });
     setBusy(false);
     if (r.ok) {
+      // the home cards' status letters come with the accounts list
+      void queryClient.invalidateQueries({ queryKey: ["exchanges"] });
       await reloadBots();
       props.onCreated();
     }

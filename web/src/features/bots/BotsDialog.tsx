@@ -51,7 +51,7 @@ export function BotsDialog({ path, pair }: { path: AccountPath; pair: string }) 
         <Dialog.Overlay className="overlay" />
         <Dialog.Content className="dialog bots-dialog" aria-describedby={undefined}>
           <Dialog.Title>Bots · {pair}</Dialog.Title>
-          <div className="bot-types" role="group" aria-label="New bot">
+          <fieldset className="bot-types" aria-label="New bot">
             {BOT_BUTTONS.map((b) => (
               <button
                 key={b.type}
@@ -63,7 +63,7 @@ export function BotsDialog({ path, pair }: { path: AccountPath; pair: string }) 
                 {b.label}
               </button>
             ))}
-          </div>
+          </fieldset>
           {type ? (
             <BotForm
               key={type}

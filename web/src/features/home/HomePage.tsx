@@ -1,10 +1,12 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
+import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
-import { STORAGE, readStorage, writeStorage } from "../../app/storage";
+import { readStorage, STORAGE, writeStorage } from "../../app/storage";
 import { Select } from "../../components/Select";
+import { useLiveBots } from "../bots/bots-store";
 import { encodeQueryPath } from "../trading/query-path";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
@@ -28,13 +30,20 @@ export function HomePage() {
   const exchangeIds = [...new Set((accounts.data ?? []).map((a) => a.exchange))].sort();
   const groups = groupClients(clients.data ?? [], accounts.data ?? [], clientFilter, exchangeFilter);
   const loading = clients.isPending || accounts.isPending;
+  const liveById = new Map(useLiveBots().map((b) => [b.botId, b]));
+  const now = Date.now();
 
   return (
     <section aria-label="Clients">
       <div className="toolbar">
         <label className="field inline">
           <span>Client</span>
-          <input type="search" value={clientFilter} onChange={(e) => setClient(e.target.value)} placeholder="Filter by name" />
+          <input
+            type="search"
+            value={clientFilter}
+            onChange={(e) => setClient(e.target.value)}
+            placeholder="Filter by name"
+          />
         </label>
         <div className="field inline">
           <span>Exchange</span>
@@ -44,7 +53,10 @@ export function HomePage() {
             onValueChange={setExchange}
             placeholder="All exchanges"
             emptyLabel="All exchanges"
-            options={[...new Set([...exchangeIds, ...(exchangeFilter ? [exchangeFilter] : [])])].map((id) => ({ value: id, label: displayName(id) }))}
+            options={[...new Set([...exchangeIds, ...(exchangeFilter ? [exchangeFilter] : [])])].map((id) => ({
+              value: id,
+              label: displayName(id),
+            }))}
           />
         </div>
         <button
@@ -82,11 +94,21 @@ export function HomePage() {
                     {a.account} · {a.pair}
                   </span>
                   <span className="letters">
-                    {a.bots.map((b) => (
-                      <span key={b.botId} className="letter" title={b.botType}>
-                        {botLetter(b.botType)}
-                      </span>
-                    ))}
+                    {a.bots.map((b) => {
+                      // seed 000 §4 indicator colours from the bot's live records (lib/bot-status.ts)
+                      const live = liveById.get(b.botId);
+                      const indicator = live ? botIndicator(live, now) : "idle";
+                      return (
+                        <span
+                          key={b.botId}
+                          className={`letter ind-${indicator}`}
+                          title={`${b.botType}: ${indicatorText(indicator)}`}
+                          data-indicator={indicator}
+                        >
+                          {botLetter(b.botType)}
+                        </span>
+                      );
+                    })}
                   </span>
                 </button>
               ))}
