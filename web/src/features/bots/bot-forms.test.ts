@@ -1,0 +1,118 @@
+/** The bot forms' rules (seed 000 §5 "Bot forms", §9 defaults; docs/web-trading.md "Bots"). */
+import { describe, expect, it } from "vitest";
+import type { AccountPath } from "../../../../lib/api.js";
+import { botsOfPair } from "./BotsDialog";
+import { initialValues, setupOf, validateSetup } from "./bot-forms";
+import type { LiveBot } from "./bots-store";
+
+describe("bot forms", () => {
+  it("start from the seed's defaults (000 §9)", () => {
+    expect(initialValues("grid-bot")).toMatchObject({ percent: "5", profit: "0.2", RF: "0.5", quote: "", size: "" });
+    expect(initialValues("floating-bot")).toMatchObject({ percent: "1", marginOfError: "0.1", side: "Buy" });
+    expect(initialValues("spread-decompression-bot")).toMatchObject({
+      quoteUp: "10",
+      dailyQuoteUp: "100",
+      quoteDown: "10",
+      dailyQuoteDown: "100",
+      refillPeriod: "60",
+      delay: "10",
+      minQuote: "2",
+    });
+  });
+  it("report a range only when both ends are set (000 §5)", () => {
+    expect(
+      setupOf("volume-bot", "BTC/USDT", { ...initialValues("volume-bot"), "priceRange.min": "1" }),
+    ).not.toHaveProperty("priceRange");
+  });
+  it("grid: order count > 0 and even", () => {
+    const v = { ...initialValues("grid-bot"), quote: "100", size: "3" };
+    expect(validateSetup("grid-bot", "BTC/USDT", v)).toEqual({
+      ok: false,
+      errors: ["size: Order count must be greater than 0 and even"],
+    });
+    expect(validateSetup("grid-bot", "BTC/USDT", { ...v, size: "4" })).toEqual({
+      ok: true,
+      setup: { pair: "BTC/USDT", quote: 100, percent: 5, profit: 0.2, RF: 0.5, size: 4 },
+    });
+  });
+  it("floating: a module with a negative parameter reads 'Incorrect params for {module} module' (000 §5)", () => {
+    const v = {
+      ...initialValues("floating-bot"),
+      quote: "10",
+      "module:price-bounds": "on",
+      "module:price-bounds.min": "-1",
+      "module:price-bounds.max": "5",
+    };
+    expect(validateSetup("floating-bot", "BTC/USDT", v)).toEqual({
+      ok: false,
+      errors: ["Incorrect params for price-bounds module"],
+    });
+    const ok = validateSetup("floating-bot", "BTC/USDT", { ...v, "module:price-bounds.min": "1" });
+    expect(ok).toEqual({
+      ok: true,
+      setup: {
+        main: { pair: "BTC/USDT", side: "Buy", quote: 10, percent: 1, marginOfError: 0.1 },
+        modules: { "price-bounds": { min: "1", max: "5" } },
+      },
+    });
+  });
+  it("SD, CC, volume, liquidity refuse the seed's invalid values", () => {
+    expect(
+      validateSetup("spread-decompression-bot", "BTC/USDT", {
+        ...initialValues("spread-decompression-bot"),
+        refillPeriod: "0",
+      }).ok,
+    ).toBe(false);
+    expect(validateSetup("candle-closer-bot", "BTC/USDT", { quote: "5", acceptableSpread: "1" }).ok).toBe(false);
+    expect(validateSetup("candle-closer-bot", "BTC/USDT", { quote: "5", acceptableSpread: "1.01" }).ok).toBe(true);
+    const volume = {
+      volume: "10",
+      minQuote: "1",
+      "priceRange.min": "2",
+      "priceRange.max": "1",
+      "stepRange.min": "1",
+      "stepRange.max": "1",
+    };
+    expect(validateSetup("volume-bot", "BTC/USDT", volume)).toEqual({
+      ok: false,
+      errors: ["priceRange: Range minimum must not exceed its maximum"],
+    });
+    const liquidity = {
+      ...initialValues("liquidity-arranger-bot"),
+      ordersAmount: "5",
+      P0: "1",
+      P1: "2",
+      Q0: "1",
+      Q1: "2",
+    };
+    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", liquidity).ok).toBe(false);
+    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", { ...liquidity, side: "Sell" }).ok).toBe(true);
+  });
+});
+
+describe("bot list (000 §4, §9)", () => {
+  const path: AccountPath = ["Demo", "paper", "main"];
+  const bot = (botId: string, botType: string, pair = "BTC/USDT", p: AccountPath = path): LiveBot =>
+    ({
+      botId,
+      botType,
+      path: p,
+      paths: [],
+      setup: botType === "floating-bot" ? { main: { pair } } : { pair },
+      status: "stopped",
+      created: 1,
+    }) as LiveBot;
+  it("keeps the bots of this account and pair, in the seed's order", () => {
+    const list = [
+      bot("g", "grid-bot"),
+      bot("v", "volume-bot"),
+      bot("f", "floating-bot"),
+      bot("x", "grid-bot", "ETH/USDT"),
+      bot("y", "grid-bot", "BTC/USDT", ["Demo", "paper", "other"]),
+      bot("hv", "heavy-volume-bot"),
+      bot("sd", "spread-decompression-bot"),
+      bot("cc", "candle-closer-bot"),
+    ];
+    expect(botsOfPair(list, path, "BTC/USDT").map((b) => b.botId)).toEqual(["f", "sd", "cc", "hv", "v", "g"]);
+  });
+});
