@@ -1,0 +1,165 @@
+/**
+ * The live channel, toasts and the e-mail debounce as behaviour, in Chromium against a real
+ * `spotdesk serve` (seed 000 §4 "Live channel", §9; issue 13 "Live channel"): Connected and
+ * Subscribed on sign-in, Disconnected with the close code, 'ping' every 15 s while open, a new
+ * socket at the next 15 s tick after a close, WebSocket Error when it cannot connect; toasts
+ * leave after their seed durations; the e-mail dot settles 500 ms after the last keystroke.
+ * Timers run on Playwright's clock, so the 15 s and the durations are exact, not waited for.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page, WebSocketRoute } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ensureWebBuilt,
+  hasChromium,
+  launch,
+  ROOT,
+  requireChromium,
+  type Served,
+  shot,
+  startServe,
+} from "./harness.js";
+
+requireChromium();
+
+const PASSWORD = "correct horse battery";
+
+describe.skipIf(!hasChromium)("live channel, toasts and debounce in the browser (seed 000 §4, §9)", () => {
+  let served: Served;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+  const sockets: WebSocketRoute[] = [];
+  const sent: string[] = [];
+
+  const toast = (title: string) =>
+    page.locator("[data-sonner-toast]").filter({ has: page.getByText(title, { exact: true }) });
+
+  beforeAll(async () => {
+    mkdirSync(join(ROOT, "test-results"), { recursive: true });
+    ensureWebBuilt();
+    served = await startServe();
+    browser = await launch();
+    page = browser.page;
+    // Playwright's clock: each test pauses it where it measures a duration, and resumes it after
+    await page.clock.install();
+    // the live channel is the websocket at the host's root; each connection passes through here
+    await page.routeWebSocket(new URL("/", served.url.replace(/^http/, "ws")).href, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        sent.push(String(m));
+        server.send(m);
+      });
+      sockets.push(ws);
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  afterEach(async () => {
+    expect(await browser.violations()).toEqual([]);
+  });
+
+  /** Stops the page's clock now: time moves only by runFor until resume(). */
+  const pause = async () => page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+
+  it("settles the e-mail 500 ms after the last keystroke: no dot before, the green dot at 500 ms (000 §5, §9)", async () => {
+    await page.goto(`${served.url}/registration`);
+    await pause();
+    const dot = page.getByRole("img", { name: /e-mail/ });
+    await page.locator("input[name=email]").pressSequentially("admin@example.com");
+    await page.clock.runFor(499);
+    expect(await dot.getAttribute("class")).toBe("dot ");
+    await page.clock.runFor(1);
+    await page.waitForFunction(() => document.querySelector(".dot")?.className === "dot ok");
+    await page.locator("input[name=email]").press("Backspace");
+    await page.locator("input[name=email]").pressSequentially("@");
+    await page.clock.runFor(499);
+    expect(await dot.getAttribute("class")).toBe("dot ok");
+    await page.clock.runFor(1);
+    await page.waitForFunction(() => document.querySelector(".dot")?.className === "dot bad");
+    await page.clock.resume();
+  });
+
+  it("toasts 'Connected' then 'Subscribed' with the channel on sign-in; the success toast leaves after 1000 ms (000 §4, §9)", async () => {
+    await page.locator("input[name=email]").fill("admin@example.com");
+    await page.locator("input[name=password]").fill(PASSWORD);
+    await page.locator("input[name=repeat]").fill(PASSWORD);
+    await page.locator("input[name=code]").fill(served.setupCode);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+    await toast("Connected").waitFor();
+    await toast("Subscribed").waitFor();
+    expect(await toast("Subscribed").textContent()).toContain("For channel 'sub_for_bots'");
+    expect(JSON.parse(sent.find((m) => m.startsWith("{"))!)).toMatchObject({
+      purpose: "sub_for_bots",
+      userId: expect.any(String),
+      token: expect.any(String),
+    });
+    await pause();
+    await shot(page, "live-connected");
+    // seen within a few hundred ms of its start: still there at +600 ms, gone once 1000 ms (and the exit animation) passed
+    await page.clock.runFor(600);
+    expect(await toast("Subscribed").count()).toBe(1);
+    await page.clock.runFor(1_000);
+    await toast("Subscribed").waitFor({ state: "detached" });
+    await page.clock.resume();
+  });
+
+  const pings = () => sent.filter((m) => m === "ping").length;
+
+  it("sends 'ping' at each 15 s tick while the socket is open (000 §4, §7)", async () => {
+    await pause();
+    // find the tick: step 100 ms at a time until a ping goes out
+    const first = pings();
+    for (let i = 0; i < 160 && pings() === first; i++) {
+      await page.clock.runFor(100);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(pings()).toBe(first + 1);
+    // within 100 ms after a tick: nothing for the next 14.85 s, one ping by 15.05 s
+    await page.clock.runFor(14_850);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pings()).toBe(first + 1);
+    await page.clock.runFor(200);
+    await expect.poll(pings).toBe(first + 2);
+    await page.clock.resume();
+  });
+
+  it("toasts 'Disconnected' 'With code: …' on a close, shown 3000 ms, and reconnects at the next 15 s tick (000 §4, §9)", async () => {
+    const open = sockets.length;
+    // (the routed socket delivers its events through the page's timers: the clock runs while it closes)
+    await sockets.at(-1)!.close({ code: 4001, reason: "test" });
+    await toast("Disconnected").waitFor();
+    await pause();
+    expect(await toast("Disconnected").textContent()).toContain("With code: 4001");
+    await page.clock.runFor(2_500);
+    expect(await toast("Disconnected").count()).toBe(1);
+    await page.clock.runFor(1_000);
+    await toast("Disconnected").waitFor({ state: "detached" });
+    await page.clock.resume();
+    // no new socket before the tick; one at it, subscribed again
+    expect(sockets.length).toBe(open);
+    await page.clock.runFor(15_000);
+    await expect.poll(() => sockets.length).toBe(open + 1);
+    await toast("Connected").waitFor();
+    await toast("Subscribed").waitFor();
+  });
+
+  it("toasts 'WebSocket Error' when the channel cannot connect, and tries again at the next tick (000 §4, §8)", async () => {
+    // the network itself refuses: no route in between
+    await page.unrouteAll();
+    await browser.context.setOffline(true);
+    await sockets.at(-1)!.close({ code: 4002, reason: "test" });
+    await toast("Disconnected").waitFor();
+    await page.clock.runFor(15_000);
+    await toast("WebSocket Error").waitFor();
+    await shot(page, "live-error");
+    await browser.context.setOffline(false);
+    await page.clock.runFor(15_000);
+    await toast("Connected").waitFor();
+  });
+});
