@@ -1,13 +1,15 @@
 /**
  * Trading calls (seed 000 §7) through the exchange layer. PRODUCT D1: create, orders and balances
- * act on the account record's pair; cancel and cancel-all use `customPair` when given; the token
+ * act on the account record's pair; cancel and cancel-all use `customPair` when given (cancel falls
+ * back to the order's `clientOID` when the exchange does not know the id); the token
  * pair's decimals truncate price and amount toward zero before the zero check.
  */
 import { resolveOrderAmount } from "../../lib/decimal.js";
+import { isExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import { cancelAllSchema, cancelOrderSchema, createOrderSchema } from "../../lib/schemas.js";
-import type { App } from "../app.js";
 import { exchangeFailure, withAdapter } from "../accounts.js";
+import type { App } from "../app.js";
 import type { Route } from "../http.js";
 
 export function tradeRoutes(app: App): Route[] {
@@ -25,7 +27,12 @@ export function tradeRoutes(app: App): Route[] {
       path: "/token/trade/orders",
       auth: "user",
       async handler(ctx) {
-        return withAdapter(app, ctx, (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)), "orders");
+        return withAdapter(
+          app,
+          ctx,
+          (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)),
+          "orders",
+        );
       },
     },
     {
@@ -47,7 +54,12 @@ export function tradeRoutes(app: App): Route[] {
           } catch (error) {
             throw exchangeFailure(error);
           }
-          return adapter.createOrder({ pair, side: body.side, price: resolved.price.toFixed(), amount: resolved.amount.toFixed() });
+          return adapter.createOrder({
+            pair,
+            side: body.side,
+            price: resolved.price.toFixed(),
+            amount: resolved.amount.toFixed(),
+          });
         });
       },
     },
@@ -59,7 +71,17 @@ export function tradeRoutes(app: App): Route[] {
         const body = await ctx.body(cancelOrderSchema);
         return withAdapter(app, ctx, async (adapter, { record }) => {
           const pair = body.customPair ?? normalizePair(record.envelope.pair);
-          return { id: await adapter.cancelOrder(pair, body.id), pair };
+          try {
+            return { id: await adapter.cancelOrder(pair, body.id), pair };
+          } catch (error) {
+            // Issue 13: the order a person saw may carry an id the exchange does not know (placed
+            // after a time-out, re-listed); its client order id names it for sure, so look it up
+            // by that and cancel the order found. Nothing is cancelled that the id did not name.
+            if (!body.clientOID || !isExchangeError(error) || error.kind !== "order-not-found") throw error;
+            const order = await adapter.findOrderByClientOrderId(pair, body.clientOID);
+            if (!order || order.status !== "open" || order.id === body.id) throw error;
+            return { id: await adapter.cancelOrder(pair, order.id), pair };
+          }
         });
       },
     },

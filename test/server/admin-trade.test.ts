@@ -1,10 +1,17 @@
-import Database from "better-sqlite3";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { API_ERROR_MESSAGES, pathHeader, type AccountPath } from "../../lib/api.js";
-import { sealCredentials } from "../../lib/envelope.js";
+import { type AccountPath, API_ERROR_MESSAGES, pathHeader } from "../../lib/api.js";
 import { ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
-import { call, permitAndRegister, registerFirstAdmin, startTestServer, type SignedIn, type TestServer } from "./helpers.js";
+import { sealCredentials } from "../../lib/envelope.js";
+import {
+  call,
+  permitAndRegister,
+  registerFirstAdmin,
+  type SignedIn,
+  startTestServer,
+  type TestServer,
+} from "./helpers.js";
 
 const DEMO: AccountPath = ["Demo", "paper", "main"];
 const ACME: AccountPath = ["Acme", "bybit", "sub1"];
@@ -31,12 +38,17 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     const clients = await call(server, "GET", "/token/clients", { token: admin.session.accessToken });
     expect(clients.body).toEqual(["Demo"]);
     const accounts = await call(server, "GET", "/token/exchanges", { token: admin.session.accessToken });
-    expect(accounts.body).toEqual([{ path: DEMO, client: "Demo", exchange: "paper", account: "main", pair: "BTC/USDT", active: true, bots: [] }]);
+    expect(accounts.body).toEqual([
+      { path: DEMO, client: "Demo", exchange: "paper", account: "main", pair: "BTC/USDT", active: true, bots: [] },
+    ]);
   });
 
   it("stores the API-key envelope exactly as sent, never in clear, and removes it (seed 000 §3)", async () => {
     const envelope = await sealCredentials({ api: "AK-visible-in-clear?", secret: "SK-very-secret" }, "btc/usdt", KEY);
-    const set = await call(server, "POST", "/token/admin/apikeys", { token: admin.session.accessToken, body: { path: ACME, apis: envelope } });
+    const set = await call(server, "POST", "/token/admin/apikeys", {
+      token: admin.session.accessToken,
+      body: { path: ACME, apis: envelope },
+    });
     expect(set.status).toBe(200);
     const db = new Database(join(server.dataDir, "spotdesk.sqlite"), { readonly: true });
     const row = db.prepare("SELECT envelope FROM api_keys WHERE client = 'Acme'").get() as { envelope: string };
@@ -45,34 +57,69 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     expect(row.envelope).not.toContain("SK-very-secret");
     const accounts = await call(server, "GET", "/token/exchanges", { token: admin.session.accessToken });
     expect(accounts.body.map((a: { path: AccountPath }) => a.path)).toEqual([ACME, DEMO]);
-    const del = await call(server, "DELETE", "/token/admin/apikeys", { token: admin.session.accessToken, body: { path: ACME } });
+    const del = await call(server, "DELETE", "/token/admin/apikeys", {
+      token: admin.session.accessToken,
+      body: { path: ACME },
+    });
     expect(del.status).toBe(200);
     expect((await call(server, "GET", "/token/clients", { token: admin.session.accessToken })).body).toEqual(["Demo"]);
-    const again = await call(server, "DELETE", "/token/admin/apikeys", { token: admin.session.accessToken, body: { path: ACME } });
+    const again = await call(server, "DELETE", "/token/admin/apikeys", {
+      token: admin.session.accessToken,
+      body: { path: ACME },
+    });
     expect(again.status).toBe(404);
   });
 
   it("permits, lists, reads, re-scopes and removes users (seed 000 §7 admin calls)", async () => {
-    const permit = await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: "ops@example.com", scope: ["Demo"] } });
-    expect(permit.body).toMatchObject({ email: "ops@example.com", scope: ["Demo"], admin: false, registered: false, lastActive: null });
+    const permit = await call(server, "POST", "/token/admin/user", {
+      token: admin.session.accessToken,
+      body: { userId: "ops@example.com", scope: ["Demo"] },
+    });
+    expect(permit.body).toMatchObject({
+      email: "ops@example.com",
+      scope: ["Demo"],
+      admin: false,
+      registered: false,
+      lastActive: null,
+    });
     const id = permit.body.uuid;
-    const dup = await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: "ops@example.com", scope: "all" } });
+    const dup = await call(server, "POST", "/token/admin/user", {
+      token: admin.session.accessToken,
+      body: { userId: "ops@example.com", scope: "all" },
+    });
     expect(dup.status).toBe(409);
     const users = await call(server, "GET", "/token/admin/users", { token: admin.session.accessToken });
     expect(users.body.map((u: { email: string }) => u.email)).toEqual(["admin@example.com", "ops@example.com"]);
-    expect((await call(server, "GET", `/token/admin/user/${id}`, { token: admin.session.accessToken })).body.email).toBe("ops@example.com");
-    const scoped = await call(server, "PUT", `/token/admin/user/${id}/scope`, { token: admin.session.accessToken, body: { scope: "all" } });
+    expect(
+      (await call(server, "GET", `/token/admin/user/${id}`, { token: admin.session.accessToken })).body.email,
+    ).toBe("ops@example.com");
+    const scoped = await call(server, "PUT", `/token/admin/user/${id}/scope`, {
+      token: admin.session.accessToken,
+      body: { scope: "all" },
+    });
     expect(scoped.body.scope).toBe("all");
-    expect((await call(server, "DELETE", `/token/admin/user/${id}`, { token: admin.session.accessToken })).status).toBe(200);
+    expect((await call(server, "DELETE", `/token/admin/user/${id}`, { token: admin.session.accessToken })).status).toBe(
+      200,
+    );
     const gone = await call(server, "GET", `/token/admin/user/${id}`, { token: admin.session.accessToken });
     expect(gone.body).toEqual({ code: 606, msg: API_ERROR_MESSAGES[606] });
   });
 
   it("sets and removes token pairs (seed 000 §7 /token/pair)", async () => {
-    const set = await call(server, "POST", "/token/pair", { token: admin.session.accessToken, body: { exchangeId: "paper", pair: "btc/usdt", decimals: { price: 1, amount: 3 } } });
+    const set = await call(server, "POST", "/token/pair", {
+      token: admin.session.accessToken,
+      body: { exchangeId: "paper", pair: "btc/usdt", decimals: { price: 1, amount: 3 } },
+    });
     expect(set.body).toEqual({ exchangeId: "paper", pair: "BTC/USDT", decimals: { price: 1, amount: 3 } });
     expect((await call(server, "GET", "/token/pair", { token: admin.session.accessToken })).body).toEqual([set.body]);
-    expect((await call(server, "DELETE", "/token/pair", { token: admin.session.accessToken, body: { exchangeId: "paper", pair: "BTC/USDT" } })).status).toBe(200);
+    expect(
+      (
+        await call(server, "DELETE", "/token/pair", {
+          token: admin.session.accessToken,
+          body: { exchangeId: "paper", pair: "BTC/USDT" },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(server, "GET", "/token/pair", { token: admin.session.accessToken })).body).toEqual([]);
   });
 
@@ -99,11 +146,16 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
   });
 
   it("a user scoped to one client cannot see, read or trade another's accounts (seed 000 §6)", async () => {
-    await call(server, "POST", "/token/admin/apikeys", { token: admin.session.accessToken, body: { path: ACME_PAPER, apis: { data: "", pair: "ETH/USDT", active: true } } });
+    await call(server, "POST", "/token/admin/apikeys", {
+      token: admin.session.accessToken,
+      body: { path: ACME_PAPER, apis: { data: "", pair: "ETH/USDT", active: true } },
+    });
     const user = await permitAndRegister(server, admin, "demo-only@example.com", ["Demo"]);
     const t = user.session.accessToken;
     expect((await call(server, "GET", "/token/clients", { token: t })).body).toEqual(["Demo"]);
-    expect((await call(server, "GET", "/token/exchanges", { token: t })).body.map((a: { client: string }) => a.client)).toEqual(["Demo"]);
+    expect(
+      (await call(server, "GET", "/token/exchanges", { token: t })).body.map((a: { client: string }) => a.client),
+    ).toEqual(["Demo"]);
     for (const [method, path, body] of [
       ["GET", "/token/trade/balances", undefined],
       ["GET", "/token/trade/orders", undefined],
@@ -126,30 +178,87 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
     const balances = await call(server, "GET", "/token/trade/balances", trade(DEMO, t));
     expect(balances.status).toBe(200);
     expect(balances.body.USDT).toEqual({ f: "10000", l: "0" });
-    const created = await call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: "1000", amount: "0.01", side: "Buy" } });
+    const created = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1000", amount: "0.01", side: "Buy" },
+    });
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ pair: "BTC/USDT", side: "Buy", price: "1000", amount: "0.01", status: "open" });
-    const second = await call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: "1001", amount: "0.02", side: "Buy" } });
+    expect(created.body).toMatchObject({
+      pair: "BTC/USDT",
+      side: "Buy",
+      price: "1000",
+      amount: "0.01",
+      status: "open",
+    });
+    const second = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1001", amount: "0.02", side: "Buy" },
+    });
     expect(second.status).toBe(200);
     const orders = await call(server, "GET", "/token/trade/orders", trade(DEMO, t));
     expect(orders.body.map((o: { id: string }) => o.id).sort()).toEqual([created.body.id, second.body.id].sort());
     const locked = await call(server, "GET", "/token/trade/balances", trade(DEMO, t));
     expect(locked.body.USDT.l).not.toBe("0");
     expect(typeof locked.body.USDT.f).toBe("string");
-    const cancel = await call(server, "POST", "/token/trade/order/cancel", { ...trade(DEMO, t), body: { id: created.body.id, clientOID: created.body.clientOrderId } });
+    const cancel = await call(server, "POST", "/token/trade/order/cancel", {
+      ...trade(DEMO, t),
+      body: { id: created.body.id, clientOID: created.body.clientOrderId },
+    });
     expect(cancel.body).toEqual({ id: created.body.id, pair: "BTC/USDT" });
-    const all = await call(server, "POST", "/token/trade/order/cancel-all", { ...trade(DEMO, t), body: { customPair: "BTC/USDT" } });
+    const all = await call(server, "POST", "/token/trade/order/cancel-all", {
+      ...trade(DEMO, t),
+      body: { customPair: "BTC/USDT" },
+    });
     expect(all.status).toBe(200);
     expect((await call(server, "GET", "/token/trade/orders", trade(DEMO, t))).body).toEqual([]);
     const after = await call(server, "GET", "/token/trade/balances", trade(DEMO, t));
     expect(after.body.USDT).toEqual({ f: "10000", l: "0" });
   });
 
+  it("cancels by the order's clientOID when the exchange does not know the id it was sent; an unknown pair of both is 608 order-not-found (issue 13)", async () => {
+    const t = admin.session.accessToken;
+    const created = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1000", amount: "0.01", side: "Buy" },
+    });
+    const stale = await call(server, "POST", "/token/trade/order/cancel", {
+      ...trade(DEMO, t),
+      body: { id: "an-id-the-exchange-never-gave", clientOID: created.body.clientOrderId },
+    });
+    expect(stale.status).toBe(200);
+    expect(stale.body).toEqual({ id: created.body.id, pair: "BTC/USDT" });
+    expect((await call(server, "GET", "/token/trade/orders", trade(DEMO, t))).body).toEqual([]);
+    // both unknown: the exchange's refusal, nothing else cancelled
+    const other = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1001", amount: "0.01", side: "Buy" },
+    });
+    const none = await call(server, "POST", "/token/trade/order/cancel", {
+      ...trade(DEMO, t),
+      body: { id: "no-such-id", clientOID: "no-such-client-id" },
+    });
+    expect(none.status).toBe(502);
+    expect(none.body).toMatchObject({ code: 608, kind: "order-not-found" });
+    // the client id of an order already cancelled does not cancel anything else
+    const again = await call(server, "POST", "/token/trade/order/cancel", {
+      ...trade(DEMO, t),
+      body: { id: "no-such-id", clientOID: created.body.clientOrderId },
+    });
+    expect(again.body).toMatchObject({ code: 608, kind: "order-not-found" });
+    expect(
+      (await call(server, "GET", "/token/trade/orders", trade(DEMO, t))).body.map((o: { id: string }) => o.id),
+    ).toEqual([other.body.id]);
+    await call(server, "POST", "/token/trade/order/cancel-all", { ...trade(DEMO, t), body: {} });
+  });
+
   it("serves concurrent orders on one paper account without losing any", async () => {
     const t = admin.session.accessToken;
     const results = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: String(900 + i), amount: "0.001", side: "Buy" } }),
+        call(server, "POST", "/token/trade/order/create", {
+          ...trade(DEMO, t),
+          body: { price: String(900 + i), amount: "0.001", side: "Buy" },
+        }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(25).fill(200));
@@ -159,17 +268,29 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
 
   it("truncates price and amount to the token pair's decimals before the zero check (PRODUCT D1)", async () => {
     const t = admin.session.accessToken;
-    await call(server, "POST", "/token/pair", { token: t, body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: 0, amount: 2 } } });
-    const zero = await call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: "1000", amount: "0.009", side: "Buy" } });
+    await call(server, "POST", "/token/pair", {
+      token: t,
+      body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: 0, amount: 2 } },
+    });
+    const zero = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1000", amount: "0.009", side: "Buy" },
+    });
     expect(zero.status).toBe(400);
     expect(zero.body).toEqual({ code: 600, msg: ZERO_AMOUNT_MESSAGE });
-    const ok = await call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: "1000.9", amount: "0.019", side: "Sell" } });
+    const ok = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1000.9", amount: "0.019", side: "Sell" },
+    });
     expect(ok.body).toMatchObject({ price: "1000", amount: "0.01" });
   });
 
   it("answers 608 with the exchange's message and kind when the exchange refuses (PRODUCT D2)", async () => {
     const t = admin.session.accessToken;
-    const r = await call(server, "POST", "/token/trade/order/create", { ...trade(DEMO, t), body: { price: "1000", amount: "1000", side: "Buy" } });
+    const r = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1000", amount: "1000", side: "Buy" },
+    });
     expect(r.status).toBe(502);
     expect(r.body.code).toBe(608);
     expect(r.body.msg).toMatch(/^ExchangeId: paper, msg: /);
@@ -180,14 +301,22 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
     const t = admin.session.accessToken;
     const envelope = await sealCredentials({ api: "a", secret: "s" }, "BTC/USDT", KEY);
     await call(server, "POST", "/token/admin/apikeys", { token: t, body: { path: ACME, apis: envelope } });
-    const wrong = await call(server, "GET", "/token/trade/balances", trade(ACME, t, { key: "fedcba9876543210fedcba9876543210" }));
+    const wrong = await call(
+      server,
+      "GET",
+      "/token/trade/balances",
+      trade(ACME, t, { key: "fedcba9876543210fedcba9876543210" }),
+    );
     expect(wrong.status).toBe(422);
     expect(wrong.body).toEqual({ code: 609, msg: API_ERROR_MESSAGES[609] });
     const missing = await call(server, "GET", "/token/trade/balances", trade(ACME, t));
     expect(missing.body.code).toBe(601);
     // an envelope that opens but lacks what the exchange needs (bitget: a passphrase) is 609 as well
     const bitget: AccountPath = ["Acme", "bitget", "main"];
-    await call(server, "POST", "/token/admin/apikeys", { token: t, body: { path: bitget, apis: await sealCredentials({ api: "a", secret: "s" }, "BTC/USDT", KEY) } });
+    await call(server, "POST", "/token/admin/apikeys", {
+      token: t,
+      body: { path: bitget, apis: await sealCredentials({ api: "a", secret: "s" }, "BTC/USDT", KEY) },
+    });
     const noPass = await call(server, "GET", "/token/trade/balances", trade(bitget, t, { key: KEY }));
     expect(noPass.body.code).toBe(609);
     expect(server.logs.join("\n")).not.toContain(KEY);
