@@ -76,10 +76,10 @@ export function tradeRoutes(app: App): Route[] {
           } catch (error) {
             // Issue 13: the order a person saw may carry an id the exchange does not know (placed
             // after a time-out, re-listed); its client order id names it for sure, so look it up
-            // by that and cancel the order found. Nothing is cancelled that the id did not name.
+            // by that and cancel the order found. Nothing is cancelled that the client id did not name.
             if (!body.clientOID || !isExchangeError(error) || error.kind !== "order-not-found") throw error;
             const order = await adapter.findOrderByClientOrderId(pair, body.clientOID);
-            if (!order || order.status !== "open" || order.id === body.id) throw error;
+            if (order?.status !== "open" || order.id === body.id) throw error;
             return { id: await adapter.cancelOrder(pair, order.id), pair };
           }
         });
