@@ -4,12 +4,12 @@
  * memory with the `key` header (never logged, never stored in clear).
  */
 import { createHash } from "node:crypto";
-import { openCredentials, type StoredCredentials } from "../lib/envelope.js";
-import { API_ERROR, HEADER, type AccountPath } from "../lib/api.js";
-import { isExchangeError } from "../lib/errors.js";
-import { accountPathSchema } from "../lib/schemas.js";
 import { createExchange } from "../exchanges/registry.js";
 import type { ExchangeAdapter } from "../exchanges/types.js";
+import { type AccountPath, API_ERROR, HEADER } from "../lib/api.js";
+import { openCredentials, type StoredCredentials } from "../lib/envelope.js";
+import { isExchangeError } from "../lib/errors.js";
+import { accountPathSchema } from "../lib/schemas.js";
 import type { App } from "./app.js";
 import { inScope } from "./auth/session.js";
 import { ApiError, forbidden, notFound, taskFailed } from "./errors.js";
@@ -63,13 +63,22 @@ export function buildAdapter(app: App, path: AccountPath, credentials: StoredCre
   const exchange = path[1];
   try {
     if (exchange === "paper") {
-      return createExchange("paper", { api: "", secret: "" }, { dataDir: app.paperDir, account: paperAccountName(path), now: () => app.now() });
+      return createExchange(
+        "paper",
+        { api: "", secret: "" },
+        { dataDir: app.paperDir, account: paperAccountName(path), now: () => app.now() },
+      );
     }
     if (!credentials) throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
-    return createExchange(exchange, credentials, { logger: app.logger });
+    // PRODUCT D12: the server's proxy carries its exchange calls
+    const proxy = app.config.proxy;
+    return createExchange(exchange, proxy ? { ...credentials, httpAgent: proxy } : credentials, { logger: app.logger });
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    app.logger.warn("exchange object refused", { exchange, error: isExchangeError(error) ? error.detail : "unexpected" });
+    app.logger.warn("exchange object refused", {
+      exchange,
+      error: isExchangeError(error) ? error.detail : "unexpected",
+    });
     throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
   }
 }
@@ -81,7 +90,10 @@ export function exchangeFailure(error: unknown): ApiError {
     if (error.exchange === "spotdesk") return taskFailed(error.detail);
     return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: error.message, kind: error.kind });
   }
-  return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: `ExchangeId: unknown, msg: ${String((error as Error)?.message ?? error)}`, kind: "network" });
+  return new ApiError(API_ERROR.EXCHANGE_FAILED, {
+    msg: `ExchangeId: unknown, msg: ${String((error as Error)?.message ?? error)}`,
+    kind: "network",
+  });
 }
 
 /**
@@ -125,7 +137,11 @@ export async function withAdapter<T>(
   sharedRead?: string,
 ): Promise<T> {
   const account = await accountOf(app, ctx);
-  return sharedPaperRead(account.path, sharedRead === undefined ? undefined : `${sharedRead}:${account.record.envelope.pair}`, () => runWithAdapter(app, ctx, account, work));
+  return sharedPaperRead(
+    account.path,
+    sharedRead === undefined ? undefined : `${sharedRead}:${account.record.envelope.pair}`,
+    () => runWithAdapter(app, ctx, account, work),
+  );
 }
 
 async function runWithAdapter<T>(
@@ -134,7 +150,8 @@ async function runWithAdapter<T>(
   account: { path: AccountPath; record: ApiKeyRecord },
   work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>,
 ): Promise<T> {
-  const credentials = account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
+  const credentials =
+    account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
   const adapter = buildAdapter(app, account.path, credentials);
   try {
     const call = () => work(adapter, account);

@@ -47,6 +47,8 @@ export interface ServerOptions {
   smtp?: SmtpOptions;
   /** PRODUCT D14: upstream hosts of the gateway relays (/api/bitteam/…, /api/kucoin/…) */
   relay?: RelayOptions;
+  /** PRODUCT D12: an HTTP(S) proxy for the server's exchange calls (SPOTDESK_PROXY, else HTTPS_PROXY) */
+  proxy?: string;
   /** sign-in limits per address and per e-mail (docs/server-limits.md) */
   signIn?: SignInLimitOptions;
   /** websocket limits (docs/server-limits.md) */
@@ -130,6 +132,7 @@ export interface ResolvedConfig {
   seedDemo: boolean;
   smtp?: ResolvedSmtp;
   relay: Required<RelayOptions>;
+  proxy?: string;
   signIn: Required<SignInLimitOptions>;
   websocket: Required<WebsocketLimitOptions>;
 }
@@ -224,6 +227,9 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
   if (env.SPOTDESK_RELAY_BITTEAM) relay.bitteam = env.SPOTDESK_RELAY_BITTEAM;
   if (env.SPOTDESK_RELAY_KUCOIN) relay.kucoin = env.SPOTDESK_RELAY_KUCOIN;
   if (Object.keys(relay).length > 0) out.relay = relay;
+  // PRODUCT D12, as the CLI reads it: SPOTDESK_PROXY, else the standard HTTPS_PROXY
+  const proxy = [env.SPOTDESK_PROXY, env.HTTPS_PROXY, env.https_proxy].find((v) => v !== undefined && v !== "");
+  if (proxy) out.proxy = proxy;
   return out;
 }
 
@@ -349,6 +355,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     seedDemo: merged.seedDemo ?? true,
     ...(resolvedSmtp ? { smtp: resolvedSmtp } : {}),
     relay: resolveRelay(relay),
+    ...(merged.proxy ? { proxy: merged.proxy } : {}),
     signIn: resolveLimits("signIn", SIGN_IN_DEFAULTS, [file.signIn, options.signIn]),
     websocket: resolveLimits("websocket", WEBSOCKET_DEFAULTS, [file.websocket, options.websocket]),
   };
