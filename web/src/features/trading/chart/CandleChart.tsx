@@ -65,11 +65,14 @@ export function CandleChart({
   return (
     <div
       className="chart-canvas"
-      ref={box}
       role="img"
       aria-label={label}
       data-testid="candle-chart"
       data-candles={candles.length}
-    />
+    >
+      {/* lightweight-charts owns this element's content; the note sits beside it */}
+      <div className="chart-canvas" ref={box} />
+      {candles.length === 0 ? <p className="chart-wait muted">Waiting for prices…</p> : null}
+    </div>
   );
 }
