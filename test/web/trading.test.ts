@@ -542,6 +542,33 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await shot(page, "trading-chart-fallback");
   });
 
+  it("switches to another account of the same client and exchange by replacing the route (000 §2)", async () => {
+    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.waitForURL(/\/apikeys$/);
+    await page.locator("input[name=client]").fill("Demo");
+    await page.locator("input[name=account]").fill("desk");
+    await page.locator("input[name=pair]").fill("BTC/USDT");
+    await page.locator("input[name=api]").fill("unused");
+    await page.locator("input[name=secret]").fill("unused");
+    await page.getByLabel("Exchange", { exact: true }).click();
+    await page.getByRole("option", { name: "Paper (simulated)" }).click();
+    const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await page.getByText("Success", { exact: true }).first().waitFor();
+    await page.goto(`${served.url}${DEMO}`);
+    const switcher = page.getByRole("navigation", { name: "Accounts" });
+    await switcher.getByRole("button", { name: "desk" }).waitFor();
+    expect(await switcher.getByRole("button", { name: "main" }).getAttribute("aria-current")).toBe("page");
+    const length = await page.evaluate(() => history.length);
+    await switcher.getByRole("button", { name: "desk" }).click();
+    await page.waitForURL((u) => decodeURIComponent(u.pathname) === "/c/[Demo][paper][desk]");
+    expect(await page.evaluate(() => history.length)).toBe(length);
+    expect(await switcher.getByRole("button", { name: "desk" }).getAttribute("aria-current")).toBe("page");
+    // the balances of the other account (a fresh paper account: nothing locked)
+    await until("desk balances", async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === "0");
+  });
+
   it("looks right in light mode and on a phone, stacked (issue 13 'Looks')", async () => {
     await page.goto(`${served.url}${DEMO}`);
     await page.getByRole("region", { name: "Order book" }).locator("tr[data-testid=bid-row]").first().waitFor();
