@@ -198,7 +198,20 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === locked.toFixed(),
     );
     expect(await page.getByTestId("free-USDT").getAttribute("title")).toBe(new Decimal(10000).minus(locked).toFixed());
+    // the row tooltip: id, quantity, status, date, and seed 001 §2's 200 px lines
+    await openOrders().getByRole("listitem").first().hover();
+    const tip = page.getByRole("tooltip");
+    await tip.waitFor();
+    const text = (await tip.textContent()) ?? "";
+    expect(text).toContain("quantity: 0.01");
+    expect(text).toContain("status: open");
+    expect(text).toMatch(/date: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(text).toContain(`Avg. price: ${new Decimal(price).toFixed(6)}`);
+    expect(text).toContain("Amount: 0.01 BTC");
+    expect(text).toContain(`Volume: ${locked.toFixed(6)} USDT`);
+    expect(await page.locator(".order-tip").evaluate((e) => e.getBoundingClientRect().width)).toBe(200);
     await shot(page, "trading-order");
+    await page.mouse.move(0, 0);
   });
 
   it("cancel takes one order away and Cancel all empties the list (000 §2, §7)", async () => {

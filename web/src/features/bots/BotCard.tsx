@@ -19,6 +19,12 @@ export function botStateText(bot: LiveBot): string {
   return bot.status;
 }
 
+/** What the runner publishes beside the setup (PRODUCT D21–D25): status, reason, error and the bot's records. */
+export function botState(bot: LiveBot): Record<string, unknown> {
+  const { botId: _id, botType: _type, path: _path, paths: _paths, setup: _setup, created: _created, ...state } = bot;
+  return state;
+}
+
 /** Seed 000 §2 "Bot card": the id, a details dialog with the setup as formatted JSON, and Remove (which cancels its orders first, D25). */
 export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
   const [busy, setBusy] = useState(false);
@@ -62,6 +68,10 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
             </Dialog.Title>
             <pre className="json" data-testid="bot-json">
               {JSON.stringify(bot.setup, null, 2)}
+            </pre>
+            <h3>State</h3>
+            <pre className="json" data-testid="bot-state-json">
+              {JSON.stringify(botState(bot), null, 2)}
             </pre>
             <div className="row end">
               <Dialog.Close asChild>
