@@ -1,7 +1,7 @@
-import { randomHex } from "../../lib/random.js";
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { ExchangeError } from "../../lib/errors.js";
+import { randomHex } from "../../lib/random.js";
 
 /**
  * An exclusive lock file beside the state file, so that two processes (two CLI calls, the TUI and
@@ -25,11 +25,15 @@ export interface LockOptions {
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 export const DEFAULT_STALE_LOCK_MS = 30_000;
+/** No lock is judged stale by age before this, whatever a process configures. */
+export const MIN_STALE_LOCK_MS = 1_000;
 /** A lock file still empty after this long was left by a process that died while creating it. */
 const EMPTY_LOCK_GRACE_MS = 2_000;
 
 export interface HeldLock {
   readonly path: string;
+  /** true when a stale lock was broken to take this one: its holder died, maybe mid-write */
+  readonly brokeStale: boolean;
   /** true while the lock file still carries this holder's token */
   isHeld(): boolean;
   release(): void;
@@ -122,7 +126,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<HeldLock> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const staleMs = options.staleMs ?? DEFAULT_STALE_LOCK_MS;
+  const staleMs = Math.max(MIN_STALE_LOCK_MS, options.staleMs ?? DEFAULT_STALE_LOCK_MS);
   const owner: LockOwner = {
     pid: process.pid,
     host: hostname(),
@@ -132,12 +136,13 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   };
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
+  let brokeStale = false;
   for (;;) {
     owner.at = Date.now();
     const text = JSON.stringify(owner);
     try {
       writeFileSync(path, text, { flag: "wx" });
-      return heldLock(path, text);
+      return heldLock(path, text, brokeStale);
     } catch (error) {
       if (errorCode(error) !== "EEXIST") throw error;
     }
@@ -145,6 +150,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     if (current === undefined) continue;
     if (isStale(path, current, staleMs)) {
       breakStaleLock(path, current);
+      brokeStale = true;
       continue;
     }
     if (Date.now() >= deadline) {
@@ -160,16 +166,21 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   }
 }
 
-function heldLock(path: string, text: string): HeldLock {
+function heldLock(path: string, text: string, brokeStale: boolean): HeldLock {
   let released = false;
+  const takenAt = Date.now();
+  // No process breaks the lock of a live holder before it is MIN_STALE_LOCK_MS old: until half of
+  // that has passed, the lock is ours without reading it back (two reads less per call).
+  const surelyOurs = () => Date.now() - takenAt < MIN_STALE_LOCK_MS / 2;
   return {
     path,
-    isHeld: () => !released && readText(path) === text,
+    brokeStale,
+    isHeld: () => !released && (surelyOurs() || readText(path) === text),
     release() {
       if (released) return;
       released = true;
       // Only our own lock is removed: a lock broken as stale may already belong to another process.
-      if (readText(path) === text) {
+      if (surelyOurs() || readText(path) === text) {
         try {
           unlinkSync(path);
         } catch {
