@@ -454,11 +454,9 @@ export class AccountStore {
    * When it throws, nothing it changed after `changes.checkpoint()` is kept.
    */
   transact<T>(work: (existing: PaperState | undefined, changes: StateChanges) => Outcome<T>): Promise<T> {
+    const run = () => this.locked(work);
     const previous = queues.get(this.file) ?? Promise.resolve();
-    const next = previous.then(
-      () => this.locked(work),
-      () => this.locked(work),
-    );
+    const next = previous.then(run, run);
     const tail = next.catch(() => undefined);
     queues.set(this.file, tail);
     void tail.then(() => {
