@@ -344,23 +344,29 @@ export class PaperEngine {
    * at equal times the earlier placed).
    */
   trimHistory(): void {
-    const done = this.state.orders.filter((o) => o.status !== "open");
-    const excess = done.length - HISTORY_LIMIT;
+    const orders = this.state.orders;
+    let done = 0;
+    for (const o of orders) if (o.status !== "open") done++;
+    const excess = done - HISTORY_LIMIT;
     if (excess <= 0) return;
-    // A full history loses one or two orders per call: picking the oldest by a scan keeps that
-    // linear instead of sorting the whole history on every call.
+    // A full history loses one order per call or so: picking the oldest by a scan keeps every
+    // call linear instead of sorting the whole history each time.
     const drop = new Set<PaperOrderRecord>();
     if (excess <= 8) {
       for (let n = 0; n < excess; n++) {
         let oldest: PaperOrderRecord | undefined;
-        for (const o of done) if (!drop.has(o) && (oldest === undefined || o.updatedAt < oldest.updatedAt)) oldest = o;
+        for (const o of orders) {
+          if (o.status !== "open" && !drop.has(o) && (oldest === undefined || o.updatedAt < oldest.updatedAt))
+            oldest = o;
+        }
         drop.add(oldest!);
       }
     } else {
-      for (const o of done.sort((a, b) => a.updatedAt - b.updatedAt).slice(0, excess)) drop.add(o);
+      const sorted = orders.filter((o) => o.status !== "open").sort((a, b) => a.updatedAt - b.updatedAt);
+      for (const o of sorted.slice(0, excess)) drop.add(o);
     }
     for (const o of drop) this.changes.dropped(o.id);
-    this.state.orders = this.state.orders.filter((o) => !drop.has(o));
+    this.state.orders = orders.filter((o) => !drop.has(o));
     this.dirty = true;
   }
 }

@@ -46,6 +46,10 @@ interface LockOwner {
   token: string;
 }
 
+let host: string | undefined;
+/** The host name, asked once per process (a system call on every lock otherwise). */
+const thisHost = (): string => (host ??= hostname());
+
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -93,7 +97,7 @@ function isStale(path: string, text: string, staleMs: number): boolean {
   if (Date.now() - owner.at > staleMs) return true;
   // A pid of 0 or below would name a process group to process.kill: such an owner is judged by age only.
   const checkable = Number.isSafeInteger(owner.pid) && owner.pid > 0 && owner.pid !== process.pid;
-  return checkable && owner.host === hostname() && !processAlive(owner.pid);
+  return checkable && owner.host === thisHost() && !processAlive(owner.pid);
 }
 
 /** Removes a stale lock, unless it changed hands since it was judged stale. */
@@ -129,7 +133,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const staleMs = Math.max(MIN_STALE_LOCK_MS, options.staleMs ?? DEFAULT_STALE_LOCK_MS);
   const owner: LockOwner = {
     pid: process.pid,
-    host: hostname(),
+    host: thisHost(),
     at: Date.now(),
     // Tells this holder from any other; not a secret, so no crypto module on every call.
     token: `${process.hrtime.bigint().toString(36)}-${Math.random().toString(36).slice(2)}`,
