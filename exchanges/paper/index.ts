@@ -7,8 +7,9 @@
  *   state.ts   one account's state as kept on disk
  *   engine.ts  matching and balances over that state
  *   lock.ts    the lock file that serializes processes
+ *   snapshot.ts the account's snapshot file: validation, atomic writes
  *   journal.ts the account's journal: one JSON line per call that changed something
- *   store.ts   the account's files (snapshot + journal): location, validation, in-memory cache
+ *   store.ts   the account's files (snapshot + journal): location, calls, in-memory cache
  *   adapter.ts the ExchangeAdapter
  *   feed.ts    the BookFeed
  */

@@ -1,5 +1,7 @@
+import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { ExchangeError } from "../../lib/errors.js";
-import type { BalanceRow, JournalEntry, PaperOrderRecord, TakenEntry } from "./state.js";
+import { randomHex } from "../../lib/random.js";
+import type { BalanceRow, JournalEntry, PaperOrderRecord, PaperState, TakenEntry } from "./state.js";
 
 /**
  * The journal of a paper account, `<account>.journal` beside its snapshot `<account>.json`
@@ -117,4 +119,75 @@ export function parseJournalLine(text: string, file: string, lineNo: number): Jo
   if (taken !== undefined && !(isObject(taken) && Object.values(taken).every((t) => t === null || isTakenEntry(t))))
     fail("has malformed taken liquidity");
   return { entry: value as unknown as JournalEntry };
+}
+
+/** The journal's entries that continue `state`, checked: each one the next seq. */
+export function continuation(
+  state: PaperState,
+  lines: readonly string[],
+  journalFile: string,
+  firstLineNo: number,
+  atStart: boolean,
+): JournalEntry[] {
+  const entries: JournalEntry[] = [];
+  let seq = state.seq;
+  lines.forEach((text, i) => {
+    const line = parseJournalLine(text, journalFile, firstLineNo + i);
+    if ("header" in line) {
+      if (!atStart || i !== 0)
+        throw corruptJournal(journalFile, `line ${firstLineNo + i} is a header within the journal`);
+      if (line.header.base > seq)
+        throw corruptJournal(journalFile, `it continues entry ${line.header.base}, the state file holds ${seq}`);
+      return;
+    }
+    if (atStart && i === 0) throw corruptJournal(journalFile, "line 1 is not a journal header");
+    const { entry } = line;
+    // entries the snapshot already holds: a crash came between a compaction's rename and its reset
+    if (entry.seq <= state.seq) return;
+    if (entry.seq !== seq + 1)
+      throw corruptJournal(journalFile, `line ${firstLineNo + i} is entry ${entry.seq}, expected ${seq + 1}`);
+    seq = entry.seq;
+    entries.push(entry);
+  });
+  return entries;
+}
+
+export function cutPartialLine(journalFile: string, bytes: number): void {
+  const fd = openSync(journalFile, "r+");
+  try {
+    ftruncateSync(fd, bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function removeJournal(journalFile: string): void {
+  try {
+    unlinkSync(journalFile);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+export function headerLine(base: number): Buffer {
+  const header: JournalHeader = { journal: JOURNAL_FORMAT, base, id: randomHex(4) };
+  return Buffer.from(`${JSON.stringify(header)}\n`);
+}
+
+/** Writes all of `data` at the journal's end; a short write is undone and is an error. */
+export function appendAll(fd: number, data: Buffer, sizeBefore: number, journalFile: string): void {
+  let written = 0;
+  try {
+    while (written < data.length) {
+      const n = writeSync(fd, data, written, data.length - written);
+      if (n <= 0) throw new Error("nothing written");
+      written += n;
+    }
+  } catch (error) {
+    ftruncateSync(fd, sizeBefore);
+    throw new ExchangeError("paper", `Cannot append to paper journal '${journalFile}': ${(error as Error).message}`, {
+      kind: "network",
+      cause: error,
+    });
+  }
 }

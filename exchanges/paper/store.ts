@@ -1,43 +1,33 @@
 import {
   closeSync,
   fstatSync,
-  fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  renameSync,
   type Stats,
   statSync,
   unlinkSync,
-  writeSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ExchangeError } from "../../lib/errors.js";
-import { randomHex } from "../../lib/random.js";
 import {
+  appendAll,
   completeLines,
-  corruptJournal,
-  isBalanceRow,
-  isOrderRecord,
-  isTakenEntry,
-  JOURNAL_FORMAT,
-  type JournalHeader,
+  continuation,
+  cutPartialLine,
+  headerLine,
   journalFileOf,
-  parseJournalLine,
+  removeJournal,
 } from "./journal.js";
 import { acquireLock, type LockOptions } from "./lock.js";
-import {
-  applyEntries,
-  type JournalEntry,
-  LEGACY_STATE_VERSION,
-  type PaperState,
-  STATE_VERSION,
-  StateChanges,
-} from "./state.js";
+import { parseSnapshot, writeFileAtomic } from "./snapshot.js";
+import { applyEntries, type JournalEntry, type PaperState, StateChanges } from "./state.js";
+
+export { parseState, writeFileAtomic } from "./snapshot.js";
 
 /**
  * Where and how a paper account lives on disk (docs/paper-store.md):
@@ -94,93 +84,6 @@ export function paperStateFile(dataDir: string, account: string): string {
 /** The journal file of a paper account. */
 export function paperJournalFile(dataDir: string, account: string): string {
   return journalFileOf(paperStateFile(dataDir, account));
-}
-
-function corrupt(file: string, reason: string): ExchangeError {
-  return new ExchangeError(
-    "paper",
-    `Corrupt paper state file '${file}': ${reason}. It was left untouched; move it away to start the account afresh.`,
-    { kind: "bad-input" },
-  );
-}
-
-/**
- * Checks a snapshot's text by hand (no schema library: every CLI call on paper reads this file,
- * and start-up time counts). A version 1 file (spotdesk before the journal) reads as seq 0.
- */
-export function parseState(text: string, file: string): PaperState {
-  return parseSnapshot(text, file).state;
-}
-
-function parseSnapshot(text: string, file: string): { state: PaperState; legacy: boolean } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw corrupt(file, `not JSON (${(error as Error).message})`);
-  }
-  const fail = (what: string): never => {
-    throw corrupt(file, what);
-  };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) fail("not an object");
-  const state = value as Record<string, unknown>;
-  const legacy = state.version === LEGACY_STATE_VERSION;
-  if (state.version !== STATE_VERSION && !legacy) fail(`unknown version ${JSON.stringify(state.version)}`);
-  if (legacy) {
-    state.version = STATE_VERSION;
-    state.seq = 0;
-  }
-  for (const field of ["createdAt", "seq", "lastBucket", "nextId"] as const) {
-    if (!Number.isSafeInteger(state[field])) fail(`'${field}' is not an integer`);
-  }
-  if (typeof state.account !== "string") fail("'account' is not a string");
-  const balances = state.balances;
-  if (typeof balances !== "object" || balances === null || Array.isArray(balances)) fail("'balances' is not an object");
-  for (const [currency, row] of Object.entries(balances as Record<string, unknown>)) {
-    if (!isBalanceRow(row)) fail(`balance of '${currency}' is not {free, locked} as non-negative decimal strings`);
-  }
-  if (!Array.isArray(state.orders)) fail("'orders' is not a list");
-  (state.orders as unknown[]).forEach((order, i) => {
-    if (!isOrderRecord(order)) fail(`order #${i + 1} is malformed`);
-  });
-  const taken = state.taken;
-  if (typeof taken !== "object" || taken === null || Array.isArray(taken)) fail("'taken' is not an object");
-  for (const [key, entry] of Object.entries(taken as Record<string, unknown>)) {
-    if (!isTakenEntry(entry)) fail(`taken entry '${key}' is malformed`);
-  }
-  return { state: value as PaperState, legacy };
-}
-
-/** Writes a file so that readers see either the old or the new content, never a part. */
-export function writeFileAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, file);
-  } catch (error) {
-    unlinkSync(temp);
-    throw error;
-  }
-  // The rename itself must reach the disk too; not every platform can fsync a directory.
-  try {
-    const dir = openSync(dirname(file), "r");
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
-  } catch {
-    // best effort
-  }
 }
 
 const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -259,37 +162,6 @@ interface Loaded {
   fd: number | undefined;
 }
 
-/** The journal's entries that continue `state`, checked: each one the next seq. */
-function continuation(
-  state: PaperState,
-  lines: readonly string[],
-  journalFile: string,
-  firstLineNo: number,
-  atStart: boolean,
-): JournalEntry[] {
-  const entries: JournalEntry[] = [];
-  let seq = state.seq;
-  lines.forEach((text, i) => {
-    const line = parseJournalLine(text, journalFile, firstLineNo + i);
-    if ("header" in line) {
-      if (!atStart || i !== 0)
-        throw corruptJournal(journalFile, `line ${firstLineNo + i} is a header within the journal`);
-      if (line.header.base > seq)
-        throw corruptJournal(journalFile, `it continues entry ${line.header.base}, the state file holds ${seq}`);
-      return;
-    }
-    if (atStart && i === 0) throw corruptJournal(journalFile, "line 1 is not a journal header");
-    const { entry } = line;
-    // entries the snapshot already holds: a crash came between a compaction's rename and its reset
-    if (entry.seq <= state.seq) return;
-    if (entry.seq !== seq + 1)
-      throw corruptJournal(journalFile, `line ${firstLineNo + i} is entry ${entry.seq}, expected ${seq + 1}`);
-    seq = entry.seq;
-    entries.push(entry);
-  });
-  return entries;
-}
-
 /**
  * Reads an account from its files. `repair` (only under the lock) converts a version 1 snapshot
  * and cuts off a partial last journal line left by a crash.
@@ -331,46 +203,6 @@ function loadAccount(file: string, journalFile: string, repair: boolean): Loaded
   loaded.journal = { ino: journalStats.ino, size: bytes, last };
   if (repair && journal.length > bytes) cutPartialLine(journalFile, bytes);
   return loaded;
-}
-
-function cutPartialLine(journalFile: string, bytes: number): void {
-  const fd = openSync(journalFile, "r+");
-  try {
-    ftruncateSync(fd, bytes);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function removeJournal(journalFile: string): void {
-  try {
-    unlinkSync(journalFile);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-}
-
-function headerLine(base: number): Buffer {
-  const header: JournalHeader = { journal: JOURNAL_FORMAT, base, id: randomHex(4) };
-  return Buffer.from(`${JSON.stringify(header)}\n`);
-}
-
-/** Writes all of `data` at the journal's end; a short write is undone and is an error. */
-function appendAll(fd: number, data: Buffer, sizeBefore: number, journalFile: string): void {
-  let written = 0;
-  try {
-    while (written < data.length) {
-      const n = writeSync(fd, data, written, data.length - written);
-      if (n <= 0) throw new Error("nothing written");
-      written += n;
-    }
-  } catch (error) {
-    ftruncateSync(fd, sizeBefore);
-    throw new ExchangeError("paper", `Cannot append to paper journal '${journalFile}': ${(error as Error).message}`, {
-      kind: "network",
-      cause: error,
-    });
-  }
 }
 
 /** A journal longer than this and than its snapshot is folded into a new snapshot. */
