@@ -270,13 +270,7 @@ export class AccountStore {
    * second attempt then sees whole).
    */
   read(): PaperState | undefined {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return loadAccount(this.file, this.journalFile, false).state;
-      } catch (error) {
-        if (attempt >= 2) throw error;
-      }
-    }
+    return readPaperAccount(this.file);
   }
 
   /**
@@ -402,12 +396,12 @@ export class AccountStore {
     return loaded.fd;
   }
 
-  /** A new account: its first snapshot (a journal left from a deleted account goes). */
+  /** A new account: its first snapshot (a journal left from a deleted account goes first). */
   private create(state: PaperState): void {
     const text = JSON.stringify(state);
     try {
-      writeFileAtomic(this.file, text);
       removeJournal(this.journalFile);
+      writeFileAtomic(this.file, text);
     } catch (error) {
       forget(this.file);
       throw error;
@@ -443,10 +437,18 @@ export class AccountStore {
       state.seq = entry.seq;
       const entryLine = line.subarray(line.lastIndexOf(0x0a, line.length - 2) + 1);
       loaded.journal = { ino: view.ino, size: view.size + line.length, last: Buffer.from(entryLine) };
-      if (loaded.journal.size > Math.max(this.compactBytes, loaded.snapshotBytes)) this.compact(loaded, state, fd);
     } catch (error) {
       forget(this.file);
       throw error;
+    }
+    if (loaded.journal.size > Math.max(this.compactBytes, loaded.snapshotBytes)) {
+      // The entry is written: the call succeeded whatever happens to this housekeeping (a full
+      // disk leaves the old snapshot and journal, which still read as the account).
+      try {
+        this.compact(loaded, state, loaded.fd!);
+      } catch {
+        forget(this.file);
+      }
     }
   }
 
