@@ -64,7 +64,8 @@ export async function bestPrices(ctx: Context, id: ExchangeId, pair: string): Pr
   if (id === "paper") {
     const { paperBook } = await import("../exchanges/paper/index.js");
     const book = paperBook(pair, { now: ctx.now, depth: 1 });
-    return { bestBid: book.bids[0]?.[0], bestAsk: book.asks[0]?.[0], mid: book.mid };
+    // The mid of the best prices, as the book shows it (not the synthetic market's own mid).
+    return { bestBid: book.bids[0]?.[0], bestAsk: book.asks[0]?.[0], mid: undefined };
   }
   const feed = await openBookFeed(ctx, id, pair);
   try {
