@@ -165,6 +165,33 @@ describe("the same client order id twice places one order (docs/orders.md 'Clien
     expect(okx.server.requests.length).toBe(before);
   });
 
+  it("bitteam takes no client order id: refused as unsupported before any request", async () => {
+    const result = await runCli(
+      ["--exchange", "bitteam", "--base-url", "http://127.0.0.1:9", "buy", "BTC/USDT", "0.01", "30000"].concat([
+        "--allow-far-price",
+        "--client-order-id",
+        "retry-1",
+      ]),
+      { SPOTDESK_API_KEY: "k".repeat(16), SPOTDESK_API_SECRET: "s".repeat(16) },
+    );
+    expect(result.code).toBe(9);
+    expect(result.stderr).toContain("bitteam takes no client order id");
+  });
+
+  it("a repeated cancel on a real exchange's mock exits 0 and says the order is already canceled", async () => {
+    const env = { SPOTDESK_API_KEY: bybitCreds.api, SPOTDESK_API_SECRET: bybitCreds.secret };
+    const args = ["--exchange", "bybit", "--base-url", bybit.url, "--json"];
+    const placed = await runCli([...args, "buy", "BTC/USDT", "0.01", "30000", "--allow-far-price"], env);
+    const { id } = JSON.parse(placed.stdout) as { id: string };
+    const first = await runCli([...args, "cancel", "BTC/USDT", id], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual([id]);
+    const again = await runCli([...args, "cancel", "BTC/USDT", id], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([]);
+    expect(again.stderr).toContain(`Order ${id} is already canceled: nothing to cancel`);
+  });
+
   it("a batch item's clientOrderId is sent in the exchange's field and not placed twice", async () => {
     const env = { SPOTDESK_API_KEY: bybitCreds.api, SPOTDESK_API_SECRET: bybitCreds.secret };
     const items = JSON.stringify([
