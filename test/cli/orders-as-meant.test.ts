@@ -171,6 +171,14 @@ describe("client order ids and repeated cancels (docs/orders.md)", () => {
     const orders = (await state("cid")).orders;
     expect(orders.map((o) => o.clientOrderId)).toEqual(["retry-7"]);
     expect(orders[0]).toMatchObject({ exchange: "paper", account: "cid" });
+    // a retry that asks for another price still places nothing, and says how the order differs
+    const changed = await cli.run(
+      ["--account", "cid", "buy", "BTC/USDT", "0.001", "1001", "--client-order-id", "retry-7", "--json"],
+      at,
+    );
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stderr).toContain("(it has price 1000, not 1001): nothing sent");
+    expect((await state("cid")).orders).toHaveLength(1);
   });
 
   it("a repeated cancel of a canceled order exits 0 and says so", async () => {
