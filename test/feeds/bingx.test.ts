@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { browserGunzip } from "../../exchanges/feed/gzip.js";
-import { createFeed } from "../../exchanges/feeds.js";
+import { browserInflate } from "../../exchanges/feed/inflate.js";
 import type { BingxFeed } from "../../exchanges/feeds/bingx.js";
-import { BingxMock } from "../mocks/ws-bingx.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { BingxMock } from "../mocks/ws-bingx.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const DATA_TYPE = "BTC-USDT@depth20";
@@ -46,8 +46,8 @@ describe("bingx feed", () => {
     await waitFor(() => mock.pongs === 2, "pongs");
   });
 
-  it("keeps frame order with the browser's asynchronous DecompressionStream gunzip", async () => {
-    const { feed } = open({ gunzip: browserGunzip() });
+  it("keeps frame order with the browser's asynchronous DecompressionStream inflate", async () => {
+    const { feed } = open({ inflate: browserInflate() });
     await waitFor(() => feed.state === "live", "live");
     for (let i = 1; i <= 20; i++) mock.push(DATA_TYPE, [[`99.${String(i).padStart(2, "0")}`, String(i)]]);
     await waitFor(() => sameBook(feed.book, mock.truth, 20), "all pushes, last one wins");
@@ -72,7 +72,9 @@ describe("bingx feed", () => {
     mock.server.broadcast("not gzip, not json");
     mock.push(DATA_TYPE, [["99.95", "1"]]);
     await waitFor(() => sameBook(feed.book, mock.truth, 20), "after garbage");
-    expect(feed.stats.parseFailures).toBe(2);
+    // the first unreadable frame throws the book away and takes it again (docs/feeds.md); later ones may reach the old socket
+    expect(feed.stats.parseFailures).toBeGreaterThanOrEqual(1);
+    expect(feed.stats.resyncs).toBeGreaterThanOrEqual(1);
     expect(logger.has("not understood")).toBe(true);
   });
 });

@@ -3,9 +3,10 @@ import type { WebSocket } from "ws";
 import { MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
- * Bitrue market socket as documented: every frame gzip; {"event":"sub","params":{cb_id, channel}}
- * is acknowledged with event_rep "subed"; depth pushes {"channel","ts","tick":{"buys","asks"}} carry
- * the whole top of the book; the server's {"ping": n} expects {"pong": n}.
+ * Bitrue market socket as documented (docs/feeds.md "bitrue"): every frame gzip;
+ * {"event":"sub","params":{cb_id, channel}} is acknowledged {"channel","cb_id","event_rep":"subed",
+ * "status":"ok","ts"}; depth pushes {"ts","channel","tick":{"buys","asks"}} carry the whole top of
+ * the book as decimal strings; the server's {"ping":"<ms>"} (a string) expects {"pong": same}.
  */
 export class BitrueMock {
   readonly server: MockWsServer;
@@ -31,13 +32,23 @@ export class BitrueMock {
     if (message.pong !== undefined) this.pongs++;
     else if (message.event === "sub" && message.params) {
       this.subscriptions.push(message.params.channel);
-      this.send(client, { channel: message.params.channel, cb_id: message.params.cb_id, event_rep: "subed", status: "ok", ts: Date.now() });
+      this.send(client, {
+        channel: message.params.channel,
+        cb_id: message.params.cb_id,
+        event_rep: "subed",
+        status: "ok",
+        ts: Date.now(),
+      });
       this.pushTo(client, message.params.channel);
     }
   }
 
   private pushTo(client: WebSocket, channel: string): void {
-    this.send(client, { channel, ts: Date.now(), tick: { buys: this.truth.levels("bid", 50), asks: this.truth.levels("ask", 50) } });
+    this.send(client, {
+      ts: Date.now(),
+      channel,
+      tick: { buys: this.truth.levels("bid", 50), asks: this.truth.levels("ask", 50) },
+    });
   }
 
   /** Pushes the current top of the book to every client. */
@@ -46,7 +57,7 @@ export class BitrueMock {
   }
 
   ping(): void {
-    for (const client of this.server.clients) this.send(client, { ping: Date.now() });
+    for (const client of this.server.clients) this.send(client, { ping: String(Date.now()) });
   }
 
   close(): Promise<void> {
