@@ -81,6 +81,8 @@ export abstract class SocketFeed implements BookFeed {
   private staleTimer: Timer | undefined;
   private reconnectTimer: Timer | undefined;
   private lastChangeAt = 0;
+  /** the book version the change listeners were last told about */
+  private announcedVersion = this.book.version;
   /** the socket generation whose unreadable frame was last logged at warn level */
   private warnedGeneration = -1;
   /** keeps frames in order while an asynchronous inflate runs */
@@ -184,11 +186,16 @@ export abstract class SocketFeed implements BookFeed {
     this.send(JSON.stringify(message));
   }
 
-  /** A fresh snapshot is in the book: the feed is live and the backoff starts over. */
+  /**
+   * A fresh snapshot is in the book: the feed is live and the backoff starts over. A snapshot that
+   * came by REST lands outside any frame, so its change is announced here (a reader waiting for
+   * the first book would otherwise wait for the first delta).
+   */
   protected markLive(): void {
     this.attempts = 0;
     this.lastChangeAt = Date.now();
     this.setState("live");
+    this.announceChange();
   }
 
   /**
@@ -201,6 +208,7 @@ export abstract class SocketFeed implements BookFeed {
     this.log.warn("feed resync", { exchange: this.exchange, pair: this.pair, reason, ...fields });
     this.book.clear();
     this.setState("resyncing");
+    this.announceChange();
     this.resetSequence();
     try {
       this.requestSnapshot();
@@ -419,17 +427,21 @@ export abstract class SocketFeed implements BookFeed {
   }
 
   private process(frame: Frame): void {
-    const before = this.book.version;
     try {
       this.handleFrame(frame);
     } catch (error) {
       this.parseFailure(error, frame);
     }
-    if (this.book.version !== before) {
-      this.lastChangeAt = Date.now();
-      if (this.currentState === "stale") this.setState("live");
-      notify(this.changeListeners, undefined, this.log, this.exchange);
-    }
+    this.announceChange();
+  }
+
+  /** Tells the change listeners once for every book version they have not seen yet. */
+  private announceChange(): void {
+    if (this.book.version === this.announcedVersion) return;
+    this.announcedVersion = this.book.version;
+    this.lastChangeAt = Date.now();
+    if (this.currentState === "stale") this.setState("live");
+    notify(this.changeListeners, undefined, this.log, this.exchange);
   }
 
   /**
