@@ -1,6 +1,7 @@
 import { exchangeSymbol } from "../../lib/pair.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
+import { isSuccessCode } from "../common/success.js";
 import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const BINGX_WS_URL = "wss://open-api-ws.bingx.com/market";
@@ -45,7 +46,7 @@ export class BingxFeed extends SocketFeed {
       this.sendJson({ pong: message.ping, time: message.time });
       return;
     }
-    if (message.code !== undefined && message.code !== 0) {
+    if (!isSuccessCode(message.code, 0, true)) {
       this.log.error("bingx refused", { code: message.code, msg: message.msg });
       return;
     }

@@ -1,4 +1,5 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { isSuccessCode } from "../common/success.js";
 import { FeedParseError, isRecord, parseLevelObjects, parseLevels, sequence } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
@@ -81,7 +82,7 @@ export class MexcFeed extends RestSnapshotFeed {
   private handleText(frame: string): void {
     const message: unknown = JSON.parse(frame);
     if (!isRecord(message)) throw new FeedParseError("not an object");
-    if (message.code !== undefined && message.code !== 0) {
+    if (!isSuccessCode(message.code, 0, true)) {
       this.log.error("mexc refused", { code: message.code, msg: message.msg });
       return;
     }
