@@ -70,8 +70,20 @@ export class CoinstoreFeed extends SocketFeed {
         this.log.error("coinstore refused", { code: message.C, msg: message.M });
       return;
     }
-    if (message.T !== "depth" || message.channel !== this.channel) return;
+    if (!this.isOurDepth(message)) return;
     this.book.applySnapshot(parseLevels(message.b, "b"), parseLevels(message.a, "a"));
     this.markLive();
+  }
+
+  /**
+   * Coinstore documents a depth push two ways (docs/feeds.md "coinstore"): its message schema
+   * carries "T":"depth" and the channel; its depth example carries neither, only level,
+   * instrumentId, symbol, b and a. Both are ours when they name our channel or our symbol id.
+   */
+  private isOurDepth(message: Record<string, unknown>): boolean {
+    if (message.T !== undefined && message.T !== "depth") return false;
+    if (message.channel !== undefined) return message.channel === this.channel;
+    if (message.b === undefined && message.a === undefined) return false;
+    return message.instrumentId !== undefined && String(message.instrumentId) === this.symbolId;
   }
 }

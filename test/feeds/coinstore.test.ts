@@ -44,6 +44,34 @@ describe("coinstore feed", () => {
     expectSameBook(feed.book, mock.truth, 20);
   });
 
+  it("reads the depth push in the form of Coinstore's depth example too (no T, no channel; matched by instrumentId)", async () => {
+    mock.depthForm = "example";
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expectSameBook(feed.book, mock.truth, 20);
+    mock.truth.set("bid", "99.50", "0");
+    mock.push(CHANNEL);
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "second push");
+    expect(feed.stats.parseFailures).toBe(0);
+  });
+
+  it("ignores a depth push of another instrument", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    let changes = 0;
+    feed.onChange(() => changes++);
+    mock.ws.broadcast(
+      JSON.stringify({ level: 20, instrumentId: 5, symbol: "ETHUSDT", b: [["1", "1"]], a: [["2", "1"]] }),
+    );
+    mock.ws.broadcast(JSON.stringify({ S: 99, T: "depth", channel: "5@depth@20", b: [["1", "1"]], a: [] }));
+    mock.truth.set("ask", "100.00", "0");
+    mock.push(CHANNEL);
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "only our pushes");
+    // frames arrive in order: the two foreign pushes came first and changed nothing
+    expect(changes).toBe(1);
+    expect(feed.stats.parseFailures).toBe(0);
+  });
+
   it("refuses a symbols answer whose code is not success, logs it and shows no book (PRODUCT D20)", async () => {
     mock.successCode = "1401";
     const { feed, logger } = open();

@@ -17,6 +17,11 @@ export class CoinstoreMock {
   readonly subscriptions: string[] = [];
   pongs = 0;
   symbolId: number | undefined = 4;
+  /**
+   * The depth push as the message schema shows it ({"S","T":"depth","channel",...}), or as the
+   * depth example shows it: {"level","instrumentId","symbol","b","a"} and nothing else.
+   */
+  depthForm: "schema" | "example" = "schema";
   /** the success code of the symbols answer: the documented string "0", or the number 0 */
   successCode: number | string = "0";
   private seq = 0;
@@ -67,15 +72,15 @@ export class CoinstoreMock {
 
   private pushTo(client: WebSocket, channel: string): void {
     const level = Number(channel.split("@")[2] ?? 20);
-    this.send(client, {
-      T: "depth",
-      channel,
+    const book = {
       level,
       instrumentId: this.symbolId,
       symbol: "BTCUSDT",
       b: this.truth.levels("bid", level),
       a: this.truth.levels("ask", level),
-    });
+    };
+    if (this.depthForm === "example") client.send(JSON.stringify(book));
+    else this.send(client, { T: "depth", channel, ...book });
   }
 
   push(channel: string): void {
