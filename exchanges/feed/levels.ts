@@ -1,5 +1,5 @@
 import { Decimal } from "../../lib/decimal.js";
-import type { OrderBook, BookSide } from "../../lib/orderbook.js";
+import type { BookSide, OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
 
 /** A decimal as exchanges write them: digits, an optional fraction, an optional exponent. */
@@ -8,8 +8,31 @@ const DECIMAL_RE = /^\d+(\.\d*)?([eE][-+]?\d+)?$|^\.\d+$/;
 /** Thrown for a message the feed cannot read; the base logs it and carries on (seed 001 §8). */
 export class FeedParseError extends Error {}
 
+/** A bare JSON number that is an element of an array: after `[` or `,`, before `,` or `]`. */
+const ARRAY_NUMBER = /([[,]\s*)(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?=\s*[,\]])/g;
+
+/**
+ * Parses JSON whose price levels are written as bare numbers (lbank, htx: `[[0.0252,0.5833]]`)
+ * without rounding them through binary floats: every number that is an array element is read as
+ * its decimal text. Numbers outside arrays (sequence numbers, timestamps) stay numbers. A string
+ * holding `,1` or `[2]` is left alone too: strings are skipped before numbers are looked for.
+ */
+export function parseJsonKeepingLevels(text: string): unknown {
+  let out = "";
+  let at = 0;
+  // copy strings verbatim, quote array-element numbers in the stretches between them
+  const strings = /"(?:[^"\\]|\\.)*"/g;
+  for (let m = strings.exec(text); m; m = strings.exec(text)) {
+    out += text.slice(at, m.index).replace(ARRAY_NUMBER, '$1"$2"') + m[0];
+    at = m.index + m[0].length;
+  }
+  out += text.slice(at).replace(ARRAY_NUMBER, '$1"$2"');
+  return JSON.parse(out);
+}
+
 export function decimalText(value: unknown, what: string): string {
-  const text = typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
+  const text =
+    typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
   if (text === undefined || !DECIMAL_RE.test(text)) throw new FeedParseError(`bad ${what}: ${JSON.stringify(value)}`);
   return text;
 }
@@ -58,7 +81,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** A sequence number that may arrive as a number or a numeric string. */
 export function sequence(value: unknown, what: string): number {
   const n = typeof value === "string" && value !== "" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isSafeInteger(n)) throw new FeedParseError(`bad ${what}: ${JSON.stringify(value)}`);
+  if (typeof n !== "number" || !Number.isSafeInteger(n))
+    throw new FeedParseError(`bad ${what}: ${JSON.stringify(value)}`);
   return n;
 }
 

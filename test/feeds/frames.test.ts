@@ -7,6 +7,7 @@
 import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { browserInflate, compressionOf, plainText } from "../../exchanges/feed/inflate.js";
+import { parseJsonKeepingLevels } from "../../exchanges/feed/levels.js";
 import { nodeInflate } from "../../exchanges/feed-node.js";
 import type { BitmartFeed } from "../../exchanges/feeds/bitmart.js";
 import { createFeed } from "../../exchanges/feeds.js";
@@ -93,5 +94,29 @@ describe("one decoder for every frame form", () => {
       "back, plain",
     );
     expect(feed.stats.parseFailures).toBe(0);
+  });
+});
+
+describe("parseJsonKeepingLevels (lbank, htx: levels as bare JSON numbers)", () => {
+  it("reads every array-element number as its decimal text and leaves other numbers and strings alone", () => {
+    const text =
+      '{"depth":{"asks":[[0.12345678901234567890,1e-7],[2, 3]],"bids":[]},"count":100,"note":"a,1] [2,3]","seqNum":123456789012,"ts":[5]}';
+    expect(parseJsonKeepingLevels(text)).toEqual({
+      depth: {
+        asks: [
+          ["0.12345678901234567890", "1e-7"],
+          ["2", "3"],
+        ],
+        bids: [],
+      },
+      count: 100,
+      note: "a,1] [2,3]",
+      seqNum: 123456789012,
+      ts: ["5"],
+    });
+  });
+
+  it("still refuses text that is not JSON", () => {
+    expect(() => parseJsonKeepingLevels("{[1,2")).toThrow();
   });
 });

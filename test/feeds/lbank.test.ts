@@ -40,6 +40,14 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     expectSameBook(feed.book, mock.truth);
   });
 
+  it("keeps every digit of levels written as bare JSON numbers, never rounding them through floats (docs/feeds.md)", async () => {
+    mock.truth.set("bid", "99.987654321098765432", "0.100000000000000001");
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expect(feed.book.top(1).bids[0]).toEqual(["99.987654321098765432", "0.100000000000000001"]);
+    expectSameBook(feed.book, mock.truth);
+  });
+
   it("reads levels written as strings as well as the documented JSON numbers (docs/feeds.md: both forms)", async () => {
     mock.numbers = false;
     const { feed } = open();

@@ -1,5 +1,5 @@
 import type { WebSocket } from "ws";
-import { MockWsServer, TruthBook } from "./ws-base.js";
+import { bareLevelNumbers, MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
  * LBank v2 socket as documented (docs/feeds.md "lbank"): {"action":"subscribe","subscribe":"depth",
@@ -46,12 +46,16 @@ export class LbankMock {
   }
 
   private pushTo(client: WebSocket, pair: string, count = 50): void {
-    const rows = (levels: [string, string][]) =>
-      this.numbers ? levels.map(([p, a]) => [Number(p), Number(a)]) : levels;
-    const depth = { asks: rows(this.truth.levels("ask", count)), bids: rows(this.truth.levels("bid", count)) };
-    client.send(
-      JSON.stringify({ depth, count, type: "depth", pair, SERVER: "V2", TS: new Date().toISOString().slice(0, 23) }),
-    );
+    const depth = { asks: this.truth.levels("ask", count), bids: this.truth.levels("bid", count) };
+    const text = JSON.stringify({
+      depth,
+      count,
+      type: "depth",
+      pair,
+      SERVER: "V2",
+      TS: new Date().toISOString().slice(0, 23),
+    });
+    client.send(this.numbers ? bareLevelNumbers(text) : text);
   }
 
   push(pair: string): void {
