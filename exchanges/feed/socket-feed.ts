@@ -85,6 +85,8 @@ export abstract class SocketFeed implements BookFeed {
   private announcedVersion = this.book.version;
   /** the socket generation whose unreadable frame was last logged at warn level */
   private warnedGeneration = -1;
+  /** frames waiting behind an asynchronous inflate */
+  private pendingDecodes = 0;
   /** keeps frames in order while an asynchronous inflate runs */
   private decodeChain: Promise<void> = Promise.resolve();
   private readonly keepAliveMs: number;
@@ -400,30 +402,39 @@ export abstract class SocketFeed implements BookFeed {
     this.renewSocket();
   }
 
+  /**
+   * Decodes and handles one frame. While an asynchronous inflate (the browser's) is pending, every
+   * later frame, text included, waits its turn, so frames are handled in the order they came; a
+   * decode result is settled at once so no rejection is ever left unhandled.
+   */
   private receive(data: unknown): void {
     this.stats.messages++;
     let decoded: Frame | Promise<Frame>;
     try {
       decoded = this.decode(data);
     } catch (error) {
-      this.parseFailure(error, data);
-      return;
+      if (this.pendingDecodes === 0) return this.parseFailure(error, data);
+      decoded = Promise.reject(error);
+      decoded.catch(() => {});
     }
-    if (decoded instanceof Promise) {
-      const generation = this.generation;
-      this.decodeChain = this.decodeChain.then(() =>
-        decoded.then(
-          (frame) => {
-            if (generation === this.generation) this.process(frame);
-          },
-          (error) => {
-            if (generation === this.generation) this.parseFailure(error, data);
-          },
-        ),
+    if (!(decoded instanceof Promise) && this.pendingDecodes === 0) return this.process(decoded);
+    const generation = this.generation;
+    const settled: Promise<{ frame: Frame } | { error: unknown }> = Promise.resolve(decoded).then(
+      (frame) => ({ frame }),
+      (error: unknown) => ({ error }),
+    );
+    this.pendingDecodes++;
+    this.decodeChain = this.decodeChain
+      .then(() => settled)
+      .then((result) => {
+        this.pendingDecodes--;
+        if (generation !== this.generation) return;
+        if ("frame" in result) this.process(result.frame);
+        else this.parseFailure(result.error, data);
+      })
+      .catch((error: unknown) =>
+        this.log.error("feed frame handling failed", { exchange: this.exchange, error: errorText(error) }),
       );
-      return;
-    }
-    this.process(decoded);
   }
 
   private process(frame: Frame): void {

@@ -81,6 +81,23 @@ describe("one decoder for every frame form", () => {
     }
   }
 
+  it("keeps frames in order when a text frame follows binary ones still inflating in the browser's asynchronous inflate", async () => {
+    const { options } = testOptions(mock.server.url, { inflate: browserInflate() });
+    feed = createFeed("bitmart", "BTC/USDT", options) as BitmartFeed;
+    feed.start();
+    await waitFor(() => feed!.state === "live", "live");
+    for (let i = 1; i <= 5; i++) {
+      mock.frames = "deflate-raw";
+      mock.update("BTC_USDT", [[`99.${60 + i}`, String(i)]], []);
+      mock.frames = "text";
+      mock.update("BTC_USDT", [], [[`100.${60 + i}`, String(i)]]);
+    }
+    await waitFor(() => sameBook(feed!.book, mock.truth), "all updates");
+    // a text frame handled before the binary one ahead of it would have been a version gap
+    expect(feed.stats.resyncs).toBe(0);
+    expect(feed.stats.parseFailures).toBe(0);
+  });
+
   it("switches form on a reconnect without a word of configuration (compressed, then plain)", async () => {
     const { options } = testOptions(mock.server.url);
     feed = createFeed("bitmart", "BTC/USDT", options) as BitmartFeed;
