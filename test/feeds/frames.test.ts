@@ -136,4 +136,14 @@ describe("parseJsonKeepingLevels (lbank, htx: levels as bare JSON numbers)", () 
   it("still refuses text that is not JSON", () => {
     expect(() => parseJsonKeepingLevels("{[1,2")).toThrow();
   });
+
+  it("tells array elements from object values inside arrays, and leaves true, false and null alone", () => {
+    expect(parseJsonKeepingLevels('[{"a":1,"b":[2, -3.5e-2]},4,true,null,"x\\",5"]')).toEqual([
+      { a: 1, b: ["2", "-3.5e-2"] },
+      "4",
+      true,
+      null,
+      'x",5',
+    ]);
+  });
 });
