@@ -44,6 +44,13 @@ describe("bingx feed", () => {
     mock.ping();
     mock.ping();
     await waitFor(() => mock.pongs === 2, "pongs");
+    // the JSON form is answered in kind (docs/feeds.md "bingx": both forms)
+    mock.pingJson("5d0b1e38-7f8e-4f3d-9d2a-0c7b8a6f5e21", "2024-05-10T08:00:00.000+0800");
+    await waitFor(() => mock.jsonPongs.length === 1, "json pong");
+    expect(mock.jsonPongs[0]).toEqual({
+      pong: "5d0b1e38-7f8e-4f3d-9d2a-0c7b8a6f5e21",
+      time: "2024-05-10T08:00:00.000+0800",
+    });
   });
 
   it("keeps frame order with the browser's asynchronous DecompressionStream inflate", async () => {

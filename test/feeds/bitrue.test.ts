@@ -43,8 +43,15 @@ describe("bitrue feed (snapshots only)", () => {
   it("answers the server's ping with pong (001 §4 'The socket answers server pings')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
-    mock.ping();
+    mock.ping("1663815268584");
     await waitFor(() => mock.pongs === 1, "pong");
+    // the documented string form and a number form are echoed as they came
+    mock.ping(1663815268585);
+    await waitFor(() => mock.pongs === 2, "second pong");
+    expect(mock.pingPongs).toEqual([
+      { ping: "1663815268584", pong: "1663815268584" },
+      { ping: 1663815268585, pong: 1663815268585 },
+    ]);
   });
 
   it("reconnects after a drop and resubscribes; a stalled book is marked stale and renewed (PRODUCT D14, issue 4)", async () => {

@@ -13,6 +13,8 @@ export class BitrueMock {
   readonly truth = new TruthBook();
   readonly subscriptions: string[] = [];
   pongs = 0;
+  /** [ping sent, pong received] values, to check the pong echoes the ping */
+  readonly pingPongs: { ping: unknown; pong?: unknown }[] = [];
 
   private constructor(server: MockWsServer) {
     this.server = server;
@@ -29,8 +31,11 @@ export class BitrueMock {
 
   private answer(client: WebSocket, text: string): void {
     const message = JSON.parse(text) as { event?: string; params?: { cb_id: string; channel: string }; pong?: number };
-    if (message.pong !== undefined) this.pongs++;
-    else if (message.event === "sub" && message.params) {
+    if (message.pong !== undefined) {
+      this.pongs++;
+      const open = this.pingPongs.find((p) => p.pong === undefined);
+      if (open) open.pong = message.pong;
+    } else if (message.event === "sub" && message.params) {
       this.subscriptions.push(message.params.channel);
       this.send(client, {
         channel: message.params.channel,
@@ -56,8 +61,10 @@ export class BitrueMock {
     for (const client of this.server.clients) this.pushTo(client, channel);
   }
 
-  ping(): void {
-    for (const client of this.server.clients) this.send(client, { ping: String(Date.now()) });
+  /** The documented ping: a timestamp written as a string; `value` plays another form. */
+  ping(value: unknown = String(Date.now())): void {
+    this.pingPongs.push({ ping: value });
+    for (const client of this.server.clients) this.send(client, { ping: value });
   }
 
   close(): Promise<void> {
