@@ -7,7 +7,7 @@ import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 export const BINGX_WS_URL = "wss://open-api-ws.bingx.com/market";
 
 /**
- * BingX spot depth: every frame is gzip (decompressed by the injected gunzip), {symbol}@depth{N}
+ * BingX spot depth: every frame is gzip (read by the shared frame decoder, docs/feeds.md), {symbol}@depth{N}
  * pushes the whole top-N book each time, so it cannot drift and is watched for staleness only.
  * The server sends "Ping" and expects "Pong" back, or it closes the connection.
  */
