@@ -2,7 +2,8 @@
  * `spotdesk book BTC/USDT --exchange <venue> --watch --json` on every venue (issue 19): the built CLI
  * against each venue's websocket mock, which sends the bytes the venue's documentation shows
  * (docs/feeds.md), ends equal to the venue's true book — clean, with a message dropped, and with a
- * sequence gap where the venue has sequence numbers.
+ * sequence gap where the venue has sequence numbers; and after frames nobody can read, which must
+ * not stop the process.
  *
  * "A message dropped" is what the venue's protocol makes of a lost message: a gap on sequenced
  * feeds (healed by a fresh snapshot), nothing lasting on feeds that push the whole top of the book
@@ -16,7 +17,7 @@ import { Decimal } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import type { BookLevel, ExchangeId } from "../../lib/types.js";
 import { startMockServer } from "../mocks/http-mock.js";
-import { ladder, TruthBook } from "../mocks/ws-base.js";
+import { ladder, type MockWsServer, TruthBook } from "../mocks/ws-base.js";
 import { BingxMock } from "../mocks/ws-bingx.js";
 import { BitgetMock } from "../mocks/ws-bitget.js";
 import { BitmartMock } from "../mocks/ws-bitmart.js";
@@ -46,7 +47,15 @@ interface Venue {
   lose(bids: Levels, asks: Levels): void;
   /** true when the venue numbers its messages, so a run of lost ones is a sequence gap */
   sequenced: boolean;
+  /** sends what nobody can read: a binary frame that does not inflate and text that is not JSON */
+  garbage(): void;
   close(): Promise<void>;
+}
+
+/** What no feed can read: a binary frame that does not inflate (a cut raw-DEFLATE stream) and broken JSON text. */
+function unreadable(server: MockWsServer): void {
+  server.broadcast(Buffer.from([0xab, 0x56, 0x2a]));
+  server.broadcast("{oops");
 }
 
 /** A venue that pushes its whole top of the book each time: a lost push leaves the truth changed, the next push carries it. */
@@ -72,6 +81,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       args: ["--ws-url", mock.url],
       ...wholeBook(mock.truth, () => mock.push("BTC-USDT@depth20")),
       sequenced: false,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -83,6 +93,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("BTCUSDT", b, a),
       lose: (b, a) => mock.update("BTCUSDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -94,6 +105,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("BTC_USDT", b, a),
       lose: (b, a) => mock.update("BTC_USDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -104,6 +116,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       args: ["--ws-url", mock.server.url],
       ...wholeBook(mock.truth, () => mock.push("market_btcusdt_simple_depth_step0")),
       sequenced: false,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -111,10 +124,15 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
     const http = await startMockServer();
     const truth = new TruthBook();
     let failNext = false;
+    let garbageNext = false;
     http.on("GET /trade/api/orderbooks/btc_usdt", () => {
       if (failNext) {
         failNext = false;
         return { status: 502, body: "bad gateway" };
+      }
+      if (garbageNext) {
+        garbageNext = false;
+        return { body: "<html>maintenance</html>" };
       }
       return { body: { ok: true, result: { pair: "btc_usdt", bids: truth.levels("bid"), asks: truth.levels("ask") } } };
     });
@@ -131,6 +149,9 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
         failNext = true;
       },
       sequenced: false,
+      garbage: () => {
+        garbageNext = true;
+      },
       close: () => http.close(),
     };
   },
@@ -142,6 +163,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.delta("orderbook.50.BTCUSDT", b, a),
       lose: (b, a) => mock.delta("orderbook.50.BTCUSDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -152,6 +174,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       args: ["--ws-url", mock.ws.url, "--base-url", mock.http.url],
       ...wholeBook(mock.truth, () => mock.push("4@depth@20")),
       sequenced: false,
+      garbage: () => unreadable(mock.ws),
       close: () => mock.close(),
     };
   },
@@ -163,6 +186,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("BTC_USDT", b, a),
       lose: (b, a) => mock.update("BTC_USDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.ws),
       close: () => mock.close(),
     };
   },
@@ -174,6 +198,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("market.btcusdt.mbp.20", b, a),
       lose: (b, a) => mock.update("market.btcusdt.mbp.20", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -185,6 +210,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.delta("BTC-USDT", b, a),
       lose: (b, a) => mock.delta("BTC-USDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.ws),
       close: () => mock.close(),
     };
   },
@@ -195,6 +221,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       args: ["--ws-url", mock.server.url],
       ...wholeBook(mock.truth, () => mock.push("btc_usdt")),
       sequenced: false,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -206,6 +233,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("BTCUSDT", b, a),
       lose: (b, a) => mock.update("BTCUSDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.ws),
       close: () => mock.close(),
     };
   },
@@ -217,6 +245,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("BTC-USDT", b, a),
       lose: (b, a) => mock.update("BTC-USDT", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -232,6 +261,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
         mock.server.drop();
       },
       sequenced: false,
+      garbage: () => unreadable(mock.server),
       close: () => mock.close(),
     };
   },
@@ -243,6 +273,7 @@ const VENUES: Record<Exclude<ExchangeId, "paper">, () => Promise<Venue>> = {
       change: (b, a) => mock.update("btc_usdt", b, a),
       lose: (b, a) => mock.update("btc_usdt", b, a, { send: false }),
       sequenced: true,
+      garbage: () => unreadable(mock.ws),
       close: () => mock.close(),
     };
   },
@@ -315,7 +346,7 @@ afterAll(() => cli.cleanup());
 describe("book --watch --json ends equal to the venue's true book (issue 19)", () => {
   for (const [id, start] of Object.entries(VENUES)) {
     const depth = EXCHANGES[id as ExchangeId].depth;
-    it(`${id}: clean, with a message dropped, and with a sequence gap where the venue numbers its messages`, async () => {
+    it(`${id}: clean, with a message dropped, with a sequence gap where the venue numbers its messages, and after unreadable frames`, async () => {
       const venue = await start();
       venue.truth.reset(ladder("bid", 30), ladder("ask", 30));
       const watch = new Watch(bin, cli, id, venue.args);
@@ -337,6 +368,11 @@ describe("book --watch --json ends equal to the venue's true book (issue 19)", (
           venue.change([["99.80", "0.1"]], [["100.25", "0"]]);
           await watch.showsTruth(venue.truth, depth, "a sequence gap");
         }
+
+        // frames nobody can read: logged once per connection, the book taken again, the process goes on
+        venue.garbage();
+        venue.change([["99.85", "0.7"]], [["100.50", "1.25"]]);
+        await watch.showsTruth(venue.truth, depth, "after frames nobody can read");
         expect(await watch.interrupt()).toBe(0);
       } finally {
         await watch.interrupt();
