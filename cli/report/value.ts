@@ -29,29 +29,41 @@ export function midOf(bestBid: string | undefined, bestAsk: string | undefined):
   return mid.isFinite() && mid.isGreaterThan(0) ? mid.toFixed() : undefined;
 }
 
-/** One leg: from -> to through FROM/TO (its mid) or TO/FROM (1 / its mid). */
+/** One leg: from -> to through FROM/TO (its mid), else TO/FROM (1 / its mid). */
 async function leg(from: string, to: string, mid: MidSource): Promise<Price | undefined> {
   if (from === to) return { price: "1", pairs: [] };
   const direct = await mid(`${from}/${to}`);
   if (direct !== undefined) return { price: direct, pairs: [`${from}/${to}`] };
   const inverse = await mid(`${to}/${from}`);
-  if (inverse !== undefined) {
-    const rate = new Decimal(1).dividedBy(inverse).precision(INVERSE_DIGITS, Decimal.ROUND_HALF_EVEN);
-    return { price: rate.toFixed(), pairs: [`${to}/${from}`] };
-  }
-  return undefined;
+  if (inverse === undefined) return undefined;
+  const rate = new Decimal(1).dividedBy(inverse).precision(INVERSE_DIGITS, Decimal.ROUND_HALF_EVEN);
+  return { price: rate.toFixed(), pairs: [`${to}/${from}`] };
 }
 
 /**
- * The asset's price in `quote`. The direct legs are asked first, so an asset with its own pair
- * never waits for the bridges' books; bridge legs are asked together.
+ * The asset's price in `quote`, by preference: the direct pair, its inverse, through BTC, through
+ * USDT. The direct book is asked alone first, so an asset with its own pair opens no other book;
+ * when it is absent the inverse and both bridges are asked at once.
  */
 export async function priceIn(asset: string, quote: string, mid: MidSource): Promise<Price | undefined> {
-  const direct = await leg(asset, quote, mid);
-  if (direct) return direct;
-  for (const bridge of BRIDGES) {
-    if (bridge === asset || bridge === quote) continue;
-    const [first, second] = await Promise.all([leg(asset, bridge, mid), leg(bridge, quote, mid)]);
+  if (asset === quote) return { price: "1", pairs: [] };
+  const direct = await mid(`${asset}/${quote}`);
+  if (direct !== undefined) return { price: direct, pairs: [`${asset}/${quote}`] };
+  const inverse = mid(`${quote}/${asset}`).then((m) =>
+    m === undefined
+      ? undefined
+      : {
+          price: new Decimal(1).dividedBy(m).precision(INVERSE_DIGITS, Decimal.ROUND_HALF_EVEN).toFixed(),
+          pairs: [`${quote}/${asset}`],
+        },
+  );
+  const bridged = BRIDGES.filter((b) => b !== asset && b !== quote).map((bridge) =>
+    Promise.all([leg(asset, bridge, mid), leg(bridge, quote, mid)]),
+  );
+  const viaInverse = await inverse;
+  if (viaInverse) return viaInverse;
+  for (const route of bridged) {
+    const [first, second] = await route;
     if (first && second) {
       return {
         price: new Decimal(first.price).times(second.price).toFixed(),
@@ -64,14 +76,32 @@ export async function priceIn(asset: string, quote: string, mid: MidSource): Pro
 
 /**
  * Memoizes a mid source: each book is asked once per exchange per run, however many accounts
- * and routes need it.
+ * and routes need it; at most `parallel` books are open at once (exchanges limit new connections
+ * per second, OKX to 3).
  */
-export function memoMids(fetchMid: MidSource): MidSource {
+export function memoMids(fetchMid: MidSource, parallel = 4): MidSource {
   const asked = new Map<string, Promise<string | undefined>>();
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const slot = async (): Promise<void> => {
+    if (running < parallel) {
+      running++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
   return (pair) => {
     let answer = asked.get(pair);
     if (!answer) {
-      answer = fetchMid(pair).catch(() => undefined);
+      answer = slot()
+        .then(() => fetchMid(pair))
+        .catch(() => undefined)
+        .finally(release);
       asked.set(pair, answer);
     }
     return answer;
