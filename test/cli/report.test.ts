@@ -3,6 +3,8 @@
  * pinned clock and seed, then three exchange mocks on loopback (signed REST and websocket books)
  * with one account failing, then the history kept between runs.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Decimal } from "../../lib/decimal.js";
 import { type BybitMock as BybitRest, startBybitMock } from "../mocks/bybit.js";
@@ -486,5 +488,26 @@ describe("report history", () => {
     // --no-history keeps nothing.
     await cli.json(["report", "--exchange", "paper", "--account", "alice", "--no-history"], { env });
     expect(await cli.json<unknown[]>(["report", "--history"], { env })).toHaveLength(2);
+  });
+
+  it("a history file that is not a database does not hide the report: printed in full, 'History not kept' on stderr, exit 10", async () => {
+    const other = sandbox();
+    try {
+      mkdirSync(other.env.SPOTDESK_DATA_DIR!, { recursive: true });
+      writeFileSync(join(other.env.SPOTDESK_DATA_DIR!, "report-history.sqlite"), "this is not SQLite, it is a note");
+      const result = await other.run(["report", "--exchange", "paper", "--account", "carol", "--json"], {
+        env: PINNED,
+      });
+      expect(result.code).toBe(PARTIAL);
+      const report = JSON.parse(result.stdout) as Report;
+      expect(report.status).toBe("complete");
+      expect(account(report, "paper", "carol").total).not.toBeNull();
+      expect(result.stderr).toContain("History not kept:");
+      const history = await other.run(["report", "--history"], { env: PINNED });
+      expect(history.code).toBe(2);
+      expect(history.stderr).toContain("report-history.sqlite");
+    } finally {
+      other.cleanup();
+    }
   });
 });
