@@ -130,12 +130,7 @@ export function printReport(out: Output, report: Report): void {
   const rows: Cell[][] = [];
   for (const a of report.accounts) {
     if (a.status === "failed") {
-      rows.push([
-        a.exchange,
-        a.account,
-        { text: `FAILED (${a.error?.kind})`, style: "red" },
-        { text: a.error?.message ?? "", style: "red" },
-      ]);
+      rows.push([a.exchange, a.account, { text: "FAILED", style: "red" }]);
       continue;
     }
     for (const line of a.assets) {
@@ -165,8 +160,21 @@ export function printReport(out: Output, report: Report): void {
       signed(a.change, q),
     ]);
   }
-  // A failed row's message spans the columns after its asset cell; the table pads the rest.
   out.table(headers, rows, align);
+  const failedAccounts = report.accounts.filter((a) => a.status === "failed");
+  if (failedAccounts.length > 0) {
+    out.text("");
+    out.table(
+      ["Failed", "Account", "Kind", "Message"],
+      failedAccounts.map((a) => [
+        a.exchange,
+        a.account,
+        { text: a.error?.kind ?? "", style: "red" },
+        a.error?.message ?? "",
+      ]),
+      ["left", "left", "left", "left"],
+    );
+  }
   out.text("");
   out.table(
     ["Exchange", "Accounts", "Failed", `Total (${q})`, "Alloc"],
