@@ -11,6 +11,7 @@ import { ExchangeError, isExchangeError } from "../../lib/errors.js";
 import { EXCHANGE_IDS, type ExchangeId, isExchangeId } from "../../lib/types.js";
 import type { Context } from "../context.js";
 import { openBookFeed, withExchange } from "../exchange.js";
+import { Output } from "../output.js";
 import type { AccountResult, FailureKind } from "./model.js";
 import { type MidSource, memoMids, midOf, priceIn } from "./value.js";
 
@@ -80,6 +81,15 @@ export function failureOf(error: unknown): { kind: FailureKind; message: string 
   return { kind: "unexpected", message: error instanceof Error ? error.message : String(error) };
 }
 
+/**
+ * What an account's work may print: nothing. cli/exchange.ts's notes (which of the environment's
+ * and the store's keys was used, paper ignoring keys) do not apply to a report, and a cron job
+ * mails every line on stderr.
+ */
+class QuietOutput extends Output {
+  override note(): void {}
+}
+
 /** The context of one account: its exchange, its name, its endpoints; stored credentials only. */
 function accountContext(ctx: Context, ref: AccountRef, endpoints: Endpoints | undefined): Context {
   const options = { ...ctx.options, exchange: ref.exchange, account: ref.account };
@@ -88,7 +98,7 @@ function accountContext(ctx: Context, ref: AccountRef, endpoints: Endpoints | un
   if (endpoints?.baseUrl) options.baseUrl = endpoints.baseUrl;
   if (endpoints?.wsUrl) options.wsUrl = endpoints.wsUrl;
   // accountGiven: a report reads the named stored account, never SPOTDESK_API_* (docs/report.md).
-  return { ...ctx, options, exchangeGiven: true, accountGiven: true };
+  return { ...ctx, options, exchangeGiven: true, accountGiven: true, out: new QuietOutput(ctx.out.json) };
 }
 
 /** Waits until the book has a best bid and a best ask; false after the time-out or when the feed closes. */
@@ -180,10 +190,16 @@ export async function collect(
       }
       // Valuing waits on public books; the next account's private call does not wait for it.
       valued.push(
-        value(balances, options.quote, mids).then((holdings) => {
-          tick();
-          return { exchange: id, account: ref.account, ok: true as const, holdings };
-        }),
+        value(balances, options.quote, mids).then(
+          (holdings): AccountResult => {
+            tick();
+            return { exchange: id, account: ref.account, ok: true, holdings };
+          },
+          (error: unknown): AccountResult => {
+            tick();
+            return { exchange: id, account: ref.account, ok: false, ...failureOf(error) };
+          },
+        ),
       );
     }
     return Promise.all(valued);

@@ -4,7 +4,7 @@
  * module only by `report`, so no other command's start pays for it. Amounts and values are kept as
  * decimal strings (TEXT), times as UTC ISO 8601.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { Decimal } from "../../lib/decimal.js";
@@ -66,6 +66,9 @@ export class ReportHistory {
     const { default: Database } = await import("better-sqlite3");
     try {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // Balances are nobody else's business: the file (and SQLite's -wal and -shm, which take
+      // its mode) is readable by the user only. An empty file is an empty database.
+      if (!existsSync(file)) writeFileSync(file, "", { mode: 0o600 });
       const db = new Database(file);
       db.pragma("journal_mode = WAL");
       db.pragma("busy_timeout = 5000");

@@ -3,7 +3,7 @@
  * pinned clock and seed, then three exchange mocks on loopback (signed REST and websocket books)
  * with one account failing, then the history kept between runs.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Decimal } from "../../lib/decimal.js";
@@ -125,8 +125,12 @@ describe("report on paper: two accounts, pinned clock and seed", () => {
   afterAll(() => cli.cleanup());
 
   it("values each balance at the mid of its pair; totals are the sums; allocations in percent (issue 22)", async () => {
-    const result = await cli.run(["report", "--exchange", "paper", "--json", "--no-history"], { env: PINNED });
+    // Keys in the environment are not used by report and say nothing: a cron job mails stderr.
+    const result = await cli.run(["report", "--exchange", "paper", "--json", "--no-history"], {
+      env: { ...PINNED, SPOTDESK_API_KEY: "unused-key", SPOTDESK_API_SECRET: "unused-secret" },
+    });
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
     const report = JSON.parse(result.stdout) as Report;
     expect(report).toMatchObject({
       at: "2026-01-02T03:04:05.000Z",
@@ -444,6 +448,8 @@ describe("report history", () => {
     const env = PINNED;
     const first = await cli.json<Report>(["report", "--exchange", "paper", "--account", "alice"], { env });
     expect(first.since).toBeNull();
+    // Balances are private: the history file is the user's alone (docs/report.md "History").
+    expect(statSync(join(cli.env.SPOTDESK_DATA_DIR!, "report-history.sqlite")).mode & 0o777).toBe(0o600);
     const before = await cli.json<BalancesJson>(["--account", "alice", "balances"], { env });
     const ask = (await cli.json<{ asks: [string, string][] }>(["book", "BTC/USDT", "--depth", "1"], { env }))
       .asks[0]![0];
