@@ -69,7 +69,7 @@ export interface Report {
   total: string;
   /** the previous run compared with (same quote), or null */
   since: string | null;
-  /** change of the total over the accounts reported in both runs */
+  /** change of the total over the accounts reported in both runs; null when there are none */
   change: string | null;
   exchanges: ExchangeLine[];
   accounts: AccountLine[];
@@ -149,7 +149,7 @@ export function buildReport(
   let change: string | null = null;
   if (previous) {
     const compared = accounts.filter((a) => a.change !== null);
-    change = sum(compared.map((a) => a.change!));
+    if (compared.length > 0) change = sum(compared.map((a) => a.change!));
   }
 
   return {
