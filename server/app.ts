@@ -3,6 +3,7 @@
  * hub of the live channel. Built once by startServer.
  */
 import type { Logger } from "../lib/log.js";
+import type { SignInGuard } from "./auth/limits.js";
 import type { ResolvedConfig } from "./config.js";
 import type { Mailer } from "./mail.js";
 import type { Storage } from "./storage/types.js";
@@ -11,6 +12,12 @@ export interface BotEvents {
   /** a bot was created or its state changed */
   changed(botId: string): void;
   removed(botId: string, client: string): void;
+}
+
+export interface SessionEvents {
+  ended(sessionId: string): void;
+  /** a user was removed with all their sessions */
+  userRemoved(userId: string): void;
 }
 
 export interface App {
@@ -25,7 +32,11 @@ export interface App {
   /** WebAuthn origins accepted (known once the port is bound) */
   origins(): string[];
   readonly limiter: RateLimiter;
+  /** failed sign-in and token checks per address and per e-mail (docs/server-limits.md) */
+  readonly signIn: SignInGuard;
   bots: BotEvents;
+  /** a session ended (logout, replayed refresh token): its live-channel sockets close */
+  sessions: SessionEvents;
   /** the paper exchange's data directory inside the server's */
   readonly paperDir: string;
   /** the secure flag of cookies (TLS or behind a TLS proxy) */
@@ -42,6 +53,26 @@ export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
   private sweeps = 0;
 
+  /** Calls recorded for `key` within the window, without recording one. */
+  count(key: string, windowMs: number, now: number): number {
+    const list = this.hits.get(key);
+    if (!list) return 0;
+    while (list.length > 0 && now - list[0]! >= windowMs) list.shift();
+    return list.length;
+  }
+
+  /** Records a call without a limit (failures are recorded after the fact). */
+  record(key: string, windowMs: number, now: number): void {
+    this.count(key, windowMs, now);
+    let list = this.hits.get(key);
+    if (!list) {
+      list = [];
+      this.hits.set(key, list);
+    }
+    list.push(now);
+    if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs);
+  }
+
   /** Records a call; false when it is over the limit. */
   take(key: string, limit: number, windowMs: number, now: number): boolean {
     let list = this.hits.get(key);
@@ -57,6 +88,7 @@ export class RateLimiter {
   }
 
   private sweep(now: number, windowMs: number): void {
-    for (const [key, list] of this.hits) if (list.length === 0 || now - list[list.length - 1]! >= windowMs) this.hits.delete(key);
+    for (const [key, list] of this.hits)
+      if (list.length === 0 || now - list[list.length - 1]! >= windowMs) this.hits.delete(key);
   }
 }

@@ -47,6 +47,38 @@ export interface ServerOptions {
   smtp?: SmtpOptions;
   /** PRODUCT D14: upstream hosts of the gateway relays (/api/bitteam/…, /api/kucoin/…) */
   relay?: RelayOptions;
+  /** sign-in limits per address and per e-mail (docs/server-limits.md) */
+  signIn?: SignInLimitOptions;
+  /** websocket limits (docs/server-limits.md) */
+  websocket?: WebsocketLimitOptions;
+}
+
+/**
+ * Sign-in limits (docs/server-limits.md). `codeRequestsPerHour` (top level, 5) counts the code
+ * requests for one e-mail from one address; these cap the rest.
+ */
+export interface SignInLimitOptions {
+  /** code requests from one address, whatever the e-mail, per hour (20) */
+  codeRequestsPerAddress?: number;
+  /** code requests for one e-mail, whatever the address, per hour (30) */
+  codeRequestsPerEmail?: number;
+  /** failed sign-in or token checks from one address in `failureWindowMs` before 604 (10) */
+  failuresPerAddress?: number;
+  /** failed code or password checks for one e-mail in `failureWindowMs` before 604 (50) */
+  failuresPerEmail?: number;
+  /** 15 minutes */
+  failureWindowMs?: number;
+}
+
+export interface WebsocketLimitOptions {
+  /** a live-channel socket without a subscription is closed after this (10 s) */
+  subscribeTimeoutMs?: number;
+  /** open websockets (live channel and book relay) per address (20) */
+  socketsPerAddress?: number;
+  /** /book relay upgrades per address per minute (30) */
+  bookUpgradesPerMinute?: number;
+  /** distinct upstream order-book feeds the process keeps open (50) */
+  maxFeeds?: number;
 }
 
 export interface SmtpOptions {
@@ -98,6 +130,8 @@ export interface ResolvedConfig {
   seedDemo: boolean;
   smtp?: ResolvedSmtp;
   relay: Required<RelayOptions>;
+  signIn: Required<SignInLimitOptions>;
+  websocket: Required<WebsocketLimitOptions>;
 }
 
 export interface ResolvedSmtp {
@@ -119,6 +153,31 @@ export const RELAY_DEFAULTS: Required<RelayOptions> = {
   maxBytes: 1024 * 1024,
 };
 
+export const SIGN_IN_DEFAULTS: Required<SignInLimitOptions> = {
+  codeRequestsPerAddress: 20,
+  codeRequestsPerEmail: 30,
+  failuresPerAddress: 10,
+  failuresPerEmail: 50,
+  failureWindowMs: 15 * 60_000,
+};
+
+export const WEBSOCKET_DEFAULTS: Required<WebsocketLimitOptions> = {
+  subscribeTimeoutMs: 10_000,
+  socketsPerAddress: 20,
+  bookUpgradesPerMinute: 30,
+  maxFeeds: 50,
+};
+
+/** Every limit a positive integer (a time-out: a positive number of ms). */
+function resolveLimits<T extends object>(group: string, defaults: Required<T>, layers: (T | undefined)[]): Required<T> {
+  const out = Object.assign({}, defaults, ...layers.map((l) => defined(l ?? ({} as T)))) as Required<T>;
+  for (const [key, value] of Object.entries(out)) {
+    if (!Number.isInteger(value) || (value as number) < 1)
+      throw new Error(`Invalid ${group}.${key} ${String(value)}: a positive whole number`);
+  }
+  return out;
+}
+
 export const DEFAULT_PORT = 8787;
 
 /** $XDG_DATA_HOME/spotdesk/server, or the platform's equivalent. */
@@ -126,7 +185,8 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SPOTDESK_DATA_DIR) return resolve(env.SPOTDESK_DATA_DIR);
   const home = homedir();
   if (process.platform === "darwin") return join(home, "Library", "Application Support", "spotdesk", "server");
-  if (process.platform === "win32") return join(env.LOCALAPPDATA ?? join(home, "AppData", "Local"), "spotdesk", "server");
+  if (process.platform === "win32")
+    return join(env.LOCALAPPDATA ?? join(home, "AppData", "Local"), "spotdesk", "server");
   return join(env.XDG_DATA_HOME ?? join(home, ".local", "share"), "spotdesk", "server");
 }
 
@@ -149,9 +209,13 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
   if (env.SPOTDESK_HOST) out.host = env.SPOTDESK_HOST;
   if (env.SPOTDESK_TLS_CERT) out.tlsCert = env.SPOTDESK_TLS_CERT;
   if (env.SPOTDESK_TLS_KEY) out.tlsKey = env.SPOTDESK_TLS_KEY;
-  if (env.SPOTDESK_BEHIND_TLS_PROXY) out.behindTlsProxy = env.SPOTDESK_BEHIND_TLS_PROXY === "1" || env.SPOTDESK_BEHIND_TLS_PROXY === "true";
+  if (env.SPOTDESK_BEHIND_TLS_PROXY)
+    out.behindTlsProxy = env.SPOTDESK_BEHIND_TLS_PROXY === "1" || env.SPOTDESK_BEHIND_TLS_PROXY === "true";
   if (env.SPOTDESK_RP_ID) out.rpId = env.SPOTDESK_RP_ID;
-  if (env.SPOTDESK_ORIGINS) out.origins = env.SPOTDESK_ORIGINS.split(",").map((s) => s.trim()).filter(Boolean);
+  if (env.SPOTDESK_ORIGINS)
+    out.origins = env.SPOTDESK_ORIGINS.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (env.SPOTDESK_DATA_KEY) out.dataKey = env.SPOTDESK_DATA_KEY;
   if (env.SPOTDESK_LOG_LEVEL) out.logLevel = env.SPOTDESK_LOG_LEVEL as ServerOptions["logLevel"];
   if (env.SPOTDESK_SMTP_URL) out.smtp = parseSmtpUrl(env.SPOTDESK_SMTP_URL);
@@ -174,7 +238,8 @@ export function parseSmtpUrl(text: string): SmtpOptions {
   } catch {
     throw new Error("SPOTDESK_SMTP_URL is not a URL: write it as smtp://user:pass@host:port");
   }
-  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error("SPOTDESK_SMTP_URL must start with smtp:// or smtps://");
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:")
+    throw new Error("SPOTDESK_SMTP_URL must start with smtp:// or smtps://");
   const flag = (name: string) => {
     const v = url.searchParams.get(name);
     return v === null ? undefined : v === "true" || v === "1";
@@ -200,7 +265,8 @@ function resolveSmtp(smtp: SmtpOptions | undefined): ResolvedSmtp | undefined {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid smtp.port ${String(smtp.port)}`);
   if ((smtp.user === undefined) !== (smtp.pass === undefined)) throw new Error("smtp.user and smtp.pass go together");
   const from = smtp.from ?? (smtp.user?.includes("@") ? smtp.user : undefined);
-  if (!from || !from.includes("@")) throw new Error("smtp.from (the sender address) is required when smtp.user is not an e-mail address");
+  if (!from || !from.includes("@"))
+    throw new Error("smtp.from (the sender address) is required when smtp.user is not an e-mail address");
   const timeoutMs = smtp.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw new Error(`Invalid smtp.timeoutMs ${String(smtp.timeoutMs)}`);
   return {
@@ -225,7 +291,8 @@ function resolveRelay(relay: RelayOptions): Required<RelayOptions> {
       throw new Error(`relay.${name} must be an http(s) URL, got '${out[name]}'`);
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`relay.${name} must be an http(s) URL`);
-    if (url.username || url.password || url.search || url.hash) throw new Error(`relay.${name} must be a plain base URL (no credentials, query or fragment)`);
+    if (url.username || url.password || url.search || url.hash)
+      throw new Error(`relay.${name} must be a plain base URL (no credentials, query or fragment)`);
     out[name] = url.href.replace(/\/+$/, "");
   }
   if (!(out.timeoutMs > 0)) throw new Error(`Invalid relay.timeoutMs ${String(out.timeoutMs)}`);
@@ -244,9 +311,12 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
   const merged: ServerOptions = { ...defined(file), ...defined(fromEnvironment), ...defined(options), dataDir };
   // The nested groups merge key by key: a file's smtp.from survives SPOTDESK_SMTP_URL.
   const smtpLayers = [file.smtp, fromEnvironment.smtp, options.smtp].filter((s): s is SmtpOptions => s !== undefined);
-  const smtp = smtpLayers.length > 0 ? Object.assign({}, ...smtpLayers.map(defined)) as SmtpOptions : undefined;
+  const smtp = smtpLayers.length > 0 ? (Object.assign({}, ...smtpLayers.map(defined)) as SmtpOptions) : undefined;
   const resolvedSmtp = resolveSmtp(smtp);
-  const relay = Object.assign({}, ...[file.relay, fromEnvironment.relay, options.relay].map((r) => defined(r ?? {}))) as RelayOptions;
+  const relay = Object.assign(
+    {},
+    ...[file.relay, fromEnvironment.relay, options.relay].map((r) => defined(r ?? {})),
+  ) as RelayOptions;
   const port = merged.port ?? DEFAULT_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port ${String(merged.port)}`);
   const host = merged.host ?? "127.0.0.1";
@@ -279,5 +349,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     seedDemo: merged.seedDemo ?? true,
     ...(resolvedSmtp ? { smtp: resolvedSmtp } : {}),
     relay: resolveRelay(relay),
+    signIn: resolveLimits("signIn", SIGN_IN_DEFAULTS, [file.signIn, options.signIn]),
+    websocket: resolveLimits("websocket", WEBSOCKET_DEFAULTS, [file.websocket, options.websocket]),
   };
 }

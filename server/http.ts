@@ -5,9 +5,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { z } from "zod";
-import { API_ERROR, HEADER, SERVER_LIMITS, type AccessTokenPayload, type HttpMethod } from "../lib/api.js";
-import { formatIssues } from "../lib/schemas.js";
+import { type AccessTokenPayload, API_ERROR, HEADER, type HttpMethod, SERVER_LIMITS } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
+import { formatIssues } from "../lib/schemas.js";
 import { ApiError, taskFailed } from "./errors.js";
 import type { UserRecord } from "./storage/types.js";
 
@@ -62,6 +62,8 @@ export interface RouterHooks {
   corsOrigins: Set<string>;
   /** true while shutting down: new requests get 503 */
   draining(): boolean;
+  /** the caller's address for the per-address limits (server/address.ts) */
+  clientAddress(req: IncomingMessage): string;
 }
 
 interface CompiledRoute extends Route {
@@ -87,6 +89,22 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
     } else if (seg !== part) return undefined;
   }
   return params;
+}
+
+/**
+ * The request target as a URL, or undefined when it is not a path. Only origin-form targets
+ * ("/path?query") are served; they are appended to a fixed origin, so "//", "//@", "//[::1" or
+ * "//%zz" stay paths instead of being read as an authority (issue 16: `new URL("//", base)` threw
+ * outside the error path and ended the process).
+ */
+export function parseTarget(target: string | undefined): URL | undefined {
+  const text = target ?? "/";
+  if (!text.startsWith("/")) return undefined;
+  try {
+    return new URL(`http://localhost${text}`);
+  } catch {
+    return undefined;
+  }
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -135,7 +153,12 @@ function parseCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, extraHeaders: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
   sendRawJson(res, status, JSON.stringify(body ?? null), extraHeaders);
 }
 
@@ -172,7 +195,8 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = parseTarget(req.url);
+    const pathname = url?.pathname ?? "(invalid target)";
     const method = (req.method ?? "GET").toUpperCase();
     const origin = req.headers.origin;
     const cors: Record<string, string> =
@@ -196,6 +220,7 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
         return;
       }
       if (hooks.draining()) throw taskFailed("The server is shutting down", 503);
+      if (!url) throw taskFailed("Invalid request target: expected a path such as /health", 400);
       const parts = url.pathname.split("/").filter(Boolean);
       let found: { route: CompiledRoute; params: Record<string, string> } | undefined;
       let pathMatched = false;
@@ -208,7 +233,11 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
           break;
         }
       }
-      if (!found) throw taskFailed(pathMatched ? `Method ${method} not allowed on ${url.pathname}` : `Not found: ${method} ${url.pathname}`, pathMatched ? 405 : 404);
+      if (!found)
+        throw taskFailed(
+          pathMatched ? `Method ${method} not allowed on ${pathname}` : `Not found: ${method} ${pathname}`,
+          pathMatched ? 405 : 404,
+        );
 
       const cookieJar = parseCookies(req.headers.cookie);
       let bodyRead = false;
@@ -216,10 +245,10 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
         req,
         res,
         method,
-        path: url.pathname,
+        path: pathname,
         params: found.params,
         query: url.searchParams,
-        ip: req.socket.remoteAddress ?? "",
+        ip: hooks.clientAddress(req),
         header(name) {
           const v = req.headers[name];
           const text = Array.isArray(v) ? v[0] : v;
@@ -270,7 +299,7 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
       }
     } catch (error) {
       const apiError = error instanceof ApiError ? error : undefined;
-      if (!apiError) hooks.logger.error("unexpected failure", { path: url.pathname, method, error: String(error) });
+      if (!apiError) hooks.logger.error("unexpected failure", { path: pathname, method, error: String(error) });
       const failure = apiError ?? taskFailed("Task failed to execute...", 500);
       status = failure.status;
       code = failure.code;
@@ -282,7 +311,7 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
     } finally {
       hooks.logger.info("request", {
         method,
-        path: url.pathname,
+        path: pathname,
         status,
         ...(code === undefined ? {} : { code }),
         ...(userId ? { user: userId } : {}),

@@ -9,11 +9,15 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { API_ERROR } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
-import { RateLimiter, type App, type BotEvents } from "./app.js";
+import { clientAddress } from "./address.js";
+import { type App, type BotEvents, RateLimiter } from "./app.js";
+import { SignInGuard } from "./auth/limits.js";
 import { dataKeyFile, generateCode, loadOrCreateSecret, sha256Hex, tokenSecretFile } from "./auth/secrets.js";
 import { authenticate } from "./auth/session.js";
-import { resolveConfig, type ResolvedConfig, type ServerOptions } from "./config.js";
+import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
+import { ApiError } from "./errors.js";
 import { createRouter } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
@@ -25,11 +29,10 @@ import { clientRoutes } from "./routes/clients.js";
 import { gatewayRoutes } from "./routes/gateway.js";
 import { publicRoutes } from "./routes/public.js";
 import { tradeRoutes } from "./routes/trade.js";
+import { createStaticHandler, findWebDist } from "./static.js";
 import { openSqliteStorage } from "./storage/sqlite.js";
 import type { Storage } from "./storage/types.js";
-import { ApiError } from "./errors.js";
-import { createStaticHandler, findWebDist } from "./static.js";
-import { API_ERROR } from "../lib/api.js";
+import { createSecurityHook } from "./security-headers.js";
 
 export type { ServerOptions } from "./config.js";
 
@@ -91,7 +94,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const tokenSecret = loadOrCreateSecret(tokenSecretFile(config.dataDir));
   let dataKey: string;
   if (config.dataKey) {
-    if (!/^[0-9a-f]{64}$/i.test(config.dataKey)) throw new Error("SPOTDESK_DATA_KEY must be 64 hex characters (32 bytes)");
+    if (!/^[0-9a-f]{64}$/i.test(config.dataKey))
+      throw new Error("SPOTDESK_DATA_KEY must be 64 hex characters (32 bytes)");
     dataKey = config.dataKey.toLowerCase();
   } else {
     dataKey = loadOrCreateSecret(dataKeyFile(config.dataDir));
@@ -114,13 +118,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dataKey,
     origins: () => origins,
     limiter: new RateLimiter(),
+    signIn: new SignInGuard(config.signIn, now),
     bots: { changed() {}, removed() {} } as BotEvents,
+    sessions: { ended() {}, userRemoved() {} },
     paperDir: config.dataDir,
     secureCookies: tls || config.behindTlsProxy,
     ...(mailer ? { mailer } : {}),
   };
   const hub = new LiveHub(app);
   app.bots = hub;
+  app.sessions = hub;
   const relay = new BookRelay(app);
 
   const routes = [
@@ -142,19 +149,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logger,
     corsOrigins,
     draining: () => draining,
+    clientAddress: (req) => clientAddress(req, config.behindTlsProxy),
   });
 
   // The built dashboard (web/dist) beside the API; API calls fall through to the router.
   const serveWeb = createStaticHandler(findWebDist());
+  // Issue 23: the security headers of every answer (server/security-headers.ts)
+  const secure = createSecurityHook({ hsts: tls || config.behindTlsProxy });
   const onRequest = (req: Parameters<typeof handle>[0], res: Parameters<typeof handle>[1]) => {
-    if (!serveWeb(req, res)) void handle(req, res);
+    secure(res);
+    if (serveWeb(req, res)) return;
+    handle(req, res).catch((error: unknown) => {
+      // the router answers every failure itself; this is the last guard of the process
+      logger.error("request failed outside the router", { error: String(error) });
+      if (!res.headersSent) res.writeHead(500).end();
+    });
   };
   const server: Server = tls
     ? createHttpsServer({ cert: readFileSync(config.tlsCert!), key: readFileSync(config.tlsKey!) }, onRequest)
     : createHttpServer(onRequest);
   server.headersTimeout = 15_000;
   server.requestTimeout = 30_000;
-  const { wss, onUpgrade } = attachWebsockets(app, hub, relay);
+  const { wss, onUpgrade } = attachWebsockets(app, hub, relay, () => draining);
   server.on("upgrade", onUpgrade);
 
   await new Promise<void>((resolve, reject) => {
@@ -168,12 +184,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const scheme = tls || config.behindTlsProxy ? "https" : "http";
   origins =
     config.origins ??
-    [boundPort, 5173].flatMap((p) => [`${scheme}://localhost:${p}`, `${scheme}://127.0.0.1:${p}`, `http://localhost:${p}`]);
+    [boundPort, 5173].flatMap((p) => [
+      `${scheme}://localhost:${p}`,
+      `${scheme}://127.0.0.1:${p}`,
+      `http://localhost:${p}`,
+    ]);
   origins = [...new Set(origins)];
   for (const o of origins) corsOrigins.add(o);
   const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `${tls ? "https" : "http"}://${hostForUrl}:${boundPort}`;
-  logger.info("server listening", { url, dataDir: config.dataDir, storage: storage.kind, mail: mailer?.describe ?? "outbox.jsonl" });
+  logger.info("server listening", {
+    url,
+    dataDir: config.dataDir,
+    storage: storage.kind,
+    mail: mailer?.describe ?? "outbox.jsonl",
+  });
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -225,7 +250,8 @@ export interface ServeCommandOptions {
  */
 export async function serveCommand(options: ServeCommandOptions = {}): Promise<void> {
   const port = options.port === undefined ? undefined : Number(options.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new Error(`Invalid --port '${String(options.port)}'`);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new Error(`Invalid --port '${String(options.port)}'`);
   const running = await startServer({
     ...(port !== undefined ? { port } : {}),
     ...(options.data ? { dataDir: options.data } : {}),
@@ -270,7 +296,15 @@ export async function grantAdmin(email: string, dataDir?: string): Promise<{ uui
       return { uuid: user.id, created: false };
     }
     const id = randomUUID();
-    await storage.createUser({ id, email: normalized, passwordHash: null, admin: true, scope: "all", lastActive: null, created: Date.now() });
+    await storage.createUser({
+      id,
+      email: normalized,
+      passwordHash: null,
+      admin: true,
+      scope: "all",
+      lastActive: null,
+      created: Date.now(),
+    });
     return { uuid: id, created: true };
   } finally {
     await storage.close();

@@ -10,22 +10,30 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer, type WebSocket } from "ws";
-import { API_ERROR, LIVE_SUBSCRIBE, apiErrorMessage, type BookAnswer, type LiveMessage } from "../lib/api.js";
-import { liveSubscribeSchema } from "../lib/schemas.js";
-import { normalizePair } from "../lib/pair.js";
-import { isExchangeId, type ExchangeId } from "../lib/types.js";
-import { createFeed } from "../exchanges/feeds.js";
+import { type WebSocket, WebSocketServer } from "ws";
 import { nodeFeedOptions } from "../exchanges/feed-node.js";
+import { createFeed } from "../exchanges/feeds.js";
 import type { BookFeed } from "../exchanges/types.js";
-import type { App, BotEvents } from "./app.js";
-import { checkAccessToken, inScope } from "./auth/session.js";
+import { API_ERROR, apiErrorMessage, type BookAnswer, LIVE_SUBSCRIBE, type LiveMessage } from "../lib/api.js";
+import { normalizePair } from "../lib/pair.js";
+import { liveSubscribeSchema } from "../lib/schemas.js";
+import { type ExchangeId, isExchangeId } from "../lib/types.js";
+import { clientAddress } from "./address.js";
+import { type App, type BotEvents, RateLimiter, type SessionEvents } from "./app.js";
+import { checkAccessTokenFrom, inScope } from "./auth/session.js";
 import { botAnswer } from "./bots.js";
 import { ApiError, taskFailed } from "./errors.js";
+import { parseTarget } from "./http.js";
 
 interface LiveClient {
   ws: WebSocket;
+  /** the caller's address (server/address.ts): failed token checks count against it */
+  address: string;
   userId?: string;
+  /** the session of the subscription's token: logging out closes the socket at once */
+  sessionId?: string;
+  /** closes a socket that has not subscribed in time (docs/server-limits.md) */
+  subscribeTimer?: ReturnType<typeof setTimeout>;
   /** the subscription's access token stops being valid at this time (ms) */
   expires?: number;
   expiryTimer?: ReturnType<typeof setTimeout>;
@@ -38,21 +46,31 @@ type ExpiredMessage = { purpose: typeof LIVE_SUBSCRIBE; result: false; code: num
 
 /** Close code of an expired subscription (4000–4999 are the application's; 4602 mirrors 602). */
 export const LIVE_CLOSE_TOKEN_EXPIRED = 4602;
+/** Close code of a socket whose session was ended by /user/logout (mirrors 607: the token is revoked). */
+export const LIVE_CLOSE_SESSION_ENDED = 4607;
+/** Close code of a socket that did not subscribe in time (4408 mirrors HTTP 408). */
+export const LIVE_CLOSE_NO_SUBSCRIPTION = 4408;
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
-export class LiveHub implements BotEvents {
+export class LiveHub implements BotEvents, SessionEvents {
   private readonly clients = new Set<LiveClient>();
 
   constructor(private readonly app: App) {}
 
-  accept(ws: WebSocket): void {
-    const client: LiveClient = { ws };
+  accept(ws: WebSocket, address: string): void {
+    const client: LiveClient = { ws, address };
     this.clients.add(client);
-    const forget = () => {
-      if (client.expiryTimer) clearTimeout(client.expiryTimer);
-      this.clients.delete(client);
-    };
+    const timeoutMs = this.app.config.websocket.subscribeTimeoutMs;
+    client.subscribeTimer = setTimeout(() => {
+      // An idle socket holds memory and a slot of its address: without a subscription it goes.
+      if (client.userId === undefined) {
+        this.forget(client);
+        ws.close(LIVE_CLOSE_NO_SUBSCRIPTION, `no subscription within ${timeoutMs} ms`);
+      }
+    }, timeoutMs);
+    client.subscribeTimer.unref();
+    const forget = () => this.forget(client);
     ws.on("close", forget);
     ws.on("error", forget);
     ws.on("message", (data, isBinary) => {
@@ -61,6 +79,33 @@ export class LiveHub implements BotEvents {
       if (text === "ping" || text === "pong") return; // seed 000 §4: keep-alive texts are ignored
       void this.subscribe(client, text);
     });
+  }
+
+  private forget(client: LiveClient): void {
+    if (client.expiryTimer) clearTimeout(client.expiryTimer);
+    if (client.subscribeTimer) clearTimeout(client.subscribeTimer);
+    this.clients.delete(client);
+  }
+
+  /** /user/logout (or a replayed refresh token) ended a session: its sockets close at once. */
+  ended(sessionId: string): void {
+    this.endWhere((c) => c.sessionId === sessionId);
+  }
+
+  userRemoved(userId: string): void {
+    this.endWhere((c) => c.userId === userId);
+  }
+
+  private endWhere(test: (client: LiveClient) => boolean): void {
+    for (const c of [...this.clients]) {
+      if (!test(c)) continue;
+      this.forget(c);
+      c.userId = undefined;
+      c.queue = undefined;
+      const code = API_ERROR.INVALID_TOKEN;
+      this.send(c, { purpose: LIVE_SUBSCRIBE, result: false, code, reason: apiErrorMessage(code) });
+      c.ws.close(LIVE_CLOSE_SESSION_ENDED, "session ended");
+    }
   }
 
   private send(client: LiveClient, message: LiveMessage | ExpiredMessage): void {
@@ -80,10 +125,15 @@ export class LiveHub implements BotEvents {
         purpose = (json as { purpose: string }).purpose as typeof LIVE_SUBSCRIBE;
       }
       const parsed = liveSubscribeSchema.safeParse(json);
-      if (!parsed.success) throw taskFailed(`Unknown subscription: expected {purpose:'${LIVE_SUBSCRIBE}', userId, token}`);
-      const { user, payload } = await checkAccessToken(this.app, parsed.data.token);
+      if (!parsed.success)
+        throw taskFailed(`Unknown subscription: expected {purpose:'${LIVE_SUBSCRIBE}', userId, token}`);
+      const { user, payload } = await checkAccessTokenFrom(this.app, parsed.data.token, client.address);
       if (user.id !== parsed.data.userId) throw new ApiError(607);
+      if (!this.clients.has(client)) return; // closed (or its session ended) while the token was read
+      if (client.subscribeTimer) clearTimeout(client.subscribeTimer);
+      client.subscribeTimer = undefined;
       client.userId = user.id;
+      client.sessionId = payload.sid;
       client.expires = payload.expires;
       this.watchExpiry(client);
       if (client.userId === undefined) return; // expired meanwhile: already told and closed
@@ -120,12 +170,11 @@ export class LiveHub implements BotEvents {
   }
 
   private expire(client: LiveClient): void {
-    if (client.expiryTimer) clearTimeout(client.expiryTimer);
+    this.forget(client);
     client.expiryTimer = undefined;
     client.userId = undefined;
     client.expires = undefined;
     client.queue = undefined;
-    this.clients.delete(client);
     const code = API_ERROR.ACCESS_EXPIRED;
     this.send(client, { purpose: LIVE_SUBSCRIBE, result: false, code, reason: apiErrorMessage(code) });
     client.ws.close(LIVE_CLOSE_TOKEN_EXPIRED, "access token expired");
@@ -166,11 +215,10 @@ export class LiveHub implements BotEvents {
   }
 
   close(): void {
-    for (const c of this.clients) {
-      if (c.expiryTimer) clearTimeout(c.expiryTimer);
+    for (const c of [...this.clients]) {
+      this.forget(c);
       c.ws.close(1001, "server shutting down");
     }
-    this.clients.clear();
   }
 }
 
@@ -180,16 +228,38 @@ interface RelayEntry {
   linger?: ReturnType<typeof setTimeout>;
 }
 
-/** Shared public feeds, one per exchange and pair, kept 30 s after the last reader left. */
+/**
+ * Shared public feeds, one per exchange and pair, kept 30 s after the last reader left. At most
+ * `websocket.maxFeeds` distinct feeds are open at once (docs/server-limits.md): a new pair first
+ * evicts a lingering feed nobody reads, else it is refused (503) — one caller asking for 100
+ * pairs must not make the process hold 100 upstream connections.
+ */
 export class BookRelay {
   private readonly feeds = new Map<string, RelayEntry>();
   constructor(private readonly app: App) {}
 
-  private async acquire(exchange: ExchangeId, pair: string): Promise<RelayEntry> {
+  /** true when a reader of this pair can be served now (its feed is open, or a slot is free) */
+  canOpen(exchange: ExchangeId, pair: string): boolean {
+    if (this.feeds.has(`${exchange}:${pair}`) || this.feeds.size < this.app.config.websocket.maxFeeds) return true;
+    for (const entry of this.feeds.values()) if (entry.users <= 0) return true;
+    return false;
+  }
+
+  private acquire(exchange: ExchangeId, pair: string): RelayEntry {
     const key = `${exchange}:${pair}`;
     let entry = this.feeds.get(key);
     if (!entry) {
-      const feed = createFeed(exchange, pair, { ...nodeFeedOptions(), ...(exchange === "paper" ? { now: () => this.app.now() } : {}) });
+      if (this.feeds.size >= this.app.config.websocket.maxFeeds) this.evictIdle();
+      if (this.feeds.size >= this.app.config.websocket.maxFeeds) {
+        throw taskFailed(
+          `Too many order-book feeds open (${this.app.config.websocket.maxFeeds}): try again later`,
+          503,
+        );
+      }
+      const feed = createFeed(exchange, pair, {
+        ...nodeFeedOptions(),
+        ...(exchange === "paper" ? { now: () => this.app.now() } : {}),
+      });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();
@@ -200,6 +270,22 @@ export class BookRelay {
     return entry;
   }
 
+  /** stops the feed that has lingered longest without a reader */
+  private evictIdle(): void {
+    for (const [key, entry] of this.feeds) {
+      if (entry.users > 0) continue;
+      if (entry.linger) clearTimeout(entry.linger);
+      entry.feed.stop();
+      this.feeds.delete(key);
+      return;
+    }
+  }
+
+  /** open upstream feeds (tests and the health of the process) */
+  get size(): number {
+    return this.feeds.size;
+  }
+
   private release(exchange: ExchangeId, pair: string): void {
     const key = `${exchange}:${pair}`;
     const entry = this.feeds.get(key);
@@ -208,7 +294,7 @@ export class BookRelay {
     if (entry.users <= 0) {
       entry.linger = setTimeout(() => {
         entry.feed.stop();
-        this.feeds.delete(key);
+        if (this.feeds.get(key) === entry) this.feeds.delete(key);
       }, 30_000);
       entry.linger.unref();
     }
@@ -230,7 +316,7 @@ export class BookRelay {
 
   /** GET /book/{exchange}/{pair}: a snapshot, waiting up to 5 s for the feed's first book. */
   async snapshot(exchange: ExchangeId, pair: string, depth: number): Promise<BookAnswer> {
-    const entry = await this.acquire(exchange, pair);
+    const entry = this.acquire(exchange, pair);
     try {
       const deadline = Date.now() + 5000;
       while (entry.feed.book.version === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -240,8 +326,8 @@ export class BookRelay {
     }
   }
 
-  async stream(ws: WebSocket, exchange: ExchangeId, pair: string, depth: number): Promise<void> {
-    const entry = await this.acquire(exchange, pair);
+  stream(ws: WebSocket, exchange: ExchangeId, pair: string, depth: number): void {
+    const entry = this.acquire(exchange, pair);
     let sentVersion = -1;
     const tick = () => {
       if (entry.feed.book.version !== sentVersion && ws.readyState === ws.OPEN) {
@@ -268,33 +354,76 @@ export class BookRelay {
   }
 }
 
-/** Routes websocket upgrades: "/" to the live channel, "/book" to the relay; anything else is refused. */
-export function attachWebsockets(app: App, hub: LiveHub, relay: BookRelay) {
+/** Ends an upgrade that is refused before the handshake with a plain HTTP status. */
+function refuse(socket: Duplex, status: number, text: string): void {
+  if (socket.destroyed) return;
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+}
+
+/**
+ * Routes websocket upgrades: "/" to the live channel, "/book" to the relay; anything else is
+ * refused with a status before the handshake. Limits per address (docs/server-limits.md): open
+ * websockets (`websocket.socketsPerAddress`, 429) and /book upgrades a minute
+ * (`websocket.bookUpgradesPerMinute`, 429); the relay caps its upstream feeds (503).
+ */
+export function attachWebsockets(app: App, hub: LiveHub, relay: BookRelay, draining: () => boolean = () => false) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const openByAddress = new Map<string, number>();
+  const bookUpgrades = new RateLimiter();
+  const limits = app.config.websocket;
+
+  /** counts the socket against its address until it closes; a socket error only closes it */
+  const track = (ws: WebSocket, address: string) => {
+    openByAddress.set(address, (openByAddress.get(address) ?? 0) + 1);
+    ws.on("error", () => ws.terminate());
+    ws.once("close", () => {
+      const left = (openByAddress.get(address) ?? 1) - 1;
+      if (left <= 0) openByAddress.delete(address);
+      else openByAddress.set(address, left);
+    });
+  };
+
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname === "/") {
-      wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws));
-      return;
-    }
-    if (url.pathname === "/book") {
+    // A client may reset the connection at any moment: its error must not reach the process.
+    socket.on("error", () => socket.destroy());
+    try {
+      if (draining()) return refuse(socket, 503, "Service Unavailable");
+      const url = parseTarget(req.url);
+      if (!url) return refuse(socket, 400, "Bad Request");
+      if (url.pathname !== "/" && url.pathname !== "/book") return refuse(socket, 404, "Not Found");
+      const address = clientAddress(req, app.config.behindTlsProxy);
+      if ((openByAddress.get(address) ?? 0) >= limits.socketsPerAddress)
+        return refuse(socket, 429, "Too Many Requests");
+      if (url.pathname === "/") {
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          track(ws, address);
+          hub.accept(ws, address);
+        });
+        return;
+      }
       let target: { exchange: ExchangeId; pair: string };
       try {
         target = BookRelay.parse(url.searchParams.get("exchange") ?? "", url.searchParams.get("pair") ?? "");
       } catch {
-        socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-        return;
+        return refuse(socket, 400, "Bad Request");
       }
+      if (!bookUpgrades.take(address, limits.bookUpgradesPerMinute, 60_000, app.now()))
+        return refuse(socket, 429, "Too Many Requests");
+      if (!relay.canOpen(target.exchange, target.pair)) return refuse(socket, 503, "Service Unavailable");
       const depth = Math.min(Math.max(Number(url.searchParams.get("depth") ?? 20) || 20, 1), 50);
       wss.handleUpgrade(req, socket, head, (ws) => {
-        relay.stream(ws, target.exchange, target.pair, depth).catch((error: unknown) => {
+        track(ws, address);
+        try {
+          relay.stream(ws, target.exchange, target.pair, depth);
+        } catch (error) {
           app.logger.warn("book relay failed", { error: String((error as Error)?.message ?? error) });
-          ws.close(1011, "feed unavailable");
-        });
+          ws.close(1013, "feed unavailable, try again later");
+        }
       });
-      return;
+    } catch (error) {
+      app.logger.error("upgrade failed", { error: String(error) });
+      refuse(socket, 500, "Internal Server Error");
     }
-    socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n");
   };
   return { wss, onUpgrade };
 }

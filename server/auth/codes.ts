@@ -10,7 +10,7 @@ import { API_ERROR, SERVER_LIMITS } from "../../lib/api.js";
 import type { App } from "../app.js";
 import { ApiError, taskFailed } from "../errors.js";
 import { maskCode } from "../log.js";
-import { generateCode, safeEqual, sha256Hex } from "./secrets.js";
+import { generateCode, sha256Hex } from "./secrets.js";
 
 export function outboxFile(dataDir: string): string {
   return join(dataDir, "outbox.jsonl");
@@ -36,25 +36,45 @@ export async function sendMessage(app: App, to: string, subject: string, code: s
     appendFileSync(outboxFile(app.config.dataDir), `${JSON.stringify({ ts, to, subject, code })}\n`, { mode: 0o600 });
   }
   await app.storage.addOutbox({ ts, to, subject, body: maskCode(code) });
-  app.logger.info(app.mailer ? "mail sent" : "mail queued", { to, subject, masked: maskCode(code), ...(app.mailer ? { via: app.mailer.describe } : {}) });
+  app.logger.info(app.mailer ? "mail sent" : "mail queued", {
+    to,
+    subject,
+    masked: maskCode(code),
+    ...(app.mailer ? { via: app.mailer.describe } : {}),
+  });
 }
 
-/** POST /code: a new code, at most 5 per e-mail per hour (604). */
-export async function issueEmailCode(app: App, email: string): Promise<void> {
+/**
+ * POST /code: a new code (docs/server-limits.md): at most `codeRequestsPerHour` (5) an hour for
+ * one e-mail from one address, `signIn.codeRequestsPerAddress` (20) from one address and
+ * `signIn.codeRequestsPerEmail` (30) for one e-mail; past any of them 604. A code does not
+ * replace the earlier ones: each stays valid for its 10 minutes, so a stranger asking for codes
+ * does not spoil the one the owner is typing.
+ */
+export async function issueEmailCode(app: App, email: string, address: string): Promise<void> {
   const now = app.now();
-  const recent = await app.storage.countEmailCodesSince(email, now - 3600_000);
-  if (recent >= app.config.codeRequestsPerHour) throw new ApiError(API_ERROR.RATE_LIMIT);
   const code = generateCode();
-  // Stored before the send so concurrent requests count against the limit; removed again when the
-  // send fails, because a code nobody received must neither sign in nor spend the hourly quota.
-  const id = await app.storage.addEmailCode({
-    email,
-    codeHash: sha256Hex(code),
-    expires: now + SERVER_LIMITS.codeValidityMs,
-    attempts: 0,
-    used: false,
-    created: now,
-  });
+  // Counted and stored in one transaction before the send, so parallel requests count against the
+  // limit; removed again when the send fails, because a code nobody received must neither sign in
+  // nor spend the hourly quota.
+  const id = await app.storage.addEmailCode(
+    {
+      email,
+      address,
+      codeHash: sha256Hex(code),
+      expires: now + SERVER_LIMITS.codeValidityMs,
+      attempts: 0,
+      used: false,
+      created: now,
+    },
+    {
+      since: now - 3600_000,
+      perEmailAndAddress: app.config.codeRequestsPerHour,
+      perAddress: app.config.signIn.codeRequestsPerAddress,
+      perEmail: app.config.signIn.codeRequestsPerEmail,
+    },
+  );
+  if (id === undefined) throw new ApiError(API_ERROR.RATE_LIMIT);
   try {
     await sendMessage(app, email, "Your spotdesk sign-in code", code);
   } catch (error) {
@@ -66,17 +86,27 @@ export async function issueEmailCode(app: App, email: string): Promise<void> {
 export const WRONG_CREDENTIALS = "Wrong e-mail code or password";
 
 /**
- * Checks a code against the e-mail's newest live code. A mismatch uses one of the 5 attempts;
- * `consume` marks a match used (single use). Returns the code's id for `spendAttempt`.
+ * Claims one use of a code before anything is checked with it (docs/server-limits.md): the
+ * attempt is spent atomically in storage, so of parallel password guesses with one valid code at
+ * most 5 are checked (PRODUCT D8). A code that matches no live code of the e-mail spends nothing
+ * of the owner's codes (someone who knows only the e-mail must not burn them); it is a failure
+ * of the caller's address and of the e-mail (server/auth/limits.ts). Returns the code's id for
+ * `consumeEmailCode`.
  */
-export async function checkEmailCode(app: App, email: string, code: string): Promise<number> {
-  const record = await app.storage.latestEmailCode(email, app.now());
-  if (!record || record.attempts >= SERVER_LIMITS.codeAttempts) {
-    throw taskFailed("No valid code for this e-mail: request a new one", 401);
+export async function claimEmailCode(app: App, email: string, code: string, address: string): Promise<number> {
+  const claimed = await app.storage.claimEmailCode(
+    email,
+    sha256Hex(code.toUpperCase()),
+    app.now(),
+    SERVER_LIMITS.codeAttempts,
+  );
+  if (claimed === "exhausted") {
+    app.signIn.fail(address, email);
+    throw taskFailed(`This code was tried ${SERVER_LIMITS.codeAttempts} times: request a new one`, 401);
   }
-  if (!safeEqual(sha256Hex(code.toUpperCase()), record.codeHash)) {
-    await app.storage.markEmailCode(record.id, { attempt: true });
+  if (!claimed) {
+    app.signIn.fail(address, email);
     throw taskFailed(WRONG_CREDENTIALS, 401);
   }
-  return record.id;
+  return claimed.id;
 }

@@ -20,7 +20,12 @@ export function clearRefreshCookie(app: App): string {
 }
 
 /** Opens a session for a signed-in user: the answer of /register and the logins. */
-export async function issueSession(app: App, ctx: RequestContext, user: UserRecord, credentialsId?: string): Promise<SessionAnswer> {
+export async function issueSession(
+  app: App,
+  ctx: RequestContext,
+  user: UserRecord,
+  credentialsId?: string,
+): Promise<SessionAnswer> {
   const now = app.now();
   const refresh = randomToken();
   const session = {
@@ -37,7 +42,10 @@ export async function issueSession(app: App, ctx: RequestContext, user: UserReco
   return {
     uuid: user.id,
     refreshTokenExpiry: session.expires,
-    accessToken: signAccessToken({ uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs }, app.tokenSecret),
+    accessToken: signAccessToken(
+      { uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs },
+      app.tokenSecret,
+    ),
     ...(credentialsId ? { credentialsId } : {}),
     admin: user.admin,
   };
@@ -47,7 +55,10 @@ export async function issueSession(app: App, ctx: RequestContext, user: UserReco
  * Checks an access token (seed 000 §8): malformed or forged 607; expired 602 while the session's
  * refresh token is still valid, else 603; a revoked session 607; a removed user 606.
  */
-export async function checkAccessToken(app: App, token: string): Promise<{ user: UserRecord; payload: { uid: string; sid: string; expires: number } }> {
+export async function checkAccessToken(
+  app: App,
+  token: string,
+): Promise<{ user: UserRecord; payload: { uid: string; sid: string; expires: number } }> {
   const payload = verifyAccessToken(token, app.tokenSecret);
   if (!payload) throw new ApiError(API_ERROR.INVALID_TOKEN);
   const now = app.now();
@@ -61,12 +72,33 @@ export async function checkAccessToken(app: App, token: string): Promise<{ user:
   return { user, payload };
 }
 
+/**
+ * `checkAccessToken` for a caller at `address`: a forged, malformed or revoked token (607) is a
+ * failure of the address, and once the address is over its budget the answer is 604
+ * (docs/server-limits.md). The token is checked first: a valid one is never refused for the
+ * failures of others behind the same address.
+ */
+export async function checkAccessTokenFrom(
+  app: App,
+  token: string,
+  address: string,
+): ReturnType<typeof checkAccessToken> {
+  try {
+    return await checkAccessToken(app, token);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
+      if (app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
+      app.signIn.fail(address);
+    }
+    throw error;
+  }
+}
+
 export async function authenticate(app: App, ctx: RequestContext, route: Route): Promise<void> {
   const header = ctx.header(HEADER.authorization);
   if (!header) throw new ApiError(API_ERROR.MISSING_HEADER);
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!match) throw new ApiError(API_ERROR.INVALID_TOKEN);
-  const { user, payload } = await checkAccessToken(app, match[1]!);
+  const { user, payload } = await checkAccessTokenFrom(app, match?.[1] ?? "", ctx.ip);
   const now = app.now();
   const { calls, windowMs } = app.config.rateLimit;
   if (!app.limiter.take(`user:${user.id}`, calls, windowMs, now)) throw new ApiError(API_ERROR.RATE_LIMIT);

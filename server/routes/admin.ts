@@ -113,6 +113,7 @@ export function adminRoutes(app: App): Route[] {
         const id = ctx.params.id!;
         if (id === ctx.user!.id) throw taskFailed("An admin cannot remove their own account", 409);
         if (!(await app.storage.deleteUser(id))) throw new ApiError(API_ERROR.NO_SUCH_USER, { status: 404 });
+        app.sessions.userRemoved(id); // their sessions went with them: so do their live sockets
         return { removed: true, uuid: id };
       },
     },

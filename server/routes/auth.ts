@@ -2,12 +2,20 @@
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { API_ERROR, HEADER, REFRESH_COOKIE, SERVER_LIMITS, type RefreshAnswer } from "../../lib/api.js";
-import { codeSchema, emailSchema, passwordSchema } from "../../lib/schemas.js";
 import type { z } from "zod";
+import { API_ERROR, HEADER, REFRESH_COOKIE, type RefreshAnswer, SERVER_LIMITS } from "../../lib/api.js";
+import { codeSchema, emailSchema, passwordSchema } from "../../lib/schemas.js";
 import type { App } from "../app.js";
-import { checkEmailCode, issueEmailCode, WRONG_CREDENTIALS } from "../auth/codes.js";
-import { hashPassword, randomToken, safeEqual, sha256Hex, signAccessToken, verifyAccessToken, verifyPassword } from "../auth/secrets.js";
+import { claimEmailCode, issueEmailCode, WRONG_CREDENTIALS } from "../auth/codes.js";
+import {
+  hashPassword,
+  randomToken,
+  safeEqual,
+  sha256Hex,
+  signAccessToken,
+  verifyAccessToken,
+  verifyPassword,
+} from "../auth/secrets.js";
 import { clearRefreshCookie, issueSession, refreshCookie } from "../auth/session.js";
 import { verifyEnrollment, verifyKeyLogin } from "../auth/webauthn.js";
 import { ApiError, taskFailed } from "../errors.js";
@@ -33,13 +41,26 @@ function checkTimestamp(app: App, ctx: RequestContext): number {
 }
 
 /** Optional key creation beside a code sign-in (seed 000 §2 "optional checkbox to create a public key"). */
-async function maybeEnroll(app: App, ctx: RequestContext, user: UserRecord, email: string, code: string): Promise<string | undefined> {
+async function maybeEnroll(
+  app: App,
+  ctx: RequestContext,
+  user: UserRecord,
+  email: string,
+  code: string,
+): Promise<string | undefined> {
   const attestation = ctx.header(HEADER.publicKey);
   const credentialsId = ctx.header(HEADER.credentialsId);
   if (attestation === undefined && credentialsId === undefined) return undefined;
   const clientData = ctx.header(HEADER.clientData);
-  if (attestation === undefined || credentialsId === undefined || clientData === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
-  const verified = await verifyEnrollment(app, { email, code, credentialsId, attestationObject: attestation, clientData });
+  if (attestation === undefined || credentialsId === undefined || clientData === undefined)
+    throw new ApiError(API_ERROR.MISSING_HEADER);
+  const verified = await verifyEnrollment(app, {
+    email,
+    code,
+    credentialsId,
+    attestationObject: attestation,
+    clientData,
+  });
   if (await app.storage.getCredential(verified.id)) throw taskFailed("This key is already registered", 409);
   await app.storage.addCredential({
     id: verified.id,
@@ -75,7 +96,7 @@ export function authRoutes(app: App): Route[] {
         const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
         const user = await app.storage.getUserByEmail(email);
         if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        await issueEmailCode(app, email);
+        await issueEmailCode(app, email, ctx.ip);
         return { sent: true };
       },
     },
@@ -87,14 +108,29 @@ export function authRoutes(app: App): Route[] {
         const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
         const password = field(passwordSchema, ctx.requireHeader(HEADER.password), "password");
         const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
+        app.signIn.check(ctx.ip, email);
         const now = app.now();
         let user = await app.storage.getUserByEmail(email);
         const setupHash = await app.storage.getMeta(SETUP_CODE_META);
-        if (setupHash && !user && safeEqual(sha256Hex(code), setupHash)) {
-          // PRODUCT D5: the account registered with the one-time setup code is the first admin.
-          await app.storage.setMeta(SETUP_CODE_META, undefined);
+        if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) app.signIn.fail(ctx.ip);
+        // PRODUCT D5: the account registered with the one-time setup code is the first admin; the
+        // code is taken with a compare-and-delete so two parallel registrations make one admin.
+        if (
+          setupHash &&
+          !user &&
+          safeEqual(sha256Hex(code), setupHash) &&
+          (await app.storage.takeMeta(SETUP_CODE_META, setupHash))
+        ) {
           rmSync(setupCodeFile(app.config.dataDir), { force: true });
-          user = { id: randomUUID(), email, passwordHash: await hashPassword(password, app.config.scryptCost), admin: true, scope: "all", lastActive: now, created: now };
+          user = {
+            id: randomUUID(),
+            email,
+            passwordHash: await hashPassword(password, app.config.scryptCost),
+            admin: true,
+            scope: "all",
+            lastActive: now,
+            created: now,
+          };
           await app.storage.createUser(user);
           app.logger.info("first admin registered", { user: user.id });
           const credentialsId = await maybeEnroll(app, ctx, user, email, code);
@@ -102,9 +138,9 @@ export function authRoutes(app: App): Route[] {
         }
         if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
         if (user.passwordHash !== null) throw taskFailed("This e-mail is already registered: sign in instead", 409);
-        const codeId = await checkEmailCode(app, email, code);
+        const codeId = await claimEmailCode(app, email, code, ctx.ip);
         const credentialsId = await maybeEnroll(app, ctx, user, email, code);
-        await app.storage.markEmailCode(codeId, { used: true });
+        if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
         const passwordHash = await hashPassword(password, app.config.scryptCost);
         await app.storage.updateUser(user.id, { passwordHash });
         user.passwordHash = passwordHash;
@@ -120,16 +156,20 @@ export function authRoutes(app: App): Route[] {
         const password = ctx.requireHeader(HEADER.password);
         const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
         checkTimestamp(app, ctx);
+        app.signIn.check(ctx.ip, email);
         const user = await app.storage.getUserByEmail(email);
-        if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        const codeId = await checkEmailCode(app, email, code);
+        if (!user || user.passwordHash === null) {
+          app.signIn.fail(ctx.ip);
+          throw new ApiError(API_ERROR.NO_SUCH_USER);
+        }
+        // The code's attempt is spent before the password is checked: 5 password guesses per code.
+        const codeId = await claimEmailCode(app, email, code, ctx.ip);
         if (!(await verifyPassword(password, user.passwordHash))) {
-          // A wrong password spends one of the code's attempts too: 5 guesses per code.
-          await app.storage.markEmailCode(codeId, { attempt: true });
+          app.signIn.fail(ctx.ip, email);
           throw taskFailed(WRONG_CREDENTIALS, 401);
         }
         const credentialsId = await maybeEnroll(app, ctx, user, email, code);
-        await app.storage.markEmailCode(codeId, { used: true });
+        if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
         return issueSession(app, ctx, user, credentialsId);
       },
     },
@@ -144,14 +184,30 @@ export function authRoutes(app: App): Route[] {
         const credentialsId = ctx.requireHeader(HEADER.credentialsId);
         const signature = ctx.requireHeader(HEADER.signature);
         const timestamp = checkTimestamp(app, ctx);
-        const user = await app.storage.getUserByEmail(email);
-        if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        const credential = await app.storage.getCredential(credentialsId.replace(/=+$/, ""));
-        if (!credential || credential.userId !== user.id) throw taskFailed("Unknown key for this e-mail", 401);
-        const counter = await verifyKeyLogin(app, credential, { clientData, authenticatorData, signature, timestamp, method: ctx.method, path: ctx.path });
-        // One login per timestamp and key: a replayed assertion is refused.
-        if (!(await app.storage.useCredential(credential.id, counter, timestamp))) throw taskFailed("Key login refused: replayed signature", 401);
-        return issueSession(app, ctx, user, credential.id);
+        // A key signature cannot be guessed: only the address's failures count here, so a flood of
+        // wrong guesses against the e-mail never keeps its owner's key out (docs/server-limits.md).
+        app.signIn.check(ctx.ip);
+        try {
+          const user = await app.storage.getUserByEmail(email);
+          if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
+          const credential = await app.storage.getCredential(credentialsId.replace(/=+$/, ""));
+          if (!credential || credential.userId !== user.id) throw taskFailed("Unknown key for this e-mail", 401);
+          const counter = await verifyKeyLogin(app, credential, {
+            clientData,
+            authenticatorData,
+            signature,
+            timestamp,
+            method: ctx.method,
+            path: ctx.path,
+          });
+          // One login per timestamp and key: a replayed assertion is refused.
+          if (!(await app.storage.recordKeyLogin(credential.id, counter, timestamp)))
+            throw taskFailed("Key login refused: replayed signature", 401);
+          return await issueSession(app, ctx, user, credential.id);
+        } catch (error) {
+          if (error instanceof ApiError && error.status !== 500) app.signIn.fail(ctx.ip);
+          throw error;
+        }
       },
     },
     {
@@ -165,11 +221,17 @@ export function authRoutes(app: App): Route[] {
         checkTimestamp(app, ctx);
         const token = ctx.cookie(REFRESH_COOKIE);
         if (!token) throw new ApiError(API_ERROR.ALL_EXPIRED);
+        // An unknown refresh token is a failed token check of the address (docs/server-limits.md).
+        if (app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
         const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
-        if (!found) throw new ApiError(API_ERROR.INVALID_TOKEN);
+        if (!found) {
+          app.signIn.fail(ctx.ip);
+          throw new ApiError(API_ERROR.INVALID_TOKEN);
+        }
         const { session, replay } = found;
         if (replay) {
           await app.storage.deleteSession(session.id);
+          app.sessions.ended(session.id);
           app.logger.warn("refresh token replayed: session revoked", { user: session.userId });
           ctx.setCookie(clearRefreshCookie(app));
           throw new ApiError(API_ERROR.INVALID_TOKEN);
@@ -190,7 +252,10 @@ export function authRoutes(app: App): Route[] {
         await app.storage.updateUser(user.id, { lastActive: now });
         ctx.setCookie(refreshCookie(app, next, expires));
         return {
-          accessToken: signAccessToken({ uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs }, app.tokenSecret),
+          accessToken: signAccessToken(
+            { uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs },
+            app.tokenSecret,
+          ),
           refreshTokenExpiry: expires,
         };
       },
@@ -204,12 +269,18 @@ export function authRoutes(app: App): Route[] {
         const token = ctx.cookie(REFRESH_COOKIE);
         if (token) {
           const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
-          if (found) await app.storage.deleteSession(found.session.id);
+          if (found) {
+            await app.storage.deleteSession(found.session.id);
+            app.sessions.ended(found.session.id);
+          }
         }
         // Scripts without the cookie may end the session of their (validly signed) access token.
         const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.header(HEADER.authorization) ?? "");
         const payload = bearer ? verifyAccessToken(bearer[1]!, app.tokenSecret) : undefined;
-        if (payload) await app.storage.deleteSession(payload.sid);
+        if (payload) {
+          await app.storage.deleteSession(payload.sid);
+          app.sessions.ended(payload.sid);
+        }
         ctx.setCookie(clearRefreshCookie(app));
         return { ok: true };
       },

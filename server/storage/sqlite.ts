@@ -6,11 +6,12 @@
 import Database from "better-sqlite3";
 import type { AccountPath, Scope } from "../../lib/api.js";
 import {
-  pathKey,
   type ApiKeyRecord,
   type BotRecord,
+  type CodeRequestLimits,
   type EmailCodeRecord,
   type OutboxRecord,
+  pathKey,
   type SessionRecord,
   type Storage,
   type TokenPairRecord,
@@ -48,6 +49,9 @@ const MIGRATIONS: string[] = [
    CREATE TABLE outbox (
      id INTEGER PRIMARY KEY AUTOINCREMENT, ts INTEGER NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL,
      body TEXT NOT NULL);`,
+  // issue 16: code requests are limited per address too (docs/server-limits.md)
+  `ALTER TABLE email_codes ADD COLUMN address TEXT NOT NULL DEFAULT '';
+   CREATE INDEX email_codes_address ON email_codes(address, created);`,
 ];
 
 interface UserRow {
@@ -70,6 +74,7 @@ interface CredentialRow {
 interface CodeRow {
   id: number;
   email: string;
+  address: string;
   code_hash: string;
   expires: number;
   attempts: number;
@@ -148,13 +153,42 @@ export function openSqliteStorage(file: string): Storage {
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
-  migrate(db);
+  // PRODUCT D4 "removing deletes that copy" (docs/server-limits.md "Deleted means deleted"): freed
+  // rows and pages are overwritten with zeros instead of lingering in the file.
+  db.pragma("secure_delete = ON");
+  const migratedFrom = migrate(db);
+  // A file written before secure_delete may still hold deleted rows in free space: rewrite it once.
+  if (migratedFrom > 0 && migratedFrom < 2) {
+    try {
+      db.exec("VACUUM");
+      db.pragma("wal_checkpoint(TRUNCATE)");
+    } catch {
+      // another process holds the file (a running server while grant-admin opens it): the
+      // rewrite is a clean-up, the database is correct without it
+    }
+  }
+
+  /**
+   * After a delete of secrets: copies the WAL into the database (whose freed space secure_delete
+   * zeroed) and truncates the WAL, so no older copy of a page with the secret stays in -wal.
+   * Another connection reading at that moment can keep the WAL alive; the next delete (or the
+   * close) checkpoints again.
+   */
+  const scrub = () => {
+    const [result] = db.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+    if (result && result.busy !== 0) pendingScrub = true;
+    else pendingScrub = false;
+  };
+  let pendingScrub = false;
 
   const stmt = <P extends unknown[] = unknown[], R = unknown>(sql: string) => db.prepare<P, R>(sql);
   const q = {
     getMeta: stmt<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
-    setMeta: stmt<[string, string]>("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+    setMeta: stmt<[string, string]>(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ),
     delMeta: stmt<[string]>("DELETE FROM meta WHERE key = ?"),
+    takeMeta: stmt<[string, string]>("DELETE FROM meta WHERE key = ? AND value = ?"),
     countUsers: stmt<[], { n: number }>("SELECT COUNT(*) AS n FROM users"),
     insertUser: stmt<[string, string, string | null, number, string, number | null, number]>(
       "INSERT INTO users (id, email, password_hash, admin, scope, last_active, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -168,18 +202,26 @@ export function openSqliteStorage(file: string): Storage {
     ),
     getCredential: stmt<[string], CredentialRow>("SELECT * FROM credentials WHERE id = ?"),
     listCredentials: stmt<[string], CredentialRow>("SELECT * FROM credentials WHERE user_id = ? ORDER BY created"),
-    useCredential: stmt<[number, number, string, number]>(
+    recordKeyLogin: stmt<[number, number, string, number]>(
       "UPDATE credentials SET counter = ?, last_ts = ? WHERE id = ? AND last_ts < ?",
     ),
-    addCode: stmt<[string, string, number, number, number, number]>(
-      "INSERT INTO email_codes (email, code_hash, expires, attempts, used, created) VALUES (?, ?, ?, ?, ?, ?)",
+    addCode: stmt<[string, string, string, number, number, number, number]>(
+      "INSERT INTO email_codes (email, address, code_hash, expires, attempts, used, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
-    latestCode: stmt<[string, number], CodeRow>(
-      "SELECT * FROM email_codes WHERE email = ? AND used = 0 AND expires > ? ORDER BY id DESC LIMIT 1",
+    countCodesOfEmail: stmt<[string, number], { n: number }>(
+      "SELECT COUNT(*) AS n FROM email_codes WHERE email = ? AND created > ?",
     ),
-    countCodes: stmt<[string, number], { n: number }>("SELECT COUNT(*) AS n FROM email_codes WHERE email = ? AND created > ?"),
-    attemptCode: stmt<[number]>("UPDATE email_codes SET attempts = attempts + 1 WHERE id = ?"),
-    useCode: stmt<[number]>("UPDATE email_codes SET used = 1 WHERE id = ?"),
+    countCodesOfAddress: stmt<[string, number], { n: number }>(
+      "SELECT COUNT(*) AS n FROM email_codes WHERE address = ? AND created > ?",
+    ),
+    countCodesOfBoth: stmt<[string, string, number], { n: number }>(
+      "SELECT COUNT(*) AS n FROM email_codes WHERE email = ? AND address = ? AND created > ?",
+    ),
+    liveCode: stmt<[string, string, number], CodeRow>(
+      "SELECT * FROM email_codes WHERE email = ? AND code_hash = ? AND used = 0 AND expires > ? ORDER BY id DESC LIMIT 1",
+    ),
+    attemptCode: stmt<[number, number]>("UPDATE email_codes SET attempts = attempts + 1 WHERE id = ? AND attempts < ?"),
+    useCode: stmt<[number]>("UPDATE email_codes SET used = 1 WHERE id = ? AND used = 0"),
     deleteCode: stmt<[number]>("DELETE FROM email_codes WHERE id = ?"),
     insertSession: stmt<[string, string, string, string | null, number, number]>(
       "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created) VALUES (?, ?, ?, ?, ?, ?)",
@@ -203,9 +245,10 @@ export function openSqliteStorage(file: string): Storage {
       `INSERT INTO token_pairs (exchange, pair, price_decimals, amount_decimals) VALUES (?, ?, ?, ?)
        ON CONFLICT(exchange, pair) DO UPDATE SET price_decimals = excluded.price_decimals, amount_decimals = excluded.amount_decimals`,
     ),
-    getPair: stmt<[string, string], { exchange: string; pair: string; price_decimals: number; amount_decimals: number }>(
-      "SELECT * FROM token_pairs WHERE exchange = ? AND pair = ?",
-    ),
+    getPair: stmt<
+      [string, string],
+      { exchange: string; pair: string; price_decimals: number; amount_decimals: number }
+    >("SELECT * FROM token_pairs WHERE exchange = ? AND pair = ?"),
     listPairs: stmt<[], { exchange: string; pair: string; price_decimals: number; amount_decimals: number }>(
       "SELECT * FROM token_pairs ORDER BY exchange, pair",
     ),
@@ -218,10 +261,17 @@ export function openSqliteStorage(file: string): Storage {
     updateBotState: stmt<[string, string]>("UPDATE bots SET state = ? WHERE id = ?"),
     clearBotCredentials: stmt<[string]>("UPDATE bots SET credentials = NULL WHERE id = ?"),
     deleteBot: stmt<[string]>("DELETE FROM bots WHERE id = ?"),
-    addOutbox: stmt<[number, string, string, string]>("INSERT INTO outbox (ts, recipient, subject, body) VALUES (?, ?, ?, ?)"),
+    addOutbox: stmt<[number, string, string, string]>(
+      "INSERT INTO outbox (ts, recipient, subject, body) VALUES (?, ?, ?, ?)",
+    ),
   };
 
-  const pairRecord = (r: { exchange: string; pair: string; price_decimals: number; amount_decimals: number }): TokenPairRecord => ({
+  const pairRecord = (r: {
+    exchange: string;
+    pair: string;
+    price_decimals: number;
+    amount_decimals: number;
+  }): TokenPairRecord => ({
     exchangeId: r.exchange,
     pair: r.pair,
     priceDecimals: r.price_decimals,
@@ -230,12 +280,46 @@ export function openSqliteStorage(file: string): Storage {
 
   const updateUser = db.transaction(
     (id: string, changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>) => {
-      if (changes.passwordHash !== undefined) db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(changes.passwordHash, id);
-      if (changes.admin !== undefined) db.prepare("UPDATE users SET admin = ? WHERE id = ?").run(changes.admin ? 1 : 0, id);
-      if (changes.scope !== undefined) db.prepare("UPDATE users SET scope = ? WHERE id = ?").run(JSON.stringify(changes.scope), id);
-      if (changes.lastActive !== undefined) db.prepare("UPDATE users SET last_active = ? WHERE id = ?").run(changes.lastActive, id);
+      if (changes.passwordHash !== undefined)
+        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(changes.passwordHash, id);
+      if (changes.admin !== undefined)
+        db.prepare("UPDATE users SET admin = ? WHERE id = ?").run(changes.admin ? 1 : 0, id);
+      if (changes.scope !== undefined)
+        db.prepare("UPDATE users SET scope = ? WHERE id = ?").run(JSON.stringify(changes.scope), id);
+      if (changes.lastActive !== undefined)
+        db.prepare("UPDATE users SET last_active = ? WHERE id = ?").run(changes.lastActive, id);
     },
   );
+
+  const toCode = (r: CodeRow): EmailCodeRecord => ({
+    id: r.id,
+    email: r.email,
+    address: r.address,
+    codeHash: r.code_hash,
+    expires: r.expires,
+    attempts: r.attempts,
+    used: r.used === 1,
+    created: r.created,
+  });
+
+  const addEmailCode = db.transaction(
+    (c: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): number | undefined => {
+      if ((q.countCodesOfBoth.get(c.email, c.address, limits.since)?.n ?? 0) >= limits.perEmailAndAddress)
+        return undefined;
+      if ((q.countCodesOfAddress.get(c.address, limits.since)?.n ?? 0) >= limits.perAddress) return undefined;
+      if ((q.countCodesOfEmail.get(c.email, limits.since)?.n ?? 0) >= limits.perEmail) return undefined;
+      return Number(
+        q.addCode.run(c.email, c.address, c.codeHash, c.expires, c.attempts, c.used ? 1 : 0, c.created).lastInsertRowid,
+      );
+    },
+  );
+
+  const claimEmailCode = db.transaction((email: string, codeHash: string, now: number, maxAttempts: number) => {
+    const row = q.liveCode.get(email, codeHash, now);
+    if (!row) return undefined;
+    if (q.attemptCode.run(row.id, maxAttempts).changes !== 1) return "exhausted" as const;
+    return toCode({ ...row, attempts: row.attempts + 1 });
+  });
 
   const clearBotCredentialsForPath = db.transaction((path: AccountPath): string[] => {
     const key = pathKey(path);
@@ -260,11 +344,22 @@ export function openSqliteStorage(file: string): Storage {
       if (value === undefined) q.delMeta.run(key);
       else q.setMeta.run(key, value);
     },
+    async takeMeta(key, value) {
+      return q.takeMeta.run(key, value).changes === 1;
+    },
     async countUsers() {
       return q.countUsers.get()?.n ?? 0;
     },
     async createUser(u) {
-      q.insertUser.run(u.id, u.email, u.passwordHash, u.admin ? 1 : 0, JSON.stringify(u.scope), u.lastActive, u.created);
+      q.insertUser.run(
+        u.id,
+        u.email,
+        u.passwordHash,
+        u.admin ? 1 : 0,
+        JSON.stringify(u.scope),
+        u.lastActive,
+        u.created,
+      );
     },
     async getUser(id) {
       const row = q.getUser.get(id);
@@ -281,7 +376,9 @@ export function openSqliteStorage(file: string): Storage {
       updateUser(id, changes);
     },
     async deleteUser(id) {
-      return q.deleteUser.run(id).changes > 0;
+      const removed = q.deleteUser.run(id).changes > 0;
+      if (removed) scrub();
+      return removed;
     },
     async addCredential(c) {
       q.addCredential.run(c.id, c.userId, Buffer.from(c.publicKey), c.counter, c.lastTimestamp, c.created);
@@ -293,24 +390,17 @@ export function openSqliteStorage(file: string): Storage {
     async listCredentials(userId) {
       return q.listCredentials.all(userId).map(toCredential);
     },
-    async useCredential(id, counter, timestamp) {
-      return q.useCredential.run(counter, timestamp, id, timestamp).changes === 1;
+    async recordKeyLogin(id, counter, timestamp) {
+      return q.recordKeyLogin.run(counter, timestamp, id, timestamp).changes === 1;
     },
-    async addEmailCode(c) {
-      return Number(q.addCode.run(c.email, c.codeHash, c.expires, c.attempts, c.used ? 1 : 0, c.created).lastInsertRowid);
+    async addEmailCode(c, limits) {
+      return addEmailCode(c, limits);
     },
-    async latestEmailCode(email, now) {
-      const r = q.latestCode.get(email, now);
-      return r
-        ? { id: r.id, email: r.email, codeHash: r.code_hash, expires: r.expires, attempts: r.attempts, used: r.used === 1, created: r.created }
-        : undefined;
+    async claimEmailCode(email, codeHash, now, maxAttempts) {
+      return claimEmailCode(email, codeHash, now, maxAttempts);
     },
-    async countEmailCodesSince(email, since) {
-      return q.countCodes.get(email, since)?.n ?? 0;
-    },
-    async markEmailCode(id, changes) {
-      if (changes.attempt) q.attemptCode.run(id);
-      if (changes.used) q.useCode.run(id);
+    async consumeEmailCode(id) {
+      return q.useCode.run(id).changes === 1;
     },
     async removeEmailCode(id) {
       q.deleteCode.run(id);
@@ -349,7 +439,9 @@ export function openSqliteStorage(file: string): Storage {
       return q.listApiKeys.all().map(toApiKey);
     },
     async deleteApiKey(path) {
-      return q.deleteApiKey.run(pathKey(path)).changes > 0;
+      const removed = q.deleteApiKey.run(pathKey(path)).changes > 0;
+      scrub();
+      return removed;
     },
     async setTokenPair(r) {
       q.setPair.run(r.exchangeId, r.pair, r.priceDecimals, r.amountDecimals);
@@ -387,10 +479,14 @@ export function openSqliteStorage(file: string): Storage {
       q.updateBotState.run(JSON.stringify(state), id);
     },
     async clearBotCredentialsForPath(path) {
-      return clearBotCredentialsForPath(path);
+      const cleared = clearBotCredentialsForPath(path);
+      if (cleared.length > 0) scrub();
+      return cleared;
     },
     async deleteBot(id) {
-      return q.deleteBot.run(id).changes > 0;
+      const removed = q.deleteBot.run(id).changes > 0;
+      if (removed) scrub();
+      return removed;
     },
     async addOutbox(m: OutboxRecord) {
       q.addOutbox.run(m.ts, m.to, m.subject, m.body);
@@ -398,12 +494,14 @@ export function openSqliteStorage(file: string): Storage {
     async close() {
       if (closed) return;
       closed = true;
+      if (pendingScrub) scrub();
       db.close();
     },
   };
 }
 
-function migrate(db: Database.Database): void {
+/** Applies the migrations not yet applied; returns the schema version the file had. */
+function migrate(db: Database.Database): number {
   const version = db.pragma("user_version", { simple: true }) as number;
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
@@ -411,6 +509,7 @@ function migrate(db: Database.Database): void {
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  return version;
 }
 
 export type { EmailCodeRecord };

@@ -35,11 +35,21 @@ export interface WebAuthnCredentialRecord {
 export interface EmailCodeRecord {
   id: number;
   email: string;
+  /** the address that asked for it (server/address.ts), for the per-address code limits */
+  address: string;
   codeHash: string;
   expires: number;
   attempts: number;
   used: boolean;
   created: number;
+}
+
+/** Code requests allowed since `since` (an hour ago): per e-mail and address, per address, per e-mail. */
+export interface CodeRequestLimits {
+  since: number;
+  perEmailAndAddress: number;
+  perAddress: number;
+  perEmail: number;
 }
 
 export interface SessionRecord {
@@ -93,6 +103,8 @@ export interface Storage {
   // meta (schema version, setup code, seeded demo)
   getMeta(key: string): Promise<string | undefined>;
   setMeta(key: string, value: string | undefined): Promise<void>;
+  /** deletes `key` only while it still holds `value`; false when someone else took it first */
+  takeMeta(key: string, value: string): Promise<boolean>;
 
   // users
   countUsers(): Promise<number>;
@@ -100,7 +112,10 @@ export interface Storage {
   getUser(id: string): Promise<UserRecord | undefined>;
   getUserByEmail(email: string): Promise<UserRecord | undefined>;
   listUsers(): Promise<UserRecord[]>;
-  updateUser(id: string, changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>): Promise<void>;
+  updateUser(
+    id: string,
+    changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>,
+  ): Promise<void>;
   /** deletes the user with its credentials and sessions */
   deleteUser(id: string): Promise<boolean>;
 
@@ -112,16 +127,28 @@ export interface Storage {
    * Records a login with the key only when `timestamp` is newer than the last one accepted
    * (atomic compare-and-set); false means a replay.
    */
-  useCredential(id: string, counter: number, timestamp: number): Promise<boolean>;
+  recordKeyLogin(id: string, counter: number, timestamp: number): Promise<boolean>;
 
-  // e-mail codes
-  /** returns the new code's id */
-  addEmailCode(code: Omit<EmailCodeRecord, "id">): Promise<number>;
-  /** the newest unused, unexpired code of an e-mail */
-  latestEmailCode(email: string, now: number): Promise<EmailCodeRecord | undefined>;
-  countEmailCodesSince(email: string, since: number): Promise<number>;
-  /** increments attempts; marks used when `used` */
-  markEmailCode(id: number, changes: { attempt?: boolean; used?: boolean }): Promise<void>;
+  // e-mail codes (docs/server-limits.md)
+  /**
+   * Stores a new code unless a code-request limit is reached, counting and inserting in one
+   * transaction so parallel requests cannot pass the limit together. Returns the code's id, or
+   * undefined when over a limit.
+   */
+  addEmailCode(code: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): Promise<number | undefined>;
+  /**
+   * Spends one attempt of the unused, unexpired code of `email` whose hash is `codeHash`, before
+   * anything else is checked with it (atomic: of parallel calls at most `maxAttempts` get the
+   * code). "exhausted" when that code has no attempt left; undefined when no live code matches.
+   */
+  claimEmailCode(
+    email: string,
+    codeHash: string,
+    now: number,
+    maxAttempts: number,
+  ): Promise<EmailCodeRecord | "exhausted" | undefined>;
+  /** marks a code used; false when it was already used (single use under parallel calls) */
+  consumeEmailCode(id: number): Promise<boolean>;
   /** forgets a code that was never delivered, so it neither signs in nor counts against the hourly limit */
   removeEmailCode(id: number): Promise<void>;
 

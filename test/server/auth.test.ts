@@ -34,7 +34,9 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(me.body).toMatchObject({ email: "admin@example.com", admin: true, scope: "all" });
     expect(existsSync(file)).toBe(false);
     // single use: the same code cannot make a second admin
-    const again = await call(server, "POST", "/register", { headers: { email: "other@example.com", password: PASSWORD, code: server.setupCode! } });
+    const again = await call(server, "POST", "/register", {
+      headers: { email: "other@example.com", password: PASSWORD, code: server.setupCode! },
+    });
     expect(again.body.code).toBe(606);
   });
 
@@ -44,14 +46,19 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     const code = await call(server, "POST", "/code", { headers: { email: "stranger@example.com" } });
     expect(code.status).toBe(403);
     expect(code.body).toEqual({ code: 606, msg: API_ERROR_MESSAGES[606] });
-    const reg = await call(server, "POST", "/register", { headers: { email: "stranger@example.com", password: PASSWORD, code: "ABCDEFGH" } });
+    const reg = await call(server, "POST", "/register", {
+      headers: { email: "stranger@example.com", password: PASSWORD, code: "ABCDEFGH" },
+    });
     expect(reg.body.code).toBe(606);
   });
 
   it("sends 8-character codes from the unambiguous alphabet to outbox.jsonl and logs them masked (PRODUCT D8, D18)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
-    await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: "Trader@Example.com", scope: ["Demo"] } });
+    await call(server, "POST", "/token/admin/user", {
+      token: admin.session.accessToken,
+      body: { userId: "Trader@Example.com", scope: ["Demo"] },
+    });
     const sent = await call(server, "POST", "/code", { headers: { email: "trader@example.com" } });
     expect(sent.status).toBe(200);
     const line = JSON.parse(readFileSync(join(server.dataDir, "outbox.jsonl"), "utf8").trim().split("\n").pop()!);
@@ -71,7 +78,9 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(user.session.admin).toBe(false);
     // the code was used: a second registration with it fails
     const code = outboxCode(server.dataDir, "trader@example.com");
-    const again = await call(server, "POST", "/register", { headers: { email: "trader@example.com", password: PASSWORD, code } });
+    const again = await call(server, "POST", "/register", {
+      headers: { email: "trader@example.com", password: PASSWORD, code },
+    });
     expect(again.status).not.toBe(200);
     await call(server, "POST", "/code", { headers: { email: "trader@example.com" } });
     const fresh = outboxCode(server.dataDir, "trader@example.com");
@@ -86,37 +95,53 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(replay.status).toBe(401);
   });
 
-  it("allows 5 attempts per code, then refuses even the right one (PRODUCT D8)", async () => {
+  it("wrong codes spend none of the owner's code: after 5 wrong guesses the right code still registers (docs/server-limits.md)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
-    await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: "t@example.com", scope: "all" } });
+    await call(server, "POST", "/token/admin/user", {
+      token: admin.session.accessToken,
+      body: { userId: "t@example.com", scope: "all" },
+    });
     await call(server, "POST", "/code", { headers: { email: "t@example.com" } });
     const code = outboxCode(server.dataDir, "t@example.com");
     const wrong = code === "AAAAAAAA" ? "BBBBBBBB" : "AAAAAAAA";
     for (let i = 0; i < 5; i++) {
-      const r = await call(server, "POST", "/register", { headers: { email: "t@example.com", password: PASSWORD, code: wrong } });
+      const r = await call(server, "POST", "/register", {
+        headers: { email: "t@example.com", password: PASSWORD, code: wrong },
+      });
       expect(r.status).toBe(401);
     }
-    const right = await call(server, "POST", "/register", { headers: { email: "t@example.com", password: PASSWORD, code } });
-    expect(right.status).toBe(401);
+    const right = await call(server, "POST", "/register", {
+      headers: { email: "t@example.com", password: PASSWORD, code },
+    });
+    expect(right.status).toBe(200);
   });
 
   it("expires codes after 10 minutes (PRODUCT D8)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
-    await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: "t@example.com", scope: "all" } });
+    await call(server, "POST", "/token/admin/user", {
+      token: admin.session.accessToken,
+      body: { userId: "t@example.com", scope: "all" },
+    });
     await call(server, "POST", "/code", { headers: { email: "t@example.com" } });
     const code = outboxCode(server.dataDir, "t@example.com");
     server.clock.now += 10 * 60_000 + 1;
-    const r = await call(server, "POST", "/register", { headers: { email: "t@example.com", password: PASSWORD, code } });
+    const r = await call(server, "POST", "/register", {
+      headers: { email: "t@example.com", password: PASSWORD, code },
+    });
     expect(r.status).toBe(401);
   });
 
   it("answers 604 to the sixth code request for one e-mail within an hour (PRODUCT D8)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
-    await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: "t@example.com", scope: "all" } });
-    for (let i = 0; i < 5; i++) expect((await call(server, "POST", "/code", { headers: { email: "t@example.com" } })).status).toBe(200);
+    await call(server, "POST", "/token/admin/user", {
+      token: admin.session.accessToken,
+      body: { userId: "t@example.com", scope: "all" },
+    });
+    for (let i = 0; i < 5; i++)
+      expect((await call(server, "POST", "/code", { headers: { email: "t@example.com" } })).status).toBe(200);
     const sixth = await call(server, "POST", "/code", { headers: { email: "t@example.com" } });
     expect(sixth.status).toBe(429);
     expect(sixth.body).toEqual({ code: 604, msg: API_ERROR_MESSAGES[604] });
@@ -126,10 +151,14 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
 
   it("refuses a password shorter than 8 characters and a code that is not 8 characters (seed 000 §5)", async () => {
     server = await startTestServer();
-    const short = await call(server, "POST", "/register", { headers: { email: "a@example.com", password: "short", code: server.setupCode! } });
+    const short = await call(server, "POST", "/register", {
+      headers: { email: "a@example.com", password: "short", code: server.setupCode! },
+    });
     expect(short.body.code).toBe(600);
     expect(short.body.msg).toMatch(/at least 8/);
-    const code7 = await call(server, "POST", "/register", { headers: { email: "a@example.com", password: PASSWORD, code: "ABCDEFG" } });
+    const code7 = await call(server, "POST", "/register", {
+      headers: { email: "a@example.com", password: PASSWORD, code: "ABCDEFG" },
+    });
     expect(code7.body.code).toBe(600);
     expect(await server.storage.countUsers()).toBe(0);
   });
@@ -138,7 +167,12 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     server = await startTestServer();
     await registerFirstAdmin(server);
     const r = await call(server, "POST", "/login/password", {
-      headers: { email: "admin@example.com", password: PASSWORD, code: "ABCDEFGH", timestamp: String(server.clock.now - 30_001) },
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code: "ABCDEFGH",
+        timestamp: String(server.clock.now - 30_001),
+      },
     });
     expect(r.body).toEqual({ code: 605, msg: API_ERROR_MESSAGES[605] });
   });
@@ -164,13 +198,20 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     server = await startTestServer();
     const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
     const reg = await call(server, "POST", "/register", {
-      headers: { email: "admin@example.com", password: PASSWORD, code: server.setupCode!, ...auth.create("admin@example.com", server.setupCode!) },
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code: server.setupCode!,
+        ...auth.create("admin@example.com", server.setupCode!),
+      },
     });
     expect(reg.status).toBe(200);
     expect(reg.body.credentialsId).toBe(auth.id);
     const ids = await call(server, "GET", "/credentials", { headers: { email: "admin@example.com" } });
     expect(ids.body).toEqual([auth.id]);
-    const login = await call(server, "POST", "/login/signature", { headers: auth.sign("admin@example.com", server.clock.now) });
+    const login = await call(server, "POST", "/login/signature", {
+      headers: auth.sign("admin@example.com", server.clock.now),
+    });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({ uuid: reg.body.uuid, credentialsId: auth.id });
     const me = await call(server, "GET", "/token/me", { token: login.body.accessToken });
@@ -181,7 +222,12 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     server = await startTestServer();
     const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
     await call(server, "POST", "/register", {
-      headers: { email: "admin@example.com", password: PASSWORD, code: server.setupCode!, ...auth.create("admin@example.com", server.setupCode!) },
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code: server.setupCode!,
+        ...auth.create("admin@example.com", server.setupCode!),
+      },
     });
     const headers = auth.sign("admin@example.com", server.clock.now);
     expect((await call(server, "POST", "/login/signature", { headers })).status).toBe(200);
@@ -198,10 +244,18 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
     const code = outboxCode(server.dataDir, "admin@example.com");
     const r = await call(server, "POST", "/login/password", {
-      headers: { email: "admin@example.com", password: PASSWORD, code, timestamp: String(server.clock.now), ...phish.create("admin@example.com", code) },
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code,
+        timestamp: String(server.clock.now),
+        ...phish.create("admin@example.com", code),
+      },
     });
     expect(r.status).toBe(400);
-    expect((await call(server, "GET", "/credentials", { headers: { email: "admin@example.com" } })).body).toHaveLength(1);
+    expect((await call(server, "GET", "/credentials", { headers: { email: "admin@example.com" } })).body).toHaveLength(
+      1,
+    );
   });
 
   it("rotates the refresh token in an HttpOnly SameSite=Strict cookie and refuses the old one (PRODUCT D7)", async () => {
@@ -222,9 +276,15 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(rotated).not.toBe(admin.cookie);
     expect((await call(server, "GET", "/token/me", { token: r1.body.accessToken })).status).toBe(200);
     // replaying the rotated-out token ends the session (607), and the new one with it
-    const replay = await call(server, "POST", "/user/refresh", { headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) }, cookie: admin.cookie });
+    const replay = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+      cookie: admin.cookie,
+    });
     expect(replay.body.code).toBe(607);
-    const after = await call(server, "POST", "/user/refresh", { headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) }, cookie: rotated });
+    const after = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+      cookie: rotated,
+    });
     expect(after.body.code).toBe(607);
     expect((await call(server, "GET", "/token/me", { token: r1.body.accessToken })).body.code).toBe(607);
   });
@@ -239,7 +299,10 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     server.clock.now += 3600_000;
     const r603 = await call(server, "GET", "/token/clients", { token: admin.session.accessToken });
     expect(r603.body).toEqual({ code: 603, msg: API_ERROR_MESSAGES[603] });
-    const refresh = await call(server, "POST", "/user/refresh", { headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) }, cookie: admin.cookie });
+    const refresh = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+      cookie: admin.cookie,
+    });
     expect(refresh.body.code).toBe(603);
   });
 
@@ -248,12 +311,16 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     const admin = await registerFirstAdmin(server);
     const [body, sig] = admin.session.accessToken.split(".") as [string, string];
     const payload = JSON.parse(Buffer.from(body, "base64url").toString());
-    const longer = Buffer.from(JSON.stringify({ ...payload, expires: payload.expires + 86_400_000 })).toString("base64url");
+    const longer = Buffer.from(JSON.stringify({ ...payload, expires: payload.expires + 86_400_000 })).toString(
+      "base64url",
+    );
     for (const token of [`${longer}.${sig}`, `${body}.${sig.slice(0, -2)}AA`, "garbage", `${body}.`]) {
       const r = await call(server, "GET", "/token/clients", { token });
       expect(r.body, token).toEqual({ code: 607, msg: API_ERROR_MESSAGES[607] });
     }
-    const notBearer = await call(server, "GET", "/token/clients", { headers: { authorization: `Basic ${admin.session.accessToken}` } });
+    const notBearer = await call(server, "GET", "/token/clients", {
+      headers: { authorization: `Basic ${admin.session.accessToken}` },
+    });
     expect(notBearer.body.code).toBe(607);
   });
 
@@ -261,7 +328,10 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const user = await permitAndRegister(server, admin, "t@example.com", "all");
-    expect((await call(server, "DELETE", `/token/admin/user/${user.session.uuid}`, { token: admin.session.accessToken })).status).toBe(200);
+    expect(
+      (await call(server, "DELETE", `/token/admin/user/${user.session.uuid}`, { token: admin.session.accessToken }))
+        .status,
+    ).toBe(200);
     const r = await call(server, "GET", "/token/clients", { token: user.session.accessToken });
     expect(r.body.code).toBe(607);
     expect((await call(server, "GET", "/credentials", { headers: { email: "t@example.com" } })).body.code).toBe(606);
@@ -270,7 +340,8 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
   it("answers 604 past 60 calls in 10 s for one user (PRODUCT D8)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
-    for (let i = 0; i < 60; i++) expect((await call(server, "GET", "/token/clients", { token: admin.session.accessToken })).status).toBe(200);
+    for (let i = 0; i < 60; i++)
+      expect((await call(server, "GET", "/token/clients", { token: admin.session.accessToken })).status).toBe(200);
     const over = await call(server, "GET", "/token/clients", { token: admin.session.accessToken });
     expect(over.status).toBe(429);
     expect(over.body).toEqual({ code: 604, msg: API_ERROR_MESSAGES[604] });
@@ -285,7 +356,10 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(out.status).toBe(200);
     expect(out.setCookie).toMatch(/Max-Age=0/);
     expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.code).toBe(607);
-    const refresh = await call(server, "POST", "/user/refresh", { headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) }, cookie: admin.cookie });
+    const refresh = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+      cookie: admin.cookie,
+    });
     expect(refresh.body.code).toBe(607);
   });
 
