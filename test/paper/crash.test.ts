@@ -13,7 +13,7 @@ import {
 import type { PaperState } from "../../exchanges/paper/state.js";
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { paperOn, SEED, TestClock, tempDataDir } from "./helpers.js";
+import { askLotsAtOrBelow, firstBucketAfter, market, paperOn, SEED, TestClock, tempDataDir } from "./helpers.js";
 
 /**
  * paper's store under crashes (docs/paper-store.md): processes killed with SIGKILL in the middle
@@ -257,6 +257,42 @@ describe("paper's account files", () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ version: 2, seq: 0 });
     await other.cancelOrder(BTC, "1");
     expect((await paperOn(dir, clock).fetchBalances()).BTC).toEqual({ f: "1", l: "0" });
+  });
+
+  it("a call that fails after changing the account in memory (a batch refused at its second item) leaves no trace, in memory or on disk", async () => {
+    const dir = tempDataDir();
+    const clock = new TestClock();
+    const paper = paperOn(dir, clock);
+    await paper.fetchBalances();
+    const error = await rejection(
+      paper.createBatch(BTC, [
+        { side: "Buy", amount: "0.01", price: "50000" },
+        { side: "Buy", amount: "1", price: "50000" },
+      ]),
+    );
+    expect(error.kind).toBe("insufficient-funds");
+    expect(await paper.fetchOpenOrders(BTC)).toEqual([]);
+    expect((await paper.fetchBalances()).USDT).toEqual({ f: "10000", l: "0" });
+    const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "50000" });
+    expect(order.id).toBe("1");
+    expect(fromDisk(paper)).toEqual(await inMemory(paper));
+  });
+
+  it("a call that fails after the market replay filled a resting order keeps the fill (the replay is the market's, not the call's)", async () => {
+    const dir = tempDataDir();
+    const clock = new TestClock();
+    const paper = paperOn(dir, clock);
+    const m = market();
+    const bid = m.bestBidTicks(clock.bucket);
+    const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.001", price: m.price(bid) });
+    expect(order.status).toBe("open");
+    clock.toBucket(firstBucketAfter(clock.bucket, (b) => askLotsAtOrBelow(m, bid, b) > 0));
+    expect((await rejection(paper.cancelOrder(BTC, "999"))).kind).toBe("order-not-found");
+    const disk = fromDisk(paper);
+    expect(disk.orders[0]!.filled).toBe("0.001");
+    expect(disk.orders[0]!.status).toBe("closed");
+    expect(disk).toEqual(await inMemory(paper));
+    expect((await paper.fetchBalances()).BTC).toEqual({ f: "1.001", l: "0" });
   });
 
   it("a process keeping the account in memory sees what another process appended, and appends after it", async () => {
