@@ -58,8 +58,8 @@ describe("paper across processes", () => {
     const server = createPaperExchange({ api: "", secret: "" }, { dataDir: dir, account: "shared", seed: "test-seed" });
     await server.fetchBalances();
     const startAt = Date.now() + 1500;
-    // the child waits at most 3 s for the lock per call: a holder that never let go would fail it
-    const child = run([dir, "shared", "20", "cli", String(startAt), "3000"]);
+    // the child waits at most 8 s for the lock per call (the default is 10 s): it must get in between calls
+    const child = run([dir, "shared", "20", "cli", String(startAt), "8000"]);
     let stop = false;
     let calls = 0;
     const stream = async (worker: number) => {
