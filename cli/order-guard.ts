@@ -3,6 +3,7 @@
  * exchange's public book, the pair's decimals, and the look-up of a client order id already used.
  */
 import type { ExchangeAdapter } from "../exchanges/types.js";
+import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
 import { checkPrice, DEFAULT_FAR_PRICE_PERCENT, type PriceGuardRefusal } from "../lib/price-guard.js";
 import type { ExchangeId, Order, Side } from "../lib/types.js";
@@ -64,7 +65,8 @@ export async function bestPrices(ctx: Context, id: ExchangeId, pair: string): Pr
   if (id === "paper") {
     const { paperBook } = await import("../exchanges/paper/index.js");
     const book = paperBook(pair, { now: ctx.now, depth: 1 });
-    return { bestBid: book.bids[0]?.[0], bestAsk: book.asks[0]?.[0], mid: book.mid };
+    // The mid of the best prices, as the book shows it (not the synthetic market's own mid).
+    return { bestBid: book.bids[0]?.[0], bestAsk: book.asks[0]?.[0], mid: undefined };
   }
   const feed = await openBookFeed(ctx, id, pair);
   try {
@@ -149,4 +151,23 @@ export async function raceWinner(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * How an order found by client order id differs from the one the command asked for: a retry is
+ * meant to be the same order, so a difference is worth telling (nothing is sent either way).
+ */
+export function differences(existing: Order, wanted: GuardedOrder): string {
+  const diffs: string[] = [];
+  if (existing.side !== wanted.side) diffs.push(`side ${existing.side}, not ${wanted.side}`);
+  const same = (a: string, b: string) => {
+    try {
+      return new Decimal(a).isEqualTo(b);
+    } catch {
+      return a === b;
+    }
+  };
+  if (!same(existing.price, wanted.price)) diffs.push(`price ${existing.price}, not ${wanted.price}`);
+  if (!same(existing.amount, wanted.amount)) diffs.push(`amount ${existing.amount}, not ${wanted.amount}`);
+  return diffs.length === 0 ? "" : ` (it has ${diffs.join(", ")})`;
 }

@@ -22,13 +22,17 @@ function printCancelled(ctx: Context, ids: readonly string[]): void {
 }
 
 /** What became of an order a cancel did not cancel: its status, or "not found" (docs/orders.md "Cancels"). */
-async function statusOf(adapter: ExchangeAdapter, pair: string, orderId: string): Promise<string> {
+async function statusOf(
+  adapter: ExchangeAdapter,
+  pair: string,
+  orderId: string,
+): Promise<{ status: string; orderId?: string }> {
   try {
     const order = await adapter.fetchOrder(pair, orderId);
-    return order.status ?? order.rawStatus ?? "unknown";
+    return { status: order.status ?? order.rawStatus ?? "unknown", orderId: order.id };
   } catch (error) {
-    if (error instanceof ExchangeError && error.kind === "order-not-found") return "not found";
-    return `unknown: ${error instanceof Error ? error.message : String(error)}`;
+    if (error instanceof ExchangeError && error.kind === "order-not-found") return { status: "not found" };
+    return { status: `unknown: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
@@ -59,7 +63,7 @@ export function registerCancel(program: Command): void {
                 (error.kind !== "invalid-order" && error.kind !== "order-not-found")
               )
                 throw error;
-              const status = await statusOf(adapter, pair, key);
+              const { status } = await statusOf(adapter, pair, key);
               const final = FINAL[status];
               if (!final) throw error;
               ctx.out.note(`Order ${key} is ${final}: nothing to cancel`);
@@ -92,8 +96,12 @@ export function registerCancel(program: Command): void {
             // any that may still be open (or is unknown) makes the command fail.
             const missed = ids.filter((o) => !done.includes(o));
             const notCancelled: { id: string; status: string }[] = [];
-            for (const orderId of missed)
-              notCancelled.push({ id: orderId, status: await statusOf(adapter, pair, orderId) });
+            for (const orderId of missed) {
+              const found = await statusOf(adapter, pair, orderId);
+              // paper also takes a client order id and answers with the exchange id it cancelled
+              if (found.orderId !== undefined && done.includes(found.orderId)) continue;
+              notCancelled.push({ id: orderId, status: found.status });
+            }
             for (const { id: orderId, status } of notCancelled) {
               ctx.out.note(`Not cancelled: ${orderId} (${FINAL[status] ?? status})`);
             }

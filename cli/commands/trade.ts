@@ -91,7 +91,7 @@ function registerSide(program: Command, side: Side): void {
             const existing = await adapter.findOrderByClientOrderId(pair, clientOrderId);
             if (existing) {
               ctx.out.note(
-                `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"}): nothing sent`,
+                `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"})${guard.differences(existing, { side, price, amount })}: nothing sent`,
               );
               return existing;
             }

@@ -25,6 +25,10 @@
  *   ('bad-input' otherwise, before any request), a hexadecimal client order id is generated with
  *   the exchange's rule (PRODUCT D11) unless the caller gave one, and the create goes through
  *   placeOnce: after a time-out the order is looked up by client order id before any resend.
+ * - A caller's client order id (CLI --client-order-id, a batch item's clientOrderId) is checked
+ *   against the rule (chars, min/max length, prefix) before any request; the public
+ *   findOrderByClientOrderId(pair, id) wraps the findByClientOrderId hook for retries
+ *   (docs/orders.md "Client order ids").
  * - createBatch / cancelBatch: assertBatchSize (seed 001 §5 "Maximum for ... is: {max}", "Not
  *   supported for {id}") and item validation before any request; every item gets its own id.
  * - cancelAll: assertSupported before any request.

@@ -171,6 +171,14 @@ describe("client order ids and repeated cancels (docs/orders.md)", () => {
     const orders = (await state("cid")).orders;
     expect(orders.map((o) => o.clientOrderId)).toEqual(["retry-7"]);
     expect(orders[0]).toMatchObject({ exchange: "paper", account: "cid" });
+    // a retry that asks for another price still places nothing, and says how the order differs
+    const changed = await cli.run(
+      ["--account", "cid", "buy", "BTC/USDT", "0.001", "1001", "--client-order-id", "retry-7", "--json"],
+      at,
+    );
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stderr).toContain("(it has price 1000, not 1001): nothing sent");
+    expect((await state("cid")).orders).toHaveLength(1);
   });
 
   it("a repeated cancel of a canceled order exits 0 and says so", async () => {
@@ -201,6 +209,16 @@ describe("client order ids and repeated cancels (docs/orders.md)", () => {
     expect(left.stderr).toContain(`1 of 2 orders not cancelled: 424242 (not found); cancelled: ${c.id}`);
     const json = JSON.parse(left.stderr.trim().split("\n").at(-1)!) as { error: { cancelled: string[] } };
     expect(json.error.cancelled).toEqual([c.id]);
+
+    // paper also cancels by client order id: that id is cancelled, not "left"
+    const d = await cli.json<Order>(
+      ["--account", "cb", "buy", "BTC/USDT", "0.001", "1003", "--client-order-id", "cb-d"],
+      at,
+    );
+    const byClientId = await cli.run(["--account", "cb", "cancel-batch", "BTC/USDT", "cb-d", "--json"], at);
+    expect(byClientId.code, byClientId.stderr).toBe(0);
+    expect(JSON.parse(byClientId.stdout)).toEqual([d.id]);
+    expect(byClientId.stderr).not.toContain("Not cancelled");
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BybitMock, startBybitMock } from "../mocks/bybit.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "../mocks/mexc.js";
 import { type OkxMock, startOkxMock } from "../mocks/okx.js";
+import { BybitMock as BybitWsMock } from "../mocks/ws-bybit.js";
 import { runCli } from "./run-cli.js";
 
 // Issue 20, docs/orders.md "Which account" and "Client order ids", through the built CLI against loopback mocks.
@@ -30,11 +31,13 @@ describe("the account you named: flag > environment > default (docs/orders.md)",
     // The mock accepts only the stored account's key: a request signed with the environment's fails.
     mock = await startBybitMock(bybitCreds);
     config = mkdtempSync(join(tmpdir(), "spotdesk-precedence-"));
-    const added = await run(["accounts", "add", "acctB", "--json"], {
+    const added = await run(["accounts", "add", "acctB", "--far-price-percent", "7", "--json"], {
       SPOTDESK_API_KEY: bybitCreds.api,
       SPOTDESK_API_SECRET: bybitCreds.secret,
     });
     expect(added.code, added.stderr).toBe(0);
+    // docs/orders.md "Far-price guard": the account's own limit, stored beside its credentials
+    expect(JSON.parse(added.stdout)).toMatchObject({ exchange: "bybit", name: "acctB", farPricePercent: "7" });
   });
   afterAll(async () => {
     await mock.close();
@@ -165,6 +168,33 @@ describe("the same client order id twice places one order (docs/orders.md 'Clien
     expect(okx.server.requests.length).toBe(before);
   });
 
+  it("bitteam takes no client order id: refused as unsupported before any request", async () => {
+    const result = await runCli(
+      ["--exchange", "bitteam", "--base-url", "http://127.0.0.1:9", "buy", "BTC/USDT", "0.01", "30000"].concat([
+        "--allow-far-price",
+        "--client-order-id",
+        "retry-1",
+      ]),
+      { SPOTDESK_API_KEY: "k".repeat(16), SPOTDESK_API_SECRET: "s".repeat(16) },
+    );
+    expect(result.code).toBe(9);
+    expect(result.stderr).toContain("bitteam takes no client order id");
+  });
+
+  it("a repeated cancel on a real exchange's mock exits 0 and says the order is already canceled", async () => {
+    const env = { SPOTDESK_API_KEY: bybitCreds.api, SPOTDESK_API_SECRET: bybitCreds.secret };
+    const args = ["--exchange", "bybit", "--base-url", bybit.url, "--json"];
+    const placed = await runCli([...args, "buy", "BTC/USDT", "0.01", "30000", "--allow-far-price"], env);
+    const { id } = JSON.parse(placed.stdout) as { id: string };
+    const first = await runCli([...args, "cancel", "BTC/USDT", id], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual([id]);
+    const again = await runCli([...args, "cancel", "BTC/USDT", id], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([]);
+    expect(again.stderr).toContain(`Order ${id} is already canceled: nothing to cancel`);
+  });
+
   it("a batch item's clientOrderId is sent in the exchange's field and not placed twice", async () => {
     const env = { SPOTDESK_API_KEY: bybitCreds.api, SPOTDESK_API_SECRET: bybitCreds.secret };
     const items = JSON.stringify([
@@ -193,5 +223,40 @@ describe("the same client order id twice places one order (docs/orders.md 'Clien
     expect((JSON.parse(again.stdout) as { id: string }[]).map((o) => o.id)).toEqual(orders.map((o) => o.id));
     expect(again.stderr).toContain("Batch item 1: order");
     expect(bybit.orders.size).toBe(before + 2);
+  });
+});
+
+describe("the far-price guard on a real exchange reads its public book (docs/orders.md 'Far-price guard')", () => {
+  let rest: BybitMock;
+  let ws: BybitWsMock;
+  beforeAll(async () => {
+    [rest, ws] = await Promise.all([startBybitMock(bybitCreds), BybitWsMock.start()]);
+    ws.truth.reset(
+      [
+        ["30000", "1"],
+        ["29990", "2"],
+      ],
+      [
+        ["30010", "1"],
+        ["30020", "2"],
+      ],
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([rest.close(), ws.close()]);
+  });
+
+  it("refuses a buy 50% over the best ask with nothing sent, and places a buy inside the book", async () => {
+    const env = { SPOTDESK_API_KEY: bybitCreds.api, SPOTDESK_API_SECRET: bybitCreds.secret };
+    const args = ["--exchange", "bybit", "--base-url", rest.url, "--ws-url", ws.url, "--json"];
+    const far = await runCli([...args, "buy", "BTC/USDT", "0.01", "45015"], env);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain("Buy price 45015 USDT is 50% above the best ask 30010 USDT (far-price limit 5%)");
+    expect(far.stderr).toContain("about 150.1 USDT more than at the mid 30005");
+    expect(rest.orders.size).toBe(0);
+    const near = await runCli([...args, "buy", "BTC/USDT", "0.01", "30000"], env);
+    expect(near.code, near.stderr).toBe(0);
+    expect(rest.orders.size).toBe(1);
+    expect(ws.subscriptions.length).toBeGreaterThanOrEqual(2);
   });
 });
