@@ -3,7 +3,6 @@
  * are free of Node-only imports; each is its own chunk, loaded only for its exchange. bitteam's
  * polling and kucoin's token go through the server's gateway relays (seed 001 §7), same origin.
  */
-import { browserGunzip } from "../../../../../exchanges/feed/gzip.js";
 import type { FeedRuntimeOptions } from "../../../../../exchanges/feed/options.js";
 import type { BookFeed } from "../../../../../exchanges/types.js";
 
@@ -44,6 +43,6 @@ export function hasDirectFeed(exchange: string): boolean {
 export async function createDirectFeed(exchange: string, pair: string, depth: number): Promise<BookFeed> {
   const make = MAKERS[exchange];
   if (!make) throw new Error(`no browser feed for ${exchange}`);
-  const gunzip = browserGunzip();
-  return make(pair, { depth, ...(gunzip ? { gunzip } : {}) });
+  // compressed frames (htx, bingx, bitmart) inflate with the browser's DecompressionStream by default
+  return make(pair, { depth });
 }
