@@ -9,7 +9,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page, WebSocketRoute } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ensureWebBuilt,
   hasChromium,
@@ -22,6 +22,8 @@ import {
 } from "./harness.js";
 
 requireChromium();
+// a browser and a server on a machine shared with other suites: room for a slow moment, not a timed assertion
+vi.setConfig({ testTimeout: 60_000 });
 
 const PASSWORD = "correct horse battery";
 

@@ -9,7 +9,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { Decimal } from "../../lib/decimal.js";
 import {
@@ -24,6 +24,8 @@ import {
 } from "./harness.js";
 
 requireChromium();
+// a browser and a server on a machine shared with other suites: room for a slow moment, not a timed assertion
+vi.setConfig({ testTimeout: 60_000 });
 
 const ADMIN = "admin@example.com";
 const PASSWORD = "correct horse battery";
@@ -105,21 +107,25 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     try {
       await page.goto(`${served.url}${DEMO}`);
       const book = page.getByRole("region", { name: "Order book" });
-      await until("live book", async () => (await book.getAttribute("data-state")) === "live");
+      await until("live book", async () => (await book.getAttribute("data-state")) === "live", 30_000);
       expect(await book.getAttribute("data-source")).toBe("relay");
       let matched = 0;
       const versions = new Set<number>();
-      await until("three shown books matched", async () => {
-        const shown = await shownBook(page);
-        const server = seen.get(shown.version);
-        if (!server || versions.has(shown.version)) return false;
-        expect(shown.asks.length).toBe(20);
-        expect(shown.bids.length).toBe(20);
-        expect(shown.asks).toEqual(server.asks);
-        expect(shown.bids).toEqual(server.bids);
-        versions.add(shown.version);
-        return ++matched >= 3;
-      });
+      await until(
+        "three shown books matched",
+        async () => {
+          const shown = await shownBook(page);
+          const server = seen.get(shown.version);
+          if (!server || versions.has(shown.version)) return false;
+          expect(shown.asks.length).toBe(20);
+          expect(shown.bids.length).toBe(20);
+          expect(shown.asks).toEqual(server.asks);
+          expect(shown.bids).toEqual(server.bids);
+          versions.add(shown.version);
+          return ++matched >= 3;
+        },
+        30_000,
+      );
       // the middle row: the mid and the "~" spread of the shown book
       const shown = await shownBook(page);
       const mid = new Decimal(shown.asks[0]![0]).plus(shown.bids[0]![0]).dividedBy(2);
@@ -130,7 +136,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     } finally {
       ws.close();
     }
-  });
+  }, 90_000);
 
   const panel = () => page.getByRole("region", { name: "Trading panel" });
   const input = (name: "Price" | "Amount" | "Quote") => panel().getByLabel(name, { exact: true });
