@@ -271,6 +271,8 @@ export interface BookAnswer {
   bids: [string, string][];
   asks: [string, string][];
   version: number;
+  /** the upstream feed's state (exchanges/types.ts FeedState): only "live" is a book to trade on */
+  state?: "connecting" | "live" | "resyncing" | "stale" | "closed";
 }
 
 export type { Balances, Order };

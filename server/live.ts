@@ -311,7 +311,7 @@ export class BookRelay {
 
   private answer(exchange: ExchangeId, pair: string, feed: BookFeed, depth: number): BookAnswer {
     const top = feed.book.top(depth);
-    return { exchange, pair, bids: top.bids, asks: top.asks, version: feed.book.version };
+    return { exchange, pair, bids: top.bids, asks: top.asks, version: feed.book.version, state: feed.state };
   }
 
   /** GET /book/{exchange}/{pair}: a snapshot, waiting up to 5 s for the feed's first book. */
@@ -329,9 +329,12 @@ export class BookRelay {
   stream(ws: WebSocket, exchange: ExchangeId, pair: string, depth: number): void {
     const entry = this.acquire(exchange, pair);
     let sentVersion = -1;
+    let sentState = "";
     const tick = () => {
-      if (entry.feed.book.version !== sentVersion && ws.readyState === ws.OPEN) {
+      // a change of the upstream feed's state goes out too: the reader must know the book is not live (issue 13)
+      if ((entry.feed.book.version !== sentVersion || entry.feed.state !== sentState) && ws.readyState === ws.OPEN) {
         sentVersion = entry.feed.book.version;
+        sentState = entry.feed.state;
         ws.send(JSON.stringify({ type: "book", data: this.answer(exchange, pair, entry.feed, depth) }));
       }
     };

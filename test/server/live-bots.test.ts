@@ -1,9 +1,17 @@
-import WebSocket from "ws";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pathHeader, type AccountPath } from "../../lib/api.js";
+import WebSocket from "ws";
+import { type AccountPath, pathHeader } from "../../lib/api.js";
 import { decryptText, sealCredentials } from "../../lib/envelope.js";
 import { WASH_TRADING_REASON } from "../../lib/schemas.js";
-import { call, openLive, permitAndRegister, registerFirstAdmin, startTestServer, type SignedIn, type TestServer } from "./helpers.js";
+import {
+  call,
+  openLive,
+  permitAndRegister,
+  registerFirstAdmin,
+  type SignedIn,
+  startTestServer,
+  type TestServer,
+} from "./helpers.js";
 
 const DEMO: AccountPath = ["Demo", "paper", "main"];
 const ACME: AccountPath = ["Acme", "paper", "desk"];
@@ -23,7 +31,11 @@ const grid = { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size:
 describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
   it("answers sub_for_bots with {purpose, result}, then a snapshot, then deltas in order; ignores 'ping'", async () => {
     const t = admin.session.accessToken;
-    const existing = await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(DEMO) }, body: grid });
+    const existing = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: grid,
+    });
     expect(existing.status).toBe(200);
     const live = await openLive(server.wsUrl);
     live.ws.send("ping");
@@ -35,10 +47,22 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
     const created = await call(server, "POST", "/token/bot", {
       token: t,
       headers: { path: pathHeader(DEMO) },
-      body: { botType: "volume-bot", setup: { pair: "BTC/USDT", volume: 1000, minQuote: 5, priceRange: { min: 1, max: 2 }, stepRange: { min: 10, max: 20 } } },
+      body: {
+        botType: "volume-bot",
+        setup: {
+          pair: "BTC/USDT",
+          volume: 1000,
+          minQuote: 5,
+          priceRange: { min: 1, max: 2 },
+          stepRange: { min: 10, max: 20 },
+        },
+      },
     });
     const [delta] = await live.next();
-    expect(delta).toMatchObject({ type: "delta", data: { botId: created.body.botId, botType: "volume-bot", status: "not run", reason: WASH_TRADING_REASON } });
+    expect(delta).toMatchObject({
+      type: "delta",
+      data: { botId: created.body.botId, botType: "volume-bot", status: "not run", reason: WASH_TRADING_REASON },
+    });
     expect(delta.data.lastTrade).toBeUndefined();
     await call(server, "DELETE", "/token/bot", { token: t, body: { botId: existing.body.botId } });
     const [removed] = await live.next();
@@ -48,13 +72,19 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
 
   it("refuses a subscription with a forged token or another user's id: result false", async () => {
     const live = await openLive(server.wsUrl);
-    live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token: `${admin.session.accessToken}x` }));
+    live.ws.send(
+      JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token: `${admin.session.accessToken}x` }),
+    );
     const [bad] = await live.next();
     expect(bad).toMatchObject({ purpose: "sub_for_bots", result: false });
     live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: "someone-else", token: admin.session.accessToken }));
     const [other] = await live.next();
     expect(other).toMatchObject({ purpose: "sub_for_bots", result: false });
-    await call(server, "POST", "/token/bot", { token: admin.session.accessToken, headers: { path: pathHeader(DEMO) }, body: grid });
+    await call(server, "POST", "/token/bot", {
+      token: admin.session.accessToken,
+      headers: { path: pathHeader(DEMO) },
+      body: grid,
+    });
     await new Promise((r) => setTimeout(r, 200));
     expect(live.messages).toHaveLength(2); // no bot state reached the unsubscribed socket
     live.ws.close();
@@ -62,16 +92,33 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
 
   it("sends a user only the bots of clients in their scope (PRODUCT D6)", async () => {
     const t = admin.session.accessToken;
-    await call(server, "POST", "/token/admin/apikeys", { token: t, body: { path: ACME, apis: { data: "", pair: "ETH/USDT", active: true } } });
-    const acmeBot = await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(ACME) }, body: { botType: "grid-bot", setup: { pair: "ETH/USDT", quote: 5, size: 2 } } });
+    await call(server, "POST", "/token/admin/apikeys", {
+      token: t,
+      body: { path: ACME, apis: { data: "", pair: "ETH/USDT", active: true } },
+    });
+    const acmeBot = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(ACME) },
+      body: { botType: "grid-bot", setup: { pair: "ETH/USDT", quote: 5, size: 2 } },
+    });
     expect(acmeBot.status).toBe(200);
     const user = await permitAndRegister(server, admin, "demo@example.com", ["Demo"]);
     const live = await openLive(server.wsUrl);
-    live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: user.session.uuid, token: user.session.accessToken }));
+    live.ws.send(
+      JSON.stringify({ purpose: "sub_for_bots", userId: user.session.uuid, token: user.session.accessToken }),
+    );
     const [, snapshot] = await live.next(2);
     expect(snapshot).toEqual({ type: "snapshot", data: [] });
-    await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(ACME) }, body: { botType: "grid-bot", setup: { pair: "ETH/USDT", quote: 6, size: 2 } } });
-    const demoBot = await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(DEMO) }, body: grid });
+    await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(ACME) },
+      body: { botType: "grid-bot", setup: { pair: "ETH/USDT", quote: 6, size: 2 } },
+    });
+    const demoBot = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: grid,
+    });
     const [delta] = await live.next();
     expect(delta.data.botId).toBe(demoBot.body.botId);
     live.ws.close();
@@ -90,6 +137,8 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
     });
     expect(first.type).toBe("book");
     expect(first.data).toMatchObject({ exchange: "paper", pair: "BTC/USDT" });
+    // the upstream feed's state rides along (issue 13): the reader knows whether the book is live
+    expect(["connecting", "live"]).toContain(first.data.state);
     expect(first.data.bids).toHaveLength(3);
     ws.close();
     expect((await call(server, "GET", "/book/nowhere/BTC-USDT")).body.code).toBe(600);
@@ -103,10 +152,25 @@ describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
     for (const body of [
       { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 3 } }, // odd order count
       { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 0, size: 4 } }, // quote > 0
-      { botType: "volume-bot", setup: { pair: "BTC/USDT", volume: 1, minQuote: 1, priceRange: { min: 3, max: 2 }, stepRange: { min: 1, max: 2 } } },
+      {
+        botType: "volume-bot",
+        setup: {
+          pair: "BTC/USDT",
+          volume: 1,
+          minQuote: 1,
+          priceRange: { min: 3, max: 2 },
+          stepRange: { min: 1, max: 2 },
+        },
+      },
       { botType: "candle-closer-bot", setup: { pair: "BTC/USDT", quote: 5, acceptableSpread: 1 } }, // spread > 1
-      { botType: "floating-bot", setup: { main: { pair: "BTC/USDT", side: "Buy", quote: 10 }, modules: { "dynamic-price": { step: -1 } } } },
-      { botType: "liquidity-arranger-bot", setup: { pair: "BTC/USDT", ordersAmount: 3, side: "Both", P0: 1, P1: 2, Q0: 1, Q1: 2 } },
+      {
+        botType: "floating-bot",
+        setup: { main: { pair: "BTC/USDT", side: "Buy", quote: 10 }, modules: { "dynamic-price": { step: -1 } } },
+      },
+      {
+        botType: "liquidity-arranger-bot",
+        setup: { pair: "BTC/USDT", ordersAmount: 3, side: "Both", P0: 1, P1: 2, Q0: 1, Q1: 2 },
+      },
       { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4, extra: true } }, // unknown field
       { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 }, paths: [DEMO] }, // paths only for heavy volume
       { botType: "teleport-bot", setup: {} },
@@ -118,7 +182,10 @@ describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
     const floating = await call(server, "POST", "/token/bot", {
       token: t,
       headers: h,
-      body: { botType: "floating-bot", setup: { main: { pair: "BTC/USDT", side: "Buy", quote: 10 }, modules: { "dynamic-price": { step: -1 } } } },
+      body: {
+        botType: "floating-bot",
+        setup: { main: { pair: "BTC/USDT", side: "Buy", quote: 10 }, modules: { "dynamic-price": { step: -1 } } },
+      },
     });
     expect(floating.body.issues.join()).toContain("Incorrect params for dynamic-price module");
     expect(await server.storage.listBots()).toEqual([]);
@@ -129,28 +196,57 @@ describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
     const h = { path: pathHeader(DEMO) };
     const g = await call(server, "POST", "/token/bot", { token: t, headers: h, body: grid });
     expect(g.body.setup).toEqual({ pair: "BTC/USDT", quote: 100, size: 4, profit: 0.2, percent: 5, RF: 0.5 });
-    const sd = await call(server, "POST", "/token/bot", { token: t, headers: h, body: { botType: "spread-decompression-bot", setup: { pair: "BTC/USDT" } } });
-    expect(sd.body.setup).toMatchObject({ quoteUp: 10, dailyQuoteUp: 100, quoteDown: 10, dailyQuoteDown: 100, refillPeriod: 60, delay: 10, minQuote: 2 });
+    const sd = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: h,
+      body: { botType: "spread-decompression-bot", setup: { pair: "BTC/USDT" } },
+    });
+    expect(sd.body.setup).toMatchObject({
+      quoteUp: 10,
+      dailyQuoteUp: 100,
+      quoteDown: 10,
+      dailyQuoteDown: 100,
+      refillPeriod: 60,
+      delay: 10,
+      minQuote: 2,
+    });
     const hv = await call(server, "POST", "/token/bot", {
       token: t,
       headers: h,
       body: {
         botType: "heavy-volume-bot",
-        setup: { pair: "BTC/USDT", priceRange: { min: 1, max: 2 }, tradesRange: { min: 1, max: 3 }, quoteRange: { min: 5, max: 9 }, stepRange: { min: 1, max: 1 } },
+        setup: {
+          pair: "BTC/USDT",
+          priceRange: { min: 1, max: 2 },
+          tradesRange: { min: 1, max: 3 },
+          quoteRange: { min: 5, max: 9 },
+          stepRange: { min: 1, max: 1 },
+        },
         paths: [DEMO],
       },
     });
     expect(hv.body).toMatchObject({ status: "not run", reason: WASH_TRADING_REASON, paths: [DEMO] });
     const accounts = await call(server, "GET", "/token/exchanges", { token: t });
-    expect(accounts.body[0].bots.map((b: { botType: string }) => b.botType)).toEqual(["grid-bot", "spread-decompression-bot", "heavy-volume-bot"]);
+    expect(accounts.body[0].bots.map((b: { botType: string }) => b.botType)).toEqual([
+      "grid-bot",
+      "spread-decompression-bot",
+      "heavy-volume-bot",
+    ]);
   });
 
   it("re-wraps a bot's credentials under the server's data key and deletes the copy with the API key (PRODUCT D4)", async () => {
     const t = admin.session.accessToken;
     const key = "0123456789abcdef0123456789abcdef";
     const path: AccountPath = ["Acme", "bybit", "main"];
-    await call(server, "POST", "/token/admin/apikeys", { token: t, body: { path, apis: await sealCredentials({ api: "AK1", secret: "SK1" }, "BTC/USDT", key) } });
-    const bot = await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(path), key }, body: grid });
+    await call(server, "POST", "/token/admin/apikeys", {
+      token: t,
+      body: { path, apis: await sealCredentials({ api: "AK1", secret: "SK1" }, "BTC/USDT", key) },
+    });
+    const bot = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(path), key },
+      body: grid,
+    });
     expect(bot.status).toBe(200);
     const stored = await server.storage.getBot(bot.body.botId);
     expect(stored!.wrappedCredentials).not.toContain("SK1");
@@ -158,7 +254,11 @@ describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
     const dataKey = readFileSync(`${server.dataDir}/data-key`, "utf8").trim();
     const clear = JSON.parse(await decryptText(stored!.wrappedCredentials!, dataKey));
     expect(clear[JSON.stringify(path)]).toEqual({ api: "AK1", secret: "SK1" });
-    const wrongKey = await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(path), key: "fedcba9876543210fedcba9876543210" }, body: grid });
+    const wrongKey = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(path), key: "fedcba9876543210fedcba9876543210" },
+      body: grid,
+    });
     expect(wrongKey.body.code).toBe(609);
     await call(server, "DELETE", "/token/admin/apikeys", { token: t, body: { path } });
     expect((await server.storage.getBot(bot.body.botId))!.wrappedCredentials).toBeNull();

@@ -559,6 +559,13 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     );
     expect(await chart.getByTestId("provider-chart").count()).toBe(0);
     await shot(page, "trading-chart-fallback");
+    // the book: straight from bybit first; out of reach, the server's relay takes over (PRODUCT D14),
+    // whose upstream has no book either: not live, never an empty book taken for a live one
+    const book = page.getByRole("region", { name: "Order book" });
+    await until("relay source", async () => (await book.getAttribute("data-source")) === "relay", 30_000);
+    expect(await book.getByRole("status").textContent()).toMatch(
+      /^⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(connecting\)$/,
+    );
   });
 
   it("switches to another account of the same client and exchange by replacing the route (000 §2)", async () => {

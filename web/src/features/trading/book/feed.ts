@@ -5,6 +5,7 @@
  * direct feed cannot start or is not live within DIRECT_GRACE_MS.
  */
 
+import type { BookAnswer } from "../../../../../lib/api.js";
 import type { BookFeedState } from "../../../../../lib/order-checks.js";
 import { OrderBook } from "../../../../../lib/orderbook.js";
 import { exchangeSymbol } from "../../../../../lib/pair.js";
@@ -88,12 +89,15 @@ export class RelayBookFeed implements WebBookFeed {
       try {
         const m = JSON.parse(e.data) as {
           type?: string;
-          data?: { bids: [string, string][]; asks: [string, string][] };
+          data?: BookAnswer;
         };
         if (m.type !== "book" || !m.data) return;
-        this.book.applySnapshot(m.data.bids, m.data.asks);
         this.attempts = 0;
-        this.setState("live");
+        // The relay says how its upstream feed is: a book is live only when that feed is (an
+        // exchange out of reach answers an empty book, which is no market to trade on).
+        const upstream = m.data.state ?? "live";
+        if (upstream === "live") this.book.applySnapshot(m.data.bids, m.data.asks);
+        this.setState(upstream === "closed" ? "connecting" : upstream);
       } catch {
         // seed 000 §8: feed parse failures are only logged
         console.warn("book relay: unreadable message");
