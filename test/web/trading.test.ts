@@ -568,6 +568,84 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     );
   });
 
+  it("reads a real exchange's book straight from the exchange's socket in the browser (PRODUCT D14): bybit's snapshot and delta", async () => {
+    const p = await browser.context.newPage();
+    const subscriptions: string[] = [];
+    // bybit's public socket, played by the test: the feed module subscribes, gets a snapshot, then a delta
+    await p.routeWebSocket("wss://stream.bybit.com/v5/public/spot", (ws) => {
+      ws.onMessage((m) => {
+        const msg = JSON.parse(String(m)) as { op: string; args?: string[] };
+        if (msg.op !== "subscribe") return;
+        const topic = msg.args![0]!;
+        subscriptions.push(topic);
+        ws.send(JSON.stringify({ op: "subscribe", success: true }));
+        ws.send(
+          JSON.stringify({
+            topic,
+            type: "snapshot",
+            data: {
+              s: "ETHUSDT",
+              b: [
+                ["3000.5", "1.25"],
+                ["3000", "2"],
+              ],
+              a: [
+                ["3001", "0.5"],
+                ["3002.25", "4"],
+              ],
+              u: 1,
+              seq: 1,
+            },
+          }),
+        );
+        setTimeout(
+          () =>
+            ws.send(
+              JSON.stringify({
+                topic,
+                type: "delta",
+                data: { s: "ETHUSDT", b: [["3000.5", "0"]], a: [["3001", "0.75"]], u: 2, seq: 2 },
+              }),
+            ),
+          1500,
+        );
+      });
+    });
+    try {
+      await p.goto(`${served.url}/c/[Beta][bybit][main]`);
+      const book = p.getByRole("region", { name: "Order book" });
+      await until(
+        "direct live",
+        async () =>
+          (await book.getAttribute("data-state")) === "live" && (await book.getAttribute("data-source")) === "direct",
+      );
+      expect(subscriptions).toEqual(["orderbook.50.ETHUSDT"]);
+      // the view is taken at the next 500 ms refresh
+      await until("snapshot shown", async () => (await shownBook(p)).bids.length === 2);
+      const first = await shownBook(p);
+      expect(first.bids).toEqual([
+        ["3000.5", "1.25"],
+        ["3000", "2"],
+      ]);
+      expect(first.asks).toEqual([
+        ["3001", "0.5"],
+        ["3002.25", "4"],
+      ]);
+      expect(await p.getByTestId("mid").textContent()).toBe("3000.75");
+      // the delta: amount 0 removes a level (seed 001 §4), another amount replaces it
+      await until("delta shown", async () => (await shownBook(p)).bids.length === 1);
+      const second = await shownBook(p);
+      expect(second.bids).toEqual([["3000", "2"]]);
+      expect(second.asks).toEqual([
+        ["3001", "0.75"],
+        ["3002.25", "4"],
+      ]);
+      await shot(p, "trading-direct-bybit");
+    } finally {
+      await p.close();
+    }
+  });
+
   it("switches to another account of the same client and exchange by replacing the route (000 §2)", async () => {
     await page.getByRole("button", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
