@@ -173,6 +173,16 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await shot(page, "trading-picked");
   });
 
+  it("reads the panel's numbers as seed 000 §5 says: a comma becomes a dot, invalid text reverts on blur", async () => {
+    await input("Price").fill("63,5");
+    await input("Amount").click();
+    expect(await input("Price").inputValue()).toBe("63.5");
+    await input("Price").fill("6x3");
+    await input("Amount").click();
+    expect(await input("Price").inputValue()).toBe("63.5");
+    await input("Price").fill("");
+  });
+
   async function bestPrices(): Promise<{ bid: Decimal; ask: Decimal }> {
     const shown = await shownBook(page);
     return { bid: new Decimal(shown.bids[0]![0]), ask: new Decimal(shown.asks[0]![0]) };

@@ -28,6 +28,10 @@ type Step =
 /** A number input of the panel (seed 000 §5 "Numbers": a comma becomes a dot; invalid input reverts on blur). */
 function PanelNumber(props: { label: string; name: string; value: string; onChange: (v: string) => void }) {
   const [previous, setPrevious] = useState(props.value);
+  // a value set from outside (a click on the book) is the one to go back to
+  useEffect(() => {
+    if (props.value.trim() === "" || isUserNumber(props.value)) setPrevious(props.value);
+  }, [props.value]);
   return (
     <label className="field">
       <span>{props.label}</span>
@@ -136,14 +140,7 @@ export function TradingPanel(props: {
       <h2>Trade {pair}</h2>
       <div className="panel-inputs">
         <PanelNumber label="Price" name="price" value={price} onChange={setPrice} />
-        <PanelNumber
-          label="Amount"
-          name="amount"
-          value={amount}
-          onChange={(v) => {
-            setAmount(v);
-          }}
-        />
+        <PanelNumber label="Amount" name="amount" value={amount} onChange={setAmount} />
         <PanelNumber label="Quote" name="quote" value={quote} onChange={setQuote} />
       </div>
       <p className="hint">
