@@ -569,6 +569,16 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     );
     expect(await chart.getByTestId("provider-chart").count()).toBe(0);
     await shot(page, "trading-chart-fallback");
+    // failed balances and orders calls read as errors, never as an empty list or a zero count (issue 20)
+    const balancesAlert = page.getByRole("region", { name: "Balances" }).getByRole("alert");
+    await balancesAlert.waitFor();
+    expect(await balancesAlert.textContent()).toMatch(/^balances unavailable: ExchangeId: bybit, msg: /);
+    const ordersAlert = page.getByRole("region", { name: "Open orders" }).getByRole("alert");
+    await ordersAlert.waitFor();
+    expect(await ordersAlert.textContent()).toMatch(/^orders unavailable: ExchangeId: bybit, msg: /);
+    expect(await page.getByRole("region", { name: "Open orders" }).getByRole("heading").textContent()).toBe(
+      "Open orders",
+    );
     // the book: straight from bybit first; out of reach, the server's relay takes over (PRODUCT D14),
     // whose upstream has no book either: not live, never an empty book taken for a live one
     const book = page.getByRole("region", { name: "Order book" });
