@@ -2,6 +2,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
+import { BOT_LIST_ORDER, type BotType } from "../../../../lib/schemas.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
 import { readStorage, STORAGE, writeStorage } from "../../app/storage";
@@ -10,6 +11,10 @@ import { useLiveBots } from "../bots/bots-store";
 import { encodeQueryPath } from "../trading/query-path";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
+
+/** Seed 000 §9 "Bot list order", as in the bots dialog. */
+const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
+  (BOT_LIST_ORDER[x.botType as BotType] ?? 99) - (BOT_LIST_ORDER[y.botType as BotType] ?? 99);
 
 const displayName = (id: string) => (id in EXCHANGES ? exchangeName(id as ExchangeId) : id);
 
@@ -94,7 +99,7 @@ export function HomePage() {
                     {a.account} · {a.pair}
                   </span>
                   <span className="letters">
-                    {a.bots.map((b) => {
+                    {[...a.bots].sort(bySeedOrder).map((b) => {
                       // seed 000 §4 indicator colours from the bot's live records (lib/bot-status.ts)
                       const live = liveById.get(b.botId);
                       const indicator = live ? botIndicator(live, now) : "idle";
