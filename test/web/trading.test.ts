@@ -477,6 +477,66 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await page.keyboard.press("Escape");
   });
 
+  it("shows what the live channel publishes for a bot: its records, its indicator, its removal (000 §4, PRODUCT D21-D25)", async () => {
+    const p = await browser.context.newPage();
+    let channel: { send(m: string): void } | undefined;
+    await p.routeWebSocket(`${served.url.replace(/^http/, "ws")}/`, (ws) => {
+      ws.connectToServer();
+      channel = ws;
+    });
+    try {
+      await p.goto(`${served.url}${DEMO}`);
+      await p.getByRole("button", { name: /^Bots/ }).click();
+      const list = p.getByRole("list", { name: "Running bots" });
+      const grid = list.locator("li[data-bot-type=grid-bot]");
+      await grid.waitFor();
+      const botId = (await grid.getAttribute("aria-label"))!.replace(/^Bot /, "");
+      await until("channel", async () => channel !== undefined);
+      const base = {
+        botId,
+        botType: "grid-bot",
+        path: ["Demo", "paper", "main"],
+        paths: [],
+        setup: { pair: "BTC/USDT", quote: 100, size: 4 },
+        created: 1,
+      };
+      channel!.send(JSON.stringify({ type: "delta", data: { ...base, status: "running", onBuy: 2, onSell: 2 } }));
+      await until(
+        "grid records",
+        async () => (await grid.getByTestId("bot-state").textContent()) === "onBuy 2 · onSell 2",
+      );
+      expect(await grid.getByRole("img").getAttribute("aria-label")).toBe("ok");
+      channel!.send(JSON.stringify({ type: "delta", data: { ...base, status: "running", onBuy: 2 } }));
+      await until(
+        "one side missing",
+        async () => (await grid.getByRole("img").getAttribute("aria-label")) === "warning",
+      );
+      channel!.send(
+        JSON.stringify({
+          type: "delta",
+          data: {
+            ...base,
+            status: "running",
+            onBuy: 2,
+            onSell: 2,
+            lastError: "ExchangeId: paper, msg: insufficient funds",
+          },
+        }),
+      );
+      await until(
+        "error",
+        async () =>
+          (await grid.getByTestId("bot-state").textContent()) === "error: ExchangeId: paper, msg: insufficient funds",
+      );
+      expect(await grid.getByRole("img").getAttribute("aria-label")).toBe("alert");
+      await shot(p, "trading-bot-live-state");
+      channel!.send(JSON.stringify({ type: "delta", data: { botId, removed: true } }));
+      await grid.waitFor({ state: "detached" });
+    } finally {
+      await p.close();
+    }
+  });
+
   it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (000 §2, §4)", async () => {
     await page.getByRole("button", { name: "Home" }).click();
     const card = page.getByRole("article", { name: "Client Demo" }).getByRole("button").first();
