@@ -69,9 +69,17 @@ export function shape(strategy: string, t: number): number {
   }
 }
 
-/** A shape value as a Decimal (12 significant digits: the result is truncated to the pair anyway). */
-function factor(strategy: string, t: number): Decimal {
-  return new Decimal(shape(strategy, t).toPrecision(12));
+/** a + (b - a) x shape(i/(n-1)): linear exactly ((b - a) x i / (n-1)), the curves to 12 significant digits. */
+function along(a: Decimal, b: Decimal, strategy: string, i: number, n: number): Decimal {
+  if (n === 1) return a;
+  if (strategy === "linear")
+    return a.plus(
+      b
+        .minus(a)
+        .times(i)
+        .dividedBy(n - 1),
+    );
+  return a.plus(b.minus(a).times(new Decimal(shape(strategy, i / (n - 1)).toPrecision(12))));
 }
 
 export type LiquidityArrangerState = Record<string, never>;
@@ -86,9 +94,8 @@ export function liquidityArrangerStrategy(setup: LiquidityArrangerSetup): Strate
   /** the slots' prices and quotes, independent of the market */
   const ladder = (decimals: { price: number; amount: number }) =>
     Array.from({ length: n }, (_, i) => {
-      const t = n === 1 ? 0 : i / (n - 1);
-      const price = truncate(p0.plus(p1.minus(p0).times(factor(setup.priceStrategy, t))), decimals.price);
-      const quote = q0.plus(q1.minus(q0).times(factor(setup.volumeStrategy, t)));
+      const price = truncate(along(p0, p1, setup.priceStrategy, i, n), decimals.price);
+      const quote = along(q0, q1, setup.volumeStrategy, i, n);
       return { slot: i, price, amount: amountFor(quote, price, decimals.amount) };
     });
 
