@@ -305,6 +305,8 @@ export class BotRunner {
       this.setStatus("paused", "the order book has no bid or no ask");
       return this.syncIntervalMs;
     }
+    // a live book: the bot runs (what it emits while placing says so already)
+    if (this.published.status !== "running") this.setStatus("running", undefined, this.published.note);
     this.decimals ??= inferDecimals(feed);
     const decimals = this.decimals;
     if (now - this.lastSync >= this.syncIntervalMs) {
