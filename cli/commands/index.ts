@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { registerAccounts } from "./accounts.js";
 import { registerBalances } from "./balances.js";
 import { registerBook } from "./book.js";
+import { registerBot } from "./bot.js";
 import { registerCancel } from "./cancel.js";
 import { registerExchanges } from "./exchanges.js";
 import { registerOrders } from "./orders.js";
@@ -22,6 +23,7 @@ export const ALL_COMMANDS: readonly Register[] = [
   registerBook,
   registerTui,
   registerServer,
+  registerBot,
 ];
 
 /** The group that declares each top-level command name. */
@@ -41,6 +43,7 @@ const GROUP_OF: Record<string, Register> = {
   tui: registerTui,
   serve: registerServer,
   users: registerServer,
+  bot: registerBot,
 };
 
 /** Global options that take a value (the value is not the command name). */
