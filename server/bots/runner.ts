@@ -288,6 +288,7 @@ export class BotRunner {
       this.options.logger?.warn("bot backing off", { botId: this.botId, delayMs: delay, error: message(error) });
       next = delay;
     }
+    // one write per tick: a restart does not need the steps in between (it adopts, D25)
     await this.emit();
     return next;
   }
@@ -463,7 +464,6 @@ export class BotRunner {
       if (!(isExchangeError(error) && error.kind === "order-not-found")) throw refused ?? error;
     }
     this.closeOpen(order, filled, complete, this.now(), decimals);
-    await this.emit();
   }
 
   private async place(want: Wanted, now: number, decimals: PairDecimals): Promise<void> {
@@ -506,7 +506,6 @@ export class BotRunner {
     // an order that filled at once (it met the book) is closed now
     if (order.status === "closed" || order.status === "canceled")
       this.closeOpen(own, order.filled, order.status === "closed", now, decimals);
-    await this.emit();
   }
 
   /** The state as stored and shown. */
