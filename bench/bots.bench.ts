@@ -75,7 +75,11 @@ export async function run(): Promise<BenchOutcome[]> {
         headers: loadHeaders,
       });
       loop.disable();
-      return { loopP99: loop.percentile(99) / 1e6, apiP99: api.latency.p99, failures: api.non2xx + api.errors + api.timeouts };
+      return {
+        loopP99: loop.percentile(99) / 1e6,
+        apiP99: api.latency.p99,
+        failures: api.non2xx + api.errors + api.timeouts,
+      };
     };
     await measure(); // warm-up
 
@@ -103,7 +107,10 @@ export async function run(): Promise<BenchOutcome[]> {
       }
     };
     const placements = () =>
-      ids.reduce((sum, id) => sum + ((server.bots?.runnerOf(id)?.state().runner?.generation as number | undefined) ?? 0), 0);
+      ids.reduce(
+        (sum, id) => sum + ((server.bots?.runnerOf(id)?.state().runner?.generation as number | undefined) ?? 0),
+        0,
+      );
 
     const without: Awaited<ReturnType<typeof measure>>[] = [];
     const withBots: Awaited<ReturnType<typeof measure>>[] = [];
