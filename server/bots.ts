@@ -3,6 +3,7 @@
  * runner's status, lastError and updatedAt, docs/bots.md). The runner's memory is never shown.
  */
 import type { BotAnswer } from "../lib/api.js";
+import { BOT_LIST_ORDER, type BotType } from "../lib/schemas.js";
 import type { BotRecord } from "./storage/types.js";
 
 export function botAnswer(bot: BotRecord): BotAnswer {
@@ -28,4 +29,10 @@ export function botAnswer(bot: BotRecord): BotAnswer {
     ...(state.updatedAt !== undefined ? { updatedAt: state.updatedAt } : {}),
     created: bot.created,
   };
+}
+
+/** Seed 000 §9 "Bot list order" (floating 0, SD 1, CC 2, heavy volume 18, volume 19, grid 20), then by creation. */
+export function sortBots<T extends { botType: string; created: number }>(bots: T[]): T[] {
+  const rank = (type: string) => BOT_LIST_ORDER[type as BotType] ?? 99;
+  return [...bots].sort((a, b) => rank(a.botType) - rank(b.botType) || a.created - b.created);
 }

@@ -117,8 +117,18 @@ export class BotHost {
     const exchange = bot.path[1];
     if (!isExchangeId(exchange)) return;
     const feedKey = `${exchange}:${pair}`;
-    const feed = this.acquireFeed(exchange, pair, feedKey);
-    const decimals = await this.decimalsFor(exchange, pair);
+    let feed: BookFeed;
+    let decimals: { price: number; amount: number } | undefined;
+    try {
+      feed = this.acquireFeed(exchange, pair, feedKey);
+      decimals = await this.decimalsFor(exchange, pair);
+    } catch (error) {
+      // an exchange without a live book (or an unknown pair) cannot run a bot: D25 places nothing blind
+      if (this.feeds.has(feedKey)) this.releaseFeed(feedKey);
+      await adapter.close().catch(() => undefined);
+      await this.saveState(bot.id, { ...bot.state, status: "stopped", reason: error instanceof Error ? error.message : String(error), updatedAt: this.app.now() }, true);
+      return;
+    }
     const runner = new BotRunner({
       botId: bot.id,
       type: bot.botType,

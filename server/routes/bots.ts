@@ -11,7 +11,7 @@ import { HEADER, type AccountPath } from "../../lib/api.js";
 import { NOT_RUN_BOT_TYPES, removeBotSchema, setupBotSchema, WASH_TRADING_REASON, type BotType } from "../../lib/schemas.js";
 import type { App } from "../app.js";
 import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accounts.js";
-import { botAnswer } from "../bots.js";
+import { botAnswer, sortBots } from "../bots.js";
 import { notFound } from "../errors.js";
 import type { Route } from "../http.js";
 import { pathKey } from "../storage/types.js";
@@ -27,9 +27,9 @@ export function botRoutes(app: App): Route[] {
       auth: "user",
       async handler(ctx) {
         const user = ctx.user!;
-        return (await app.storage.listBots())
-          .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
-          .map(botAnswer);
+        return sortBots(
+          (await app.storage.listBots()).filter((b) => user.scope === "all" || user.scope.includes(b.path[0])).map(botAnswer),
+        );
       },
     },
     {

@@ -150,6 +150,27 @@ describe("bots under serve", () => {
     expect(listed).toEqual([expect.objectContaining({ botId, status: "running", onBuy: 2, onSell: 2 })]);
   });
 
+  it("lists bots in the seed's order: floating 0, SD 1, … volume 19, grid 20 (seed 000 §9), in the API and the snapshot", async () => {
+    const t = admin.session.accessToken;
+    const h = { path: pathHeader(DEMO) };
+    await call(server, "POST", "/token/bot", { token: t, headers: h, body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 400, size: 4 } } });
+    await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: h,
+      body: { botType: "volume-bot", setup: { pair: "BTC/USDT", volume: 1000, minQuote: 5, priceRange: { min: 1, max: 2 }, stepRange: { min: 10, max: 20 } } },
+    });
+    await call(server, "POST", "/token/bot", { token: t, headers: h, body: floating });
+    await call(server, "POST", "/token/bot", { token: t, headers: h, body: { botType: "spread-decompression-bot", setup: { pair: "BTC/USDT" } } });
+    const listed = (await call(server, "GET", "/token/bots", { token: t })).body as { botType: string }[];
+    const expected = ["floating-bot", "spread-decompression-bot", "volume-bot", "grid-bot"];
+    expect(listed.map((b) => b.botType)).toEqual(expected);
+    const live = await openLive(server.wsUrl);
+    live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token: t }));
+    const [, snapshot] = await live.next(2);
+    expect(snapshot.data.map((b: { botType: string }) => b.botType)).toEqual(expected);
+    live.ws.close();
+  });
+
   it("removing a bot cancels its orders first, then publishes the removal", async () => {
     const t = admin.session.accessToken;
     const created = await call(server, "POST", "/token/bot", {
