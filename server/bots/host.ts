@@ -126,7 +126,16 @@ export class BotHost {
       // an exchange without a live book (or an unknown pair) cannot run a bot: D25 places nothing blind
       if (this.feeds.has(feedKey)) this.releaseFeed(feedKey);
       await adapter.close().catch(() => undefined);
-      await this.saveState(bot.id, { ...bot.state, status: "stopped", reason: error instanceof Error ? error.message : String(error), updatedAt: this.app.now() }, true);
+      await this.saveState(
+        bot.id,
+        {
+          ...bot.state,
+          status: "stopped",
+          reason: error instanceof Error ? error.message : String(error),
+          updatedAt: this.app.now(),
+        },
+        true,
+      );
       return;
     }
     const runner = new BotRunner({

@@ -153,14 +153,31 @@ describe("bots under serve", () => {
   it("lists bots in the seed's order: floating 0, SD 1, … volume 19, grid 20 (seed 000 §9), in the API and the snapshot", async () => {
     const t = admin.session.accessToken;
     const h = { path: pathHeader(DEMO) };
-    await call(server, "POST", "/token/bot", { token: t, headers: h, body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 400, size: 4 } } });
     await call(server, "POST", "/token/bot", {
       token: t,
       headers: h,
-      body: { botType: "volume-bot", setup: { pair: "BTC/USDT", volume: 1000, minQuote: 5, priceRange: { min: 1, max: 2 }, stepRange: { min: 10, max: 20 } } },
+      body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 400, size: 4 } },
+    });
+    await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: h,
+      body: {
+        botType: "volume-bot",
+        setup: {
+          pair: "BTC/USDT",
+          volume: 1000,
+          minQuote: 5,
+          priceRange: { min: 1, max: 2 },
+          stepRange: { min: 10, max: 20 },
+        },
+      },
     });
     await call(server, "POST", "/token/bot", { token: t, headers: h, body: floating });
-    await call(server, "POST", "/token/bot", { token: t, headers: h, body: { botType: "spread-decompression-bot", setup: { pair: "BTC/USDT" } } });
+    await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: h,
+      body: { botType: "spread-decompression-bot", setup: { pair: "BTC/USDT" } },
+    });
     const listed = (await call(server, "GET", "/token/bots", { token: t })).body as { botType: string }[];
     const expected = ["floating-bot", "spread-decompression-bot", "volume-bot", "grid-bot"];
     expect(listed.map((b) => b.botType)).toEqual(expected);
