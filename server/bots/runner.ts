@@ -84,6 +84,8 @@ export interface RunnerOptions {
   syncIntervalMs?: number;
   /** the account's open-orders limit; the limits table's (lib/limits.ts) when absent */
   openOrdersLimit?: number;
+  /** at most one tick per this many ms caused by book changes (100 ms) */
+  bookGapMs?: number;
   /** how long an insufficient-funds answer pauses that side (60 s) */
   fundsPauseMs?: number;
   logger?: { warn(message: string, fields?: Record<string, unknown>): void };
@@ -147,7 +149,9 @@ export class BotRunner {
   private decimals: PairDecimals | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> | undefined;
-  private again = false;
+  private timerDue = Number.POSITIVE_INFINITY;
+  private pendingDue = Number.POSITIVE_INFINITY;
+  private readonly bookGapMs: number;
   private stopped = true;
   private unsubscribe: (() => void)[] = [];
 
@@ -161,6 +165,7 @@ export class BotRunner {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.syncIntervalMs = options.syncIntervalMs ?? 5000;
+    this.bookGapMs = options.bookGapMs ?? 100;
     this.fundsPauseMs = options.fundsPauseMs ?? 60_000;
     const limit = options.openOrdersLimit ?? LIMITS[options.exchange].openOrders;
     this.limit = limit === null || limit === 0 ? Number.POSITIVE_INFINITY : limit;
@@ -204,7 +209,7 @@ export class BotRunner {
     this.stopped = false;
     this.lastSync = Number.NEGATIVE_INFINITY; // a (re)start reconciles with the exchange first
     this.unsubscribe = [
-      this.options.feed.onChange(() => this.schedule(0)),
+      this.options.feed.onChange(() => this.schedule(this.bookGapMs)),
       this.options.feed.onState(() => this.schedule(0)),
     ];
     this.schedule(0);
@@ -218,6 +223,8 @@ export class BotRunner {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerDue = Number.POSITIVE_INFINITY;
+    this.pendingDue = Number.POSITIVE_INFINITY;
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     await this.ticking;
@@ -250,25 +257,36 @@ export class BotRunner {
     return parseBotClientOrderId(order.clientOrderId ?? "", this.rule)?.tag === this.tag;
   }
 
+  /**
+   * Asks for a tick within `delayMs` (real time). An earlier request wins; a request during a tick
+   * is kept for after it. A busy book (many changes a second) therefore costs at most one tick per
+   * `bookGapMs`, and a tick is never run twice at once.
+   */
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    const due = Date.now() + Math.max(0, delayMs);
     if (this.ticking) {
-      if (delayMs <= 0) this.again = true;
+      this.pendingDue = Math.min(this.pendingDue, due);
       return;
     }
+    if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.ticking = this.tick().then((next) => {
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Number.POSITIVE_INFINITY;
+      this.ticking = this.tick()
+        .catch((error: unknown) => {
+          this.options.logger?.warn("bot tick failed", { botId: this.botId, error: message(error) });
+          return this.syncIntervalMs;
+        })
+        .then((next) => {
           this.ticking = undefined;
-          const now = this.again;
-          this.again = false;
-          this.schedule(now ? 0 : next);
+          const pending = this.pendingDue;
+          this.pendingDue = Number.POSITIVE_INFINITY;
+          this.schedule(Math.min(next, pending - Date.now()));
         });
-      },
-      Math.max(0, delayMs),
-    );
+    }, due - Date.now());
   }
 
   /** One tick; never throws. Returns when to look again (ms). */
