@@ -24,6 +24,7 @@ import { checkAccessTokenFrom, inScope } from "./auth/session.js";
 import { botAnswer, sortBots } from "./bots.js";
 import { ApiError, taskFailed } from "./errors.js";
 import { parseTarget } from "./http.js";
+import type { BotRecord } from "./storage/types.js";
 
 interface LiveClient {
   ws: WebSocket;
@@ -206,6 +207,13 @@ export class LiveHub implements BotEvents, SessionEvents {
       const bot = await this.app.storage.getBot(botId);
       if (bot) await this.publish(bot.path[0], { type: "delta", data: botAnswer(bot) });
     })().catch((error: unknown) => this.app.logger.error("live delta failed", { error: String(error) }));
+  }
+
+  /** A bot's state straight from the runner (server/bots/host.ts), without reading it back from storage. */
+  publishBot(bot: BotRecord): void {
+    void this.publish(bot.path[0], { type: "delta", data: botAnswer(bot) }).catch((error: unknown) =>
+      this.app.logger.error("live delta failed", { error: String(error) }),
+    );
   }
 
   removed(botId: string, client: string): void {

@@ -25,7 +25,16 @@ interface FeedEntry {
   users: number;
 }
 
+/** How often a running bot's state is written to its record (its changes are published at once). */
+export const PERSIST_EVERY_MS = 2000;
+
+/** What the host needs of the live channel. */
+export interface BotPublisher extends BotEvents {
+  publishBot(bot: BotRecord): void;
+}
+
 interface Running {
+  record: BotRecord;
   runner: BotRunner;
   adapter: ExchangeAdapter;
   feedKey: string;
@@ -54,11 +63,13 @@ export class BotHost {
   private readonly ledger = new AccountLedger();
   private readonly starting = new Map<string, Promise<void>>();
   private closed = false;
+  private readonly unsaved = new Map<string, BotState | Record<string, unknown>>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** `hub` publishes deltas on the live channel (the host writes the state first). */
   constructor(
     private readonly app: App,
-    private readonly hub: BotEvents,
+    private readonly hub: BotPublisher,
   ) {}
 
   /** Resumes every stored runnable bot (serve's start). */
@@ -102,16 +113,12 @@ export class BotHost {
       pair = createStrategy(bot.botType, bot.setup).pair;
       adapter = await this.adapterFor(bot);
     } catch (error) {
-      await this.saveState(
-        bot.id,
-        {
-          ...bot.state,
-          status: "stopped",
-          reason: error instanceof Error ? error.message : String(error),
-          updatedAt: this.app.now(),
-        },
-        true,
-      );
+      await this.saveNow(bot.id, {
+        ...bot.state,
+        status: "stopped",
+        reason: error instanceof Error ? error.message : String(error),
+        updatedAt: this.app.now(),
+      });
       return;
     }
     const exchange = bot.path[1];
@@ -126,16 +133,12 @@ export class BotHost {
       // an exchange without a live book (or an unknown pair) cannot run a bot: D25 places nothing blind
       if (this.feeds.has(feedKey)) this.releaseFeed(feedKey);
       await adapter.close().catch(() => undefined);
-      await this.saveState(
-        bot.id,
-        {
-          ...bot.state,
-          status: "stopped",
-          reason: error instanceof Error ? error.message : String(error),
-          updatedAt: this.app.now(),
-        },
-        true,
-      );
+      await this.saveNow(bot.id, {
+        ...bot.state,
+        status: "stopped",
+        reason: error instanceof Error ? error.message : String(error),
+        updatedAt: this.app.now(),
+      });
       return;
     }
     const runner = new BotRunner({
@@ -153,7 +156,7 @@ export class BotHost {
       logger: this.app.logger,
       onState: (state, published) => this.saveState(bot.id, state, published),
     });
-    this.running.set(bot.id, { runner, adapter, feedKey });
+    this.running.set(bot.id, { record: bot, runner, adapter, feedKey });
     runner.start();
   }
 
@@ -203,10 +206,44 @@ export class BotHost {
     }
   }
 
+  /**
+   * Publishes a state change at once (the live channel, from memory) and writes it to the bot's
+   * record at most every `PERSIST_EVERY_MS` per bot: a restart needs no step in between (it
+   * adopts its orders, D25), and 100 bots replacing every second would otherwise spend the event
+   * loop in SQLite writes (bench/bots.bench.ts).
+   */
   private async saveState(botId: string, state: BotState | Record<string, unknown>, published: boolean): Promise<void> {
-    if (!(await this.app.storage.getBot(botId))) return; // removed meanwhile
-    await this.app.storage.updateBotState(botId, state);
-    if (published) this.hub.changed(botId);
+    const running = this.running.get(botId);
+    if (!running) return this.saveNow(botId, state);
+    if (published) this.hub.publishBot({ ...running.record, state });
+    this.unsaved.set(botId, state);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flushAll();
+    }, PERSIST_EVERY_MS);
+  }
+
+  /** A bot that is not running: its state is written and published at once. */
+  private async saveNow(botId: string, state: BotState | Record<string, unknown>): Promise<void> {
+    this.unsaved.set(botId, state);
+    await this.flush(botId);
+    this.hub.changed(botId);
+  }
+
+  private async flush(botId: string): Promise<void> {
+    const state = this.unsaved.get(botId);
+    if (state === undefined) return;
+    this.unsaved.delete(botId);
+    try {
+      if (!(await this.app.storage.getBot(botId))) return; // removed meanwhile
+      await this.app.storage.updateBotState(botId, state);
+    } catch (error) {
+      this.app.logger.warn("bot state not saved", { botId, error: String(error) });
+    }
+  }
+
+  private async flushAll(): Promise<void> {
+    for (const botId of [...this.unsaved.keys()]) await this.flush(botId);
   }
 
   /** Stops a bot without touching its orders, with a reason in its state. */
@@ -217,11 +254,7 @@ export class BotHost {
     await current.runner.stop();
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
-    await this.saveState(
-      botId,
-      { ...current.runner.state(), status: "stopped", reason, updatedAt: this.app.now() },
-      true,
-    );
+    await this.saveNow(botId, { ...current.runner.state(), status: "stopped", reason, updatedAt: this.app.now() });
   }
 
   /**
@@ -261,5 +294,8 @@ export class BotHost {
     this.running.clear();
     for (const entry of this.feeds.values()) entry.feed.stop();
     this.feeds.clear();
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flushAll(); // the last states reach the records before the database closes
   }
 }
