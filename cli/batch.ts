@@ -1,12 +1,13 @@
 /** The `batch` command's work: read, validate every item, check the limit, then send. */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { resolveOrderAmount } from "../lib/decimal.js";
+import { resolveTypedOrder } from "../lib/decimal.js";
 import { ExchangeError, isExchangeError } from "../lib/errors.js";
 import { assertBatchSize, assertSupported, LIMITS } from "../lib/limits.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
+import { type GuardFlags, guardPrices } from "./order-guard.js";
 
 const bad = (exchange: string, message: string) => new ExchangeError(exchange, message, { kind: "bad-input" });
 
@@ -43,10 +44,16 @@ const itemSchema = z.object({
     .transform((s): BatchItem["side"] => (s === "buy" ? "Buy" : "Sell")),
   amount: numberField,
   price: numberField,
+  // docs/orders.md "Client order ids": checked against the exchange's rule by the adapter.
+  clientOrderId: z.string().min(1, "clientOrderId must not be empty").optional(),
 });
 
 /** Parses and validates the whole list before anything is sent; an error names the item (1-based) and the field. */
-export async function parseBatch(text: string, exchange: ExchangeId): Promise<BatchItem[]> {
+export async function parseBatch(
+  text: string,
+  exchange: ExchangeId,
+  decimals?: { priceDecimals: number; amountDecimals: number },
+): Promise<BatchItem[]> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -54,6 +61,7 @@ export async function parseBatch(text: string, exchange: ExchangeId): Promise<Ba
     throw bad(exchange, `The batch is not valid JSON: ${(error as Error).message}`);
   }
   if (!Array.isArray(raw)) throw bad(exchange, "The batch must be a JSON array of {side, amount, price}");
+  const seen = new Set<string>();
   return raw.map((value, index) => {
     const parsed = itemSchema.safeParse(value);
     if (!parsed.success) {
@@ -64,9 +72,27 @@ export async function parseBatch(text: string, exchange: ExchangeId): Promise<Ba
         `Batch item ${index + 1}: invalid ${field}: ${issue?.message ?? "expected {side, amount, price}"}`,
       );
     }
+    const clientOrderId = parsed.data.clientOrderId;
+    if (clientOrderId !== undefined) {
+      if (seen.has(clientOrderId)) {
+        throw bad(exchange, `Batch item ${index + 1}: clientOrderId '${clientOrderId}' is used twice in the batch`);
+      }
+      seen.add(clientOrderId);
+    }
     try {
-      const { amount, price } = resolveOrderAmount({ price: parsed.data.price, amount: parsed.data.amount });
-      return { side: parsed.data.side, amount: amount.toFixed(), price: price.toFixed() };
+      // docs/orders.md "Numbers on the command line": the same rules as buy and sell.
+      const { amount, price } = resolveTypedOrder({
+        price: parsed.data.price,
+        amount: parsed.data.amount,
+        priceDecimals: decimals?.priceDecimals,
+        amountDecimals: decimals?.amountDecimals,
+      });
+      return {
+        side: parsed.data.side,
+        amount: amount.toFixed(),
+        price: price.toFixed(),
+        ...(clientOrderId === undefined ? {} : { clientOrderId }),
+      };
     } catch (error) {
       if (isExchangeError(error)) throw bad(exchange, `Batch item ${index + 1}: ${error.detail}`);
       throw error;
@@ -74,12 +100,29 @@ export async function parseBatch(text: string, exchange: ExchangeId): Promise<Ba
   });
 }
 
-/** An error that also carries the orders placed before it, for the --json error object. */
-function withPlaced(error: unknown, placed: Order[]): unknown {
-  if (placed.length === 0 || !isExchangeError(error)) return error;
+/**
+ * A split batch that failed part way (issue 16): the message says exactly how many orders were
+ * placed, which items were not, and the error carries the placed orders for the --json object.
+ */
+function withPlaced(
+  error: unknown,
+  placed: Order[],
+  total: number,
+  failedFrom: number,
+  failedTo: number,
+  exchange: ExchangeId,
+): unknown {
+  if (!isExchangeError(error)) return error;
+  const ids = placed.length === 0 ? "" : ` (${placed.map((o) => o.id).join(", ")})`;
+  const notPlaced = failedFrom === total ? `item ${failedFrom}` : `items ${failedFrom}-${total}`;
+  // paper places a batch all or nothing; a real exchange may have taken part of the failed batch.
+  const check =
+    exchange === "paper"
+      ? ""
+      : `; the exchange may hold part of items ${failedFrom}-${failedTo}: check \`spotdesk orders\``;
   const wrapped = new ExchangeError(
     error.exchange,
-    `${error.detail} (after ${placed.length} orders were placed: ${placed.map((o) => o.id).join(", ")})`,
+    `${placed.length} of ${total} orders placed${ids}; ${notPlaced} not placed: the batch of items ${failedFrom}-${failedTo} failed: ${error.detail}${check}`,
     { kind: error.kind, ...(error.code === undefined ? {} : { code: error.code }), cause: error },
   );
   return Object.assign(wrapped, { details: { placed } });
@@ -95,6 +138,7 @@ export async function placeBatch(
   pair: string,
   items: BatchItem[],
   split: boolean,
+  flags: GuardFlags = {},
 ): Promise<Order[]> {
   const max = LIMITS[exchange].createBatch;
   if (split && items.length > max) {
@@ -106,18 +150,40 @@ export async function placeBatch(
   return withExchange(
     ctx,
     async (adapter) => {
-      const placed: Order[] = [];
-      try {
-        for (let start = 0; start < items.length; start += max) {
-          ctx.out.progress(`batch ${pair}: ${placed.length}/${items.length} placed`);
-          placed.push(...(await adapter.createBatch(pair, items.slice(start, start + max))));
+      // docs/orders.md "Client order ids": items whose id the exchange already knows are not sent again.
+      const existing = new Map<number, Order>();
+      for (const [index, item] of items.entries()) {
+        if (item.clientOrderId === undefined) continue;
+        const found = await adapter.findOrderByClientOrderId(pair, item.clientOrderId);
+        if (found) {
+          existing.set(index, found);
+          ctx.out.note(
+            `Batch item ${index + 1}: order ${found.id} with client order id '${item.clientOrderId}' already exists (${found.status ?? "unknown"}): not sent again`,
+          );
         }
-      } catch (error) {
-        throw withPlaced(error, placed);
-      } finally {
-        ctx.out.clearProgress();
       }
-      return placed;
+      const toSend = items.filter((_, index) => !existing.has(index));
+      await guardPrices(ctx, exchange, pair, toSend, flags);
+      const placed: Order[] = [];
+      if (toSend.length > 0) {
+        if (existing.size > 0 && !(split && toSend.length > max))
+          assertBatchSize(exchange, "createBatch", toSend.length);
+        let start = 0;
+        try {
+          for (; start < toSend.length; start += max) {
+            ctx.out.progress(`batch ${pair}: ${placed.length}/${toSend.length} placed`);
+            placed.push(...(await adapter.createBatch(pair, toSend.slice(start, start + max))));
+          }
+        } catch (error) {
+          if (!split || toSend.length <= max) throw error;
+          throw withPlaced(error, placed, toSend.length, start + 1, Math.min(start + max, toSend.length), exchange);
+        } finally {
+          ctx.out.clearProgress();
+        }
+      }
+      // In the order of the input: the orders found by client order id in their places.
+      let next = 0;
+      return items.map((_, index) => existing.get(index) ?? placed[next++]!);
     },
     exchange,
   );

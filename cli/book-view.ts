@@ -56,7 +56,7 @@ export function renderBook(
 }
 
 /** Resolves when the feed has something to show on both sides, or fails after the time-out. */
-function firstBook(feed: BookFeed, timeoutMs: number): Promise<void> {
+export function firstBook(feed: BookFeed, timeoutMs: number): Promise<void> {
   const ready = () => feed.book.bidCount > 0 || feed.book.askCount > 0;
   if (ready()) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {

@@ -16,6 +16,8 @@ export interface Context {
   options: GlobalOptions;
   /** true when --exchange was typed (or came from somewhere other than the default) */
   exchangeGiven: boolean;
+  /** true when --account was typed: it then wins over SPOTDESK_API_* (docs/orders.md "Which account") */
+  accountGiven: boolean;
   out: Output;
   /** the CLI's clock; paper takes its time from it (see cliClock) */
   now: () => number;
@@ -26,6 +28,7 @@ export function createContext(command: Command): Context {
   return {
     options,
     exchangeGiven: command.getOptionValueSourceWithGlobals("exchange") !== "default",
+    accountGiven: command.getOptionValueSourceWithGlobals("account") !== "default",
     out: new Output(options.json === true),
     now: cliClock(),
   };

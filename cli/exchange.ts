@@ -1,7 +1,7 @@
 import type { BookFeed, ExchangeAdapter, FeedOptions } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGES } from "../lib/exchanges.js";
-import type { Credentials, ExchangeId } from "../lib/types.js";
+import type { Credentials, ExchangeId, Order } from "../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "./context.js";
 
 /**
@@ -24,21 +24,57 @@ export function missingCredentials(id: ExchangeId, credentials: Credentials): st
   return missing;
 }
 
+/** True when the environment carries credentials (SPOTDESK_API_KEY or SPOTDESK_API_SECRET). */
+export function envHasCredentials(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.SPOTDESK_API_KEY || env.SPOTDESK_API_SECRET);
+}
+
+/** What `account` names in JSON output when the environment's keys were used. */
+export const ENV_ACCOUNT = "(environment)";
+
 /**
- * Credentials of a real exchange: the environment when SPOTDESK_API_KEY or SPOTDESK_API_SECRET
- * is set (it takes precedence), else the encrypted store entry of --account for that exchange.
- * Anything missing is an auth error before a request is built.
+ * Where the credentials of a real exchange come from (docs/orders.md "Which account"): flag >
+ * environment > default. An explicit --account is the stored account even when SPOTDESK_API_* are
+ * set; without --account the environment's keys win when set; else the stored account 'default'.
+ */
+export function credentialSource(ctx: Context, env: NodeJS.ProcessEnv = process.env): "store" | "env" {
+  return ctx.accountGiven || !envHasCredentials(env) ? "store" : "env";
+}
+
+/** The account a command acts on, as JSON output names it: the stored/simulated name, or ENV_ACCOUNT. */
+export function accountLabel(ctx: Context, id: ExchangeId): string {
+  if (id === "paper") return ctx.options.account;
+  return credentialSource(ctx) === "env" ? ENV_ACCOUNT : ctx.options.account;
+}
+
+/** An Order as --json prints it: with the exchange and the account it belongs to (docs/orders.md "Which account"). */
+export type LabelledOrder = Order & { exchange: ExchangeId; account: string };
+
+export function labelOrders(ctx: Context, id: ExchangeId, orders: readonly Order[]): LabelledOrder[] {
+  const account = accountLabel(ctx, id);
+  return orders.map((order) => ({ ...order, exchange: id, account }));
+}
+
+/**
+ * Credentials of a real exchange by credentialSource. When both the environment and a stored
+ * account exist, stderr says which was used (never the secret). Anything missing is an auth
+ * error before a request is built.
  */
 export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<Credentials> {
   const env = process.env;
   const account = ctx.options.account;
   let credentials: Credentials;
-  if (env.SPOTDESK_API_KEY || env.SPOTDESK_API_SECRET) {
+  if (credentialSource(ctx, env) === "env") {
     credentials = { api: env.SPOTDESK_API_KEY ?? "", secret: env.SPOTDESK_API_SECRET ?? "" };
     if (env.SPOTDESK_API_PASSWORD) credentials.password = env.SPOTDESK_API_PASSWORD;
     const missing = missingCredentials(id, credentials);
     if (missing.length > 0) {
       throw new ExchangeError(id, `Missing credential: ${missing.join(", ")}`, { kind: "auth" });
+    }
+    if (await storedAccountExists(id, account)) {
+      ctx.out.note(
+        `Using the credentials of SPOTDESK_API_KEY from the environment; the stored ${id} account '${account}' is not used (name it with --account to use it)`,
+      );
     }
   } else {
     const { openStore, readStoreKey } = await import("./store.js");
@@ -50,8 +86,13 @@ export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<
         : " and SPOTDESK_API_SECRET";
       throw new ExchangeError(
         id,
-        `Missing credential: no API key for ${id} account '${account}'. Set SPOTDESK_API_KEY${needs}, or run \`spotdesk accounts add ${account} --exchange ${id}\``,
+        `Missing credential: no API key for ${id} account '${account}'. ${ctx.accountGiven ? "Unset --account to use SPOTDESK_API_KEY" : `Set SPOTDESK_API_KEY${needs}`}, or run \`spotdesk accounts add ${account} --exchange ${id}\``,
         { kind: "auth" },
+      );
+    }
+    if (envHasCredentials(env)) {
+      ctx.out.note(
+        `Using the stored ${id} account '${account}' (--account); SPOTDESK_API_KEY/SPOTDESK_API_SECRET in the environment are not used`,
       );
     }
     credentials = await store.open(entry, await readStoreKey(store, { creating: false }));
@@ -67,6 +108,16 @@ export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<
   return credentials;
 }
 
+/** Whether the store holds credentials for this account; a store that cannot be read counts as none. */
+async function storedAccountExists(id: ExchangeId, account: string): Promise<boolean> {
+  try {
+    const { openStore } = await import("./store.js");
+    return (await openStore()).find(id, account) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** The adapter for --exchange with its credentials and options (PRODUCT "The exchange layer contract"). */
 export async function openExchange(ctx: Context, id?: ExchangeId): Promise<ExchangeAdapter> {
   const exchange = id ?? (await resolveExchangeId(ctx));
@@ -79,6 +130,8 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     const { createPaperExchange } = await import("../exchanges/paper/index.js");
     const dataDir = paperDataDir();
     // paper needs no keys; --account names the simulated account.
+    if (envHasCredentials())
+      ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
     return createPaperExchange(
       { api: "", secret: "" },
       { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) },

@@ -13,6 +13,11 @@ export const UNEXPECTED_EXIT_CODE = 1;
  */
 export interface ErrorDetails {
   placed?: unknown;
+  /** the far-price guard's refusal (docs/orders.md "Far-price guard") */
+  guard?: unknown;
+  /** cancel-batch: what was cancelled and what was not (docs/orders.md "Cancels") */
+  cancelled?: unknown;
+  notCancelled?: unknown;
 }
 
 /** Prints an error on stderr and returns its exit code (lib/errors.ts EXIT_CODES, 1 = unexpected). */

@@ -29,11 +29,32 @@ export interface StoredAccount {
   createdAt: string;
 }
 
+/**
+ * Per-account settings kept in clear beside the credentials (no secret in them), for any exchange,
+ * paper included (docs/orders.md "Far-price guard").
+ */
+export interface AccountSettings {
+  /** the far-price guard's limit in percent, as a decimal string */
+  farPricePercent?: string;
+}
+
 interface StoreData {
   version: 1;
   /** a known text sealed with the store key, so a wrong key is caught before it seals anything */
   check?: string;
   accounts: Record<string, StoredAccount>;
+  /** keyed like accounts: "exchange/name" */
+  settings?: Record<string, AccountSettings>;
+}
+
+function isSettings(value: unknown): value is AccountSettings {
+  const v = value as AccountSettings | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    !Array.isArray(v) &&
+    (v.farPricePercent === undefined || typeof v.farPricePercent === "string")
+  );
 }
 
 const CHECK_TEXT = "spotdesk credential store";
@@ -131,6 +152,22 @@ export class CredentialStore {
     return entry;
   }
 
+  settings(exchange: ExchangeId, name: string): AccountSettings {
+    return this.data.settings?.[entryKey(exchange, name)] ?? {};
+  }
+
+  /** Merges settings of an account (an empty value removes a setting); needs no store key: nothing secret. */
+  setSettings(exchange: ExchangeId, name: string, changes: AccountSettings): AccountSettings {
+    const key = entryKey(exchange, name);
+    const merged: AccountSettings = { ...this.settings(exchange, name), ...changes };
+    if (merged.farPricePercent === "") delete merged.farPricePercent;
+    const settings = { ...(this.data.settings ?? {}) };
+    if (Object.keys(merged).length === 0) delete settings[key];
+    else settings[key] = merged;
+    this.save({ ...this.data, settings });
+    return merged;
+  }
+
   remove(exchange: ExchangeId, name: string): boolean {
     const key = entryKey(exchange, name);
     if (!(key in this.data.accounts)) return false;
@@ -197,12 +234,19 @@ export async function openStore(): Promise<CredentialStore> {
     (raw.version === 1 &&
       typeof accounts === "object" &&
       (raw.check === undefined || typeof raw.check === "string") &&
-      Object.values(accounts).every(isStoredAccount));
+      Object.values(accounts).every(isStoredAccount) &&
+      (raw.settings === undefined ||
+        (typeof raw.settings === "object" && raw.settings !== null && Object.values(raw.settings).every(isSettings))));
   if (!valid)
     throw fail(
       `The credential store ${conf.path} is corrupt (unexpected content). Fix or move the file away; it was not changed.`,
     );
-  return new CredentialStore(conf, { version: 1, accounts, ...(raw.check === undefined ? {} : { check: raw.check }) });
+  return new CredentialStore(conf, {
+    version: 1,
+    accounts,
+    ...(raw.check === undefined ? {} : { check: raw.check }),
+    ...(raw.settings === undefined ? {} : { settings: raw.settings }),
+  });
 }
 
 /**

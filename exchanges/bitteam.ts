@@ -8,6 +8,7 @@ import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "./common/rest.js";
+import { isSuccessCode } from "./common/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -180,7 +181,7 @@ export class BitteamAdapter extends RestAdapter {
       msg?: unknown;
     };
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
-    if (response.status < 400 && json.ok === true && (code === undefined || Number(code) === BITTEAM_SUCCESS))
+    if (response.status < 400 && json.ok === true && isSuccessCode(code, BITTEAM_SUCCESS, true))
       return json.result;
     const msg =
       typeof json.message === "string" && json.message
@@ -275,6 +276,11 @@ export class BitteamAdapter extends RestAdapter {
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     return this.submitOrderTo(await this.pairId(order.pair), order);
+  }
+
+  /** BIT.TEAM documents no client order id: an order cannot be made idempotent there (docs/orders.md "Client order ids"). */
+  override checkClientOrderId(): string {
+    throw new ExchangeError(this.id, "bitteam takes no client order id: it cannot look an order up by one", { kind: "unsupported" });
   }
 
   /** Never used: createOrder resolves time-outs without an id (see there). Throwing keeps any caller from resending. */

@@ -34,7 +34,7 @@ export const GATE_PATHS = {
 } as const;
 
 /** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (PRODUCT D11: hex). */
-export const GATE_CLIENT_ID_RULE = { prefix: "t-", length: 30 } as const;
+export const GATE_CLIENT_ID_RULE = { prefix: "t-", length: 30, chars: "0-9A-Za-z_.-" } as const;
 
 /** Error labels of Gate's documented error list (the `label` of {label, message}), by kind. */
 export const GATE_LABEL = {

@@ -15,6 +15,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
 import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 export const OKX_BASE_URL = "https://www.okx.com";
@@ -159,7 +160,7 @@ export function parseOkxOrder(raw: OkxOrder, pair: string): Order {
 export class OkxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
-    super("okx", credentials, options, { baseUrl: OKX_BASE_URL, clientOrderId: { length: 32 }, errors: OKX_ERRORS });
+    super("okx", credentials, options, { baseUrl: OKX_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9" }, errors: OKX_ERRORS });
   }
 
   /** Seed 001 §8: okx failures read "Transaction failed (code, msg)". */
@@ -174,9 +175,9 @@ export class OkxAdapter extends RestAdapter {
       throw this.failure(String(response.status), `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
     const data = Array.isArray(envelope.data) ? envelope.data : [];
-    if (String(envelope.code) !== "0") {
+    if (!isCode(envelope.code, "0")) {
       // A failed trade call names the cause per item (sCode/sMsg); the envelope says only "1".
-      const item = (data as OkxItemResult[]).find((d) => d && d.sCode !== undefined && d.sCode !== "0");
+      const item = (data as OkxItemResult[]).find((d) => d && d.sCode !== undefined && !isCode(d.sCode, "0"));
       if (item) throw this.failure(String(item.sCode), item.sMsg ?? "", response.status, response.headers);
       throw this.failure(String(envelope.code), envelope.msg ?? "", response.status, response.headers);
     }

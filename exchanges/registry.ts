@@ -81,6 +81,7 @@ function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): Exch
     fetchOrder: async (pair, orderId) => (await adapter()).fetchOrder(pair, orderId),
     fetchOpenOrders: async (pair) => (await adapter()).fetchOpenOrders(pair),
     fetchBalances: async () => (await adapter()).fetchBalances(),
+    findOrderByClientOrderId: async (pair, clientOrderId) => (await adapter()).findOrderByClientOrderId(pair, clientOrderId),
     close: async () => {
       if (loaded) await (await loaded).close();
     },

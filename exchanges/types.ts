@@ -51,6 +51,12 @@ export interface ExchangeAdapter {
   fetchBalances(): Promise<Balances>;
   /** releases sockets, timers and file handles */
   close(): Promise<void>;
+  /**
+   * The order with this client order id, or undefined when the exchange does not know it. The id
+   * is checked against the exchange's rule first (PRODUCT D11): 'bad-input' when it does not fit,
+   * 'unsupported' where the exchange takes none (docs/orders.md "Client order ids").
+   */
+  findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined>;
 }
 
 export type FeedState = "connecting" | "live" | "resyncing" | "stale" | "closed";

@@ -8,6 +8,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -150,14 +151,14 @@ const BatchItemSchema = z.object({
 export class XtAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
-    super("xt", credentials, options, { baseUrl: XT_BASE_URL, clientOrderId: { length: 22 }, errors: XT_ERRORS });
+    super("xt", credentials, options, { baseUrl: XT_BASE_URL, clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" }, errors: XT_ERRORS });
   }
 
   private async call(method: HttpMethod, path: string, query: Params = {}, body?: unknown): Promise<unknown> {
     const response = await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body));
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
-    if (Number(parsed.data.rc) === 0 && response.status < 400) return parsed.data.result;
+    if (isCode(parsed.data.rc, 0) && response.status < 400) return parsed.data.result;
     const mc = parsed.data.mc ?? undefined;
     const message = (mc && (XT_CODE as Record<string, string>)[mc]) || mc || `HTTP ${response.status}`;
     throw this.fail(mc, message, response.status, response.headers);

@@ -110,3 +110,90 @@ export function toDecimalString(value: unknown, fallback = "0"): string {
 export function addDecimals(...values: BigNumber.Value[]): string {
   return values.reduce<Decimal>((sum, v) => sum.plus(v), new Decimal(0)).toFixed();
 }
+
+/**
+ * A comma followed by exactly three digits: 70,000 is 70 or 70000 depending on the reader. A
+ * whole part of 0 is never grouped in thousands, so 0,500 can only be 0.5.
+ */
+const AMBIGUOUS_COMMA_RE = /^-?[1-9]\d*,\d{3}$/;
+
+/**
+ * Parses a number typed on a command line, where a mistake is an order nobody meant
+ * (docs/orders.md "Numbers on the command line"): no leading or trailing spaces, no comma followed
+ * by exactly three digits (a thousands separator or a decimal mark?), and, when the pair's
+ * decimals are known, no more digits than the pair allows. `0,5` and `12,25` stay accepted.
+ */
+export function parseTypedNumber(
+  text: string,
+  field: string,
+  limits: { decimals?: number | undefined; pair?: string | undefined } = {},
+): Decimal {
+  const raw = String(text);
+  if (raw !== raw.trim()) {
+    throw new ExchangeError("spotdesk", `Invalid ${field} '${raw}': remove the leading or trailing spaces`, {
+      kind: "bad-input",
+    });
+  }
+  if (AMBIGUOUS_COMMA_RE.test(raw)) {
+    const asDecimal = raw.replace(",", ".");
+    const asThousands = raw.replace(",", "");
+    throw new ExchangeError(
+      "spotdesk",
+      `Ambiguous ${field} '${raw}': it reads as ${asDecimal} (comma as decimal mark) or ${asThousands} (comma as thousands separator); write ${asDecimal} or ${asThousands}`,
+      { kind: "bad-input" },
+    );
+  }
+  const value = parseUserNumber(raw, field);
+  const decimals = limits.decimals;
+  if (decimals !== undefined && (value.decimalPlaces() ?? 0) > decimals) {
+    const where = limits.pair ? `${limits.pair} ${field === "price" ? "prices" : "amounts"}` : `the ${field}`;
+    throw new ExchangeError(
+      "spotdesk",
+      `Invalid ${field} '${raw}': ${where} allow at most ${decimals} decimal${decimals === 1 ? "" : "s"}`,
+      { kind: "bad-input" },
+    );
+  }
+  return value;
+}
+
+export interface TypedOrder {
+  price: Decimal;
+  amount: Decimal;
+  /** set when the amount was derived from a quote and rounded down to the pair's decimals */
+  roundedFrom?: Decimal;
+}
+
+/**
+ * The order a person typed on the command line (docs/orders.md "Numbers on the command line"):
+ * price and amount refused when they have more decimals than the pair allows (PRODUCT D1); an
+ * amount derived from --quote is rounded down to the pair's decimals, and `roundedFrom` says so.
+ */
+export function resolveTypedOrder(input: {
+  price: string;
+  amount?: string | undefined;
+  quote?: string | undefined;
+  priceDecimals?: number | undefined;
+  amountDecimals?: number | undefined;
+  pair?: string | undefined;
+}): TypedOrder {
+  const price = parseTypedNumber(input.price, "price", { decimals: input.priceDecimals, pair: input.pair });
+  const hasAmount = input.amount !== undefined;
+  const typed = hasAmount
+    ? parseTypedNumber(input.amount as string, "amount", { decimals: input.amountDecimals, pair: input.pair })
+    : parseTypedNumber(input.quote ?? "", "quote");
+  for (const [field, value] of [
+    ["price", price],
+    [hasAmount ? "amount" : "quote", typed],
+  ] as const) {
+    if (value.isNegative()) {
+      throw new ExchangeError("spotdesk", `Invalid ${field} '${value.toFixed()}': it must be positive`, {
+        kind: "bad-input",
+      });
+    }
+  }
+  if (price.isZero()) throw new ExchangeError("spotdesk", "Invalid price: it is zero", { kind: "bad-input" });
+  const exact = hasAmount ? typed : quoteToAmount(typed, price);
+  const amount = input.amountDecimals === undefined ? exact : truncate(exact, input.amountDecimals);
+  if (amount.isZero()) throw new ExchangeError("spotdesk", ZERO_AMOUNT_MESSAGE, { kind: "bad-input" });
+  return { price, amount, ...(amount.isEqualTo(exact) ? {} : { roundedFrom: exact }) };
+}

@@ -56,6 +56,8 @@ export interface BatchItem {
   side: Side;
   amount: string;
   price: string;
+  /** the caller's own id for retries (docs/orders.md "Client order ids"); generated when absent */
+  clientOrderId?: string;
 }
 
 /** A price level: [price, amount] as decimal strings. */

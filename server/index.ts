@@ -33,6 +33,7 @@ import { tradeRoutes } from "./routes/trade.js";
 import { createStaticHandler, findWebDist } from "./static.js";
 import { openSqliteStorage } from "./storage/sqlite.js";
 import type { Storage } from "./storage/types.js";
+import { createSecurityHook } from "./security-headers.js";
 
 export type { ServerOptions } from "./config.js";
 
@@ -168,7 +169,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // The built dashboard (web/dist) beside the API; API calls fall through to the router.
   const serveWeb = createStaticHandler(findWebDist());
+  // Issue 23: the security headers of every answer (server/security-headers.ts)
+  const secure = createSecurityHook({ hsts: tls || config.behindTlsProxy });
   const onRequest = (req: Parameters<typeof handle>[0], res: Parameters<typeof handle>[1]) => {
+    secure(res);
     if (serveWeb(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       // the router answers every failure itself; this is the last guard of the process

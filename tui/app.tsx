@@ -1,15 +1,15 @@
 import { Box, Text, useApp } from "ink";
 import { useCallback, useMemo } from "react";
 import { EXCHANGES } from "../lib/exchanges.js";
-import { derivedAmount } from "./trade-form.js";
 import { Balances } from "./components/Balances.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
-import { firstFitting } from "./components/layout.js";
+import { firstFitting, wrapText } from "./components/layout.js";
 import { OPEN_ORDERS_CHROME_LINES, OpenOrders } from "./components/OpenOrders.js";
 import { ORDER_BOOK_CHROME_LINES, OrderBook } from "./components/OrderBook.js";
 import { Picker } from "./components/Picker.js";
 import { Sparkline } from "./components/Sparkline.js";
 import { TRADING_PANEL_LINES, TradingPanel } from "./components/TradingPanel.js";
+import { staleBanner } from "./feed-health.js";
 import { formatPrice } from "./format.js";
 import { useBalances } from "./hooks/useBalances.js";
 import { useBookFeed } from "./hooks/useBookFeed.js";
@@ -21,6 +21,7 @@ import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useToast } from "./hooks/useToast.js";
 import type { TuiServices } from "./services.js";
 import { useTheme } from "./theme.js";
+import { derivedAmount } from "./trade-form.js";
 
 export interface AppProps extends SessionTarget {
   services: TuiServices;
@@ -51,10 +52,22 @@ export function usableRows(rows: number): number {
   return Math.max(6, rows - 1);
 }
 
-/** Rows of the order book per side that fit `rows` terminal lines (header and status line excluded). */
-export function bookRowsPerSide(rows: number, stacked: boolean): number {
-  const available = usableRows(rows) - 2 - ORDER_BOOK_CHROME_LINES - (stacked ? TRADING_PANEL_LINES : 0);
+/**
+ * Rows of the order book per side that fit `rows` terminal lines (header and status line excluded,
+ * and `extraLines` more: the stale banner, a status message that wraps).
+ */
+export function bookRowsPerSide(rows: number, stacked: boolean, extraLines = 0): number {
+  const available = usableRows(rows) - 2 - extraLines - ORDER_BOOK_CHROME_LINES - (stacked ? TRADING_PANEL_LINES : 0);
   return Math.max(1, Math.floor(available / 2));
+}
+
+/** A message below the panels wraps (a refusal must be read in full) up to this many lines. */
+export const MAX_STATUS_LINES = 6;
+
+interface StatusLine {
+  text: string;
+  color: string | undefined;
+  bold?: boolean;
 }
 
 /**
@@ -68,8 +81,8 @@ export function App(props: AppProps) {
   const session = useSession(props.services, { exchange: props.exchange, account: props.account, pair: props.pair });
   const stacked = columns < TWO_COLUMN_MIN_WIDTH;
   const rowsPerSide = bookRowsPerSide(rows, stacked);
-  const { view, state: feedState, mids } = useBookFeed(session.feed, rowsPerSide, props.refreshMs);
   const now = props.now ?? Date.now;
+  const { view, state: feedState, mids, staleness } = useBookFeed(session.feed, rowsPerSide, props.refreshMs, now);
   const orders = useOrders(session.adapter, session.pair, props.ordersPollMs, now);
   const balances = useBalances(session.adapter, props.balancesPollMs, now);
   const { toast, show } = useToast();
@@ -78,18 +91,57 @@ export function App(props: AppProps) {
     onQuit?.();
     exit();
   }, [exit, onQuit]);
-  const desk = useDesk({ session, services: props.services, view, orders, balances, toast: show, quit });
+  const desk = useDesk({
+    session,
+    services: props.services,
+    view,
+    staleness,
+    farPricePercent: session.farPricePercent,
+    orders,
+    balances,
+    toast: show,
+    quit,
+  });
   useKeypress(desk.handleKey);
   const derived = useMemo(() => derivedAmount(desk.form), [desk.form]);
 
   const bookWidth = stacked ? columns : Math.min(60, Math.max(34, Math.floor(columns * 0.46)));
   const rightWidth = stacked ? columns : columns - bookWidth - 2;
   const height = usableRows(rows);
-  const bodyHeight = height - 2;
+
+  // status: a confirmation wins over a toast, a toast over the key hints; messages wrap in full
+  const statusLines: StatusLine[] = [];
+  const say = (text: string, color: string | undefined, bold = false) => {
+    for (const line of wrapText(text, columns)) statusLines.push({ text: line, color, bold });
+  };
+  const c = desk.confirmation;
+  if (c?.kind === "order" && c.step === 2) {
+    if (c.warning) say(c.warning.text, theme.error, true);
+    say(`${c.summary}: send anyway? Type yes and Enter (n, Esc: not sent) > ${c.typed}▏`, theme.warning, true);
+  } else if (c) {
+    say(c.text, theme.warning, true);
+    if (c.kind === "order" && c.note) say(c.note, theme.warning);
+    if (c.kind === "order" && c.warning) say(`${c.warning.text} (y asks again)`, theme.error, true);
+  } else if (toast) {
+    say(toast.text, toast.kind === "error" ? theme.error : toast.kind === "success" ? theme.success : theme.accent);
+  }
+  if (statusLines.length > MAX_STATUS_LINES) {
+    statusLines.length = MAX_STATUS_LINES;
+    const last = statusLines[MAX_STATUS_LINES - 1] as StatusLine;
+    last.text = `${last.text.slice(0, Math.max(0, columns - 1))}…`;
+  }
+  if (statusLines.length === 0) statusLines.push({ text: firstFitting(columns, KEY_HINTS), color: theme.muted });
+
+  // docs/tui.md "Stale book": one line under the header while the feed is not live
+  const banner = staleness && !session.feedError ? staleBanner(staleness, columns) : undefined;
+  const extraLines = (banner ? 1 : 0) + statusLines.length - 1;
+  const drawnRowsPerSide = bookRowsPerSide(rows, stacked, extraLines);
+  const bodyHeight = height - 2 - extraLines;
 
   // header: where we are, the sparkline and the last mid
   const title = `spotdesk · ${EXCHANGES[session.exchange].name} · ${session.account} · ${session.pair}`;
-  const midText = view.mid === undefined ? "" : ` ${formatPrice(view.mid)}`;
+  // a mid from a book that is not live is not shown (docs/tui.md "Stale book")
+  const midText = view.mid === undefined || staleness ? "" : ` ${formatPrice(view.mid)}`;
   const hint = "  ? help  q quit";
   const sparkWidth = Math.max(0, Math.min(24, columns - title.length - midText.length - hint.length - 2));
 
@@ -105,9 +157,10 @@ export function App(props: AppProps) {
     <OrderBook
       view={view}
       pair={session.pair}
-      rowsPerSide={rowsPerSide}
+      rowsPerSide={drawnRowsPerSide}
       width={bookWidth}
       feedState={feedState}
+      stale={staleness !== undefined}
       selection={desk.selection}
       focused={desk.focus === "book"}
     />
@@ -144,6 +197,7 @@ export function App(props: AppProps) {
         width={rightWidth}
         loading={orders.loading}
         error={orders.error}
+        loaded={orders.lastUpdate !== undefined}
       />
       <Text> </Text>
       <Balances
@@ -185,6 +239,7 @@ export function App(props: AppProps) {
         width={columns}
         loading={orders.loading}
         error={orders.error}
+        loaded={orders.lastUpdate !== undefined}
       />
     ) : (
       tradingPanel
@@ -210,35 +265,27 @@ export function App(props: AppProps) {
     </Box>
   );
 
-  // status line: a confirmation wins over a toast, a toast over the key hints
-  let status = <Text color={theme.muted}>{firstFitting(columns, KEY_HINTS)}</Text>;
-  if (toast) {
-    const color = toast.kind === "error" ? theme.error : toast.kind === "success" ? theme.success : theme.accent;
-    status = (
-      <Text color={color} wrap="truncate-end">
-        {toast.text}
-      </Text>
-    );
-  }
-  if (desk.confirmation) {
-    status = (
-      <Text bold color={theme.warning} wrap="truncate-end">
-        {desk.confirmation.text}
-      </Text>
-    );
-  }
-
   return (
     <Box flexDirection="column" width={columns} height={height}>
       <Text wrap="truncate-end">
         <Text bold>{title}</Text>
         {"  "}
-        <Sparkline mids={mids} width={sparkWidth} />
+        <Sparkline mids={mids} width={sparkWidth} stale={staleness !== undefined} />
         <Text bold>{midText}</Text>
         <Text color={theme.muted}>{hint}</Text>
       </Text>
+      {banner ? (
+        <Text color={theme.error} bold wrap="truncate-end">
+          {banner}
+        </Text>
+      ) : null}
       {body}
-      {status}
+      {statusLines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one message, in order
+        <Text key={i} color={line.color} bold={line.bold} wrap="truncate-end">
+          {line.text}
+        </Text>
+      ))}
     </Box>
   );
 }

@@ -1,7 +1,7 @@
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { EXCHANGES } from "../lib/exchanges.js";
-import { errorText } from "./errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
+import { errorText } from "./errors.js";
 import { defaultServices, listPaperAccounts, paperDecimals, type TuiServices } from "./services.js";
 
 export type { TuiServices } from "./services.js";
@@ -23,6 +23,8 @@ export interface RunTuiOptions {
   openExchange?: (exchange: ExchangeId, account: string) => Promise<ExchangeAdapter>;
   openFeed?: (exchange: ExchangeId, pair: string, depth?: number) => Promise<BookFeed>;
   listAccounts?: (exchange: ExchangeId) => Promise<string[]>;
+  /** the account's far-price limit in percent (docs/orders.md); the guard's default, 5, when absent */
+  farPricePercent?: (exchange: ExchangeId, account: string) => Promise<string | undefined>;
   /** streams; the process's when absent */
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
@@ -49,6 +51,7 @@ function servicesFor(options: RunTuiOptions): TuiServices {
     ...(options.openExchange ? { openExchange: options.openExchange } : {}),
     ...(options.openFeed ? { openFeed: options.openFeed } : {}),
     listAccounts: options.listAccounts ?? ((exchange) => listPaperAccounts(exchange, options.dataDir)),
+    ...(options.farPricePercent ? { farPricePercent: options.farPricePercent } : {}),
     pairDecimals: paperDecimals,
   };
 }

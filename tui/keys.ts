@@ -23,6 +23,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: "c orders", does: "cancel selected order" },
   { keys: "C", does: "cancel all (asks to confirm)" },
   { keys: "y / n", does: "send / do not send" },
+  { keys: "yes Enter", does: "send far/unchecked order" },
   { keys: "r", does: "refresh the order book" },
   { keys: "o", does: "refresh open orders" },
   { keys: "l", does: "refresh balances" },

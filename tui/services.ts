@@ -21,6 +21,11 @@ export interface TuiServices {
     exchange: ExchangeId,
     pair: string,
   ): Promise<{ priceDecimals: number; amountDecimals: number } | undefined>;
+  /**
+   * The account's far-price limit in percent (docs/orders.md "Far-price guard": the stored
+   * account's farPricePercent); undefined, or no such service, means the guard's default, 5.
+   */
+  farPricePercent?(exchange: ExchangeId, account: string): Promise<string | undefined>;
 }
 
 export interface DefaultServicesOptions {

@@ -19,6 +19,20 @@ function checkName(name: string): string {
   return name;
 }
 
+/** A far-price limit typed by a person: a non-negative percent (docs/orders.md "Far-price guard"). */
+export async function farPricePercentOption(text: string): Promise<string> {
+  const { parseFarPricePercent } = await import("../../lib/price-guard.js");
+  const value = parseFarPricePercent(text);
+  if (value === null) {
+    throw new ExchangeError(
+      "spotdesk",
+      `Invalid --far-price-percent '${text}': expected a percent such as 5 or 2.5 (0 or more)`,
+      { kind: "bad-input" },
+    );
+  }
+  return value;
+}
+
 /** A real exchange named with --exchange: the default (paper) needs no credentials. */
 async function realExchange(ctx: Context): Promise<ExchangeId> {
   if (!ctx.exchangeGiven) {
@@ -63,11 +77,14 @@ export function registerAccounts(program: Command): void {
     .description("store API credentials for --exchange under NAME (read from SPOTDESK_API_* or hidden prompts)")
     .argument("<name>", "account name, used with --account")
     .option("--pair <pair>", "the account's default pair, kept in the envelope (seed 000 §3)")
+    .option("--far-price-percent <n>", "the account's far-price limit in percent (default 5; see docs/orders.md)")
     .action(
-      action(async (ctx, name: string, options: { pair?: string }) => {
+      action(async (ctx, name: string, options: { pair?: string; farPricePercent?: string }) => {
         const exchange = await realExchange(ctx);
         checkName(name);
         const pair = options.pair ? normalizePair(options.pair, exchange) : "";
+        const farPricePercent =
+          options.farPricePercent === undefined ? undefined : await farPricePercentOption(options.farPricePercent);
         const { openStore, readStoreKey } = await import("../store.js");
         const store = await openStore();
         const storeKey = await readStoreKey(store, { creating: true });
@@ -87,7 +104,15 @@ export function registerAccounts(program: Command): void {
           storeKey,
           pair,
         );
-        const result = { exchange, name, key: entry.keyMask, pair: pair || null, replaced };
+        if (farPricePercent !== undefined) store.setSettings(exchange, name, { farPricePercent });
+        const result = {
+          exchange,
+          name,
+          key: entry.keyMask,
+          pair: pair || null,
+          farPricePercent: store.settings(exchange, name).farPricePercent ?? null,
+          replaced,
+        };
         if (ctx.out.json) return ctx.out.document(result);
         ctx.out.text(
           `${replaced ? "Replaced" : "Added"} ${exchange} account '${name}' (key ${entry.keyMask}) in ${store.path}`,
@@ -107,15 +132,34 @@ export function registerAccounts(program: Command): void {
           name: a.name,
           key: a.keyMask,
           pair: a.envelope.pair || null,
+          farPricePercent: store.settings(a.exchange, a.name).farPricePercent ?? null,
           createdAt: a.createdAt,
         }));
         if (ctx.out.json) return ctx.out.document(rows);
         if (rows.length === 0) return ctx.out.text(`No stored accounts (${store.path})`);
         ctx.out.table(
-          ["Exchange", "Name", "Key", "Pair", "Added"],
-          rows.map((r) => [r.exchange, r.name, r.key, r.pair ?? "-", r.createdAt]),
-          ["left", "left", "left", "left", "left"],
+          ["Exchange", "Name", "Key", "Pair", "Far price %", "Added"],
+          rows.map((r) => [r.exchange, r.name, r.key, r.pair ?? "-", r.farPricePercent ?? "-", r.createdAt]),
+          ["left", "left", "left", "left", "right", "left"],
         );
+      }),
+    );
+
+  accounts
+    .command("set")
+    .description("change settings of account NAME on --exchange (default paper): --far-price-percent N")
+    .argument("<name>", "account name, used with --account")
+    .requiredOption("--far-price-percent <n>", "the far-price limit in percent (see docs/orders.md)")
+    .action(
+      action(async (ctx, name: string, options: { farPricePercent: string }) => {
+        const exchange = await resolveExchangeId(ctx);
+        checkName(name);
+        const farPricePercent = await farPricePercentOption(options.farPricePercent);
+        const { openStore } = await import("../store.js");
+        const store = await openStore();
+        store.setSettings(exchange, name, { farPricePercent });
+        if (ctx.out.json) return ctx.out.document({ exchange, name, farPricePercent });
+        ctx.out.text(`${exchange} account '${name}': far-price limit ${farPricePercent}%`);
       }),
     );
 

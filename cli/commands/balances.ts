@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { withExchange } from "../exchange.js";
+import { accountLabel, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 
-/** `spotdesk balances [--nonzero]`: the Balances map, {"BTC":{"f":"1.5","l":"0.5"}} with --json. */
+/** `spotdesk balances [--nonzero]`: with --json the Balances map {"BTC":{"f":"1.5","l":"0.5"}} plus "exchange" and "account". */
 export function registerBalances(program: Command): void {
   program
     .command("balances")
@@ -10,10 +10,13 @@ export function registerBalances(program: Command): void {
     .option("--nonzero", "hide currencies whose free and locked are both zero")
     .action(
       action(async (ctx, options: { nonzero?: boolean }) => {
-        let balances = await withExchange(ctx, (adapter) => adapter.fetchBalances());
+        const id = await resolveExchangeId(ctx);
+        let balances = await withExchange(ctx, (adapter) => adapter.fetchBalances(), id);
         const { nonZero, printBalances } = await import("./render.js");
         if (options.nonzero) balances = nonZero(balances);
-        if (ctx.out.json) return ctx.out.document(balances);
+        // docs/orders.md "Which account": "exchange" and "account" beside the (upper-case) tokens,
+        // so `jq .BTC.f` still reads the map.
+        if (ctx.out.json) return ctx.out.document({ exchange: id, account: accountLabel(ctx, id), ...balances });
         printBalances(ctx.out, balances);
       }),
     );

@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import type { ExchangeAdapter } from "../../exchanges/types.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { assertBatchSize, assertSupported } from "../../lib/limits.js";
 import { normalizePair } from "../../lib/pair.js";
 import { checkOrderId } from "../args.js";
@@ -19,6 +21,23 @@ function printCancelled(ctx: Context, ids: readonly string[]): void {
   ctx.out.text(ids.join("\n"));
 }
 
+/** What became of an order a cancel did not cancel: its status, or "not found" (docs/orders.md "Cancels"). */
+async function statusOf(
+  adapter: ExchangeAdapter,
+  pair: string,
+  orderId: string,
+): Promise<{ status: string; orderId?: string }> {
+  try {
+    const order = await adapter.fetchOrder(pair, orderId);
+    return { status: order.status ?? order.rawStatus ?? "unknown", orderId: order.id };
+  } catch (error) {
+    if (error instanceof ExchangeError && error.kind === "order-not-found") return { status: "not found" };
+    return { status: `unknown: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+const FINAL: Record<string, string> = { canceled: "already canceled", closed: "already filled" };
+
 /** `cancel PAIR ID`, `cancel-batch PAIR ID...`, `cancel-all PAIR`. */
 export function registerCancel(program: Command): void {
   program
@@ -30,12 +49,30 @@ export function registerCancel(program: Command): void {
       action(async (ctx, pairText: string, orderId: string) => {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
+        const key = checkOrderId(orderId, id);
         const cancelled = await withExchange(
           ctx,
-          (adapter) => adapter.cancelOrder(pair, checkOrderId(orderId, id)),
+          async (adapter) => {
+            try {
+              return [await adapter.cancelOrder(pair, key)];
+            } catch (error) {
+              // docs/orders.md "Cancels": a repeated cancel of an order already canceled or
+              // filled is done, not an error; anything else stays the exchange's error.
+              if (
+                !(error instanceof ExchangeError) ||
+                (error.kind !== "invalid-order" && error.kind !== "order-not-found")
+              )
+                throw error;
+              const { status } = await statusOf(adapter, pair, key);
+              const final = FINAL[status];
+              if (!final) throw error;
+              ctx.out.note(`Order ${key} is ${final}: nothing to cancel`);
+              return [];
+            }
+          },
           id,
         );
-        printCancelled(ctx, [cancelled]);
+        printCancelled(ctx, cancelled);
       }),
     );
 
@@ -51,7 +88,36 @@ export function registerCancel(program: Command): void {
         const ids = orderIds.map((o) => checkOrderId(o, id));
         // Seed 001 §5 "Maximum for 'cancelBatch' is: {max}", before anything is sent.
         assertBatchSize(id, "cancelBatch", ids.length);
-        const cancelled = await withExchange(ctx, (adapter) => adapter.cancelBatch(pair, ids), id);
+        const cancelled = await withExchange(
+          ctx,
+          async (adapter) => {
+            const done = await adapter.cancelBatch(pair, ids);
+            // docs/orders.md "Cancels": every id not cancelled is named with what became of it;
+            // any that may still be open (or is unknown) makes the command fail.
+            const missed = ids.filter((o) => !done.includes(o));
+            const notCancelled: { id: string; status: string }[] = [];
+            for (const orderId of missed) {
+              const found = await statusOf(adapter, pair, orderId);
+              // paper also takes a client order id and answers with the exchange id it cancelled
+              if (found.orderId !== undefined && done.includes(found.orderId)) continue;
+              notCancelled.push({ id: orderId, status: found.status });
+            }
+            for (const { id: orderId, status } of notCancelled) {
+              ctx.out.note(`Not cancelled: ${orderId} (${FINAL[status] ?? status})`);
+            }
+            const left = notCancelled.filter((o) => FINAL[o.status] === undefined);
+            if (left.length > 0) {
+              const error = new ExchangeError(
+                id,
+                `${left.length} of ${ids.length} orders not cancelled: ${left.map((o) => `${o.id} (${o.status})`).join(", ")}; cancelled: ${done.length === 0 ? "none" : done.join(", ")}`,
+                { kind: left.every((o) => o.status === "not found") ? "order-not-found" : "invalid-order" },
+              );
+              throw Object.assign(error, { details: { cancelled: done, notCancelled } });
+            }
+            return done;
+          },
+          id,
+        );
         printCancelled(ctx, cancelled);
       }),
     );

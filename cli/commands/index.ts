@@ -6,6 +6,7 @@ import { registerBot } from "./bot.js";
 import { registerCancel } from "./cancel.js";
 import { registerExchanges } from "./exchanges.js";
 import { registerOrders } from "./orders.js";
+import { registerReport } from "./report.js";
 import { registerServer } from "./server.js";
 import { registerTrade } from "./trade.js";
 import { registerTui } from "./tui.js";
@@ -21,6 +22,7 @@ export const ALL_COMMANDS: readonly Register[] = [
   registerTrade,
   registerCancel,
   registerBook,
+  registerReport,
   registerTui,
   registerServer,
   registerBot,
@@ -40,6 +42,7 @@ const GROUP_OF: Record<string, Register> = {
   "cancel-batch": registerCancel,
   "cancel-all": registerCancel,
   book: registerBook,
+  report: registerReport,
   tui: registerTui,
   serve: registerServer,
   users: registerServer,

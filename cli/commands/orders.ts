@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { normalizePair } from "../../lib/pair.js";
 import { checkOrderId } from "../args.js";
-import { resolveExchangeId, withExchange } from "../exchange.js";
+import { labelOrders, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 
 /** `spotdesk orders PAIR` (open orders) and `spotdesk order PAIR ID` (one order). */
@@ -16,7 +16,7 @@ export function registerOrders(program: Command): void {
         const pair = normalizePair(pairText, id);
         // PRODUCT D10: paging past the open-orders limit is the adapter's job where it supports it.
         const orders = await withExchange(ctx, (adapter) => adapter.fetchOpenOrders(pair), id);
-        if (ctx.out.json) return ctx.out.document(orders);
+        if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
         (await import("./render.js")).printOrders(ctx.out, orders);
       }),
     );
@@ -31,7 +31,7 @@ export function registerOrders(program: Command): void {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
         const order = await withExchange(ctx, (adapter) => adapter.fetchOrder(pair, checkOrderId(orderId, id)), id);
-        if (ctx.out.json) return ctx.out.document(order);
+        if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, [order])[0]);
         (await import("./render.js")).printOrders(ctx.out, [order]);
       }),
     );

@@ -2,20 +2,41 @@ import type { Command } from "commander";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Side } from "../../lib/types.js";
-import { resolveExchangeId, withExchange } from "../exchange.js";
+import { labelOrders, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 
 interface TradeOptions {
   quote?: string;
+  clientOrderId?: string;
+  allowFarPrice?: boolean;
+  farPricePercent?: string;
+}
+
+/** The options every order-placing command takes (docs/orders.md). */
+function guardOptions(command: Command): Command {
+  return command
+    .option("--allow-far-price", "send even when the price is far through the book, or no live book is available")
+    .option("--far-price-percent <n>", "the far-price limit in percent (else the account's setting, else 5)");
+}
+
+async function guardFlags(options: TradeOptions) {
+  const { farPricePercentOption } = await import("./accounts.js");
+  return {
+    allowFarPrice: options.allowFarPrice === true,
+    ...(options.farPricePercent === undefined
+      ? {}
+      : { farPricePercent: await farPricePercentOption(options.farPricePercent) }),
+  };
 }
 
 /**
  * `buy|sell PAIR AMOUNT PRICE`, or `buy|sell PAIR PRICE --quote TOTAL` where the amount is
- * TOTAL / PRICE (seed 000 §5). Numbers are checked before anything is sent.
+ * TOTAL / PRICE (seed 000 §5). Numbers, the far-price guard and a retried client order id are
+ * checked before anything is sent (docs/orders.md).
  */
 function registerSide(program: Command, side: Side): void {
   const verb = side === "Buy" ? "buy" : "sell";
-  program
+  const command = program
     .command(verb)
     .description(
       `place a limit ${verb} order: ${verb} PAIR AMOUNT PRICE, or ${verb} PAIR PRICE --quote TOTAL (--json: one Order)`,
@@ -24,59 +45,107 @@ function registerSide(program: Command, side: Side): void {
     .argument("<amount-or-price>", "AMOUNT (in the base currency), or PRICE with --quote")
     .argument("[price]", "limit PRICE (in the quote currency)")
     .option("--quote <total>", "spend or receive this TOTAL in the quote currency instead of giving AMOUNT")
-    .action(
-      action(async (ctx, pairText: string, first: string, second: string | undefined, options: TradeOptions) => {
-        const id = await resolveExchangeId(ctx);
-        const pair = normalizePair(pairText, id);
-        const withQuote = options.quote !== undefined;
-        if (withQuote && second !== undefined) {
-          throw new ExchangeError(id, `With --quote give PAIR and PRICE only: ${verb} ${pair} PRICE --quote TOTAL`, {
-            kind: "bad-input",
-          });
-        }
-        if (!withQuote && second === undefined) {
-          throw new ExchangeError(
-            id,
-            `Missing PRICE: ${verb} ${pair} AMOUNT PRICE (or ${verb} ${pair} PRICE --quote TOTAL)`,
-            { kind: "bad-input" },
-          );
-        }
-        const { resolveOrderAmount } = await import("../../lib/decimal.js");
-        const { amount, price } = withQuote
-          ? resolveOrderAmount({ price: first, quote: options.quote })
-          : resolveOrderAmount({ price: second as string, amount: first });
-        const order = await withExchange(
-          ctx,
-          (adapter) => adapter.createOrder({ pair, side, amount: amount.toFixed(), price: price.toFixed() }),
+    .option("--client-order-id <id>", "your id for this order: a retry with the same id places nothing twice");
+  guardOptions(command).action(
+    action(async (ctx, pairText: string, first: string, second: string | undefined, options: TradeOptions) => {
+      const id = await resolveExchangeId(ctx);
+      const pair = normalizePair(pairText, id);
+      const withQuote = options.quote !== undefined;
+      if (withQuote && second !== undefined) {
+        throw new ExchangeError(id, `With --quote give PAIR and PRICE only: ${verb} ${pair} PRICE --quote TOTAL`, {
+          kind: "bad-input",
+        });
+      }
+      if (!withQuote && second === undefined) {
+        throw new ExchangeError(
           id,
+          `Missing PRICE: ${verb} ${pair} AMOUNT PRICE (or ${verb} ${pair} PRICE --quote TOTAL)`,
+          { kind: "bad-input" },
         );
-        if (ctx.out.json) return ctx.out.document(order);
-        (await import("./render.js")).printOrders(ctx.out, [order]);
-      }),
-    );
+      }
+      const flags = await guardFlags(options);
+      const [{ resolveTypedOrder }, guard] = await Promise.all([
+        import("../../lib/decimal.js"),
+        import("../order-guard.js"),
+      ]);
+      const decimals = await guard.pairDecimals(id, pair);
+      const typed = resolveTypedOrder({
+        pair,
+        price: withQuote ? first : (second as string),
+        ...(withQuote ? { quote: options.quote } : { amount: first }),
+        priceDecimals: decimals?.priceDecimals,
+        amountDecimals: decimals?.amountDecimals,
+      });
+      const amount = typed.amount.toFixed();
+      const price = typed.price.toFixed();
+      if (typed.roundedFrom) {
+        ctx.out.note(
+          `Note: amount ${typed.roundedFrom.toFixed()} rounded down to ${amount} (${pair} amounts allow ${decimals?.amountDecimals} decimals)`,
+        );
+      }
+      const clientOrderId = options.clientOrderId;
+      const order = await withExchange(
+        ctx,
+        async (adapter) => {
+          if (clientOrderId !== undefined) {
+            const existing = await adapter.findOrderByClientOrderId(pair, clientOrderId);
+            if (existing) {
+              ctx.out.note(
+                `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"})${guard.differences(existing, { side, price, amount })}: nothing sent`,
+              );
+              return existing;
+            }
+          }
+          await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
+          try {
+            return await adapter.createOrder({
+              pair,
+              side,
+              amount,
+              price,
+              ...(clientOrderId ? { clientOrderId } : {}),
+            });
+          } catch (error) {
+            // Another process placed the same client order id between our look-up and our create:
+            // the exchange refused the duplicate, and the order it holds is the answer.
+            const raced =
+              clientOrderId === undefined ? undefined : await guard.raceWinner(adapter, pair, clientOrderId, error);
+            if (!raced) throw error;
+            ctx.out.note(`Order ${raced.id} with client order id '${clientOrderId}' already exists: nothing sent`);
+            return raced;
+          }
+        },
+        id,
+      );
+      if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, [order])[0]);
+      (await import("./render.js")).printOrders(ctx.out, [order]);
+    }),
+  );
 }
 
 export function registerTrade(program: Command): void {
   registerSide(program, "Buy");
   registerSide(program, "Sell");
 
-  program
+  const batch = program
     .command("batch")
     .description(
-      "place many limit orders from a JSON array of {side, amount, price} in FILE or stdin (--json: an array of Orders)",
+      "place many limit orders from a JSON array of {side, amount, price, clientOrderId?} in FILE or stdin (--json: an array of Orders)",
     )
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("[file]", "JSON file, or '-' (the default) for stdin")
-    .option("--split", "send a list longer than the exchange's batch maximum in several batches")
-    .action(
-      action(async (ctx, pairText: string, file: string | undefined, options: { split?: boolean }) => {
-        const id = await resolveExchangeId(ctx);
-        const pair = normalizePair(pairText, id);
-        const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
-        const items = await parseBatch(await readBatchInput(file), id);
-        const orders = await placeBatch(ctx, id, pair, items, options.split === true);
-        if (ctx.out.json) return ctx.out.document(orders);
-        (await import("./render.js")).printOrders(ctx.out, orders);
-      }),
-    );
+    .option("--split", "send a list longer than the exchange's batch maximum in several batches");
+  guardOptions(batch).action(
+    action(async (ctx, pairText: string, file: string | undefined, options: TradeOptions & { split?: boolean }) => {
+      const id = await resolveExchangeId(ctx);
+      const pair = normalizePair(pairText, id);
+      const flags = await guardFlags(options);
+      const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
+      const { pairDecimals } = await import("../order-guard.js");
+      const items = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
+      const orders = await placeBatch(ctx, id, pair, items, options.split === true, flags);
+      if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
+      (await import("./render.js")).printOrders(ctx.out, orders);
+    }),
+  );
 }

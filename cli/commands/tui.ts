@@ -36,14 +36,22 @@ export function registerTui(program: Command): void {
         const { paperDataDir } = await import("../context.js");
         const id = await open.resolveExchangeId(ctx);
         const dataDir = paperDataDir();
+        // Once Ink owns the terminal a stderr note would tear the screen: the credential notes are
+        // printed once, by resolveCredentials below. An account picked in the TUI is an explicit choice.
+        const quietOut = Object.assign(Object.create(ctx.out) as Context["out"], { note: () => {} });
         const withAccount = (exchange: ExchangeId, account: string): Context => ({
           ...ctx,
+          accountGiven: ctx.accountGiven || account !== ctx.options.account,
+          out: quietOut,
           options: { ...ctx.options, exchange, account },
         });
         // A store key prompt must happen before Ink takes the terminal: resolve a real exchange's
         // credentials now (a missing one ends here with exit 3, like any other command).
         if (id !== "paper") await open.resolveCredentials(id, ctx);
         const { runTui } = await import("../../tui/index.js");
+        // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
+        const store = import("../store.js").then((m) => m.openStore());
+        store.catch(() => {});
         process.exitCode = await runTui({
           exchange: id,
           pair,
@@ -55,6 +63,8 @@ export function registerTui(program: Command): void {
           openExchange: (exchange, account) => open.openExchange(withAccount(exchange, account), exchange),
           openFeed: (exchange, feedPair, depth) => open.openBookFeed(ctx, exchange, feedPair, depth),
           listAccounts: (exchange) => listAccounts(exchange, dataDir),
+          // the account's far-price limit (docs/orders.md), read again on each account switch
+          farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
         });
       }),
     );

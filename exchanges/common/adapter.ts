@@ -25,6 +25,10 @@
  *   ('bad-input' otherwise, before any request), a hexadecimal client order id is generated with
  *   the exchange's rule (PRODUCT D11) unless the caller gave one, and the create goes through
  *   placeOnce: after a time-out the order is looked up by client order id before any resend.
+ * - A caller's client order id (CLI --client-order-id, a batch item's clientOrderId) is checked
+ *   against the rule (chars, min/max length, prefix) before any request; the public
+ *   findOrderByClientOrderId(pair, id) wraps the findByClientOrderId hook for retries
+ *   (docs/orders.md "Client order ids").
  * - createBatch / cancelBatch: assertBatchSize (seed 001 §5 "Maximum for ... is: {max}", "Not
  *   supported for {id}") and item validation before any request; every item gets its own id.
  * - cancelAll: assertSupported before any request.
@@ -43,7 +47,7 @@ import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
-import { newClientOrderId } from "./client-order-id.js";
+import { type ClientOrderIdRule, checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 import { placeOnce } from "./place.js";
 import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
 
@@ -63,7 +67,7 @@ export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
   baseUrl: string;
   /** PRODUCT D11: the exchange's documented client order id shape */
-  clientOrderId: { length?: number; prefix?: string };
+  clientOrderId: ClientOrderIdRule;
   errors: ErrorCodeTable;
 }
 
@@ -210,7 +214,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
   protected readonly now: () => number;
   protected readonly logger: Logger | undefined;
   protected readonly errorCodes: ErrorCodeTable;
-  private readonly clientOrderIdRule: { length?: number; prefix?: string };
+  private readonly clientOrderIdRule: ClientOrderIdRule;
 
   protected constructor(id: RealExchangeId, credentials: Credentials, options: ExchangeOptions, defaults: AdapterDefaults) {
     this.id = id;
@@ -252,8 +256,21 @@ export abstract class RestAdapter implements ExchangeAdapter {
       side: item.side,
       amount: positiveDecimal(this.id, "amount", item.amount),
       price: positiveDecimal(this.id, "price", item.price),
-      clientOrderId: item.clientOrderId ?? this.newClientOrderId(),
+      clientOrderId: item.clientOrderId === undefined ? this.newClientOrderId() : this.checkClientOrderId(item.clientOrderId),
     };
+  }
+
+  /** A caller's client order id checked against the exchange's documented rule (docs/orders.md "Client order ids"). */
+  checkClientOrderId(clientOrderId: string): string {
+    return checkClientOrderId(this.id, this.clientOrderIdRule, clientOrderId);
+  }
+
+  /**
+   * The order the exchange knows by this client order id, or undefined: the look-up of the
+   * time-out rule, also used before a retried create (docs/orders.md "Client order ids").
+   */
+  async findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    return this.findByClientOrderId(normalizePair(pair, this.id), this.checkClientOrderId(clientOrderId));
   }
 
   async createOrder(request: CreateOrderRequest): Promise<Order> {

@@ -46,6 +46,18 @@ function positiveAmount(field: "amount" | "price", value: unknown, decimals: num
   return truncated.toFixed();
 }
 
+/** paper's client order id rule: 1 to 64 letters, digits, '_' or '-'. */
+function checkPaperClientOrderId(clientOrderId: string): string {
+  if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) {
+    throw new ExchangeError(
+      "paper",
+      `Invalid client order id '${clientOrderId}': paper takes 1 to 64 characters, using A-Za-z0-9_-`,
+      { kind: "bad-input" },
+    );
+  }
+  return clientOrderId;
+}
+
 export function validateOrder(
   pair: string,
   item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
@@ -56,16 +68,7 @@ export function validateOrder(
       kind: "bad-input",
     });
   }
-  const clientOrderId = item.clientOrderId ?? newClientOrderId({ length: 32 });
-  if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) {
-    throw new ExchangeError(
-      "paper",
-      `Invalid clientOrderId '${clientOrderId}': use 1 to 64 letters, digits, '_' or '-'`,
-      {
-        kind: "bad-input",
-      },
-    );
-  }
+  const clientOrderId = checkPaperClientOrderId(item.clientOrderId ?? newClientOrderId({ length: 32 }));
   return {
     pair: spec,
     side: item.side,
@@ -193,6 +196,17 @@ export class PaperExchange implements ExchangeAdapter {
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const name = paperPair(pair).pair;
     return this.transact((engine) => engine.openOrders(name).map(toOrder));
+  }
+
+  /** The order with this client order id (docs/orders.md "Client order ids"), or undefined. */
+  async findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    const name = paperPair(pair).pair;
+    const key = checkPaperClientOrderId(clientOrderId);
+    return this.transact((engine) => {
+      // The client order id only: an exchange id that happens to equal it is another order.
+      const record = engine.state.orders.find((o) => o.pair === name && o.clientOrderId === key);
+      return record ? toOrder(record) : undefined;
+    });
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -53,6 +53,8 @@ function queuedPaper(adapter: ExchangeAdapter, path: AccountPath): ExchangeAdapt
     fetchOrder: (pair, id) => queuePaper(key, () => adapter.fetchOrder(pair, id)),
     fetchOpenOrders: (pair) => queuePaper(key, () => adapter.fetchOpenOrders(pair)),
     fetchBalances: () => queuePaper(key, () => adapter.fetchBalances()),
+    findOrderByClientOrderId: (pair, clientOrderId) =>
+      queuePaper(key, () => adapter.findOrderByClientOrderId(pair, clientOrderId)),
     close: () => adapter.close(),
   };
 }

@@ -212,6 +212,7 @@ describe("safety (PRODUCT D25)", () => {
       cancelBatch: paper.cancelBatch.bind(paper),
       cancelAll: paper.cancelAll.bind(paper),
       fetchBalances: paper.fetchBalances.bind(paper),
+      findOrderByClientOrderId: (pair, id) => (dead ? never : paper.findOrderByClientOrderId(pair, id)),
       close: async () => {},
     };
     const a = startBot("floating-bot", floatingSetup({ marginOfError: 0 }), {

@@ -60,6 +60,7 @@ describe("accounts add | list | remove", () => {
       name: "main",
       key: "AK…01",
       pair: null,
+      farPricePercent: null,
       replaced: false,
     });
     expectNoCredential(result.stdout + result.stderr);

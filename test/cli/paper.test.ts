@@ -30,7 +30,13 @@ const RESTING_BUY = ["BTC/USDT", "0.001", "1000"];
 
 describe("balances", () => {
   it("prints the Balances map with --json: decimal strings f and l (seed 001 §3)", async () => {
-    const balances = await cli.json<Balances>(["--account", "bal", "balances"]);
+    const { exchange, account, ...balances } = await cli.json<Balances & { exchange: string; account: string }>([
+      "--account",
+      "bal",
+      "balances",
+    ]);
+    // docs/orders.md "Which account": the document names its exchange and account beside the tokens.
+    expect({ exchange, account }).toEqual({ exchange: "paper", account: "bal" });
     expect(balances.USDT).toEqual({ f: "10000", l: "0" });
     for (const { f, l } of Object.values(balances)) {
       expect(f).toMatch(DECIMAL);

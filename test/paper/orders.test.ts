@@ -80,6 +80,27 @@ describe("paper orders and balances", () => {
     expect(duplicate.kind).toBe("invalid-order");
   });
 
+  it("looks an order up by client order id only (docs/orders.md 'Client order ids')", async () => {
+    const paper = paperOn(tempDataDir(), new TestClock());
+    expect(await paper.findOrderByClientOrderId(BTC, "retry-1")).toBeUndefined();
+    const order = await paper.createOrder({
+      pair: BTC,
+      side: "Buy",
+      amount: "0.01",
+      price: "50000",
+      clientOrderId: "retry-1",
+    });
+    expect(await paper.findOrderByClientOrderId(BTC, "retry-1")).toEqual(order);
+    // an exchange id is not a client order id; another pair does not hold it
+    expect(await paper.findOrderByClientOrderId(BTC, order.id)).toBeUndefined();
+    expect(await paper.findOrderByClientOrderId("ETH/USDT", "retry-1")).toBeUndefined();
+    await paper.cancelOrder(BTC, order.id);
+    expect((await paper.findOrderByClientOrderId(BTC, "retry-1"))?.status).toBe("canceled");
+    const bad = await rejection(paper.findOrderByClientOrderId(BTC, "has space"));
+    expect(bad.kind).toBe("bad-input");
+    expect(bad.detail).toContain("Invalid client order id 'has space'");
+  });
+
   it("a marketable buy fills at once at the book's ask prices and refunds the difference to its limit", async () => {
     const clock = new TestClock();
     const m = market();

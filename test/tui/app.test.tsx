@@ -7,7 +7,7 @@ import type { BookFeed } from "../../exchanges/types.js";
 import { Decimal } from "../../lib/decimal.js";
 import { App } from "../../tui/app.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, maxLineWidth, render, type RenderResult } from "./render.js";
+import { KEYS, maxLineWidth, type RenderResult, render } from "./render.js";
 
 /**
  * The TUI end to end on the real paper exchange in a temp data directory, with its real feed.
@@ -188,11 +188,14 @@ describe("TUI on paper (issue 5)", () => {
 
   it("shows the exchange's error in the toast line", async () => {
     const s = start();
-    await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
-    // 100 BTC is more than the demo account holds
-    await s.press(KEYS.tab, ..."70000", KEYS.down, ..."100", "s", "y");
-    await s.waitForFrame((f) => /ExchangeId: paper, msg: .*/i.test(f) && !f.includes("Send?"));
-    expect(s.lastFrame()).toContain("Open orders (0)");
+    await s.waitForFrame((f) => live(f) && /BTC\s+1\.0000\s+1\.0000/.test(f));
+    // another client spends the BTC after the TUI read its balances: its funds check passes, paper refuses
+    const other = createPaperExchange({ api: "", secret: "" }, { dataDir, account: "default", now });
+    await other.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "1", price: "90000" });
+    await s.press(KEYS.tab, ..."70000", KEYS.down, ..."0.5", "s", "y");
+    await s.waitForFrame((f) => /ExchangeId: paper, msg: Insufficient balance/i.test(f) && !f.includes("Send?"));
+    expect((await other.fetchOpenOrders("BTC/USDT")).map((o) => o.price)).toEqual(["90000"]);
+    await other.close();
   });
 
   it("keeps the layout inside the terminal at 80x24 and adapts on resize", async () => {

@@ -4,12 +4,23 @@
  * signs in with the outbox code, then with a key, and so on. Each step saves a screenshot under
  * test-results/.
  */
-import Database from "better-sqlite3";
+
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import type { CDPSession, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureWebBuilt, hasChromium, lastCode, launch, requireChromium, ROOT, shot, startServe, type Served } from "./harness.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ensureWebBuilt,
+  hasChromium,
+  lastCode,
+  launch,
+  ROOT,
+  requireChromium,
+  type Served,
+  shot,
+  startServe,
+} from "./harness.js";
 
 requireChromium();
 
@@ -28,7 +39,8 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
   }
 }
 const enabled = (l: Locator) => until("enabled", async () => (await l.isEnabled()) || undefined);
-const visibleText = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ state: "visible", timeout: 10_000 });
+const visibleText = (page: Page, text: string) =>
+  page.getByText(text, { exact: true }).first().waitFor({ state: "visible", timeout: 10_000 });
 
 describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   let served: Served;
@@ -45,7 +57,14 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     cdp = await browser.context.newCDPSession(page);
     await cdp.send("WebAuthn.enable");
     await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
   }, 120_000);
 
@@ -54,7 +73,41 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await served?.stop();
   });
 
-  async function signInForm(path: "/registration" | "/login/password", email: string, password: string, code: () => Promise<string> | string, createKey = false) {
+  // Issue 23: the page's Content-Security-Policy is enforced in every step; anything it blocks fails the step.
+  afterEach(async () => {
+    expect(await browser.violations()).toEqual([]);
+  });
+
+  it("runs under the page's Content-Security-Policy: an injected inline script is refused and reported (issue 23)", async () => {
+    await page.goto(`${served.url}/login/password`);
+    await page.locator("input[name=email]").waitFor();
+    const ran = await page.evaluate(() => {
+      const s = document.createElement("script");
+      s.textContent = "window.__injected = true";
+      document.head.appendChild(s);
+      return (window as unknown as { __injected?: boolean }).__injected === true;
+    });
+    expect(ran).toBe(false);
+    // a <style> without the page's nonce or a listed hash does not apply either
+    const applied = await page.evaluate(() => {
+      const s = document.createElement("style");
+      s.textContent = "body { display: none }";
+      document.head.appendChild(s);
+      return s.sheet !== null && getComputedStyle(document.body).display === "none";
+    });
+    expect(applied).toBe(false);
+    const seen = await browser.violations();
+    expect(seen.some((v) => v.directive === "script-src-elem" && v.blocked === "inline")).toBe(true);
+    expect(seen.some((v) => v.directive === "style-src-elem" && v.blocked === "inline")).toBe(true);
+  });
+
+  async function signInForm(
+    path: "/registration" | "/login/password",
+    email: string,
+    password: string,
+    code: () => Promise<string> | string,
+    createKey = false,
+  ) {
     await page.goto(`${served.url}${path}`);
     await page.locator("input[name=email]").fill(email);
     await page.locator("input[name=password]").fill(password);
@@ -72,6 +125,12 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   async function exit() {
     await page.getByRole("button", { name: "Exit" }).click();
     await visibleText(page, "Are you sure you want to exit?");
+    // issue 23: the <style> elements sonner, Radix and the dialog's scroll lock insert all apply under the policy
+    const styles = await page.evaluate(() =>
+      [...document.querySelectorAll("style")].map((s) => (s.sheet ? s.sheet.cssRules.length : -1)),
+    );
+    expect(styles.length).toBeGreaterThanOrEqual(2);
+    expect(styles.every((n) => n >= 0)).toBe(true);
     await page.getByRole("dialog").getByRole("button", { name: "Submit" }).click();
     await page.waitForURL(/\/login\/password$/, { timeout: 15_000 });
   }
@@ -99,10 +158,16 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   it("signs in with the e-mail code from the outbox and creates a key when asked (000 §2 WAEnabled)", async () => {
     await exit();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
-    await signInForm("/login/password", ADMIN, ADMIN_PASSWORD, async () => {
-      await page.getByRole("button", { name: "Send code" }).click();
-      return until("outbox code", async () => lastCode(served.dataDir, ADMIN));
-    }, true);
+    await signInForm(
+      "/login/password",
+      ADMIN,
+      ADMIN_PASSWORD,
+      async () => {
+        await page.getByRole("button", { name: "Send code" }).click();
+        return until("outbox code", async () => lastCode(served.dataDir, ADMIN));
+      },
+      true,
+    );
     expect(await page.evaluate(() => localStorage.getItem("WAEnabled"))).toBe("yes");
     expect(await page.evaluate(() => localStorage.getItem("userId"))).toMatch(/[0-9a-f-]{36}/);
     expect(Number(await page.evaluate(() => localStorage.getItem("refreshTokenExpiry")))).toBeGreaterThan(Date.now());
@@ -131,7 +196,11 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   it("stores an API key encrypted in the browser: the server holds only ciphertext (000 §5, PRODUCT D3)", async () => {
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
-    expect(await page.evaluate(() => JSON.parse(localStorage.getItem("panel_state") ?? "{}").k?.map((p: string) => p.length))).toEqual([32, 16, 16]);
+    expect(
+      await page.evaluate(() =>
+        JSON.parse(localStorage.getItem("panel_state") ?? "{}").k?.map((p: string) => p.length),
+      ),
+    ).toEqual([32, 16, 16]);
     await page.getByRole("button", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.getByText("Needed for Bitmart, Bitget, Kucoin, OKX").waitFor();
@@ -148,7 +217,9 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await until("stored key", async () => {
       const db = new Database(join(served.dataDir, "spotdesk.sqlite"), { readonly: true });
       try {
-        return db.prepare("SELECT envelope FROM api_keys WHERE client = 'Acme'").get() as { envelope: string } | undefined;
+        return db.prepare("SELECT envelope FROM api_keys WHERE client = 'Acme'").get() as
+          | { envelope: string }
+          | undefined;
       } finally {
         db.close();
       }
@@ -194,7 +265,9 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await until("stored key", async () => {
       const db = new Database(join(served.dataDir, "spotdesk.sqlite"), { readonly: true });
       try {
-        return db.prepare("SELECT exchange FROM api_keys WHERE client = 'Beta'").get() as { exchange: string } | undefined;
+        return db.prepare("SELECT exchange FROM api_keys WHERE client = 'Beta'").get() as
+          | { exchange: string }
+          | undefined;
       } finally {
         db.close();
       }

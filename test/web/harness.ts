@@ -3,18 +3,19 @@
  * serving the built app, and Debian's Chromium through playwright-core with a new empty profile.
  * When CI=true a missing Chromium fails the suite; locally the suite is skipped with a message.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const hasChromium = existsSync(CHROMIUM);
 
 export function requireChromium(): void {
-  if (!hasChromium && process.env.CI === "true") throw new Error(`Chromium is missing at ${CHROMIUM}: browser tests cannot run in CI`);
+  if (!hasChromium && process.env.CI === "true")
+    throw new Error(`Chromium is missing at ${CHROMIUM}: browser tests cannot run in CI`);
   if (!hasChromium) console.warn(`[test/web] skipped: no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 }
 
@@ -32,14 +33,31 @@ function newest(dir: string): number {
 export function ensureWebBuilt(): void {
   const index = join(ROOT, "web/dist/index.html");
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  const sources = Math.max(newest(join(ROOT, "web/src")), newest(join(ROOT, "lib")), statSync(join(ROOT, "web/vite.config.ts")).mtimeMs, statSync(join(ROOT, "web/index.html")).mtimeMs);
+  const sources = Math.max(
+    newest(join(ROOT, "web/src")),
+    newest(join(ROOT, "web/public")),
+    newest(join(ROOT, "lib")),
+    statSync(join(ROOT, "web/vite.config.ts")).mtimeMs,
+    statSync(join(ROOT, "web/index.html")).mtimeMs,
+  );
   if (built > sources) return;
-  execFileSync(process.execPath, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--config", join(ROOT, "web/vite.config.ts"), "--logLevel", "warn"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    // vitest sets NODE_ENV=test, which would give React's development build
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, "node_modules/vite/bin/vite.js"),
+      "build",
+      "--config",
+      join(ROOT, "web/vite.config.ts"),
+      "--logLevel",
+      "warn",
+    ],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      // vitest sets NODE_ENV=test, which would give React's development build
+      env: { ...process.env, NODE_ENV: "production" },
+    },
+  );
 }
 
 export interface Served {
@@ -51,11 +69,15 @@ export interface Served {
 
 export async function startServe(): Promise<Served> {
   const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-web-"));
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bin/spotdesk"), "serve", "--port", "0", "--data", dataDir], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, SPOTDESK_LOG_LEVEL: "warn" },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, "bin/spotdesk"), "serve", "--port", "0", "--data", dataDir],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, SPOTDESK_LOG_LEVEL: "warn" },
+    },
+  );
   let err = "";
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 20_000);
@@ -95,18 +117,73 @@ export function lastCode(dataDir: string, email: string): string {
   throw new Error(`no code for ${email}`);
 }
 
-export async function launch(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+/** A Content-Security-Policy violation seen in the browser (issue 23: every browser test runs with the policy enforced). */
+export interface Violation {
+  directive: string;
+  blocked: string;
+  sample: string;
+  page: string;
+}
+
+/**
+ * Chromium with a fresh profile. Every page records the `securitypolicyviolation` events of its
+ * documents (an init script, so it listens before the app's first script runs) and Chromium's own
+ * CSP console errors; `violations()` hands them over and forgets them, for an `afterEach` that
+ * expects none.
+ */
+export async function launch(): Promise<{
+  context: BrowserContext;
+  page: Page;
+  violations(): Promise<Violation[]>;
+  close(): Promise<void>;
+}> {
   const profile = mkdtempSync(join(tmpdir(), "spotdesk-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
     viewport: { width: 1366, height: 800 },
   });
+  let seen: Violation[] = [];
+  await context.exposeBinding("__spotdeskCspViolation", (_source, v: Violation) => {
+    seen.push(v);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      "securitypolicyviolation",
+      (e) => {
+        const report = (window as unknown as { __spotdeskCspViolation(v: unknown): Promise<void> })
+          .__spotdeskCspViolation;
+        void report({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample, page: e.documentURI });
+      },
+      true,
+    );
+  });
+  const watch = (p: Page) =>
+    p.on("console", (m) => {
+      if (m.type() === "error" && /Content Security Policy/i.test(m.text()))
+        seen.push({ directive: "console", blocked: "", sample: m.text(), page: p.url() });
+    });
+  context.pages().forEach(watch);
+  context.on("page", watch);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
+    async violations() {
+      // the events reach us through a binding: let any in flight arrive first
+      await new Promise((r) => setTimeout(r, 100));
+      const out = seen;
+      seen = [];
+      return out;
+    },
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { render, type RenderResult } from "../../test/tui/render.js";
+import { type RenderResult, render } from "../../test/tui/render.js";
 import { balanceRows } from "../orders-view.js";
 import { Balances } from "./Balances.js";
 
@@ -36,5 +36,27 @@ describe("Balances table (seed 000 §2 Balances table, §9 number display)", () 
     screen = render(<Balances rows={rows} lastUpdate={undefined} maxRows={2} width={60} loading error={undefined} />);
     expect(screen.lastFrame()).toContain("loading…");
     expect(screen.lastFrame()).not.toMatch(/^\s*C\s/m);
+  });
+
+  it("shows a failed fetch as an error in place of the table, never as balances (issue 20)", () => {
+    const rows = balanceRows({ USDT: { f: "1000", l: "0" } });
+    screen = render(
+      <Balances
+        rows={rows}
+        lastUpdate={Date.UTC(2024, 4, 6, 7, 8, 9)}
+        maxRows={3}
+        width={42}
+        loading={false}
+        error="ExchangeId: gate, msg: Invalid key provided (code INVALID_KEY)"
+      />,
+    );
+    const frame = screen.lastFrame();
+    const lines = frame.split("\n");
+    expect(lines[0]).toMatch(/^Balances\s+\[l\] retry$/);
+    expect(frame).not.toContain("USDT");
+    expect(frame).not.toContain("Token");
+    expect(lines.slice(1).join(" ").replace(/\s+/g, " ").trim()).toBe(
+      "balances unavailable: ExchangeId: gate, msg: Invalid key provided (code INVALID_KEY)",
+    );
   });
 });

@@ -3,7 +3,7 @@ import { memo } from "react";
 import { formatBalance, formatUtcTime } from "../format.js";
 import type { BalanceRow } from "../orders-view.js";
 import { useTheme } from "../theme.js";
-import { columns, padEnd, padStart } from "./layout.js";
+import { columns, padEnd, padStart, wrapText } from "./layout.js";
 
 export interface BalancesProps {
   rows: readonly BalanceRow[];
@@ -12,6 +12,7 @@ export interface BalancesProps {
   maxRows: number;
   width: number;
   loading: boolean;
+  /** the last fetch's failure: shown as an error in place of the table, never as zero balances */
   error: string | undefined;
 }
 
@@ -23,13 +24,17 @@ export const Balances = memo(function Balances(props: BalancesProps) {
   const [wToken = 0, wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1, [2, 3, 3, 3]);
   const title = "Balances";
   const updated = props.error
-    ? props.error
+    ? "[l] retry"
     : props.lastUpdate === undefined
       ? props.loading
         ? "loading…"
         : "never updated"
       : `Last update ${formatUtcTime(props.lastUpdate)}`;
   const visible = props.rows.slice(0, Math.max(0, props.maxRows));
+  // issue 20: an error reads as an error, in the lines of the table, not as an empty table
+  const errorLines = props.error
+    ? wrapText(` balances unavailable: ${props.error}`, width, Math.max(1, props.maxRows + 1))
+    : undefined;
   return (
     <Box flexDirection="column" width={width}>
       <Text>
@@ -38,10 +43,13 @@ export const Balances = memo(function Balances(props: BalancesProps) {
           {padStart(updated, Math.max(0, width - title.length))}
         </Text>
       </Text>
-      <Text
-        color={theme.muted}
-      >{` ${padEnd("Token", wToken)}${padStart("Total", wTotal)}${padStart("Free", wFree)}${padStart("Locked", wLocked)}`}</Text>
-      {visible.map((row) => (
+      {errorLines ? <Text color={theme.error}>{errorLines.join("\n")}</Text> : null}
+      {errorLines ? null : (
+        <Text
+          color={theme.muted}
+        >{` ${padEnd("Token", wToken)}${padStart("Total", wTotal)}${padStart("Free", wFree)}${padStart("Locked", wLocked)}`}</Text>
+      )}
+      {(errorLines ? [] : visible).map((row) => (
         <Text key={row.token}>
           {` ${padEnd(row.token, wToken)}${padStart(formatBalance(row.total), wTotal)}${padStart(formatBalance(row.free), wFree)}${padStart(formatBalance(row.locked), wLocked)}`}
         </Text>

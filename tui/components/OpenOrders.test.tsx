@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Order } from "../../lib/types.js";
-import { render, type RenderResult } from "../../test/tui/render.js";
+import { type RenderResult, render } from "../../test/tui/render.js";
 import { openOrderRows } from "../orders-view.js";
 import { OpenOrders } from "./OpenOrders.js";
 
@@ -112,7 +112,7 @@ describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
     expect(frame).not.toMatch(/B\s+100\s/);
   });
 
-  it("says so when there are no orders, and shows a fetch error", () => {
+  it("says so when there are no orders", () => {
     screen = render(
       <OpenOrders
         rows={[]}
@@ -121,10 +121,53 @@ describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
         maxRows={3}
         width={60}
         loading={false}
-        error="ExchangeId: paper, msg: boom"
+        error={undefined}
       />,
     );
+    expect(screen.lastFrame()).toMatch(/^Open orders \(0\)/);
     expect(screen.lastFrame()).toContain("no open orders");
-    expect(screen.lastFrame()).toContain("ExchangeId: paper, msg: boom");
+  });
+
+  it("shows a failed fetch as an error, in full and wrapped, never as a zero count (issue 20)", () => {
+    const reason = "ExchangeId: okx, msg: HTTP 503 from /api/v5/trade/orders-pending: service temporarily unavailable";
+    // the last good list is still in the rows: it must not be shown as the current one either
+    screen = render(
+      <OpenOrders
+        rows={openOrderRows(orders)}
+        selectedIndex={0}
+        focused
+        maxRows={3}
+        width={42}
+        loading={false}
+        error={reason}
+      />,
+    );
+    const frame = screen.lastFrame();
+    const lines = frame.split("\n");
+    expect(lines[0]).toMatch(/^Open orders\s+\[o\] retry$/);
+    expect(frame).not.toMatch(/Open orders \(\d+\)/);
+    expect(frame).not.toContain("no open orders");
+    expect(frame).not.toMatch(/105\.5/);
+    // the reason is all there, over several lines of at most 42 columns
+    expect(lines.slice(1).join(" ").replace(/\s+/g, " ").trim()).toBe(`orders unavailable: ${reason}`);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(42);
+  });
+
+  it("shows no count before the first fetch answered", () => {
+    screen = render(
+      <OpenOrders
+        rows={[]}
+        selectedIndex={0}
+        focused={false}
+        maxRows={3}
+        width={60}
+        loading
+        error={undefined}
+        loaded={false}
+      />,
+    );
+    expect(screen.lastFrame()).toMatch(/^Open orders\s+loading…/);
+    expect(screen.lastFrame()).not.toContain("(0)");
+    expect(screen.lastFrame()).not.toContain("no open orders");
   });
 });

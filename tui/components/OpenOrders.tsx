@@ -4,7 +4,7 @@ import { orderTooltip } from "../../lib/format.js";
 import { formatAmount, formatPrice, formatUtcTimestamp } from "../format.js";
 import { type OrderRow, orderDetailLines, windowStart } from "../orders-view.js";
 import { useTheme } from "../theme.js";
-import { columns, padEnd, padStart } from "./layout.js";
+import { columns, padEnd, padStart, wrapText } from "./layout.js";
 
 export interface OpenOrdersProps {
   rows: readonly OrderRow[];
@@ -14,7 +14,10 @@ export interface OpenOrdersProps {
   maxRows: number;
   width: number;
   loading: boolean;
+  /** the last fetch's failure: shown as an error in place of the list, never as "(0)" */
   error: string | undefined;
+  /** false until the first fetch succeeded: no count is shown before there is one */
+  loaded?: boolean;
 }
 
 /** The detail lines of the selected order; seed 001 §2 "Order tooltip" numbers come from the lib. */
@@ -40,10 +43,16 @@ export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
   const [wSide = 0, wPrice = 0, wAmount = 0, wTotal = 0] = columns(width - 1, [1, 4, 3, 3]);
   const start = windowStart(selected, rows.length, maxRows);
   const visible = rows.slice(start, start + maxRows);
-  const title = `Open orders (${rows.length})`;
-  const status = props.error ? props.error : props.loading ? "loading…" : "[c] cancel [C] all";
+  // issue 20: a failed or missing list has no count; "(0)" would read as "you have nothing"
+  const known = props.error === undefined && props.loaded !== false;
+  const title = known ? `Open orders (${rows.length})` : "Open orders";
+  const status = props.error ? "[o] retry" : props.loading ? "loading…" : "[c] cancel [C] all";
   const detail = rows[selected];
-  const details = props.focused && detail ? detailLines(detail, width) : undefined;
+  const details = known && props.focused && detail ? detailLines(detail, width) : undefined;
+  // the error takes the rows and the detail lines' room (the panel is laid out for both)
+  const errorLines = props.error
+    ? wrapText(` orders unavailable: ${props.error}`, width, Math.max(1, maxRows + OPEN_ORDERS_CHROME_LINES - 1))
+    : undefined;
 
   return (
     <Box flexDirection="column" width={width}>
@@ -55,7 +64,11 @@ export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
           {padStart(status, Math.max(0, width - title.length))}
         </Text>
       </Text>
-      {rows.length === 0 ? (
+      {errorLines ? (
+        <Text color={theme.error}>{errorLines.join("\n")}</Text>
+      ) : !known ? (
+        <Text color={theme.muted}>{padEnd(" loading…", width)}</Text>
+      ) : rows.length === 0 ? (
         <Text color={theme.muted}>{padEnd(" no open orders", width)}</Text>
       ) : (
         visible.map(({ order, total }, i) => {

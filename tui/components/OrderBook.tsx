@@ -11,7 +11,7 @@ import {
   clampSelection,
 } from "../book-view.js";
 import { formatAmount, formatPrice, formatSpreadPercent } from "../format.js";
-import { useTheme, type Theme } from "../theme.js";
+import { type Theme, useTheme } from "../theme.js";
 import { firstFitting, truncate } from "./layout.js";
 
 export interface OrderBookProps {
@@ -23,6 +23,8 @@ export interface OrderBookProps {
   feedState: FeedState;
   selection: BookSelection | undefined;
   focused: boolean;
+  /** the feed is not live (docs/tui.md "Stale book"): levels greyed, no mid; the banner is the app's */
+  stale?: boolean;
 }
 
 /** Lines the panel takes besides the level rows: title, header, middle row, footer. */
@@ -53,7 +55,17 @@ function cumulativeLine(
 }
 
 /** One block of rows: each column one <Text>, its emphasised runs nested spans (Ink's own colours). */
-function Block({ block, color, theme }: { block: BookBlock; color: string | undefined; theme: Theme }) {
+function Block({
+  block,
+  color,
+  theme,
+  dim,
+}: {
+  block: BookBlock;
+  color: string | undefined;
+  theme: Theme;
+  dim?: boolean;
+}) {
   return (
     <Box height={block.rows} flexShrink={0}>
       {block.columns.map((column, c) => (
@@ -64,7 +76,7 @@ function Block({ block, color, theme }: { block: BookBlock; color: string | unde
           flexShrink={0}
           justifyContent={column.alignRight ? "flex-end" : "flex-start"}
         >
-          <Text color={color} inverse={block.highlighted}>
+          <Text color={color} inverse={block.highlighted} dimColor={dim}>
             {column.runs.map((run, r) => {
               const text = r > 0 ? `\n${run.text}` : run.text;
               if (!run.emphasis) return text;
@@ -98,8 +110,10 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   const askBlocks = bookSideBlocks("ask", view, rowsPerSide, widths, selection);
   const bidBlocks = bookSideBlocks("bid", view, rowsPerSide, widths, selection);
 
-  const middle =
-    view.mid === undefined
+  const stale = props.stale === true;
+  const middle = stale
+    ? "— not live, no mid"
+    : view.mid === undefined
       ? "no quotes yet"
       : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
   const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
@@ -129,12 +143,12 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
       </Box>
       {askBlocks.map((block, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: at most two blocks a side, in screen order
-        <Block key={`ask-${i}`} block={block} color={theme.sell} theme={theme} />
+        <Block key={`ask-${i}`} block={block} color={stale ? theme.muted : theme.sell} theme={theme} dim={stale} />
       ))}
       <Text bold>{truncate(` ${middle}`, width)}</Text>
       {bidBlocks.map((block, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: at most two blocks a side, in screen order
-        <Block key={`bid-${i}`} block={block} color={theme.buy} theme={theme} />
+        <Block key={`bid-${i}`} block={block} color={stale ? theme.muted : theme.buy} theme={theme} dim={stale} />
       ))}
       {selected && selection ? (
         <Text color={theme.accent}>{cumulativeLine(selection, selected, base, quote, width)}</Text>

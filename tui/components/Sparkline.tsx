@@ -36,8 +36,12 @@ export function sparkline(values: readonly string[], width: number): string {
     .join("");
 }
 
-/** A small sparkline of recent mid prices. */
-export function Sparkline(props: { mids: readonly string[]; width: number }) {
+/** A small sparkline of recent mid prices; greyed while the book is not live (docs/tui.md "Stale book"). */
+export function Sparkline(props: { mids: readonly string[]; width: number; stale?: boolean }) {
   const theme = useTheme();
-  return <Text color={theme.accent}>{sparkline(props.mids, props.width)}</Text>;
+  return (
+    <Text color={props.stale ? theme.muted : theme.accent} dimColor={props.stale === true}>
+      {sparkline(props.mids, props.width)}
+    </Text>
+  );
 }

@@ -35,3 +35,33 @@ export function firstFitting(width: number, candidates: readonly string[]): stri
   for (const text of candidates) if (text.length <= width) return text;
   return truncate(candidates[candidates.length - 1] ?? "", width);
 }
+
+/**
+ * `text` word-wrapped to `width` columns, in at most `maxLines` lines (the last one cut with "…"
+ * when more would be needed). Words longer than a line are split. A message the trader must read in
+ * full (what is missing, why an order is refused) wraps instead of being cut at the terminal's edge.
+ */
+export function wrapText(text: string, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
+  if (width <= 0 || maxLines <= 0) return [];
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    let rest = word;
+    if (line !== "" && line.length + 1 + rest.length <= width) {
+      line = `${line} ${rest}`;
+      continue;
+    }
+    if (line !== "") lines.push(line);
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    line = rest;
+  }
+  if (line !== "") lines.push(line);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  const last = kept[maxLines - 1] as string;
+  kept[maxLines - 1] = last.length < width ? `${last}…` : `${last.slice(0, width - 1)}…`;
+  return kept;
+}

@@ -2,7 +2,7 @@ import { Text } from "ink";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BookFeed, FeedState } from "../../exchanges/types.js";
 import { OrderBook } from "../../lib/orderbook.js";
-import { render, type RenderResult } from "../../test/tui/render.js";
+import { type RenderResult, render } from "../../test/tui/render.js";
 import { useBookFeed } from "./useBookFeed.js";
 
 let screen: RenderResult | undefined;
@@ -55,6 +55,11 @@ function Probe(props: { feed: BookFeed; refreshMs: number }) {
   );
 }
 
+function Health(props: { feed: BookFeed; now: () => number }) {
+  const { staleness } = useBookFeed(props.feed, 5, 20, props.now);
+  return <Text>{staleness ? `${staleness.state} since ${staleness.since} (${staleness.reason})` : "live"}</Text>;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("useBookFeed (seed 001 §4: refresh from the buffer only when it changed)", () => {
@@ -84,5 +89,33 @@ describe("useBookFeed (seed 001 §4: refresh from the buffer only when it change
     await screen.waitForFrame((f) => f.includes("mids=100,101"));
     t.setState("stale");
     await screen.waitForFrame((f) => f.startsWith("stale"));
+  });
+
+  it("says since when and why the book is not live, from the moment the feed leaves live (docs/tui.md 'Stale book')", async () => {
+    const t = testFeed();
+    t.book.applySnapshot([["99", "1"]], [["101", "1"]]);
+    let clock = Date.UTC(2025, 0, 15, 12, 0, 0);
+    const now = () => clock;
+    screen = render(<Health feed={t.feed} now={now} />);
+    // never live yet: not live since the feed was opened
+    await screen.waitForFrame((f) => f === `connecting since ${clock} (connecting)`);
+    t.setState("live");
+    await screen.waitForFrame((f) => f === "live");
+    clock += 5_000;
+    const lost = clock;
+    t.setState("connecting");
+    await screen.waitForFrame((f) => f === `connecting since ${lost} (connection lost, reconnecting)`);
+    // still not live: the time and the reason it stopped stay
+    clock += 3_000;
+    t.setState("resyncing");
+    await screen.waitForFrame((f) => f === `resyncing since ${lost} (connection lost, reconnecting)`);
+    t.setState("live");
+    await screen.waitForFrame((f) => f === "live");
+    clock += 1_000;
+    const silent = clock;
+    t.setState("stale");
+    await screen.waitForFrame((f) => f === `stale since ${silent} (no book update for too long, reconnecting)`);
+    t.setState("connecting");
+    await screen.waitForFrame((f) => f === `connecting since ${silent} (no book update for too long, reconnecting)`);
   });
 });

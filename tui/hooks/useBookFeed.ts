@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { BookFeed, FeedState } from "../../exchanges/types.js";
-import { buildBookView, type BookView, EMPTY_BOOK_VIEW } from "../book-view.js";
+import { type BookView, buildBookView, EMPTY_BOOK_VIEW } from "../book-view.js";
+import { type BookStaleness, bookStaleness } from "../feed-health.js";
 
 /** Seed 000 §9 "Order book UI refresh": 500 ms. */
 export const BOOK_REFRESH_MS = 500;
@@ -12,6 +13,19 @@ export interface BookFeedView {
   state: FeedState;
   /** recent mid prices, oldest first, one per refresh in which the book changed */
   mids: readonly string[];
+  /** set while the feed is not live: since when and why (docs/tui.md "Stale book") */
+  staleness: BookStaleness | undefined;
+}
+
+/**
+ * The feed's state, when it last left live (or was opened), the state it left live for (a silent
+ * socket goes stale, then connecting: the reason stays "no update"), and whether it ever was live.
+ */
+interface Health {
+  state: FeedState;
+  since: number;
+  cause: FeedState;
+  wasLive: boolean;
 }
 
 /**
@@ -19,9 +33,21 @@ export interface BookFeedView {
  * 001 §4: "refreshes from the buffer every 500 ms, only when the buffer is non-empty"); levels that
  * changed flash for one refresh.
  */
-export function useBookFeed(feed: BookFeed | undefined, depth: number, refreshMs = BOOK_REFRESH_MS): BookFeedView {
+export function useBookFeed(
+  feed: BookFeed | undefined,
+  depth: number,
+  refreshMs = BOOK_REFRESH_MS,
+  now: () => number = Date.now,
+): BookFeedView {
   const [view, setView] = useState<BookView>(EMPTY_BOOK_VIEW);
-  const [state, setState] = useState<FeedState>(feed?.state ?? "connecting");
+  const [health, setHealth] = useState<Health>(() => ({
+    state: feed?.state ?? "connecting",
+    since: now(),
+    cause: feed?.state ?? "connecting",
+    wasLive: feed?.state === "live",
+  }));
+  const nowRef = useRef(now);
+  nowRef.current = now;
   const [mids, setMids] = useState<readonly string[]>([]);
   // which feed the state above was read from: after a switch, nothing of the old book is shown
   const [shownFeed, setShownFeed] = useState<BookFeed | undefined>(feed);
@@ -32,11 +58,18 @@ export function useBookFeed(feed: BookFeed | undefined, depth: number, refreshMs
     setView(EMPTY_BOOK_VIEW);
     setMids([]);
     setShownFeed(feed);
-    if (!feed) {
-      setState("connecting");
-      return;
-    }
-    setState(feed.state);
+    // a new feed (or none yet) starts its own history: never live, not live since now
+    const first = feed?.state ?? "connecting";
+    setHealth({ state: first, since: nowRef.current(), cause: first, wasLive: first === "live" });
+    if (!feed) return;
+    const onState = (state: FeedState) =>
+      setHealth((h) => {
+        if (state === h.state) return h;
+        if (state === "live") return { state, since: h.since, cause: state, wasLive: true };
+        // when and why the book stopped being live: kept while it goes on from stale to connecting
+        if (h.state === "live") return { state, since: nowRef.current(), cause: state, wasLive: h.wasLive };
+        return { ...h, state };
+      });
     let previous: BookView = EMPTY_BOOK_VIEW;
     let shownDepth = -1;
     const refresh = () => {
@@ -59,13 +92,21 @@ export function useBookFeed(feed: BookFeed | undefined, depth: number, refreshMs
     };
     refresh();
     const timer = setInterval(refresh, refreshMs);
-    const offState = feed.onState(setState);
+    const offState = feed.onState(onState);
     return () => {
       clearInterval(timer);
       offState();
     };
   }, [feed, refreshMs]);
 
-  if (shownFeed !== feed) return { view: EMPTY_BOOK_VIEW, state: feed?.state ?? "connecting", mids: [] };
-  return { view, state, mids };
+  if (shownFeed !== feed) {
+    const state = feed?.state ?? "connecting";
+    return { view: EMPTY_BOOK_VIEW, state, mids: [], staleness: bookStaleness(state, now(), false) };
+  }
+  return {
+    view,
+    state: health.state,
+    mids,
+    staleness: bookStaleness(health.state, health.since, health.wasLive, health.cause),
+  };
 }

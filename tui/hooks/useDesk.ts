@@ -6,11 +6,13 @@ import { EXCHANGE_IDS, type ExchangeId, type Side } from "../../lib/types.js";
 import { type BookSelection, type BookView, moveSelection, pickFromSelection } from "../book-view.js";
 import type { PickerItem } from "../components/Picker.js";
 import { errorText } from "../errors.js";
+import { type BookStaleness, staleText } from "../feed-health.js";
 import { formatAmount, formatPrice } from "../format.js";
+import { checkFunds, type OrderDraft, type OrderWarning, orderWarning } from "../order-checks.js";
 import type { TuiServices } from "../services.js";
-import { EMPTY_TRADE_FORM, type TradeFormAction, tradeFormReducer, type TradeFormState } from "../trade-form.js";
-import type { KeyName } from "./useKeypress.js";
+import { EMPTY_TRADE_FORM, type TradeFormAction, type TradeFormState, tradeFormReducer } from "../trade-form.js";
 import type { BalancesState } from "./useBalances.js";
+import type { KeyName } from "./useKeypress.js";
 import type { OpenOrdersState } from "./useOrders.js";
 import type { Session } from "./useSession.js";
 import { useSyncedState } from "./useSyncedState.js";
@@ -28,9 +30,28 @@ export interface PickerState {
   options: PickerItem[];
 }
 
-export type Confirmation =
-  | { kind: "order"; side: Side; price: string; amount: string; text: string }
-  | { kind: "cancel-all"; text: string };
+/**
+ * An order waits for "y" (step 1); when the guard or the book's staleness warns, "y" leads to step
+ * 2, which sends only on "yes" typed and Enter (docs/tui.md "Order checks").
+ */
+export interface OrderConfirmation {
+  kind: "order";
+  side: Side;
+  price: string;
+  amount: string;
+  /** "Sell 0.5 BTC @ 6370 USDT (≈ 3185 USDT) on Paper (simulated)/default" */
+  summary: string;
+  /** step 1's question: "Send? [y/n] " and the summary */
+  text: string;
+  /** what the question adds, e.g. that the funds could not be checked */
+  note: string | undefined;
+  warning: OrderWarning | undefined;
+  step: 1 | 2;
+  /** step 2: what the trader typed so far */
+  typed: string;
+}
+
+export type Confirmation = OrderConfirmation | { kind: "cancel-all"; text: string };
 
 export interface DeskState {
   focus: Focus;
@@ -49,6 +70,10 @@ export interface DeskInputs {
   session: Session;
   services: TuiServices;
   view: BookView;
+  /** set while the book is not live: filling from it is refused, a send asks twice */
+  staleness: BookStaleness | undefined;
+  /** the account's far-price limit in percent; the guard's default (5) when undefined */
+  farPricePercent?: string | number | undefined;
   orders: OpenOrdersState;
   balances: BalancesState;
   toast: (kind: ToastKind, text: string) => void;
@@ -69,7 +94,7 @@ export function filterPicker(picker: PickerState): PickerItem[] {
  * switchers and the help overlay. Components only render what this returns.
  */
 export function useDesk(inputs: DeskInputs): DeskState {
-  const { session, services, view, orders, balances, toast, quit } = inputs;
+  const { session, services, view, staleness, orders, balances, toast, quit } = inputs;
   // what keys change is read through the refs: see useSyncedState
   const [focus, setFocus, focusRef] = useSyncedState<Focus>("book");
   const [selection, setSelection, selectionRef] = useSyncedState<BookSelection | undefined>(undefined);
@@ -133,6 +158,8 @@ export function useDesk(inputs: DeskInputs): DeskState {
       toast("error", session.adapterError ?? "The account is not open yet");
       return;
     }
+    // the guard must measure with this account's limit, which may be stricter than the default
+    if (session.farPriceLoading) return toast("info", "Reading the account's far-price limit: press again in a moment");
     const form = formRef.current;
     try {
       // seed 000 §5 "Orders" and PRODUCT D1, in the lib: price plus amount or quote; zero is refused
@@ -144,17 +171,59 @@ export function useDesk(inputs: DeskInputs): DeskState {
       });
       const total = price.times(amount);
       const where = `${EXCHANGES[session.exchange].name}/${session.account}`;
+      const draft: OrderDraft = { side, price: price.toFixed(), amount: amount.toFixed(), pair: session.pair };
+      // docs/tui.md "Order checks": the free balance before the question
+      const funds = checkFunds(draft, balances);
+      if (!funds.ok) return toast("error", funds.message);
+      const summary = `${side} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${formatAmount(total)} ${quote}) on ${where}`;
       setConfirmation({
         kind: "order",
         side,
-        price: price.toFixed(),
-        amount: amount.toFixed(),
+        price: draft.price,
+        amount: draft.amount,
+        summary,
         // the answer keys first: a narrow terminal cuts the end of the line, never the question
-        text: `Send? [y/n] ${side} ${amount.toFixed()} ${base} @ ${price.toFixed()} ${quote} (≈ ${formatAmount(total)} ${quote}) on ${where}`,
+        text: `Send? [y/n] ${summary}`,
+        note: funds.note,
+        warning: warningFor(draft),
+        step: 1,
+        typed: "",
       });
     } catch (e) {
       toast("error", errorText(e));
     }
+  };
+
+  const warningFor = (draft: OrderDraft) => orderWarning(draft, view, staleness, inputs.farPricePercent);
+
+  /** Step 1 answered "y": a warning (as of now, or as shown) asks the explicit second step. */
+  const confirmFirst = (c: OrderConfirmation) => {
+    const warning = warningFor({ side: c.side, price: c.price, amount: c.amount, pair: session.pair }) ?? c.warning;
+    if (!warning) {
+      setConfirmation(undefined);
+      return void send(c);
+    }
+    setConfirmation({ ...c, warning, step: 2, typed: "" });
+  };
+
+  /** Step 2: only "yes" and Enter sends; a new kind of warning since the question asks again. */
+  const answerSecond = (c: OrderConfirmation, key: KeyName) => {
+    if (key === "enter") {
+      if (c.typed.trim().toLowerCase() !== "yes") {
+        setConfirmation(undefined);
+        return toast("info", "Not sent");
+      }
+      const fresh = warningFor({ side: c.side, price: c.price, amount: c.amount, pair: session.pair });
+      if (fresh && fresh.kind !== c.warning?.kind) return setConfirmation({ ...c, warning: fresh, typed: "" });
+      setConfirmation(undefined);
+      return void send(c);
+    }
+    if (key === "backspace") return setConfirmation({ ...c, typed: c.typed.slice(0, -1) });
+    if (key === "escape" || key === "n" || key === "N" || key === "q") {
+      setConfirmation(undefined);
+      return toast("info", "Not sent");
+    }
+    if (key.length === 1 && key >= " " && c.typed.length < 8) setConfirmation({ ...c, typed: c.typed + key });
   };
 
   const send = async (c: Confirmation) => {
@@ -180,6 +249,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
   };
 
   const cancelSelected = async () => {
+    if (orders.error) return toast("error", `orders unavailable: ${orders.error}`);
     const row = orders.rows[Math.min(orderIndexRef.current, orders.rows.length - 1)];
     if (!row) {
       toast("info", "No open order to cancel");
@@ -216,7 +286,9 @@ export function useDesk(inputs: DeskInputs): DeskState {
       return;
     }
     if (confirmation) {
+      if (confirmation.kind === "order" && confirmation.step === 2) return answerSecond(confirmation, key);
       if (key === "y" || key === "Y" || key === "enter") {
+        if (confirmation.kind === "order") return confirmFirst(confirmation);
         setConfirmation(undefined);
         void send(confirmation);
       } else if (key === "n" || key === "N" || key === "escape" || key === "q") {
@@ -252,6 +324,8 @@ export function useDesk(inputs: DeskInputs): DeskState {
       if (key === "up" || key === "down") return setSelection((s) => moveSelection(s, key, view));
       if (key === "escape") return setSelection(undefined);
       if (key === "enter") {
+        // docs/tui.md "Stale book": prices from a book that is not live do not go into the panel
+        if (staleness) return toast("error", `Not filled from the book: ${staleText(staleness)}`);
         const pick = pickFromSelection(selection, view);
         if (!pick) return toast("info", "Select a level with ↑ ↓ first");
         dispatch({ type: "fill", pick });
@@ -289,7 +363,11 @@ export function useDesk(inputs: DeskInputs): DeskState {
         if (!session.adapter) return toast("error", session.adapterError ?? "The account is not open yet");
         return setConfirmation({
           kind: "cancel-all",
-          text: `Cancel all? [y/n] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
+          // without a list there is no count to show: the exchange cancels whatever is open
+          text:
+            orders.error || orders.lastUpdate === undefined
+              ? `Cancel all? [y/n] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${EXCHANGES[session.exchange].name}/${session.account}`
+              : `Cancel all? [y/n] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
         });
       case "r":
         return refreshBook();

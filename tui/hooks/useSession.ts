@@ -16,6 +16,10 @@ export interface Session extends SessionTarget {
   adapter: ExchangeAdapter | undefined;
   adapterError: string | undefined;
   decimals: { priceDecimals: number; amountDecimals: number } | undefined;
+  /** the account's far-price limit in percent; undefined: the guard's default */
+  farPricePercent: string | undefined;
+  /** true while the account's limit is being read: no order is prepared with a limit not its own */
+  farPriceLoading: boolean;
   switchTo(change: Partial<SessionTarget>): void;
 }
 
@@ -31,6 +35,10 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
   const [adapterError, setAdapterError] = useState<string | undefined>(undefined);
   const [adapterFor, setAdapterFor] = useState<string | undefined>(undefined);
   const [decimals, setDecimals] = useState<Session["decimals"]>(undefined);
+  const [farPrice, setFarPrice] = useState<{ for: string; percent: string | undefined }>({
+    for: "",
+    percent: undefined,
+  });
   const { exchange, account, pair } = target;
 
   useEffect(() => {
@@ -94,6 +102,23 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
     };
   }, [services, exchange, pair]);
 
+  useEffect(() => {
+    let cancelled = false;
+    const key = `${exchange}/${account}`;
+    services.farPricePercent?.(exchange, account).then(
+      (percent) => {
+        if (!cancelled) setFarPrice({ for: key, percent });
+      },
+      // an unreadable setting leaves the documented default
+      () => {
+        if (!cancelled) setFarPrice({ for: key, percent: undefined });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [services, exchange, account]);
+
   const switchTo = (change: Partial<SessionTarget>) => setTarget((t) => ({ ...t, ...change }));
   // Between a switch and the effects above, state still holds the previous feed and adapter: they
   // are not shown under the new pair or account, not even for one frame.
@@ -106,6 +131,9 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
     adapter: adapterMatches ? adapter : undefined,
     adapterError,
     decimals,
+    // another account's limit is never applied, not even for the frame after a switch
+    farPricePercent: farPrice.for === `${exchange}/${account}` ? farPrice.percent : undefined,
+    farPriceLoading: services.farPricePercent !== undefined && farPrice.for !== `${exchange}/${account}`,
     switchTo,
   };
 }

@@ -1,0 +1,131 @@
+/**
+ * The security headers of every answer `spotdesk serve` gives (issue 23, docs/security-headers.md):
+ * the page's Content-Security-Policy, no framing, no referrer, no powerful features, and HSTS
+ * under TLS (PRODUCT D7). One module so the policy is read and reviewed in one place; the
+ * request listener applies `commonHeaders` to every answer and the static handler replaces the
+ * CSP of an HTML page with `pagePolicy`.
+ */
+import type { ServerResponse } from "node:http";
+import { BINGX_WS_URL } from "../exchanges/feeds/bingx.js";
+import { BITGET_WS_URL } from "../exchanges/feeds/bitget.js";
+import { BITMART_WS_URL } from "../exchanges/feeds/bitmart.js";
+import { BITRUE_WS_URL } from "../exchanges/feeds/bitrue.js";
+import { BYBIT_WS_URL } from "../exchanges/feeds/bybit.js";
+import { COINSTORE_REST_URL, COINSTORE_WS_URL } from "../exchanges/feeds/coinstore.js";
+import { GATE_REST_URL, GATE_WS_URL } from "../exchanges/feeds/gate.js";
+import { HTX_WS_URL } from "../exchanges/feeds/htx.js";
+import { KUCOIN_WS_URL } from "../exchanges/feeds/kucoin.js";
+import { LBANK_WS_URL } from "../exchanges/feeds/lbank.js";
+import { MEXC_REST_URL, MEXC_WS_URL } from "../exchanges/feeds/mexc.js";
+import { OKX_WS_URL } from "../exchanges/feeds/okx.js";
+import { PROBIT_WS_URL } from "../exchanges/feeds/probit.js";
+import { XT_REST_URL, XT_WS_URL } from "../exchanges/feeds/xt.js";
+import type { RealExchangeId } from "../lib/types.js";
+
+/**
+ * What a browser opens itself for an exchange's public book (PRODUCT D14): each feed module's
+ * default socket, plus the REST host of its snapshots or symbol ids. bitteam's polling and
+ * kucoin's token go through the server's gateway relays (seed 001 §7, same origin), and paper's
+ * book comes from the server, so they add nothing. Keyed by every exchange id: a new exchange does
+ * not compile until its row is written.
+ */
+export const BROWSER_FEED_URLS: Readonly<Record<RealExchangeId, readonly string[]>> = {
+  bingx: [BINGX_WS_URL],
+  bitget: [BITGET_WS_URL],
+  bitmart: [BITMART_WS_URL],
+  bitrue: [BITRUE_WS_URL],
+  bitteam: [],
+  bybit: [BYBIT_WS_URL],
+  coinstore: [COINSTORE_WS_URL, COINSTORE_REST_URL],
+  gate: [GATE_WS_URL, GATE_REST_URL],
+  htx: [HTX_WS_URL],
+  kucoin: [KUCOIN_WS_URL],
+  lbank: [LBANK_WS_URL],
+  mexc: [MEXC_WS_URL, MEXC_REST_URL],
+  okx: [OKX_WS_URL],
+  probit: [PROBIT_WS_URL],
+  xt: [XT_WS_URL, XT_REST_URL],
+};
+
+/** The origins of BROWSER_FEED_URLS, sorted and without repeats: the page's connect-src beyond 'self'. */
+export function feedOrigins(): string[] {
+  return [...new Set(Object.values(BROWSER_FEED_URLS).flatMap((urls) => urls.map((u) => new URL(u).origin)))].sort();
+}
+
+/**
+ * The <style> elements the bundled components insert with fixed text, allowed by their SHA-256
+ * (CSP hash sources): sonner's toaster CSS (sonner 2.0.8 `__insertCSS`), Radix Select's viewport
+ * scrollbar rule (@radix-ui/react-select 2.4.1) and lightweight-charts' attribution logo rule
+ * (5.2.1; the built-in candle chart, seed 001 §2 fallback). test/server/security-headers.test.ts
+ * recomputes them from node_modules, so an upgrade that changes one fails there first. The empty
+ * text is sonner's element between its insertion and its text node.
+ */
+export const STYLE_HASHES = [
+  "'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe5epY='",
+  "'sha256-441zG27rExd4/il+NvIqyL8zFx5XmyNQtE381kSkUJk='",
+  "'sha256-3pRED1tOXas1FXFoPb9TGCjmYe9XQsmO9OV23khV2nY='",
+  "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+] as const;
+
+export interface PagePolicyOptions {
+  /** a fresh per-answer nonce for the <style> elements the components create at run time */
+  styleNonce?: string;
+  /** extra connect-src sources (the Vite dev server's HMR socket and the API it proxies) */
+  connect?: readonly string[];
+  /** extra script-src sources (the dev server's inline React refresh preamble, by hash) */
+  script?: readonly string[];
+}
+
+/** The Content-Security-Policy of the dashboard's page (issue 23; docs/security-headers.md). */
+export function pagePolicy(options: PagePolicyOptions = {}): string {
+  const style = ["'self'", ...STYLE_HASHES, ...(options.styleNonce ? [`'nonce-${options.styleNonce}'`] : [])];
+  return [
+    "default-src 'self'",
+    `script-src ${["'self'", ...(options.script ?? [])].join(" ")}`,
+    `style-src ${style.join(" ")}`,
+    `connect-src ${["'self'", ...feedOrigins(), ...(options.connect ?? [])].join(" ")}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** The CSP of every answer that is not the app's page (JSON, assets, error pages): nothing may load or frame it. */
+export const NON_PAGE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export interface SecurityOptions {
+  /** Strict-Transport-Security: only when the browser reaches us over TLS (PRODUCT D7) */
+  hsts: boolean;
+}
+
+/**
+ * One year, without includeSubDomains or preload: the operator's other hosts are not ours to pin
+ * to HTTPS.
+ */
+export const HSTS = "max-age=31536000";
+
+/** The headers of every answer (HTML page, asset, API JSON, error, 404). */
+export function commonHeaders(options: SecurityOptions): Record<string, string> {
+  return {
+    "content-security-policy": NON_PAGE_POLICY,
+    "x-content-type-options": "nosniff",
+    // older browsers that do not read frame-ancestors (clickjacking)
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+    ...(options.hsts ? { "strict-transport-security": HSTS } : {}),
+  };
+}
+
+/** Sets the common headers on an answer before its handler writes it; a handler may still replace one. */
+export function createSecurityHook(options: SecurityOptions): (res: ServerResponse) => void {
+  const headers = Object.entries(commonHeaders(options));
+  return (res) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+  };
+}
