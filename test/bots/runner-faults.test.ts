@@ -178,3 +178,63 @@ describe("exchange errors (PRODUCT D25)", () => {
     expect(resting()).toEqual([]);
   });
 });
+
+describe("spread decompression against a scripted book (PRODUCT D23)", () => {
+  it("quotes one step inside a wide spread, keeps one order per side, and refills aged orders", async () => {
+    socket.truth.reset([["99.00", "1"]], [["101.00", "1"]]); // 2 % spread
+    feed.stop();
+    feed = createFeed("bybit", "BTC/USDT", testOptions(socket.url, { staleAfterMs: 0 }).options);
+    feed.start();
+    runner = new BotRunner({
+      botId: "sd",
+      type: "spread-decompression-bot",
+      setup: {
+        pair: "BTC/USDT",
+        quoteUp: 10,
+        quoteDown: 20,
+        minQuote: 2,
+        delay: 0,
+        refillPeriod: 1,
+        acceptableSpread: 1.5,
+      },
+      exchange: "bybit",
+      adapter,
+      feed,
+      decimals: { price: 2, amount: 6 },
+      account: "bybit:main",
+      syncIntervalMs: 300,
+      onState: (state) => {
+        states.push(JSON.parse(JSON.stringify(state)) as BotState);
+      },
+    });
+    runner.start();
+    await waitFor(() => resting("sd").length === 2, "both sides");
+    const first = resting("sd");
+    expect(first.map((o) => [o.side, o.price, o.qty]).sort()).toEqual([
+      ["Buy", "99.01", "0.100999"],
+      ["Sell", "100.99", "0.198039"],
+    ]);
+    // refillPeriod 1 s: both are cancelled and placed again, never more than one per side
+    await waitFor(
+      () => resting("sd").length === 2 && resting("sd").every((o) => !first.some((f) => f.orderId === o.orderId)),
+      "the refill",
+      5000,
+    );
+    expect([...rest.orders.values()].filter((o) => o.orderStatus === "Cancelled").length).toBeGreaterThanOrEqual(2);
+    expect(states.at(-1)).toMatchObject({ dailyQuoteLeft: { Buy: "100", Sell: "100" } });
+    // the spread narrows to 1 %: nothing new is placed once the refilled orders are gone
+    socket.truth.reset([["99.50", "1"]], [["100.50", "1"]]);
+    socket.delta(
+      "orderbook.50.BTCUSDT",
+      [
+        ["99.00", "0"],
+        ["99.50", "1"],
+      ],
+      [
+        ["101.00", "0"],
+        ["100.50", "1"],
+      ],
+    );
+    await waitFor(() => resting("sd").length === 0, "no order at an acceptable spread", 5000);
+  });
+});
