@@ -470,9 +470,13 @@ export class BotRunner {
     } catch (error) {
       refused = error;
     }
-    // the final fill decides the strategy's reaction (a fill just before the cancel counts)
     let filled = order.filled;
     let complete = false;
+    if (refused === undefined && !this.strategy.tracksFills) {
+      this.closeOpen(order, filled, complete, this.now(), decimals);
+      return;
+    }
+    // the final fill decides the strategy's reaction (a fill just before the cancel counts)
     try {
       const fetched = await adapter.fetchOrder(this.pair, order.id);
       if (fetched.status === "open") throw refused ?? new Error(`order ${order.id} is still open after its cancel`);

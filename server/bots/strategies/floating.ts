@@ -43,6 +43,8 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
   const limits = modules["spending-limits"];
 
   return {
+    tracksFills: limits !== undefined,
+
     init({ random }) {
       return { ...draw(random), nextPlaceAt: 0, fills: [] };
     },

@@ -46,6 +46,8 @@ export function gridStrategy(setup: GridSetup): Strategy<GridState> {
   };
 
   return {
+    tracksFills: false,
+
     init() {
       return { builds: 0, buyScale: "1", sellScale: "1", slots: [] };
     },

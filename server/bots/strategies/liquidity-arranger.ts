@@ -100,6 +100,8 @@ export function liquidityArrangerStrategy(setup: LiquidityArrangerSetup): Strate
     });
 
   return {
+    tracksFills: false,
+
     init() {
       return {};
     },

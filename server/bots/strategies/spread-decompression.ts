@@ -38,6 +38,8 @@ export function spreadDecompressionStrategy(setup: SpreadDecompressionSetup): St
   };
 
   return {
+    tracksFills: true,
+
     init() {
       return { nextCheckAt: 0, fills: [] };
     },

@@ -79,6 +79,11 @@ export interface ClosedContext {
 }
 
 export interface Strategy<S> {
+  /**
+   * true when `closed` uses the filled amount of an order the runner cancelled (budgets, limits):
+   * the runner then looks the order up after the cancel; otherwise a confirmed cancel is enough.
+   */
+  readonly tracksFills: boolean;
   /** the first state (no market needed: what depends on the book is done in the first step) */
   init(ctx: { now: number; random: () => number }): S;
   step(state: S, ctx: StepContext): StepResult<S>;
