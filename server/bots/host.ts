@@ -245,7 +245,11 @@ export class BotHost {
   }
 
   private async flushAll(): Promise<void> {
-    for (const botId of [...this.unsaved.keys()]) await this.flush(botId);
+    for (const botId of [...this.unsaved.keys()]) {
+      await this.flush(botId);
+      // each write is synchronous (SQLite): let the event loop breathe between them
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Stops a bot without touching its orders, with a reason in its state. */
