@@ -123,6 +123,35 @@ function marketOf(feed: BookFeed): Market | undefined {
   return { bids, asks, bestBid, bestAsk, mid: bestBid.plus(bestAsk).dividedBy(2) };
 }
 
+const isText = (v: unknown): v is string => typeof v === "string" && v !== "";
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * The memory stored by a previous run, or undefined when it is not usable. An own order that
+ * does not look like one is dropped: the first sync adopts it again from the exchange by its tag.
+ */
+function restoreMemory(value: unknown): RunnerMemory | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const stored = value as Partial<RunnerMemory>;
+  if (!Array.isArray(stored.open) || stored.strategy === undefined || stored.strategy === null) return undefined;
+  const open = stored.open.filter(
+    (o): o is OwnOrder =>
+      typeof o === "object" &&
+      o !== null &&
+      Number.isInteger(o.slot) &&
+      isText(o.id) &&
+      isText(o.clientOrderId) &&
+      (o.side === "Buy" || o.side === "Sell") &&
+      DECIMAL.test(String(o.price)) &&
+      DECIMAL.test(String(o.amount)) &&
+      DECIMAL.test(String(o.filled)) &&
+      typeof o.placedAt === "number",
+  );
+  const generation = Number.isInteger(stored.generation) ? (stored.generation as number) : 0;
+  const paused = typeof stored.pausedSides === "object" && stored.pausedSides !== null ? stored.pausedSides : {};
+  return { strategy: stored.strategy, open, generation, pausedSides: paused };
+}
+
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -171,21 +200,12 @@ export class BotRunner {
     this.limit = limit === null || limit === 0 ? Number.POSITIVE_INFINITY : limit;
     this.ledger = options.ledger ?? new AccountLedger();
     this.decimals = options.decimals;
-    const stored = options.state?.runner as RunnerMemory | undefined;
-    this.memory =
-      stored && Array.isArray(stored.open)
-        ? {
-            strategy: stored.strategy,
-            open: stored.open,
-            generation: stored.generation ?? 0,
-            pausedSides: stored.pausedSides ?? {},
-          }
-        : {
-            strategy: this.strategy.init({ now: this.now(), random: this.random }),
-            open: [],
-            generation: 0,
-            pausedSides: {},
-          };
+    this.memory = restoreMemory(options.state?.runner) ?? {
+      strategy: this.strategy.init({ now: this.now(), random: this.random }),
+      open: [],
+      generation: 0,
+      pausedSides: {},
+    };
     const lastError = options.state?.lastError;
     const lastErrorAt = options.state?.lastErrorAt;
     this.published = {
@@ -333,7 +353,16 @@ export class BotRunner {
       this.lastSync = now;
     }
     const ctx = { now, market, decimals, open: this.memory.open, random: this.random };
-    const result = this.strategy.step(this.memory.strategy, ctx);
+    let result: ReturnType<Strategy<unknown>["step"]>;
+    try {
+      result = this.strategy.step(this.memory.strategy, ctx);
+    } catch (error) {
+      // a stored strategy state that no longer fits (a hand-edited row, an older build): start the
+      // strategy afresh; its orders are kept or replaced by the usual comparison
+      this.options.logger?.warn("bot strategy state reset", { botId: this.botId, error: message(error) });
+      this.memory = { ...this.memory, strategy: this.strategy.init({ now, random: this.random }) };
+      result = this.strategy.step(this.memory.strategy, ctx);
+    }
     this.memory = { ...this.memory, strategy: result.state };
     const wanted = new Map<number, Wanted>(result.want.map((w) => [w.slot, w]));
 

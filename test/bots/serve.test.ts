@@ -188,6 +188,29 @@ describe("bots under serve", () => {
     live.ws.close();
   });
 
+  it("a stored state that does not fit (a hand-edited row) neither stops serve nor doubles the orders", async () => {
+    const t = admin.session.accessToken;
+    const created = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 400, percent: 2, size: 4 } },
+    });
+    const botId = created.body.botId as string;
+    await waitFor(async () => (await openOrders(server, DEMO, t)).length === 4, "the grid");
+    const before = (await openOrders(server, DEMO, t)).map((o) => o.id).sort();
+    await server.close();
+    const restarted = await server.restart({ runBots: false });
+    await restarted.storage.updateBotState(botId, {
+      status: "running",
+      runner: { strategy: { slots: "nonsense" }, open: [{ id: 7 }, "x", null], generation: "many" },
+    });
+    server = await restarted.restart({ runBots: true });
+    await waitFor(() => server.bots!.runnerOf(botId)?.status === "running", "the bot running again");
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await openOrders(server, DEMO, t)).map((o) => o.id).sort()).toEqual(before);
+    expect((await call(server, "GET", "/health")).status).toBe(200);
+  });
+
   it("removing a bot cancels its orders first, then publishes the removal", async () => {
     const t = admin.session.accessToken;
     const created = await call(server, "POST", "/token/bot", {
