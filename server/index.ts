@@ -132,7 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   app.bots = hub;
   app.sessions = hub;
   // docs/bots.md: serve runs every stored runnable bot; a created or changed bot reaches the host too
-  const botHost = options.runBots === false ? undefined : new BotHost(app, hub);
+  const botHost = options.runBots === false ? undefined : new BotHost(app, hub, options.botEndpoints ?? {});
   if (botHost) {
     app.botRunner = botHost;
     app.bots = {

@@ -72,6 +72,8 @@ export class BotHost {
   constructor(
     private readonly app: App,
     private readonly hub: BotPublisher,
+    /** REST and feed URLs per exchange id (ServerOptions.botEndpoints) */
+    private readonly endpoints: Partial<Record<string, { baseUrl?: string; wsUrl?: string }>> = {},
   ) {}
 
   /** Resumes every stored runnable bot (serve's start). */
@@ -172,7 +174,8 @@ export class BotHost {
     >;
     const credentials = all[pathKey(bot.path)];
     if (!credentials) throw new Error("No credentials for this bot's account (PRODUCT D4)");
-    return createExchange(bot.path[1], credentials, { logger: this.app.logger });
+    const baseUrl = this.endpoints[bot.path[1]]?.baseUrl;
+    return createExchange(bot.path[1], credentials, { logger: this.app.logger, ...(baseUrl ? { baseUrl } : {}) });
   }
 
   private async decimalsFor(exchange: string, pair: string): Promise<{ price: number; amount: number } | undefined> {
@@ -190,7 +193,11 @@ export class BotHost {
       const feed =
         exchange === "paper"
           ? createPaperFeed(pair, { now: () => this.app.now() })
-          : createFeed(exchange, pair, { ...nodeFeedOptions(), logger: this.app.logger });
+          : createFeed(exchange, pair, {
+              ...nodeFeedOptions(),
+              logger: this.app.logger,
+              ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
+            });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();
