@@ -251,11 +251,15 @@ export class BotHost {
     }
   }
 
+  /** every pending state in one transaction: one commit (one fsync) per period, not one per bot */
   private async flushAll(): Promise<void> {
-    for (const botId of [...this.unsaved.keys()]) {
-      await this.flush(botId);
-      // each write is synchronous (SQLite): let the event loop breathe between them
-      await new Promise((resolve) => setImmediate(resolve));
+    const entries = [...this.unsaved].map(([id, state]) => ({ id, state }));
+    this.unsaved.clear();
+    if (entries.length === 0) return;
+    try {
+      await this.app.storage.updateBotStates(entries); // a removed bot's row is simply not there
+    } catch (error) {
+      this.app.logger.warn("bot states not saved", { bots: entries.length, error: String(error) });
     }
   }
 
