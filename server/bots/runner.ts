@@ -233,7 +233,6 @@ export class BotRunner {
       this.options.logger?.warn("bot backing off", { botId: this.botId, delayMs: delay, error: message(error) });
       next = delay;
     }
-    // one write per tick: a restart does not need the steps in between (it adopts, D25)
     await this.emit();
     return next;
   }
@@ -410,6 +409,7 @@ export class BotRunner {
     let complete = false;
     if (refused === undefined && !this.strategy.tracksFills) {
       this.closeOpen(order, filled, complete, this.now(), decimals);
+      await this.emit();
       return;
     }
     // the final fill decides the strategy's reaction (a fill just before the cancel counts)
@@ -422,6 +422,7 @@ export class BotRunner {
       if (!(isExchangeError(error) && error.kind === "order-not-found")) throw refused ?? error;
     }
     this.closeOpen(order, filled, complete, this.now(), decimals);
+    await this.emit();
   }
 
   private async place(want: Wanted, now: number, decimals: PairDecimals): Promise<void> {
@@ -464,6 +465,8 @@ export class BotRunner {
     // an order that filled at once (it met the book) is closed now
     if (order.status === "closed" || order.status === "canceled")
       this.closeOpen(own, order.filled, order.status === "closed", now, decimals);
+    // the live channel shows each order as it lands (the host writes the record every 2 s)
+    await this.emit();
   }
 
   /** The state as stored and shown. */
