@@ -18,6 +18,8 @@ export interface BotEvents {
 export interface BotRunnerHost {
   /** PRODUCT D25: cancels the bot's orders (confirmed) and stops it; throws when it cannot */
   remove(botId: string): Promise<void>;
+  /** the running bot's state not yet written to its record (published already), if any */
+  latest(botId: string): Record<string, unknown> | undefined;
 }
 
 export interface SessionEvents {

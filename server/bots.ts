@@ -4,6 +4,7 @@
  */
 import type { BotAnswer } from "../lib/api.js";
 import { BOT_LIST_ORDER, type BotType } from "../lib/schemas.js";
+import type { BotRunnerHost } from "./app.js";
 import type { BotRecord } from "./storage/types.js";
 
 export function botAnswer(bot: BotRecord): BotAnswer {
@@ -35,4 +36,10 @@ export function botAnswer(bot: BotRecord): BotAnswer {
 export function sortBots<T extends { botType: string; created: number }>(bots: T[]): T[] {
   const rank = (type: string) => BOT_LIST_ORDER[type as BotType] ?? 99;
   return [...bots].sort((a, b) => rank(a.botType) - rank(b.botType) || a.created - b.created);
+}
+
+/** The record with the runner's latest state, which reaches the database up to 2 s later (server/bots/host.ts). */
+export function latestBot(bot: BotRecord, runner: BotRunnerHost | undefined): BotRecord {
+  const state = runner?.latest(bot.id);
+  return state ? { ...bot, state } : bot;
 }

@@ -293,6 +293,10 @@ export class BotHost {
     await current.adapter.close().catch(() => undefined);
   }
 
+  latest(botId: string): Record<string, unknown> | undefined {
+    return this.unsaved.get(botId);
+  }
+
   /** The runner of a bot (tests, bench). */
   runnerOf(botId: string): BotRunner | undefined {
     return this.running.get(botId)?.runner;

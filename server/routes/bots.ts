@@ -6,12 +6,18 @@
  * as they are stored. Removing a bot cancels its orders first (docs/bots.md).
  */
 import { randomUUID } from "node:crypto";
+import { type AccountPath, HEADER } from "../../lib/api.js";
 import { encryptText } from "../../lib/envelope.js";
-import { HEADER, type AccountPath } from "../../lib/api.js";
-import { NOT_RUN_BOT_TYPES, removeBotSchema, setupBotSchema, WASH_TRADING_REASON, type BotType } from "../../lib/schemas.js";
-import type { App } from "../app.js";
+import {
+  type BotType,
+  NOT_RUN_BOT_TYPES,
+  removeBotSchema,
+  setupBotSchema,
+  WASH_TRADING_REASON,
+} from "../../lib/schemas.js";
 import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accounts.js";
-import { botAnswer, sortBots } from "../bots.js";
+import type { App } from "../app.js";
+import { botAnswer, latestBot, sortBots } from "../bots.js";
 import { notFound } from "../errors.js";
 import type { Route } from "../http.js";
 import { pathKey } from "../storage/types.js";
@@ -28,7 +34,9 @@ export function botRoutes(app: App): Route[] {
       async handler(ctx) {
         const user = ctx.user!;
         return sortBots(
-          (await app.storage.listBots()).filter((b) => user.scope === "all" || user.scope.includes(b.path[0])).map(botAnswer),
+          (await app.storage.listBots())
+            .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
+            .map((b) => botAnswer(latestBot(b, app.botRunner))),
         );
       },
     },

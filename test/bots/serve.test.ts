@@ -70,6 +70,9 @@ describe("bots under serve", () => {
     expect(withOrder.data.runner).toBeUndefined(); // the runner's memory is never shown
     const orders = await openOrders(server, DEMO, t);
     expect(orders.map((o) => o.id)).toEqual([withOrder.data.order.id]);
+    // the API shows the runner's latest state before the record is written (every 2 s)
+    const listed = (await call(server, "GET", "/token/bots", { token: t })).body as { order?: { id: string } }[];
+    expect(listed[0]!.order?.id).toBe(withOrder.data.order.id);
     live.ws.close();
   });
 
