@@ -52,8 +52,24 @@ function cumulativeLine(
   ]);
 }
 
-/** One block of rows: each column one <Text>, its emphasised runs nested spans (Ink's own colours). */
+/** One level row's piece of a column; memoised, so a frame re-renders only the cells that changed. */
+const Cell = memo(function Cell(props: { text: string; color: string | undefined; bold: boolean; inverse: boolean }) {
+  // a row without a level is an empty line of the column
+  if (props.text === "") return <Box height={1} flexShrink={0} />;
+  return (
+    <Text color={props.color} bold={props.bold} inverse={props.inverse} wrap="truncate">
+      {props.text}
+    </Text>
+  );
+});
+
+/**
+ * One block of rows: each column a stack of one <Text> per level row (a blank row is an empty line
+ * of the stack), emphasised cells in the flash colour and bold (docs/tui-memory.md).
+ */
 function Block({ block, color, theme }: { block: BookBlock; color: string | undefined; theme: Theme }) {
+  // a flashing row outside the selection takes the flash colour; emphasis is bold
+  const emphasisColor = block.highlighted ? color : theme.flash;
   return (
     <Box height={block.rows} flexShrink={0}>
       {block.columns.map((column, c) => (
@@ -62,22 +78,19 @@ function Block({ block, color, theme }: { block: BookBlock; color: string | unde
           key={c}
           width={column.width}
           flexShrink={0}
-          justifyContent={column.alignRight ? "flex-end" : "flex-start"}
+          flexDirection="column"
+          alignItems={column.alignRight ? "flex-end" : "flex-start"}
         >
-          <Text color={color} inverse={block.highlighted}>
-            {column.runs.map((run, r) => {
-              const text = r > 0 ? `\n${run.text}` : run.text;
-              if (!run.emphasis) return text;
-              // a flashing row outside the selection takes the flash colour; emphasis is bold
-              const runColor = block.highlighted ? undefined : theme.flash;
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional
-                <Text key={r} color={runColor} bold>
-                  {text}
-                </Text>
-              );
-            })}
-          </Text>
+          {column.cells.map((cell, r) => (
+            <Cell
+              // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional rows
+              key={r}
+              text={cell.text}
+              color={cell.emphasis ? emphasisColor : color}
+              bold={cell.emphasis}
+              inverse={block.highlighted}
+            />
+          ))}
         </Box>
       ))}
     </Box>
