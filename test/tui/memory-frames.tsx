@@ -9,6 +9,7 @@
  * market does all week: before issue 24, Ink kept every such text for ever (docs/tui-memory.md).
  */
 import { EventEmitter } from "node:events";
+import { getHeapSpaceStatistics } from "node:v8";
 import { render } from "ink";
 import { OrderBook as Book } from "../../lib/orderbook.js";
 import { buildBookView, EMPTY_BOOK_VIEW } from "../../tui/book-view.js";
@@ -42,12 +43,19 @@ class NullStdin extends EventEmitter {
   read = (): null => null;
 }
 
-/** Collections until the heap stops shrinking: what is left is what the process keeps. */
+/**
+ * The JavaScript heap's data (every space but compiled code, which grows as the JIT warms up and
+ * is not kept per frame), after collections until it stops shrinking: what the process keeps.
+ */
 function settledHeap(): number {
+  const data = () =>
+    getHeapSpaceStatistics()
+      .filter((space) => !space.space_name.startsWith("code"))
+      .reduce((sum, space) => sum + space.space_used_size, 0);
   let last = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 6; i++) {
     gc?.();
-    const used = process.memoryUsage().heapUsed;
+    const used = data();
     if (used >= last - 1024) return used;
     last = used;
   }
