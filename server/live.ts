@@ -41,6 +41,14 @@ export const LIVE_CLOSE_TOKEN_EXPIRED = 4602;
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
+/**
+ * The expiry timer waits in steps of at most a minute. Node keeps one timer list per distinct
+ * duration, and an unref'd timer's list stays after clearTimeout until that duration has passed:
+ * a timer for each subscription's exact remaining time left a list per closed socket for up to
+ * the token's lifetime (docs/tui-memory.md). Steps share one list.
+ */
+const EXPIRY_STEP_MS = 60_000;
+
 export class LiveHub implements BotEvents {
   private readonly clients = new Set<LiveClient>();
 
@@ -82,6 +90,8 @@ export class LiveHub implements BotEvents {
       const parsed = liveSubscribeSchema.safeParse(json);
       if (!parsed.success) throw taskFailed(`Unknown subscription: expected {purpose:'${LIVE_SUBSCRIBE}', userId, token}`);
       const { user, payload } = await checkAccessToken(this.app, parsed.data.token);
+      // closed while the token was checked: a timer set now would keep the socket until the expiry
+      if (!this.clients.has(client)) return;
       if (user.id !== parsed.data.userId) throw new ApiError(607);
       client.userId = user.id;
       client.expires = payload.expires;
@@ -111,7 +121,7 @@ export class LiveHub implements BotEvents {
       this.expire(client);
       return;
     }
-    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, 2 ** 31 - 1));
+    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, EXPIRY_STEP_MS));
     client.expiryTimer.unref();
   }
 
