@@ -54,6 +54,14 @@ export const LIVE_CLOSE_NO_SUBSCRIPTION = 4408;
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
+/**
+ * The expiry timer waits in steps of at most a minute. Node keeps one timer list per distinct
+ * duration, and an unref'd timer's list stays after clearTimeout until that duration has passed:
+ * a timer for each subscription's exact remaining time left a list per closed socket for up to
+ * the token's lifetime (docs/tui-memory.md). Steps share one list.
+ */
+const EXPIRY_STEP_MS = 60_000;
+
 export class LiveHub implements BotEvents, SessionEvents {
   private readonly clients = new Set<LiveClient>();
 
@@ -166,7 +174,7 @@ export class LiveHub implements BotEvents, SessionEvents {
       this.expire(client);
       return;
     }
-    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, 2 ** 31 - 1));
+    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, EXPIRY_STEP_MS));
     client.expiryTimer.unref();
   }
 
