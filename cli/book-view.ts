@@ -8,7 +8,7 @@ import { formatSpread, formatUtcTimestamp } from "../lib/format.js";
 import type { BookLevel, ExchangeId } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { openBookFeed } from "./exchange.js";
-import { type Cell, paint } from "./output.js";
+import { type Cell, cursorControl, paint } from "./output.js";
 
 /** Seed 001 §4: "The user interface refreshes from the buffer every 500 ms, only when the buffer is non-empty." */
 export const REFRESH_MS = 500;
@@ -103,7 +103,7 @@ export async function showBook(ctx: Context, id: ExchangeId, pair: string, optio
   const depth = options.depth ?? EXCHANGES[id].depth;
   const feed = await openBookFeed(ctx, id, pair, depth);
   const out = ctx.out;
-  const clearScreen = !out.json && options.watch && process.stdout.isTTY === true;
+  const clearScreen = !out.json && options.watch && cursorControl(process.stdout);
   const print = (state: FeedState | undefined) => {
     const snapshot = snapshotOf(feed, depth, ctx.now());
     if (out.json) {

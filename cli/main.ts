@@ -7,17 +7,22 @@ import pkg from "../package.json" with { type: "json" };
 
 // `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool.
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+const isVersion = (arg: string | undefined) => arg === "--version" || arg === "-V";
+if (argv.length === 1 && isVersion(argv[0])) {
   process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
+if (argv.length === 2 && argv.includes("--json") && argv.some(isVersion)) {
+  process.stdout.write(`${JSON.stringify({ version: pkg.version })}\n`);
   process.exit(0);
 }
 
 // commander is bundled into the core chunk (scripts/build.mjs), which the commands need anyway.
-const [{ Command, CommanderError, Option }, commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
-  import("commander"),
-  import("./commands/index.js"),
-  import("./run.js"),
-]);
+const [
+  { Command, CommanderError, Option },
+  commands,
+  { flushAndExit, onStdoutError, reportError, reportUsageError, UNEXPECTED_EXIT_CODE },
+] = await Promise.all([import("commander"), import("./commands/index.js"), import("./run.js")]);
 
 const program = new Command("spotdesk")
   .description("A trading console for spot markets on fifteen crypto exchanges, and paper, the built-in simulated one.")
@@ -35,10 +40,9 @@ const program = new Command("spotdesk")
 
 commands.registerCommands(program, argv);
 
-// A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-});
+// A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error; a full
+// disk, or a closed pipe after an order went out, is (cli/run.ts onStdoutError).
+process.stdout.on("error", onStdoutError);
 
 let code = 0;
 try {
@@ -47,8 +51,9 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version end here with code 0; every usage error (unknown option, missing
-    // argument, unknown command) is exit 2, like bad input.
-    code = error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+    // argument, unknown command) is exit 2, like bad input, with the JSON error line under --json.
+    code =
+      error.exitCode === 0 ? 0 : reportUsageError(error.message, argv.includes("--json"), commands.argvExchange(argv));
   } else {
     code = reportError(error, process.argv.includes("--json")) || UNEXPECTED_EXIT_CODE;
   }

@@ -10,6 +10,7 @@ import { action } from "../run.js";
 
 /** Every cancel prints the ids cancelled: a JSON array of strings with --json, one id a line otherwise. */
 function printCancelled(ctx: Context, ids: readonly string[]): void {
+  if (ids.length > 0) ctx.out.sent(`cancelled ${ids.join(", ")}`);
   if (ctx.out.json) {
     ctx.out.document(ids);
     return;

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { isExchangeId } from "../../lib/types.js";
 import { registerAccounts } from "./accounts.js";
 import { registerBalances } from "./balances.js";
 import { registerBook } from "./book.js";
@@ -55,6 +56,26 @@ export function commandName(argv: readonly string[]): string | undefined {
     else if (!arg.startsWith("-")) return arg;
   }
   return undefined;
+}
+
+/** Commands that act on no exchange (their errors carry no exchange of a user's choice). */
+const NO_EXCHANGE = new Set(["serve", "users", "exchanges", "completion", "accounts"]);
+
+/**
+ * The exchange of a command line for a usage error's `exchange` field (docs/cli.md "Errors"):
+ * the -e/--exchange value when it is an exchange id, paper when none is typed.
+ */
+export function argvExchange(argv: readonly string[]): string | undefined {
+  const name = commandName(argv);
+  let exchange: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") break;
+    if (arg === "-e" || arg === "--exchange") exchange = argv[++i];
+    else if (arg.startsWith("--exchange=")) exchange = arg.slice("--exchange=".length);
+  }
+  if (exchange === undefined) return name !== undefined && NO_EXCHANGE.has(name) ? undefined : "paper";
+  return isExchangeId(exchange) ? exchange : undefined;
 }
 
 /**

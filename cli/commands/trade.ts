@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
-import type { Side } from "../../lib/types.js";
+import type { Order, Side } from "../../lib/types.js";
 import { labelOrders, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 
@@ -98,13 +98,15 @@ function registerSide(program: Command, side: Side): void {
           }
           await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
           try {
-            return await adapter.createOrder({
+            const placed = await adapter.createOrder({
               pair,
               side,
               amount,
               price,
               ...(clientOrderId ? { clientOrderId } : {}),
             });
+            ctx.out.sent(`${verb} order ${placed.id} placed (client order id ${placed.clientOrderId})`);
+            return placed;
           } catch (error) {
             // Another process placed the same client order id between our look-up and our create:
             // the exchange refused the duplicate, and the order it holds is the answer.
@@ -143,9 +145,24 @@ export function registerTrade(program: Command): void {
       const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
       const { pairDecimals } = await import("../order-guard.js");
       const items = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
-      const orders = await placeBatch(ctx, id, pair, items, options.split === true, flags);
-      if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
-      (await import("./render.js")).printOrders(ctx.out, orders);
+      const print = async (orders: Order[]) => {
+        if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
+        (await import("./render.js")).printOrders(ctx.out, orders);
+      };
+      let orders: Order[];
+      try {
+        orders = await placeBatch(ctx, id, pair, items, options.split === true, flags);
+      } catch (error) {
+        // docs/cli.md "Partial results": a split batch that failed part way still prints on
+        // stdout the orders that are on the exchange, as on success, then fails.
+        const details = (error as { details?: { placed?: Order[] } }).details;
+        if (details?.placed !== undefined) {
+          await print(details.placed);
+          details.placed = labelOrders(ctx, id, details.placed);
+        }
+        throw error;
+      }
+      await print(orders);
     }),
   );
 }

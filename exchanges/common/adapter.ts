@@ -61,7 +61,7 @@ export interface OrderToPlace {
 }
 
 /** The exchange's error codes, by kind. Adapters fill it from NAMED constants of their docs. */
-export type ErrorCodeTable = Partial<Record<Exclude<ErrorKind, "network" | "unsupported" | "bad-input">, readonly (string | number)[]>>;
+export type ErrorCodeTable = Partial<Record<Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">, readonly (string | number)[]>>;
 
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
