@@ -127,11 +127,21 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     now: ctx.now,
   };
   if (exchange === "paper") {
-    const { createPaperExchange } = await import("../exchanges/paper/index.js");
+    const { createPaperExchange, defaultDataDir, paperStateFile } = await import("../exchanges/paper/index.js");
     const dataDir = paperDataDir();
     // paper needs no keys; --account names the simulated account.
     if (envHasCredentials())
       ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
+    const { existsSync } = await import("node:fs");
+    const { dirname } = await import("node:path");
+    const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
+    const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
+    ensureWritableDir(dirname(stateFile), DATA_DIR, "paper");
+    // docs/cli.md "Paper accounts": a typed --account that does not exist yet is created, and says so
+    // (a typo would otherwise trade on a fresh account without a word).
+    if (ctx.accountGiven && !existsSync(stateFile)) {
+      ctx.out.note(`paper account '${ctx.options.account}' does not exist yet: creating it with the demo balances`);
+    }
     return createPaperExchange(
       { api: "", secret: "" },
       { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) },
