@@ -165,7 +165,7 @@ export async function placeBatch(
       // docs/orders.md "Client order ids": items whose id the exchange already knows are not sent again.
       const existing = new Map<number, Order>();
       for (const [index, item] of items.entries()) {
-        if (item.clientOrderId === undefined) continue;
+        if (item.clientOrderId === undefined || ctx.dryRun) continue;
         const found = await adapter.findOrderByClientOrderId(pair, item.clientOrderId);
         if (found) {
           existing.set(index, found);
@@ -175,7 +175,7 @@ export async function placeBatch(
         }
       }
       const toSend = items.filter((_, index) => !existing.has(index));
-      await guardPrices(ctx, exchange, pair, toSend, flags);
+      if (!ctx.dryRun) await guardPrices(ctx, exchange, pair, toSend, flags);
       const placed: Order[] = [];
       if (toSend.length > 0) {
         if (existing.size > 0 && !(split && toSend.length > max))

@@ -142,14 +142,38 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     if (ctx.accountGiven && !existsSync(stateFile)) {
       ctx.out.note(`paper account '${ctx.options.account}' does not exist yet: creating it with the demo balances`);
     }
-    return createPaperExchange(
+    const paper = createPaperExchange(
       { api: "", secret: "" },
       { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) },
     );
+    return ctx.dryRun ? await paperDryRun(paper) : paper;
   }
   const credentials = await resolveCredentials(exchange, ctx);
   const { createExchange } = await import("../exchanges/registry.js");
-  return createExchange(exchange, credentials, base);
+  if (ctx.dryRun) {
+    const { rememberSecrets } = await import("./dry-run.js");
+    rememberSecrets([credentials.api, credentials.secret, credentials.password]);
+  }
+  return createExchange(exchange, credentials, { ...base, ...(ctx.dryRun ? { dryRun: true } : {}) });
+}
+
+/**
+ * paper signs nothing: under --dry-run its order operations are caught as a pseudo-request
+ * (`POST paper:createOrder` with the checked arguments) instead of being carried out.
+ */
+async function paperDryRun(paper: ExchangeAdapter): Promise<ExchangeAdapter> {
+  const { DryRun } = await import("../exchanges/common/rest.js");
+  const writes = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll"]);
+  return new Proxy(paper, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof name !== "string" || !writes.has(name) || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const body = JSON.stringify(args.length === 1 ? args[0] : args);
+        throw new DryRun({ method: "POST", path: `paper:${name}`, query: "", body, headers: {} }, `paper:${name}`);
+      };
+    },
+  });
 }
 
 /** Runs work with an adapter and always releases it (sockets, timers, file handles). */

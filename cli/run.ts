@@ -99,11 +99,17 @@ export function action<A extends unknown[]>(
     let json = command.optsWithGlobals<{ json?: boolean }>().json === true;
     const exchange = commandExchange(command);
     runningExchange = exchange;
+    let ctx: Context | undefined;
     try {
-      const ctx = createContext(command);
+      ctx = createContext(command);
       json = ctx.out.json;
       await work(ctx, ...(args.slice(0, -1) as A));
     } catch (error) {
+      // --dry-run ends with the request it caught instead of sending (cli/dry-run.ts)
+      if (ctx?.dryRun && error instanceof Error && error.name === "DryRun") {
+        const { isDryRun, printDryRun } = await import("./dry-run.js");
+        if (isDryRun(error)) return printDryRun(ctx, exchange ?? ctx.options.exchange, error);
+      }
       process.exitCode = reportError(error, json, exchange);
     }
   };

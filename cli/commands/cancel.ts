@@ -7,6 +7,7 @@ import { checkOrderId } from "../args.js";
 import type { Context } from "../context.js";
 import { resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
+import { DRY_RUN_FLAG, DRY_RUN_HELP } from "./trade.js";
 
 /** Every cancel prints the ids cancelled: a JSON array of strings with --json, one id a line otherwise. */
 function printCancelled(ctx: Context, ids: readonly string[]): void {
@@ -46,6 +47,7 @@ export function registerCancel(program: Command): void {
     .description("cancel one order (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("<id>", "order id")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP)
     .action(
       action(async (ctx, pairText: string, orderId: string) => {
         const id = await resolveExchangeId(ctx);
@@ -82,6 +84,7 @@ export function registerCancel(program: Command): void {
     .description("cancel several orders at once, up to the exchange's maximum (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("<ids...>", "order ids")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP)
     .action(
       action(async (ctx, pairText: string, orderIds: string[]) => {
         const id = await resolveExchangeId(ctx);
@@ -127,6 +130,7 @@ export function registerCancel(program: Command): void {
     .command("cancel-all")
     .description("cancel every open order of PAIR (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP)
     .action(
       action(async (ctx, pairText: string) => {
         const id = await resolveExchangeId(ctx);

@@ -16,8 +16,15 @@ interface TradeOptions {
 function guardOptions(command: Command): Command {
   return command
     .option("--allow-far-price", "send even when the price is far through the book, or no live book is available")
-    .option("--far-price-percent <n>", "the far-price limit in percent (else the account's setting, else 5)");
+    .option("--far-price-percent <n>", "the far-price limit in percent (else the account's setting, else 5)")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP);
 }
+
+/** docs/cli.md "Dry run": shared by every command that places or cancels. */
+export const DRY_RUN_FLAG = "--dry-run";
+export const DRY_RUN_HELP =
+  "print the signed request (method, URL, headers, body; key and signature masked) and send nothing";
+const DRY_RUN_NOTE = "Dry run: the far-price guard and the client order id look-up are skipped; nothing is sent";
 
 async function guardFlags(options: TradeOptions) {
   const { farPricePercentOption } = await import("./accounts.js");
@@ -87,7 +94,8 @@ function registerSide(program: Command, side: Side): void {
       const order = await withExchange(
         ctx,
         async (adapter) => {
-          if (clientOrderId !== undefined) {
+          if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
+          if (clientOrderId !== undefined && !ctx.dryRun) {
             const existing = await adapter.findOrderByClientOrderId(pair, clientOrderId);
             if (existing) {
               ctx.out.note(
@@ -96,7 +104,7 @@ function registerSide(program: Command, side: Side): void {
               return existing;
             }
           }
-          await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
+          if (!ctx.dryRun) await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
           try {
             const placed = await adapter.createOrder({
               pair,
@@ -145,6 +153,7 @@ export function registerTrade(program: Command): void {
       const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
       const { pairDecimals } = await import("../order-guard.js");
       const items = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
+      if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
       const print = async (orders: Order[]) => {
         if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
         (await import("./render.js")).printOrders(ctx.out, orders);

@@ -228,6 +228,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(credentials.httpAgent ? { proxy: credentials.httpAgent } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.dryRun ? { dryRun: true } : {}),
     });
   }
 
