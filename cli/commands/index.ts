@@ -4,6 +4,7 @@ import { registerAccounts } from "./accounts.js";
 import { registerBalances } from "./balances.js";
 import { registerBook } from "./book.js";
 import { registerCancel } from "./cancel.js";
+import { registerCompletion } from "./completion.js";
 import { registerExchanges } from "./exchanges.js";
 import { registerOrders } from "./orders.js";
 import { registerServer } from "./server.js";
@@ -23,9 +24,10 @@ export const ALL_COMMANDS: readonly Register[] = [
   registerBook,
   registerTui,
   registerServer,
+  registerCompletion,
 ];
 
-/** The group that declares each top-level command name. */
+/** The group that declares each top-level command name (`completion` is absent: it needs every command declared). */
 const GROUP_OF: Record<string, Register> = {
   exchanges: registerExchanges,
   accounts: registerAccounts,
