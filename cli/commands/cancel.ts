@@ -128,14 +128,28 @@ export function registerCancel(program: Command): void {
 
   program
     .command("cancel-all")
-    .description("cancel every open order of PAIR (--json: the ids cancelled)")
+    .description("cancel every open order of PAIR; asks first on a terminal (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .option(DRY_RUN_FLAG, DRY_RUN_HELP)
+    .option("-y, --yes", "do not ask for confirmation")
     .action(
-      action(async (ctx, pairText: string) => {
+      action(async (ctx, pairText: string, options: { yes?: boolean }) => {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
         assertSupported(id, "cancelAll");
+        // docs/cli.md "Confirmations": a person at a terminal says yes first; scripts and --yes do not
+        if (!ctx.dryRun) {
+          const { confirmed } = await import("../prompt.js");
+          const { accountLabel } = await import("../exchange.js");
+          if (
+            !(await confirmed(
+              `Cancel every open ${pair} order on ${id} (account '${accountLabel(ctx, id)}')?`,
+              options.yes,
+            ))
+          ) {
+            throw new ExchangeError(id, `Not confirmed: nothing cancelled`, { kind: "bad-input" });
+          }
+        }
         const cancelled = await withExchange(ctx, (adapter) => adapter.cancelAll(pair), id);
         printCancelled(ctx, cancelled);
       }),
