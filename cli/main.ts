@@ -36,6 +36,7 @@ const program = new Command("spotdesk")
   .option("--proxy <url>", "HTTP(S) proxy for exchange calls (else SPOTDESK_PROXY, HTTPS_PROXY)")
   .option("--json", "print exactly one JSON document on stdout")
   .showHelpAfterError("(run with --help for usage)")
+  .configureHelp(commands.HELP_CONFIGURATION)
   .exitOverride();
 
 commands.registerCommands(program, argv);

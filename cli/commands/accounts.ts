@@ -76,7 +76,7 @@ export function registerAccounts(program: Command): void {
     .command("add")
     .description("store API credentials for --exchange under NAME (read from SPOTDESK_API_* or hidden prompts)")
     .argument("<name>", "account name, used with --account")
-    .option("--pair <pair>", "the account's default pair, kept in the envelope (seed 000 §3)")
+    .option("--pair <pair>", "the account's default pair, kept with the encrypted keys")
     .option("--far-price-percent <n>", "the account's far-price limit in percent (default 5)")
     .option("-y, --yes", "replace an existing account without asking")
     .action(
@@ -165,7 +165,10 @@ export function registerAccounts(program: Command): void {
     .command("set")
     .description("change settings of account NAME on --exchange (default paper): --far-price-percent N")
     .argument("<name>", "account name, used with --account")
-    .requiredOption("--far-price-percent <n>", "the far-price limit in percent (see docs/orders.md)")
+    .requiredOption(
+      "--far-price-percent <n>",
+      "the far-price limit in percent: a Buy above the best ask or a Sell below the best bid by more is refused",
+    )
     .action(
       action(async (ctx, name: string, options: { farPricePercent: string }) => {
         const exchange = await resolveExchangeId(ctx);

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, Help, type HelpConfiguration, type Option } from "commander";
 import { isExchangeId } from "../../lib/types.js";
 import { registerAccounts } from "./accounts.js";
 import { registerBalances } from "./balances.js";
@@ -92,3 +92,39 @@ export function registerCommands(program: Command, argv: readonly string[]): voi
   if (group && !wantsHelp) group(program);
   else for (const register of ALL_COMMANDS) register(program);
 }
+
+/** The global options each command reads; a command not listed shows them all (docs/cli.md "Help"). */
+const EXCHANGE_CALL = ["--exchange", "--account", "--base-url", "--proxy", "--json"];
+const ORDER_CALL = [...EXCHANGE_CALL, "--ws-url"];
+const GLOBALS_USED: Record<string, readonly string[]> = {
+  exchanges: ["--json"],
+  "accounts add": ["--exchange", "--json"],
+  "accounts list": ["--json"],
+  "accounts set": ["--exchange", "--json"],
+  "accounts remove": ["--exchange", "--json"],
+  balances: EXCHANGE_CALL,
+  orders: EXCHANGE_CALL,
+  order: EXCHANGE_CALL,
+  buy: ORDER_CALL,
+  sell: ORDER_CALL,
+  batch: ORDER_CALL,
+  cancel: EXCHANGE_CALL,
+  "cancel-batch": EXCHANGE_CALL,
+  "cancel-all": EXCHANGE_CALL,
+  book: ["--exchange", "--base-url", "--ws-url", "--json"],
+  tui: ["--exchange", "--account", "--base-url", "--ws-url", "--proxy"],
+  serve: ["--json"],
+  "users grant-admin": ["--json"],
+  completion: [],
+};
+
+/** `spotdesk COMMAND --help` lists, under "Global Options", the global options that command reads. */
+export const HELP_CONFIGURATION: HelpConfiguration = {
+  showGlobalOptions: true,
+  visibleGlobalOptions(this: Help, command: Command): Option[] {
+    const all = Help.prototype.visibleGlobalOptions.call(this, command).filter((o) => o.long !== "--version");
+    const path = command.parent?.parent ? `${command.parent.name()} ${command.name()}` : command.name();
+    const used = GLOBALS_USED[path];
+    return used === undefined ? all : all.filter((o) => o.long !== undefined && used.includes(o.long));
+  },
+};

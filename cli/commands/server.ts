@@ -72,7 +72,9 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function registerServer(program: Command): void {
   program
     .command("serve")
-    .description("the backend and the web dashboard's API (127.0.0.1 over HTTP by default, PRODUCT D7)")
+    .description(
+      "the backend and the web dashboard's API (127.0.0.1 over HTTP by default; any other address needs TLS)",
+    )
     .option("--port <n>", "port to listen on (default 8787)")
     .option(
       "--host <address>",
@@ -119,7 +121,7 @@ export function registerServer(program: Command): void {
   const users = program.command("users").description("server users, managed on the server's machine");
   users
     .command("grant-admin")
-    .description("make the user EMAIL an admin, or permit EMAIL as a new admin (PRODUCT D5)")
+    .description("make the user EMAIL an admin, or permit EMAIL to register as a new admin")
     .argument("<email>", "the user's e-mail")
     .requiredOption("--data <dir>", "the server's data directory")
     .action(
