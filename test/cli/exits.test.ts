@@ -225,3 +225,20 @@ describe("colour", () => {
     expect(off.stdout).not.toContain("\u001b[");
   });
 });
+
+describe("-a with a paper account that does not exist yet (docs/cli.md 'Paper accounts')", () => {
+  it("says it is creating it, once; the default account and known accounts stay quiet", async () => {
+    const first = await cli.run(["-a", "newbie", "balances", "--json"]);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe("paper account 'newbie' does not exist yet: creating it with the demo balances\n");
+    expect(JSON.parse(first.stdout)).toMatchObject({ account: "newbie", USDT: { f: "10000", l: "0" } });
+    const again = await cli.run(["-a", "newbie", "balances", "--json"]);
+    expect(again.stderr).toBe("");
+    const fresh = sandbox();
+    try {
+      expect((await fresh.run(["balances", "--json"])).stderr).toBe("");
+    } finally {
+      fresh.cleanup();
+    }
+  });
+});
