@@ -121,7 +121,7 @@ ${argCases}
   esac
   return 0
 }
-complete -o default -F _spotdesk spotdesk
+complete -F _spotdesk spotdesk
 `;
 }
 

@@ -47,7 +47,7 @@ function complete(...words: string[]): string[] {
 describe("bash", () => {
   it("is accepted by bash -n", () => {
     expect(() => execFileSync("bash", ["-n", script])).not.toThrow();
-    expect(bashScript).toContain("complete -o default -F _spotdesk spotdesk");
+    expect(bashScript).toContain("complete -F _spotdesk spotdesk");
   });
 
   it("completes commands, subcommands and options", () => {
@@ -85,7 +85,7 @@ describe("zsh and fish", () => {
     expect(result.code).toBe(0);
     expect(result.stdout.startsWith("#compdef spotdesk\n")).toBe(true);
     expect(result.stdout).toContain("bashcompinit");
-    expect(result.stdout).toContain("complete -o default -F _spotdesk spotdesk");
+    expect(result.stdout).toContain("complete -F _spotdesk spotdesk");
     const file = join(cli.home, "spotdesk.zsh");
     writeFileSync(file, result.stdout);
     expect(() => execFileSync("bash", ["-n", file])).not.toThrow();
