@@ -120,7 +120,7 @@ let stdoutFailed = false;
 /**
  * stdout could not take the result (a full disk, a pipe closed by its reader). A reader that
  * closed the pipe of a read command early (`spotdesk orders … | head -1`) is not an error; any
- * other failure, or any failure after an order went out, exits with kind `output` (10) and names
+ * other failure, or any failure after an order went out, exits with kind `output` (11) and names
  * on stderr what was done, so a script does not send it again (docs/cli.md "Exit codes").
  */
 export function onStdoutError(error: NodeJS.ErrnoException): void {

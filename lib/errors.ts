@@ -85,5 +85,5 @@ export const EXIT_CODES: Record<ErrorKind, number> = {
   // a directory or file spotdesk must write cannot be written (HOME, SPOTDESK_DATA_DIR, …)
   config: 2,
   // the work was done (an order went out) but its result could not be written to stdout
-  output: 10,
+  output: 11,
 };

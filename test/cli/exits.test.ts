@@ -44,32 +44,32 @@ function runWithStdout(args: string[], stdout: "full" | "closed-pipe", env: Reco
 }
 
 describe("a result that cannot be written (docs/cli.md 'Exit codes')", () => {
-  it("exits 10 after an order went out to /dev/full, naming the order on stderr", async () => {
+  it("exits 11 after an order went out to /dev/full, naming the order on stderr", async () => {
     const result = await runWithStdout(
       ["-a", "full", "buy", "BTC/USDT", "0.001", "1000", "--client-order-id", "full-1", "--json"],
       "full",
       at,
     );
-    expect(result.code).toBe(10);
+    expect(result.code).toBe(11);
     const orders = await cli.json<Order[]>(["-a", "full", "orders", "BTC/USDT"], { env: at });
     expect(orders).toHaveLength(1);
     expect(result.stderr).toContain(`buy order ${orders[0]!.id} placed (client order id full-1)`);
     expect(result.stderr).toContain("Could not write the result to stdout (ENOSPC)");
-    expect(lastJsonLine(result.stderr).error).toMatchObject({ exchange: "paper", kind: "output", exitCode: 10 });
+    expect(lastJsonLine(result.stderr).error).toMatchObject({ exchange: "paper", kind: "output", exitCode: 11 });
   });
 
-  it("exits 10 when the reader closed the pipe after an order, 0 for a read command", async () => {
+  it("exits 11 when the reader closed the pipe after an order, 0 for a read command", async () => {
     const order = await runWithStdout(["-a", "pipe", "sell", "BTC/USDT", "0.001", "90000"], "closed-pipe", at);
-    expect(order.code).toBe(10);
+    expect(order.code).toBe(11);
     const [placed] = await cli.json<Order[]>(["-a", "pipe", "orders", "BTC/USDT"], { env: at });
     expect(order.stderr).toContain(`sell order ${placed!.id} placed`);
     const read = await runWithStdout(["-a", "pipe", "orders", "BTC/USDT"], "closed-pipe", at);
     expect(read).toEqual({ code: 0, stderr: "" });
   });
 
-  it("exits 10 when a read's result does not fit on the disk", async () => {
+  it("exits 11 when a read's result does not fit on the disk", async () => {
     const result = await runWithStdout(["balances"], "full");
-    expect(result.code).toBe(10);
+    expect(result.code).toBe(11);
     expect(result.stderr).toContain("ENOSPC");
   });
 });
