@@ -17,16 +17,16 @@ import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
 import { median, type BenchOutcome } from "./index.js";
 
-interface AutocannonResult {
+export interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p99: number; average: number };
   non2xx: number;
   errors: number;
   timeouts: number;
 }
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+export type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 /** autocannon ships no types; a non-literal specifier keeps the compiler from looking for them. */
-async function loadAutocannon(): Promise<Autocannon> {
+export async function loadAutocannon(): Promise<Autocannon> {
   const specifier: string = "autocannon";
   const mod = (await import(specifier)) as { default: Autocannon };
   return mod.default;

@@ -8,6 +8,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -171,7 +172,7 @@ export class BingxAdapter extends RestAdapter {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, msg = "" } = parsed.data;
-    if (Number(code) === 0 && response.status < 400) return parsed.data.data;
+    if (isCode(code, 0) && response.status < 400) return parsed.data.data;
     const error = this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
       retryAfterMs: this.unblockedIn(msg),
     });

@@ -15,6 +15,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
 import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 export const BITGET_BASE_URL = "https://api.bitget.com";
@@ -165,7 +166,7 @@ export class BitgetAdapter extends RestAdapter {
     if (!envelope || typeof envelope !== "object" || envelope.code === undefined) {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
-    if (String(envelope.code) !== BITGET_SUCCESS) {
+    if (!isCode(envelope.code, BITGET_SUCCESS)) {
       throw this.fail(String(envelope.code), envelope.msg ?? envelope.message ?? "Unknown error", response.status, response.headers);
     }
     return envelope;

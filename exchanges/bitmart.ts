@@ -8,6 +8,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -176,7 +177,7 @@ export class BitmartAdapter extends RestAdapter {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, message = "" } = parsed.data;
-    if (Number(code) === BITMART_SUCCESS && response.status < 400) return parsed.data.data;
+    if (isCode(code, BITMART_SUCCESS) && response.status < 400) return parsed.data.data;
     // X-BM-RateLimit-Reset is the length of the current limit window in seconds (docs: "Current
     // time window, in seconds"; 600 calls per 60 s reads Limit 600, Reset 60): waiting one whole
     // window is the safe hint, as BitMart gives no time of reset.
@@ -255,7 +256,7 @@ export class BitmartAdapter extends RestAdapter {
         orderIds: z.array(id).optional(),
       })
       .parse(data ?? {});
-    if (inner.code !== undefined && Number(inner.code) !== 0) throw this.fail(inner.code, inner.msg ?? "Batch failed");
+    if (inner.code !== undefined && !isCode(inner.code, 0)) throw this.fail(inner.code, inner.msg ?? "Batch failed");
     const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
     if (ids.length !== orders.length) {
       throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, { kind: "invalid-order" });

@@ -9,6 +9,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isSuccessCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -174,7 +175,7 @@ export class BitrueAdapter extends RestAdapter {
     const response = await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params));
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;
-    if (response.status < 400 && json !== undefined && (code === undefined || Number(code) === BITRUE_SUCCESS))
+    if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true))
       return json;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
     if (response.status >= 500) {

@@ -8,6 +8,7 @@ import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "./common/rest.js";
+import { isSuccessCode } from "./common/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -180,7 +181,7 @@ export class BitteamAdapter extends RestAdapter {
       msg?: unknown;
     };
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
-    if (response.status < 400 && json.ok === true && (code === undefined || Number(code) === BITTEAM_SUCCESS))
+    if (response.status < 400 && json.ok === true && isSuccessCode(code, BITTEAM_SUCCESS, true))
       return json.result;
     const msg =
       typeof json.message === "string" && json.message

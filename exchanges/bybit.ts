@@ -14,6 +14,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
 import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 export const BYBIT_BASE_URL = "https://api.bybit.com";
@@ -174,7 +175,7 @@ export class BybitAdapter extends RestAdapter {
     if (!envelope || typeof envelope !== "object" || envelope.retCode === undefined) {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
-    if (Number(envelope.retCode) !== 0) {
+    if (!isCode(envelope.retCode, 0)) {
       // bybit announces when the rate-limit window reopens (ms since the epoch).
       const reset = Number(response.headers["x-bapi-limit-reset-timestamp"]);
       throw this.fail(envelope.retCode, envelope.retMsg ?? "Unknown error", response.status, response.headers, {
@@ -229,7 +230,7 @@ export class BybitAdapter extends RestAdapter {
       request: orders.map((o) => this.orderRequest(o)),
     });
     // Seed 001 §5: any extra-info error entry fails the batch; so does an order without id and time.
-    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && Number(e.code) !== 0);
+    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
     if (failed) {
       throw new ExchangeError(this.id, `One of orders threw an error (${failed.code}, ${failed.msg ?? ""})`, {
         kind: this.fail(failed.code, failed.msg ?? "").kind,
@@ -257,7 +258,7 @@ export class BybitAdapter extends RestAdapter {
       category: "spot",
       request: ids.map((orderId) => ({ symbol, orderId })),
     });
-    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && Number(e.code) !== 0);
+    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
     if (failed) {
       throw new ExchangeError(this.id, `One of orders threw an error (${failed.code}, ${failed.msg ?? ""})`, {
         kind: this.fail(failed.code, failed.msg ?? "").kind,

@@ -8,6 +8,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -173,7 +174,7 @@ export class CoinstoreAdapter extends RestAdapter {
   private async call(method: HttpMethod, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
     const response = await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params));
     const json = (response.json ?? {}) as { code?: unknown; message?: unknown; msg?: unknown; data?: unknown };
-    if (response.status < 400 && json.code !== undefined && Number(json.code) === COINSTORE_CODE.SUCCESS)
+    if (response.status < 400 && isCode(json.code, COINSTORE_CODE.SUCCESS))
       return json.data;
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
     const text =

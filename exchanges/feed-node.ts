@@ -1,6 +1,6 @@
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
 import WebSocket from "ws";
-import type { Gunzip } from "./feed/options.js";
+import type { Inflate } from "./feed/inflate.js";
 import type { WebSocketFactory, WebSocketLike } from "./types.js";
 
 /** Node's websocket for the feeds: `ws`, whose event handlers already match WebSocketLike. */
@@ -12,10 +12,18 @@ export const nodeConnect: WebSocketFactory = (url) => {
   return socket as unknown as WebSocketLike;
 };
 
-/** htx and bingx frames are gzip; synchronous zlib keeps the frames in order at no cost. */
-export const nodeGunzip: Gunzip = (data) => gunzipSync(data);
+/**
+ * Binary frames (gzip: htx, bingx, bitrue; raw deflate: bitmart; docs/feeds.md "Frames"):
+ * synchronous zlib keeps the frames in order at no cost. A bomb is cut at 64 MiB.
+ */
+export const nodeInflate: Inflate = (data, format) => {
+  const options = { maxOutputLength: 64 * 1024 * 1024 };
+  if (format === "gzip") return gunzipSync(data, options);
+  if (format === "deflate") return inflateSync(data, options);
+  return inflateRawSync(data, options);
+};
 
 /** What a Node caller spreads into FeedOptions: `createFeed(id, pair, { ...nodeFeedOptions(), depth })`. */
-export function nodeFeedOptions(): { connect: WebSocketFactory; gunzip: Gunzip } {
-  return { connect: nodeConnect, gunzip: nodeGunzip };
+export function nodeFeedOptions(): { connect: WebSocketFactory; inflate: Inflate } {
+  return { connect: nodeConnect, inflate: nodeInflate };
 }

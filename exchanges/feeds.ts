@@ -44,7 +44,7 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
 
 /**
  * The live public order book of one pair on one exchange. Options beyond FeedOptions
- * (FeedRuntimeOptions: gunzip, intervals) ride along in the same object; in Node spread
+ * (FeedRuntimeOptions: inflate, intervals) ride along in the same object; in Node spread
  * nodeFeedOptions() from exchanges/feed-node.ts in. Nothing starts until `start()`.
  */
 export function createFeed(id: string, pair: string, options: FeedOptions): BookFeed {

@@ -16,6 +16,7 @@ import {
 } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -239,7 +240,7 @@ export class KucoinAdapter extends RestAdapter {
       kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
     );
     const envelope = (response.json ?? {}) as { code?: unknown; msg?: unknown; data?: unknown };
-    if (String(envelope.code) === KUCOIN_OK) return envelope.data;
+    if (isCode(envelope.code, KUCOIN_OK)) return envelope.data;
     throw this.kucoinError(response, envelope);
   }
 

@@ -8,6 +8,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -188,8 +189,8 @@ export class MexcAdapter extends RestAdapter {
       (json !== undefined &&
         !Array.isArray(json) &&
         json.code !== undefined &&
-        Number(json.code) !== 0 &&
-        Number(json.code) !== 200);
+        !isCode(json.code, 0) &&
+        !isCode(json.code, 200));
     if (!failed && json !== undefined) return json;
     const code = json?.code as string | number | undefined;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;

@@ -15,6 +15,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
 import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 export const OKX_BASE_URL = "https://www.okx.com";
@@ -174,9 +175,9 @@ export class OkxAdapter extends RestAdapter {
       throw this.failure(String(response.status), `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
     const data = Array.isArray(envelope.data) ? envelope.data : [];
-    if (String(envelope.code) !== "0") {
+    if (!isCode(envelope.code, "0")) {
       // A failed trade call names the cause per item (sCode/sMsg); the envelope says only "1".
-      const item = (data as OkxItemResult[]).find((d) => d && d.sCode !== undefined && d.sCode !== "0");
+      const item = (data as OkxItemResult[]).find((d) => d && d.sCode !== undefined && !isCode(d.sCode, "0"));
       if (item) throw this.failure(String(item.sCode), item.sMsg ?? "", response.status, response.headers);
       throw this.failure(String(envelope.code), envelope.msg ?? "", response.status, response.headers);
     }

@@ -61,7 +61,23 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
       });
     }
   }
-  return lazyAdapter(exchange, () => load().then((factory) => factory(credentials, options)));
+  return lazyAdapter(exchange, () => loadFactory(exchange, load).then((factory) => factory(credentials, options)));
+}
+
+/**
+ * Each module is imported once per process: the server builds an adapter per call, and a dynamic
+ * import() still costs a module resolution every time (a round trip to the loader thread under tsx).
+ */
+const factories = new Map<ExchangeId, Promise<AdapterFactory>>();
+function loadFactory(id: ExchangeId, load: () => Promise<AdapterFactory>): Promise<AdapterFactory> {
+  let factory = factories.get(id);
+  if (!factory) {
+    factory = load();
+    factories.set(id, factory);
+    // a failed import is tried again by the next call
+    factory.catch(() => factories.delete(id));
+  }
+  return factory;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
+import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -157,7 +158,7 @@ export class XtAdapter extends RestAdapter {
     const response = await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body));
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
-    if (Number(parsed.data.rc) === 0 && response.status < 400) return parsed.data.result;
+    if (isCode(parsed.data.rc, 0) && response.status < 400) return parsed.data.result;
     const mc = parsed.data.mc ?? undefined;
     const message = (mc && (XT_CODE as Record<string, string>)[mc]) || mc || `HTTP ${response.status}`;
     throw this.fail(mc, message, response.status, response.headers);

@@ -7,6 +7,7 @@ import { registerCancel } from "./cancel.js";
 import { registerCompletion } from "./completion.js";
 import { registerExchanges } from "./exchanges.js";
 import { registerOrders } from "./orders.js";
+import { registerReport } from "./report.js";
 import { registerServer } from "./server.js";
 import { registerTrade } from "./trade.js";
 import { registerTui } from "./tui.js";
@@ -22,6 +23,7 @@ export const ALL_COMMANDS: readonly Register[] = [
   registerTrade,
   registerCancel,
   registerBook,
+  registerReport,
   registerTui,
   registerServer,
   registerCompletion,
@@ -41,6 +43,7 @@ const GROUP_OF: Record<string, Register> = {
   "cancel-batch": registerCancel,
   "cancel-all": registerCancel,
   book: registerBook,
+  report: registerReport,
   tui: registerTui,
   serve: registerServer,
   users: registerServer,

@@ -1,5 +1,5 @@
 import { Decimal } from "../../lib/decimal.js";
-import type { OrderBook, BookSide } from "../../lib/orderbook.js";
+import type { BookSide, OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
 
 /** A decimal as exchanges write them: digits, an optional fraction, an optional exponent. */
@@ -8,8 +8,53 @@ const DECIMAL_RE = /^\d+(\.\d*)?([eE][-+]?\d+)?$|^\.\d+$/;
 /** Thrown for a message the feed cannot read; the base logs it and carries on (seed 001 §8). */
 export class FeedParseError extends Error {}
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
+
+function isNumberChar(c: number): boolean {
+  // digits, minus, plus, dot, e, E
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+/**
+ * Parses JSON whose price levels are written as bare numbers (lbank, htx: `[[0.0252,0.5833]]`)
+ * without rounding them through binary floats: every number that is an array element (after `[`
+ * or `,` inside an array) is read as its decimal text. Numbers that are object values (sequence
+ * numbers, timestamps) stay numbers, and strings are left as they are, even one holding `,1]`.
+ * A hand scanner: this runs on every lbank and htx frame (STYLE.md: hot path).
+ */
+export function parseJsonKeepingLevels(text: string): unknown {
+  let out = "";
+  let copied = 0;
+  // one flag per open bracket or brace: true inside an array
+  const inArray: boolean[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length && text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
+      continue;
+    }
+    if (c === OPEN_BRACKET) inArray.push(true);
+    else if (c === 0x7b) inArray.push(false);
+    else if (c === 0x5d || c === 0x7d) inArray.pop();
+    if ((c !== OPEN_BRACKET && c !== COMMA) || !inArray[inArray.length - 1]) continue;
+    let start = i + 1;
+    while (start < text.length && text.charCodeAt(start) <= 0x20) start++;
+    let end = start;
+    while (end < text.length && isNumberChar(text.charCodeAt(end))) end++;
+    if (end === start) continue;
+    out += `${text.slice(copied, start)}"${text.slice(start, end)}"`;
+    copied = end;
+    i = end - 1;
+  }
+  return JSON.parse(copied === 0 ? text : out + text.slice(copied));
+}
+
 export function decimalText(value: unknown, what: string): string {
-  const text = typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
+  const text =
+    typeof value === "string" ? value : typeof value === "number" && Number.isFinite(value) ? String(value) : undefined;
   if (text === undefined || !DECIMAL_RE.test(text)) throw new FeedParseError(`bad ${what}: ${JSON.stringify(value)}`);
   return text;
 }
@@ -58,7 +103,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** A sequence number that may arrive as a number or a numeric string. */
 export function sequence(value: unknown, what: string): number {
   const n = typeof value === "string" && value !== "" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isSafeInteger(n)) throw new FeedParseError(`bad ${what}: ${JSON.stringify(value)}`);
+  if (typeof n !== "number" || !Number.isSafeInteger(n))
+    throw new FeedParseError(`bad ${what}: ${JSON.stringify(value)}`);
   return n;
 }
 

@@ -1,7 +1,5 @@
 import type { FeedOptions } from "../types.js";
-
-/** Decompresses one gzip frame (htx, bingx). Node injects zlib; the browser DecompressionStream. */
-export type Gunzip = (data: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+import type { Inflate } from "./inflate.js";
 
 export interface HttpCall {
   method?: "GET" | "POST";
@@ -19,10 +17,11 @@ export type FetchJson = (url: string, call?: HttpCall) => Promise<unknown>;
 /**
  * FeedOptions plus what the feed machinery reads at run time. createFeed keeps the
  * FeedOptions signature; these fields ride along in the same object (nodeFeedOptions() spreads
- * `connect` and `gunzip` in; tests shorten the intervals).
+ * `connect` and `inflate` in; tests shorten the intervals).
  */
 export interface FeedRuntimeOptions extends FeedOptions {
-  gunzip?: Gunzip;
+  /** decompresses binary frames (gzip, zlib, raw deflate); the browser's DecompressionStream when absent */
+  inflate?: Inflate;
   fetchJson?: FetchJson;
   /** seed 001 §4: a keep-alive every 15 s */
   keepAliveMs?: number;
@@ -69,7 +68,11 @@ export function defaultFetchJson(timeoutMs: number = FEED_DEFAULTS.httpTimeoutMs
   return async (url, call = {}) => {
     const response = await fetch(url, {
       method: call.method ?? "GET",
-      headers: { accept: "application/json", ...(call.body !== undefined ? { "content-type": "application/json" } : {}), ...call.headers },
+      headers: {
+        accept: "application/json",
+        ...(call.body !== undefined ? { "content-type": "application/json" } : {}),
+        ...call.headers,
+      },
       ...(call.body !== undefined ? { body: call.body } : {}),
       signal: AbortSignal.timeout(timeoutMs),
     });

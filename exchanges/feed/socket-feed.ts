@@ -4,8 +4,9 @@ import { silentLogger } from "../../lib/log.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import type { ExchangeId } from "../../lib/types.js";
 import type { BookFeed, FeedState, WebSocketFactory, WebSocketLike } from "../types.js";
+import { browserInflate, type Compression, compressionOf, type Inflate, plainText } from "./inflate.js";
 import { FeedParseError } from "./levels.js";
-import { backoffDelay, defaultFetchJson, FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson, type Gunzip } from "./options.js";
+import { backoffDelay, defaultFetchJson, FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson } from "./options.js";
 
 const OPEN = 1;
 const CONNECTING = 0;
@@ -22,7 +23,8 @@ function browserWebSocket(): WebSocketFactory | undefined {
 
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
-  if (typeof error === "object" && error !== null && "message" in error) return String((error as { message: unknown }).message);
+  if (typeof error === "object" && error !== null && "message" in error)
+    return String((error as { message: unknown }).message);
   return String(error);
 }
 
@@ -59,7 +61,12 @@ export abstract class SocketFeed implements BookFeed {
   protected readonly options: FeedRuntimeOptions;
   protected readonly log: Logger;
   protected readonly fetchJson: FetchJson;
-  protected readonly gunzip: Gunzip | undefined;
+  protected readonly inflate: Inflate | undefined;
+  /**
+   * Binary frames that are neither gzip nor zlib are the venue's own bytes (mexc protobuf), not
+   * raw deflate: such a module sets this and overrides binaryFrame.
+   */
+  protected readonly binaryPayload: boolean = false;
 
   private currentState: FeedState = "closed";
   private readonly stateListeners = new Set<(state: FeedState) => void>();
@@ -74,7 +81,13 @@ export abstract class SocketFeed implements BookFeed {
   private staleTimer: Timer | undefined;
   private reconnectTimer: Timer | undefined;
   private lastChangeAt = 0;
-  /** keeps frames in order while an asynchronous gunzip runs */
+  /** the book version the change listeners were last told about */
+  private announcedVersion = this.book.version;
+  /** the socket generation whose unreadable frame was last logged at warn level */
+  private warnedGeneration = -1;
+  /** frames waiting behind an asynchronous inflate */
+  private pendingDecodes = 0;
+  /** keeps frames in order while an asynchronous inflate runs */
   private decodeChain: Promise<void> = Promise.resolve();
   private readonly keepAliveMs: number;
   private readonly staleAfterMs: number;
@@ -86,7 +99,7 @@ export abstract class SocketFeed implements BookFeed {
     this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : EXCHANGES[exchange].depth;
     this.log = options.logger ?? silentLogger;
     this.fetchJson = options.fetchJson ?? defaultFetchJson(options.httpTimeoutMs);
-    this.gunzip = options.gunzip;
+    this.inflate = options.inflate ?? browserInflate();
     this.keepAliveMs = options.keepAliveMs ?? FEED_DEFAULTS.keepAliveMs;
     this.staleAfterMs = options.staleAfterMs ?? FEED_DEFAULTS.staleAfterMs;
   }
@@ -117,16 +130,41 @@ export abstract class SocketFeed implements BookFeed {
   /** Resets per-connection sequence state; called before each subscription. */
   protected resetSequence(): void {}
 
-  /** Frame decoding: text as is, binary through gunzip when the exchange compresses. */
+  /**
+   * The one frame decoder of every feed (docs/feeds.md "Frames"): text as is; binary by its first
+   * bytes — gzip, zlib, otherwise raw deflate — and, when that does not inflate, plain text sent
+   * as binary. A module reads no compression of its own.
+   */
   protected decode(data: unknown): Frame | Promise<Frame> {
     if (typeof data === "string") return data;
     const bytes = toBytes(data);
     if (!bytes) throw new FeedParseError(`unexpected frame type ${Object.prototype.toString.call(data)}`);
-    if (this.gunzip && bytes[0] === 0x1f && bytes[1] === 0x8b) {
-      const out = this.gunzip(bytes);
-      return out instanceof Promise ? out.then((b) => this.binaryFrame(b)) : this.binaryFrame(out);
+    const format = compressionOf(bytes);
+    if (format === "deflate-raw" && this.binaryPayload) return this.binaryFrame(bytes);
+    if (!this.inflate)
+      return this.uncompressed(bytes, format, new Error("no inflate available (pass nodeFeedOptions() in Node)"));
+    let out: Uint8Array | Promise<Uint8Array>;
+    try {
+      out = this.inflate(bytes, format);
+    } catch (error) {
+      return this.uncompressed(bytes, format, error);
     }
-    return this.binaryFrame(bytes);
+    if (out instanceof Promise) {
+      return out.then(
+        (b) => this.binaryFrame(b),
+        (error: unknown) => this.uncompressed(bytes, format, error),
+      );
+    }
+    return this.binaryFrame(out);
+  }
+
+  /** A binary frame that did not inflate: plain text sent as binary, or a frame nobody can read. */
+  private uncompressed(bytes: Uint8Array, format: Compression, error: unknown): Frame {
+    if (format === "deflate-raw") {
+      const text = plainText(bytes);
+      if (text !== undefined) return text;
+    }
+    throw new FeedParseError(`${format} frame does not inflate: ${errorText(error)}`);
   }
 
   /** Binary after decompression: text unless the module reads bytes (mexc overrides). */
@@ -150,11 +188,16 @@ export abstract class SocketFeed implements BookFeed {
     this.send(JSON.stringify(message));
   }
 
-  /** A fresh snapshot is in the book: the feed is live and the backoff starts over. */
+  /**
+   * A fresh snapshot is in the book: the feed is live and the backoff starts over. A snapshot that
+   * came by REST lands outside any frame, so its change is announced here (a reader waiting for
+   * the first book would otherwise wait for the first delta).
+   */
   protected markLive(): void {
     this.attempts = 0;
     this.lastChangeAt = Date.now();
     this.setState("live");
+    this.announceChange();
   }
 
   /**
@@ -167,6 +210,7 @@ export abstract class SocketFeed implements BookFeed {
     this.log.warn("feed resync", { exchange: this.exchange, pair: this.pair, reason, ...fields });
     this.book.clear();
     this.setState("resyncing");
+    this.announceChange();
     this.resetSequence();
     try {
       this.requestSnapshot();
@@ -199,7 +243,8 @@ export abstract class SocketFeed implements BookFeed {
     this.setState("connecting");
     void this.openSocket();
     this.keepAliveTimer = setInterval(() => this.keepAlive(), this.keepAliveMs);
-    if (this.staleAfterMs > 0) this.staleTimer = setInterval(() => this.checkStale(), Math.max(10, Math.floor(this.staleAfterMs / 4)));
+    if (this.staleAfterMs > 0)
+      this.staleTimer = setInterval(() => this.checkStale(), Math.max(10, Math.floor(this.staleAfterMs / 4)));
   }
 
   stop(): void {
@@ -347,54 +392,88 @@ export abstract class SocketFeed implements BookFeed {
   private checkStale(): void {
     if (!this.running || this.currentState !== "live") return;
     if (Date.now() - this.lastChangeAt < this.staleAfterMs) return;
-    this.log.warn("feed stale: book unchanged", { exchange: this.exchange, pair: this.pair, ms: Date.now() - this.lastChangeAt });
+    this.log.warn("feed stale: book unchanged", {
+      exchange: this.exchange,
+      pair: this.pair,
+      ms: Date.now() - this.lastChangeAt,
+    });
     this.setState("stale");
     // a new socket brings a fresh snapshot; the state returns to live when it lands
     this.renewSocket();
   }
 
+  /**
+   * Decodes and handles one frame. While an asynchronous inflate (the browser's) is pending, every
+   * later frame, text included, waits its turn, so frames are handled in the order they came; a
+   * decode result is settled at once so no rejection is ever left unhandled.
+   */
   private receive(data: unknown): void {
     this.stats.messages++;
     let decoded: Frame | Promise<Frame>;
     try {
       decoded = this.decode(data);
     } catch (error) {
-      this.parseFailure(error, data);
-      return;
+      if (this.pendingDecodes === 0) return this.parseFailure(error, data);
+      decoded = Promise.reject(error);
+      decoded.catch(() => {});
     }
-    if (decoded instanceof Promise) {
-      const generation = this.generation;
-      this.decodeChain = this.decodeChain.then(() =>
-        decoded.then(
-          (frame) => {
-            if (generation === this.generation) this.process(frame);
-          },
-          (error) => this.parseFailure(error, data),
-        ),
+    if (!(decoded instanceof Promise) && this.pendingDecodes === 0) return this.process(decoded);
+    const generation = this.generation;
+    const settled: Promise<{ frame: Frame } | { error: unknown }> = Promise.resolve(decoded).then(
+      (frame) => ({ frame }),
+      (error: unknown) => ({ error }),
+    );
+    this.pendingDecodes++;
+    this.decodeChain = this.decodeChain
+      .then(() => settled)
+      .then((result) => {
+        this.pendingDecodes--;
+        if (generation !== this.generation) return;
+        if ("frame" in result) this.process(result.frame);
+        else this.parseFailure(result.error, data);
+      })
+      .catch((error: unknown) =>
+        this.log.error("feed frame handling failed", { exchange: this.exchange, error: errorText(error) }),
       );
-      return;
-    }
-    this.process(decoded);
   }
 
   private process(frame: Frame): void {
-    const before = this.book.version;
     try {
       this.handleFrame(frame);
     } catch (error) {
       this.parseFailure(error, frame);
     }
-    if (this.book.version !== before) {
-      this.lastChangeAt = Date.now();
-      if (this.currentState === "stale") this.setState("live");
-      notify(this.changeListeners, undefined, this.log, this.exchange);
-    }
+    this.announceChange();
   }
 
+  /** Tells the change listeners once for every book version they have not seen yet. */
+  private announceChange(): void {
+    if (this.book.version === this.announcedVersion) return;
+    this.announcedVersion = this.book.version;
+    this.lastChangeAt = Date.now();
+    if (this.currentState === "stale") this.setState("live");
+    notify(this.changeListeners, undefined, this.log, this.exchange);
+  }
+
+  /**
+   * A frame that cannot be decoded or read (docs/feeds.md "Frames nobody can read"): logged once
+   * per connection with the venue and the reason (the rest at debug level, so a venue that
+   * changed its format does not flood the log), and the book is thrown away and taken again,
+   * since the lost frame may have changed it. The process carries on.
+   */
   private parseFailure(error: unknown, data: unknown): void {
     this.stats.parseFailures++;
-    const sample = typeof data === "string" ? data.slice(0, 200) : `<${(toBytes(data)?.length ?? 0)} bytes>`;
-    this.log.warn("feed message not understood", { exchange: this.exchange, error: errorText(error), sample });
+    const reason = errorText(error);
+    const sample = typeof data === "string" ? data.slice(0, 200) : `<${toBytes(data)?.length ?? 0} bytes>`;
+    const fields = { exchange: this.exchange, pair: this.pair, reason, sample };
+    if (this.warnedGeneration !== this.generation) {
+      this.warnedGeneration = this.generation;
+      this.log.warn("feed message not understood", fields);
+    } else {
+      this.log.debug("feed message not understood", fields);
+    }
+    if (this.currentState === "live" || this.currentState === "stale")
+      this.resync("message not understood", { reason });
   }
 }
 

@@ -1,12 +1,13 @@
 import { exchangeSymbol } from "../../lib/pair.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
+import { isSuccessCode } from "../common/success.js";
 import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const BINGX_WS_URL = "wss://open-api-ws.bingx.com/market";
 
 /**
- * BingX spot depth: every frame is gzip (decompressed by the injected gunzip), {symbol}@depth{N}
+ * BingX spot depth: every frame is gzip (read by the shared frame decoder, docs/feeds.md), {symbol}@depth{N}
  * pushes the whole top-N book each time, so it cannot drift and is watched for staleness only.
  * The server sends "Ping" and expects "Pong" back, or it closes the connection.
  */
@@ -45,7 +46,7 @@ export class BingxFeed extends SocketFeed {
       this.sendJson({ pong: message.ping, time: message.time });
       return;
     }
-    if (message.code !== undefined && message.code !== 0) {
+    if (!isSuccessCode(message.code, 0, true)) {
       this.log.error("bingx refused", { code: message.code, msg: message.msg });
       return;
     }

@@ -9,7 +9,8 @@ export const BITMART_WS_URL = "wss://ws-manager-compress.bitmart.com/api?protoco
  * BitMart spot depth-increase channel spot/depth/increase100:{SYMBOL}: a `snapshot` first, then
  * `update` messages whose `version` runs on by one. A jump in `version` is a gap: the book is
  * thrown away and a fresh snapshot asked for on the same socket with {"op":"request"}. Keep-alive
- * is the text "ping", answered "pong".
+ * is the text "ping", answered "pong". The default address sends every other frame binary, raw
+ * DEFLATE; the shared frame decoder reads it and plain text alike (docs/feeds.md "bitmart").
  */
 export class BitmartFeed extends SocketFeed {
   readonly symbol: string;

@@ -1,7 +1,8 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { isCode } from "../common/success.js";
+import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
-import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const COINSTORE_REST_URL = "https://api.coinstore.com";
@@ -45,9 +46,10 @@ export class CoinstoreFeed extends SocketFeed {
       method: "POST",
       body: JSON.stringify({ symbolCodes: [this.symbol] }),
     });
-    const first = isRecord(answer) && answer.code === 0 && Array.isArray(answer.data) ? answer.data[0] : undefined;
+    const first = isRecord(answer) && isCode(answer.code, 0) && Array.isArray(answer.data) ? answer.data[0] : undefined;
     const id = isRecord(first) ? first.symbolId : undefined;
-    if (typeof id !== "number" && typeof id !== "string") throw new Error(`no symbolId for ${this.symbol}: ${JSON.stringify(answer).slice(0, 200)}`);
+    if (typeof id !== "number" && typeof id !== "string")
+      throw new Error(`no symbolId for ${this.symbol}: ${JSON.stringify(answer).slice(0, 200)}`);
     return String(id);
   }
 
@@ -64,11 +66,24 @@ export class CoinstoreFeed extends SocketFeed {
     const message: unknown = JSON.parse(frame);
     if (!isRecord(message)) throw new FeedParseError("not an object");
     if (message.T === "resp" || message.T === "echo") {
-      if (message.C !== undefined && message.C !== 200) this.log.error("coinstore refused", { code: message.C, msg: message.M });
+      if (message.C !== undefined && !isCode(message.C, 200))
+        this.log.error("coinstore refused", { code: message.C, msg: message.M });
       return;
     }
-    if (message.T !== "depth" || message.channel !== this.channel) return;
+    if (!this.isOurDepth(message)) return;
     this.book.applySnapshot(parseLevels(message.b, "b"), parseLevels(message.a, "a"));
     this.markLive();
+  }
+
+  /**
+   * Coinstore documents a depth push two ways (docs/feeds.md "coinstore"): its message schema
+   * carries "T":"depth" and the channel; its depth example carries neither, only level,
+   * instrumentId, symbol, b and a. Both are ours when they name our channel or our symbol id.
+   */
+  private isOurDepth(message: Record<string, unknown>): boolean {
+    if (message.T !== undefined && message.T !== "depth") return false;
+    if (message.channel !== undefined) return message.channel === this.channel;
+    if (message.b === undefined && message.a === undefined) return false;
+    return message.instrumentId !== undefined && String(message.instrumentId) === this.symbolId;
   }
 }

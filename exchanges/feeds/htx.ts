@@ -1,7 +1,7 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { FeedParseError, isRecord, parseJsonKeepingLevels, parseLevels, sequence } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { FEED_DEFAULTS } from "../feed/options.js";
-import { FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../feed/rest-snapshot-feed.js";
 import type { Frame } from "../feed/socket-feed.js";
 
@@ -17,7 +17,14 @@ export const HTX_WS_URL = "wss://api.huobi.pro/feed";
 export class HtxFeed extends RestSnapshotFeed {
   readonly channel: string;
   private requestId = 0;
-  private pending: { id: string; resolve: (s: RestSnapshot) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> } | undefined;
+  private pending:
+    | {
+        id: string;
+        resolve: (s: RestSnapshot) => void;
+        reject: (e: Error) => void;
+        timer: ReturnType<typeof setTimeout>;
+      }
+    | undefined;
 
   constructor(pair: string, options: FeedRuntimeOptions) {
     super("htx", pair, options);
@@ -60,7 +67,8 @@ export class HtxFeed extends RestSnapshotFeed {
 
   protected handleFrame(frame: Frame): void {
     if (typeof frame !== "string") throw new FeedParseError("binary frame");
-    const message: unknown = JSON.parse(frame);
+    // levels are bare JSON numbers: read as decimal text, never rounded through floats (docs/feeds.md)
+    const message: unknown = parseJsonKeepingLevels(frame);
     if (!isRecord(message)) throw new FeedParseError("not an object");
     if (message.ping !== undefined) {
       this.sendJson({ pong: message.ping });
@@ -78,7 +86,11 @@ export class HtxFeed extends RestSnapshotFeed {
       const data = message.data;
       if (!isRecord(data)) return pending.reject(new Error("snapshot without data"));
       try {
-        pending.resolve({ sequence: sequence(data.seqNum, "seqNum"), bids: parseLevels(data.bids, "bids"), asks: parseLevels(data.asks, "asks") });
+        pending.resolve({
+          sequence: sequence(data.seqNum, "seqNum"),
+          bids: parseLevels(data.bids, "bids"),
+          asks: parseLevels(data.asks, "asks"),
+        });
       } catch (error) {
         pending.reject(error as Error);
       }
@@ -90,6 +102,11 @@ export class HtxFeed extends RestSnapshotFeed {
     const seqNum = sequence(tick.seqNum, "seqNum");
     const prevSeqNum = sequence(tick.prevSeqNum, "prevSeqNum");
     // the link as a range: an update continues the book when its prevSeqNum is the last seqNum
-    this.onDelta({ first: prevSeqNum + 1, last: seqNum, bids: parseLevels(tick.bids, "bids"), asks: parseLevels(tick.asks, "asks") });
+    this.onDelta({
+      first: prevSeqNum + 1,
+      last: seqNum,
+      bids: parseLevels(tick.bids, "bids"),
+      asks: parseLevels(tick.asks, "asks"),
+    });
   }
 }

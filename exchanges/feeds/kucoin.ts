@@ -1,7 +1,8 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { isCode } from "../common/success.js";
+import { decimalText, FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
-import { decimalText, FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
 import { type RestSnapshot, RestSnapshotFeed, type SequencedLevel } from "../feed/rest-snapshot-feed.js";
 import type { Frame } from "../feed/socket-feed.js";
 
@@ -35,13 +36,19 @@ export class KucoinFeed extends RestSnapshotFeed {
     let endpoint = KUCOIN_WS_URL;
     try {
       const answer = await this.fetchJson(`${this.rest}/api/v1/bullet-public`, { method: "POST", body: "{}" });
-      const data = isRecord(answer) && answer.code === "200000" && isRecord(answer.data) ? answer.data : undefined;
-      const server = data && Array.isArray(data.instanceServers) && isRecord(data.instanceServers[0]) ? data.instanceServers[0] : undefined;
-      if (!data || typeof data.token !== "string") throw new Error(`unexpected answer ${JSON.stringify(answer).slice(0, 200)}`);
+      const data = isRecord(answer) && isCode(answer.code, "200000") && isRecord(answer.data) ? answer.data : undefined;
+      const server =
+        data && Array.isArray(data.instanceServers) && isRecord(data.instanceServers[0])
+          ? data.instanceServers[0]
+          : undefined;
+      if (!data || typeof data.token !== "string")
+        throw new Error(`unexpected answer ${JSON.stringify(answer).slice(0, 200)}`);
       token = data.token;
       if (server && typeof server.endpoint === "string") endpoint = server.endpoint;
     } catch (error) {
-      this.log.warn("kucoin public token request failed; using the placeholder token", { error: (error as Error).message });
+      this.log.warn("kucoin public token request failed; using the placeholder token", {
+        error: (error as Error).message,
+      });
     }
     const base = this.options.wsUrl ?? endpoint;
     const separator = base.includes("?") ? "&" : "?";
@@ -56,10 +63,17 @@ export class KucoinFeed extends RestSnapshotFeed {
   }
 
   protected async fetchSnapshot(): Promise<RestSnapshot> {
-    const answer = await this.fetchJson(`${this.rest}/api/v1/market/orderbook/level2_100?symbol=${encodeURIComponent(this.symbol)}`);
-    if (!isRecord(answer) || answer.code !== "200000" || !isRecord(answer.data)) throw new Error(`unexpected snapshot ${JSON.stringify(answer).slice(0, 200)}`);
+    const answer = await this.fetchJson(
+      `${this.rest}/api/v1/market/orderbook/level2_100?symbol=${encodeURIComponent(this.symbol)}`,
+    );
+    if (!isRecord(answer) || !isCode(answer.code, "200000") || !isRecord(answer.data))
+      throw new Error(`unexpected snapshot ${JSON.stringify(answer).slice(0, 200)}`);
     const data = answer.data;
-    return { sequence: sequence(data.sequence, "sequence"), bids: parseLevels(data.bids, "bids"), asks: parseLevels(data.asks, "asks") };
+    return {
+      sequence: sequence(data.sequence, "sequence"),
+      bids: parseLevels(data.bids, "bids"),
+      asks: parseLevels(data.asks, "asks"),
+    };
   }
 
   protected handleFrame(frame: Frame): void {
@@ -68,7 +82,13 @@ export class KucoinFeed extends RestSnapshotFeed {
     if (!isRecord(message)) throw new FeedParseError("not an object");
     switch (message.type) {
       case "welcome":
-        this.sendJson({ id: String(Date.now()), type: "subscribe", topic: this.topic, privateChannel: false, response: true });
+        this.sendJson({
+          id: String(Date.now()),
+          type: "subscribe",
+          topic: this.topic,
+          privateChannel: false,
+          response: true,
+        });
         this.loadSnapshot();
         return;
       case "ping":

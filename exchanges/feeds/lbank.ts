@@ -1,6 +1,6 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { FeedParseError, isRecord, parseJsonKeepingLevels, parseLevels } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
-import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const LBANK_WS_URL = "wss://www.lbkex.net/ws/V2/";
@@ -38,7 +38,8 @@ export class LbankFeed extends SocketFeed {
 
   protected handleFrame(frame: Frame): void {
     if (typeof frame !== "string") throw new FeedParseError("binary frame");
-    const message: unknown = JSON.parse(frame);
+    // levels are bare JSON numbers: read as decimal text, never rounded through floats (docs/feeds.md)
+    const message: unknown = parseJsonKeepingLevels(frame);
     if (!isRecord(message)) throw new FeedParseError("not an object");
     if (message.action === "ping") {
       this.sendJson({ action: "pong", pong: message.ping });

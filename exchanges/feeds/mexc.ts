@@ -1,7 +1,8 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { isSuccessCode } from "../common/success.js";
+import { FeedParseError, isRecord, parseLevelObjects, parseLevels, sequence } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
-import { FeedParseError, isRecord, parseLevelObjects, parseLevels, sequence } from "../feed/levels.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../feed/rest-snapshot-feed.js";
 import type { Frame } from "../feed/socket-feed.js";
 import { decodePush } from "./mexc/proto.js";
@@ -46,7 +47,9 @@ export class MexcFeed extends RestSnapshotFeed {
     return JSON.stringify({ method: "PING" });
   }
 
-  /** Binary frames are protobuf; they stay bytes for handleFrame. */
+  /** Binary frames are protobuf (gzip or zlib would still be inflated); they stay bytes for handleFrame. */
+  protected override readonly binaryPayload = true;
+
   protected override binaryFrame(bytes: Uint8Array): Frame {
     return bytes;
   }
@@ -54,7 +57,11 @@ export class MexcFeed extends RestSnapshotFeed {
   protected async fetchSnapshot(): Promise<RestSnapshot> {
     const answer = await this.fetchJson(`${this.rest}/api/v3/depth?symbol=${this.symbol}&limit=${SNAPSHOT_LIMIT}`);
     if (!isRecord(answer)) throw new Error("unexpected snapshot");
-    return { sequence: sequence(answer.lastUpdateId, "lastUpdateId"), bids: parseLevels(answer.bids, "bids"), asks: parseLevels(answer.asks, "asks") };
+    return {
+      sequence: sequence(answer.lastUpdateId, "lastUpdateId"),
+      bids: parseLevels(answer.bids, "bids"),
+      asks: parseLevels(answer.asks, "asks"),
+    };
   }
 
   protected handleFrame(frame: Frame): void {
@@ -75,7 +82,7 @@ export class MexcFeed extends RestSnapshotFeed {
   private handleText(frame: string): void {
     const message: unknown = JSON.parse(frame);
     if (!isRecord(message)) throw new FeedParseError("not an object");
-    if (message.code !== undefined && message.code !== 0) {
+    if (!isSuccessCode(message.code, 0, true)) {
       this.log.error("mexc refused", { code: message.code, msg: message.msg });
       return;
     }

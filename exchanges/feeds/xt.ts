@@ -1,7 +1,8 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { isCode, isSuccessCode } from "../common/success.js";
+import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
-import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../feed/rest-snapshot-feed.js";
 import type { Frame } from "../feed/socket-feed.js";
 
@@ -71,12 +72,21 @@ export class XtFeed extends RestSnapshotFeed {
 
   protected async fetchSnapshot(): Promise<RestSnapshot> {
     const limit = Math.min(SNAPSHOT_LIMIT, Math.max(100, this.depth));
-    const answer = await this.fetchJson(`${this.rest}/v4/public/depth?symbol=${this.symbol}&limit=${limit}`, { text: true });
+    const answer = await this.fetchJson(`${this.rest}/v4/public/depth?symbol=${this.symbol}&limit=${limit}`, {
+      text: true,
+    });
     const body: unknown = typeof answer === "string" ? JSON.parse(answer) : answer;
-    const result = isRecord(body) && body.rc === 0 && isRecord(body.result) ? body.result : undefined;
+    const result = isRecord(body) && isCode(body.rc, 0) && isRecord(body.result) ? body.result : undefined;
     if (!result) throw new Error(`unexpected snapshot ${JSON.stringify(body).slice(0, 200)}`);
-    const id = typeof answer === "string" ? idFromText(answer, "lastUpdateId") : idFromValue(result.lastUpdateId, "lastUpdateId");
-    return { sequence: this.relative(id), bids: parseLevels(result.bids, "bids"), asks: parseLevels(result.asks, "asks") };
+    const id =
+      typeof answer === "string"
+        ? idFromText(answer, "lastUpdateId")
+        : idFromValue(result.lastUpdateId, "lastUpdateId");
+    return {
+      sequence: this.relative(id),
+      bids: parseLevels(result.bids, "bids"),
+      asks: parseLevels(result.asks, "asks"),
+    };
   }
 
   protected handleFrame(frame: Frame): void {
@@ -86,7 +96,7 @@ export class XtFeed extends RestSnapshotFeed {
     if (!isRecord(message)) throw new FeedParseError("not an object");
     if (message.topic !== TOPIC) {
       // the subscription answer: {"id", "code": 0 success | 1 failure, "msg"}
-      if (message.code !== undefined && message.code !== 0) this.log.error("xt refused", { code: message.code, msg: message.msg });
+      if (!isSuccessCode(message.code, 0, true)) this.log.error("xt refused", { code: message.code, msg: message.msg });
       return;
     }
     if (message.event !== this.topic) return;
@@ -94,6 +104,11 @@ export class XtFeed extends RestSnapshotFeed {
     if (!isRecord(data)) throw new FeedParseError("data is not an object");
     const bids = parseLevels(data.b, "b");
     const asks = parseLevels(data.a, "a");
-    this.onDelta({ first: this.relative(idFromText(frame, "fi")), last: this.relative(idFromText(frame, "i")), bids, asks });
+    this.onDelta({
+      first: this.relative(idFromText(frame, "fi")),
+      last: this.relative(idFromText(frame, "i")),
+      bids,
+      asks,
+    });
   }
 }

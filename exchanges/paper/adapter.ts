@@ -20,6 +20,8 @@ export interface PaperOptions extends ExchangeOptions {
   lockTimeoutMs?: number;
   /** when another process's lock counts as abandoned (30 s) */
   staleLockMs?: number;
+  /** journal size beyond which it is folded into the snapshot (64 KiB, and at least the snapshot's size) */
+  journalCompactBytes?: number;
 }
 
 const POSITIVE_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
@@ -86,8 +88,8 @@ function orderId(id: unknown): string {
 
 /**
  * The simulated exchange behind the common adapter interface. Every call is one locked
- * read-replay-modify-write of the account's state file, so any number of processes can share an
- * account; nothing stays open between calls.
+ * replay-modify-append on the account's files (store.ts), so any number of processes can share an
+ * account.
  */
 export class PaperExchange implements ExchangeAdapter {
   readonly id = "paper" as const;
@@ -104,22 +106,24 @@ export class PaperExchange implements ExchangeAdapter {
       account: this.account,
       ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
       ...(options.staleLockMs !== undefined ? { staleMs: options.staleLockMs } : {}),
+      ...(options.journalCompactBytes !== undefined ? { compactBytes: options.journalCompactBytes } : {}),
     });
     this.seed = resolveSeed(options.seed);
     this.now = options.now ?? Date.now;
     this.startingBalances = options.startingBalances;
   }
 
-  /** Loads the account, replays the market up to now, runs `work`, and saves what changed. */
+  /** Takes the account, replays the market up to now, runs `work`; the store keeps what changed. */
   private transact<T>(work: (engine: PaperEngine, nowMs: number) => T): Promise<T> {
-    return this.store.transact((existing) => {
+    return this.store.transact((existing, changes) => {
       const nowMs = this.now();
       const state = existing ?? newPaperState(this.account, nowMs, bucketOf(nowMs), this.startingBalances);
-      const engine = new PaperEngine(state, this.seed);
+      const engine = new PaperEngine(state, this.seed, changes);
       engine.replayTo(bucketOf(nowMs));
+      changes.checkpoint();
       const result = work(engine, nowMs);
       engine.trimHistory();
-      return { result, state, save: engine.dirty || existing === undefined };
+      return { result, state };
     });
   }
 

@@ -12,12 +12,13 @@ import {
   syntheticMarket,
 } from "./market.js";
 import { type PaperPair, paperPair } from "./pairs.js";
-import type { PaperOrderRecord, PaperState } from "./state.js";
+import { type PaperOrderRecord, type PaperState, StateChanges } from "./state.js";
 
 /**
  * paper's matching engine over one account's state. It works on the plain JSON state that
- * store.ts reads and writes, and does no I/O itself: one call of the adapter loads the state,
- * replays the market up to now (fills of resting orders), applies the operation, and saves.
+ * store.ts keeps, and does no I/O itself: one call of the adapter takes the account's state,
+ * replays the market up to now (fills of resting orders), applies the operation, and the store
+ * writes the rows it changed (every change goes through `changes`).
  *
  * Rules:
  * - A new limit order first takes the synthetic liquidity it crosses, at the book's prices (it is
@@ -55,10 +56,13 @@ export class PaperEngine {
   /** true once the state holds something worth saving */
   dirty = false;
   private readonly seed: string;
+  /** every row this engine changed, for the store's journal */
+  readonly changes: StateChanges;
 
-  constructor(state: PaperState, seed: string) {
+  constructor(state: PaperState, seed: string, changes: StateChanges = new StateChanges()) {
     this.state = state;
     this.seed = seed;
+    this.changes = changes;
   }
 
   private market(pair: string): SyntheticMarket {
@@ -74,6 +78,7 @@ export class PaperEngine {
 
   private setBalance(currency: string, free: Decimal, locked: Decimal): void {
     this.state.balances[currency] = { free: free.toFixed(), locked: locked.toFixed() };
+    this.changes.balance(currency);
     this.dirty = true;
   }
 
@@ -103,6 +108,7 @@ export class PaperEngine {
     }
     // Progress is worth saving: it keeps the next replay short.
     this.dirty = true;
+    this.changes.progress();
     const books = this.restingBooks(open);
     const gap = target - from;
     const stride = gap <= MAX_REPLAY_STEPS ? 1 : Math.ceil(gap / MAX_REPLAY_STEPS);
@@ -189,6 +195,7 @@ export class PaperEngine {
       const take = Math.min(lots - taken, remaining);
       if (take <= 0) continue;
       this.state.taken[key] = [taken + take, bucket];
+      this.changes.taken(key);
       remaining -= take;
       this.fill(order, market, take, fillTicks(ticks), bucket * BUCKET_MS);
     }
@@ -216,6 +223,7 @@ export class PaperEngine {
     order.filled = filled.toFixed();
     if (filled.isGreaterThanOrEqualTo(order.amount)) order.status = "closed";
     order.updatedAt = Math.max(order.updatedAt, atMs);
+    this.changes.order(order);
   }
 
   /** Taken liquidity of levels that have been redrawn since is forgotten. */
@@ -224,6 +232,7 @@ export class PaperEngine {
     for (const [key, [, bucket]] of Object.entries(this.state.taken)) {
       if (bucket < horizon) {
         delete this.state.taken[key];
+        this.changes.taken(key);
         this.dirty = true;
       }
     }
@@ -272,6 +281,7 @@ export class PaperEngine {
       bucket,
     };
     this.state.orders.push(record);
+    this.changes.order(record);
     const market = this.market(pair.pair);
     const limit = market.ticksOf(price);
     // The new order is the taker: it fills at the levels' own prices, up to its limit.
@@ -325,20 +335,38 @@ export class PaperEngine {
     this.setBalance(currency, held.free.plus(unlock), held.locked.minus(unlock));
     record.status = "canceled";
     record.updatedAt = Math.max(record.updatedAt, nowMs);
+    this.changes.order(record);
     this.dirty = true;
   }
 
-  /** Drops the oldest closed and canceled orders beyond HISTORY_LIMIT. */
+  /**
+   * Drops the oldest closed and canceled orders beyond HISTORY_LIMIT (the least recently updated;
+   * at equal times the earlier placed).
+   */
   trimHistory(): void {
-    const done = this.state.orders.filter((o) => o.status !== "open");
-    if (done.length <= HISTORY_LIMIT) return;
-    const drop = new Set(
-      done
-        .sort((a, b) => a.updatedAt - b.updatedAt)
-        .slice(0, done.length - HISTORY_LIMIT)
-        .map((o) => o.id),
-    );
-    this.state.orders = this.state.orders.filter((o) => !drop.has(o.id));
+    const orders = this.state.orders;
+    let done = 0;
+    for (const o of orders) if (o.status !== "open") done++;
+    const excess = done - HISTORY_LIMIT;
+    if (excess <= 0) return;
+    // A full history loses one order per call or so: picking the oldest by a scan keeps every
+    // call linear instead of sorting the whole history each time.
+    const drop = new Set<PaperOrderRecord>();
+    if (excess <= 8) {
+      for (let n = 0; n < excess; n++) {
+        let oldest: PaperOrderRecord | undefined;
+        for (const o of orders) {
+          if (o.status !== "open" && !drop.has(o) && (oldest === undefined || o.updatedAt < oldest.updatedAt))
+            oldest = o;
+        }
+        drop.add(oldest!);
+      }
+    } else {
+      const sorted = orders.filter((o) => o.status !== "open").sort((a, b) => a.updatedAt - b.updatedAt);
+      for (const o of sorted.slice(0, excess)) drop.add(o);
+    }
+    for (const o of drop) this.changes.dropped(o.id);
+    this.state.orders = orders.filter((o) => !drop.has(o));
     this.dirty = true;
   }
 }

@@ -1,4 +1,3 @@
-import { readFileSync, statSync } from "node:fs";
 import { Decimal } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import type { Logger } from "../../lib/log.js";
@@ -8,7 +7,7 @@ import type { BookFeed, FeedOptions, FeedState } from "../types.js";
 import { BOOK_LEVELS, bucketOf, resolveSeed, type SyntheticMarket, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
 import type { PaperState } from "./state.js";
-import { defaultDataDir, paperStateFile, parseState } from "./store.js";
+import { defaultDataDir, paperAccountMark, paperStateFile, readPaperAccount } from "./store.js";
 
 export interface PaperFeedOptions extends FeedOptions {
   /** the market's seed; the adapter's default when absent, so the book shown is the one that fills */
@@ -93,14 +92,14 @@ class PaperFeed implements BookFeed {
     if (this.changeKey(this.now()) !== this.shownKey) this.snapshot();
   }
 
-  /** The book changes when the market's second does, or when the account's state file is rewritten. */
+  /** The book changes when the market's second does, or when the account's files do. */
   private changeKey(at: number): string {
-    let written = 0;
+    let written = "";
     if (this.stateFile) {
       try {
-        written = statSync(this.stateFile).mtimeMs;
+        written = paperAccountMark(this.stateFile);
       } catch {
-        // no account yet
+        // unreadable: shown as no account
       }
     }
     return `${bucketOf(at)}|${written}`;
@@ -123,19 +122,19 @@ class PaperFeed implements BookFeed {
   }
 
   /**
-   * Adds the account's open orders of this pair, read without the lock (writes are atomic renames).
+   * Adds the account's open orders of this pair, read without the lock (store.ts readPaperAccount).
    * An order the synthetic market crosses now is left out: the next operation on the account fills it.
    */
   private addOwnOrders(bucket: number, bids: Map<number, number>, asks: Map<number, number>): void {
     const file = this.stateFile as string;
     let state: PaperState | undefined;
     try {
-      state = parseState(readFileSync(file, "utf8"), file);
+      state = readPaperAccount(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-        this.logger?.warn("paper feed: cannot show own orders", { error: String(error) });
+      this.logger?.warn("paper feed: cannot show own orders", { error: String(error) });
       return;
     }
+    if (!state) return;
     const bestBid = this.market.bestBidTicks(bucket);
     const bestAsk = this.market.bestAskTicks(bucket);
     for (const order of state.orders) {

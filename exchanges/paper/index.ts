@@ -7,7 +7,9 @@
  *   state.ts   one account's state as kept on disk
  *   engine.ts  matching and balances over that state
  *   lock.ts    the lock file that serializes processes
- *   store.ts   the account's state file: location, validation, atomic writes
+ *   snapshot.ts the account's snapshot file: validation, atomic writes
+ *   journal.ts the account's journal: one JSON line per call that changed something
+ *   store.ts   the account's files (snapshot + journal): location, calls, in-memory cache
  *   adapter.ts the ExchangeAdapter
  *   feed.ts    the BookFeed
  */
@@ -20,7 +22,7 @@ export { createPaperExchange, PaperExchange, type PaperOptions } from "./adapter
 export { createPaperFeed, type PaperFeedOptions } from "./feed.js";
 export { BUCKET_MS, DEFAULT_SEED, SyntheticMarket, syntheticMarket } from "./market.js";
 export { DEMO_BALANCES, listPaperPairs, PAPER_PAIRS, type PaperPair, paperPair } from "./pairs.js";
-export { defaultDataDir, paperStateFile } from "./store.js";
+export { defaultDataDir, paperJournalFile, paperStateFile } from "./store.js";
 
 /**
  * The synthetic book of a paper pair at an instant, best first (for a one-shot `book` without a

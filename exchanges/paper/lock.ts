@@ -1,7 +1,7 @@
-import { randomHex } from "../../lib/random.js";
 import { linkSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { ExchangeError } from "../../lib/errors.js";
+import { randomHex } from "../../lib/random.js";
 
 /**
  * An exclusive lock file beside the state file, so that two processes (two CLI calls, the TUI and
@@ -25,11 +25,15 @@ export interface LockOptions {
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 export const DEFAULT_STALE_LOCK_MS = 30_000;
+/** No lock is judged stale by age before this, whatever a process configures. */
+export const MIN_STALE_LOCK_MS = 1_000;
 /** A lock file still empty after this long was left by a process that died while creating it. */
 const EMPTY_LOCK_GRACE_MS = 2_000;
 
 export interface HeldLock {
   readonly path: string;
+  /** true when a stale lock was broken to take this one: its holder died, maybe mid-write */
+  readonly brokeStale: boolean;
   /** true while the lock file still carries this holder's token */
   isHeld(): boolean;
   release(): void;
@@ -41,6 +45,10 @@ interface LockOwner {
   at: number;
   token: string;
 }
+
+let host: string | undefined;
+/** The host name, asked once per process (a system call on every lock otherwise). */
+const thisHost = (): string => (host ??= hostname());
 
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
@@ -89,7 +97,7 @@ function isStale(path: string, text: string, staleMs: number): boolean {
   if (Date.now() - owner.at > staleMs) return true;
   // A pid of 0 or below would name a process group to process.kill: such an owner is judged by age only.
   const checkable = Number.isSafeInteger(owner.pid) && owner.pid > 0 && owner.pid !== process.pid;
-  return checkable && owner.host === hostname() && !processAlive(owner.pid);
+  return checkable && owner.host === thisHost() && !processAlive(owner.pid);
 }
 
 /** Removes a stale lock, unless it changed hands since it was judged stale. */
@@ -122,22 +130,23 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<HeldLock> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const staleMs = options.staleMs ?? DEFAULT_STALE_LOCK_MS;
+  const staleMs = Math.max(MIN_STALE_LOCK_MS, options.staleMs ?? DEFAULT_STALE_LOCK_MS);
   const owner: LockOwner = {
     pid: process.pid,
-    host: hostname(),
+    host: thisHost(),
     at: Date.now(),
     // Tells this holder from any other; not a secret, so no crypto module on every call.
     token: `${process.hrtime.bigint().toString(36)}-${Math.random().toString(36).slice(2)}`,
   };
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
+  let brokeStale = false;
   for (;;) {
     owner.at = Date.now();
     const text = JSON.stringify(owner);
     try {
       writeFileSync(path, text, { flag: "wx" });
-      return heldLock(path, text);
+      return heldLock(path, text, brokeStale);
     } catch (error) {
       if (errorCode(error) !== "EEXIST") throw error;
     }
@@ -145,6 +154,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     if (current === undefined) continue;
     if (isStale(path, current, staleMs)) {
       breakStaleLock(path, current);
+      brokeStale = true;
       continue;
     }
     if (Date.now() >= deadline) {
@@ -160,16 +170,21 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   }
 }
 
-function heldLock(path: string, text: string): HeldLock {
+function heldLock(path: string, text: string, brokeStale: boolean): HeldLock {
   let released = false;
+  const takenAt = Date.now();
+  // No process breaks the lock of a live holder before it is MIN_STALE_LOCK_MS old: until half of
+  // that has passed, the lock is ours without reading it back (two reads less per call).
+  const surelyOurs = () => Date.now() - takenAt < MIN_STALE_LOCK_MS / 2;
   return {
     path,
-    isHeld: () => !released && readText(path) === text,
+    brokeStale,
+    isHeld: () => !released && (surelyOurs() || readText(path) === text),
     release() {
       if (released) return;
       released = true;
       // Only our own lock is removed: a lock broken as stale may already belong to another process.
-      if (readText(path) === text) {
+      if (surelyOurs() || readText(path) === text) {
         try {
           unlinkSync(path);
         } catch {

@@ -2,7 +2,10 @@ import { Decimal } from "../../lib/decimal.js";
 import type { Order, Side } from "../../lib/types.js";
 import { DEMO_BALANCES, PAPER_CURRENCIES } from "./pairs.js";
 
-/** One paper account's state, exactly as it is kept in its JSON file (store.ts). */
+/**
+ * One paper account's state: what its snapshot file holds (store.ts), plus the changes its journal
+ * adds (journal.ts). docs/paper-store.md describes both files.
+ */
 
 export type PaperOrderStatus = "open" | "closed" | "canceled";
 
@@ -22,21 +25,29 @@ export interface PaperOrderRecord {
   bucket: number;
 }
 
+export type BalanceRow = { free: string; locked: string };
+export type TakenEntry = [lots: number, bucket: number];
+
 export interface PaperState {
-  version: 1;
+  version: 2;
   account: string;
   createdAt: number;
+  /** the number of the last journal entry this state includes (0: none) */
+  seq: number;
   /** the last market bucket whose fills are applied */
   lastBucket: number;
   nextId: number;
-  balances: Record<string, { free: string; locked: string }>;
+  balances: Record<string, BalanceRow>;
   /** open orders and the most recent closed or canceled ones, in the order they were placed */
   orders: PaperOrderRecord[];
   /** synthetic liquidity taken: `${pair}|${side}|${ticks}|${epoch}` → [lots, bucket taken] */
-  taken: Record<string, [lots: number, bucket: number]>;
+  taken: Record<string, TakenEntry>;
 }
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
+/** The single-file state of spotdesk before the journal: read once, then rewritten as version 2. */
+export const LEGACY_STATE_VERSION = 1;
+
 export function newPaperState(
   account: string,
   nowMs: number,
@@ -52,12 +63,133 @@ export function newPaperState(
     version: STATE_VERSION,
     account,
     createdAt: nowMs,
+    seq: 0,
     lastBucket: bucket,
     nextId: 1,
     balances,
     orders: [],
     taken: {},
   };
+}
+
+/**
+ * One journal entry: the rows one call changed, as they are after it (not the operation: replaying
+ * an entry needs neither the market's seed nor a clock, so every process reads the same state).
+ */
+export interface JournalEntry {
+  seq: number;
+  lastBucket: number;
+  nextId: number;
+  /** balance rows as they are now */
+  balances?: Record<string, BalanceRow>;
+  /** orders placed or changed, whole */
+  orders?: PaperOrderRecord[];
+  /** ids of orders dropped from the history */
+  dropped?: string[];
+  /** taken liquidity as it is now; null: forgotten */
+  taken?: Record<string, TakenEntry | null>;
+}
+
+/**
+ * What the engine changed during one call, so that only those rows are written (the cost of a call
+ * does not grow with the account's history). `checkpoint()` marks the end of the market replay: a
+ * call that fails after it without changing anything still keeps the replay.
+ */
+export class StateChanges {
+  private readonly balanceKeys = new Set<string>();
+  private readonly orderRecords = new Set<PaperOrderRecord>();
+  private readonly droppedIds = new Set<string>();
+  private readonly takenKeys = new Set<string>();
+  /** every change counted, also repeated ones */
+  count = 0;
+  private checkpointCount = 0;
+
+  balance(currency: string): void {
+    this.balanceKeys.add(currency);
+    this.count++;
+  }
+
+  order(record: PaperOrderRecord): void {
+    this.orderRecords.add(record);
+    this.count++;
+  }
+
+  dropped(id: string): void {
+    this.droppedIds.add(id);
+    this.count++;
+  }
+
+  taken(key: string): void {
+    this.takenKeys.add(key);
+    this.count++;
+  }
+
+  /** the replay moved the account's market clock over resting orders (lastBucket, always written) */
+  progress(): void {
+    this.count++;
+  }
+
+  checkpoint(): void {
+    this.checkpointCount = this.count;
+  }
+
+  get changedSinceCheckpoint(): boolean {
+    return this.count !== this.checkpointCount;
+  }
+
+  get empty(): boolean {
+    return this.count === 0;
+  }
+
+  /** The journal entry that brings the state on disk to `state`. */
+  entry(state: PaperState, seq: number): JournalEntry {
+    const entry: JournalEntry = { seq, lastBucket: state.lastBucket, nextId: state.nextId };
+    if (this.balanceKeys.size > 0) {
+      entry.balances = {};
+      for (const currency of this.balanceKeys) {
+        const row = state.balances[currency];
+        if (row) entry.balances[currency] = row;
+      }
+    }
+    if (this.droppedIds.size > 0) entry.dropped = [...this.droppedIds];
+    const orders = [...this.orderRecords].filter((o) => !this.droppedIds.has(o.id));
+    if (orders.length > 0) entry.orders = orders;
+    if (this.takenKeys.size > 0) {
+      entry.taken = {};
+      for (const key of this.takenKeys) entry.taken[key] = state.taken[key] ?? null;
+    }
+    return entry;
+  }
+}
+
+/** Applies journal entries, in order, to a state (the state is changed in place). */
+export function applyEntries(state: PaperState, entries: readonly JournalEntry[]): void {
+  if (entries.length === 0) return;
+  const byId = new Map<string, PaperOrderRecord>();
+  for (const order of state.orders) byId.set(order.id, order);
+  const dropped = new Set<string>();
+  for (const entry of entries) {
+    state.seq = entry.seq;
+    state.lastBucket = entry.lastBucket;
+    state.nextId = entry.nextId;
+    if (entry.balances) for (const [currency, row] of Object.entries(entry.balances)) state.balances[currency] = row;
+    for (const order of entry.orders ?? []) {
+      const known = byId.get(order.id);
+      if (known) Object.assign(known, order);
+      else {
+        byId.set(order.id, order);
+        state.orders.push(order);
+      }
+    }
+    for (const id of entry.dropped ?? []) {
+      if (byId.delete(id)) dropped.add(id);
+    }
+    for (const [key, value] of Object.entries(entry.taken ?? {})) {
+      if (value === null) delete state.taken[key];
+      else state.taken[key] = value;
+    }
+  }
+  if (dropped.size > 0) state.orders = state.orders.filter((o) => !dropped.has(o.id));
 }
 
 export function toOrder(record: PaperOrderRecord): Order {

@@ -1,17 +1,48 @@
-import { randomHex } from "../../lib/random.js";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ExchangeError } from "../../lib/errors.js";
+import {
+  appendAll,
+  completeLines,
+  continuation,
+  cutPartialLine,
+  headerLine,
+  journalFileOf,
+  removeJournal,
+} from "./journal.js";
 import { acquireLock, type LockOptions } from "./lock.js";
-import type { PaperOrderRecord, PaperState } from "./state.js";
-import { STATE_VERSION } from "./state.js";
+import { parseSnapshot, writeFileAtomic } from "./snapshot.js";
+import { applyEntries, type JournalEntry, type PaperState, StateChanges } from "./state.js";
+
+export { parseState, writeFileAtomic } from "./snapshot.js";
 
 /**
- * Where and how a paper account lives on disk: `<dataDir>/paper/<account>.json`, changed only
- * under its lock file (`<account>.json.lock`) and only by atomic replacement (temp file, fsync,
- * rename), so a reader never sees half a file and a crash never loses the previous state.
- * A file that is not a paper state is an error naming it, and is never overwritten.
+ * Where and how a paper account lives on disk (docs/paper-store.md):
+ *
+ * - `<dataDir>/paper/<account>.json`, the snapshot: the whole state as of journal entry `seq`,
+ *   only ever replaced atomically (temp file, fsync, rename);
+ * - `<account>.journal`, one JSON line per call that changed something since (journal.ts);
+ * - `<account>.json.lock` while a call runs (lock.ts): every call, in any process, is one
+ *   locked read-modify-append.
+ *
+ * A call appends only the rows it changed, so its cost does not grow with the account's history;
+ * when the journal outgrows the snapshot, the call that noticed writes a new snapshot and starts
+ * the journal over. Within one process the account's state stays in memory between calls and only
+ * what other processes appended since is read. A file that is not a paper state or journal is an
+ * error naming it, and is never overwritten.
  */
 
 /**
@@ -45,141 +76,187 @@ export function assertAccountName(account: string): string {
   return account;
 }
 
-/** The state file of a paper account. */
+/** The snapshot file of a paper account. */
 export function paperStateFile(dataDir: string, account: string): string {
   return join(dataDir, "paper", `${assertAccountName(account)}.json`);
 }
 
-function corrupt(file: string, reason: string): ExchangeError {
-  return new ExchangeError(
-    "paper",
-    `Corrupt paper state file '${file}': ${reason}. It was left untouched; move it away to start the account afresh.`,
-    { kind: "bad-input" },
-  );
+/** The journal file of a paper account. */
+export function paperJournalFile(dataDir: string, account: string): string {
+  return journalFileOf(paperStateFile(dataDir, account));
 }
 
-const DECIMAL_RE = /^\d+(\.\d+)?$/;
+const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * Checks a state file's text by hand (no schema library: every CLI call on paper reads this file,
- * and start-up time counts).
+ * Removes what a process killed in the middle of a call leaves beside the account: the temp file
+ * of a snapshot it was writing, the moved-aside lock of a stale-lock break. Only under the lock.
  */
-export function parseState(text: string, file: string): PaperState {
-  let value: unknown;
+function removeLeftovers(file: string, lockFile: string): void {
+  const temp = new RegExp(`^${escapeRe(basename(file))}\\.\\d+\\.[0-9a-f]+\\.tmp$`);
+  const aside = new RegExp(`^${escapeRe(basename(lockFile))}\\.stale-\\d+-[0-9a-f]+$`);
+  let names: string[];
   try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw corrupt(file, `not JSON (${(error as Error).message})`);
-  }
-  const fail = (what: string): never => {
-    throw corrupt(file, what);
-  };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) fail("not an object");
-  const state = value as Record<string, unknown>;
-  if (state.version !== STATE_VERSION) fail(`unknown version ${JSON.stringify(state.version)}`);
-  for (const field of ["createdAt", "lastBucket", "nextId"] as const) {
-    if (!Number.isSafeInteger(state[field])) fail(`'${field}' is not an integer`);
-  }
-  if (typeof state.account !== "string") fail("'account' is not a string");
-  const balances = state.balances;
-  if (typeof balances !== "object" || balances === null || Array.isArray(balances)) fail("'balances' is not an object");
-  for (const [currency, row] of Object.entries(balances as Record<string, unknown>)) {
-    const r = row as { free?: unknown; locked?: unknown } | null;
-    if (
-      !r ||
-      typeof r.free !== "string" ||
-      typeof r.locked !== "string" ||
-      !DECIMAL_RE.test(r.free) ||
-      !DECIMAL_RE.test(r.locked)
-    ) {
-      fail(`balance of '${currency}' is not {free, locked} as non-negative decimal strings`);
-    }
-  }
-  if (!Array.isArray(state.orders)) fail("'orders' is not a list");
-  (state.orders as unknown[]).forEach((order, i) => {
-    if (!isOrderRecord(order)) fail(`order #${i + 1} is malformed`);
-  });
-  const taken = state.taken;
-  if (typeof taken !== "object" || taken === null || Array.isArray(taken)) fail("'taken' is not an object");
-  for (const [key, entry] of Object.entries(taken as Record<string, unknown>)) {
-    if (!Array.isArray(entry) || entry.length !== 2 || !entry.every((n) => Number.isSafeInteger(n)))
-      fail(`taken entry '${key}' is malformed`);
-  }
-  return value as PaperState;
-}
-
-function isOrderRecord(value: unknown): value is PaperOrderRecord {
-  if (typeof value !== "object" || value === null) return false;
-  const o = value as Record<string, unknown>;
-  return (
-    typeof o.id === "string" &&
-    typeof o.clientOrderId === "string" &&
-    typeof o.pair === "string" &&
-    (o.side === "Buy" || o.side === "Sell") &&
-    typeof o.price === "string" &&
-    DECIMAL_RE.test(o.price) &&
-    typeof o.amount === "string" &&
-    DECIMAL_RE.test(o.amount) &&
-    typeof o.filled === "string" &&
-    DECIMAL_RE.test(o.filled) &&
-    (o.status === "open" || o.status === "closed" || o.status === "canceled") &&
-    Number.isSafeInteger(o.timestamp) &&
-    Number.isSafeInteger(o.updatedAt) &&
-    Number.isSafeInteger(o.bucket)
-  );
-}
-
-/** Writes a file so that readers see either the old or the new content, never a part. */
-export function writeFileAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.${randomHex(4)}.tmp`;
-  const fd = openSync(temp, "wx", 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, file);
-  } catch (error) {
-    unlinkSync(temp);
-    throw error;
-  }
-  // The rename itself must reach the disk too; not every platform can fsync a directory.
-  try {
-    const dir = openSync(dirname(file), "r");
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
+    names = readdirSync(dirname(file));
   } catch {
-    // best effort
+    return;
   }
+  for (const name of names) {
+    if (!temp.test(name) && !aside.test(name)) continue;
+    try {
+      unlinkSync(join(dirname(file), name));
+    } catch {
+      // gone already
+    }
+  }
+}
+
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ExchangeError("paper", `Cannot read paper account file '${file}': ${(error as Error).message}`, {
+      kind: "bad-input",
+      cause: error,
+    });
+  }
+}
+
+/** A file as last seen: any field that differs means it was replaced or edited since. */
+interface FileMark {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+const markOf = (stats: Stats | undefined): FileMark | undefined =>
+  stats && { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+const sameMark = (a: FileMark | undefined, b: FileMark | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs);
+
+/** The journal as far as the state in memory includes it. */
+interface JournalView {
+  ino: number;
+  /** bytes of complete lines read or written */
+  size: number;
+  /** the last of those lines, newline included (empty when size is 0) */
+  last: Buffer;
+}
+
+/** One account's files and its state as of them. */
+interface Loaded {
+  state: PaperState | undefined;
+  snapshot: FileMark | undefined;
+  snapshotBytes: number;
+  journal: JournalView | undefined;
+  /** the journal, open for reading and appending while this process keeps the account */
+  fd: number | undefined;
+}
+
+/**
+ * Reads an account from its files. `repair` (only under the lock) converts a version 1 snapshot
+ * and cuts off a partial last journal line left by a crash.
+ */
+function loadAccount(file: string, journalFile: string, repair: boolean): Loaded {
+  const snapshotStats = statOrUndefined(file);
+  const text = snapshotStats && readOrUndefined(file);
+  if (text === undefined)
+    return { state: undefined, snapshot: undefined, snapshotBytes: 0, journal: undefined, fd: undefined };
+  const { state, legacy } = parseSnapshot(text.toString("utf8"), file);
+  if (legacy) {
+    if (!repair)
+      return { state, snapshot: markOf(snapshotStats), snapshotBytes: text.length, journal: undefined, fd: undefined };
+    // Converted once, before any journal: an older spotdesk then refuses the file ("unknown
+    // version 2") rather than overwrite it without the journal's changes.
+    const converted = JSON.stringify(state);
+    writeFileAtomic(file, converted);
+    removeJournal(journalFile);
+    return {
+      state,
+      snapshot: markOf(statSync(file)),
+      snapshotBytes: converted.length,
+      journal: undefined,
+      fd: undefined,
+    };
+  }
+  const loaded: Loaded = {
+    state,
+    snapshot: markOf(snapshotStats),
+    snapshotBytes: text.length,
+    journal: undefined,
+    fd: undefined,
+  };
+  const journalStats = statOrUndefined(journalFile);
+  const journal = journalStats && readOrUndefined(journalFile);
+  if (journalStats === undefined || journal === undefined) return loaded;
+  const { lines, bytes, last } = completeLines(journal);
+  applyEntries(state, continuation(state, lines, journalFile, 1, true));
+  loaded.journal = { ino: journalStats.ino, size: bytes, last };
+  if (repair && journal.length > bytes) cutPartialLine(journalFile, bytes);
+  return loaded;
+}
+
+/** A journal longer than this and than its snapshot is folded into a new snapshot. */
+export const MIN_COMPACT_BYTES = 64 * 1024;
+/** Accounts a process keeps in memory (with their journal open); the least recently used go. */
+const MAX_CACHED_ACCOUNTS = 64;
+
+/** The accounts of this process, by snapshot file: their state stays in memory between calls. */
+const cache = new Map<string, Loaded>();
+/** Calls on one account within this process wait here rather than poll the lock file. */
+const queues = new Map<string, Promise<unknown>>();
+
+function forget(file: string): void {
+  const loaded = cache.get(file);
+  cache.delete(file);
+  if (loaded?.fd !== undefined) {
+    try {
+      closeSync(loaded.fd);
+    } catch {
+      // closed already
+    }
+  }
+}
+
+function remember(file: string, loaded: Loaded): void {
+  cache.delete(file);
+  cache.set(file, loaded);
+  while (cache.size > MAX_CACHED_ACCOUNTS) forget(cache.keys().next().value as string);
+}
+
+/** What a transaction returns: its result, and the state it worked on (a new account's state). */
+export interface Outcome<T> {
+  result: T;
+  state: PaperState;
 }
 
 export interface AccountStoreOptions extends LockOptions {
   dataDir: string;
   account: string;
-}
-
-/** What a transaction returns: its result, the state, and whether that state must be saved. */
-export interface Outcome<T> {
-  result: T;
-  state: PaperState;
-  save: boolean;
+  /** the journal is folded into a new snapshot beyond this size, and beyond the snapshot's (64 KiB) */
+  compactBytes?: number;
 }
 
 export class AccountStore {
   readonly file: string;
+  readonly journalFile: string;
   readonly lockFile: string;
   private readonly lockOptions: LockOptions;
+  private readonly compactBytes: number;
 
   constructor(options: AccountStoreOptions) {
+    this.compactBytes = options.compactBytes ?? MIN_COMPACT_BYTES;
     this.file = paperStateFile(options.dataDir, options.account);
+    this.journalFile = journalFileOf(this.file);
     this.lockFile = `${this.file}.lock`;
     this.lockOptions = {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
@@ -187,48 +264,226 @@ export class AccountStore {
     };
   }
 
-  /** The state on disk, or undefined when the account does not exist yet. Reads need no lock. */
+  /**
+   * The account's state on disk, or undefined when it does not exist yet; read without the lock
+   * (a snapshot is replaced atomically and a journal only grows, save for a compaction, which a
+   * second attempt then sees whole).
+   */
   read(): PaperState | undefined {
-    let text: string;
-    try {
-      text = readFileSync(this.file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw new ExchangeError("paper", `Cannot read paper state file '${this.file}': ${(error as Error).message}`, {
-        kind: "bad-input",
-        cause: error,
-      });
-    }
-    return parseState(text, this.file);
+    return readPaperAccount(this.file);
   }
 
   /**
    * One read-modify-write under the account's lock. `work` gets the current state (undefined when
-   * the account is new) and returns the state to keep; nothing is written when it throws or asks
-   * not to save.
+   * the account is new) and a recorder for what it changes (the engine's), and returns its result
+   * and the state (the new one, for a new account). What it changed is appended to the journal.
+   * When it throws, nothing it changed after `changes.checkpoint()` is kept.
    */
-  async transact<T>(work: (existing: PaperState | undefined) => Outcome<T>): Promise<T> {
-    mkdirSync(dirname(this.file), { recursive: true });
+  transact<T>(work: (existing: PaperState | undefined, changes: StateChanges) => Outcome<T>): Promise<T> {
+    const run = () => this.locked(work);
+    const previous = queues.get(this.file) ?? Promise.resolve();
+    const next = previous.then(run, run);
+    const tail = next.catch(() => undefined);
+    queues.set(this.file, tail);
+    void tail.then(() => {
+      if (queues.get(this.file) === tail) queues.delete(this.file);
+    });
+    return next;
+  }
+
+  private async locked<T>(work: (existing: PaperState | undefined, changes: StateChanges) => Outcome<T>): Promise<T> {
+    if (!cache.has(this.file)) mkdirSync(dirname(this.file), { recursive: true });
     for (let attempt = 0; ; attempt++) {
       const lock = await acquireLock(this.lockFile, this.lockOptions);
       try {
-        const outcome = work(this.read());
-        if (outcome.save) {
-          // Our lock was broken as stale (a pause longer than staleMs): start over rather than
-          // overwrite what the new holder wrote.
-          if (!lock.isHeld()) {
-            if (attempt < 3) continue;
-            throw new ExchangeError("paper", `Lost the lock on '${this.file}' repeatedly; nothing was saved`, {
-              kind: "network",
-              code: "ELOCKED",
-            });
+        if (lock.brokeStale) removeLeftovers(this.file, this.lockFile);
+        const loaded = this.current();
+        const changes = new StateChanges();
+        let outcome: Outcome<T>;
+        try {
+          outcome = work(loaded.state, changes);
+        } catch (error) {
+          // What the call changed in memory before it failed must not outlive it; what the
+          // market replay changed before the checkpoint is kept (the next call would redo it).
+          if (loaded.state === undefined || changes.changedSinceCheckpoint || !lock.isHeld()) forget(this.file);
+          else if (!changes.empty) {
+            try {
+              this.commit(loaded, loaded.state, changes);
+            } catch {
+              // the call's own error is the one to report; commit() forgot the state
+            }
           }
-          writeFileAtomic(this.file, JSON.stringify(outcome.state));
+          throw error;
         }
+        // Our lock was broken as stale (a pause longer than staleMs): start over rather than
+        // write over what the new holder wrote.
+        if (!lock.isHeld()) {
+          forget(this.file);
+          if (attempt < 3) continue;
+          throw new ExchangeError("paper", `Lost the lock on '${this.file}' repeatedly; nothing was saved`, {
+            kind: "network",
+            code: "ELOCKED",
+          });
+        }
+        if (loaded.state === undefined) this.create(outcome.state);
+        else if (!changes.empty) this.commit(loaded, loaded.state, changes);
         return outcome.result;
       } finally {
         lock.release();
       }
+    }
+  }
+
+  /** The account as on disk now (under the lock): the cached state brought up to date, or loaded. */
+  private current(): Loaded {
+    const cached = cache.get(this.file);
+    if (cached) {
+      try {
+        if (this.catchUp(cached)) {
+          remember(this.file, cached);
+          return cached;
+        }
+      } catch (error) {
+        forget(this.file);
+        throw error;
+      }
+      forget(this.file);
+    } else {
+      // A process's first call on the account: clear what a crashed one may have left.
+      removeLeftovers(this.file, this.lockFile);
+    }
+    const loaded = loadAccount(this.file, this.journalFile, true);
+    remember(this.file, loaded);
+    return loaded;
+  }
+
+  /**
+   * Applies what other processes appended since this process last looked; false when the files
+   * changed otherwise (a new snapshot, an edit, a deletion) and the account must be read afresh.
+   */
+  private catchUp(cached: Loaded): boolean {
+    const state = cached.state;
+    if (!state || !sameMark(markOf(statOrUndefined(this.file)), cached.snapshot)) return false;
+    const stats = statOrUndefined(this.journalFile);
+    const view = cached.journal;
+    if (!stats || !view) return !stats && !view;
+    if (stats.ino !== view.ino || stats.size < view.size) return false;
+    const fd = this.journalFd(cached);
+    if (view.last.length > 0) {
+      const seen = Buffer.alloc(view.last.length);
+      readSync(fd, seen, 0, seen.length, view.size - seen.length);
+      if (!seen.equals(view.last)) return false;
+    }
+    if (stats.size === view.size) return true;
+    const tail = Buffer.alloc(stats.size - view.size);
+    const got = readSync(fd, tail, 0, tail.length, view.size);
+    const { lines, bytes, last } = completeLines(tail.subarray(0, got));
+    let entries: JournalEntry[];
+    try {
+      entries = continuation(state, lines, this.journalFile, Number.NaN, view.size === 0);
+    } catch {
+      return false; // read afresh: the full read names the line if the journal is really corrupt
+    }
+    applyEntries(state, entries);
+    if (bytes > 0) cached.journal = { ino: view.ino, size: view.size + bytes, last };
+    // a partial line of a process that died while appending (we hold the lock)
+    if (got > bytes) ftruncateSync(fd, view.size + bytes);
+    return true;
+  }
+
+  private journalFd(loaded: Loaded): number {
+    if (loaded.fd === undefined) loaded.fd = openSync(this.journalFile, "a+", 0o600);
+    return loaded.fd;
+  }
+
+  /** A new account: its first snapshot (a journal left from a deleted account goes first). */
+  private create(state: PaperState): void {
+    const text = JSON.stringify(state);
+    try {
+      removeJournal(this.journalFile);
+      writeFileAtomic(this.file, text);
+    } catch (error) {
+      forget(this.file);
+      throw error;
+    }
+    forget(this.file);
+    remember(this.file, {
+      state,
+      snapshot: markOf(statSync(this.file)),
+      snapshotBytes: text.length,
+      journal: undefined,
+      fd: undefined,
+    });
+  }
+
+  /** Appends one entry with what `changes` names; folds the journal into the snapshot when it is long. */
+  private commit(loaded: Loaded, state: PaperState, changes: StateChanges): void {
+    try {
+      const entry = changes.entry(state, state.seq + 1);
+      let line = Buffer.from(`${JSON.stringify(entry)}\n`);
+      const fd = this.journalFd(loaded);
+      let view = loaded.journal;
+      if (!view || view.size === 0) {
+        // a new journal (or one a crash emptied) starts with its header
+        ftruncateSync(fd, 0);
+        const header = headerLine(state.seq);
+        view = { ino: 0, size: 0, last: Buffer.alloc(0) };
+        line = Buffer.concat([header, line]);
+        appendAll(fd, line, 0, this.journalFile);
+        view.ino = fstatSync(fd).ino;
+      } else {
+        appendAll(fd, line, view.size, this.journalFile);
+      }
+      state.seq = entry.seq;
+      const entryLine = line.subarray(line.lastIndexOf(0x0a, line.length - 2) + 1);
+      loaded.journal = { ino: view.ino, size: view.size + line.length, last: Buffer.from(entryLine) };
+    } catch (error) {
+      forget(this.file);
+      throw error;
+    }
+    if (loaded.journal.size > Math.max(this.compactBytes, loaded.snapshotBytes)) {
+      // The entry is written: the call succeeded whatever happens to this housekeeping (a full
+      // disk leaves the old snapshot and journal, which still read as the account).
+      try {
+        this.compact(loaded, state, loaded.fd!);
+      } catch {
+        forget(this.file);
+      }
+    }
+  }
+
+  /** A new snapshot of the whole state, then an empty journal continuing from it. */
+  private compact(loaded: Loaded, state: PaperState, fd: number): void {
+    const text = JSON.stringify(state);
+    writeFileAtomic(this.file, text);
+    // A crash here leaves the old journal: its entries are all in the snapshot and are skipped.
+    ftruncateSync(fd, 0);
+    const header = headerLine(state.seq);
+    appendAll(fd, header, 0, this.journalFile);
+    loaded.snapshot = markOf(statSync(this.file));
+    loaded.snapshotBytes = text.length;
+    loaded.journal = { ino: loaded.journal!.ino, size: header.length, last: header };
+  }
+}
+
+/**
+ * What changes when a paper account does: for a reader that polls (the paper feed) without
+ * reading the files each time.
+ */
+export function paperAccountMark(file: string): string {
+  const snapshot = statOrUndefined(file);
+  const journal = statOrUndefined(journalFileOf(file));
+  return `${snapshot?.ino ?? 0}:${snapshot?.mtimeMs ?? 0}|${journal?.ino ?? 0}:${journal?.size ?? 0}:${journal?.mtimeMs ?? 0}`;
+}
+
+/** An account's state read without the lock (see AccountStore.read). */
+export function readPaperAccount(file: string): PaperState | undefined {
+  const journalFile = journalFileOf(file);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return loadAccount(file, journalFile, false).state;
+    } catch (error) {
+      if (attempt >= 2) throw error;
     }
   }
 }

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { browserGunzip } from "../../exchanges/feed/gzip.js";
-import { createFeed } from "../../exchanges/feeds.js";
+import { browserInflate } from "../../exchanges/feed/inflate.js";
 import type { BingxFeed } from "../../exchanges/feeds/bingx.js";
-import { BingxMock } from "../mocks/ws-bingx.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { BingxMock } from "../mocks/ws-bingx.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const DATA_TYPE = "BTC-USDT@depth20";
@@ -44,10 +44,17 @@ describe("bingx feed", () => {
     mock.ping();
     mock.ping();
     await waitFor(() => mock.pongs === 2, "pongs");
+    // the JSON form is answered in kind (docs/feeds.md "bingx": both forms)
+    mock.pingJson("5d0b1e38-7f8e-4f3d-9d2a-0c7b8a6f5e21", "2024-05-10T08:00:00.000+0800");
+    await waitFor(() => mock.jsonPongs.length === 1, "json pong");
+    expect(mock.jsonPongs[0]).toEqual({
+      pong: "5d0b1e38-7f8e-4f3d-9d2a-0c7b8a6f5e21",
+      time: "2024-05-10T08:00:00.000+0800",
+    });
   });
 
-  it("keeps frame order with the browser's asynchronous DecompressionStream gunzip", async () => {
-    const { feed } = open({ gunzip: browserGunzip() });
+  it("keeps frame order with the browser's asynchronous DecompressionStream inflate", async () => {
+    const { feed } = open({ inflate: browserInflate() });
     await waitFor(() => feed.state === "live", "live");
     for (let i = 1; i <= 20; i++) mock.push(DATA_TYPE, [[`99.${String(i).padStart(2, "0")}`, String(i)]]);
     await waitFor(() => sameBook(feed.book, mock.truth, 20), "all pushes, last one wins");
@@ -72,7 +79,9 @@ describe("bingx feed", () => {
     mock.server.broadcast("not gzip, not json");
     mock.push(DATA_TYPE, [["99.95", "1"]]);
     await waitFor(() => sameBook(feed.book, mock.truth, 20), "after garbage");
-    expect(feed.stats.parseFailures).toBe(2);
+    // the first unreadable frame throws the book away and takes it again (docs/feeds.md); later ones may reach the old socket
+    expect(feed.stats.parseFailures).toBeGreaterThanOrEqual(1);
+    expect(feed.stats.resyncs).toBeGreaterThanOrEqual(1);
     expect(logger.has("not understood")).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { BitrueFeed } from "../../exchanges/feeds/bitrue.js";
-import { BitrueMock } from "../mocks/ws-bitrue.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { BitrueMock } from "../mocks/ws-bitrue.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const CHANNEL = "market_btcusdt_simple_depth_step0";
@@ -43,8 +43,15 @@ describe("bitrue feed (snapshots only)", () => {
   it("answers the server's ping with pong (001 §4 'The socket answers server pings')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
-    mock.ping();
+    mock.ping("1663815268584");
     await waitFor(() => mock.pongs === 1, "pong");
+    // the documented string form and a number form are echoed as they came
+    mock.ping(1663815268585);
+    await waitFor(() => mock.pongs === 2, "second pong");
+    expect(mock.pingPongs).toEqual([
+      { ping: "1663815268584", pong: "1663815268584" },
+      { ping: 1663815268585, pong: 1663815268585 },
+    ]);
   });
 
   it("reconnects after a drop and resubscribes; a stalled book is marked stale and renewed (PRODUCT D14, issue 4)", async () => {
@@ -54,7 +61,10 @@ describe("bitrue feed (snapshots only)", () => {
     await waitFor(() => mock.subscriptions.length === 2 && feed.state === "live", "back");
     const states: string[] = [];
     feed.onState((s) => states.push(s));
-    await waitFor(() => states.includes("stale") && mock.subscriptions.length === 3 && feed.state === "live", "stale, renewed");
+    await waitFor(
+      () => states.includes("stale") && mock.subscriptions.length === 3 && feed.state === "live",
+      "stale, renewed",
+    );
     expectSameBook(feed.book, mock.truth);
   });
 
@@ -66,7 +76,9 @@ describe("bitrue feed (snapshots only)", () => {
     mock.truth.set("bid", "99.00", "0");
     mock.push(CHANNEL);
     await waitFor(() => sameBook(feed.book, mock.truth), "after garbage");
-    expect(feed.stats.parseFailures).toBe(2);
+    // the first unreadable frame throws the book away and takes it again (docs/feeds.md); later ones may reach the old socket
+    expect(feed.stats.parseFailures).toBeGreaterThanOrEqual(1);
+    expect(feed.stats.resyncs).toBeGreaterThanOrEqual(1);
     expect(logger.has("not understood")).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { CoinstoreFeed } from "../../exchanges/feeds/coinstore.js";
-import { CoinstoreMock } from "../mocks/ws-coinstore.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { CoinstoreMock } from "../mocks/ws-coinstore.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const CHANNEL = "4@depth@20";
@@ -35,6 +35,50 @@ describe("coinstore feed", () => {
     expect(JSON.parse(call.body)).toEqual({ symbolCodes: ["BTCUSDT"] });
     expect(mock.subscriptions).toEqual([CHANNEL]);
     expectSameBook(feed.book, mock.truth, 20);
+  });
+
+  it('accepts the symbols answer\'s success code written as the number 0 as well as the documented "0" (PRODUCT D20)', async () => {
+    mock.successCode = 0;
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expectSameBook(feed.book, mock.truth, 20);
+  });
+
+  it("reads the depth push in the form of Coinstore's depth example too (no T, no channel; matched by instrumentId)", async () => {
+    mock.depthForm = "example";
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expectSameBook(feed.book, mock.truth, 20);
+    mock.truth.set("bid", "99.50", "0");
+    mock.push(CHANNEL);
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "second push");
+    expect(feed.stats.parseFailures).toBe(0);
+  });
+
+  it("ignores a depth push of another instrument", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    let changes = 0;
+    feed.onChange(() => changes++);
+    mock.ws.broadcast(
+      JSON.stringify({ level: 20, instrumentId: 5, symbol: "ETHUSDT", b: [["1", "1"]], a: [["2", "1"]] }),
+    );
+    mock.ws.broadcast(JSON.stringify({ S: 99, T: "depth", channel: "5@depth@20", b: [["1", "1"]], a: [] }));
+    mock.truth.set("ask", "100.00", "0");
+    mock.push(CHANNEL);
+    await waitFor(() => sameBook(feed.book, mock.truth, 20), "only our pushes");
+    // frames arrive in order: the two foreign pushes came first and changed nothing
+    expect(changes).toBe(1);
+    expect(feed.stats.parseFailures).toBe(0);
+  });
+
+  it("refuses a symbols answer whose code is not success, logs it and shows no book (PRODUCT D20)", async () => {
+    mock.successCode = "1401";
+    const { feed, logger } = open();
+    await waitFor(() => logger.has("connect failed"), "refusal logged");
+    expect(feed.state).toBe("connecting");
+    expect(feed.book.top(1).bids).toEqual([]);
+    expect(mock.subscriptions).toEqual([]);
   });
 
   it("replaces the book with every depth push, levels removed included (001 §4 'full snapshot in every message')", async () => {
@@ -71,7 +115,9 @@ describe("coinstore feed", () => {
     mock.truth.set("ask", "100.50", "0");
     mock.push(CHANNEL);
     await waitFor(() => sameBook(feed.book, mock.truth, 20), "after garbage");
-    expect(feed.stats.parseFailures).toBe(2);
+    // the first unreadable frame throws the book away and takes it again (docs/feeds.md); later ones may reach the old socket
+    expect(feed.stats.parseFailures).toBeGreaterThanOrEqual(1);
+    expect(feed.stats.resyncs).toBeGreaterThanOrEqual(1);
     expect(logger.has("not understood")).toBe(true);
   });
 
@@ -80,6 +126,9 @@ describe("coinstore feed", () => {
     await waitFor(() => feed.state === "live", "live");
     const states: string[] = [];
     feed.onState((s) => states.push(s));
-    await waitFor(() => states.includes("stale") && mock.subscriptions.length === 2 && feed.state === "live", "stale, renewed");
+    await waitFor(
+      () => states.includes("stale") && mock.subscriptions.length === 2 && feed.state === "live",
+      "stale, renewed",
+    );
   });
 });

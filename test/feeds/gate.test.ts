@@ -38,6 +38,18 @@ describe("gate feed", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
+  it("tells change listeners when the REST snapshot lands, before any delta (the CLI's first book waits for it)", async () => {
+    const { options } = testOptions(mock.ws.url, { baseUrl: mock.http.url });
+    feed = createFeed("gate", "BTC/USDT", options) as GateFeed;
+    const seen: number[] = [];
+    feed.onChange(() => seen.push(feed!.book.bidCount));
+    feed.start();
+    await waitFor(() => feed!.state === "live", "live");
+    await waitFor(() => seen.length > 0, "a change announced");
+    expect(seen.at(-1)).toBe(25);
+    expect(mock.http.requests).toHaveLength(1);
+  });
+
   it("resyncs from a fresh snapshot when U skips past the last u, and ends correct (issue 4)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");

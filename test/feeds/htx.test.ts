@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { HtxFeed } from "../../exchanges/feeds/htx.js";
-import { HtxMock } from "../mocks/ws-htx.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { HtxMock } from "../mocks/ws-htx.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const CHANNEL = "market.btcusdt.mbp.20";
@@ -33,9 +33,26 @@ describe("htx feed (PRODUCT D14: htx gets a live book)", () => {
     expect(mock.subscriptions).toEqual([CHANNEL]);
     expect(mock.requests).toEqual([CHANNEL]);
     expect(mock.server.connections).toBe(1);
-    mock.update(CHANNEL, [["99.50", "0"], ["99.60", "2"]], [["100.00", "1.5"]]);
+    mock.update(
+      CHANNEL,
+      [
+        ["99.50", "0"],
+        ["99.60", "2"],
+      ],
+      [["100.00", "1.5"]],
+    );
     mock.update(CHANNEL, [], [["100.50", "0"]]);
     await waitFor(() => sameBook(feed.book, mock.truth), "updates");
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("keeps every digit of levels written as bare JSON numbers, in the snapshot and in updates (docs/feeds.md)", async () => {
+    mock.truth.set("bid", "99.987654321098765432", "0.100000000000000001");
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expect(feed.book.top(1).bids[0]).toEqual(["99.987654321098765432", "0.100000000000000001"]);
+    mock.update(CHANNEL, [["99.887654321098765433", "12345678.123456789012"]], []);
+    await waitFor(() => sameBook(feed.book, mock.truth), "update kept exact");
     expectSameBook(feed.book, mock.truth);
   });
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { LbankFeed } from "../../exchanges/feeds/lbank.js";
-import { LbankMock } from "../mocks/ws-lbank.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { LbankMock } from "../mocks/ws-lbank.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const PAIR = "btc_usdt";
@@ -40,6 +40,24 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     expectSameBook(feed.book, mock.truth);
   });
 
+  it("keeps every digit of levels written as bare JSON numbers, never rounding them through floats (docs/feeds.md)", async () => {
+    mock.truth.set("bid", "99.987654321098765432", "0.100000000000000001");
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expect(feed.book.top(1).bids[0]).toEqual(["99.987654321098765432", "0.100000000000000001"]);
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("reads levels written as strings as well as the documented JSON numbers (docs/feeds.md: both forms)", async () => {
+    mock.numbers = false;
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expectSameBook(feed.book, mock.truth);
+    mock.truth.set("ask", "100.00", "0");
+    mock.push(PAIR);
+    await waitFor(() => sameBook(feed.book, mock.truth), "second snapshot");
+  });
+
   it("answers the server's ping with pong and sends its own ping as keep-alive (001 §4)", async () => {
     const { feed } = open({ keepAliveMs: 40 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
@@ -55,7 +73,10 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     await waitFor(() => mock.subscriptions.length === 2 && feed.state === "live", "back");
     const states: string[] = [];
     feed.onState((s) => states.push(s));
-    await waitFor(() => states.includes("stale") && mock.subscriptions.length === 3 && feed.state === "live", "stale, renewed");
+    await waitFor(
+      () => states.includes("stale") && mock.subscriptions.length === 3 && feed.state === "live",
+      "stale, renewed",
+    );
     expectSameBook(feed.book, mock.truth);
   });
 
@@ -67,7 +88,9 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     mock.truth.set("bid", "99.00", "0");
     mock.push(PAIR);
     await waitFor(() => sameBook(feed.book, mock.truth), "after garbage");
-    expect(feed.stats.parseFailures).toBe(2);
+    // the first unreadable frame throws the book away and takes it again (docs/feeds.md); later ones may reach the old socket
+    expect(feed.stats.parseFailures).toBeGreaterThanOrEqual(1);
+    expect(feed.stats.resyncs).toBeGreaterThanOrEqual(1);
     expect(logger.has("not understood")).toBe(true);
   });
 });

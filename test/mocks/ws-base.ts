@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
-import type { BookLevel } from "../../lib/types.js";
+import { type WebSocket, WebSocketServer } from "ws";
 import type { Logger } from "../../lib/log.js";
+import type { BookLevel } from "../../lib/types.js";
 
 /**
  * A real websocket server on 127.0.0.1 for the feed mocks. Each exchange mock (ws-<id>.ts) adds
@@ -93,7 +93,9 @@ export class TruthBook {
 
   levels(side: "bid" | "ask", n = Number.POSITIVE_INFINITY): BookLevel[] {
     const map = side === "bid" ? this.bids : this.asks;
-    return [...map.entries()].sort((x, y) => (side === "bid" ? Number(y[0]) - Number(x[0]) : Number(x[0]) - Number(y[0]))).slice(0, n);
+    return [...map.entries()]
+      .sort((x, y) => (side === "bid" ? Number(y[0]) - Number(x[0]) : Number(x[0]) - Number(y[0])))
+      .slice(0, n);
   }
 
   top(n: number): { bids: BookLevel[]; asks: BookLevel[] } {
@@ -138,4 +140,13 @@ export function ladder(side: "bid" | "ask", count: number, mid = 100, step = 0.5
     const price = side === "bid" ? mid - step * (i + 1) : mid + step * i;
     return [price.toFixed(decimals), (1 + i / 10).toFixed(3)] as BookLevel;
   });
+}
+
+/**
+ * Writes the decimal strings that are array elements of a JSON text as bare JSON numbers, digit for
+ * digit, the way lbank and htx write their levels (`[[0.0252,0.5833]]`): no float rounding on the
+ * mock's side either, so a test can show the feed keeps every digit.
+ */
+export function bareLevelNumbers(json: string): string {
+  return json.replace(/([[,]\s*)"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"(?=\s*[,\]])/g, "$1$2");
 }

@@ -13,6 +13,7 @@ export class BingxMock {
   readonly truth = new TruthBook();
   readonly subscriptions: string[] = [];
   pongs = 0;
+  readonly jsonPongs: { pong: string; time?: string }[] = [];
 
   private constructor(server: MockWsServer) {
     this.server = server;
@@ -36,7 +37,11 @@ export class BingxMock {
       this.pongs++;
       return;
     }
-    const message = JSON.parse(text) as { id: string; reqType: string; dataType: string };
+    const message = JSON.parse(text) as { id: string; reqType: string; dataType: string; pong?: string; time?: string };
+    if (message.pong !== undefined) {
+      this.jsonPongs.push({ pong: message.pong, time: message.time });
+      return;
+    }
     if (message.reqType !== "sub") return;
     this.subscriptions.push(message.dataType);
     client.send(this.zipped(JSON.stringify({ id: message.id, code: 0, msg: "", dataType: "", data: null })));
@@ -46,13 +51,23 @@ export class BingxMock {
   private book(dataType: string): string {
     const n = Number(dataType.split("@depth")[1]);
     // bingx lists asks from the highest down; the order must not matter to the feed
-    return JSON.stringify({ code: 0, dataType, ts: Date.now(), data: { bids: this.truth.levels("bid", n), asks: this.truth.levels("ask", n).reverse() } });
+    return JSON.stringify({
+      code: 0,
+      dataType,
+      ts: Date.now(),
+      data: { bids: this.truth.levels("bid", n), asks: this.truth.levels("ask", n).reverse() },
+    });
   }
 
   push(dataType: string, bids: BookLevel[] = [], asks: BookLevel[] = []): void {
     for (const [p, a] of bids) this.truth.set("bid", p, a);
     for (const [p, a] of asks) this.truth.set("ask", p, a);
     this.server.broadcast(this.zipped(this.book(dataType)));
+  }
+
+  /** BingX's other documented ping form: {"ping":"<id>","time":"<iso time>"}, answered {"pong","time"}. */
+  pingJson(id: string, time: string): void {
+    this.server.broadcast(this.zipped(JSON.stringify({ ping: id, time })));
   }
 
   ping(): void {

@@ -9,6 +9,11 @@ import { MockWsServer, TruthBook } from "./ws-base.js";
 export class BybitMock {
   readonly server: MockWsServer;
   readonly truth = new TruthBook();
+  /**
+   * A book per topic ("orderbook.50.ETHBTC"). Once any is set, a topic without one is refused the
+   * way bybit refuses an unknown symbol (success false, no snapshot).
+   */
+  readonly books = new Map<string, TruthBook>();
   /** topics subscribed per connection order */
   readonly subscriptions: string[] = [];
   pings = 0;
@@ -43,6 +48,17 @@ export class BybitMock {
     if (message.op === "subscribe") {
       const topic = message.args?.[0] ?? "";
       this.subscriptions.push(topic);
+      if (this.books.size > 0 && !this.books.has(topic)) {
+        client.send(
+          JSON.stringify({
+            success: false,
+            ret_msg: `error:handler not found,topic:${topic}`,
+            conn_id: "mock",
+            op: "subscribe",
+          }),
+        );
+        return;
+      }
       client.send(JSON.stringify({ success: true, ret_msg: "", conn_id: "mock", op: "subscribe" }));
       client.send(this.snapshotText(topic));
       return;
@@ -55,9 +71,19 @@ export class BybitMock {
       topic,
       type: "snapshot",
       ts: Date.now(),
-      data: { s: topic.split(".")[2], b: this.truth.levels("bid", 50), a: this.truth.levels("ask", 50), u, seq: ++this.seq },
+      data: {
+        s: topic.split(".")[2],
+        b: this.bookOf(topic).levels("bid", 50),
+        a: this.bookOf(topic).levels("ask", 50),
+        u,
+        seq: ++this.seq,
+      },
       cts: Date.now(),
     });
+  }
+
+  private bookOf(topic: string): TruthBook {
+    return this.books.get(topic) ?? this.truth;
   }
 
   /** Changes the true book and pushes the delta; `send: false` loses it on the way (a gap). */
@@ -67,7 +93,13 @@ export class BybitMock {
     this.u++;
     if (options.send === false) return;
     this.server.broadcast(
-      JSON.stringify({ topic, type: "delta", ts: Date.now(), data: { s: topic.split(".")[2], b: bids, a: asks, u: this.u, seq: ++this.seq }, cts: Date.now() }),
+      JSON.stringify({
+        topic,
+        type: "delta",
+        ts: Date.now(),
+        data: { s: topic.split(".")[2], b: bids, a: asks, u: this.u, seq: ++this.seq },
+        cts: Date.now(),
+      }),
     );
   }
 

@@ -1,10 +1,11 @@
 import type { WebSocket } from "ws";
-import { startMockServer, type MockServer } from "./http-mock.js";
+import { type MockServer, startMockServer } from "./http-mock.js";
 import { MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
- * Coinstore as documented: POST /api/v2/public/config/spot/symbols with {symbolCodes} answers
- * {code:0, data:[{symbolId, symbolCode, ...}]}; the socket greets with {"T":"resp","M":"established"},
+ * Coinstore as documented (docs/feeds.md "coinstore"): POST /api/v2/public/config/spot/symbols
+ * with {symbolCodes} answers {"code":"0", data:[{symbolId, symbolCode, ...}]} (`code` plays the
+ * number 0 too); the socket greets with {"T":"resp","M":"established"},
  * echoes and acknowledges {"op":"SUB","channel":[...]}, then pushes {"T":"depth","channel":
  * "{id}@depth@{levels}","b","a",...} with the whole top of the book. Every server message carries
  * the session sequence S. {"op":"pong"} messages are counted.
@@ -16,6 +17,13 @@ export class CoinstoreMock {
   readonly subscriptions: string[] = [];
   pongs = 0;
   symbolId: number | undefined = 4;
+  /**
+   * The depth push as the message schema shows it ({"S","T":"depth","channel",...}), or as the
+   * depth example shows it: {"level","instrumentId","symbol","b","a"} and nothing else.
+   */
+  depthForm: "schema" | "example" = "schema";
+  /** the success code of the symbols answer: the documented string "0", or the number 0 */
+  successCode: number | string = "0";
   private seq = 0;
 
   private constructor(ws: MockWsServer, http: MockServer) {
@@ -26,7 +34,18 @@ export class CoinstoreMock {
     http.on("POST /api/v2/public/config/spot/symbols", (request) => {
       const codes = (JSON.parse(request.body || "{}") as { symbolCodes?: string[] }).symbolCodes ?? [];
       if (this.symbolId === undefined) return { status: 500, body: { code: 500, message: "down" } };
-      return { body: { code: 0, message: "", data: codes.map((symbolCode) => ({ symbolId: this.symbolId, symbolCode, tradeCurrencyCode: "btc", quoteCurrencyCode: "usdt" })) } };
+      return {
+        body: {
+          code: this.successCode,
+          message: "Success",
+          data: codes.map((symbolCode) => ({
+            symbolId: this.symbolId,
+            symbolCode,
+            tradeCurrencyCode: "btc",
+            quoteCurrencyCode: "usdt",
+          })),
+        },
+      };
     });
   }
 
@@ -53,7 +72,15 @@ export class CoinstoreMock {
 
   private pushTo(client: WebSocket, channel: string): void {
     const level = Number(channel.split("@")[2] ?? 20);
-    this.send(client, { T: "depth", channel, level, instrumentId: this.symbolId, symbol: "BTCUSDT", b: this.truth.levels("bid", level), a: this.truth.levels("ask", level) });
+    const book = {
+      level,
+      instrumentId: this.symbolId,
+      symbol: "BTCUSDT",
+      b: this.truth.levels("bid", level),
+      a: this.truth.levels("ask", level),
+    };
+    if (this.depthForm === "example") client.send(JSON.stringify(book));
+    else this.send(client, { T: "depth", channel, ...book });
   }
 
   push(channel: string): void {

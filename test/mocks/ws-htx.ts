@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import type { WebSocket } from "ws";
 import type { BookLevel } from "../../lib/types.js";
-import { MockWsServer, TruthBook } from "./ws-base.js";
+import { bareLevelNumbers, MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
  * HTX market socket as documented: gzip frames; {"sub":"market.btcusdt.mbp.20"} acknowledged,
@@ -30,8 +30,9 @@ export class HtxMock {
     return this.server.url;
   }
 
+  /** gzip, levels as bare JSON numbers written digit for digit (docs/feeds.md "htx") */
   private send(client: WebSocket, value: unknown): void {
-    client.send(gzipSync(Buffer.from(typeof value === "string" ? value : JSON.stringify(value))));
+    client.send(gzipSync(Buffer.from(typeof value === "string" ? value : bareLevelNumbers(JSON.stringify(value)))));
   }
 
   private answer(client: WebSocket, text: string): void {
@@ -42,8 +43,12 @@ export class HtxMock {
       this.send(client, { id: message.id, status: "ok", subbed: message.sub, ts: Date.now() });
     } else if (message.req) {
       this.requests.push(message.req);
-      const toNumbers = (levels: BookLevel[]) => levels.map(([p, a]) => [Number(p), Number(a)]);
-      this.send(client, { id: message.id, rep: message.req, status: "ok", data: { seqNum: this.seqNum, bids: toNumbers(this.truth.levels("bid", 150)), asks: toNumbers(this.truth.levels("ask", 150)) } });
+      this.send(client, {
+        id: message.id,
+        rep: message.req,
+        status: "ok",
+        data: { seqNum: this.seqNum, bids: this.truth.levels("bid", 150), asks: this.truth.levels("ask", 150) },
+      });
     }
   }
 
@@ -53,7 +58,7 @@ export class HtxMock {
     const prevSeqNum = this.seqNum;
     this.seqNum += 2 + (prevSeqNum % 5);
     if (options.send === false) return;
-    const tick = { seqNum: this.seqNum, prevSeqNum, bids: bids.map(([p, a]) => [Number(p), Number(a)]), asks: asks.map(([p, a]) => [Number(p), Number(a)]) };
+    const tick = { seqNum: this.seqNum, prevSeqNum, bids, asks };
     for (const client of this.server.clients) this.send(client, { ch: channel, ts: Date.now(), tick });
   }
 

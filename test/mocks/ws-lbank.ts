@@ -1,11 +1,12 @@
 import type { WebSocket } from "ws";
-import { MockWsServer, TruthBook } from "./ws-base.js";
+import { bareLevelNumbers, MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
- * LBank v2 socket as documented: {"action":"subscribe","subscribe":"depth","depth":N,"pair"} is
- * followed by depth pushes {"depth":{"asks","bids"},"count","type":"depth","pair","SERVER","TS"}
- * carrying the whole top N; {"action":"ping","ping":id} is answered {"action":"pong","pong":id}
- * both ways.
+ * LBank v2 socket as documented (docs/feeds.md "lbank"): {"action":"subscribe","subscribe":"depth",
+ * "depth":"100","pair"} gets no acknowledgement, only depth pushes {"depth":{"asks","bids"},"count",
+ * "type":"depth","pair","SERVER":"V2","TS"} carrying the whole top N with prices and amounts as
+ * JSON numbers (`numbers = false` writes them as strings, the form of LBank's REST answers);
+ * {"action":"ping","ping":id} is answered {"action":"pong","pong":id} both ways.
  */
 export class LbankMock {
   readonly server: MockWsServer;
@@ -13,6 +14,8 @@ export class LbankMock {
   readonly subscriptions: string[] = [];
   pings = 0;
   pongs = 0;
+  /** levels as JSON numbers, as the documented example shows */
+  numbers = true;
 
   private constructor(server: MockWsServer) {
     this.server = server;
@@ -24,7 +27,13 @@ export class LbankMock {
   }
 
   private answer(client: WebSocket, text: string): void {
-    const message = JSON.parse(text) as { action?: string; subscribe?: string; depth?: string; pair?: string; ping?: string };
+    const message = JSON.parse(text) as {
+      action?: string;
+      subscribe?: string;
+      depth?: string;
+      pair?: string;
+      ping?: string;
+    };
     if (message.action === "ping") {
       this.pings++;
       client.send(JSON.stringify({ action: "pong", pong: message.ping }));
@@ -38,7 +47,15 @@ export class LbankMock {
 
   private pushTo(client: WebSocket, pair: string, count = 50): void {
     const depth = { asks: this.truth.levels("ask", count), bids: this.truth.levels("bid", count) };
-    client.send(JSON.stringify({ depth, count, type: "depth", pair, SERVER: "V2", TS: new Date().toISOString() }));
+    const text = JSON.stringify({
+      depth,
+      count,
+      type: "depth",
+      pair,
+      SERVER: "V2",
+      TS: new Date().toISOString().slice(0, 23),
+    });
+    client.send(this.numbers ? bareLevelNumbers(text) : text);
   }
 
   push(pair: string): void {
@@ -46,7 +63,8 @@ export class LbankMock {
   }
 
   ping(): void {
-    for (const client of this.server.clients) client.send(JSON.stringify({ action: "ping", ping: "0ca8f854-7ba7-4341-9d86-d3327e52804e" }));
+    for (const client of this.server.clients)
+      client.send(JSON.stringify({ action: "ping", ping: "0ca8f854-7ba7-4341-9d86-d3327e52804e" }));
   }
 
   close(): Promise<void> {

@@ -10,6 +10,11 @@ import { MockWsServer, TruthBook } from "./ws-base.js";
 export class OkxMock {
   readonly server: MockWsServer;
   readonly truth = new TruthBook();
+  /**
+   * A book per instId ("ETH-BTC"). Once any is set, an instId without one is refused the way OKX
+   * refuses an unknown instrument (event error 60018, no snapshot).
+   */
+  readonly books = new Map<string, TruthBook>();
   readonly subscriptions: string[] = [];
   pings = 0;
   private seqId = 1_000;
@@ -37,13 +42,34 @@ export class OkxMock {
     const arg = message.args[0]!;
     if (message.op === "subscribe") {
       this.subscriptions.push(`${arg.channel}:${arg.instId}`);
+      const book = this.books.size > 0 ? this.books.get(arg.instId) : this.truth;
+      if (!book) {
+        client.send(
+          JSON.stringify({
+            event: "error",
+            code: "60018",
+            msg: `Wrong URL or channel:${arg.channel},instId:${arg.instId} doesn't exist`,
+            connId: "mock",
+          }),
+        );
+        return;
+      }
       client.send(JSON.stringify({ event: "subscribe", arg, connId: "mock" }));
       this.seqId += 7;
       client.send(
         JSON.stringify({
           arg,
           action: "snapshot",
-          data: [{ asks: this.rows("ask"), bids: this.rows("bid"), ts: String(Date.now()), checksum: 0, prevSeqId: -1, seqId: this.seqId }],
+          data: [
+            {
+              asks: this.rows("ask", book.levels("ask", 400)),
+              bids: this.rows("bid", book.levels("bid", 400)),
+              ts: String(Date.now()),
+              checksum: 0,
+              prevSeqId: -1,
+              seqId: this.seqId,
+            },
+          ],
         }),
       );
     } else if (message.op === "unsubscribe") client.send(JSON.stringify({ event: "unsubscribe", arg, connId: "mock" }));
@@ -78,7 +104,13 @@ export class OkxMock {
   }
 
   private push(instId: string, data: Record<string, unknown>): void {
-    this.server.broadcast(JSON.stringify({ arg: { channel: "books", instId }, action: "update", data: [{ ...data, ts: String(Date.now()), checksum: 0 }] }));
+    this.server.broadcast(
+      JSON.stringify({
+        arg: { channel: "books", instId },
+        action: "update",
+        data: [{ ...data, ts: String(Date.now()), checksum: 0 }],
+      }),
+    );
   }
 
   close(): Promise<void> {

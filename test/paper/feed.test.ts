@@ -85,6 +85,8 @@ describe("paper's book feed", () => {
     const clock = new TestClock();
     const m = market();
     const paper = paperOn(dir, clock);
+    // the account exists first: the order below is a line of its journal, not of its snapshot
+    await paper.fetchBalances();
     // a sell one tick above the best bid: inside the spread, so it becomes the best ask
     const inside = m.price(m.bestBidTicks(clock.bucket) + 1);
     const order = await paper.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.123", price: inside });

@@ -37,12 +37,12 @@ describe("paper state on disk", () => {
     expect(readdirSync(join(dir, "paper"))).toEqual(["desk-1.json"]);
   });
 
-  it("leaves no temporary or lock files behind after a write", async () => {
+  it("leaves no temporary or lock files behind after a write: the snapshot and its journal only", async () => {
     const dir = tempDataDir();
     const paper = paperOn(dir, new TestClock());
     await paper.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "50000" });
     await paper.cancelAll("BTC/USDT");
-    expect(readdirSync(join(dir, "paper"))).toEqual(["default.json"]);
+    expect(readdirSync(join(dir, "paper")).sort()).toEqual(["default.journal", "default.json"]);
   });
 
   it("a state file that is not JSON is an error naming the file, and the file is left untouched", async () => {
@@ -124,7 +124,7 @@ describe("paper's lock file", () => {
     writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: hostname(), at: Date.now(), token: "dead" }));
     const order = await paper.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "50000" });
     expect(order.status).toBe("open");
-    expect(readdirSync(join(dir, "paper"))).toEqual(["default.json"]);
+    expect(readdirSync(join(dir, "paper")).sort()).toEqual(["default.journal", "default.json"]);
   });
 
   it("never signals a process group: a lock naming pid 0 is judged by its age", async () => {

@@ -1,0 +1,170 @@
+/**
+ * paper at server speed (issue 16): place+cancel on one paper account through `spotdesk serve`,
+ * 200 concurrent connections (autocannon), each connection placing a resting buy and cancelling
+ * it; the authenticated balances read of the same account, same connections, is the reference
+ * (alternated with it). docs/paper-store.md has the figures before and after the journal store.
+ *
+ * Targets (issue 16: at least 10x the single-file store's rate, p99 under 50 ms):
+ * - rate: at least 0.74x the balances read (the single-file store made 0.05-0.07x);
+ * - p99 inside the server (the router's logged time per request, from its first byte read to the
+ *   answer) under 50 ms. The p99 autocannon sees also holds the time a request waits for a
+ *   saturated process (autocannon runs in it): it is reported against the balances read's p99.
+ *
+ * The order is a buy of 0.001 BTC at 1000 USDT, far below the synthetic market, so it rests and
+ * the cancel always finds it open; each connection has at most one order open at a time, so the
+ * account stays within paper's 500 open orders per pair. Its history fills up to paper's limit of
+ * 1000 closed orders in the warm-up: the runs measure an account with a full history.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathHeader } from "../lib/api.js";
+import { startServer } from "../server/index.js";
+import { createJsonLogger } from "../server/log.js";
+import { type BenchOutcome, median } from "./index.js";
+import { type AutocannonResult, CONNECTIONS, loadAutocannon, RUN_SECONDS } from "./server.bench.js";
+
+const RUNS = 3;
+/** paper's place+cancel p99 goal, ms (issue 16) */
+export const P99_TARGET_MS = 50;
+/** place+cancel rate over the balances read's: 10x the single-file store's 0.074 (issue 16) */
+export const RATE_TARGET_RATIO = 0.74;
+/** autocannon's per-request time-out, s: a create that timed out would leave its order open */
+const TIMEOUT_S = 60;
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+export async function run(): Promise<BenchOutcome[]> {
+  const name = "paper via server: place+cancel, one account";
+  const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-bench-paper-"));
+  // the router's time of each create and cancel, from its log line, while `recording`
+  let recording = false;
+  const serverMs: number[] = [];
+  const record = (line: string): void => {
+    if (!recording || !line.includes("/token/trade/order/")) return;
+    const ms = /"ms":([0-9.]+)/.exec(line);
+    if (ms) serverMs.push(Number(ms[1]));
+  };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      port: 0,
+      dataDir,
+      rateLimit: { calls: 1e9, windowMs: 10_000 },
+      logger: createJsonLogger({ level: "info", write: record }),
+    });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    return [{ name, skipped: `the server did not start: ${(error as Error).message}` }];
+  }
+  try {
+    const reg = await fetch(`${server.url}/register`, {
+      method: "POST",
+      headers: { email: "bench@example.com", password: "bench-password", code: server.setupCode! },
+    });
+    const { accessToken } = (await reg.json()) as { accessToken: string };
+    const headers = {
+      authorization: `Bearer ${accessToken}`,
+      path: pathHeader(["Demo", "paper", "main"]),
+      "content-type": "application/json",
+    };
+    const order = JSON.stringify({ side: "Buy", price: "1000", amount: "0.001" });
+    const check = await fetch(`${server.url}/token/trade/order/create`, { method: "POST", headers, body: order });
+    if (check.status !== 200)
+      return [{ name, skipped: `order/create answered ${check.status}: ${await check.text()}` }];
+    const placed = (await check.json()) as { id: string };
+    await fetch(`${server.url}/token/trade/order/cancel`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ id: placed.id }),
+    });
+
+    const autocannon = await loadAutocannon();
+    const url = server.url;
+    const placeCancel = (seconds: number) =>
+      autocannon({
+        url,
+        connections: CONNECTIONS,
+        duration: seconds,
+        timeout: TIMEOUT_S,
+        headers,
+        requests: [
+          {
+            method: "POST",
+            path: "/token/trade/order/create",
+            body: order,
+            onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+              context.id = status === 200 ? (JSON.parse(body) as { id: string }).id : undefined;
+            },
+          },
+          {
+            method: "POST",
+            path: "/token/trade/order/cancel",
+            // no order to cancel (the create failed): start the pair over
+            setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) =>
+              context.id === undefined ? null : { ...request, body: JSON.stringify({ id: context.id }) },
+          },
+        ],
+      });
+    const balances = (seconds: number) =>
+      autocannon({
+        url: `${url}/token/trade/balances`,
+        connections: CONNECTIONS,
+        duration: seconds,
+        timeout: TIMEOUT_S,
+        headers,
+      });
+    // warm-up: also fills the account's history to paper's limit
+    await placeCancel(Math.max(2, RUN_SECONDS));
+    await balances(1);
+    const trades: AutocannonResult[] = [];
+    const reads: AutocannonResult[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      reads.push(await balances(RUN_SECONDS));
+      recording = true;
+      trades.push(await placeCancel(RUN_SECONDS));
+      recording = false;
+    }
+    serverMs.sort((a, b) => a - b);
+    const failures = trades.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    const detail = `${CONNECTIONS} connections, median of ${RUNS} runs of ${RUN_SECONDS} s, ${trades.reduce((n, r) => n + r.requests.total, 0)} requests (create and cancel), ${failures} failures; autocannon in the same process`;
+    return [
+      {
+        name: `${name} (requests/s)`,
+        unit: "req/s",
+        better: "higher",
+        value: Math.round(median(trades.map((r) => r.requests.average))),
+        baseline: {
+          name: "GET /token/trade/balances",
+          value: Math.round(median(reads.map((r) => r.requests.average))),
+        },
+        targetRatio: RATE_TARGET_RATIO,
+        detail,
+      },
+      {
+        name: `${name} p99 inside the server`,
+        unit: "ms",
+        better: "lower",
+        value: percentile(serverMs, 0.99),
+        target: P99_TARGET_MS,
+        detail: `router time of ${serverMs.length} create and cancel requests (p50 ${percentile(serverMs, 0.5)} ms, max ${serverMs.at(-1)} ms)`,
+      },
+      {
+        name: `${name} p99 seen by the client`,
+        unit: "ms",
+        better: "lower",
+        value: median(trades.map((r) => r.latency.p99)),
+        baseline: { name: "balances p99", value: median(reads.map((r) => r.latency.p99)) },
+        detail,
+      },
+    ];
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const r of await run()) console.log(JSON.stringify(r));
+}
