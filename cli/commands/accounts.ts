@@ -121,6 +121,7 @@ export function registerAccounts(program: Command): void {
           pair,
         );
         if (farPricePercent !== undefined) store.setSettings(exchange, name, { farPricePercent });
+        ctx.out.sent(`${replaced ? "replaced" : "stored"} ${exchange} account '${name}'`);
         const result = {
           exchange,
           name,
@@ -224,6 +225,7 @@ export function registerAccounts(program: Command): void {
           });
         }
         store.remove(match.exchange, match.name);
+        ctx.out.sent(`removed ${match.exchange} account '${match.name}'`);
         if (ctx.out.json) return ctx.out.document({ exchange: match.exchange, name: match.name, removed: true });
         ctx.out.text(`Removed ${match.exchange} account '${match.name}'`);
       }),
