@@ -12,7 +12,15 @@ if (argv.length === 1 && isVersion(argv[0])) {
   process.stdout.write(`${pkg.version}\n`);
   process.exit(0);
 }
-if (argv.length === 2 && argv.includes("--json") && argv.some(isVersion)) {
+// `--version --json` (with any global options beside it) answers the same way, as JSON.
+const onlyGlobals = (args: readonly string[]) => {
+  for (let i = 0; i < args.length; i++) {
+    if (/^(-e|--exchange|-a|--account|--base-url|--ws-url|--proxy)$/.test(args[i]!)) i++;
+    else if (!args[i]!.startsWith("-")) return false;
+  }
+  return true;
+};
+if (argv.includes("--json") && argv.some(isVersion) && onlyGlobals(argv)) {
   process.stdout.write(`${JSON.stringify({ version: pkg.version })}\n`);
   process.exit(0);
 }
@@ -54,7 +62,14 @@ try {
     // --help and --version end here with code 0; every usage error (unknown option, missing
     // argument, unknown command) is exit 2, like bad input, with the JSON error line under --json.
     code =
-      error.exitCode === 0 ? 0 : reportUsageError(error.message, argv.includes("--json"), commands.argvExchange(argv));
+      error.exitCode === 0
+        ? 0
+        : reportUsageError(
+            // commander's "(outputHelp)" when no command was named: it has printed the help
+            error.code === "commander.help" ? "missing command: see --help" : error.message,
+            argv.includes("--json"),
+            commands.argvExchange(argv),
+          );
   } else {
     code = reportError(error, process.argv.includes("--json")) || UNEXPECTED_EXIT_CODE;
   }

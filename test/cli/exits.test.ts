@@ -167,6 +167,15 @@ describe("the JSON contract for every error", () => {
     const result = await cli.run(["--version", "--json"]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    const withGlobals = await cli.run(["-e", "bybit", "-V", "--json"]);
+    expect(JSON.parse(withGlobals.stdout)).toEqual(JSON.parse(result.stdout));
+  });
+
+  it("no command at all is a usage error, also in JSON", async () => {
+    const result = await cli.run(["--json"]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(lastJsonLine(result.stderr).error).toMatchObject({ kind: "usage", message: "missing command: see --help" });
   });
 
   it("names the exchange acted on, and the message does not repeat the prefix", async () => {
