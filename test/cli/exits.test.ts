@@ -103,6 +103,30 @@ describe("signals during book --watch", () => {
   });
 });
 
+describe("signals during book --watch, as text", () => {
+  it("SIGINT ends the table stream with a 'Stopped by SIGINT' line and exit 130", async () => {
+    const child = spawn(process.execPath, [buildCli(), "book", "BTC/USDT", "--watch", "--depth", "1"], {
+      env: cli.env,
+      cwd: cli.home,
+    });
+    let stdout = "";
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no table: ${stdout}`)), 8000);
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        if (stdout.includes("Total")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^Stopped by SIGINT at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  });
+});
+
 describe("serve that cannot start", () => {
   it("a busy port is kind network, exit 8", async () => {
     const busy = createServer();
@@ -223,6 +247,17 @@ describe("batch --split that fails part way (docs/cli.md 'Partial results')", ()
     expect(stdout[3]).toMatchObject({ price: "1000", account: "split2" });
     expect(lastJsonLine(result.stderr).error.placed?.map((o) => o.id)).toEqual(stdout.map((o) => o.id));
     expect(await cli.json<Order[]>(["-a", "split2", "orders", "BTC/USDT"], { env })).toHaveLength(103);
+
+    // without --json, the placed orders are the table on stdout
+    const again = [
+      ...Array.from({ length: 100 }, (_, i) => ({ side: "buy", amount: "0.001", price: String(2000 + i) })),
+      { side: "buy", amount: "100", price: "2100" },
+    ];
+    const text = await cli.run(["-a", "split3", "batch", "BTC/USDT", "--split"], { env, stdin: JSON.stringify(again) });
+    expect(text.code).toBe(4);
+    expect(text.stdout.trim().split("\n")).toHaveLength(101);
+    expect(text.stdout).toContain("2099");
+    expect(text.stderr).toContain("item 101 not placed");
   });
 });
 
