@@ -167,7 +167,9 @@ async function paperDryRun(paper: ExchangeAdapter): Promise<ExchangeAdapter> {
   return new Proxy(paper, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver);
-      if (typeof name !== "string" || !writes.has(name) || typeof value !== "function") return value;
+      if (typeof value !== "function") return value;
+      // the adapter's own methods run on the adapter, not on the proxy
+      if (typeof name !== "string" || !writes.has(name)) return value.bind(target);
       return (...args: unknown[]) => {
         const body = JSON.stringify(args.length === 1 ? args[0] : args);
         throw new DryRun({ method: "POST", path: `paper:${name}`, query: "", body, headers: {} }, `paper:${name}`);
