@@ -23,7 +23,7 @@ export interface ErrorDetails {
 }
 
 /** Commands that act on no exchange: their own errors keep the `spotdesk` label. */
-const NO_EXCHANGE = new Set(["serve", "users", "exchanges", "completion"]);
+const NO_EXCHANGE = new Set(["serve", "users", "exchanges", "completion", "report"]);
 
 /**
  * The exchange a command acts on, for the `exchange` field of its errors (docs/cli.md "Errors"):

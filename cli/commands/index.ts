@@ -64,7 +64,7 @@ export function commandName(argv: readonly string[]): string | undefined {
 }
 
 /** Commands that act on no exchange (their errors carry no exchange of a user's choice). */
-const NO_EXCHANGE = new Set(["serve", "users", "exchanges", "completion", "accounts"]);
+const NO_EXCHANGE = new Set(["serve", "users", "exchanges", "completion", "accounts", "report"]);
 
 /**
  * The exchange of a command line for a usage error's `exchange` field (docs/cli.md "Errors"):
