@@ -3,6 +3,7 @@ import { isExchangeId } from "../../lib/types.js";
 import { registerAccounts } from "./accounts.js";
 import { registerBalances } from "./balances.js";
 import { registerBook } from "./book.js";
+import { registerBot } from "./bot.js";
 import { registerCancel } from "./cancel.js";
 import { registerCompletion } from "./completion.js";
 import { registerExchanges } from "./exchanges.js";
@@ -26,6 +27,7 @@ export const ALL_COMMANDS: readonly Register[] = [
   registerReport,
   registerTui,
   registerServer,
+  registerBot,
   registerCompletion,
 ];
 
@@ -47,6 +49,7 @@ const GROUP_OF: Record<string, Register> = {
   tui: registerTui,
   serve: registerServer,
   users: registerServer,
+  bot: registerBot,
 };
 
 /** Global options that take a value (the value is not the command name). */

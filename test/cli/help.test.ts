@@ -34,6 +34,10 @@ const COMMANDS = [
   ["serve"],
   ["users", "grant-admin"],
   ["completion"],
+  ["report"],
+  ["bot"],
+  ["bot", "types"],
+  ["bot", "run"],
 ];
 
 /** The long names listed under "Global Options:" in a help text. */
