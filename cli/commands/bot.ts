@@ -29,7 +29,7 @@ export function registerBot(program: Command): void {
     )
     .argument("<type>", "floating-bot, grid-bot, spread-decompression-bot or liquidity-arranger-bot")
     .requiredOption("--pair <pair>", "trading pair, e.g. BTC/USDT")
-    .option("--config <file>", "the setup as JSON (seed 000 §7 payloads); '-' reads stdin")
+    .option("--config <file>", "the setup as JSON, as the dashboard sends it; '-' reads stdin")
     .option("--id <id>", "bot id in its client order ids (default: derived from exchange, account, type and pair)")
     .option("--decimals <price,amount>", "the pair's decimals (paper knows its own; else read from the book)")
     .action(
