@@ -101,31 +101,43 @@ export async function parseBatch(
 }
 
 /**
- * A split batch that failed part way (issue 16): the message says exactly how many orders were
- * placed, which items were not, and the error carries the placed orders for the --json object.
+ * A split batch that failed part way (docs/cli.md "Partial results"): the message says exactly
+ * how many orders were placed and numbers the items by their position in the input list; the
+ * error carries the orders on the exchange (placed now or found by client order id), in input
+ * order, for stdout and the --json error object.
  */
 function withPlaced(
   error: unknown,
-  placed: Order[],
-  total: number,
-  failedFrom: number,
-  failedTo: number,
+  done: Order[],
+  placedNow: Order[],
+  /** input positions (1-based) of the items not placed, the failed batch first */
+  notPlaced: number[],
+  /** input positions (1-based) of the failed batch */
+  failedBatch: number[],
   exchange: ExchangeId,
 ): unknown {
   if (!isExchangeError(error)) return error;
-  const ids = placed.length === 0 ? "" : ` (${placed.map((o) => o.id).join(", ")})`;
-  const notPlaced = failedFrom === total ? `item ${failedFrom}` : `items ${failedFrom}-${total}`;
+  const ids = placedNow.length === 0 ? "" : ` (${placedNow.map((o) => o.id).join(", ")})`;
+  const span = (positions: number[]) => {
+    const sorted = [...positions].sort((a, b) => a - b);
+    const contiguous = sorted.every((p, i) => i === 0 || p === sorted[i - 1]! + 1);
+    if (sorted.length === 1) return `item ${sorted[0]}`;
+    return contiguous ? `items ${sorted[0]}-${sorted[sorted.length - 1]}` : `items ${sorted.join(", ")}`;
+  };
+  // The exchange's "Batch item N" counts within the failed batch: say the item's input position.
+  const detail = error.detail.replace(/^Batch item (\d+):/, (whole, n: string) => {
+    const position = failedBatch[Number(n) - 1];
+    return position === undefined ? whole : `Batch item ${position}:`;
+  });
   // paper places a batch all or nothing; a real exchange may have taken part of the failed batch.
   const check =
-    exchange === "paper"
-      ? ""
-      : `; the exchange may hold part of items ${failedFrom}-${failedTo}: check \`spotdesk orders\``;
+    exchange === "paper" ? "" : `; the exchange may hold part of ${span(failedBatch)}: check \`spotdesk orders\``;
   const wrapped = new ExchangeError(
     error.exchange,
-    `${placed.length} of ${total} orders placed${ids}; ${notPlaced} not placed: the batch of items ${failedFrom}-${failedTo} failed: ${error.detail}${check}`,
+    `${placedNow.length} of ${placedNow.length + notPlaced.length} orders placed${ids}; ${span(notPlaced)} not placed: the batch of ${span(failedBatch)} failed: ${detail}${check}`,
     { kind: error.kind, ...(error.code === undefined ? {} : { code: error.code }), cause: error },
   );
-  return Object.assign(wrapped, { details: { placed } });
+  return Object.assign(wrapped, { details: { placed: done } });
 }
 
 /**
@@ -153,7 +165,7 @@ export async function placeBatch(
       // docs/orders.md "Client order ids": items whose id the exchange already knows are not sent again.
       const existing = new Map<number, Order>();
       for (const [index, item] of items.entries()) {
-        if (item.clientOrderId === undefined) continue;
+        if (item.clientOrderId === undefined || ctx.dryRun) continue;
         const found = await adapter.findOrderByClientOrderId(pair, item.clientOrderId);
         if (found) {
           existing.set(index, found);
@@ -163,7 +175,7 @@ export async function placeBatch(
         }
       }
       const toSend = items.filter((_, index) => !existing.has(index));
-      await guardPrices(ctx, exchange, pair, toSend, flags);
+      if (!ctx.dryRun) await guardPrices(ctx, exchange, pair, toSend, flags);
       const placed: Order[] = [];
       if (toSend.length > 0) {
         if (existing.size > 0 && !(split && toSend.length > max))
@@ -172,11 +184,21 @@ export async function placeBatch(
         try {
           for (; start < toSend.length; start += max) {
             ctx.out.progress(`batch ${pair}: ${placed.length}/${toSend.length} placed`);
-            placed.push(...(await adapter.createBatch(pair, toSend.slice(start, start + max))));
+            const orders = await adapter.createBatch(pair, toSend.slice(start, start + max));
+            placed.push(...orders);
+            ctx.out.sent(`batch orders placed: ${orders.map((o) => o.id).join(", ")}`);
           }
         } catch (error) {
           if (!split || toSend.length <= max) throw error;
-          throw withPlaced(error, placed, toSend.length, start + 1, Math.min(start + max, toSend.length), exchange);
+          // input positions (1-based) of the items sent, so every number names the input list
+          const positions = items.flatMap((_, index) => (existing.has(index) ? [] : [index + 1]));
+          const done = items.flatMap((_, index) => {
+            const found = existing.get(index);
+            if (found) return [found];
+            const sentAt = positions.indexOf(index + 1);
+            return sentAt < placed.length ? [placed[sentAt]!] : [];
+          });
+          throw withPlaced(error, done, placed, positions.slice(start), positions.slice(start, start + max), exchange);
         } finally {
           ctx.out.clearProgress();
         }

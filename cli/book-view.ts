@@ -8,7 +8,7 @@ import { formatSpread, formatUtcTimestamp } from "../lib/format.js";
 import type { BookLevel, ExchangeId } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { openBookFeed } from "./exchange.js";
-import { type Cell, paint } from "./output.js";
+import { type Cell, cursorControl, paint } from "./output.js";
 
 /** Seed 001 §4: "The user interface refreshes from the buffer every 500 ms, only when the buffer is non-empty." */
 export const REFRESH_MS = 500;
@@ -103,7 +103,7 @@ export async function showBook(ctx: Context, id: ExchangeId, pair: string, optio
   const depth = options.depth ?? EXCHANGES[id].depth;
   const feed = await openBookFeed(ctx, id, pair, depth);
   const out = ctx.out;
-  const clearScreen = !out.json && options.watch && process.stdout.isTTY === true;
+  const clearScreen = !out.json && options.watch && cursorControl(process.stdout);
   const print = (state: FeedState | undefined) => {
     const snapshot = snapshotOf(feed, depth, ctx.now());
     if (out.json) {
@@ -120,31 +120,48 @@ export async function showBook(ctx: Context, id: ExchangeId, pair: string, optio
     await firstBook(feed, FIRST_BOOK_TIMEOUT_MS);
     out.clearProgress();
     if (!options.watch) return print(undefined);
-    await watch(feed, options.updates, print, (state) => out.progress(`${pair}: ${state}`));
+    const signal = await watch(feed, options.updates, print, (state) => out.progress(`${pair}: ${state}`));
+    if (signal !== undefined) {
+      // docs/cli.md "Exit codes": Ctrl-C or SIGTERM ends the stream with a final line and the
+      // shell's code for the signal (130, 143), so a script can tell it was stopped.
+      feed.stop();
+      out.clearProgress();
+      if (out.json) out.line({ ...snapshotOf(feed, depth, ctx.now()), state: feed.state });
+      else out.text(`Stopped by ${signal} at ${formatUtcTimestamp(ctx.now())}`);
+      process.exitCode = SIGNAL_EXIT_CODES[signal];
+    }
   } finally {
     out.clearProgress();
     feed.stop();
   }
 }
 
-/** Prints on every 500 ms tick where the book or the feed state moved; ends on Ctrl-C, SIGTERM or after N refreshes. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
+/**
+ * Prints on every 500 ms tick where the book or the feed state moved; ends on Ctrl-C, SIGTERM or
+ * after N refreshes. Resolves with the signal that stopped it, if one did.
+ */
 function watch(
   feed: BookFeed,
   updates: number | undefined,
   print: (state: FeedState) => void,
   onState: (state: FeedState) => void,
-): Promise<void> {
-  return new Promise<void>((resolve) => {
+): Promise<StopSignal | undefined> {
+  return new Promise<StopSignal | undefined>((resolve) => {
     let printed = 0;
     let lastVersion = -1;
     let lastState: FeedState | undefined;
-    const stop = () => {
+    const stop = (signal?: StopSignal) => {
       clearInterval(timer);
       offState();
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
+      process.off("SIGINT", onInterrupt);
+      process.off("SIGTERM", onTerminate);
+      resolve(signal);
     };
+    const onInterrupt = () => stop("SIGINT");
+    const onTerminate = () => stop("SIGTERM");
     const tick = () => {
       if (feed.book.version === lastVersion && feed.state === lastState) return;
       lastVersion = feed.book.version;
@@ -161,8 +178,8 @@ function watch(
       }
     });
     const timer = setInterval(tick, REFRESH_MS);
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", onInterrupt);
+    process.once("SIGTERM", onTerminate);
     tick();
   });
 }

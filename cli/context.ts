@@ -21,6 +21,8 @@ export interface Context {
   out: Output;
   /** the CLI's clock; paper takes its time from it (see cliClock) */
   now: () => number;
+  /** --dry-run: build and sign the request, print it masked, send nothing (cli/dry-run.ts) */
+  dryRun: boolean;
 }
 
 export function createContext(command: Command): Context {
@@ -31,6 +33,7 @@ export function createContext(command: Command): Context {
     accountGiven: command.getOptionValueSourceWithGlobals("account") !== "default",
     out: new Output(options.json === true),
     now: cliClock(),
+    dryRun: command.opts<{ dryRun?: boolean }>().dryRun === true,
   };
 }
 

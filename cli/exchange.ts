@@ -127,19 +127,55 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     now: ctx.now,
   };
   if (exchange === "paper") {
-    const { createPaperExchange } = await import("../exchanges/paper/index.js");
+    const { createPaperExchange, defaultDataDir, paperStateFile } = await import("../exchanges/paper/index.js");
     const dataDir = paperDataDir();
     // paper needs no keys; --account names the simulated account.
     if (envHasCredentials())
       ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
-    return createPaperExchange(
+    const { existsSync } = await import("node:fs");
+    const { dirname } = await import("node:path");
+    const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
+    const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
+    ensureWritableDir(dirname(stateFile), DATA_DIR, "paper");
+    // docs/cli.md "Paper accounts": a typed --account that does not exist yet is created, and says so
+    // (a typo would otherwise trade on a fresh account without a word).
+    if (ctx.accountGiven && !existsSync(stateFile)) {
+      ctx.out.note(`paper account '${ctx.options.account}' does not exist yet: creating it with the demo balances`);
+    }
+    const paper = createPaperExchange(
       { api: "", secret: "" },
       { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) },
     );
+    return ctx.dryRun ? await paperDryRun(paper) : paper;
   }
   const credentials = await resolveCredentials(exchange, ctx);
   const { createExchange } = await import("../exchanges/registry.js");
-  return createExchange(exchange, credentials, base);
+  if (ctx.dryRun) {
+    const { rememberSecrets } = await import("./dry-run.js");
+    rememberSecrets([credentials.api, credentials.secret, credentials.password]);
+  }
+  return createExchange(exchange, credentials, { ...base, ...(ctx.dryRun ? { dryRun: true } : {}) });
+}
+
+/**
+ * paper signs nothing: under --dry-run its order operations are caught as a pseudo-request
+ * (`POST paper:createOrder` with the checked arguments) instead of being carried out.
+ */
+async function paperDryRun(paper: ExchangeAdapter): Promise<ExchangeAdapter> {
+  const { DryRun } = await import("../exchanges/common/rest.js");
+  const writes = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll"]);
+  return new Proxy(paper, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      // the adapter's own methods run on the adapter, not on the proxy
+      if (typeof name !== "string" || !writes.has(name)) return value.bind(target);
+      return (...args: unknown[]) => {
+        const body = JSON.stringify(args.length === 1 ? args[0] : args);
+        throw new DryRun({ method: "POST", path: `paper:${name}`, query: "", body, headers: {} }, `paper:${name}`);
+      };
+    },
+  });
 }
 
 /** Runs work with an adapter and always releases it (sockets, timers, file handles). */

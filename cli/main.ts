@@ -7,17 +7,30 @@ import pkg from "../package.json" with { type: "json" };
 
 // `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool.
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+const isVersion = (arg: string | undefined) => arg === "--version" || arg === "-V";
+if (argv.length === 1 && isVersion(argv[0])) {
   process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
+// `--version --json` (with any global options beside it) answers the same way, as JSON.
+const onlyGlobals = (args: readonly string[]) => {
+  for (let i = 0; i < args.length; i++) {
+    if (/^(-e|--exchange|-a|--account|--base-url|--ws-url|--proxy)$/.test(args[i]!)) i++;
+    else if (!args[i]!.startsWith("-")) return false;
+  }
+  return true;
+};
+if (argv.includes("--json") && argv.some(isVersion) && onlyGlobals(argv)) {
+  process.stdout.write(`${JSON.stringify({ version: pkg.version })}\n`);
   process.exit(0);
 }
 
 // commander is bundled into the core chunk (scripts/build.mjs), which the commands need anyway.
-const [{ Command, CommanderError, Option }, commands, { flushAndExit, reportError, UNEXPECTED_EXIT_CODE, USAGE_EXIT_CODE }] = await Promise.all([
-  import("commander"),
-  import("./commands/index.js"),
-  import("./run.js"),
-]);
+const [
+  { Command, CommanderError, Option },
+  commands,
+  { flushAndExit, onStdoutError, reportError, reportUsageError, UNEXPECTED_EXIT_CODE },
+] = await Promise.all([import("commander"), import("./commands/index.js"), import("./run.js")]);
 
 const program = new Command("spotdesk")
   .description("A trading console for spot markets on fifteen crypto exchanges, and paper, the built-in simulated one.")
@@ -31,14 +44,14 @@ const program = new Command("spotdesk")
   .option("--proxy <url>", "HTTP(S) proxy for exchange calls (else SPOTDESK_PROXY, HTTPS_PROXY)")
   .option("--json", "print exactly one JSON document on stdout")
   .showHelpAfterError("(run with --help for usage)")
+  .configureHelp(commands.HELP_CONFIGURATION)
   .exitOverride();
 
 commands.registerCommands(program, argv);
 
-// A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-});
+// A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error; a full
+// disk, or a closed pipe after an order went out, is (cli/run.ts onStdoutError).
+process.stdout.on("error", onStdoutError);
 
 let code = 0;
 try {
@@ -47,8 +60,16 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // --help and --version end here with code 0; every usage error (unknown option, missing
-    // argument, unknown command) is exit 2, like bad input.
-    code = error.exitCode === 0 ? 0 : USAGE_EXIT_CODE;
+    // argument, unknown command) is exit 2, like bad input, with the JSON error line under --json.
+    code =
+      error.exitCode === 0
+        ? 0
+        : reportUsageError(
+            // commander's "(outputHelp)" when no command was named: it has printed the help
+            error.code === "commander.help" ? "missing command: see --help" : error.message,
+            argv.includes("--json"),
+            commands.argvExchange(argv),
+          );
   } else {
     code = reportError(error, process.argv.includes("--json")) || UNEXPECTED_EXIT_CODE;
   }

@@ -13,12 +13,30 @@ const ANSI: Record<Style, [string, string]> = {
   bold: ["\x1b[1m", "\x1b[22m"],
 };
 
-/** https://no-color.org: NO_COLOR present and not empty disables colour; so does a pipe. */
-export function colorEnabled(stream: NodeJS.WriteStream): boolean {
-  const noColor = process.env.NO_COLOR;
+/**
+ * Colour (docs/cli.md "Colour and terminals"): FORCE_COLOR decides when set (`0` or `false` never,
+ * anything else always, even in a pipe); else NO_COLOR (https://no-color.org), TERM=dumb and a
+ * pipe turn it off.
+ */
+export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
+  const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;
-  if (process.env.TERM === "dumb") return false;
+  if (env.TERM === "dumb") return false;
   return stream.isTTY === true;
+}
+
+/** Cursor movement and line clearing: only on a terminal that is not TERM=dumb. */
+export function cursorControl(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && env.TERM !== "dumb";
+}
+
+const sent: string[] = [];
+
+/** What went out so far (an order placed, ids cancelled), named on stderr if stdout then fails. */
+export function sentSoFar(): readonly string[] {
+  return sent;
 }
 
 export function paint(text: string, style: Style | undefined, enabled: boolean): string {
@@ -64,14 +82,22 @@ export function formatTable(
 export class Output {
   readonly json: boolean;
   readonly color: boolean;
-  /** progress lines only on a terminal: a pipe or a log file stays quiet */
+  /** progress lines only on a terminal that can rewrite a line: a pipe, a log file or TERM=dumb stays quiet */
   readonly progressEnabled: boolean;
   private progressShown = false;
 
   constructor(json: boolean) {
     this.json = json;
     this.color = !json && colorEnabled(process.stdout);
-    this.progressEnabled = process.stderr.isTTY === true;
+    this.progressEnabled = cursorControl(process.stderr);
+  }
+
+  /**
+   * Records what went out before the result is printed ("order 12 placed"): when stdout then
+   * fails, the error names it so nobody sends it again (docs/cli.md "Exit codes").
+   */
+  sent(what: string): void {
+    sent.push(what);
   }
 
   /** The one JSON document of a --json command. */

@@ -39,3 +39,31 @@ export async function promptHidden(question: string): Promise<string> {
     muted = true;
   });
 }
+
+/**
+ * Asks a yes/no question on the terminal (stderr), `[y/N]`: only `y` or `yes` is yes; Enter,
+ * anything else and Ctrl-C are no. Callers ask only when canPrompt() and no --yes was given
+ * (docs/cli.md "Confirmations").
+ */
+export async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline");
+  // TERM=dumb: no line editing, so no cursor control; the terminal echoes the answer itself
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: process.env.TERM !== "dumb" });
+  return new Promise<boolean>((resolve) => {
+    rl.on("SIGINT", () => {
+      rl.close();
+      process.stderr.write("\n");
+      resolve(false);
+    });
+    rl.question(`${question} [y/N] `, (answer) => {
+      rl.close();
+      resolve(/^(y|yes)$/i.test(answer.trim()));
+    });
+  });
+}
+
+/** True to go ahead: --yes, or no terminal to ask on (scripts), or a `y` typed at the question. */
+export async function confirmed(question: string, yes: boolean | undefined): Promise<boolean> {
+  if (yes === true || !canPrompt()) return true;
+  return confirm(question);
+}

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
-import { EXIT_CODES, isExchangeError } from "../lib/errors.js";
+import { EXIT_CODES, ExchangeError, isExchangeError } from "../lib/errors.js";
+import { isExchangeId } from "../lib/types.js";
 import { type Context, createContext } from "./context.js";
+import { sentSoFar } from "./output.js";
 
 /** Exit code of a commander usage error (unknown option, missing argument, …). */
 export const USAGE_EXIT_CODE = 2;
@@ -20,23 +22,69 @@ export interface ErrorDetails {
   notCancelled?: unknown;
 }
 
-/** Prints an error on stderr and returns its exit code (lib/errors.ts EXIT_CODES, 1 = unexpected). */
-export function reportError(error: unknown, json: boolean): number {
+/** Commands that act on no exchange: their own errors keep the `spotdesk` label. */
+const NO_EXCHANGE = new Set(["serve", "users", "exchanges", "completion", "report"]);
+
+/**
+ * The exchange a command acts on, for the `exchange` field of its errors (docs/cli.md "Errors"):
+ * --exchange (paper by default); accounts commands only when --exchange was typed.
+ */
+export function commandExchange(command: Command): string | undefined {
+  let top = command;
+  while (top.parent?.parent) top = top.parent;
+  if (NO_EXCHANGE.has(top.name())) return undefined;
+  const exchange = command.optsWithGlobals<{ exchange?: string }>().exchange;
+  if (top.name() === "accounts" && command.getOptionValueSourceWithGlobals("exchange") === "default") return undefined;
+  return exchange !== undefined && isExchangeId(exchange) ? exchange : undefined;
+}
+
+/** The exchange of the running command, for errors raised outside it (a failed write on stdout). */
+let runningExchange: string | undefined;
+
+/**
+ * Prints an error on stderr and returns its exit code (lib/errors.ts EXIT_CODES, 1 = unexpected).
+ * Our own checks raise errors labelled `spotdesk`; they are reported under the exchange the
+ * command acts on, and the JSON `message` is the text without the `ExchangeId: …, msg:` prefix.
+ */
+export function reportError(error: unknown, json: boolean, exchange: string | undefined = runningExchange): number {
   const exchangeError = isExchangeError(error);
   const code = exchangeError ? EXIT_CODES[error.kind] : UNEXPECTED_EXIT_CODE;
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${exchangeError ? message : `Unexpected error: ${message}`}\n`);
+  const label = exchangeError ? (error.exchange === "spotdesk" && exchange ? exchange : error.exchange) : undefined;
+  process.stderr.write(
+    `${exchangeError ? `ExchangeId: ${label}, msg: ${error.detail}` : `Unexpected error: ${message}`}\n`,
+  );
   if (json) {
     const details = (error as { details?: ErrorDetails } | null)?.details;
     const body = exchangeError
-      ? { ...error.toJSON(), exitCode: code }
-      : { kind: "unexpected", message, exitCode: code };
+      ? {
+          exchange: label,
+          kind: error.kind,
+          ...(error.code === undefined ? {} : { code: error.code }),
+          message: error.detail,
+          exitCode: code,
+        }
+      : { ...(exchange ? { exchange } : {}), kind: "unexpected", message, exitCode: code };
     process.stderr.write(`${JSON.stringify({ error: { ...body, ...(details ?? {}) } })}\n`);
   }
   if (!exchangeError && process.env.SPOTDESK_DEBUG && error instanceof Error && error.stack) {
     process.stderr.write(`${error.stack}\n`);
   }
   return code;
+}
+
+/**
+ * A commander usage error (unknown option, missing argument, …): commander has printed its
+ * message; with --json the JSON error line follows, like every other error (exit 2).
+ */
+export function reportUsageError(message: string, json: boolean, exchange: string | undefined): number {
+  if (json) {
+    const text = message.replace(/^error:\s*/, "").trim();
+    process.stderr.write(
+      `${JSON.stringify({ error: { ...(exchange ? { exchange } : {}), kind: "usage", message: text, exitCode: USAGE_EXIT_CODE } })}\n`,
+    );
+  }
+  return USAGE_EXIT_CODE;
 }
 
 /**
@@ -49,14 +97,44 @@ export function action<A extends unknown[]>(
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     let json = command.optsWithGlobals<{ json?: boolean }>().json === true;
+    const exchange = commandExchange(command);
+    runningExchange = exchange;
+    let ctx: Context | undefined;
     try {
-      const ctx = createContext(command);
+      ctx = createContext(command);
       json = ctx.out.json;
       await work(ctx, ...(args.slice(0, -1) as A));
     } catch (error) {
-      process.exitCode = reportError(error, json);
+      // --dry-run ends with the request it caught instead of sending (cli/dry-run.ts)
+      if (ctx?.dryRun && error instanceof Error && error.name === "DryRun") {
+        const { isDryRun, printDryRun } = await import("./dry-run.js");
+        if (isDryRun(error)) return printDryRun(ctx, exchange ?? ctx.options.exchange, error);
+      }
+      process.exitCode = reportError(error, json, exchange);
     }
   };
+}
+
+let stdoutFailed = false;
+
+/**
+ * stdout could not take the result (a full disk, a pipe closed by its reader). A reader that
+ * closed the pipe of a read command early (`spotdesk orders … | head -1`) is not an error; any
+ * other failure, or any failure after an order went out, exits with kind `output` (11) and names
+ * on stderr what was done, so a script does not send it again (docs/cli.md "Exit codes").
+ */
+export function onStdoutError(error: NodeJS.ErrnoException): void {
+  if (stdoutFailed) return;
+  stdoutFailed = true;
+  const sent = sentSoFar();
+  if (error.code === "EPIPE" && sent.length === 0) process.exit(0);
+  const done = sent.length === 0 ? "" : `; done before it failed: ${sent.join("; ")}`;
+  const failure = new ExchangeError(
+    "spotdesk",
+    `Could not write the result to stdout (${error.code ?? error.message})${done}`,
+    { kind: "output" },
+  );
+  process.exit(reportError(failure, process.argv.includes("--json")));
 }
 
 /** Waits until stdout and stderr have handed over what was written, then exits. */
@@ -67,5 +145,7 @@ export async function flushAndExit(code: number): Promise<never> {
       else stream.write("", () => resolve());
     });
   await Promise.all([drain(process.stdout), drain(process.stderr)]);
+  // A failed write reports through stdout's 'error' event, which comes after the write's callback.
+  await new Promise((resolve) => setImmediate(resolve));
   process.exit(code);
 }

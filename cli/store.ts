@@ -4,8 +4,9 @@
  * password}. The encryption key is never stored: it comes from SPOTDESK_STORE_KEY or a hidden
  * prompt. Only the exchange, the account name and a masked key are kept in clear, for `list`.
  */
+import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Conf from "conf";
 import {
   decryptText,
@@ -18,6 +19,7 @@ import {
 } from "../lib/envelope.js";
 import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGE_IDS, type ExchangeId } from "../lib/types.js";
+import { CONFIG_DIR, dirError, isFsError } from "./dirs.js";
 import { canPrompt, promptHidden } from "./prompt.js";
 
 export interface StoredAccount {
@@ -189,7 +191,12 @@ export class CredentialStore {
   }
 
   private save(data: StoreData): void {
-    this.conf.store = data as unknown as Record<string, unknown>;
+    try {
+      this.conf.store = data as unknown as Record<string, unknown>;
+    } catch (error) {
+      if (isFsError(error)) throw dirError(dirname(this.conf.path), error, CONFIG_DIR);
+      throw error;
+    }
     this.data = data;
   }
 }
@@ -211,6 +218,12 @@ export async function openStore(): Promise<CredentialStore> {
   const cwd = storeDir();
   let conf: Conf<Record<string, unknown>>;
   try {
+    mkdirSync(cwd, { recursive: true });
+  } catch (error) {
+    if (isFsError(error)) throw dirError(cwd, error, CONFIG_DIR);
+    throw error;
+  }
+  try {
     conf = new Conf<Record<string, unknown>>({
       projectName: "spotdesk",
       cwd,
@@ -220,6 +233,7 @@ export async function openStore(): Promise<CredentialStore> {
       clearInvalidConfig: false,
     });
   } catch (error) {
+    if (isFsError(error)) throw dirError(cwd, error, CONFIG_DIR);
     // conf throws on unparsable JSON without touching the file; say which file and stop there.
     const path = join(cwd, "accounts.json");
     throw fail(

@@ -264,6 +264,7 @@ export class ProbitAdapter extends RestAdapter {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(credentials.httpAgent ? { proxy: credentials.httpAgent } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.dryRun ? { dryRun: true } : {}),
     });
     this.tokens = tokenCacheFor(
       this.accounts.baseUrl,

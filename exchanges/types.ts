@@ -19,6 +19,8 @@ export interface ExchangeOptions {
   dataDir?: string;
   /** paper: the simulated account name. */
   account?: string;
+  /** build and sign requests but send none (RestClient throws DryRun): `--dry-run` */
+  dryRun?: boolean;
 }
 
 export interface CreateOrderRequest {

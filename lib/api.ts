@@ -243,9 +243,21 @@ export interface BotAnswer {
   path: AccountPath;
   paths: AccountPath[];
   setup: unknown;
-  /** "not run" for volume, heavy-volume and candle-closer (PRODUCT "Bots", D16) */
-  status: "running" | "stopped" | "not run";
+  /** "not run" for volume, heavy-volume and candle-closer (PRODUCT "Bots", D16); the runner's otherwise (docs/bots.md) */
+  status: "running" | "paused" | "backing-off" | "stopped" | "not run";
   reason?: string;
+  /** why something the setup asks for is not placed now (bounds, limits, funds) */
+  note?: string;
+  /** the last exchange error (PRODUCT D25), kept after recovery, with its time (ms) */
+  lastError?: string;
+  lastErrorAt?: number;
+  /** sides paused by insufficient funds */
+  pausedSides?: ("Buy" | "Sell")[];
+  /** when the runner last changed this state (ms) */
+  updatedAt?: number;
+  /** spread-decompression bot: its open orders and the daily quote left per side */
+  orders?: { id: string; side: "Buy" | "Sell"; price: string; amount: string; filled: string; placedAt: number }[];
+  dailyQuoteLeft?: { Buy: string; Sell: string };
   /** floating bot */
   order?: Order | null;
   /** grid bot */

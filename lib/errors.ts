@@ -11,7 +11,9 @@ export type ErrorKind =
   | "order-not-found"
   | "network"
   | "unsupported"
-  | "bad-input";
+  | "bad-input"
+  | "config"
+  | "output";
 
 export const ERROR_KINDS: readonly ErrorKind[] = [
   "auth",
@@ -22,6 +24,8 @@ export const ERROR_KINDS: readonly ErrorKind[] = [
   "network",
   "unsupported",
   "bad-input",
+  "config",
+  "output",
 ];
 
 export interface ExchangeErrorOptions {
@@ -42,7 +46,10 @@ export class ExchangeError extends Error {
   readonly detail: string;
 
   constructor(exchange: string, detail: string, options: ExchangeErrorOptions) {
-    super(`ExchangeId: ${exchange}, msg: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      `ExchangeId: ${exchange}, msg: ${detail}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "ExchangeError";
     this.exchange = exchange;
     this.detail = detail;
@@ -75,4 +82,8 @@ export const EXIT_CODES: Record<ErrorKind, number> = {
   "rate-limit": 7,
   network: 8,
   unsupported: 9,
+  // a directory or file spotdesk must write cannot be written (HOME, SPOTDESK_DATA_DIR, …)
+  config: 2,
+  // the work was done (an order went out) but its result could not be written to stdout
+  output: 11,
 };

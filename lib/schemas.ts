@@ -119,23 +119,50 @@ export function moduleError(module: string): string {
   return `Incorrect params for ${module} module`;
 }
 
-const floatingModules = z
-  .record(z.string(), z.record(z.string(), z.unknown()))
-  .superRefine((modules, ctx) => {
-    for (const [name, params] of Object.entries(modules)) {
-      if (!(FLOATING_MODULES as readonly string[]).includes(name)) {
-        ctx.addIssue({ code: "custom", message: `Unknown module '${name}'`, path: [name] });
-        continue;
-      }
-      for (const value of Object.values(params)) {
-        const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-        if (typeof n !== "number" || !Number.isFinite(n) || n < 0) {
-          ctx.addIssue({ code: "custom", message: moduleError(name), path: [name] });
-          break;
-        }
-      }
+/** The parameters of each floating-bot module (PRODUCT D21). */
+export const FLOATING_MODULE_PARAMS: Record<FloatingModule, readonly string[]> = {
+  "dynamic-price": ["min", "max"],
+  "dynamic-delay": ["min", "max"],
+  "dynamic-quote": ["min", "max"],
+  "price-bounds": ["min", "max"],
+  "spending-limits": ["limit", "period"],
+};
+
+export interface FloatingModules {
+  "dynamic-price"?: { min: number; max: number };
+  "dynamic-delay"?: { min: number; max: number };
+  "dynamic-quote"?: { min: number; max: number };
+  "price-bounds"?: { min: number; max: number };
+  "spending-limits"?: { limit: number; period: number };
+}
+
+/**
+ * Seed 000 §5: every module param is a number ('Incorrect params for {module} module' otherwise);
+ * inputs take absolute values (-2 is read as 2). PRODUCT D21 adds: each param present, min <= max.
+ */
+const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ctx): FloatingModules => {
+  const out: Record<string, Record<string, number>> = {};
+  for (const [name, raw] of Object.entries(modules)) {
+    if (!(FLOATING_MODULES as readonly string[]).includes(name)) {
+      ctx.addIssue({ code: "custom", message: `Unknown module '${name}'`, path: [name] });
+      continue;
     }
-  });
+    const expected = FLOATING_MODULE_PARAMS[name as FloatingModule];
+    const params = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+    const values: Record<string, number> = {};
+    let ok = params !== undefined && Object.keys(params).every((k) => expected.includes(k));
+    for (const key of expected) {
+      const value = params?.[key];
+      const n = typeof value === "string" && value.trim() !== "" ? Number(value.trim().replace(",", ".")) : value;
+      if (typeof n !== "number" || !Number.isFinite(n)) ok = false;
+      else values[key] = Math.abs(n);
+    }
+    if (ok && "min" in values && values.min! > values.max!) ok = false;
+    if (!ok) ctx.addIssue({ code: "custom", message: moduleError(name), path: [name] });
+    else out[name] = values;
+  }
+  return out as FloatingModules;
+});
 
 /** Seed 000 §9: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
 export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
@@ -156,7 +183,7 @@ export const GRID_DEFAULTS = { profit: 0.2, percent: 5, RF: 0.5 } as const;
 export const gridBotSchema = z.strictObject({
   pair: pairSchema,
   quote: positive("Quote"),
-  percent: num.refine((n) => n > 0 && n <= 99, "Percent must be greater than 0 and at most 99").default(GRID_DEFAULTS.percent),
+  percent: num.refine((n) => n >= 1 && n <= 99, "Percent must be between 1 and 99").default(GRID_DEFAULTS.percent),
   profit: num.refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5").default(GRID_DEFAULTS.profit),
   RF: num.refine((n) => n >= 0 && n <= 1, "Rebalancing factor must be between 0 and 1").default(GRID_DEFAULTS.RF),
   size: num.refine((n) => Number.isInteger(n) && n > 0 && n % 2 === 0, "Order count must be greater than 0 and even"),
@@ -215,12 +242,13 @@ export const PRICE_STRATEGIES = ["linear", "gauss", "exponential3", "exponential
 export const VOLUME_STRATEGIES = [...PRICE_STRATEGIES, "inverseGauss"] as const;
 export const liquidityArrangerBotSchema = z.strictObject({
   pair: pairSchema,
-  ordersAmount: positive("Orders amount"),
-  side: sideSchema,
-  P0: num,
-  P1: num,
-  Q0: num,
-  Q1: num,
+  ordersAmount: num.refine((n) => Number.isInteger(n) && n > 0 && n <= 500, "Orders amount must be a whole number from 1 to 500"),
+  // PRODUCT D24 (seed 000 §9 "Liquidity side options: undefined, Sell, Buy"): unset is both sides.
+  side: sideSchema.optional(),
+  P0: positive("P0"),
+  P1: positive("P1"),
+  Q0: nonNegative("Q0"),
+  Q1: nonNegative("Q1"),
   priceStrategy: z.enum(PRICE_STRATEGIES).default("linear"),
   volumeStrategy: z.enum(VOLUME_STRATEGIES).default("linear"),
 });
@@ -236,6 +264,10 @@ export const BOT_SCHEMAS = {
 } as const;
 
 export type BotType = keyof typeof BOT_SCHEMAS;
+export type FloatingSetup = z.output<typeof floatingBotSchema>;
+export type GridSetup = z.output<typeof gridBotSchema>;
+export type SpreadDecompressionSetup = z.output<typeof spreadDecompressionBotSchema>;
+export type LiquidityArrangerSetup = z.output<typeof liquidityArrangerBotSchema>;
 export const BOT_TYPES = Object.keys(BOT_SCHEMAS) as BotType[];
 
 /** Seed 000 §9 "Bot list order". Liquidity is not listed; it sorts last. */

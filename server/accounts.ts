@@ -102,7 +102,7 @@ export function exchangeFailure(error: unknown): ApiError {
  * account therefore queue here first, so at most one per process is at the lock.
  */
 const paperQueues = new Map<string, Promise<unknown>>();
-function queuePaper<T>(key: string, work: () => Promise<T>): Promise<T> {
+export function queuePaper<T>(key: string, work: () => Promise<T>): Promise<T> {
   const previous = paperQueues.get(key) ?? Promise.resolve();
   const next = previous.then(work, work);
   const tail = next.catch(() => undefined);

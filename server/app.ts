@@ -14,6 +14,14 @@ export interface BotEvents {
   removed(botId: string, client: string): void;
 }
 
+/** The bot runner of `serve` (server/bots/host.ts); absent when the server runs no bots. */
+export interface BotRunnerHost {
+  /** PRODUCT D25: cancels the bot's orders (confirmed) and stops it; throws when it cannot */
+  remove(botId: string): Promise<void>;
+  /** the running bot's state not yet written to its record (published already), if any */
+  latest(botId: string): Record<string, unknown> | undefined;
+}
+
 export interface SessionEvents {
   ended(sessionId: string): void;
   /** a user was removed with all their sessions */
@@ -35,6 +43,7 @@ export interface App {
   /** failed sign-in and token checks per address and per e-mail (docs/server-limits.md) */
   readonly signIn: SignInGuard;
   bots: BotEvents;
+  botRunner?: BotRunnerHost;
   /** a session ended (logout, replayed refresh token): its live-channel sockets close */
   sessions: SessionEvents;
   /** the paper exchange's data directory inside the server's */

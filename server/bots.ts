@@ -1,5 +1,10 @@
-/** Bot records as the API and the live channel show them (seed 000 §3 "Bot state records"). */
+/**
+ * Bot records as the API and the live channel show them (seed 000 §3 "Bot state records", plus the
+ * runner's status, lastError and updatedAt, docs/bots.md). The runner's memory is never shown.
+ */
 import type { BotAnswer } from "../lib/api.js";
+import { BOT_LIST_ORDER, type BotType } from "../lib/schemas.js";
+import type { BotRunnerHost } from "./app.js";
 import type { BotRecord } from "./storage/types.js";
 
 export function botAnswer(bot: BotRecord): BotAnswer {
@@ -16,6 +21,25 @@ export function botAnswer(bot: BotRecord): BotAnswer {
     ...(state.onBuy !== undefined ? { onBuy: state.onBuy } : {}),
     ...(state.onSell !== undefined ? { onSell: state.onSell } : {}),
     ...(state.lastTrade !== undefined ? { lastTrade: state.lastTrade } : {}),
+    ...(state.orders !== undefined ? { orders: state.orders } : {}),
+    ...(state.dailyQuoteLeft !== undefined ? { dailyQuoteLeft: state.dailyQuoteLeft } : {}),
+    ...(state.note ? { note: state.note } : {}),
+    ...(state.pausedSides ? { pausedSides: state.pausedSides } : {}),
+    ...(state.lastError ? { lastError: state.lastError } : {}),
+    ...(state.lastErrorAt !== undefined ? { lastErrorAt: state.lastErrorAt } : {}),
+    ...(state.updatedAt !== undefined ? { updatedAt: state.updatedAt } : {}),
     created: bot.created,
   };
+}
+
+/** Seed 000 §9 "Bot list order" (floating 0, SD 1, CC 2, heavy volume 18, volume 19, grid 20), then by creation. */
+export function sortBots<T extends { botType: string; created: number }>(bots: T[]): T[] {
+  const rank = (type: string) => BOT_LIST_ORDER[type as BotType] ?? 99;
+  return [...bots].sort((a, b) => rank(a.botType) - rank(b.botType) || a.created - b.created);
+}
+
+/** The record with the runner's latest state, which reaches the database up to 2 s later (server/bots/host.ts). */
+export function latestBot(bot: BotRecord, runner: BotRunnerHost | undefined): BotRecord {
+  const state = runner?.latest(bot.id);
+  return state ? { ...bot, state } : bot;
 }

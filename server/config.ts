@@ -41,6 +41,10 @@ export interface ServerOptions {
   logLevel?: "debug" | "info" | "warn" | "error";
   /** print the setup code on stdout (serve does; tests read the file) */
   printSetupCode?: boolean;
+  /** run the stored runnable bots (docs/bots.md); default true */
+  runBots?: boolean;
+  /** REST and feed URLs of the exchanges the bots trade on (a testnet, a proxy, a mock); by exchange id */
+  botEndpoints?: Partial<Record<string, { baseUrl?: string; wsUrl?: string }>>;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
   /** PRODUCT D18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */

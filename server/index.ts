@@ -16,6 +16,7 @@ import { type App, type BotEvents, RateLimiter } from "./app.js";
 import { SignInGuard } from "./auth/limits.js";
 import { dataKeyFile, generateCode, loadOrCreateSecret, sha256Hex, tokenSecretFile } from "./auth/secrets.js";
 import { authenticate } from "./auth/session.js";
+import { BotHost } from "./bots/host.js";
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
 import { ApiError } from "./errors.js";
 import { createRouter } from "./http.js";
@@ -48,6 +49,8 @@ export interface RunningServer {
   setupCode?: string;
   config: ResolvedConfig;
   storage: Storage;
+  /** the bot runner (absent with runBots: false) */
+  bots?: BotHost;
   /** graceful: stops accepting, finishes requests in flight, closes sockets and the database */
   close(): Promise<void>;
 }
@@ -128,6 +131,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const hub = new LiveHub(app);
   app.bots = hub;
   app.sessions = hub;
+  // docs/bots.md: serve runs every stored runnable bot; a created or changed bot reaches the host too
+  const botHost = options.runBots === false ? undefined : new BotHost(app, hub, options.botEndpoints ?? {});
+  if (botHost) {
+    app.botRunner = botHost;
+    app.bots = {
+      changed(botId) {
+        hub.changed(botId);
+        botHost.changed(botId);
+      },
+      removed: (botId, client) => hub.removed(botId, client),
+    };
+  }
   const relay = new BookRelay(app);
 
   const routes = [
@@ -200,10 +215,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     mail: mailer?.describe ?? "outbox.jsonl",
   });
 
+  // PRODUCT D25, docs/bots.md: every stored runnable bot resumes from its state and reconciles
+  await botHost?.startAll().catch((error: unknown) => logger.error("bots did not start", { error: String(error) }));
+
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       draining = true;
+      await botHost?.close();
       hub.close();
       relay.close();
       for (const client of wss.clients) client.terminate();
@@ -229,6 +248,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(setupCode ? { setupCode } : {}),
     config,
     storage,
+    ...(botHost ? { bots: botHost } : {}),
     close,
   };
 }

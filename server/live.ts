@@ -21,9 +21,10 @@ import { type ExchangeId, isExchangeId } from "../lib/types.js";
 import { clientAddress } from "./address.js";
 import { type App, type BotEvents, RateLimiter, type SessionEvents } from "./app.js";
 import { checkAccessTokenFrom, inScope } from "./auth/session.js";
-import { botAnswer } from "./bots.js";
+import { botAnswer, latestBot, sortBots } from "./bots.js";
 import { ApiError, taskFailed } from "./errors.js";
 import { parseTarget } from "./http.js";
+import type { BotRecord } from "./storage/types.js";
 
 interface LiveClient {
   ws: WebSocket;
@@ -52,6 +53,14 @@ export const LIVE_CLOSE_SESSION_ENDED = 4607;
 export const LIVE_CLOSE_NO_SUBSCRIPTION = 4408;
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
+
+/**
+ * The expiry timer waits in steps of at most a minute. Node keeps one timer list per distinct
+ * duration, and an unref'd timer's list stays after clearTimeout until that duration has passed:
+ * a timer for each subscription's exact remaining time left a list per closed socket for up to
+ * the token's lifetime (docs/tui-memory.md). Steps share one list.
+ */
+const EXPIRY_STEP_MS = 60_000;
 
 export class LiveHub implements BotEvents, SessionEvents {
   private readonly clients = new Set<LiveClient>();
@@ -139,7 +148,11 @@ export class LiveHub implements BotEvents, SessionEvents {
       if (client.userId === undefined) return; // expired meanwhile: already told and closed
       client.queue = [];
       this.send(client, { purpose: LIVE_SUBSCRIBE, result: true });
-      const bots = (await this.app.storage.listBots()).filter((b) => inScope(user, b.path[0])).map(botAnswer);
+      const bots = sortBots(
+        (await this.app.storage.listBots())
+          .filter((b) => inScope(user, b.path[0]))
+          .map((b) => botAnswer(latestBot(b, this.app.botRunner))),
+      );
       this.send(client, { type: "snapshot", data: bots });
       const queued = client.queue ?? []; // none when the token expired while the snapshot was read
       client.queue = undefined;
@@ -161,7 +174,7 @@ export class LiveHub implements BotEvents, SessionEvents {
       this.expire(client);
       return;
     }
-    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, 2 ** 31 - 1));
+    client.expiryTimer = setTimeout(() => this.watchExpiry(client), Math.min(remaining, EXPIRY_STEP_MS));
     client.expiryTimer.unref();
   }
 
@@ -206,6 +219,13 @@ export class LiveHub implements BotEvents, SessionEvents {
       const bot = await this.app.storage.getBot(botId);
       if (bot) await this.publish(bot.path[0], { type: "delta", data: botAnswer(bot) });
     })().catch((error: unknown) => this.app.logger.error("live delta failed", { error: String(error) }));
+  }
+
+  /** A bot's state straight from the runner (server/bots/host.ts), without reading it back from storage. */
+  publishBot(bot: BotRecord): void {
+    void this.publish(bot.path[0], { type: "delta", data: botAnswer(bot) }).catch((error: unknown) =>
+      this.app.logger.error("live delta failed", { error: String(error) }),
+    );
   }
 
   removed(botId: string, client: string): void {

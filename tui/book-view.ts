@@ -151,52 +151,36 @@ export function bookColumnWidths(width: number): BookColumnWidths {
   return { price, amount, total };
 }
 
-/** Consecutive lines of one column that share a style; `emphasis` marks flashing or selected rows. */
-export interface BookRun {
+/**
+ * One level row's piece of a column: a price (with its marker), an amount or a total, or a whole
+ * line of the highlighted block. `text` is "" on a row without a level. `emphasis` marks flashing
+ * or selected rows.
+ */
+export interface BookCell {
   text: string;
   emphasis: boolean;
 }
 
-/** One column of a block: its runs, top to bottom, and how it aligns in its cells. */
+/** One column of a block: a cell per row, top to bottom, and how the cells align in the column. */
 export interface BookColumn {
   width: number;
   alignRight: boolean;
-  runs: BookRun[];
+  cells: BookCell[];
 }
 
 /**
- * Rows of one side drawn together. A plain block draws each column as one multi-line text placed
- * by the layout, so the gaps between columns are never written: Ink styles every character it
- * writes on every frame, and the padding was most of a row. The selection's cumulative rows are a
- * highlighted block of whole lines, since their inverse bar must run across the gaps.
+ * Rows of one side drawn together. A plain block is three columns whose cells are one text per
+ * level row, placed by the layout: the gaps between columns are never written (Ink styles every
+ * character it writes on every frame, and the padding was most of a row), and every text is a
+ * piece that recurs from frame to frame (a price, an amount), never a whole column that no later
+ * frame repeats: Ink measures each distinct text and keeps it (docs/tui-memory.md), and only the
+ * cells that changed are measured again. The selection's cumulative rows are a highlighted block of
+ * whole lines, since their inverse bar must run across the gaps.
  */
 export interface BookBlock {
   highlighted: boolean;
   rows: number;
   columns: BookColumn[];
-}
-
-/** Groups lines into runs of the same emphasis. */
-function runsOf(lines: readonly string[], emphasis: readonly boolean[]): BookRun[] {
-  const runs: BookRun[] = [];
-  let start = 0;
-  for (let i = 1; i <= lines.length; i++) {
-    if (i === lines.length || emphasis[i] !== emphasis[start]) {
-      runs.push({ text: lines.slice(start, i).join("\n"), emphasis: emphasis[start] === true });
-      start = i;
-    }
-  }
-  return runs;
-}
-
-/** Right-aligns the non-blank lines to the widest of them; the block itself sits at the column's right edge. */
-function alignRight(lines: string[]): void {
-  let widest = 0;
-  for (const line of lines) if (line.length > widest) widest = line.length;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line !== "" && line.length < widest) lines[i] = " ".repeat(widest - line.length) + line;
-  }
 }
 
 /**
@@ -214,40 +198,35 @@ export function bookSideBlocks(
   const rows = side === "ask" ? view.asks : view.bids;
   const selectedIndex = selection?.side === side ? selection.index : -1;
   const blocks: BookBlock[] = [];
-  let prices: string[] = [];
-  let amounts: string[] = [];
-  let totals: string[] = [];
-  let lines: string[] = [];
-  let emphasis: boolean[] = [];
+  let prices: BookCell[] = [];
+  let amounts: BookCell[] = [];
+  let totals: BookCell[] = [];
+  let lines: BookCell[] = [];
   let highlighted = false;
   const flush = () => {
-    if (emphasis.length === 0) return;
-    if (highlighted) {
-      blocks.push({
-        highlighted,
-        rows: lines.length,
-        columns: [
-          { width: widths.price + widths.amount + widths.total + 2, alignRight: false, runs: runsOf(lines, emphasis) },
-        ],
-      });
-    } else {
-      alignRight(amounts);
-      alignRight(totals);
-      blocks.push({
-        highlighted,
-        rows: prices.length,
-        columns: [
-          { width: widths.price + 1, alignRight: false, runs: runsOf(prices, emphasis) },
-          { width: widths.amount, alignRight: true, runs: runsOf(amounts, emphasis) },
-          { width: widths.total, alignRight: true, runs: runsOf(totals, emphasis) },
-        ],
-      });
-    }
+    const count = highlighted ? lines.length : prices.length;
+    if (count === 0) return;
+    blocks.push(
+      highlighted
+        ? {
+            highlighted,
+            rows: count,
+            columns: [{ width: widths.price + widths.amount + widths.total + 2, alignRight: false, cells: lines }],
+          }
+        : {
+            highlighted,
+            rows: count,
+            columns: [
+              { width: widths.price + 1, alignRight: false, cells: prices },
+              { width: widths.amount, alignRight: true, cells: amounts },
+              { width: widths.total, alignRight: true, cells: totals },
+            ],
+          },
+    );
     prices = [];
     amounts = [];
     totals = [];
     lines = [];
-    emphasis = [];
   };
   for (let n = 0; n < rowsPerSide; n++) {
     const index = side === "ask" ? rowsPerSide - 1 - n : n;
@@ -259,11 +238,13 @@ export function bookSideBlocks(
       highlighted = inCumulative;
     }
     if (!row) {
-      prices.push("");
-      amounts.push("");
-      totals.push("");
-      lines.push("");
-      emphasis.push(false);
+      const blank = { text: "", emphasis: false };
+      if (inCumulative) lines.push(blank);
+      else {
+        prices.push(blank);
+        amounts.push(blank);
+        totals.push(blank);
+      }
       continue;
     }
     const isSelected = index === selectedIndex;
@@ -273,15 +254,14 @@ export function bookSideBlocks(
     const amount = formatAmount(row.amount);
     const total = formatAmount(row.total);
     if (inCumulative) {
-      lines.push(
-        `${marker}${padEnd(price, widths.price)}${padStart(amount, widths.amount)}${padStart(total, widths.total)} `,
-      );
-      emphasis.push(isSelected || flashing);
+      lines.push({
+        text: `${marker}${padEnd(price, widths.price)}${padStart(amount, widths.amount)}${padStart(total, widths.total)} `,
+        emphasis: isSelected || flashing,
+      });
     } else {
-      prices.push(marker + truncate(price, widths.price));
-      amounts.push(truncate(amount, widths.amount));
-      totals.push(truncate(total, widths.total));
-      emphasis.push(flashing);
+      prices.push({ text: marker + truncate(price, widths.price), emphasis: flashing });
+      amounts.push({ text: truncate(amount, widths.amount), emphasis: flashing });
+      totals.push({ text: truncate(total, widths.total), emphasis: flashing });
     }
   }
   flush();

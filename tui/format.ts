@@ -33,7 +33,9 @@ export function formatAmount(value: BigNumber.Value): string {
 }
 
 const AMOUNT_CACHE = new Map<string, string>();
-const AMOUNT_CACHE_LIMIT = 20_000;
+// a frame draws at most 200 amounts and totals (50 levels a side); a small bound keeps the heap's
+// sawtooth small in a TUI left open all week (docs/tui-memory.md)
+const AMOUNT_CACHE_LIMIT = 2_000;
 
 function formatAmountUncached(value: BigNumber.Value): string {
   const abs = new Decimal(value).abs();

@@ -76,10 +76,11 @@ export function registerAccounts(program: Command): void {
     .command("add")
     .description("store API credentials for --exchange under NAME (read from SPOTDESK_API_* or hidden prompts)")
     .argument("<name>", "account name, used with --account")
-    .option("--pair <pair>", "the account's default pair, kept in the envelope (seed 000 §3)")
-    .option("--far-price-percent <n>", "the account's far-price limit in percent (default 5; see docs/orders.md)")
+    .option("--pair <pair>", "the account's default pair, kept with the encrypted keys")
+    .option("--far-price-percent <n>", "the account's far-price limit in percent (default 5)")
+    .option("-y, --yes", "replace an existing account without asking")
     .action(
-      action(async (ctx, name: string, options: { pair?: string; farPricePercent?: string }) => {
+      action(async (ctx, name: string, options: { pair?: string; farPricePercent?: string; yes?: boolean }) => {
         const exchange = await realExchange(ctx);
         checkName(name);
         const pair = options.pair ? normalizePair(options.pair, exchange) : "";
@@ -87,6 +88,21 @@ export function registerAccounts(program: Command): void {
           options.farPricePercent === undefined ? undefined : await farPricePercentOption(options.farPricePercent);
         const { openStore, readStoreKey } = await import("../store.js");
         const store = await openStore();
+        const existing = store.find(exchange, name);
+        // docs/cli.md "Confirmations": replacing stored keys asks first on a terminal
+        if (existing) {
+          const { confirmed } = await import("../prompt.js");
+          if (
+            !(await confirmed(
+              `Replace the stored ${exchange} account '${name}' (key ${existing.keyMask})?`,
+              options.yes,
+            ))
+          ) {
+            throw new ExchangeError(exchange, `Not confirmed: ${exchange} account '${name}' left as it was`, {
+              kind: "bad-input",
+            });
+          }
+        }
         const storeKey = await readStoreKey(store, { creating: true });
         const { EXCHANGES } = await import("../../lib/exchanges.js");
         const api = await readSecret("SPOTDESK_API_KEY", "API key");
@@ -105,6 +121,7 @@ export function registerAccounts(program: Command): void {
           pair,
         );
         if (farPricePercent !== undefined) store.setSettings(exchange, name, { farPricePercent });
+        ctx.out.sent(`${replaced ? "replaced" : "stored"} ${exchange} account '${name}'`);
         const result = {
           exchange,
           name,
@@ -149,7 +166,10 @@ export function registerAccounts(program: Command): void {
     .command("set")
     .description("change settings of account NAME on --exchange (default paper): --far-price-percent N")
     .argument("<name>", "account name, used with --account")
-    .requiredOption("--far-price-percent <n>", "the far-price limit in percent (see docs/orders.md)")
+    .requiredOption(
+      "--far-price-percent <n>",
+      "the far-price limit in percent: a Buy above the best ask or a Sell below the best bid by more is refused",
+    )
     .action(
       action(async (ctx, name: string, options: { farPricePercent: string }) => {
         const exchange = await resolveExchangeId(ctx);
@@ -165,10 +185,13 @@ export function registerAccounts(program: Command): void {
 
   accounts
     .command("remove")
-    .description("delete the stored account NAME (of --exchange when several exchanges share the name)")
+    .description(
+      "delete the stored account NAME (of --exchange when several exchanges share the name); asks first on a terminal",
+    )
     .argument("<name>", "account name")
+    .option("-y, --yes", "do not ask for confirmation")
     .action(
-      action(async (ctx, name: string) => {
+      action(async (ctx, name: string, options: { yes?: boolean }) => {
         const { openStore } = await import("../store.js");
         const store = await openStore();
         let matches = store.list().filter((a) => a.name === name);
@@ -190,7 +213,19 @@ export function registerAccounts(program: Command): void {
           });
         }
         const match = matches[0]!;
+        const { confirmed } = await import("../prompt.js");
+        if (
+          !(await confirmed(
+            `Remove the stored ${match.exchange} account '${match.name}' (key ${match.keyMask})?`,
+            options.yes,
+          ))
+        ) {
+          throw new ExchangeError(match.exchange, `Not confirmed: ${match.exchange} account '${match.name}' kept`, {
+            kind: "bad-input",
+          });
+        }
         store.remove(match.exchange, match.name);
+        ctx.out.sent(`removed ${match.exchange} account '${match.name}'`);
         if (ctx.out.json) return ctx.out.document({ exchange: match.exchange, name: match.name, removed: true });
         ctx.out.text(`Removed ${match.exchange} account '${match.name}'`);
       }),

@@ -7,9 +7,11 @@ import { checkOrderId } from "../args.js";
 import type { Context } from "../context.js";
 import { resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
+import { DRY_RUN_FLAG, DRY_RUN_HELP } from "./trade.js";
 
 /** Every cancel prints the ids cancelled: a JSON array of strings with --json, one id a line otherwise. */
 function printCancelled(ctx: Context, ids: readonly string[]): void {
+  if (ids.length > 0) ctx.out.sent(`cancelled ${ids.join(", ")}`);
   if (ctx.out.json) {
     ctx.out.document(ids);
     return;
@@ -45,6 +47,7 @@ export function registerCancel(program: Command): void {
     .description("cancel one order (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("<id>", "order id")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP)
     .action(
       action(async (ctx, pairText: string, orderId: string) => {
         const id = await resolveExchangeId(ctx);
@@ -81,6 +84,7 @@ export function registerCancel(program: Command): void {
     .description("cancel several orders at once, up to the exchange's maximum (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("<ids...>", "order ids")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP)
     .action(
       action(async (ctx, pairText: string, orderIds: string[]) => {
         const id = await resolveExchangeId(ctx);
@@ -124,13 +128,28 @@ export function registerCancel(program: Command): void {
 
   program
     .command("cancel-all")
-    .description("cancel every open order of PAIR (--json: the ids cancelled)")
+    .description("cancel every open order of PAIR; asks first on a terminal (--json: the ids cancelled)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP)
+    .option("-y, --yes", "do not ask for confirmation")
     .action(
-      action(async (ctx, pairText: string) => {
+      action(async (ctx, pairText: string, options: { yes?: boolean }) => {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
         assertSupported(id, "cancelAll");
+        // docs/cli.md "Confirmations": a person at a terminal says yes first; scripts and --yes do not
+        if (!ctx.dryRun) {
+          const { confirmed } = await import("../prompt.js");
+          const { accountLabel } = await import("../exchange.js");
+          if (
+            !(await confirmed(
+              `Cancel every open ${pair} order on ${id} (account '${accountLabel(ctx, id)}')?`,
+              options.yes,
+            ))
+          ) {
+            throw new ExchangeError(id, `Not confirmed: nothing cancelled`, { kind: "bad-input" });
+          }
+        }
         const cancelled = await withExchange(ctx, (adapter) => adapter.cancelAll(pair), id);
         printCancelled(ctx, cancelled);
       }),

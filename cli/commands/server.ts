@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { ExchangeError } from "../../lib/errors.js";
 import { parsePositiveInt } from "../args.js";
+import { DATA_DIR, dirError, isFsError } from "../dirs.js";
 import { action } from "../run.js";
 
 interface ServeFlags {
@@ -13,6 +14,57 @@ interface ServeFlags {
   config?: string;
 }
 
+/**
+ * Why `serve` could not start, with its kind (docs/cli.md "Exit codes"): a port in use is
+ * `network` (8); an address this machine does not have, a port it may not bind, or a data
+ * directory it cannot write is `config` (2).
+ */
+function serveError(error: unknown, host: string, port: number, data: string | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === "EADDRINUSE") {
+    return new ExchangeError(
+      "spotdesk",
+      `Port ${port} on ${host} is already in use: stop what uses it, or give --port`,
+      {
+        kind: "network",
+        code,
+        cause: error,
+      },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new ExchangeError("spotdesk", `Cannot listen on --host ${host} (${code}): not an address of this machine`, {
+      kind: "config",
+      code,
+      cause: error,
+    });
+  }
+  if (code === "EACCES" && (error as { syscall?: string }).syscall === "listen") {
+    return new ExchangeError("spotdesk", `Not allowed to listen on port ${port} (${code}): give a --port above 1023`, {
+      kind: "config",
+      code,
+      cause: error,
+    });
+  }
+  if (isFsError(error)) return serveDirError(error, data);
+  return error;
+}
+
+function serveDirError(error: NodeJS.ErrnoException, data: string | undefined): ExchangeError {
+  const where = error.path ?? data ?? "the data directory";
+  if (data !== undefined) {
+    return new ExchangeError(
+      "spotdesk",
+      `Cannot write the data directory '${where}' (${error.code}): give a writable --data`,
+      {
+        kind: "config",
+        cause: error,
+      },
+    );
+  }
+  return dirError(where, error, { ...DATA_DIR, what: "the server's data directory" });
+}
+
 /** Same rule as the server's: something@domain.tld. */
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -20,7 +72,9 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function registerServer(program: Command): void {
   program
     .command("serve")
-    .description("the backend and the web dashboard's API (127.0.0.1 over HTTP by default, PRODUCT D7)")
+    .description(
+      "the backend and the web dashboard's API (127.0.0.1 over HTTP by default; any other address needs TLS)",
+    )
     .option("--port <n>", "port to listen on (default 8787)")
     .option(
       "--host <address>",
@@ -35,15 +89,39 @@ export function registerServer(program: Command): void {
       action(async (_ctx, flags: ServeFlags) => {
         // 0 is valid: the system picks a free port (tests do that).
         if (flags.port !== undefined && flags.port.trim() !== "0") parsePositiveInt(flags.port, "port", 65535);
-        const { serveCommand } = await import("../../server/index.js");
-        await serveCommand(flags);
+        const [{ serveCommand }, { resolveConfig }] = await Promise.all([
+          import("../../server/index.js"),
+          import("../../server/config.js"),
+        ]);
+        let config: ReturnType<typeof resolveConfig>;
+        try {
+          // the same options serveCommand resolves: a refusal here is the configuration's, not a bug
+          config = resolveConfig({
+            ...(flags.port !== undefined ? { port: Number(flags.port) } : {}),
+            ...(flags.data ? { dataDir: flags.data } : {}),
+            ...(flags.host ? { host: flags.host } : {}),
+            ...(flags.tlsCert ? { tlsCert: flags.tlsCert } : {}),
+            ...(flags.tlsKey ? { tlsKey: flags.tlsKey } : {}),
+            ...(flags.behindTlsProxy ? { behindTlsProxy: true } : {}),
+            ...(flags.config ? { configFile: flags.config } : {}),
+          });
+        } catch (error) {
+          if (isFsError(error)) throw serveDirError(error, flags.data);
+          const message = (error as Error).message.replace(/\s*\(PRODUCT D\d+\)/g, "");
+          throw new ExchangeError("spotdesk", message, { kind: "config", cause: error });
+        }
+        try {
+          await serveCommand(flags);
+        } catch (error) {
+          throw serveError(error, config.host, config.port, flags.data);
+        }
       }),
     );
 
   const users = program.command("users").description("server users, managed on the server's machine");
   users
     .command("grant-admin")
-    .description("make the user EMAIL an admin, or permit EMAIL as a new admin (PRODUCT D5)")
+    .description("make the user EMAIL an admin, or permit EMAIL to register as a new admin")
     .argument("<email>", "the user's e-mail")
     .requiredOption("--data <dir>", "the server's data directory")
     .action(

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
-import type { Side } from "../../lib/types.js";
+import type { Order, Side } from "../../lib/types.js";
 import { labelOrders, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 
@@ -16,8 +16,15 @@ interface TradeOptions {
 function guardOptions(command: Command): Command {
   return command
     .option("--allow-far-price", "send even when the price is far through the book, or no live book is available")
-    .option("--far-price-percent <n>", "the far-price limit in percent (else the account's setting, else 5)");
+    .option("--far-price-percent <n>", "the far-price limit in percent (else the account's setting, else 5)")
+    .option(DRY_RUN_FLAG, DRY_RUN_HELP);
 }
+
+/** docs/cli.md "Dry run": shared by every command that places or cancels. */
+export const DRY_RUN_FLAG = "--dry-run";
+export const DRY_RUN_HELP =
+  "print the signed request (method, URL, headers, body; key and signature masked) and send nothing";
+const DRY_RUN_NOTE = "Dry run: the far-price guard and the client order id look-up are skipped; nothing is sent";
 
 async function guardFlags(options: TradeOptions) {
   const { farPricePercentOption } = await import("./accounts.js");
@@ -87,7 +94,8 @@ function registerSide(program: Command, side: Side): void {
       const order = await withExchange(
         ctx,
         async (adapter) => {
-          if (clientOrderId !== undefined) {
+          if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
+          if (clientOrderId !== undefined && !ctx.dryRun) {
             const existing = await adapter.findOrderByClientOrderId(pair, clientOrderId);
             if (existing) {
               ctx.out.note(
@@ -96,15 +104,17 @@ function registerSide(program: Command, side: Side): void {
               return existing;
             }
           }
-          await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
+          if (!ctx.dryRun) await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
           try {
-            return await adapter.createOrder({
+            const placed = await adapter.createOrder({
               pair,
               side,
               amount,
               price,
               ...(clientOrderId ? { clientOrderId } : {}),
             });
+            ctx.out.sent(`${verb} order ${placed.id} placed (client order id ${placed.clientOrderId})`);
+            return placed;
           } catch (error) {
             // Another process placed the same client order id between our look-up and our create:
             // the exchange refused the duplicate, and the order it holds is the answer.
@@ -143,9 +153,25 @@ export function registerTrade(program: Command): void {
       const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
       const { pairDecimals } = await import("../order-guard.js");
       const items = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
-      const orders = await placeBatch(ctx, id, pair, items, options.split === true, flags);
-      if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
-      (await import("./render.js")).printOrders(ctx.out, orders);
+      if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
+      const print = async (orders: Order[]) => {
+        if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
+        (await import("./render.js")).printOrders(ctx.out, orders);
+      };
+      let orders: Order[];
+      try {
+        orders = await placeBatch(ctx, id, pair, items, options.split === true, flags);
+      } catch (error) {
+        // docs/cli.md "Partial results": a split batch that failed part way still prints on
+        // stdout the orders that are on the exchange, as on success, then fails.
+        const details = (error as { details?: { placed?: Order[] } }).details;
+        if (details?.placed !== undefined) {
+          await print(details.placed);
+          details.placed = labelOrders(ctx, id, details.placed);
+        }
+        throw error;
+      }
+      await print(orders);
     }),
   );
 }

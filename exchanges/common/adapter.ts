@@ -61,7 +61,7 @@ export interface OrderToPlace {
 }
 
 /** The exchange's error codes, by kind. Adapters fill it from NAMED constants of their docs. */
-export type ErrorCodeTable = Partial<Record<Exclude<ErrorKind, "network" | "unsupported" | "bad-input">, readonly (string | number)[]>>;
+export type ErrorCodeTable = Partial<Record<Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">, readonly (string | number)[]>>;
 
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
@@ -228,6 +228,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(credentials.httpAgent ? { proxy: credentials.httpAgent } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.dryRun ? { dryRun: true } : {}),
     });
   }
 

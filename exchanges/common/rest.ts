@@ -36,6 +36,23 @@ export interface RestClientOptions {
   /** proxy URL (PRODUCT D12) */
   proxy?: string;
   logger?: Logger;
+  /** build and sign every request but send none: send() throws DryRun with it (docs/cli.md "Dry run") */
+  dryRun?: boolean;
+}
+
+/**
+ * Thrown by a dry-run RestClient instead of sending: the request exactly as it would have gone on
+ * the wire, signature included (the CLI masks secrets before printing it).
+ */
+export class DryRun extends Error {
+  readonly request: HttpRequest;
+  readonly url: string;
+  constructor(request: HttpRequest, url: string) {
+    super(`Dry run: ${request.method} ${request.path} not sent`);
+    this.name = "DryRun";
+    this.request = request;
+    this.url = url;
+  }
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -87,6 +104,7 @@ export class RestClient {
   private readonly timeoutMs: number;
   private readonly proxy: string | undefined;
   private readonly logger: Logger;
+  private readonly dryRun: boolean;
   private agent: { http: unknown; https: unknown } | undefined;
 
   constructor(exchange: ExchangeId, options: RestClientOptions) {
@@ -95,6 +113,7 @@ export class RestClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.proxy = options.proxy;
     this.logger = options.logger ?? silentLogger;
+    this.dryRun = options.dryRun === true;
   }
 
   url(request: Pick<HttpRequest, "path" | "query">): string {
@@ -112,6 +131,7 @@ export class RestClient {
   }
 
   async send(request: HttpRequest): Promise<HttpResponse> {
+    if (this.dryRun) throw new DryRun(request, this.url(request));
     const url = new URL(this.url(request));
     const started = Date.now();
     try {

@@ -1,21 +1,29 @@
 /**
- * Bots registry (seed 000 §7 POST/DELETE /token/bot, PRODUCT D4, D16). The setup is validated
- * with the schemas the web forms use (lib/schemas.ts). The runner is a later issue: volume,
- * heavy-volume and candle-closer bots are stored as "not run" with the wash-trading reason
- * (PRODUCT "Bots"); the others wait as "stopped" until the runner exists.
+ * Bots registry (seed 000 §7 POST/DELETE /token/bot, PRODUCT D4, D16, D25). The setup is validated
+ * with the schemas the web forms use (lib/schemas.ts): a bad config answers 600 with the rule and is
+ * never stored. Volume, heavy-volume and candle-closer bots are stored as "not run" with the
+ * wash-trading reason (PRODUCT "Bots"); the others start in the runner (server/bots/host.ts) as soon
+ * as they are stored. Removing a bot cancels its orders first (docs/bots.md).
  */
 import { randomUUID } from "node:crypto";
+import { type AccountPath, HEADER } from "../../lib/api.js";
 import { encryptText } from "../../lib/envelope.js";
-import { HEADER, type AccountPath } from "../../lib/api.js";
-import { NOT_RUN_BOT_TYPES, removeBotSchema, setupBotSchema, WASH_TRADING_REASON, type BotType } from "../../lib/schemas.js";
+import {
+  type BotType,
+  NOT_RUN_BOT_TYPES,
+  removeBotSchema,
+  setupBotSchema,
+  WASH_TRADING_REASON,
+} from "../../lib/schemas.js";
+import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accounts.js";
 import type { App } from "../app.js";
-import { accountOf, openEnvelope, requireScope } from "../accounts.js";
-import { botAnswer } from "../bots.js";
+import { botAnswer, latestBot, sortBots } from "../bots.js";
 import { notFound } from "../errors.js";
 import type { Route } from "../http.js";
 import { pathKey } from "../storage/types.js";
 
-export const RUNNER_PENDING_REASON = "The bot runner is not part of this build yet; the bot is stored and will start when it is.";
+export const RUNNER_STARTING_REASON = "starting";
+export const RUNNER_OFF_REASON = "This server runs no bots (runBots: false); the bot is stored.";
 
 export function botRoutes(app: App): Route[] {
   return [
@@ -25,9 +33,11 @@ export function botRoutes(app: App): Route[] {
       auth: "user",
       async handler(ctx) {
         const user = ctx.user!;
-        return (await app.storage.listBots())
-          .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
-          .map(botAnswer);
+        return sortBots(
+          (await app.storage.listBots())
+            .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
+            .map((b) => botAnswer(latestBot(b, app.botRunner))),
+        );
       },
     },
     {
@@ -55,7 +65,9 @@ export function botRoutes(app: App): Route[] {
           paths: extra,
           setup: body.setup,
           wrappedCredentials: wrapped,
-          state: notRun ? { status: "not run", reason: WASH_TRADING_REASON } : { status: "stopped", reason: RUNNER_PENDING_REASON },
+          state: notRun
+            ? { status: "not run", reason: WASH_TRADING_REASON }
+            : { status: "stopped", reason: app.botRunner ? RUNNER_STARTING_REASON : RUNNER_OFF_REASON },
           created: app.now(),
         };
         await app.storage.createBot(bot);
@@ -72,6 +84,13 @@ export function botRoutes(app: App): Route[] {
         const bot = await app.storage.getBot(botId);
         if (!bot) throw notFound(`no bot ${botId}`);
         requireScope(ctx.user!, bot.path);
+        // PRODUCT D25: its orders are cancelled (each confirmed) before the bot goes; if the exchange
+        // refuses, the call fails with 608 and the bot keeps running.
+        try {
+          await app.botRunner?.remove(botId);
+        } catch (error) {
+          throw exchangeFailure(error);
+        }
         // Deleting the row deletes the bot's copy of the credentials (PRODUCT D4).
         await app.storage.deleteBot(botId);
         app.bots.removed(botId, bot.path[0]);

@@ -321,6 +321,10 @@ export function openSqliteStorage(file: string): Storage {
     return toCode({ ...row, attempts: row.attempts + 1 });
   });
 
+  const updateBotStates = db.transaction((entries: readonly { id: string; state: Record<string, unknown> }[]) => {
+    for (const { id, state } of entries) q.updateBotState.run(JSON.stringify(state), id);
+  });
+
   const clearBotCredentialsForPath = db.transaction((path: AccountPath): string[] => {
     const key = pathKey(path);
     const ids: string[] = [];
@@ -477,6 +481,9 @@ export function openSqliteStorage(file: string): Storage {
     },
     async updateBotState(id, state) {
       q.updateBotState.run(JSON.stringify(state), id);
+    },
+    async updateBotStates(entries) {
+      updateBotStates(entries);
     },
     async clearBotCredentialsForPath(path) {
       const cleared = clearBotCredentialsForPath(path);

@@ -178,6 +178,8 @@ export interface Storage {
   getBot(id: string): Promise<BotRecord | undefined>;
   listBots(): Promise<BotRecord[]>;
   updateBotState(id: string, state: Record<string, unknown>): Promise<void>;
+  /** several bots' states in one transaction (one commit for the bot runner's periodic write) */
+  updateBotStates(entries: readonly { id: string; state: Record<string, unknown> }[]): Promise<void>;
   /** PRODUCT D4: removing an API key deletes the bots' copies of its credentials */
   clearBotCredentialsForPath(path: AccountPath): Promise<string[]>;
   deleteBot(id: string): Promise<boolean>;

@@ -373,7 +373,9 @@ describe("book --watch --json ends equal to the venue's true book (issue 19)", (
         venue.garbage();
         venue.change([["99.85", "0.7"]], [["100.50", "1.25"]]);
         await watch.showsTruth(venue.truth, depth, "after frames nobody can read");
-        expect(await watch.interrupt()).toBe(0);
+        // Ctrl-C: a final line with state "closed", then the shell's code for SIGINT (docs/cli.md "Exit codes")
+        expect(await watch.interrupt()).toBe(130);
+        expect(watch.lines.at(-1)?.state).toBe("closed");
       } finally {
         await watch.interrupt();
         await venue.close();

@@ -1,6 +1,6 @@
 /**
  * `spotdesk book` on a real exchange's feed, end to end: the built CLI against the bybit websocket
- * mock (--ws-url), and --watch ending cleanly on Ctrl-C.
+ * mock (--ws-url), and --watch ending on Ctrl-C with a final line and exit 130.
  */
 import { spawn } from "node:child_process";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ describe("book on a live feed (no credentials needed: public data)", () => {
     expect(mock.subscriptions).toEqual(["orderbook.50.BTCUSDT"]);
   });
 
-  it("streams --watch lines until Ctrl-C, then exits 0", async () => {
+  it("streams --watch lines until Ctrl-C, then ends with a final 'closed' line and exit 130 (docs/cli.md)", async () => {
     const bin = buildCli();
     const child = spawn(
       process.execPath,
@@ -57,13 +57,14 @@ describe("book on a live feed (no credentials needed: public data)", () => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     child.kill("SIGINT");
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code).toBe(0);
+    expect(code).toBe(130);
     const lines = stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { state: string; bids: [string, string][] });
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines[0]!.state).toBe("live");
-    expect(lines.at(-1)!.bids[0]).toEqual(["1000", "2"]);
+    expect(lines.at(-2)!.bids[0]).toEqual(["1000", "2"]);
+    expect(lines.at(-1)!.state).toBe("closed");
   });
 });

@@ -239,6 +239,10 @@ describe("batch --split partial failure (issue 16)", () => {
     expect(result.stderr).toContain("items 101-102 not placed: the batch of items 101-102 failed:");
     const json = JSON.parse(result.stderr.trim().split("\n").at(-1)!) as { error: { placed: Order[] } };
     expect(json.error.placed).toHaveLength(100);
+    // docs/cli.md "Partial results": the placed orders are also the stdout document, as on success
+    const stdout = JSON.parse(result.stdout) as Order[];
+    expect(stdout.map((o) => o.id)).toEqual(json.error.placed.map((o) => o.id));
+    expect(stdout[0]).toMatchObject({ exchange: "paper", account: "split", price: "1000" });
     expect((await state("split")).orders).toHaveLength(100);
   });
 });

@@ -39,9 +39,11 @@ describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
     expect(error.retryAfterMs).toBe(1000);
   });
 
-  it("has a distinct non-zero exit code per kind (PRODUCT CLI surface)", () => {
-    const codes = ERROR_KINDS.map((kind) => EXIT_CODES[kind]);
-    expect(new Set(codes).size).toBe(ERROR_KINDS.length);
+  it("has a distinct non-zero exit code per kind (PRODUCT CLI surface); config shares bad-input's 2 (docs/cli.md)", () => {
+    const kinds = ERROR_KINDS.filter((kind) => kind !== "config");
+    const codes = kinds.map((kind) => EXIT_CODES[kind]);
+    expect(new Set(codes).size).toBe(kinds.length);
+    expect(EXIT_CODES.config).toBe(2);
     for (const code of codes) {
       expect(code).toBeGreaterThan(1);
       expect(code).toBeLessThan(126);

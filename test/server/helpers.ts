@@ -32,6 +32,8 @@ export async function startTestServer(options: Partial<ServerOptions> = {}, reus
     port: 0,
     dataDir,
     scryptCost: 2 ** 12,
+    // bots trade only in the suites that ask for it (test/bots/serve.test.ts): deltas stay predictable
+    runBots: false,
     now: () => clock.now,
     logger: createJsonLogger({ level: "debug", write: (line) => logs.push(line), now: () => clock.now }),
     ...options,

@@ -66,17 +66,37 @@ describe("book panel lines (seed 000 §2 Order book, drawn for Ink's per-charact
     expect(widths).toEqual({ price: 16, amount: 11, total: 11 });
   });
 
-  it("draws a side as three aligned columns without the gaps, blank rows past the book's depth", () => {
+  it("draws a side as three aligned columns of one text per level row, blank rows past the book's depth", () => {
     const [block, ...rest] = bookSideBlocks("ask", view(), 3, widths, undefined);
     expect(rest).toHaveLength(0);
     expect(block?.highlighted).toBe(false);
     expect(block?.rows).toBe(3);
     const [price, amount, total] = block?.columns ?? [];
+    const plain = (...texts: string[]) => texts.map((text) => ({ text, emphasis: false }));
     // asks worst first; the row past the two levels stays blank
-    expect(price).toEqual({ width: 17, alignRight: false, runs: [{ text: "\n 102\n 101", emphasis: false }] });
-    expect(amount?.runs).toEqual([{ text: "\n4\n3", emphasis: false }]);
-    // right-aligned to the widest total (408 and 303): the block sits at the column's right edge
-    expect(total).toEqual({ width: 11, alignRight: true, runs: [{ text: "\n408\n303", emphasis: false }] });
+    expect(price).toEqual({ width: 17, alignRight: false, cells: plain("", " 102", " 101") });
+    // no padding in a cell: the layout right-aligns it in its column
+    expect(amount).toEqual({ width: 11, alignRight: true, cells: plain("", "4", "3") });
+    expect(total).toEqual({ width: 11, alignRight: true, cells: plain("", "408", "303") });
+  });
+
+  it("draws the same texts for the same levels, whatever the rest of the book does (issue 24)", () => {
+    const book = new OrderBook();
+    book.applySnapshot(
+      [
+        ["99", "1"],
+        ["98", "2"],
+      ],
+      [["101", "3"]],
+    );
+    const before = bookSideBlocks("bid", buildBookView(book, 10), 3, widths, undefined)[0];
+    book.applyDelta("bid", "98", "5");
+    book.applyDelta("bid", "97", "0.5");
+    const after = bookSideBlocks("bid", buildBookView(book, 10), 3, widths, undefined)[0];
+    // the best bid did not change: its cells are the same strings; only the changed levels differ
+    expect(after?.columns.map((c) => c.cells[0]?.text)).toEqual(before?.columns.map((c) => c.cells[0]?.text));
+    expect(after?.columns.map((c) => c.cells[1]?.text)).toEqual([" 98", "5", "490"]);
+    expect(after?.columns.map((c) => c.cells[2]?.text)).toEqual([" 97", "0.5", "48.5"]);
   });
 
   it("draws the selection's cumulative rows as one highlighted block of whole lines, the selected row emphasised", () => {
@@ -86,7 +106,7 @@ describe("book panel lines (seed 000 §2 Order book, drawn for Ink's per-charact
       [true, 2],
       [false, 1],
     ]);
-    expect(blocks[0]?.columns[0]?.runs).toEqual([
+    expect(blocks[0]?.columns[0]?.cells).toEqual([
       { text: ` 99${" ".repeat(14)}${" ".repeat(10)}1${" ".repeat(9)}99 `, emphasis: false },
       { text: `▸98${" ".repeat(14)}${" ".repeat(10)}2${" ".repeat(8)}196 `, emphasis: true },
     ]);
@@ -107,11 +127,15 @@ describe("book panel lines (seed 000 §2 Order book, drawn for Ink's per-charact
     const first = buildBookView(book, 10);
     book.applyDelta("bid", "98", "7");
     const [block] = bookSideBlocks("bid", buildBookView(book, 10, first), 3, widths, undefined);
-    expect(block?.columns[0]?.runs).toEqual([
+    expect(block?.columns[0]?.cells).toEqual([
       { text: " 99", emphasis: false },
       { text: "*98", emphasis: true },
       { text: " 97", emphasis: false },
     ]);
-    expect(block?.columns[1]?.runs.map((r) => r.text)).toEqual(["1", "7", "3"]);
+    expect(block?.columns[1]?.cells).toEqual([
+      { text: "1", emphasis: false },
+      { text: "7", emphasis: true },
+      { text: "3", emphasis: false },
+    ]);
   });
 });

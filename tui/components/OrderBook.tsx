@@ -54,7 +54,27 @@ function cumulativeLine(
   ]);
 }
 
-/** One block of rows: each column one <Text>, its emphasised runs nested spans (Ink's own colours). */
+/** One level row's piece of a column; memoised, so a frame re-renders only the cells that changed. */
+const Cell = memo(function Cell(props: {
+  text: string;
+  color: string | undefined;
+  bold: boolean;
+  inverse: boolean;
+  dim?: boolean;
+}) {
+  // a row without a level is an empty line of the column
+  if (props.text === "") return <Box height={1} flexShrink={0} />;
+  return (
+    <Text color={props.color} bold={props.bold} inverse={props.inverse} dimColor={props.dim} wrap="truncate">
+      {props.text}
+    </Text>
+  );
+});
+
+/**
+ * One block of rows: each column a stack of one <Text> per level row (a blank row is an empty line
+ * of the stack), emphasised cells in the flash colour and bold (docs/tui-memory.md).
+ */
 function Block({
   block,
   color,
@@ -66,6 +86,8 @@ function Block({
   theme: Theme;
   dim?: boolean;
 }) {
+  // a flashing row outside the selection takes the flash colour; emphasis is bold
+  const emphasisColor = block.highlighted ? color : theme.flash;
   return (
     <Box height={block.rows} flexShrink={0}>
       {block.columns.map((column, c) => (
@@ -74,22 +96,20 @@ function Block({
           key={c}
           width={column.width}
           flexShrink={0}
-          justifyContent={column.alignRight ? "flex-end" : "flex-start"}
+          flexDirection="column"
+          alignItems={column.alignRight ? "flex-end" : "flex-start"}
         >
-          <Text color={color} inverse={block.highlighted} dimColor={dim}>
-            {column.runs.map((run, r) => {
-              const text = r > 0 ? `\n${run.text}` : run.text;
-              if (!run.emphasis) return text;
-              // a flashing row outside the selection takes the flash colour; emphasis is bold
-              const runColor = block.highlighted ? undefined : theme.flash;
-              return (
-                // biome-ignore lint/suspicious/noArrayIndexKey: runs are positional
-                <Text key={r} color={runColor} bold>
-                  {text}
-                </Text>
-              );
-            })}
-          </Text>
+          {column.cells.map((cell, r) => (
+            <Cell
+              // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional rows
+              key={r}
+              text={cell.text}
+              color={cell.emphasis ? emphasisColor : color}
+              bold={cell.emphasis}
+              inverse={block.highlighted}
+              dim={dim}
+            />
+          ))}
         </Box>
       ))}
     </Box>

@@ -1,0 +1,40 @@
+import type { Command } from "commander";
+import { action } from "../run.js";
+
+export interface BotRunOptions {
+  pair: string;
+  config?: string;
+  id?: string;
+  decimals?: string;
+}
+
+/**
+ * `spotdesk bot run TYPE --pair PAIR [--config FILE|-]` runs one bot in the foreground on
+ * --exchange/--account (docs/bots.md); `spotdesk bot types` lists the types and their parameters.
+ */
+export function registerBot(program: Command): void {
+  const bot = program.command("bot").description("run a liquidity bot in the foreground, list bot types");
+  bot
+    .command("types")
+    .description("bot types, their parameters, and whether they run (--json: an array)")
+    .action(
+      action(async (ctx) => {
+        (await import("../bot-run.js")).printBotTypes(ctx);
+      }),
+    );
+  bot
+    .command("run")
+    .description(
+      "run a bot until Ctrl-C, which cancels its orders and exits 0; prints each state change (--json: one object a line)",
+    )
+    .argument("<type>", "floating-bot, grid-bot, spread-decompression-bot or liquidity-arranger-bot")
+    .requiredOption("--pair <pair>", "trading pair, e.g. BTC/USDT")
+    .option("--config <file>", "the setup as JSON, as the dashboard sends it; '-' reads stdin")
+    .option("--id <id>", "bot id in its client order ids (default: derived from exchange, account, type and pair)")
+    .option("--decimals <price,amount>", "the pair's decimals (paper knows its own; else read from the book)")
+    .action(
+      action(async (ctx, type: string, options: BotRunOptions) => {
+        await (await import("../bot-run.js")).runBot(ctx, type, options);
+      }),
+    );
+}

@@ -1,0 +1,502 @@
+/**
+ * The bot runner (PRODUCT D25, docs/bots.md "The runner"): drives one strategy against any
+ * exchange adapter and book feed. The same class runs under `spotdesk serve` (server/bots/host.ts)
+ * and in the CLI's foreground `spotdesk bot run` (cli/commands/bot.ts).
+ *
+ * One tick at a time per bot: look at the book, reconcile with the exchange's open orders now and
+ * then, ask the strategy what it wants, cancel what no longer fits (and wait for the cancel), then
+ * place what is missing. Nothing thrown by the exchange or the strategy leaves this class: an error
+ * backs the bot off (1 s doubling to 60 s) and shows in its state.
+ */
+import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
+import { isExchangeError } from "../../lib/errors.js";
+import { LIMITS } from "../../lib/limits.js";
+import type { ExchangeId, Order, Side } from "../../lib/types.js";
+import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
+import {
+  AccountLedger,
+  type BotState,
+  type BotStateFields,
+  type BotStatus,
+  backoffDelay,
+  inferDecimals,
+  marketOf,
+  type RunnerMemory,
+  restoreMemory,
+} from "./state.js";
+import { createStrategy, type RunnableBotType } from "./strategies/index.js";
+import type { OwnOrder, PairDecimals, Strategy, Wanted } from "./strategies/types.js";
+
+export { AccountLedger, type BotState, type BotStatus, backoffDelay, inferDecimals } from "./state.js";
+
+export interface RunnerOptions {
+  botId: string;
+  type: RunnableBotType;
+  setup: unknown;
+  exchange: ExchangeId;
+  adapter: ExchangeAdapter;
+  /** started and stopped by the caller (feeds are shared between bots of a pair) */
+  feed: BookFeed;
+  /** the token pair's decimals; inferred from the book when absent (docs/bots.md) */
+  decimals?: PairDecimals;
+  /** the state stored by a previous run: its memory is resumed and reconciled */
+  state?: Record<string, unknown>;
+  /** the key of the account (exchange + account) the open-orders limit counts against */
+  account: string;
+  ledger?: AccountLedger;
+  /** called on every change; `published` says whether the public part changed */
+  onState(state: BotState, published: boolean): void | Promise<void>;
+  now?: () => number;
+  random?: () => number;
+  /** how often the open orders are listed to see fills and foreign cancels (5 s) */
+  syncIntervalMs?: number;
+  /** the account's open-orders limit; the limits table's (lib/limits.ts) when absent */
+  openOrdersLimit?: number;
+  /** at most one tick per this many ms caused by book changes (100 ms) */
+  bookGapMs?: number;
+  /** how long an insufficient-funds answer pauses that side (60 s) */
+  fundsPauseMs?: number;
+  logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class BotRunner {
+  readonly botId: string;
+  readonly pair: string;
+  readonly tag: string;
+  private readonly strategy: Strategy<unknown>;
+  private readonly rule: ClientIdRule;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly syncIntervalMs: number;
+  private readonly fundsPauseMs: number;
+  private readonly limit: number;
+  private readonly ledger: AccountLedger;
+  private memory: RunnerMemory;
+  private published: Omit<BotStateFields, "runner" | "updatedAt">;
+  private lastPublishedJson = "";
+  private lastMemoryJson = "";
+  private failures = 0;
+  private backoffUntil = 0;
+  private lastSync = Number.NEGATIVE_INFINITY;
+  private decimals: PairDecimals | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private ticking: Promise<void> | undefined;
+  private timerDue = Number.POSITIVE_INFINITY;
+  private pendingDue = Number.POSITIVE_INFINITY;
+  private readonly bookGapMs: number;
+  private stopped = true;
+  private unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly options: RunnerOptions) {
+    this.botId = options.botId;
+    const { strategy, pair } = createStrategy(options.type, options.setup);
+    this.strategy = strategy;
+    this.pair = pair;
+    this.tag = botTag(options.botId);
+    this.rule = clientIdRule(options.exchange);
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.syncIntervalMs = options.syncIntervalMs ?? 5000;
+    this.bookGapMs = options.bookGapMs ?? 100;
+    this.fundsPauseMs = options.fundsPauseMs ?? 60_000;
+    const limit = options.openOrdersLimit ?? LIMITS[options.exchange].openOrders;
+    this.limit = limit === null || limit === 0 ? Number.POSITIVE_INFINITY : limit;
+    this.ledger = options.ledger ?? new AccountLedger();
+    this.decimals = options.decimals;
+    this.memory = restoreMemory(options.state?.runner) ?? {
+      strategy: this.strategy.init({ now: this.now(), random: this.random }),
+      open: [],
+      generation: 0,
+      pausedSides: {},
+    };
+    const lastError = options.state?.lastError;
+    const lastErrorAt = options.state?.lastErrorAt;
+    this.published = {
+      status: "stopped",
+      ...(typeof lastError === "string" ? { lastError } : {}),
+      ...(typeof lastErrorAt === "number" ? { lastErrorAt } : {}),
+    };
+  }
+
+  /** the orders it believes rest on the exchange */
+  get openOrders(): readonly OwnOrder[] {
+    return this.memory.open;
+  }
+
+  get status(): BotStatus {
+    return this.published.status;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.lastSync = Number.NEGATIVE_INFINITY; // a (re)start reconciles with the exchange first
+    this.unsubscribe = [
+      this.options.feed.onChange(() => this.schedule(this.bookGapMs)),
+      this.options.feed.onState(() => this.schedule(0)),
+    ];
+    this.schedule(0);
+  }
+
+  /**
+   * Stops the loop. With `cancelOrders` (remove, Ctrl-C) its orders are cancelled first, each
+   * confirmed; if one cannot be, this throws and the caller decides (the bot is not removed).
+   */
+  async stop(options: { cancelOrders?: boolean } = {}): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDue = Number.POSITIVE_INFINITY;
+    this.pendingDue = Number.POSITIVE_INFINITY;
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    await this.ticking;
+    if (!options.cancelOrders) return;
+    const listed = await this.options.adapter.fetchOpenOrders(this.pair);
+    const mine = listed.filter((o) => this.isMine(o));
+    const known = new Set(mine.map((o) => o.id));
+    for (const o of this.memory.open) if (!known.has(o.id)) known.add(o.id);
+    for (const id of known) {
+      try {
+        await this.options.adapter.cancelOrder(this.pair, id);
+      } catch (error) {
+        // gone already (filled, cancelled, unknown) is fine; still open is not
+        const still = await this.options.adapter.fetchOrder(this.pair, id).catch(() => undefined);
+        if (
+          still === undefined ? !(isExchangeError(error) && error.kind === "order-not-found") : still.status === "open"
+        )
+          throw error;
+      }
+    }
+    this.memory = { ...this.memory, open: [] };
+    this.ledger.set(this.options.account, this.botId, 0);
+    this.published = { ...this.published, status: "stopped" };
+    delete this.published.reason;
+    delete this.published.note;
+    await this.emit(true);
+  }
+
+  private isMine(order: Order): boolean {
+    return parseBotClientOrderId(order.clientOrderId ?? "", this.rule)?.tag === this.tag;
+  }
+
+  /**
+   * Asks for a tick within `delayMs` (real time). An earlier request wins; a request during a tick
+   * is kept for after it. A busy book (many changes a second) therefore costs at most one tick per
+   * `bookGapMs`, and a tick is never run twice at once.
+   */
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    const due = Date.now() + Math.max(0, delayMs);
+    if (this.ticking) {
+      this.pendingDue = Math.min(this.pendingDue, due);
+      return;
+    }
+    if (this.timer && this.timerDue <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerDue = Number.POSITIVE_INFINITY;
+      this.ticking = this.tick()
+        .catch((error: unknown) => {
+          this.options.logger?.warn("bot tick failed", { botId: this.botId, error: message(error) });
+          return this.syncIntervalMs;
+        })
+        .then((next) => {
+          this.ticking = undefined;
+          const pending = this.pendingDue;
+          this.pendingDue = Number.POSITIVE_INFINITY;
+          this.schedule(Math.min(next, pending - Date.now()));
+        });
+    }, due - Date.now());
+  }
+
+  /** One tick; never throws. Returns when to look again (ms). */
+  private async tick(): Promise<number> {
+    if (this.stopped) return this.syncIntervalMs;
+    const now = this.now();
+    if (now < this.backoffUntil) return this.backoffUntil - now;
+    let next: number;
+    try {
+      next = await this.work(now);
+      this.failures = 0;
+    } catch (error) {
+      this.failures++;
+      const delay = backoffDelay(this.failures);
+      this.backoffUntil = this.now() + delay;
+      this.published = { ...this.published, status: "backing-off", lastError: message(error), lastErrorAt: this.now() };
+      this.options.logger?.warn("bot backing off", { botId: this.botId, delayMs: delay, error: message(error) });
+      next = delay;
+    }
+    await this.emit();
+    return next;
+  }
+
+  /** One reconciliation; returns when to look again (ms). */
+  private async work(now: number): Promise<number> {
+    const feed = this.options.feed;
+    if (feed.state !== "live") {
+      // D25: nothing is placed while the book is not live
+      this.setStatus("paused", `waiting for a live order book (feed ${feed.state})`);
+      return this.syncIntervalMs;
+    }
+    const market = marketOf(feed);
+    if (!market) {
+      this.setStatus("paused", "the order book has no bid or no ask");
+      return this.syncIntervalMs;
+    }
+    // a live book: the bot runs (what it emits while placing says so already)
+    if (this.published.status !== "running") this.setStatus("running", undefined, this.published.note);
+    this.decimals ??= inferDecimals(feed);
+    const decimals = this.decimals;
+    if (now - this.lastSync >= this.syncIntervalMs) {
+      await this.sync(now, decimals);
+      this.lastSync = now;
+    }
+    const ctx = { now, market, decimals, open: this.memory.open, random: this.random };
+    let result: ReturnType<Strategy<unknown>["step"]>;
+    try {
+      result = this.strategy.step(this.memory.strategy, ctx);
+    } catch (error) {
+      // a stored strategy state that no longer fits (a hand-edited row, an older build): start the
+      // strategy afresh; its orders are kept or replaced by the usual comparison
+      this.options.logger?.warn("bot strategy state reset", { botId: this.botId, error: message(error) });
+      this.memory = { ...this.memory, strategy: this.strategy.init({ now, random: this.random }) };
+      result = this.strategy.step(this.memory.strategy, ctx);
+    }
+    this.memory = { ...this.memory, strategy: result.state };
+    const wanted = new Map<number, Wanted>(result.want.map((w) => [w.slot, w]));
+
+    // Cancel first, and only after every cancel is confirmed place anything (D21, D25).
+    const stale = this.memory.open.filter((o) => {
+      const want = wanted.get(o.slot);
+      return !want || !this.strategy.keep(o, want, this.memory.strategy, ctx);
+    });
+    if (stale.length > 0) {
+      for (const order of stale) await this.cancel(order, decimals);
+      this.setStatus("running", undefined, result.note);
+      return 0; // step again with the orders that are really left
+    }
+
+    const notes: string[] = result.note ? [result.note] : [];
+    for (const side of ["Buy", "Sell"] as const) {
+      const until = this.memory.pausedSides[side];
+      if (until !== undefined && until <= now) {
+        const { [side]: _, ...rest } = this.memory.pausedSides;
+        this.memory = { ...this.memory, pausedSides: rest };
+      }
+    }
+    const occupied = new Set(this.memory.open.map((o) => o.slot));
+    for (const want of result.want) {
+      if (occupied.has(want.slot)) continue;
+      if (this.memory.pausedSides[want.side] !== undefined) continue;
+      if (this.ledger.total(this.options.account) >= this.limit) {
+        notes.push(`open-orders limit of the account reached (${this.limit})`);
+        break;
+      }
+      await this.place(want, now, decimals);
+    }
+    const paused = (Object.keys(this.memory.pausedSides) as Side[]).filter(
+      (s) => this.memory.pausedSides[s] !== undefined,
+    );
+    if (paused.length > 0) notes.push(`${paused.join(" and ")} paused: insufficient funds`);
+    this.setStatus(paused.length > 0 ? "paused" : "running", undefined, notes.join("; ") || undefined);
+    const wakeAt = result.wakeAt !== undefined ? Math.max(0, result.wakeAt - now) : this.syncIntervalMs;
+    const pauseEnds = paused.map((s) => this.memory.pausedSides[s]! - now);
+    return Math.min(wakeAt, this.syncIntervalMs, ...pauseEnds);
+  }
+
+  private setStatus(status: BotStatus, reason?: string, note?: string): void {
+    const { reason: _r, note: _n, ...rest } = this.published;
+    this.published = { ...rest, status, ...(reason ? { reason } : {}), ...(note ? { note } : {}) };
+  }
+
+  /**
+   * Lists the pair's open orders: adopts own orders it did not know (a restart, a create whose
+   * answer was lost), cancels extra ones in a slot (newest generation stays), and looks up the
+   * known ones that left the book (fill or foreign cancel) so the strategy can react.
+   */
+  private async sync(now: number, decimals: PairDecimals): Promise<void> {
+    const listed = await this.options.adapter.fetchOpenOrders(this.pair);
+    const mine = new Map<string, Order>();
+    for (const o of listed) if (this.isMine(o)) mine.set(o.id, o);
+    for (const known of this.memory.open) {
+      const live = mine.get(known.id);
+      if (live) {
+        if (live.filled !== known.filled) this.replaceOpen(known.id, { ...known, filled: live.filled });
+        continue;
+      }
+      let status: Order["status"] = "canceled";
+      let filled = known.filled;
+      try {
+        const fetched = await this.options.adapter.fetchOrder(this.pair, known.id);
+        status = fetched.status;
+        filled = fetched.filled;
+      } catch (error) {
+        if (!(isExchangeError(error) && error.kind === "order-not-found")) throw error;
+      }
+      if (status === "open") continue; // listed late or beyond a page: still ours
+      this.closeOpen(known, filled, status === "closed", now, decimals);
+    }
+    // adopt
+    const bySlot = new Map<number, OwnOrder[]>();
+    for (const o of this.memory.open) bySlot.set(o.slot, [...(bySlot.get(o.slot) ?? []), o]);
+    const knownIds = new Set(this.memory.open.map((o) => o.id));
+    for (const o of mine.values()) {
+      if (knownIds.has(o.id)) continue;
+      const parsed = parseBotClientOrderId(o.clientOrderId, this.rule)!;
+      const own: OwnOrder = {
+        slot: parsed.slot,
+        id: o.id,
+        clientOrderId: o.clientOrderId,
+        side: o.side,
+        price: o.price,
+        amount: o.amount,
+        filled: o.filled,
+        placedAt: o.timestamp || now,
+      };
+      this.memory = {
+        ...this.memory,
+        open: [...this.memory.open, own],
+        generation: Math.max(this.memory.generation, parsed.generation),
+      };
+      bySlot.set(own.slot, [...(bySlot.get(own.slot) ?? []), own]);
+    }
+    // one order per slot: the newest generation stays
+    for (const list of bySlot.values()) {
+      if (list.length < 2) continue;
+      const gen = (o: OwnOrder) => parseBotClientOrderId(o.clientOrderId, this.rule)?.generation ?? 0;
+      const sorted = [...list].sort((a, b) => gen(b) - gen(a));
+      for (const extra of sorted.slice(1)) await this.cancel(extra, decimals);
+    }
+    this.ledger.set(this.options.account, this.botId, this.memory.open.length);
+  }
+
+  private replaceOpen(id: string, order: OwnOrder): void {
+    this.memory = { ...this.memory, open: this.memory.open.map((o) => (o.id === id ? order : o)) };
+  }
+
+  private closeOpen(order: OwnOrder, filled: string, complete: boolean, now: number, decimals: PairDecimals): void {
+    this.memory = { ...this.memory, open: this.memory.open.filter((o) => o.id !== order.id) };
+    this.ledger.set(this.options.account, this.botId, this.memory.open.length);
+    const strategy = this.strategy.closed(
+      this.memory.strategy,
+      { order, filled, complete },
+      { now, random: this.random, decimals },
+    );
+    this.memory = { ...this.memory, strategy };
+  }
+
+  /**
+   * Cancels one order and waits for the exchange's answer. A refused cancel is looked up: an order
+   * that already left the book (filled a moment ago, paper's "it is closed", "not found") counts as
+   * gone; one still open keeps the error.
+   */
+  private async cancel(order: OwnOrder, decimals: PairDecimals): Promise<void> {
+    const adapter = this.options.adapter;
+    let refused: unknown;
+    try {
+      await adapter.cancelOrder(this.pair, order.id);
+    } catch (error) {
+      refused = error;
+    }
+    let filled = order.filled;
+    let complete = false;
+    if (refused === undefined && !this.strategy.tracksFills) {
+      this.closeOpen(order, filled, complete, this.now(), decimals);
+      await this.emit();
+      return;
+    }
+    // the final fill decides the strategy's reaction (a fill just before the cancel counts)
+    try {
+      const fetched = await adapter.fetchOrder(this.pair, order.id);
+      if (fetched.status === "open") throw refused ?? new Error(`order ${order.id} is still open after its cancel`);
+      filled = fetched.filled;
+      complete = fetched.status === "closed";
+    } catch (error) {
+      if (!(isExchangeError(error) && error.kind === "order-not-found")) throw refused ?? error;
+    }
+    this.closeOpen(order, filled, complete, this.now(), decimals);
+    await this.emit();
+  }
+
+  private async place(want: Wanted, now: number, decimals: PairDecimals): Promise<void> {
+    const generation = this.memory.generation + 1;
+    const clientOrderId = botClientOrderId(this.tag, want.slot, generation, this.rule);
+    this.memory = { ...this.memory, generation };
+    let order: Order;
+    try {
+      order = await this.options.adapter.createOrder({
+        pair: this.pair,
+        side: want.side,
+        price: want.price,
+        amount: want.amount,
+        clientOrderId,
+      });
+    } catch (error) {
+      if (isExchangeError(error) && error.kind === "insufficient-funds") {
+        // D25: insufficient funds pauses that side, not the whole bot
+        this.memory = {
+          ...this.memory,
+          pausedSides: { ...this.memory.pausedSides, [want.side]: now + this.fundsPauseMs },
+        };
+        this.published = { ...this.published, lastError: message(error), lastErrorAt: now };
+        return;
+      }
+      throw error;
+    }
+    const own: OwnOrder = {
+      slot: want.slot,
+      id: order.id,
+      clientOrderId,
+      side: want.side,
+      price: order.price || want.price,
+      amount: order.amount || want.amount,
+      filled: order.filled || "0",
+      placedAt: now,
+    };
+    this.memory = { ...this.memory, open: [...this.memory.open, own] };
+    this.ledger.set(this.options.account, this.botId, this.memory.open.length);
+    // an order that filled at once (it met the book) is closed now
+    if (order.status === "closed" || order.status === "canceled")
+      this.closeOpen(own, order.filled, order.status === "closed", now, decimals);
+    // the live channel shows each order as it lands (the host writes the record every 2 s)
+    await this.emit();
+  }
+
+  /** The state as stored and shown. */
+  state(): BotState {
+    const view = this.strategy.view(this.memory.strategy, this.memory.open);
+    const paused = (Object.keys(this.memory.pausedSides) as Side[]).filter(
+      (s) => this.memory.pausedSides[s] !== undefined,
+    );
+    return {
+      ...view,
+      ...(this.published as BotStateFields),
+      ...(paused.length > 0 ? { pausedSides: paused } : {}),
+      updatedAt: this.now(),
+      runner: this.memory,
+    };
+  }
+
+  private async emit(force = false): Promise<void> {
+    const state = this.state();
+    const { updatedAt: _u, runner, ...visible } = state;
+    const json = JSON.stringify(visible);
+    const memoryJson = JSON.stringify(runner);
+    const published = force || json !== this.lastPublishedJson;
+    if (!published && memoryJson === this.lastMemoryJson) return;
+    this.lastPublishedJson = json;
+    this.lastMemoryJson = memoryJson;
+    try {
+      await this.options.onState(state, published);
+    } catch (error) {
+      this.options.logger?.warn("bot state not saved", { botId: this.botId, error: message(error) });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Floating bot (PRODUCT D21, docs/bots.md "Floating"): one limit order on `side` at
+ * mid x (1 -/+ p/100), amount q / target, replaced when it drifts beyond `marginOfError` percent
+ * or fills. Modules: dynamic-price and dynamic-quote draw p and q per placement, dynamic-delay
+ * spaces replacements (1 s without it), price-bounds keeps the target inside [min, max],
+ * spending-limits stops placing once the filled quote of the last `period` seconds reaches `limit`.
+ */
+import { Decimal, truncate } from "../../../lib/decimal.js";
+import type { FloatingSetup } from "../../../lib/schemas.js";
+import { amountFor, asOrder, dec, drawBetween, filledQuote } from "./shared.js";
+import type { OwnOrder, Strategy } from "./types.js";
+
+export interface FloatingState {
+  /** the percent of the next (or current) placement */
+  p: string;
+  /** the quote of the next (or current) placement */
+  q: string;
+  /** no placement before this time (ms): dynamic-delay */
+  nextPlaceAt: number;
+  /** filled quote per fill, for spending-limits */
+  fills: { ts: number; quote: string }[];
+}
+
+/** D21: replacements wait 1 s when no dynamic-delay module is set. */
+export const DEFAULT_REPLACE_DELAY_MS = 1000;
+const SLOT = 0;
+
+export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> {
+  const { main, modules } = setup;
+  const draw = (random: () => number): Pick<FloatingState, "p" | "q"> => {
+    const dp = modules["dynamic-price"];
+    const dq = modules["dynamic-quote"];
+    return {
+      p: dp ? drawBetween(random, dp.min, dp.max) : dec(main.percent).toFixed(),
+      q: dq ? drawBetween(random, dq.min, dq.max) : dec(main.quote).toFixed(),
+    };
+  };
+  const delayMs = (random: () => number): number => {
+    const dd = modules["dynamic-delay"];
+    if (!dd) return DEFAULT_REPLACE_DELAY_MS;
+    return Math.round(Number(drawBetween(random, dd.min, dd.max)) * 1000);
+  };
+  const limits = modules["spending-limits"];
+
+  return {
+    tracksFills: limits !== undefined,
+
+    init({ random }) {
+      return { ...draw(random), nextPlaceAt: 0, fills: [] };
+    },
+
+    step(state, { now, market, decimals, open }) {
+      const fills = limits ? state.fills.filter((f) => f.ts > now - limits.period * 1000) : [];
+      const next = fills.length === state.fills.length ? state : { ...state, fills };
+      if (limits) {
+        const spent = fills.reduce((sum, f) => sum.plus(f.quote), new Decimal(0));
+        if (spent.gte(dec(limits.limit))) {
+          const wakeAt = fills.length > 0 ? fills[0]!.ts + limits.period * 1000 : undefined;
+          return {
+            state: next,
+            want: [],
+            ...(wakeAt !== undefined ? { wakeAt } : {}),
+            note: `spending limit reached: ${spent.toFixed()} of ${limits.limit} USDT filled in the last ${limits.period} s`,
+          };
+        }
+      }
+      const p = dec(next.p).dividedBy(100);
+      const raw =
+        main.side === "Buy" ? market.mid.times(new Decimal(1).minus(p)) : market.mid.times(new Decimal(1).plus(p));
+      const target = truncate(raw, decimals.price);
+      const bounds = modules["price-bounds"];
+      if (bounds && (target.lt(dec(bounds.min)) || target.gt(dec(bounds.max)))) {
+        return {
+          state: next,
+          want: [],
+          note: `target ${target.toFixed()} is outside the price bounds [${bounds.min}, ${bounds.max}]`,
+        };
+      }
+      const hasOrder = open.some((o) => o.slot === SLOT);
+      if (!hasOrder && now < next.nextPlaceAt) return { state: next, want: [], wakeAt: next.nextPlaceAt };
+      const amount = amountFor(dec(next.q), target, decimals.amount);
+      if (target.isZero() || amount.isZero()) {
+        return { state: next, want: [], note: `quote ${next.q} at ${target.toFixed()} is zero at the pair's decimals` };
+      }
+      return {
+        state: next,
+        want: [{ slot: SLOT, side: main.side, price: target.toFixed(), amount: amount.toFixed() }],
+      };
+    },
+
+    /** D21: kept while |order price - target| / target x 100 <= marginOfError. */
+    keep(order, want) {
+      if (order.side !== want.side) return false;
+      const target = dec(want.price);
+      if (target.isZero()) return false;
+      const drift = dec(order.price).minus(target).abs().dividedBy(target).times(100);
+      return drift.lte(dec(main.marginOfError));
+    },
+
+    closed(state, { order, filled }, { now, random }) {
+      const fills = dec(filled).gt(0)
+        ? [...state.fills, { ts: now, quote: filledQuote(order, filled).toFixed() }]
+        : state.fills;
+      return { ...draw(random), nextPlaceAt: now + delayMs(random), fills: limits ? fills : [] };
+    },
+
+    view(_state, open) {
+      const order: OwnOrder | undefined = open.find((o) => o.slot === SLOT);
+      return { order: order ? asOrder(main.pair, order) : null };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/** The runnable strategies by bot type (PRODUCT D21–D24); the other types are not run (D16). */
+import { BOT_SCHEMAS, type BotType, NOT_RUN_BOT_TYPES } from "../../../lib/schemas.js";
+import { floatingStrategy } from "./floating.js";
+import { gridStrategy } from "./grid.js";
+import { liquidityArrangerStrategy } from "./liquidity-arranger.js";
+import { spreadDecompressionStrategy } from "./spread-decompression.js";
+import type { Strategy } from "./types.js";
+
+export type RunnableBotType = "floating-bot" | "grid-bot" | "spread-decompression-bot" | "liquidity-arranger-bot";
+export const RUNNABLE_BOT_TYPES: readonly RunnableBotType[] = [
+  "floating-bot",
+  "grid-bot",
+  "spread-decompression-bot",
+  "liquidity-arranger-bot",
+];
+
+export function isRunnable(type: string): type is RunnableBotType {
+  return (RUNNABLE_BOT_TYPES as readonly string[]).includes(type);
+}
+
+/**
+ * The strategy of a stored or typed setup. The setup is parsed again with the type's schema (lib/
+ * schemas.ts, shared with the web), so defaults apply and a stored row edited by hand cannot start
+ * a bot with a setup the API would refuse.
+ */
+export function createStrategy(type: RunnableBotType, setup: unknown): { strategy: Strategy<unknown>; pair: string } {
+  switch (type) {
+    case "floating-bot": {
+      const parsed = BOT_SCHEMAS[type].parse(setup);
+      return { strategy: floatingStrategy(parsed) as Strategy<unknown>, pair: parsed.main.pair };
+    }
+    case "grid-bot": {
+      const parsed = BOT_SCHEMAS[type].parse(setup);
+      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+    }
+    case "spread-decompression-bot": {
+      const parsed = BOT_SCHEMAS[type].parse(setup);
+      return { strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+    }
+    case "liquidity-arranger-bot": {
+      const parsed = BOT_SCHEMAS[type].parse(setup);
+      return { strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+    }
+  }
+}
+
+export function notRun(type: BotType): boolean {
+  return NOT_RUN_BOT_TYPES.includes(type);
+}
+
+export type { Strategy };
