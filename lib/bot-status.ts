@@ -15,16 +15,17 @@ export const DEFAULT_VOLUME_PERIOD_SEC = 60;
 
 export type BotStateLike = Pick<
   BotAnswer,
-  "botType" | "status" | "setup" | "order" | "onBuy" | "onSell" | "lastTrade"
-> & {
-  lastError?: string | null | undefined;
-};
+  "botType" | "status" | "setup" | "order" | "onBuy" | "onSell" | "lastTrade" | "lastError"
+>;
 
 export function botIndicator(bot: BotStateLike, now: number): BotIndicator {
   // PRODUCT D16: bots the runner does not run are a neutral grey, whatever their records say.
   if (bot.status === "not run") return "not-run";
-  if (bot.lastError) return "bad";
-  // a bot the runner holds (not started yet, or stopped) has no live records to judge
+  // PRODUCT D25: exchange errors back off (the last error stays in the state after recovery, so
+  // only the backing-off status says it is failing now); insufficient funds pauses a side
+  if (bot.status === "backing-off") return "bad";
+  if (bot.status === "paused") return "warning";
+  // a bot the runner does not run now has no live records to judge
   if (bot.status === "stopped") return "idle";
   switch (bot.botType) {
     case "floating-bot":

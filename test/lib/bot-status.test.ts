@@ -38,10 +38,14 @@ describe("bot indicator colours (seed 000 §4, PRODUCT D16; docs/web-trading.md 
   it("grey 'not run' for the bots the runner does not run, whatever their records (PRODUCT D16)", () => {
     expect(botIndicator(bot({ botType: "volume-bot", status: "not run", lastTrade: NOW }), NOW)).toBe("not-run");
   });
-  it("bad with the runner's error; idle while stopped", () => {
-    expect(
-      botIndicator(bot({ lastError: "ExchangeId: paper, msg: insufficient funds", order: { id: "1" } as never }), NOW),
-    ).toBe("bad");
+  it("bad while backing off after an exchange error, warning while a side is paused, idle while stopped (PRODUCT D25)", () => {
+    const error = "ExchangeId: paper, msg: rate limit";
+    expect(botIndicator(bot({ status: "backing-off", lastError: error, order: { id: "1" } as never }), NOW)).toBe(
+      "bad",
+    );
+    // the last error is kept after recovery: a running bot with an order is ok again
+    expect(botIndicator(bot({ status: "running", lastError: error, order: { id: "1" } as never }), NOW)).toBe("good");
+    expect(botIndicator(bot({ botType: "grid-bot", status: "paused", onBuy: 2, onSell: 2 }), NOW)).toBe("warning");
     expect(botIndicator(bot({ botType: "grid-bot", status: "stopped" }), NOW)).toBe("idle");
   });
 });

@@ -10,13 +10,20 @@ import { forgetBot, type LiveBot } from "./bots-store";
 /** What the bot's records say (PRODUCT D21–D25): its order, its grid counts, its last trade, or why it is not run. */
 export function botStateText(bot: LiveBot): string {
   if (bot.status === "not run") return "not run";
-  if (bot.lastError) return `error: ${bot.lastError}`;
   if (bot.status === "stopped") return "stopped";
+  const parts: string[] = [];
+  if (bot.status === "backing-off") parts.push(`backing off: ${bot.lastError ?? "exchange error"}`);
+  if (bot.status === "paused") parts.push(`paused${bot.pausedSides?.length ? ` (${bot.pausedSides.join(", ")})` : ""}`);
   if (bot.botType === "floating-bot")
-    return bot.order ? `order ${bot.order.side} ${bot.order.amount} @ ${bot.order.price}` : "no order";
-  if (bot.botType === "grid-bot") return `onBuy ${bot.onBuy ?? "-"} · onSell ${bot.onSell ?? "-"}`;
-  if (bot.lastTrade !== undefined) return `last trade ${formatUtcTimestamp(bot.lastTrade)}`;
-  return bot.status;
+    parts.push(bot.order ? `order ${bot.order.side} ${bot.order.amount} @ ${bot.order.price}` : "no order");
+  else if (bot.botType === "grid-bot") parts.push(`onBuy ${bot.onBuy ?? "-"} · onSell ${bot.onSell ?? "-"}`);
+  else if (bot.botType === "spread-decompression-bot") {
+    parts.push(`${bot.orders?.length ?? 0} orders`);
+    if (bot.dailyQuoteLeft) parts.push(`left Buy ${bot.dailyQuoteLeft.Buy} · Sell ${bot.dailyQuoteLeft.Sell}`);
+  } else if (bot.lastTrade !== undefined) parts.push(`last trade ${formatUtcTimestamp(bot.lastTrade)}`);
+  else parts.push(bot.status);
+  if (bot.note) parts.push(bot.note);
+  return parts.join(" · ");
 }
 
 /** What the runner publishes beside the setup (PRODUCT D21–D25): status, reason, error and the bot's records. */

@@ -35,24 +35,26 @@ describe("bot forms", () => {
       setup: { pair: "BTC/USDT", quote: 100, percent: 5, profit: 0.2, RF: 0.5, size: 4 },
     });
   });
-  it("floating: a module with a negative parameter reads 'Incorrect params for {module} module' (000 §5)", () => {
+  it("floating: a module whose params are not numbers, or min above max, reads 'Incorrect params for {module} module'; inputs take absolute values (000 §5, PRODUCT D21)", () => {
     const v = {
       ...initialValues("floating-bot"),
       quote: "10",
       "module:price-bounds": "on",
-      "module:price-bounds.min": "-1",
+      "module:price-bounds.min": "6",
       "module:price-bounds.max": "5",
     };
     expect(validateSetup("floating-bot", "BTC/USDT", v)).toEqual({
       ok: false,
       errors: ["Incorrect params for price-bounds module"],
     });
-    const ok = validateSetup("floating-bot", "BTC/USDT", { ...v, "module:price-bounds.min": "1" });
+    expect(validateSetup("floating-bot", "BTC/USDT", { ...v, "module:price-bounds.min": "abc" }).ok).toBe(false);
+    // -1 is read as 1
+    const ok = validateSetup("floating-bot", "BTC/USDT", { ...v, "module:price-bounds.min": "-1" });
     expect(ok).toEqual({
       ok: true,
       setup: {
         main: { pair: "BTC/USDT", side: "Buy", quote: 10, percent: 1, marginOfError: 0.1 },
-        modules: { "price-bounds": { min: "1", max: "5" } },
+        modules: { "price-bounds": { min: 1, max: 5 } },
       },
     });
   });
@@ -80,13 +82,18 @@ describe("bot forms", () => {
     const liquidity = {
       ...initialValues("liquidity-arranger-bot"),
       ordersAmount: "5",
-      P0: "1",
+      P0: "0",
       P1: "2",
       Q0: "1",
       Q1: "2",
     };
-    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", liquidity).ok).toBe(false);
-    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", { ...liquidity, side: "Sell" }).ok).toBe(true);
+    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", liquidity)).toEqual({
+      ok: false,
+      errors: ["P0: P0 must be greater than 0"],
+    });
+    // PRODUCT D24: no side is both sides
+    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", { ...liquidity, P0: "1" }).ok).toBe(true);
+    expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", { ...liquidity, P0: "1", side: "Sell" }).ok).toBe(true);
   });
 });
 

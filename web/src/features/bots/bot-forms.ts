@@ -8,8 +8,8 @@ import {
   BOT_SCHEMAS,
   type BotType,
   FLOATING_DEFAULTS,
+  FLOATING_MODULE_PARAMS,
   FLOATING_MODULES,
-  type FloatingModule,
   GRID_DEFAULTS,
   PRICE_STRATEGIES,
   SD_DEFAULTS,
@@ -130,14 +130,8 @@ export const BOT_FIELDS: Record<BotType, readonly Field[]> = {
   ],
 };
 
-/** Seed 000 §5 floating modules and their parameters (PRODUCT D21). */
-export const MODULE_PARAMS: Record<FloatingModule, readonly string[]> = {
-  "dynamic-price": ["min", "max"],
-  "dynamic-delay": ["min", "max"],
-  "dynamic-quote": ["min", "max"],
-  "price-bounds": ["min", "max"],
-  "spending-limits": ["limit", "period"],
-};
+/** Seed 000 §5 floating modules and their parameters: the lib's table (PRODUCT D21). */
+export const MODULE_PARAMS = FLOATING_MODULE_PARAMS;
 
 /** A form's values: numbers and choices as typed text; ranges as `key.min` / `key.max`; modules as `module:name` (on) and `module:name.param`. */
 export type FormValues = Record<string, string>;

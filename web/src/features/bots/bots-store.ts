@@ -11,8 +11,8 @@ import { LIVE_EVENTS, listen } from "../../app/events";
 /** Seed 000 §9 "Bot view refresh": 1 s. */
 export const BOT_VIEW_REFRESH_MS = 1000;
 
-/** A bot as the live channel carries it: the seed's records plus the runner's status, lastError, updatedAt. */
-export type LiveBot = BotAnswer & { lastError?: string | null; updatedAt?: number };
+/** A bot as the live channel carries it: the seed's records plus the runner's status, note, lastError, updatedAt (docs/bots.md). */
+export type LiveBot = BotAnswer;
 
 const bots = new Map<string, LiveBot>();
 let version = 0;

@@ -58,6 +58,7 @@ export function OrderBookPanel({ book, pair }: { book: OrderBookState; pair: str
       data-state={book.state}
       data-source={book.source}
       data-version={view.version}
+      data-source-version={view.sourceVersion}
     >
       <header className="row between">
         <h2>Order book</h2>

@@ -15,11 +15,13 @@ export interface WebBookView {
   /** spread percent, 6 decimals, without "~" and "%" */
   spread: string | undefined;
   version: number;
+  /** the server relay's version of this book, when it came through the relay */
+  sourceVersion?: number | undefined;
 }
 
 export const EMPTY_VIEW: WebBookView = { asks: [], bids: [], mid: undefined, spread: undefined, version: -1 };
 
-export function takeView(book: OrderBook, depth: number): WebBookView {
+export function takeView(book: OrderBook, depth: number, sourceVersion?: number): WebBookView {
   const { bids, asks } = book.top(depth);
   return {
     asks: cumulativeRows(asks),
@@ -27,6 +29,7 @@ export function takeView(book: OrderBook, depth: number): WebBookView {
     mid: book.midPrice(),
     spread: book.spreadPercent(6),
     version: book.version,
+    sourceVersion,
   };
 }
 

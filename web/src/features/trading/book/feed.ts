@@ -34,6 +34,8 @@ type Listener = (state: BookFeedState) => void;
 export class RelayBookFeed implements WebBookFeed {
   readonly book = new OrderBook();
   readonly source = "relay" as const;
+  /** the server's version of the book last applied (its feed's `book.version`), for a reader to compare */
+  sourceVersion: number | undefined;
   private current: BookFeedState = "connecting";
   private socket: WebSocket | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
@@ -96,7 +98,10 @@ export class RelayBookFeed implements WebBookFeed {
         // The relay says how its upstream feed is: a book is live only when that feed is (an
         // exchange out of reach answers an empty book, which is no market to trade on).
         const upstream = m.data.state ?? "live";
-        if (upstream === "live") this.book.applySnapshot(m.data.bids, m.data.asks);
+        if (upstream === "live") {
+          this.book.applySnapshot(m.data.bids, m.data.asks);
+          this.sourceVersion = m.data.version;
+        }
         this.setState(upstream === "closed" ? "connecting" : upstream);
       } catch {
         // seed 000 §8: feed parse failures are only logged

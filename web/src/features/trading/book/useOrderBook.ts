@@ -13,6 +13,7 @@ export const BOOK_REFRESH_MS = 500;
 interface FeedLike {
   readonly book: OrderBook;
   readonly state: BookFeedState;
+  readonly sourceVersion?: number | undefined;
   start(): void;
   stop(): void;
   refresh(): Promise<void>;
@@ -105,7 +106,7 @@ export function useOrderBook(exchange: string, pair: string | undefined, refresh
     const timer = setInterval(() => {
       if (!feed || feed.book.version === shownVersion) return;
       shownVersion = feed.book.version;
-      setView(takeView(feed.book, depth));
+      setView(takeView(feed.book, depth, feed.sourceVersion));
     }, refreshMs);
     return () => {
       cancelled = true;
