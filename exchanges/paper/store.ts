@@ -233,6 +233,18 @@ function remember(file: string, loaded: Loaded): void {
 
 /** At most this many calls of one account run under one taking of its lock (a group). */
 export const MAX_GROUP_CALLS = 64;
+let groupLimit = MAX_GROUP_CALLS;
+
+/**
+ * Sets how many calls a group may hold (1: one call per taking of the lock, as before group
+ * commit), for the bench's before/after in one process; returns the previous limit.
+ */
+export function setGroupLimit(calls: number): number {
+  if (!Number.isSafeInteger(calls) || calls < 1) throw new RangeError(`group limit must be a positive integer, got ${calls}`);
+  const previous = groupLimit;
+  groupLimit = calls;
+  return previous;
+}
 /** A group that lost its lock (broken as stale) is run again at most this many times. */
 const MAX_LOCK_LOSSES = 3;
 
@@ -364,7 +376,7 @@ export class AccountStore {
       for (const call of lane.calls.splice(0, waited)) call.reject(error);
       return;
     }
-    const group = lane.calls.splice(0, MAX_GROUP_CALLS);
+    const group = lane.calls.splice(0, groupLimit);
     let settled: Settled[];
     let retry: Call[] = [];
     try {
