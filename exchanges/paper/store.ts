@@ -240,7 +240,8 @@ let groupLimit = MAX_GROUP_CALLS;
  * commit), for the bench's before/after in one process; returns the previous limit.
  */
 export function setGroupLimit(calls: number): number {
-  if (!Number.isSafeInteger(calls) || calls < 1) throw new RangeError(`group limit must be a positive integer, got ${calls}`);
+  if (!Number.isSafeInteger(calls) || calls < 1)
+    throw new RangeError(`group limit must be a positive integer, got ${calls}`);
   const previous = groupLimit;
   groupLimit = calls;
   return previous;
@@ -281,12 +282,7 @@ async function drain(file: string, lane: Lane): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const first = lane.calls[0];
     if (!first) break;
-    try {
-      await first.store.runGroup(lane);
-    } catch (error) {
-      // runGroup settles its calls itself; this is a safety net, so that no call waits forever
-      for (const call of lane.calls.splice(0, 1)) call.reject(error);
-    }
+    await first.store.runGroup(lane);
   }
   lane.draining = false;
   if (lanes.get(file) === lane && lane.calls.length === 0) lanes.delete(file);
@@ -377,12 +373,19 @@ export class AccountStore {
       return;
     }
     const group = lane.calls.splice(0, groupLimit);
-    let settled: Settled[];
+    let settled: Settled[] = [];
     let retry: Call[] = [];
     try {
       ({ settled, retry } = this.runLocked(group, lock));
+    } catch (error) {
+      // runLocked answers every call itself; should it throw all the same, no call waits forever
+      settled = group.map((call) => ({ call, ok: false, error }));
     } finally {
-      lock.release();
+      try {
+        lock.release();
+      } catch {
+        // an unreadable lock file: it is judged stale by age (lock.ts)
+      }
     }
     if (retry.length > 0) lane.calls.unshift(...retry);
     for (const outcome of settled) {
