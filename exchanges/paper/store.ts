@@ -408,10 +408,9 @@ export class AccountStore {
     let waiting: Array<{ call: Call; value: unknown }> = [];
     let base = 0;
     const flush = (loaded: Loaded): void => {
-      if (lines.length > 0) {
-        if (!lock.isHeld()) throw new LostLock();
-        this.append(loaded, lines, base);
-      }
+      // a read answered from a state another holder may have changed since is run again too
+      if ((lines.length > 0 || waiting.length > 0) && !lock.isHeld()) throw new LostLock();
+      if (lines.length > 0) this.append(loaded, lines, base);
       for (const { call, value } of waiting) settled.push({ call, ok: true, value });
       lines = [];
       waiting = [];

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -135,6 +135,45 @@ describe("paper group commit", () => {
     expect(journal.slice(1).map((line) => (JSON.parse(line) as { seq: number }).seq)).toEqual([1, 2, 3, 4]);
     expect(readdirSync(join(dir, "paper")).sort()).toEqual(["shared.journal", "shared.json"]);
   });
+
+  it("a group whose lock was broken as stale while it ran writes nothing and runs again: each call counts once", async () => {
+    const dir = tempDataDir();
+    const paper = createPaperExchange(
+      { api: "", secret: "" },
+      { dataDir: dir, account: "shared", seed: "test-seed", staleLockMs: 1000, lockTimeoutMs: 5000 },
+    );
+    await paper.fetchBalances();
+    let runs = 0;
+    // the group's first call stalls past the time a lock is surely ours (0.5 s), and meanwhile
+    // another holder "broke" the lock and took it (its file now names someone else)
+    const stalled = paper.store.transact((existing) => {
+      if (runs++ === 0) {
+        const until = Date.now() + 700;
+        while (Date.now() < until) {
+          // a synchronous pause, as a process stopped by the system would make
+        }
+        writeFileSync(
+          paper.store.lockFile,
+          JSON.stringify({ pid: process.pid, host: "elsewhere", at: Date.now(), token: "theirs" }),
+        );
+      }
+      return { result: runs, state: existing! };
+    });
+    const a = paper.createOrder({ pair: BTC, side: "Buy", amount: "0.001", price: "1000", clientOrderId: "a" });
+    const b = paper.createOrder({ pair: BTC, side: "Buy", amount: "0.001", price: "1000", clientOrderId: "b" });
+    // the second run waits for the foreign lock to turn stale (1 s), breaks it, and writes
+    expect(await stalled).toBe(2);
+    const placed = await Promise.all([a, b]);
+    expect(placed.map((o) => [o.id, o.clientOrderId])).toEqual([
+      ["1", "a"],
+      ["2", "b"],
+    ]);
+    const disk = paper.store.read()!;
+    expect(disk.orders.map((o) => o.clientOrderId)).toEqual(["a", "b"]);
+    expect(disk.balances.USDT).toEqual({ free: "9998", locked: "2" });
+    expect(disk).toEqual(await inMemory(paper));
+    expect(readdirSync(join(dir, "paper")).sort()).toEqual(["shared.journal", "shared.json"]);
+  }, 20_000);
 
   it(`more calls than a group holds (${MAX_GROUP_CALLS}) run in several groups, in the order they came`, async () => {
     const dir = tempDataDir();
