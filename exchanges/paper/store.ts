@@ -35,8 +35,9 @@ export { parseState, writeFileAtomic } from "./snapshot.js";
  * - `<dataDir>/paper/<account>.json`, the snapshot: the whole state as of journal entry `seq`,
  *   only ever replaced atomically (temp file, fsync, rename);
  * - `<account>.journal`, one JSON line per call that changed something since (journal.ts);
- * - `<account>.json.lock` while a call runs (lock.ts): every call, in any process, is one
- *   locked read-modify-append.
+ * - `<account>.json.lock` while a call runs (lock.ts): every call, in any process, is a locked
+ *   read-modify-append; the calls of one process run in groups under one taking of the lock,
+ *   appended in one write (group commit, AccountStore.transact).
  *
  * A call appends only the rows it changed, so its cost does not grow with the account's history;
  * when the journal outgrows the snapshot, the call that noticed writes a new snapshot and starts
@@ -246,6 +247,7 @@ export function setGroupLimit(calls: number): number {
   groupLimit = calls;
   return previous;
 }
+
 /** A group that lost its lock (broken as stale) is run again at most this many times. */
 const MAX_LOCK_LOSSES = 3;
 
@@ -360,7 +362,10 @@ export class AccountStore {
     });
   }
 
-  /** Takes the lock, runs a group of the lane's calls, releases the lock, then answers them. */
+  /**
+   * Takes the lock, runs a group of the lane's calls, releases the lock, then answers them
+   * (internal: called by drain(), never throws).
+   */
   async runGroup(lane: Lane): Promise<void> {
     const waited = lane.calls.length;
     let lock: HeldLock;
