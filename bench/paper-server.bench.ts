@@ -22,8 +22,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathHeader } from "../lib/api.js";
 import { setGroupLimit } from "../exchanges/paper/store.js";
+import { pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
 import { type BenchOutcome, median } from "./index.js";
