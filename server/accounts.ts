@@ -4,12 +4,12 @@
  * memory with the `key` header (never logged, never stored in clear).
  */
 import { createHash } from "node:crypto";
-import { openCredentials, type StoredCredentials } from "../lib/envelope.js";
-import { API_ERROR, HEADER, type AccountPath } from "../lib/api.js";
-import { isExchangeError } from "../lib/errors.js";
-import { accountPathSchema } from "../lib/schemas.js";
 import { createExchange } from "../exchanges/registry.js";
 import type { ExchangeAdapter } from "../exchanges/types.js";
+import { type AccountPath, API_ERROR, HEADER } from "../lib/api.js";
+import { openCredentials, type StoredCredentials } from "../lib/envelope.js";
+import { isExchangeError } from "../lib/errors.js";
+import { accountPathSchema } from "../lib/schemas.js";
 import type { App } from "./app.js";
 import { inScope } from "./auth/session.js";
 import { ApiError, forbidden, notFound, taskFailed } from "./errors.js";
@@ -63,13 +63,20 @@ export function buildAdapter(app: App, path: AccountPath, credentials: StoredCre
   const exchange = path[1];
   try {
     if (exchange === "paper") {
-      return createExchange("paper", { api: "", secret: "" }, { dataDir: app.paperDir, account: paperAccountName(path), now: () => app.now() });
+      return createExchange(
+        "paper",
+        { api: "", secret: "" },
+        { dataDir: app.paperDir, account: paperAccountName(path), now: () => app.now() },
+      );
     }
     if (!credentials) throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
     return createExchange(exchange, credentials, { logger: app.logger });
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    app.logger.warn("exchange object refused", { exchange, error: isExchangeError(error) ? error.detail : "unexpected" });
+    app.logger.warn("exchange object refused", {
+      exchange,
+      error: isExchangeError(error) ? error.detail : "unexpected",
+    });
     throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
   }
 }
@@ -81,24 +88,10 @@ export function exchangeFailure(error: unknown): ApiError {
     if (error.exchange === "spotdesk") return taskFailed(error.detail);
     return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: error.message, kind: error.kind });
   }
-  return new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: `ExchangeId: unknown, msg: ${String((error as Error)?.message ?? error)}`, kind: "network" });
-}
-
-/**
- * paper keeps each account in a file under a cross-process lock that waits by polling; 200
- * concurrent calls on one account would spend their time in that back-off. Calls of one paper
- * account therefore queue here first, so at most one per process is at the lock.
- */
-const paperQueues = new Map<string, Promise<unknown>>();
-export function queuePaper<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = paperQueues.get(key) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const tail = next.catch(() => undefined);
-  paperQueues.set(key, tail);
-  void tail.then(() => {
-    if (paperQueues.get(key) === tail) paperQueues.delete(key);
+  return new ApiError(API_ERROR.EXCHANGE_FAILED, {
+    msg: `ExchangeId: unknown, msg: ${String((error as Error)?.message ?? error)}`,
+    kind: "network",
   });
-  return next;
 }
 
 /**
@@ -125,7 +118,11 @@ export async function withAdapter<T>(
   sharedRead?: string,
 ): Promise<T> {
   const account = await accountOf(app, ctx);
-  return sharedPaperRead(account.path, sharedRead === undefined ? undefined : `${sharedRead}:${account.record.envelope.pair}`, () => runWithAdapter(app, ctx, account, work));
+  return sharedPaperRead(
+    account.path,
+    sharedRead === undefined ? undefined : `${sharedRead}:${account.record.envelope.pair}`,
+    () => runWithAdapter(app, ctx, account, work),
+  );
 }
 
 async function runWithAdapter<T>(
@@ -134,11 +131,12 @@ async function runWithAdapter<T>(
   account: { path: AccountPath; record: ApiKeyRecord },
   work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>,
 ): Promise<T> {
-  const credentials = account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
+  const credentials =
+    account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
   const adapter = buildAdapter(app, account.path, credentials);
   try {
-    const call = () => work(adapter, account);
-    return await (account.path[1] === "paper" ? queuePaper(pathKey(account.path), call) : call());
+    // paper's calls on one account queue and run in groups inside its store (docs/paper-store.md)
+    return await work(adapter, account);
   } catch (error) {
     throw exchangeFailure(error);
   } finally {
