@@ -2,7 +2,9 @@
  * paper at server speed (issue 16): place+cancel on one paper account through `spotdesk serve`,
  * 200 concurrent connections (autocannon), each connection placing a resting buy and cancelling
  * it; the authenticated balances read of the same account, same connections, is the reference
- * (alternated with it). docs/paper-store.md has the figures before and after the journal store.
+ * (alternated with it). The same place+cancel with paper's group commit off (one call per taking
+ * of the lock, `setGroupLimit(1)`) runs beside it, so the gain of the groups is measured in this
+ * process. docs/paper-store.md has the figures before and after the journal store and the groups.
  *
  * Targets (issue 16: at least 10x the single-file store's rate, p99 under 50 ms):
  * - rate: at least 0.74x the balances read (the single-file store made 0.05-0.07x);
@@ -13,11 +15,14 @@
  * The order is a buy of 0.001 BTC at 1000 USDT, far below the synthetic market, so it rests and
  * the cancel always finds it open; each connection has at most one order open at a time, so the
  * account stays within paper's 500 open orders per pair. Its history fills up to paper's limit of
- * 1000 closed orders in the warm-up: the runs measure an account with a full history.
+ * 1000 closed orders in the warm-up: the runs measure an account with a full history. A run stops
+ * with up to one order per connection open (placed, not yet cancelled): cancel-all clears them
+ * after each run, else the third run would meet paper's limit of 500 open orders.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setGroupLimit } from "../exchanges/paper/store.js";
 import { pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
@@ -115,21 +120,49 @@ export async function run(): Promise<BenchOutcome[]> {
         timeout: TIMEOUT_S,
         headers,
       });
+    const cancelAll = async (): Promise<void> => {
+      const res = await fetch(`${url}/token/trade/order/cancel-all`, { method: "POST", headers, body: "{}" });
+      if (res.status !== 200) throw new Error(`cancel-all answered ${res.status}: ${await res.text()}`);
+    };
+    const placeCancelRun = async (seconds: number): Promise<AutocannonResult> => {
+      const result = await placeCancel(seconds);
+      await cancelAll();
+      return result;
+    };
     // warm-up: also fills the account's history to paper's limit
-    await placeCancel(Math.max(2, RUN_SECONDS));
+    await placeCancelRun(Math.max(2, RUN_SECONDS));
     await balances(1);
     const trades: AutocannonResult[] = [];
+    const ungrouped: AutocannonResult[] = [];
     const reads: AutocannonResult[] = [];
     for (let i = 0; i < RUNS; i++) {
       reads.push(await balances(RUN_SECONDS));
       recording = true;
-      trades.push(await placeCancel(RUN_SECONDS));
+      trades.push(await placeCancelRun(RUN_SECONDS));
       recording = false;
+      const limit = setGroupLimit(1);
+      try {
+        ungrouped.push(await placeCancelRun(RUN_SECONDS));
+      } finally {
+        setGroupLimit(limit);
+      }
     }
     serverMs.sort((a, b) => a - b);
-    const failures = trades.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    const failuresOf = (runs: AutocannonResult[]) => runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    const failures = failuresOf(trades);
     const detail = `${CONNECTIONS} connections, median of ${RUNS} runs of ${RUN_SECONDS} s, ${trades.reduce((n, r) => n + r.requests.total, 0)} requests (create and cancel), ${failures} failures; autocannon in the same process`;
     return [
+      {
+        name: `${name}: group commit (requests/s)`,
+        unit: "req/s",
+        better: "higher",
+        value: Math.round(median(trades.map((r) => r.requests.average))),
+        baseline: {
+          name: "one call per taking of the lock",
+          value: Math.round(median(ungrouped.map((r) => r.requests.average))),
+        },
+        detail: `alternated in this process; one call per lock: p99 (client) ${median(ungrouped.map((r) => r.latency.p99))} ms, ${failuresOf(ungrouped)} failures`,
+      },
       {
         name: `${name} (requests/s)`,
         unit: "req/s",

@@ -97,23 +97,6 @@ export function exchangeFailure(error: unknown): ApiError {
 }
 
 /**
- * paper keeps each account in a file under a cross-process lock that waits by polling; 200
- * concurrent calls on one account would spend their time in that back-off. Calls of one paper
- * account therefore queue here first, so at most one per process is at the lock.
- */
-const paperQueues = new Map<string, Promise<unknown>>();
-export function queuePaper<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = paperQueues.get(key) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const tail = next.catch(() => undefined);
-  paperQueues.set(key, tail);
-  void tail.then(() => {
-    if (paperQueues.get(key) === tail) paperQueues.delete(key);
-  });
-  return next;
-}
-
-/**
  * Concurrent identical reads of one paper account share one call (paper needs no key, so no
  * caller can borrow another's credentials this way). Never used for real exchanges.
  */
@@ -154,8 +137,8 @@ async function runWithAdapter<T>(
     account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
   const adapter = buildAdapter(app, account.path, credentials);
   try {
-    const call = () => work(adapter, account);
-    return await (account.path[1] === "paper" ? queuePaper(pathKey(account.path), call) : call());
+    // paper's calls on one account queue and run in groups inside its store (docs/paper-store.md)
+    return await work(adapter, account);
   } catch (error) {
     throw exchangeFailure(error);
   } finally {

@@ -345,26 +345,27 @@ export class PaperEngine {
    */
   trimHistory(): void {
     const orders = this.state.orders;
+    // One pass counts the history and finds its oldest order: a full history loses one order per
+    // call or so, and this runs on every call.
     let done = 0;
-    for (const o of orders) if (o.status !== "open") done++;
+    let oldestAt = -1;
+    for (let i = 0; i < orders.length; i++) {
+      const o = orders[i]!;
+      if (o.status === "open") continue;
+      done++;
+      if (oldestAt < 0 || o.updatedAt < orders[oldestAt]!.updatedAt) oldestAt = i;
+    }
     const excess = done - HISTORY_LIMIT;
     if (excess <= 0) return;
-    // A full history loses one order per call or so: picking the oldest by a scan keeps every
-    // call linear instead of sorting the whole history each time.
-    const drop = new Set<PaperOrderRecord>();
-    if (excess <= 8) {
-      for (let n = 0; n < excess; n++) {
-        let oldest: PaperOrderRecord | undefined;
-        for (const o of orders) {
-          if (o.status !== "open" && !drop.has(o) && (oldest === undefined || o.updatedAt < oldest.updatedAt))
-            oldest = o;
-        }
-        drop.add(oldest!);
-      }
-    } else {
-      const sorted = orders.filter((o) => o.status !== "open").sort((a, b) => a.updatedAt - b.updatedAt);
-      for (const o of sorted.slice(0, excess)) drop.add(o);
+    if (excess === 1) {
+      this.changes.dropped(orders[oldestAt]!.id);
+      orders.splice(oldestAt, 1);
+      this.dirty = true;
+      return;
     }
+    const drop = new Set<PaperOrderRecord>();
+    const sorted = orders.filter((o) => o.status !== "open").sort((a, b) => a.updatedAt - b.updatedAt);
+    for (const o of sorted.slice(0, excess)) drop.add(o);
     for (const o of drop) this.changes.dropped(o.id);
     this.state.orders = orders.filter((o) => !drop.has(o));
     this.dirty = true;

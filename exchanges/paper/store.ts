@@ -23,7 +23,7 @@ import {
   journalFileOf,
   removeJournal,
 } from "./journal.js";
-import { acquireLock, type LockOptions } from "./lock.js";
+import { acquireLock, type HeldLock, type LockOptions } from "./lock.js";
 import { parseSnapshot, writeFileAtomic } from "./snapshot.js";
 import { applyEntries, type JournalEntry, type PaperState, StateChanges } from "./state.js";
 
@@ -35,8 +35,9 @@ export { parseState, writeFileAtomic } from "./snapshot.js";
  * - `<dataDir>/paper/<account>.json`, the snapshot: the whole state as of journal entry `seq`,
  *   only ever replaced atomically (temp file, fsync, rename);
  * - `<account>.journal`, one JSON line per call that changed something since (journal.ts);
- * - `<account>.json.lock` while a call runs (lock.ts): every call, in any process, is one
- *   locked read-modify-append.
+ * - `<account>.json.lock` while a call runs (lock.ts): every call, in any process, is a locked
+ *   read-modify-append; the calls of one process run in groups under one taking of the lock,
+ *   appended in one write (group commit, AccountStore.transact).
  *
  * A call appends only the rows it changed, so its cost does not grow with the account's history;
  * when the journal outgrows the snapshot, the call that noticed writes a new snapshot and starts
@@ -212,8 +213,6 @@ const MAX_CACHED_ACCOUNTS = 64;
 
 /** The accounts of this process, by snapshot file: their state stays in memory between calls. */
 const cache = new Map<string, Loaded>();
-/** Calls on one account within this process wait here rather than poll the lock file. */
-const queues = new Map<string, Promise<unknown>>();
 
 function forget(file: string): void {
   const loaded = cache.get(file);
@@ -231,6 +230,88 @@ function remember(file: string, loaded: Loaded): void {
   cache.delete(file);
   cache.set(file, loaded);
   while (cache.size > MAX_CACHED_ACCOUNTS) forget(cache.keys().next().value as string);
+}
+
+/** At most this many calls of one account run under one taking of its lock (a group). */
+export const MAX_GROUP_CALLS = 64;
+let groupLimit = MAX_GROUP_CALLS;
+
+/**
+ * Sets how many calls a group may hold (1: one call per taking of the lock, as before group
+ * commit), for the bench's before/after in one process; returns the previous limit.
+ */
+export function setGroupLimit(calls: number): number {
+  if (!Number.isSafeInteger(calls) || calls < 1)
+    throw new RangeError(`group limit must be a positive integer, got ${calls}`);
+  const previous = groupLimit;
+  groupLimit = calls;
+  return previous;
+}
+
+/**
+ * A group starts without waiting for the event loop's turn to end once this many calls arrived
+ * since the last one (a turn in which the server reads many requests would otherwise hold the
+ * first ones back until it has routed them all).
+ */
+const WAKE_CALLS = 8;
+
+/** A group that lost its lock (broken as stale) is run again at most this many times. */
+const MAX_LOCK_LOSSES = 3;
+
+type Work<T> = (existing: PaperState | undefined, changes: StateChanges) => Outcome<T>;
+
+/** A call waiting for its account in this process. */
+interface Call {
+  store: AccountStore;
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  /** groups this call was in that lost the lock before its entry was written */
+  losses: number;
+}
+
+/** The calls of one account waiting in this process, and whether a drain of them is under way. */
+interface Lane {
+  calls: Call[];
+  draining: boolean;
+  /** calls that arrived since the lane began waiting for its next group */
+  arrived: number;
+  /** starts the next group now rather than on the event loop's next turn */
+  wake: (() => void) | undefined;
+}
+const lanes = new Map<string, Lane>();
+
+/** What a group did with each call: settled once the lock is released. */
+type Settled = { call: Call; ok: true; value: unknown } | { call: Call; ok: false; error: unknown };
+
+/** Thrown inside a group when its lock was broken as stale: nothing more may be written. */
+class LostLock extends Error {}
+
+/** Runs the groups of an account's waiting calls, one after the other, until none is left. */
+async function drain(file: string, lane: Lane): Promise<void> {
+  while (lane.calls.length > 0) {
+    // Calls that arrive in this turn of the event loop join the group; and between two groups
+    // the lock file is free for other processes (their waiting polls it) while this process does
+    // its other I/O. Once WAKE_CALLS calls have arrived meanwhile, it need not wait for the turn
+    // to end (a server reading 200 requests in one turn answers the first ones sooner).
+    lane.arrived = 0;
+    await new Promise<void>((resolve) => {
+      const timer = setImmediate(() => {
+        lane.wake = undefined;
+        resolve();
+      });
+      lane.wake = () => {
+        clearImmediate(timer);
+        lane.wake = undefined;
+        resolve();
+      };
+    });
+    const first = lane.calls[0];
+    if (!first) break;
+    await first.store.runGroup(lane);
+  }
+  lane.draining = false;
+  if (lanes.get(file) === lane && lane.calls.length === 0) lanes.delete(file);
 }
 
 /** What a transaction returns: its result, and the state it worked on (a new account's state). */
@@ -278,59 +359,164 @@ export class AccountStore {
    * the account is new) and a recorder for what it changes (the engine's), and returns its result
    * and the state (the new one, for a new account). What it changed is appended to the journal.
    * When it throws, nothing it changed after `changes.checkpoint()` is kept.
+   *
+   * Calls of one account in this process queue, and run in groups (group commit,
+   * docs/paper-store.md "A call"): up to MAX_GROUP_CALLS of them under one taking of the lock,
+   * each with its own changes, their entries appended in one write; each call is answered once its
+   * entry is written and the lock released.
    */
-  transact<T>(work: (existing: PaperState | undefined, changes: StateChanges) => Outcome<T>): Promise<T> {
-    const run = () => this.locked(work);
-    const previous = queues.get(this.file) ?? Promise.resolve();
-    const next = previous.then(run, run);
-    const tail = next.catch(() => undefined);
-    queues.set(this.file, tail);
-    void tail.then(() => {
-      if (queues.get(this.file) === tail) queues.delete(this.file);
+  transact<T>(work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let lane = lanes.get(this.file);
+      if (!lane) {
+        lane = { calls: [], draining: false, arrived: 0, wake: undefined };
+        lanes.set(this.file, lane);
+      }
+      lane.calls.push({
+        store: this,
+        work: work as Work<unknown>,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        losses: 0,
+      });
+      if (!lane.draining) {
+        lane.draining = true;
+        void drain(this.file, lane);
+      } else if (++lane.arrived >= Math.min(groupLimit, WAKE_CALLS) && lane.wake) lane.wake();
     });
-    return next;
   }
 
-  private async locked<T>(work: (existing: PaperState | undefined, changes: StateChanges) => Outcome<T>): Promise<T> {
-    if (!cache.has(this.file)) mkdirSync(dirname(this.file), { recursive: true });
-    for (let attempt = 0; ; attempt++) {
-      const lock = await acquireLock(this.lockFile, this.lockOptions);
+  /**
+   * Takes the lock, runs a group of the lane's calls, releases the lock, then answers them
+   * (internal: called by drain(), never throws).
+   */
+  async runGroup(lane: Lane): Promise<void> {
+    const waited = lane.calls.length;
+    let lock: HeldLock;
+    try {
+      if (!cache.has(this.file)) mkdirSync(dirname(this.file), { recursive: true });
+      lock = await acquireLock(this.lockFile, this.lockOptions);
+    } catch (error) {
+      // the calls that waited for this lock fail; calls that came meanwhile try again
+      for (const call of lane.calls.splice(0, waited)) call.reject(error);
+      return;
+    }
+    const group = lane.calls.splice(0, groupLimit);
+    let settled: Settled[] = [];
+    let retry: Call[] = [];
+    try {
+      ({ settled, retry } = this.runLocked(group, lock));
+    } catch (error) {
+      // runLocked answers every call itself; should it throw all the same, no call waits forever
+      settled = group.map((call) => ({ call, ok: false, error }));
+    } finally {
       try {
-        if (lock.brokeStale) removeLeftovers(this.file, this.lockFile);
-        const loaded = this.current();
-        const changes = new StateChanges();
-        let outcome: Outcome<T>;
-        try {
-          outcome = work(loaded.state, changes);
-        } catch (error) {
-          // What the call changed in memory before it failed must not outlive it; what the
-          // market replay changed before the checkpoint is kept (the next call would redo it).
-          if (loaded.state === undefined || changes.changedSinceCheckpoint || !lock.isHeld()) forget(this.file);
-          else if (!changes.empty) {
-            try {
-              this.commit(loaded, loaded.state, changes);
-            } catch {
-              // the call's own error is the one to report; commit() forgot the state
-            }
-          }
-          throw error;
-        }
-        // Our lock was broken as stale (a pause longer than staleMs): start over rather than
-        // write over what the new holder wrote.
-        if (!lock.isHeld()) {
-          forget(this.file);
-          if (attempt < 3) continue;
-          throw new ExchangeError("paper", `Lost the lock on '${this.file}' repeatedly; nothing was saved`, {
-            kind: "network",
-            code: "ELOCKED",
-          });
-        }
-        if (loaded.state === undefined) this.create(outcome.state);
-        else if (!changes.empty) this.commit(loaded, loaded.state, changes);
-        return outcome.result;
-      } finally {
         lock.release();
+      } catch {
+        // an unreadable lock file: it is judged stale by age (lock.ts)
       }
+    }
+    if (retry.length > 0) lane.calls.unshift(...retry);
+    for (const outcome of settled) {
+      if (outcome.ok) outcome.call.resolve(outcome.value);
+      else outcome.call.reject(outcome.error);
+    }
+  }
+
+  /**
+   * A group under the lock. Each call runs on the state the calls before it left, with changes of
+   * its own: one that fails keeps nothing it changed after its checkpoint (the entries of the
+   * calls before it are written first, and the account is read again), and the others go on.
+   * Nothing is answered before the entries it depends on are written: a read that saw the changes
+   * of an earlier call in the group waits for that call's entry as well.
+   */
+  private runLocked(group: Call[], lock: HeldLock): { settled: Settled[]; retry: Call[] } {
+    const settled: Settled[] = [];
+    /** entries not written yet, and the calls (changes and reads) answered once they are */
+    let lines: Buffer[] = [];
+    let waiting: Array<{ call: Call; value: unknown }> = [];
+    let base = 0;
+    const flush = (loaded: Loaded): void => {
+      // a read answered from a state another holder may have changed since is run again too
+      if ((lines.length > 0 || waiting.length > 0) && !lock.isHeld()) throw new LostLock();
+      if (lines.length > 0) this.append(loaded, lines, base);
+      for (const { call, value } of waiting) settled.push({ call, ok: true, value });
+      lines = [];
+      waiting = [];
+    };
+    const entryOf = (state: PaperState, changes: StateChanges): Buffer => {
+      if (lines.length === 0) base = state.seq;
+      const entry = changes.entry(state, state.seq + 1);
+      state.seq = entry.seq;
+      return Buffer.from(`${JSON.stringify(entry)}\n`);
+    };
+    let next = 0;
+    try {
+      if (lock.brokeStale) removeLeftovers(this.file, this.lockFile);
+      let loaded = this.current();
+      for (; next < group.length; next++) {
+        const call = group[next]!;
+        const state = loaded.state;
+        const changes = new StateChanges();
+        let outcome: Outcome<unknown>;
+        try {
+          outcome = call.work(state, changes);
+        } catch (error) {
+          if (state === undefined || changes.changedSinceCheckpoint) {
+            // What the call changed in memory before it failed must not outlive it: the calls
+            // before it are written, and the account is read again for the calls after it.
+            flush(loaded);
+            forget(this.file);
+            settled.push({ call, ok: false, error });
+            try {
+              loaded = this.current();
+            } catch (readError) {
+              next++;
+              throw readError;
+            }
+            continue;
+          }
+          // what the market replay changed before the checkpoint is kept (the next call would redo it)
+          if (!changes.empty) lines.push(entryOf(state, changes));
+          settled.push({ call, ok: false, error });
+          continue;
+        }
+        if (state === undefined) {
+          if (!lock.isHeld()) throw new LostLock();
+          this.create(outcome.state);
+          loaded = cache.get(this.file)!;
+          settled.push({ call, ok: true, value: outcome.result });
+          continue;
+        }
+        if (!changes.empty) lines.push(entryOf(state, changes));
+        waiting.push({ call, value: outcome.result });
+      }
+      flush(loaded);
+      return { settled, retry: [] };
+    } catch (error) {
+      forget(this.file);
+      // the calls not answered yet: those whose entries were not written, and those not run
+      const unsettled = [...waiting.map((w) => w.call), ...group.slice(next)];
+      if (!(error instanceof LostLock)) {
+        for (const call of unsettled) settled.push({ call, ok: false, error });
+        return { settled, retry: [] };
+      }
+      // Our lock was broken as stale (a pause longer than staleMs): run them again rather than
+      // write over what the new holder wrote.
+      const retry: Call[] = [];
+      for (const call of unsettled) {
+        if (++call.losses < MAX_LOCK_LOSSES) retry.push(call);
+        else
+          settled.push({
+            call,
+            ok: false,
+            error: new ExchangeError("paper", `Lost the lock on '${this.file}' repeatedly; nothing was saved`, {
+              kind: "network",
+              code: "ELOCKED",
+            }),
+          });
+      }
+      return { settled, retry };
     }
   }
 
@@ -416,34 +602,32 @@ export class AccountStore {
     });
   }
 
-  /** Appends one entry with what `changes` names; folds the journal into the snapshot when it is long. */
-  private commit(loaded: Loaded, state: PaperState, changes: StateChanges): void {
+  /**
+   * Appends the entries of a group in one write (after a header when the journal is new or a crash
+   * emptied it; `base` is the seq they continue); folds the journal into the snapshot when it is long.
+   */
+  private append(loaded: Loaded, lines: readonly Buffer[], base: number): void {
+    const state = loaded.state!;
     try {
-      const entry = changes.entry(state, state.seq + 1);
-      let line = Buffer.from(`${JSON.stringify(entry)}\n`);
       const fd = this.journalFd(loaded);
+      let data = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
       let view = loaded.journal;
       if (!view || view.size === 0) {
-        // a new journal (or one a crash emptied) starts with its header
         ftruncateSync(fd, 0);
-        const header = headerLine(state.seq);
-        view = { ino: 0, size: 0, last: Buffer.alloc(0) };
-        line = Buffer.concat([header, line]);
-        appendAll(fd, line, 0, this.journalFile);
-        view.ino = fstatSync(fd).ino;
+        data = Buffer.concat([headerLine(base), data]);
+        appendAll(fd, data, 0, this.journalFile);
+        view = { ino: fstatSync(fd).ino, size: 0, last: Buffer.alloc(0) };
       } else {
-        appendAll(fd, line, view.size, this.journalFile);
+        appendAll(fd, data, view.size, this.journalFile);
       }
-      state.seq = entry.seq;
-      const entryLine = line.subarray(line.lastIndexOf(0x0a, line.length - 2) + 1);
-      loaded.journal = { ino: view.ino, size: view.size + line.length, last: Buffer.from(entryLine) };
+      loaded.journal = { ino: view.ino, size: view.size + data.length, last: lines.at(-1)! };
     } catch (error) {
       forget(this.file);
       throw error;
     }
     if (loaded.journal.size > Math.max(this.compactBytes, loaded.snapshotBytes)) {
-      // The entry is written: the call succeeded whatever happens to this housekeeping (a full
-      // disk leaves the old snapshot and journal, which still read as the account).
+      // The entries are written: their calls succeeded whatever happens to this housekeeping (a
+      // full disk leaves the old snapshot and journal, which still read as the account).
       try {
         this.compact(loaded, state, loaded.fd!);
       } catch {

@@ -14,7 +14,7 @@ import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import type { AccountPath } from "../../lib/api.js";
 import { decryptText, type StoredCredentials } from "../../lib/envelope.js";
 import { isExchangeId } from "../../lib/types.js";
-import { buildAdapter, queuePaper } from "../accounts.js";
+import { buildAdapter } from "../accounts.js";
 import type { App, BotEvents } from "../app.js";
 import { type BotRecord, pathKey } from "../storage/types.js";
 import { AccountLedger, BotRunner, type BotState } from "./runner.js";
@@ -38,25 +38,6 @@ interface Running {
   runner: BotRunner;
   adapter: ExchangeAdapter;
   feedKey: string;
-}
-
-/** Every call of a paper account goes through the same per-account queue as the trade routes. */
-function queuedPaper(adapter: ExchangeAdapter, path: AccountPath): ExchangeAdapter {
-  const key = pathKey(path);
-  return {
-    id: adapter.id,
-    createOrder: (request) => queuePaper(key, () => adapter.createOrder(request)),
-    createBatch: (pair, items) => queuePaper(key, () => adapter.createBatch(pair, items)),
-    cancelOrder: (pair, id) => queuePaper(key, () => adapter.cancelOrder(pair, id)),
-    cancelBatch: (pair, ids) => queuePaper(key, () => adapter.cancelBatch(pair, ids)),
-    cancelAll: (pair) => queuePaper(key, () => adapter.cancelAll(pair)),
-    fetchOrder: (pair, id) => queuePaper(key, () => adapter.fetchOrder(pair, id)),
-    fetchOpenOrders: (pair) => queuePaper(key, () => adapter.fetchOpenOrders(pair)),
-    fetchBalances: () => queuePaper(key, () => adapter.fetchBalances()),
-    findOrderByClientOrderId: (pair, clientOrderId) =>
-      queuePaper(key, () => adapter.findOrderByClientOrderId(pair, clientOrderId)),
-    close: () => adapter.close(),
-  };
 }
 
 export class BotHost {
@@ -165,7 +146,8 @@ export class BotHost {
   }
 
   private async adapterFor(bot: BotRecord): Promise<ExchangeAdapter> {
-    if (bot.path[1] === "paper") return queuedPaper(buildAdapter(this.app, bot.path, undefined), bot.path);
+    // paper queues and groups its own calls per account (docs/paper-store.md)
+    if (bot.path[1] === "paper") return buildAdapter(this.app, bot.path, undefined);
     if (!bot.wrappedCredentials)
       throw new Error("No credentials for this bot: add the account's API key and create the bot again (PRODUCT D4)");
     const all = JSON.parse(await decryptText(bot.wrappedCredentials, this.app.dataKey)) as Record<

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { HISTORY_LIMIT, PaperEngine } from "../../exchanges/paper/engine.js";
 import { paperStateFile } from "../../exchanges/paper/index.js";
+import { newPaperState, type PaperOrderRecord, StateChanges } from "../../exchanges/paper/state.js";
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import {
@@ -486,5 +488,44 @@ describe("paper batches (seed 001 §5, LIMITS.paper)", () => {
       ),
     );
     expect(error.message).toBe("ExchangeId: paper, msg: Maximum for 'cancelBatch' is: 100");
+  });
+});
+
+describe("paper order history", () => {
+  const closed = (id: number, updatedAt: number): PaperOrderRecord => ({
+    id: String(id),
+    clientOrderId: `c${id}`,
+    pair: "BTC/USDT",
+    side: "Buy",
+    price: "1000",
+    amount: "0.001",
+    filled: "0",
+    status: "canceled",
+    timestamp: id,
+    updatedAt,
+    bucket: 0,
+  });
+
+  it(`keeps ${HISTORY_LIMIT} closed orders: the least recently updated go first, the earlier placed at equal times; open orders stay`, () => {
+    for (const extra of [1, 3]) {
+      const state = newPaperState("history", 0, 0);
+      // updatedAt runs backwards in blocks, so the oldest are neither first nor last in the array
+      for (let i = 1; i <= HISTORY_LIMIT + extra; i++) state.orders.push(closed(i, 10_000 - Math.floor(i / 4)));
+      state.orders.splice(5, 0, { ...closed(9999, 0), status: "open" });
+      const changes = new StateChanges();
+      new PaperEngine(state, "seed", changes).trimHistory();
+      const last = HISTORY_LIMIT + extra;
+      // ids with the smallest updatedAt: the highest ids; among equal times the lower id goes first
+      const expected = Array.from({ length: 4 }, (_, k) => last - (last % 4) + k)
+        .filter((id) => id <= last)
+        .concat(Array.from({ length: 4 }, (_, k) => last - (last % 4) - 4 + k))
+        .slice(0, extra)
+        .map(String);
+      const kept = new Set(state.orders.map((o) => o.id));
+      for (const id of expected) expect(kept.has(id), `order ${id} dropped`).toBe(false);
+      expect(state.orders).toHaveLength(HISTORY_LIMIT + 1);
+      expect(kept.has("9999")).toBe(true);
+      expect(changes.entry(state, 1).dropped).toEqual(expected);
+    }
   });
 });
