@@ -143,8 +143,12 @@ export class RelayBookFeed implements WebBookFeed {
       { cache: "no-store" },
     );
     if (!response.ok) throw new Error(`book refresh: HTTP ${response.status}`);
-    const answer = (await response.json()) as { bids: [string, string][]; asks: [string, string][] };
+    const answer = (await response.json()) as BookAnswer;
+    // as on the socket: only a live upstream book is a book (an unreachable exchange answers an empty one)
+    if ((answer.state ?? "live") !== "live")
+      throw new Error(`book refresh: the server's ${this.exchange} feed is ${answer.state}`);
     this.book.applySnapshot(answer.bids, answer.asks);
+    this.sourceVersion = answer.version;
   }
 
   onState(listener: Listener): () => void {
