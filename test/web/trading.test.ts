@@ -664,6 +664,10 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     expect(await book.getByRole("status").textContent()).toMatch(
       /^⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(connecting\)$/,
     );
+    // the manual refresh (seed 001 §4) says why there is no book rather than showing an empty one
+    await book.getByRole("button", { name: "Refresh order book" }).click();
+    await page.getByText("book refresh: the server's bybit feed is connecting", { exact: true }).waitFor();
+    expect(await book.locator("tr[data-testid=bid-row]").count()).toBe(0);
   });
 
   it("reads a real exchange's book straight from the exchange's socket in the browser (PRODUCT D14): bybit's snapshot and delta", async () => {
