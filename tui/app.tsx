@@ -19,6 +19,7 @@ import { useOrders } from "./hooks/useOrders.js";
 import { type SessionTarget, useSession } from "./hooks/useSession.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useToast } from "./hooks/useToast.js";
+import { ownLevelKeys } from "./orders-view.js";
 import type { TuiServices } from "./services.js";
 import { useTheme } from "./theme.js";
 import { derivedAmount } from "./trade-form.js";
@@ -97,6 +98,7 @@ export function App(props: AppProps) {
     view,
     staleness,
     farPricePercent: session.farPricePercent,
+    pageRows: rowsPerSide,
     orders,
     balances,
     toast: show,
@@ -104,6 +106,7 @@ export function App(props: AppProps) {
   });
   useKeypress(desk.handleKey);
   const derived = useMemo(() => derivedAmount(desk.form), [desk.form]);
+  const ownLevels = useMemo(() => ownLevelKeys(orders.rows), [orders.rows]);
 
   const bookWidth = stacked ? columns : Math.min(60, Math.max(34, Math.floor(columns * 0.46)));
   const rightWidth = stacked ? columns : columns - bookWidth - 2;
@@ -163,6 +166,8 @@ export function App(props: AppProps) {
       stale={staleness !== undefined}
       selection={desk.selection}
       focused={desk.focus === "book"}
+      decimals={session.decimals}
+      ownLevels={ownLevels}
     />
   );
 

@@ -6,6 +6,7 @@ import { createPaperExchange, createPaperFeed } from "../../exchanges/paper/inde
 import type { BookFeed } from "../../exchanges/types.js";
 import { Decimal } from "../../lib/decimal.js";
 import { App } from "../../tui/app.js";
+import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
 import { KEYS, maxLineWidth, type RenderResult, render } from "./render.js";
 
@@ -93,7 +94,8 @@ describe("TUI on paper (issue 5)", () => {
     }
     await s.press(KEYS.up, KEYS.up, KEYS.up);
     const hovered = await s.waitForFrame((f) => f.includes("Σ 3 asks"));
-    expect(hovered).toMatch(new RegExp(`▸${asks[2]![0].replace(".", "\\.")}\\s`));
+    // shown with the pair's 2 decimals and thousands separators (docs/tui.md Numbers)
+    expect(hovered).toMatch(new RegExp(`▸${formatFixed(asks[2]![0], 2).replace(/[.,]/g, "\\$&")}\\s`));
     await s.press(KEYS.enter);
     const filled = await s.waitForFrame((f) => f.includes("Buy from asks"));
     expect(field(filled, "Price")).toBe(new Decimal(asks[2]![0]).toFixed());
@@ -210,7 +212,7 @@ describe("TUI on paper (issue 5)", () => {
     check(frame, 80, 24);
     expect(frame).toContain("Trade BTC/USDT");
     expect(frame).toContain("Open orders (0)");
-    const askRows = (f: string) => linesOf(f).filter((l) => /^ ?[▸*]?\d+(\.\d+)?\s+\d/.test(l)).length;
+    const askRows = (f: string) => linesOf(f).filter((l) => /^\s*[▸]?\d{1,3}(,\d{3})*\.\d\d\s+\d/.test(l)).length;
     const small = askRows(frame);
 
     s.resize(120, 40);

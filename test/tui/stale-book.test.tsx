@@ -88,7 +88,7 @@ const ready = (f: string) => live(f) && f.includes("Open orders (0)") && /Last u
 const BANNER = /⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(([^)]+)\)/;
 /** the best bid's price written dim (ESC[2m), bold runs aside */
 const ESC = String.fromCharCode(27);
-const DIM_BID = new RegExp(`${ESC}\\[2m(${ESC}\\[[0-9;]*m)*[ *]?99\\.5\\b`);
+const DIM_BID = new RegExp(`${ESC}\\[2m(${ESC}\\[[0-9;]*m)*[ *]?99\\.50*\\b`);
 const flat = (f: string) => f.replace(/\s+/g, " ");
 /** the right column (trade, orders, balances) at 100 columns: the book takes 46, the gap 2 */
 const rightColumn = (f: string) =>

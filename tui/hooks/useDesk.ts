@@ -3,7 +3,15 @@ import { resolveOrderAmount } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import { normalizePair } from "../../lib/pair.js";
 import { EXCHANGE_IDS, type ExchangeId, type Side } from "../../lib/types.js";
-import { type BookSelection, type BookView, moveSelection, pickFromSelection } from "../book-view.js";
+import {
+  type BookSelection,
+  type BookView,
+  clampSelection,
+  moveSelection,
+  moveSelectionBy,
+  pickFromSelection,
+  selectionOnBook,
+} from "../book-view.js";
 import type { PickerItem } from "../components/Picker.js";
 import { errorText } from "../errors.js";
 import { type BookStaleness, staleText } from "../feed-health.js";
@@ -74,6 +82,8 @@ export interface DeskInputs {
   staleness: BookStaleness | undefined;
   /** the account's far-price limit in percent; the guard's default (5) when undefined */
   farPricePercent?: string | number | undefined;
+  /** rows a PgUp/PgDn moves the book selection: the levels shown per side */
+  pageRows?: number;
   orders: OpenOrdersState;
   balances: BalancesState;
   toast: (kind: ToastKind, text: string) => void;
@@ -81,6 +91,18 @@ export interface DeskInputs {
 }
 
 const NUMBER_KEY = /^[0-9.,-]+$/;
+
+/** The book's navigation keys (docs/tui.md "Keys"): arrows and vi keys one row, PgUp/PgDn a page, Home/End a side. */
+const BOOK_STEPS: Readonly<Record<string, "up" | "down" | "pageup" | "pagedown" | "home" | "end">> = {
+  up: "up",
+  k: "up",
+  down: "down",
+  j: "down",
+  pageup: "pageup",
+  pagedown: "pagedown",
+  home: "home",
+  end: "end",
+};
 const NO_ITEMS: PickerItem[] = [];
 
 export function filterPicker(picker: PickerState): PickerItem[] {
@@ -321,13 +343,34 @@ export function useDesk(inputs: DeskInputs): DeskState {
       if (key === "down" || key === "enter") return dispatch({ type: "move", direction: 1 });
     }
     if (focus === "book") {
-      if (key === "up" || key === "down") return setSelection((s) => moveSelection(s, key, view));
-      if (key === "escape") return setSelection(undefined);
+      const step = BOOK_STEPS[key];
+      if (step === "up" || step === "down") return setSelection((s) => moveSelection(s, step, view));
+      if (step !== undefined) {
+        const page = Math.max(1, inputs.pageRows ?? 10);
+        const rows = step === "pageup" ? page : step === "pagedown" ? -page : step === "home" ? 1e6 : -1e6;
+        return setSelection((s) => moveSelectionBy(s, rows, view));
+      }
+      if (key === "escape") {
+        if (!selection) return toast("info", "Nothing to back out of: Tab moves between panels, q quits");
+        return setSelection(undefined);
+      }
       if (key === "enter") {
         // docs/tui.md "Stale book": prices from a book that is not live do not go into the panel
         if (staleness) return toast("error", `Not filled from the book: ${staleText(staleness)}`);
+        // docs/tui.md "Book selection": only the price the row shows is filled; a level that left
+        // the book moves the selection and asks for Enter again
+        if (selection?.price !== undefined && !selectionOnBook(selection, view)) {
+          const moved = clampSelection(selection, view);
+          setSelection(moved);
+          return toast(
+            "info",
+            moved?.price
+              ? `The level ${formatPrice(selection.price)} left the book: now on ${formatPrice(moved.price)}, Enter to fill it`
+              : `The level ${formatPrice(selection.price)} left the book`,
+          );
+        }
         const pick = pickFromSelection(selection, view);
-        if (!pick) return toast("info", "Select a level with ↑ ↓ first");
+        if (!pick) return toast("info", "Select a level with ↑ ↓ (or j k) first");
         dispatch({ type: "fill", pick });
         return toast(
           "info",
