@@ -196,6 +196,7 @@ export function App(props: AppProps) {
       <Text> </Text>
       <OpenOrders
         rows={orders.rows}
+        decimals={session.decimals}
         selectedIndex={desk.orderIndex}
         focused={desk.focus === "orders"}
         maxRows={orderRows}
@@ -238,6 +239,7 @@ export function App(props: AppProps) {
     desk.focus === "orders" ? (
       <OpenOrders
         rows={orders.rows}
+        decimals={session.decimals}
         selectedIndex={desk.orderIndex}
         focused
         maxRows={Math.max(1, TRADING_PANEL_LINES - OPEN_ORDERS_CHROME_LINES)}

@@ -73,7 +73,7 @@ describe("TUI on paper (issue 5)", () => {
     const frame = await s.waitForFrame((f) => live(f) && /Last update \d\d:\d\d:\d\d UTC/.test(f));
     expect(frame).toMatch(/Price\s+Amount\s+Total/);
     expect(frame).toContain("Open orders (0)");
-    expect(frame).toMatch(/USDT\s+10000\.0000\s+10000\.0000\s+0/);
+    expect(frame).toMatch(/USDT\s+10,000\.0000\s+10,000\.0000\s+0\.0000/);
     expect(frame).toContain("spotdesk · Paper (simulated) · default · BTC/USDT");
   });
 
@@ -145,11 +145,12 @@ describe("TUI on paper (issue 5)", () => {
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toHaveLength(0);
     await s.press("y");
     const listed = await s.waitForFrame((f) => f.includes("Open orders (1)"));
-    expect(listed).toMatch(/B\s+50000\s+0\.002\s+100\b/);
+    // the pair's decimals (tick 0.01, lot 0.000001) in every row (docs/tui.md Numbers)
+    expect(listed).toMatch(/B\s+50,000\.00\s+0\.002000\s+100\.00\b/);
     const [order] = await adapter.fetchOpenOrders("BTC/USDT");
     expect(order).toMatchObject({ side: "Buy", price: "50000", amount: "0.002" });
     // the locked quote shows in balances after the refresh
-    await s.waitForFrame((f) => /USDT\s+10000\.0000\s+9900\.0000\s+100\.0000/.test(f));
+    await s.waitForFrame((f) => /USDT\s+10,000\.0000\s+9,900\.0000\s+100\.0000/.test(f));
 
     await s.press(KEYS.tab, "c");
     await s.waitForFrame((f) => f.includes("Open orders (0)") && f.includes("no open orders"));
@@ -164,7 +165,8 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => f.includes("Open orders (1)"));
     await s.press("x", ..."51000", KEYS.down, ..."0.001", "b", "y");
     const two = await s.waitForFrame((f) => f.includes("Open orders (2)"));
-    expect(two.indexOf("51000")).toBeLessThan(two.indexOf("50000 "));
+    expect(two).toMatch(/B\s+51,000\.00/);
+    expect(two.indexOf("51,000.00")).toBeLessThan(two.indexOf("50,000.00"));
     await s.press("C");
     await s.waitForFrame((f) => f.includes("Cancel all? [y/n] 2 open BTC/USDT orders on Paper (simulated)/default"));
     await s.press("n");

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { memo } from "react";
-import { formatBalance, formatUtcTime } from "../format.js";
+import { memo, useMemo } from "react";
+import { balanceDecimals, formatFixed, formatUtcTime } from "../format.js";
 import type { BalanceRow } from "../orders-view.js";
 import { useTheme } from "../theme.js";
 import { columns, padEnd, padStart, wrapText } from "./layout.js";
@@ -31,6 +31,9 @@ export const Balances = memo(function Balances(props: BalancesProps) {
         : "never updated"
       : `Last update ${formatUtcTime(props.lastUpdate)}`;
   const visible = props.rows.slice(0, Math.max(0, props.maxRows));
+  // docs/tui.md "Numbers": one number of decimals for all three columns, points aligned
+  const decimals = useMemo(() => balanceDecimals(props.rows.flatMap((r) => [r.total, r.free, r.locked])), [props.rows]);
+  const num = (v: string) => formatFixed(v, decimals);
   // issue 20: an error reads as an error, in the lines of the table, not as an empty table
   const errorLines = props.error
     ? wrapText(` balances unavailable: ${props.error}`, width, Math.max(1, props.maxRows + 1))
@@ -51,7 +54,7 @@ export const Balances = memo(function Balances(props: BalancesProps) {
       )}
       {(errorLines ? [] : visible).map((row) => (
         <Text key={row.token}>
-          {` ${padEnd(row.token, wToken)}${padStart(formatBalance(row.total), wTotal)}${padStart(formatBalance(row.free), wFree)}${padStart(formatBalance(row.locked), wLocked)}`}
+          {` ${padEnd(row.token, wToken)}${padStart(num(row.total), wTotal)}${padStart(num(row.free), wFree)}${padStart(num(row.locked), wLocked)}`}
         </Text>
       ))}
     </Box>
