@@ -86,7 +86,7 @@ export function App(props: AppProps) {
   const { view, state: feedState, mids, staleness } = useBookFeed(session.feed, rowsPerSide, props.refreshMs, now);
   const orders = useOrders(session.adapter, session.pair, props.ordersPollMs, now);
   const balances = useBalances(session.adapter, props.balancesPollMs, now);
-  const { toast, show } = useToast();
+  const { toast, show, onKey: dismissToast } = useToast();
   const onQuit = props.onQuit;
   const quit = useCallback(() => {
     onQuit?.();
@@ -102,6 +102,7 @@ export function App(props: AppProps) {
     orders,
     balances,
     toast: show,
+    dismissToast,
     quit,
   });
   useKeypress(desk.handleKey);
@@ -126,7 +127,9 @@ export function App(props: AppProps) {
     if (c.kind === "order" && c.note) say(c.note, theme.warning);
     if (c.kind === "order" && c.warning) say(`${c.warning.text} (y asks again)`, theme.error, true);
   } else if (toast) {
-    say(toast.text, toast.kind === "error" ? theme.error : toast.kind === "success" ? theme.success : theme.accent);
+    // docs/tui.md "Messages": an error stays until Esc, and says so
+    if (toast.kind === "error") say(`${toast.text} · Esc to dismiss`, theme.error);
+    else say(toast.text, toast.kind === "success" ? theme.success : theme.accent);
   }
   if (statusLines.length > MAX_STATUS_LINES) {
     statusLines.length = MAX_STATUS_LINES;

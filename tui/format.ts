@@ -106,6 +106,7 @@ const FIXED_CACHE = new Map<string, string>();
 
 /** At most this many decimals in a column derived from the numbers themselves. */
 export const MAX_COLUMN_DECIMALS = 8;
+const DUST = new Decimal(10).pow(-MAX_COLUMN_DECIMALS);
 
 /**
  * One column's decimals when the exchange gives no tick or lot: the most any of its numbers has,
@@ -126,7 +127,8 @@ export function balanceDecimals(values: Iterable<string>): number {
   let most = 0;
   for (const v of values) {
     const n = new Decimal(v).abs();
-    if (!n.isFinite() || n.isZero()) continue;
+    // dust below the last decimal a column can show (1e-20 BTC) does not widen it: it reads as 0
+    if (!n.isFinite() || n.lt(DUST)) continue;
     if (n.gte(1)) most = Math.max(most, 4);
     else most = Math.max(most, Math.min(MAX_COLUMN_DECIMALS, n.precision(3, Decimal.ROUND_DOWN).decimalPlaces() ?? 0));
   }

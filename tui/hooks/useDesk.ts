@@ -49,7 +49,7 @@ export interface OrderConfirmation {
   amount: string;
   /** "Sell 0.5 BTC @ 6370 USDT (≈ 3185 USDT) on Paper (simulated)/default" */
   summary: string;
-  /** step 1's question: "Send? [y/n] " and the summary */
+  /** step 1's question: "Send? [y/N] " and the summary */
   text: string;
   /** what the question adds, e.g. that the funds could not be checked */
   note: string | undefined;
@@ -87,7 +87,24 @@ export interface DeskInputs {
   orders: OpenOrdersState;
   balances: BalancesState;
   toast: (kind: ToastKind, text: string) => void;
+  /** called first with every key: true when the key only dismissed a message (useToast's onKey) */
+  dismissToast?: (key: KeyName) => boolean;
   quit: () => void;
+}
+
+/** What a number field holds while it is typed: digits, one point (or comma), a leading minus. */
+const PARTIAL_NUMBER = /^-?\d*([.,]\d*)?$/;
+
+/**
+ * Why `key` cannot follow `text` in a number field, or undefined when it can (docs/tui.md
+ * "Messages": an invalid entry says why at once instead of being dropped later).
+ */
+export function refusedNumberKey(text: string, key: string): string | undefined {
+  const next = text + key;
+  if (PARTIAL_NUMBER.test(next)) return undefined;
+  if ((key === "." || key === ",") && /[.,]/.test(text)) return `"${next}" is not a number: it has one decimal point`;
+  if (key === "-") return `"${next}" is not a number: a minus goes first`;
+  return `"${next}" is not a number`;
 }
 
 const NUMBER_KEY = /^[0-9.,-]+$/;
@@ -104,6 +121,7 @@ const BOOK_STEPS: Readonly<Record<string, "up" | "down" | "pageup" | "pagedown" 
   end: "end",
 };
 const NO_ITEMS: PickerItem[] = [];
+const FIELD_LABEL = { price: "Price", amount: "Amount", quote: "Quote" } as const;
 
 export function filterPicker(picker: PickerState): PickerItem[] {
   const q = picker.query.trim().toLowerCase();
@@ -205,7 +223,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
         amount: draft.amount,
         summary,
         // the answer keys first: a narrow terminal cuts the end of the line, never the question
-        text: `Send? [y/n] ${summary}`,
+        text: `Send? [y/N] ${summary}`,
         note: funds.note,
         warning: warningFor(draft),
         step: 1,
@@ -303,17 +321,19 @@ export function useDesk(inputs: DeskInputs): DeskState {
     const focus = focusRef.current;
     const selection = selectionRef.current;
     if (key === "ctrl+c") return quit();
+    if (inputs.dismissToast?.(key)) return;
     if (help) {
       setHelp(false);
       return;
     }
     if (confirmation) {
       if (confirmation.kind === "order" && confirmation.step === 2) return answerSecond(confirmation, key);
-      if (key === "y" || key === "Y" || key === "enter") {
+      // "[y/N]": only y answers yes; Enter is the default, no (docs/tui.md "Order checks")
+      if (key === "y" || key === "Y") {
         if (confirmation.kind === "order") return confirmFirst(confirmation);
         setConfirmation(undefined);
         void send(confirmation);
-      } else if (key === "n" || key === "N" || key === "escape" || key === "q") {
+      } else if (key === "n" || key === "N" || key === "enter" || key === "escape" || key === "q") {
         setConfirmation(undefined);
         toast("info", "Not sent");
       }
@@ -337,7 +357,13 @@ export function useDesk(inputs: DeskInputs): DeskState {
     }
 
     if (focus === "trade") {
-      if (NUMBER_KEY.test(key)) return dispatch({ type: "input", text: key });
+      if (NUMBER_KEY.test(key)) {
+        const f = formRef.current;
+        const why = refusedNumberKey(f[f.active], key);
+        if (why) return toast("error", `${FIELD_LABEL[f.active]}: ${why}; "${key}" not typed`);
+        return dispatch({ type: "input", text: key });
+      }
+      if (key === "escape") return setFocus("book");
       if (key === "backspace") return dispatch({ type: "backspace" });
       if (key === "up") return dispatch({ type: "move", direction: -1 });
       if (key === "down" || key === "enter") return dispatch({ type: "move", direction: 1 });
@@ -379,6 +405,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
       }
     }
     if (focus === "orders") {
+      if (key === "escape") return setFocus("book");
       if (key === "up") return setOrderIndex((i) => Math.max(0, Math.min(i, orders.rows.length - 1) - 1));
       if (key === "down") return setOrderIndex((i) => Math.min(Math.max(0, orders.rows.length - 1), i + 1));
       if (key === "c") return void cancelSelected();
@@ -404,13 +431,15 @@ export function useDesk(inputs: DeskInputs): DeskState {
         return toast("info", "Tab to open orders and pick the order to cancel");
       case "C":
         if (!session.adapter) return toast("error", session.adapterError ?? "The account is not open yet");
+        if (!orders.error && orders.lastUpdate !== undefined && orders.rows.length === 0)
+          return toast("info", `Nothing to cancel: no open ${session.pair} orders`);
         return setConfirmation({
           kind: "cancel-all",
           // without a list there is no count to show: the exchange cancels whatever is open
           text:
             orders.error || orders.lastUpdate === undefined
-              ? `Cancel all? [y/n] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${EXCHANGES[session.exchange].name}/${session.account}`
-              : `Cancel all? [y/n] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
+              ? `Cancel all? [y/N] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${EXCHANGES[session.exchange].name}/${session.account}`
+              : `Cancel all? [y/N] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
         });
       case "r":
         return refreshBook();
