@@ -9,9 +9,11 @@ export interface KeyBinding {
 
 export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: "Tab S-Tab", does: "focus book/trade/orders" },
-  { keys: "↑ ↓ book", does: "select level, cumulative" },
+  { keys: "↑↓ j k book", does: "select level, cumulative" },
+  { keys: "PgUp PgDn", does: "select a page away" },
+  { keys: "Home End", does: "top ask / bottom bid" },
   { keys: "Enter book", does: "fill panel from level" },
-  { keys: "Esc book", does: "clear the selection" },
+  { keys: "Esc", does: "back: selection, panel, prompt" },
   { keys: "0-9 . , -", does: "type number (, = .)" },
   { keys: "↑ ↓ trade", does: "previous / next field" },
   { keys: "Enter trade", does: "next field" },
@@ -22,7 +24,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: "↑ ↓ orders", does: "select an open order" },
   { keys: "c orders", does: "cancel selected order" },
   { keys: "C", does: "cancel all (asks to confirm)" },
-  { keys: "y / n", does: "send / do not send" },
+  { keys: "y / n Enter", does: "send / do not send" },
   { keys: "yes Enter", does: "send far/unchecked order" },
   { keys: "r", does: "refresh the order book" },
   { keys: "o", does: "refresh open orders" },
