@@ -2,6 +2,7 @@ import { Box, Text, useApp } from "ink";
 import { useCallback, useMemo } from "react";
 import { EXCHANGES } from "../lib/exchanges.js";
 import { Balances } from "./components/Balances.js";
+import { Fills } from "./components/Fills.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
 import { firstFitting, wrapText } from "./components/layout.js";
 import { OPEN_ORDERS_CHROME_LINES, OpenOrders } from "./components/OpenOrders.js";
@@ -10,7 +11,8 @@ import { Picker } from "./components/Picker.js";
 import { Sparkline } from "./components/Sparkline.js";
 import { TRADING_PANEL_LINES, TradingPanel } from "./components/TradingPanel.js";
 import { staleBanner } from "./feed-health.js";
-import { formatPrice } from "./format.js";
+import { type Fill, fillNotice } from "./fills.js";
+import { decimalsOf, formatFixed, formatPrice } from "./format.js";
 import { useBalances } from "./hooks/useBalances.js";
 import { useBookFeed } from "./hooks/useBookFeed.js";
 import { useDesk } from "./hooks/useDesk.js";
@@ -22,7 +24,7 @@ import { useToast } from "./hooks/useToast.js";
 import { ownLevelKeys } from "./orders-view.js";
 import type { TuiServices } from "./services.js";
 import { useTheme } from "./theme.js";
-import { derivedAmount } from "./trade-form.js";
+import { derivedAmount, derivedQuote } from "./trade-form.js";
 
 export interface AppProps extends SessionTarget {
   services: TuiServices;
@@ -84,9 +86,17 @@ export function App(props: AppProps) {
   const rowsPerSide = bookRowsPerSide(rows, stacked);
   const now = props.now ?? Date.now;
   const { view, state: feedState, mids, staleness } = useBookFeed(session.feed, rowsPerSide, props.refreshMs, now);
-  const orders = useOrders(session.adapter, session.pair, props.ordersPollMs, now);
-  const balances = useBalances(session.adapter, props.balancesPollMs, now);
   const { toast, show, onKey: dismissToast } = useToast();
+  const decimals = session.decimals;
+  const fmtPrice = useCallback((v: string) => formatFixed(v, decimals?.priceDecimals ?? decimalsOf(v)), [decimals]);
+  const fmtAmount = useCallback((v: string) => formatFixed(v, decimals?.amountDecimals ?? decimalsOf(v)), [decimals]);
+  // docs/tui.md "Fills": a notice on every fill, also of an order that rested and filled later
+  const onFill = useCallback(
+    (fill: Fill) => show("success", fillNotice(fill, fmtPrice(fill.price), fmtAmount(fill.amount))),
+    [show, fmtPrice, fmtAmount],
+  );
+  const orders = useOrders(session.adapter, session.pair, props.ordersPollMs, now, onFill);
+  const balances = useBalances(session.adapter, props.balancesPollMs, now);
   const onQuit = props.onQuit;
   const quit = useCallback(() => {
     onQuit?.();
@@ -107,6 +117,7 @@ export function App(props: AppProps) {
   });
   useKeypress(desk.handleKey);
   const derived = useMemo(() => derivedAmount(desk.form), [desk.form]);
+  const derivedTotal = useMemo(() => derivedQuote(desk.form), [desk.form]);
   const ownLevels = useMemo(() => ownLevelKeys(orders.rows), [orders.rows]);
 
   const bookWidth = stacked ? columns : Math.min(60, Math.max(34, Math.floor(columns * 0.46)));
@@ -179,6 +190,7 @@ export function App(props: AppProps) {
       form={desk.form}
       pair={session.pair}
       derivedAmount={derived}
+      derivedQuote={derivedTotal}
       focused={desk.focus === "trade"}
       width={rightWidth}
       canTrade={session.adapter !== undefined}
@@ -188,10 +200,14 @@ export function App(props: AppProps) {
 
   // right column: trade panel, open orders, balances share what is left of the height
   // rest = orders (chrome + rows) + blank line + balances (title, header + rows)
+  // rest = orders (chrome + rows) + blank line + fills (title + rows) + blank line + balances (title, header + rows)
   const rest = Math.max(0, bodyHeight - TRADING_PANEL_LINES - 1);
   const fixed = OPEN_ORDERS_CHROME_LINES + 1 + 2;
-  const orderRows = Math.max(1, Math.ceil((rest - fixed) / 2));
-  const balanceRows = Math.max(0, rest - fixed - orderRows);
+  const fillRows =
+    rest - fixed >= 8 ? Math.min(Math.max(1, orders.fills.length), Math.floor((rest - fixed - 2) / 3)) : 0;
+  const fillLines = fillRows > 0 ? fillRows + 2 : 0;
+  const orderRows = Math.max(1, Math.ceil((rest - fixed - fillLines) / 2));
+  const balanceRows = Math.max(0, rest - fixed - fillLines - orderRows);
 
   let right = (
     <Box flexDirection="column" width={rightWidth}>
@@ -208,6 +224,12 @@ export function App(props: AppProps) {
         error={orders.error}
         loaded={orders.lastUpdate !== undefined}
       />
+      {fillRows > 0 ? (
+        <>
+          <Text> </Text>
+          <Fills fills={orders.fills} maxRows={fillRows} width={rightWidth} price={fmtPrice} amount={fmtAmount} />
+        </>
+      ) : null}
       <Text> </Text>
       <Balances
         rows={balances.rows}

@@ -265,7 +265,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.press("?");
     const help = await s.waitForFrame((f) => f.includes("any key closes"));
     expect(help).toContain("cancel all (asks to confirm)");
-    expect(help).toContain("switch exchange");
+    expect(help).toContain("switch exchange/acct/pair");
     await s.press("z");
     await s.waitForFrame((f) => !f.includes("any key closes") && f.includes("Order book"));
   });

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { resolveOrderAmount } from "../../lib/decimal.js";
+import { Decimal, resolveOrderAmount } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import { normalizePair } from "../../lib/pair.js";
 import { EXCHANGE_IDS, type ExchangeId, type Side } from "../../lib/types.js";
@@ -272,9 +272,14 @@ export function useDesk(inputs: DeskInputs): DeskState {
     try {
       if (c.kind === "order") {
         const order = await adapter.createOrder({ pair: session.pair, side: c.side, amount: c.amount, price: c.price });
+        // docs/tui.md "Fills": what filled at once is said here, and listed with your fills
+        const fill = orders.recordPlaced(order);
+        const placed = `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed`;
         toast(
           "success",
-          `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed · id ${order.id}`,
+          fill
+            ? `${placed} · id ${order.id} · filled ${formatPrice(fill.amount)} ${base} at once at ${formatPrice(order.price)} or better${fill.complete ? "" : `, ${new Decimal(order.amount).minus(order.filled).toFixed()} resting`}`
+            : `${placed} · id ${order.id}`,
         );
       } else {
         const ids = await orders.cancelAll();
