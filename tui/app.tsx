@@ -1,6 +1,7 @@
 import { Box, Text, useApp } from "ink";
 import { useCallback, useMemo } from "react";
 import { EXCHANGES } from "../lib/exchanges.js";
+import type { ExchangeId } from "../lib/types.js";
 import { Balances } from "./components/Balances.js";
 import { Fills } from "./components/Fills.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
@@ -15,7 +16,7 @@ import { type Fill, fillNotice } from "./fills.js";
 import { decimalsOf, formatFixed, formatPrice } from "./format.js";
 import { useBalances } from "./hooks/useBalances.js";
 import { useBookFeed } from "./hooks/useBookFeed.js";
-import { useDesk } from "./hooks/useDesk.js";
+import { type Focus, useDesk } from "./hooks/useDesk.js";
 import { useKeypress } from "./hooks/useKeypress.js";
 import { useOrders } from "./hooks/useOrders.js";
 import { type SessionTarget, useSession } from "./hooks/useSession.js";
@@ -37,12 +38,42 @@ export interface AppProps extends SessionTarget {
   onQuit?: () => void;
 }
 
-/** The status line's key hints, longest first: the first that fits the terminal is shown (80 takes the second). */
-const KEY_HINTS = [
-  "Tab focus · ↑↓ select · Enter fill · b buy · s sell · C cancel all · e/a/p switch",
-  "Tab focus · ↑↓ select · ⏎ fill · b buy · s sell · C cancel all · e/a/p switch",
-  "Tab · ↑↓ · ⏎ fill · b buy · s sell · C cancel all · ? keys",
-];
+/**
+ * The status line's key hints for the panel that has the focus (docs/tui.md "Keys"), longest
+ * first: the first that fits the terminal is shown.
+ */
+export const KEY_HINTS: Readonly<Record<Focus, readonly string[]>> = {
+  book: [
+    "↑↓/jk select · PgUp/PgDn Home/End · Enter fill · Esc clear · b buy · s sell · Tab trade · ? keys",
+    "↑↓/jk select · PgUp/PgDn · Enter fill · b buy · s sell · Tab trade · ? keys",
+    "↑↓ select · Enter fill · b buy · s sell · Tab · ? keys",
+  ],
+  trade: [
+    "0-9 . type · ↑↓/Enter next field · b buy · s sell · x clear · Esc back to book · Tab orders · ? keys",
+    "0-9 . type · ↑↓ field · b buy · s sell · x clear · Esc book · Tab orders · ? keys",
+    "type · ↑↓ field · b buy · s sell · x clear · Esc · ? keys",
+  ],
+  orders: [
+    "↑↓ select order · c cancel it · C cancel all · o refresh · Esc back to book · Tab book · ? keys",
+    "↑↓ order · c cancel · C cancel all · o refresh · Esc book · ? keys",
+    "↑↓ · c cancel · C all · Esc · ? keys",
+  ],
+};
+
+/**
+ * The smallest terminal the TUI draws in (docs/tui.md "Every size"): the stacked layout's header,
+ * book chrome and two levels a side, the trading panel and the status line. Below it the TUI says
+ * so instead of dropping fields.
+ */
+export const MIN_COLUMNS = 40;
+export const MIN_ROWS = 16;
+
+/** The most levels a side the feed of `exchange` keeps: paper's synthetic book has 50. */
+export function feedDepth(exchange: ExchangeId): number {
+  return exchange === "paper" ? PAPER_FEED_DEPTH : EXCHANGES[exchange].depth;
+}
+/** exchanges/paper/market.ts BOOK_LEVELS: the TUI opens paper's feed at its full depth */
+export const PAPER_FEED_DEPTH = 50;
 
 /** Below this width the right column (trade, orders, balances) goes under the book. */
 export const TWO_COLUMN_MIN_WIDTH = 70;
@@ -83,7 +114,9 @@ export function App(props: AppProps) {
   const { columns, rows } = useTerminalSize();
   const session = useSession(props.services, { exchange: props.exchange, account: props.account, pair: props.pair });
   const stacked = columns < TWO_COLUMN_MIN_WIDTH;
-  const rowsPerSide = bookRowsPerSide(rows, stacked);
+  // as many levels as fit, up to what the feed keeps: no blank bands below a shallow book
+  const depth = feedDepth(session.exchange);
+  const rowsPerSide = Math.min(depth, bookRowsPerSide(rows, stacked));
   const now = props.now ?? Date.now;
   const { view, state: feedState, mids, staleness } = useBookFeed(session.feed, rowsPerSide, props.refreshMs, now);
   const { toast, show, onKey: dismissToast } = useToast();
@@ -147,12 +180,15 @@ export function App(props: AppProps) {
     const last = statusLines[MAX_STATUS_LINES - 1] as StatusLine;
     last.text = `${last.text.slice(0, Math.max(0, columns - 1))}…`;
   }
-  if (statusLines.length === 0) statusLines.push({ text: firstFitting(columns, KEY_HINTS), color: theme.muted });
+  if (statusLines.length === 0) {
+    const hints = desk.picker ? ["↑↓ choose · Enter switch · type to filter · Esc back"] : KEY_HINTS[desk.focus];
+    statusLines.push({ text: firstFitting(columns, hints), color: theme.muted });
+  }
 
   // docs/tui.md "Stale book": one line under the header while the feed is not live
   const banner = staleness && !session.feedError ? staleBanner(staleness, columns) : undefined;
   const extraLines = (banner ? 1 : 0) + statusLines.length - 1;
-  const drawnRowsPerSide = bookRowsPerSide(rows, stacked, extraLines);
+  const drawnRowsPerSide = Math.min(depth, bookRowsPerSide(rows, stacked, extraLines));
   const bodyHeight = height - 2 - extraLines;
 
   // header: where we are, the sparkline and the last mid
@@ -253,7 +289,7 @@ export function App(props: AppProps) {
         current={current}
         width={rightWidth}
         height={stacked ? Math.max(4, bodyHeight - 4) : bodyHeight}
-        allowFreeText={p.kind !== "exchange"}
+        allowFreeText={p.kind === "account" || (p.kind === "pair" && session.exchange !== "paper")}
       />
     );
   }
@@ -296,6 +332,15 @@ export function App(props: AppProps) {
       {right}
     </Box>
   );
+
+  if (columns < MIN_COLUMNS || rows < MIN_ROWS)
+    return (
+      <Box flexDirection="column" width={columns}>
+        <Text color={theme.warning} wrap="wrap">
+          {`terminal too small (need ${MIN_COLUMNS}x${MIN_ROWS}, have ${columns}x${rows}); q quits`}
+        </Text>
+      </Box>
+    );
 
   return (
     <Box flexDirection="column" width={columns} height={height}>

@@ -156,7 +156,10 @@ export function useDesk(inputs: DeskInputs): DeskState {
       options = [...new Set([session.account, ...listed])].map((a) => ({ value: a, label: a }));
     } else {
       const listed = (await services.listPairs?.(session.exchange).catch(() => [])) ?? [];
-      options = [...new Set([session.pair, ...listed])].map((p) => ({ value: p, label: p }));
+      // docs/tui.md "Keys": only the exchange's pairs; paper's list is the whole of what it trades
+      options = (
+        session.exchange === "paper" && listed.length > 0 ? listed : [...new Set([session.pair, ...listed])]
+      ).map((p) => ({ value: p, label: p }));
     }
     const current = kind === "exchange" ? session.exchange : kind === "account" ? session.account : session.pair;
     setPicker({
@@ -181,6 +184,9 @@ export function useDesk(inputs: DeskInputs): DeskState {
         session.switchTo({ account: value.trim() });
       } else {
         const pair = normalizePair(value, session.exchange);
+        const offered = pickerRef.current?.options ?? [];
+        if (session.exchange === "paper" && offered.length > 0 && !offered.some((o) => o.value === pair))
+          return toast("error", `Paper trades ${offered.map((o) => o.value).join(", ")}: not ${pair}`);
         if (pair !== session.pair) {
           setSelection(undefined);
           dispatch({ type: "clear" });
