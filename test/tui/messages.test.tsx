@@ -54,8 +54,9 @@ describe("prompts that say what Enter does (issue 21)", () => {
   it("asks [y/N] and takes Enter as no: nothing is sent", async () => {
     const s = start();
     await s.waitForFrame(ready);
-    await s.press(KEYS.tab, ..."50000", KEYS.down, ..."0.002", "b");
-    await s.waitForFrame((f) => f.includes("Send? [y/N] Buy 0.002 BTC @ 50000 USDT"));
+    await s.press(KEYS.tab, ..."50000", KEYS.down, ..."0.025", "b");
+    // the total in full with thousands separators, never 1.25K (docs/tui.md Numbers)
+    await s.waitForFrame((f) => f.includes("Send? [y/N] Buy 0.025 BTC @ 50000 USDT (≈ 1,250 USDT)"));
     await s.press(KEYS.enter);
     await s.waitForFrame((f) => f.includes("Not sent") && !f.includes("Send?"));
     const paper = createPaperExchange({ api: "", secret: "" }, { dataDir, account: "default", now });

@@ -15,7 +15,7 @@ import {
 import type { PickerItem } from "../components/Picker.js";
 import { errorText } from "../errors.js";
 import { type BookStaleness, staleText } from "../feed-health.js";
-import { formatAmount, formatPrice } from "../format.js";
+import { formatPrice, groupThousands } from "../format.js";
 import { checkFunds, type OrderDraft, type OrderWarning, orderWarning } from "../order-checks.js";
 import type { TuiServices } from "../services.js";
 import { EMPTY_TRADE_FORM, type TradeFormAction, type TradeFormState, tradeFormReducer } from "../trade-form.js";
@@ -221,7 +221,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
       // docs/tui.md "Order checks": the free balance before the question
       const funds = checkFunds(draft, balances);
       if (!funds.ok) return toast("error", funds.message);
-      const summary = `${side} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${formatAmount(total)} ${quote}) on ${where}`;
+      const summary = `${side} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${groupThousands(total.decimalPlaces(8, Decimal.ROUND_DOWN).toFixed())} ${quote}) on ${where}`;
       setConfirmation({
         kind: "order",
         side,
@@ -411,7 +411,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
         dispatch({ type: "fill", pick });
         return toast(
           "info",
-          `${pick.type} ${formatAmount(pick.amount)} ${base} up to ${formatPrice(pick.price)}: panel filled`,
+          `${pick.type} ${groupThousands(pick.amount)} ${base} up to ${formatPrice(pick.price)}: panel filled`,
         );
       }
     }
