@@ -1,5 +1,5 @@
 import { Box, Text, useApp } from "ink";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { EXCHANGES } from "../lib/exchanges.js";
 import type { ExchangeId } from "../lib/types.js";
 import { Balances } from "./components/Balances.js";
@@ -16,12 +16,13 @@ import { type Fill, fillNotice } from "./fills.js";
 import { decimalsOf, formatFixed, formatPrice } from "./format.js";
 import { useBalances } from "./hooks/useBalances.js";
 import { useBookFeed } from "./hooks/useBookFeed.js";
-import { type Focus, useDesk } from "./hooks/useDesk.js";
+import { type DeskMouse, type Focus, useDesk } from "./hooks/useDesk.js";
 import { useKeypress } from "./hooks/useKeypress.js";
 import { useOrders } from "./hooks/useOrders.js";
 import { type SessionTarget, useSession } from "./hooks/useSession.js";
 import { useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useToast } from "./hooks/useToast.js";
+import { type MouseEvent, mouseEvents } from "./mouse.js";
 import { ownLevelKeys } from "./orders-view.js";
 import type { TuiServices } from "./services.js";
 import { useTheme } from "./theme.js";
@@ -59,6 +60,39 @@ export const KEY_HINTS: Readonly<Record<Focus, readonly string[]>> = {
     "↑↓ · c cancel · C all · Esc · ? keys",
   ],
 };
+
+/** Where the book's rows and the right column's panels are, as last drawn. */
+export interface MouseLayout {
+  bookTop: number;
+  bookWidth: number;
+  rowsPerSide: number;
+  stacked: boolean;
+  rightTop: number;
+  tradeLines: number;
+  ordersEnd: number;
+  live: boolean;
+}
+
+/**
+ * A mouse event placed on the layout (docs/tui.md "Mouse"): the book's title and header lines,
+ * then `rowsPerSide` ask rows (worst first), the middle row, and the bid rows (best first).
+ */
+export function placeMouse(e: MouseEvent, layout: MouseLayout): DeskMouse {
+  const inBook = e.x < layout.bookWidth;
+  if (inBook && layout.live) {
+    const askStart = layout.bookTop + 2;
+    const middle = askStart + layout.rowsPerSide;
+    const n = layout.rowsPerSide;
+    if (e.y >= askStart && e.y < middle)
+      return { kind: e.kind, level: { side: "ask", index: n - 1 - (e.y - askStart) } };
+    if (e.y > middle && e.y <= middle + n) return { kind: e.kind, level: { side: "bid", index: e.y - middle - 1 } };
+    return { kind: e.kind, panel: "book" };
+  }
+  if (layout.stacked || e.x < layout.bookWidth + 2) return { kind: e.kind };
+  if (e.y >= layout.rightTop && e.y < layout.rightTop + layout.tradeLines) return { kind: e.kind, panel: "trade" };
+  if (e.y >= layout.rightTop + layout.tradeLines && e.y < layout.ordersEnd) return { kind: e.kind, panel: "orders" };
+  return { kind: e.kind };
+}
 
 /**
  * The smallest terminal the TUI draws in (docs/tui.md "Every size"): the stacked layout's header,
@@ -149,6 +183,19 @@ export function App(props: AppProps) {
     quit,
   });
   useKeypress(desk.handleKey);
+  const layoutRef = useRef<MouseLayout | undefined>(undefined);
+  const mouseRef = useRef(desk.handleMouse);
+  mouseRef.current = desk.handleMouse;
+  useEffect(() => {
+    const listener = (e: MouseEvent) => {
+      const layout = layoutRef.current;
+      if (layout) mouseRef.current(placeMouse(e, layout));
+    };
+    mouseEvents.on("mouse", listener);
+    return () => {
+      mouseEvents.off("mouse", listener);
+    };
+  }, []);
   const derived = useMemo(() => derivedAmount(desk.form), [desk.form]);
   const derivedTotal = useMemo(() => derivedQuote(desk.form), [desk.form]);
   const ownLevels = useMemo(() => ownLevelKeys(orders.rows), [orders.rows]);
@@ -332,6 +379,19 @@ export function App(props: AppProps) {
       {right}
     </Box>
   );
+
+  // docs/tui.md "Mouse": where each level row and panel is on the screen, for the mouse listener
+  const bookTop = 1 + (banner ? 1 : 0);
+  layoutRef.current = {
+    bookTop,
+    bookWidth,
+    rowsPerSide: drawnRowsPerSide,
+    stacked,
+    rightTop: bookTop,
+    tradeLines: TRADING_PANEL_LINES,
+    ordersEnd: bookTop + TRADING_PANEL_LINES + 1 + OPEN_ORDERS_CHROME_LINES + orderRows,
+    live: !bookError,
+  };
 
   if (columns < MIN_COLUMNS || rows < MIN_ROWS)
     return (

@@ -6,6 +6,7 @@ import { createPaperExchange } from "../../exchanges/paper/index.js";
 import type { BookFeed, FeedState } from "../../exchanges/types.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import { App } from "../../tui/app.js";
+import { mouseEvents, mouseStdin } from "../../tui/mouse.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
 import { KEYS, type RenderResult, render } from "./render.js";
 
@@ -139,5 +140,45 @@ describe("a ladder anchored to prices (issue 21)", () => {
     // the pair's lot (6 decimals) is read a moment after the start
     const frame = await s.waitForFrame((f) => /63,627\.00\s+0\.250000\s+15,906\.75◂/.test(f));
     expect(frame.split("\n").filter((l) => l.includes("◂"))).toHaveLength(1);
+  });
+});
+
+describe("the mouse on the ladder (docs/tui.md Mouse)", () => {
+  it("fills from a clicked level, exactly its price, and moves the selection with the wheel", async () => {
+    const s = start();
+    const frame = await s.waitForFrame((f) => f.includes("63,627.00"));
+    const y = frame.split("\n").findIndex((l) => l.includes("63,627.00"));
+    mouseEvents.emit("mouse", { kind: "click", x: 12, y });
+    const filled = await s.waitForFrame((f) => f.includes("panel filled"));
+    expect(field(filled, "Price")).toBe("63627");
+    expect(selectedLine(filled)).toContain("63,627.00");
+    // the wheel: one row up the screen, toward the middle
+    mouseEvents.emit("mouse", { kind: "wheel-up", x: 12, y });
+    await s.waitForFrame((f) => selectedLine(f)?.includes("63,630.00") === true);
+    // a click on the middle row fills nothing
+    const middle = s
+      .lastFrame()
+      .split("\n")
+      .findIndex((l) => /~\d+\.\d+%/.test(l));
+    mouseEvents.emit("mouse", { kind: "click", x: 3, y: middle });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(field(s.lastFrame(), "Price")).toBe("63627");
+  });
+
+  it("keeps mouse reports out of the keys: a click never types into a field", () => {
+    const read: string[] = ["\u001b[<0;12;9M\u001b[<0;12;9m5", "\u001b[<64;3;4M", "x"];
+    const events: unknown[] = [];
+    const emitter = {
+      emit: (_name: string, e: unknown) => events.push(e),
+    } as unknown as import("node:events").EventEmitter;
+    const stdin = mouseStdin({ read: () => read.shift() ?? null }, emitter);
+    expect(stdin.read()).toBe("5");
+    // a chunk of mouse input only is skipped: Ink gets the next keys
+    expect(stdin.read()).toBe("x");
+    expect(stdin.read()).toBeNull();
+    expect(events).toEqual([
+      { kind: "click", x: 11, y: 8 },
+      { kind: "wheel-up", x: 2, y: 3 },
+    ]);
   });
 });

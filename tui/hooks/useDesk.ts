@@ -72,6 +72,16 @@ export interface DeskState {
   /** the items of the open picker after its filter */
   pickerItems: PickerItem[];
   handleKey(key: KeyName): void;
+  /** a click on a book level (fills from it, as Enter) or the wheel (moves the selection) */
+  handleMouse(event: DeskMouse): void;
+}
+
+/** A mouse event as the App placed it: on a book level (side and index), or elsewhere. */
+export interface DeskMouse {
+  kind: "click" | "wheel-up" | "wheel-down";
+  level?: { side: "ask" | "bid"; index: number } | undefined;
+  /** the panel under the pointer, focused by a click */
+  panel?: Focus | undefined;
 }
 
 export interface DeskInputs {
@@ -471,5 +481,27 @@ export function useDesk(inputs: DeskInputs): DeskState {
     }
   };
 
-  return { focus, selection, orderIndex, form, help, picker, confirmation, pickerItems, handleKey };
+  /** docs/tui.md "Mouse": the wheel is ↑/↓ of the book; a click on a level is a selection and Enter. */
+  const handleMouse = (event: DeskMouse) => {
+    if (helpRef.current || confirmationRef.current || pickerRef.current) return;
+    if (event.kind !== "click") {
+      setFocus("book");
+      const direction = event.kind === "wheel-up" ? "up" : "down";
+      return setSelection((s) => moveSelection(s, direction, view));
+    }
+    inputs.dismissToast?.("click");
+    if (!event.level) {
+      if (event.panel) setFocus(event.panel);
+      return;
+    }
+    const rows = event.level.side === "ask" ? view.asks : view.bids;
+    const row = rows[event.level.index];
+    if (!row) return;
+    setFocus("book");
+    const clicked: BookSelection = { side: event.level.side, index: event.level.index, price: row.price };
+    setSelection(clicked);
+    handleKey("enter");
+  };
+
+  return { focus, selection, orderIndex, form, help, picker, confirmation, pickerItems, handleKey, handleMouse };
 }
