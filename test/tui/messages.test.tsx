@@ -127,4 +127,15 @@ describe("messages that stay long enough to read (issue 21)", () => {
     await s.press(KEYS.escape);
     await s.waitForFrame((f) => !f.includes("Esc to dismiss"));
   });
+
+  it("backs out of a question with the first Esc even while an error waits under it", async () => {
+    const s = start();
+    await s.waitForFrame(ready);
+    await s.press("b");
+    await s.waitForFrame((f) => f.includes("Esc to dismiss"));
+    await s.press(KEYS.tab, ..."50000", KEYS.down, ..."0.001", "b");
+    await s.waitForFrame((f) => f.includes("Send? [y/N]"));
+    await s.press(KEYS.escape);
+    await s.waitForFrame((f) => f.includes("Not sent") && !f.includes("Send?"));
+  });
 });

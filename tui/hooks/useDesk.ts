@@ -342,7 +342,9 @@ export function useDesk(inputs: DeskInputs): DeskState {
     const focus = focusRef.current;
     const selection = selectionRef.current;
     if (key === "ctrl+c") return quit();
-    if (inputs.dismissToast?.(key)) return;
+    // Esc backs out of an open question, picker or help first; an error under it stays until then
+    const overlay = help || confirmation !== undefined || picker !== undefined;
+    if (inputs.dismissToast?.(overlay && key === "escape" ? "" : key)) return;
     if (help) {
       setHelp(false);
       return;
