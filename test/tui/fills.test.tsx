@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperFeed } from "../../exchanges/paper/index.js";
 import { App } from "../../tui/app.js";
+import { diffOpenOrders, fillSince, seenOf } from "../../tui/fills.js";
 import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
 import { KEYS, type RenderResult, render } from "./render.js";
@@ -129,5 +130,44 @@ describe("fills you see (issue 21)", () => {
     expect(frame).toMatch(/Quote\s+≈ \S+\s+USDT/);
     const total = /Quote\s+≈ (\S+)/.exec(frame)?.[1] ?? "";
     expect(Number(total)).toBeCloseTo(Number(expected), 6);
+  });
+});
+
+describe("telling fills from two looks at the open orders (tui/fills.ts)", () => {
+  const order = (id: string, filled: string, amount = "1") => ({
+    pair: "BTC/USDT",
+    id,
+    clientOrderId: "",
+    price: "100",
+    amount,
+    filled,
+    type: "limit",
+    side: "Buy" as const,
+    status: "open" as const,
+    timestamp: 0,
+  });
+
+  it("reports what grew, not what was filled before the first look, and lists the orders that left", () => {
+    const seen = new Map([
+      ["a", seenOf(order("a", "0.25"))],
+      ["b", seenOf(order("b", "0"))],
+    ]);
+    const { fills, gone } = diffOpenOrders(seen, [order("a", "0.75"), order("c", "0.5")], 1000);
+    expect(fills).toEqual([
+      {
+        time: 1000,
+        side: "Buy",
+        pair: "BTC/USDT",
+        orderId: "a",
+        price: "100",
+        atLimitOrBetter: false,
+        amount: "0.5",
+        complete: false,
+      },
+    ]);
+    // c was first seen part-filled: its fill was before this session looked
+    expect(gone).toEqual(["b"]);
+    expect(fillSince(seen.get("b"), order("b", "1"), 2000)?.complete).toBe(true);
+    expect(fillSince(seen.get("a"), order("a", "0.25"), 2000)).toBeUndefined();
   });
 });

@@ -42,9 +42,8 @@ export function useOrders(
   onFill?: (fill: Fill) => void,
 ): OpenOrdersState {
   const [fills, setFills] = useState<Fill[]>(NO_FILLS);
-  // what this session last saw of each open order (docs/tui.md "Fills"); ids it cancelled itself
+  // what this session last saw of each open order (docs/tui.md "Fills")
   const seen = useRef(new Map<string, SeenOrder>());
-  const cancelling = useRef(new Set<string>());
   const onFillRef = useRef(onFill);
   onFillRef.current = onFill;
   const addFill = useCallback((fill: Fill, notify = true) => {
@@ -73,9 +72,9 @@ export function useOrders(
       for (const fill of grown) addFill(fill);
       const before = new Map(seen.current);
       seen.current = new Map(list.map((o) => [o.id, seenOf(o)]));
-      // an order that left the list: filled, or cancelled (here or elsewhere); one look tells which
+      // an order that left the list: filled, or cancelled (here or elsewhere); one look tells
+      // which, and what filled before a cancel landed is a fill too
       for (const id of gone) {
-        if (cancelling.current.delete(id)) continue;
         const last = before.get(id);
         adapter.fetchOrder(pair, id).then(
           (order) => {
@@ -97,7 +96,6 @@ export function useOrders(
   useEffect(() => {
     setOrders([]);
     seen.current = new Map();
-    cancelling.current = new Set();
     setError(undefined);
     setLastUpdate(undefined);
     setShownAdapter(adapter);
@@ -113,7 +111,6 @@ export function useOrders(
   const cancel = useCallback(
     async (id: string) => {
       if (!adapter) throw new Error("No exchange account is open");
-      cancelling.current.add(id);
       try {
         return await adapter.cancelOrder(pair, id);
       } finally {
@@ -125,8 +122,6 @@ export function useOrders(
 
   const cancelAll = useCallback(async () => {
     if (!adapter) throw new Error("No exchange account is open");
-    // what fills before the cancel lands is still found: a part fill shows in the next look
-    for (const id of seen.current.keys()) cancelling.current.add(id);
     try {
       return await adapter.cancelAll(pair);
     } finally {
