@@ -282,15 +282,21 @@ export function App(props: AppProps) {
   );
 
   // right column: trade panel, open orders, balances share what is left of the height
-  // rest = orders (chrome + rows) + blank line + balances (title, header + rows)
   // rest = orders (chrome + rows) + blank line + fills (title + rows) + blank line + balances (title, header + rows)
   const rest = Math.max(0, bodyHeight - TRADING_PANEL_LINES - 1);
   const fixed = OPEN_ORDERS_CHROME_LINES + 1 + 2;
-  const fillRows =
-    rest - fixed >= 8 ? Math.min(Math.max(1, orders.fills.length), Math.floor((rest - fixed - 2) / 3)) : 0;
+  // "Your fills" only where it leaves every balance and two order rows: the quote's balance must
+  // not scroll away for it (docs/tui.md "Fills")
+  const avail = rest - fixed;
+  // a failed call's reason is read in full (docs/tui.md "Errors are not empty lists")
+  const balanceCount = balances.error
+    ? wrapText(` balances unavailable: ${balances.error}`, rightWidth).length
+    : Math.max(1, balances.rows.length);
+  const fillRoom = avail - balanceCount - 2 - 2;
+  const fillRows = fillRoom >= 1 ? Math.min(Math.max(1, orders.fills.length), fillRoom, 5) : 0;
   const fillLines = fillRows > 0 ? fillRows + 2 : 0;
-  const orderRows = Math.max(1, Math.ceil((rest - fixed - fillLines) / 2));
-  const balanceRows = Math.max(0, rest - fixed - fillLines - orderRows);
+  const balanceRows = fillLines > 0 ? balanceCount : Math.max(0, avail - Math.max(1, Math.ceil(avail / 2)));
+  const orderRows = Math.max(1, avail - fillLines - balanceRows);
 
   let right = (
     <Box flexDirection="column" width={rightWidth}>

@@ -61,6 +61,15 @@ describe("every size (issue 21)", () => {
     expect(book.length).toBe(levelRows(frame) + 1);
   });
 
+  it("keeps every balance, the quote's too, beside your fills at 80x24", async () => {
+    const s = start(80, 24);
+    const frame = await s.waitForFrame((f) => live(f) && f.includes("Last update"));
+    expect(frame).toContain("Your fills (0)");
+    for (const token of ["BTC", "ETH", "SOL", "USDT"])
+      expect(frame).toMatch(new RegExp(`^.*\\s${token}\\s+[\\d,]+\\.\\d{4}\\s`, "m"));
+    expect(frame.split("\n").length).toBeLessThanOrEqual(24);
+  });
+
   it("says the terminal is too small below the smallest usable size, and draws again when it grows", async () => {
     const s = start(MIN_COLUMNS - 1, 12);
     const small = await s.waitForFrame((f) => f.includes("terminal too small"));

@@ -21,7 +21,9 @@ export interface BalancesProps {
 export const Balances = memo(function Balances(props: BalancesProps) {
   const theme = useTheme();
   const { width } = props;
-  const [wToken = 0, wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1, [2, 3, 3, 3]);
+  // the token column as wide as the longest token; the numbers share the rest, a space apart
+  const wToken = Math.min(Math.floor((width - 1) / 4), Math.max(6, ...props.rows.map((r) => r.token.length + 1)));
+  const [wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1 - wToken, [1, 1, 1]);
   const title = "Balances";
   const updated = props.error
     ? "[l] retry"
@@ -54,7 +56,7 @@ export const Balances = memo(function Balances(props: BalancesProps) {
       )}
       {(errorLines ? [] : visible).map((row) => (
         <Text key={row.token}>
-          {` ${padEnd(row.token, wToken)}${padStart(num(row.total), wTotal)}${padStart(num(row.free), wFree)}${padStart(num(row.locked), wLocked)}`}
+          {` ${padEnd(row.token, wToken)}${padStart(num(row.total), wTotal - 1).padStart(wTotal)}${padStart(num(row.free), wFree - 1).padStart(wFree)}${padStart(num(row.locked), wLocked - 1).padStart(wLocked)}`}
         </Text>
       ))}
     </Box>
