@@ -147,6 +147,26 @@ describe("OrderBook panel (seed 000 §2 Order book)", () => {
     expect(screen.lastFrame()).not.toMatch(/[▸◂Σ·]/);
   });
 
+  it("never cuts a level's price or amount to fewer decimals than the book sent", () => {
+    const book = sampleBook();
+    book.applyDelta("ask", "101.25", "0.125");
+    screen = render(
+      <OrderBook
+        view={buildBookView(book, 5)}
+        pair="BTC/USDT"
+        rowsPerSide={4}
+        width={40}
+        feedState="live"
+        selection={undefined}
+        focused
+        decimals={{ priceDecimals: 0, amountDecimals: 0 }}
+      />,
+    );
+    const frame = screen.lastFrame();
+    expect(frame).toMatch(/101\.25\s+0\.125\s+12\.65/);
+    expect(frame).toMatch(/103\.00\s+4\.000\s+412\.00/);
+  });
+
   it("keeps blank rows when the book is shallower than the window", () => {
     const view = buildBookView(sampleBook(), 5);
     screen = render(

@@ -135,7 +135,18 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   const selection = clampSelection(rawSelection, view);
   const widths = bookColumnWidths(width);
   const [base = "", quote = ""] = props.pair.split("/");
-  const decimals = props.decimals ?? view.decimals;
+  // the pair's decimals, but never fewer than the book's own strings have: a level's price is
+  // never cut (docs/tui.md "Numbers")
+  const decimals = useMemo(
+    () =>
+      props.decimals
+        ? {
+            priceDecimals: Math.max(props.decimals.priceDecimals, view.decimals.priceDecimals),
+            amountDecimals: Math.max(props.decimals.amountDecimals, view.decimals.amountDecimals),
+          }
+        : view.decimals,
+    [props.decimals, view.decimals],
+  );
   const ascii = props.ascii === true;
   const marks = useMemo(
     () => ({
