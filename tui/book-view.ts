@@ -1,6 +1,7 @@
-import { cumulativeRows, type BookSide, type CumulativeRow, type OrderBook } from "../lib/orderbook.js";
-import { columns, padEnd, padStart, truncate } from "./components/layout.js";
-import { formatAmount, formatPrice } from "./format.js";
+import { Decimal } from "../lib/decimal.js";
+import { type BookSide, type CumulativeRow, cumulativeRows, type OrderBook } from "../lib/orderbook.js";
+import { columns, padStart, truncate } from "./components/layout.js";
+import { type ColumnDecimals, decimalsOf, formatFixed, MAX_COLUMN_DECIMALS } from "./format.js";
 
 /**
  * What the order-book panel shows at one refresh: the best `depth` levels of each side with their
@@ -19,6 +20,12 @@ export interface BookView {
   version: number;
   /** keys `${side}:${price}` of levels that are new or changed amount since the previous view */
   changed: ReadonlySet<string>;
+  /**
+   * The decimals the book's own strings need (docs/tui.md "Numbers"), never fewer than the
+   * previous view's, so a column does not change width as levels come and go. The pair's tick and
+   * lot, when known, win over these.
+   */
+  decimals: ColumnDecimals;
 }
 
 export const EMPTY_BOOK_VIEW: BookView = {
@@ -28,6 +35,7 @@ export const EMPTY_BOOK_VIEW: BookView = {
   spread: undefined,
   version: -1,
   changed: new Set(),
+  decimals: { priceDecimals: 0, amountDecimals: 0 },
 };
 
 export function levelKey(side: BookSide, price: string): string {
@@ -50,6 +58,14 @@ export function buildBookView(book: OrderBook, depth: number, previous?: BookVie
     for (const r of bidRows)
       if (before.get(levelKey("bid", r.price)) !== r.amount) changed.add(levelKey("bid", r.price));
   }
+  const before = previous?.decimals;
+  let priceDecimals = before?.priceDecimals ?? 0;
+  let amountDecimals = before?.amountDecimals ?? 0;
+  for (const rows of [askRows, bidRows])
+    for (const r of rows) {
+      priceDecimals = Math.max(priceDecimals, decimalsOf(r.price));
+      amountDecimals = Math.max(amountDecimals, decimalsOf(r.amount));
+    }
   return {
     asks: askRows,
     bids: bidRows,
@@ -57,13 +73,23 @@ export function buildBookView(book: OrderBook, depth: number, previous?: BookVie
     spread: book.spreadPercent(6),
     version: book.version,
     changed,
+    decimals: {
+      priceDecimals: Math.min(MAX_COLUMN_DECIMALS, priceDecimals),
+      amountDecimals: Math.min(MAX_COLUMN_DECIMALS, amountDecimals),
+    },
   };
 }
 
-/** The hovered row: a side and the distance from the best level (0 = best). */
+/**
+ * The hovered row: a side, the level's price and its distance from the best level (0 = best).
+ * The price is the anchor (docs/tui.md "Book selection"): on a moving book the selection stays on
+ * its price while levels come and go above it; `index` is where that price was last seen, used
+ * only when no price is known.
+ */
 export interface BookSelection {
   side: BookSide;
   index: number;
+  price?: string;
 }
 
 /**
@@ -79,21 +105,38 @@ export function moveSelection(
   const askCount = view.asks.length;
   const bidCount = view.bids.length;
   if (askCount + bidCount === 0) return undefined;
-  if (!selection) {
-    if (direction === "up") return askCount > 0 ? { side: "ask", index: 0 } : { side: "bid", index: 0 };
-    return bidCount > 0 ? { side: "bid", index: 0 } : { side: "ask", index: 0 };
-  }
   const clamped = clampSelection(selection, view);
-  if (!clamped) return moveSelection(undefined, direction, view);
-  const { side, index } = clamped;
-  if (direction === "up") {
-    if (side === "ask") return { side, index: Math.min(index + 1, askCount - 1) };
-    if (index > 0) return { side, index: index - 1 };
-    return askCount > 0 ? { side: "ask", index: 0 } : clamped;
+  if (!clamped) {
+    if (direction === "up") return anchored(askCount > 0 ? "ask" : "bid", 0, view);
+    return anchored(bidCount > 0 ? "bid" : "ask", 0, view);
   }
-  if (side === "bid") return { side, index: Math.min(index + 1, bidCount - 1) };
-  if (index > 0) return { side, index: index - 1 };
-  return bidCount > 0 ? { side: "bid", index: 0 } : clamped;
+  return moveSelectionBy(clamped, direction === "up" ? 1 : -1, view);
+}
+
+/**
+ * Moves the selection `rows` rows up the screen (negative: down), stopping at the top of the asks
+ * and the bottom of the bids: PgUp/PgDn move a page, Home/End a whole side. The result is
+ * anchored to its level's price.
+ */
+export function moveSelectionBy(
+  selection: BookSelection | undefined,
+  rows: number,
+  view: Pick<BookView, "asks" | "bids">,
+): BookSelection | undefined {
+  const clamped = clampSelection(selection, view);
+  if (!clamped) return moveSelection(undefined, rows >= 0 ? "up" : "down", view);
+  // screen positions: the best ask is 1 and worse asks count up; the best bid is 0, worse bids count down
+  const position = clamped.side === "ask" ? clamped.index + 1 : -clamped.index;
+  const top = view.asks.length;
+  const bottom = -(view.bids.length - 1);
+  const target = Math.max(bottom, Math.min(top, position + rows));
+  return target >= 1 ? anchored("ask", target - 1, view) : anchored("bid", Math.abs(target), view);
+}
+
+function anchored(side: BookSide, index: number, view: Pick<BookView, "asks" | "bids">): BookSelection | undefined {
+  const rows = side === "ask" ? view.asks : view.bids;
+  const row = rows[Math.min(index, rows.length - 1)];
+  return row ? { side, index: Math.min(index, rows.length - 1), price: row.price } : undefined;
 }
 
 /** Keeps a selection on the screen when the book gets shallower; undefined when its side is empty. */
@@ -102,9 +145,29 @@ export function clampSelection(
   view: Pick<BookView, "asks" | "bids">,
 ): BookSelection | undefined {
   if (!selection) return undefined;
-  const rows = selection.side === "ask" ? view.asks : view.bids;
+  const { side, price } = selection;
+  const rows = side === "ask" ? view.asks : view.bids;
   if (rows.length === 0) return undefined;
-  return { side: selection.side, index: Math.min(selection.index, rows.length - 1) };
+  let index = Math.min(selection.index, rows.length - 1);
+  if (price !== undefined) {
+    const found = rows.findIndex((r) => r.price === price);
+    if (found >= 0) index = found;
+    else {
+      // the level left the book: the next level away from the middle, else the deepest shown
+      const p = new Decimal(price);
+      const beyond = rows.findIndex((r) => (side === "ask" ? p.lt(r.price) : p.gt(r.price)));
+      index = beyond >= 0 ? beyond : rows.length - 1;
+    }
+  }
+  const row = rows[index] as CumulativeRow;
+  if (row.price === price && index === selection.index) return selection;
+  return { side, index, price: row.price };
+}
+
+/** Whether the selection's anchored price is still a level of the view. */
+export function selectionOnBook(selection: BookSelection | undefined, view: Pick<BookView, "asks" | "bids">): boolean {
+  if (!selection || selection.price === undefined) return selection !== undefined;
+  return (selection.side === "ask" ? view.asks : view.bids).some((r) => r.price === selection.price);
 }
 
 /** The selected row's cumulative numbers, or undefined. */
@@ -184,9 +247,31 @@ export interface BookBlock {
 }
 
 /**
+ * A quote total's decimals: the price's, at least 2 (cents), never more than price × amount can
+ * have (docs/tui.md "Numbers").
+ */
+export function totalDecimals(d: ColumnDecimals): number {
+  return Math.min(d.priceDecimals + d.amountDecimals, Math.max(d.priceDecimals, 2));
+}
+
+/** What the rows mark besides the numbers: your resting orders, and the glyphs to draw. */
+export interface BookMarks {
+  /** levelKey(side, price) of the levels where one of your orders rests */
+  own: ReadonlySet<string>;
+  /** the selected row's marker ("▸", or ">" without UTF-8) */
+  selected: string;
+  /** your order's marker, right of the total ("◂", or "<") */
+  ownOrder: string;
+}
+
+export const UNICODE_MARKS: BookMarks = { own: new Set(), selected: "▸", ownOrder: "◂" };
+
+/**
  * The blocks of one side at `rowsPerSide` rows, in screen order: asks worst first down to the best,
  * bids best first. Rows without a level stay blank so the layout does not jump. `selection` must
- * already be clamped to the view.
+ * already be clamped to the view. Numbers are drawn with the column's decimals and thousands
+ * separators and right-aligned, so the decimal points line up (docs/tui.md "Numbers"): prices and
+ * totals with the price decimals, amounts with the amount decimals.
  */
 export function bookSideBlocks(
   side: BookSide,
@@ -194,6 +279,8 @@ export function bookSideBlocks(
   rowsPerSide: number,
   widths: BookColumnWidths,
   selection: BookSelection | undefined,
+  decimals: ColumnDecimals = view.decimals,
+  marks: BookMarks = UNICODE_MARKS,
 ): BookBlock[] {
   const rows = side === "ask" ? view.asks : view.bids;
   const selectedIndex = selection?.side === side ? selection.index : -1;
@@ -217,9 +304,10 @@ export function bookSideBlocks(
             highlighted,
             rows: count,
             columns: [
-              { width: widths.price + 1, alignRight: false, cells: prices },
+              { width: widths.price + 1, alignRight: true, cells: prices },
               { width: widths.amount, alignRight: true, cells: amounts },
-              { width: widths.total, alignRight: true, cells: totals },
+              // the right margin carries the own-order marker
+              { width: widths.total + 1, alignRight: true, cells: totals },
             ],
           },
     );
@@ -248,20 +336,22 @@ export function bookSideBlocks(
       continue;
     }
     const isSelected = index === selectedIndex;
-    const flashing = view.changed.has(levelKey(side, row.price));
-    const marker = isSelected ? "▸" : flashing ? "*" : " ";
-    const price = formatPrice(row.price);
-    const amount = formatAmount(row.amount);
-    const total = formatAmount(row.total);
+    const key = levelKey(side, row.price);
+    const flashing = view.changed.has(key);
+    const marker = isSelected ? marks.selected : " ";
+    const ownMark = marks.own.has(key) ? marks.ownOrder : " ";
+    const price = formatFixed(row.price, decimals.priceDecimals);
+    const amount = formatFixed(row.amount, decimals.amountDecimals);
+    const total = formatFixed(row.total, totalDecimals(decimals));
     if (inCumulative) {
       lines.push({
-        text: `${marker}${padEnd(price, widths.price)}${padStart(amount, widths.amount)}${padStart(total, widths.total)} `,
+        text: `${padStart(marker + price, widths.price + 1)}${padStart(amount, widths.amount)}${padStart(total, widths.total)}${ownMark}`,
         emphasis: isSelected || flashing,
       });
     } else {
       prices.push({ text: marker + truncate(price, widths.price), emphasis: flashing });
       amounts.push({ text: truncate(amount, widths.amount), emphasis: flashing });
-      totals.push({ text: truncate(total, widths.total), emphasis: flashing });
+      totals.push({ text: truncate(total, widths.total) + ownMark, emphasis: flashing });
     }
   }
   flush();

@@ -106,16 +106,21 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
   // The alternate screen keeps the trader's scrollback intact; it is left on every way out.
   const ALT_ON = "\u001b[?1049h\u001b[H";
   const ALT_OFF = "\u001b[?1049l";
-  stdout.write(ALT_ON);
-  const restore = () => stdout.write(ALT_OFF);
+  // docs/tui.md "Mouse": clicks and the wheel are reported while the TUI runs, and never reach the keys
+  const { MOUSE_OFF, MOUSE_ON, mouseStdin } = await import("./mouse.js");
+  stdout.write(ALT_ON + MOUSE_ON);
+  const restore = () => stdout.write(MOUSE_OFF + ALT_OFF);
   const onSignal = () => instance.unmount();
+  // docs/tui.md "Every size": ASCII where the locale is not UTF-8
+  const { asciiStdout, localeIsUtf8 } = await import("./ascii.js");
+  const screen = localeIsUtf8() ? stdout : asciiStdout(stdout);
   const instance = render(
     createElement(
       theme.ThemeContext.Provider,
       { value: theme.createTheme(noColor) },
       createElement(App, { services: ready, exchange, account, pair, ...(options.now ? { now: options.now } : {}) }),
     ),
-    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true },
+    { stdin: mouseStdin(stdin), stdout: screen, stderr, exitOnCtrlC: false, patchConsole: true },
   );
   process.once("SIGTERM", onSignal);
   try {
@@ -136,7 +141,8 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
  * later opens (switchers) go through as usual.
  */
 function openEarly(services: TuiServices, exchange: ExchangeId, account: string, pair: string): TuiServices {
-  let feed: Promise<BookFeed> | undefined = services.openFeed(exchange, pair);
+  // at the depth the App asks for (hooks/useSession.ts): paper's whole synthetic book
+  let feed: Promise<BookFeed> | undefined = services.openFeed(exchange, pair, exchange === "paper" ? 50 : undefined);
   let adapter: Promise<ExchangeAdapter> | undefined = services.openExchange(exchange, account);
   // the App reports these errors when it takes the promises; until then they must not go unhandled
   feed.catch(() => {});

@@ -70,3 +70,17 @@ export function orderDetailLines(
   ]);
   return [first, second];
 }
+
+/**
+ * The book levels where your open orders rest, as levelKey(side, price) (docs/tui.md "Book
+ * selection"): a Buy rests on the bids, a Sell on the asks; the price as the book writes it
+ * (plain, no trailing zeros), so "63700.00" marks the level "63700".
+ */
+export function ownLevelKeys(rows: readonly OrderRow[]): Set<string> {
+  const keys = new Set<string>();
+  for (const { order } of rows) {
+    const price = new Decimal(order.price);
+    if (price.isFinite()) keys.add(`${order.side === "Buy" ? "bid" : "ask"}:${price.toFixed()}`);
+  }
+  return keys;
+}

@@ -1,4 +1,4 @@
-import { isUserNumber, quoteToAmount, parseUserNumber } from "../lib/decimal.js";
+import { isUserNumber, parseUserNumber, quoteToAmount } from "../lib/decimal.js";
 import type { BookPick } from "./book-view.js";
 
 /**
@@ -52,6 +52,24 @@ function withBlur(state: TradeFormState, next: TradeField): TradeFormState {
   return { ...updated, active: next, entryValue: updated[next] };
 }
 
+/**
+ * A new price: with an amount set, the quote total it was filled with (a book pick) no longer
+ * holds, so it gives way to the total that follows the price (derivedQuote; docs/tui.md "Fills").
+ */
+function withPrice(state: TradeFormState, price: string): TradeFormState {
+  return state.amount.trim() !== "" ? { ...state, price, quote: "" } : { ...state, price };
+}
+
+/** Text shown beside an empty Quote: price × amount, when both parse. */
+export function derivedQuote(state: Pick<TradeFormState, "price" | "amount" | "quote">): string | undefined {
+  if (state.quote.trim() !== "" || state.amount.trim() === "" || state.price.trim() === "") return undefined;
+  try {
+    return parseUserNumber(state.price).times(parseUserNumber(state.amount)).toFixed();
+  } catch {
+    return undefined;
+  }
+}
+
 export function tradeFormReducer(state: TradeFormState, action: TradeFormAction): TradeFormState {
   switch (action.type) {
     case "input": {
@@ -61,9 +79,10 @@ export function tradeFormReducer(state: TradeFormState, action: TradeFormAction)
       // empty): typing one clears the other, so the order sent is the one the trader just wrote.
       if (state.active === "amount") return { ...state, amount: text, quote: "" };
       if (state.active === "quote") return { ...state, quote: text, amount: "" };
-      return { ...state, price: text };
+      return withPrice(state, text);
     }
     case "backspace":
+      if (state.active === "price") return withPrice(state, state.price.slice(0, -1));
       return { ...state, [state.active]: state[state.active].slice(0, -1) };
     case "focus":
       return action.field === state.active ? state : withBlur(state, action.field);

@@ -6,6 +6,7 @@ import { createPaperExchange, createPaperFeed } from "../../exchanges/paper/inde
 import type { BookFeed } from "../../exchanges/types.js";
 import { Decimal } from "../../lib/decimal.js";
 import { App } from "../../tui/app.js";
+import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
 import { KEYS, maxLineWidth, type RenderResult, render } from "./render.js";
 
@@ -72,7 +73,7 @@ describe("TUI on paper (issue 5)", () => {
     const frame = await s.waitForFrame((f) => live(f) && /Last update \d\d:\d\d:\d\d UTC/.test(f));
     expect(frame).toMatch(/Price\s+Amount\s+Total/);
     expect(frame).toContain("Open orders (0)");
-    expect(frame).toMatch(/USDT\s+10000\.0000\s+10000\.0000\s+0/);
+    expect(frame).toMatch(/USDT\s+10,000\.0000\s+10,000\.0000\s+0\.0000/);
     expect(frame).toContain("spotdesk · Paper (simulated) · default · BTC/USDT");
   });
 
@@ -93,7 +94,8 @@ describe("TUI on paper (issue 5)", () => {
     }
     await s.press(KEYS.up, KEYS.up, KEYS.up);
     const hovered = await s.waitForFrame((f) => f.includes("Σ 3 asks"));
-    expect(hovered).toMatch(new RegExp(`▸${asks[2]![0].replace(".", "\\.")}\\s`));
+    // shown with the pair's 2 decimals and thousands separators (docs/tui.md Numbers)
+    expect(hovered).toMatch(new RegExp(`▸${formatFixed(asks[2]![0], 2).replace(/[.,]/g, "\\$&")}\\s`));
     await s.press(KEYS.enter);
     const filled = await s.waitForFrame((f) => f.includes("Buy from asks"));
     expect(field(filled, "Price")).toBe(new Decimal(asks[2]![0]).toFixed());
@@ -136,18 +138,19 @@ describe("TUI on paper (issue 5)", () => {
     const s = start();
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     await s.press(KEYS.tab, ..."50000", KEYS.down, ..."0.002", "b");
-    const confirm = await s.waitForFrame((f) => f.includes("Send? [y/n]"));
-    expect(confirm).toContain("Send? [y/n] Buy 0.002 BTC @ 50000 USDT (≈ 100 USDT) on Paper (simulated)/default");
+    const confirm = await s.waitForFrame((f) => f.includes("Send? [y/N]"));
+    expect(confirm).toContain("Send? [y/N] Buy 0.002 BTC @ 50000 USDT (≈ 100 USDT) on Paper (simulated)/default");
     // nothing is sent before the answer
     const adapter = createPaperExchange({ api: "", secret: "" }, { dataDir, account: "default", now });
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toHaveLength(0);
     await s.press("y");
     const listed = await s.waitForFrame((f) => f.includes("Open orders (1)"));
-    expect(listed).toMatch(/B\s+50000\s+0\.002\s+100\b/);
+    // the pair's decimals (tick 0.01, lot 0.000001) in every row (docs/tui.md Numbers)
+    expect(listed).toMatch(/B\s+50,000\.00\s+0\.002000\s+100\.00\b/);
     const [order] = await adapter.fetchOpenOrders("BTC/USDT");
     expect(order).toMatchObject({ side: "Buy", price: "50000", amount: "0.002" });
     // the locked quote shows in balances after the refresh
-    await s.waitForFrame((f) => /USDT\s+10000\.0000\s+9900\.0000\s+100\.0000/.test(f));
+    await s.waitForFrame((f) => /USDT\s+10,000\.0000\s+9,900\.0000\s+100\.0000/.test(f));
 
     await s.press(KEYS.tab, "c");
     await s.waitForFrame((f) => f.includes("Open orders (0)") && f.includes("no open orders"));
@@ -162,9 +165,10 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => f.includes("Open orders (1)"));
     await s.press("x", ..."51000", KEYS.down, ..."0.001", "b", "y");
     const two = await s.waitForFrame((f) => f.includes("Open orders (2)"));
-    expect(two.indexOf("51000")).toBeLessThan(two.indexOf("50000 "));
+    expect(two).toMatch(/B\s+51,000\.00/);
+    expect(two.indexOf("51,000.00")).toBeLessThan(two.indexOf("50,000.00"));
     await s.press("C");
-    await s.waitForFrame((f) => f.includes("Cancel all? [y/n] 2 open BTC/USDT orders on Paper (simulated)/default"));
+    await s.waitForFrame((f) => f.includes("Cancel all? [y/N] 2 open BTC/USDT orders on Paper (simulated)/default"));
     await s.press("n");
     await s.waitForFrame((f) => f.includes("Not sent"));
     expect(s.lastFrame()).toContain("Open orders (2)");
@@ -177,7 +181,10 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     await s.press(KEYS.tab, ..."65000", KEYS.down, "0", "b");
     await s.waitForFrame((f) => f.includes("Incorrect amount / It is zero!"));
-    expect(s.lastFrame()).not.toContain("Send? [y/n]");
+    expect(s.lastFrame()).not.toContain("Send? [y/N]");
+    // the error stays until Esc (docs/tui.md Messages)
+    await s.press(KEYS.escape);
+    await s.waitForFrame((f) => !f.includes("Incorrect amount"));
     // quote 0.01 USDT at 65000 is 0.00000015 BTC: zero at paper's 6 decimals (PRODUCT D1)
     await s.press("x", ..."65000", KEYS.down, KEYS.down, ..."0,01");
     expect(field(s.lastFrame(), "Price")).toBe("65000");
@@ -210,7 +217,7 @@ describe("TUI on paper (issue 5)", () => {
     check(frame, 80, 24);
     expect(frame).toContain("Trade BTC/USDT");
     expect(frame).toContain("Open orders (0)");
-    const askRows = (f: string) => linesOf(f).filter((l) => /^ ?[▸*]?\d+(\.\d+)?\s+\d/.test(l)).length;
+    const askRows = (f: string) => linesOf(f).filter((l) => /^\s*[▸]?\d{1,3}(,\d{3})*\.\d\d\s+\d/.test(l)).length;
     const small = askRows(frame);
 
     s.resize(120, 40);
@@ -258,7 +265,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.press("?");
     const help = await s.waitForFrame((f) => f.includes("any key closes"));
     expect(help).toContain("cancel all (asks to confirm)");
-    expect(help).toContain("switch exchange");
+    expect(help).toContain("switch exchange/acct/pair");
     await s.press("z");
     await s.waitForFrame((f) => !f.includes("any key closes") && f.includes("Order book"));
   });

@@ -68,7 +68,7 @@ describe("TUI far-price guard (docs/orders.md 'Far-price guard', docs/tui.md 'Or
     await s.waitForFrame(ready);
     await s.press(KEYS.tab, ..."6370", KEYS.enter, ..."0.5", "s");
     // the first question already warns
-    const asked = await s.waitForFrame((f) => f.includes("Send? [y/n] Sell 0.5 BTC @ 6370 USDT"));
+    const asked = await s.waitForFrame((f) => f.includes("Send? [y/N] Sell 0.5 BTC @ 6370 USDT"));
     expect(flat(asked)).toMatch(
       /FAR PRICE: Sell price 6370 USDT is 9\d(\.\d+)?% below the best bid 6\d{4}(\.\d+)? USDT/,
     );
@@ -124,7 +124,7 @@ describe("TUI far-price guard (docs/orders.md 'Far-price guard', docs/tui.md 'Or
     await s.waitForFrame(ready);
     // 50000 is under the ask: a resting buy, not through the market
     await s.press(KEYS.tab, ..."50000", KEYS.enter, ..."0.002", "b");
-    const asked = await s.waitForFrame((f) => f.includes("Send? [y/n] Buy 0.002 BTC @ 50000 USDT"));
+    const asked = await s.waitForFrame((f) => f.includes("Send? [y/N] Buy 0.002 BTC @ 50000 USDT"));
     expect(asked).not.toContain("FAR PRICE");
     await s.press("y");
     await s.waitForFrame((f) => f.includes("Open orders (1)"));
@@ -161,7 +161,7 @@ describe("TUI far-price guard (docs/orders.md 'Far-price guard', docs/tui.md 'Or
     const s = start({ services: { farPricePercent: async () => "95" } });
     await s.waitForFrame(ready);
     await s.press(KEYS.tab, ..."6370", KEYS.enter, ..."0.5", "s");
-    const asked = await s.waitForFrame((f) => f.includes("Send? [y/n] Sell 0.5 BTC @ 6370 USDT"));
+    const asked = await s.waitForFrame((f) => f.includes("Send? [y/N] Sell 0.5 BTC @ 6370 USDT"));
     expect(asked).not.toContain("FAR PRICE");
     await s.press("y");
     await s.waitForFrame((f) => f.includes("placed · id"));

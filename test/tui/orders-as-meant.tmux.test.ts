@@ -86,7 +86,7 @@ describe.skipIf(!hasTmux)("spotdesk tui in tmux: orders only as meant (issue 20)
       next,
       (s) => {
         if (s.includes("press again in a moment")) keys(next, "s");
-        return s.includes("Send? [y/n] Sell 0.5 BTC @ 6370 USDT");
+        return s.includes("Send? [y/N] Sell 0.5 BTC @ 6370 USDT");
       },
       "Send?",
     );

@@ -38,7 +38,7 @@ describe.skipIf(!hasTmux)("spotdesk tui in tmux (issue 5 smoke test)", () => {
     let liveAfter: number | undefined;
     while (Date.now() - started < LIVE_WITHIN_MS) {
       screen = capture(session);
-      const priceRows = screen.split("\n").filter((l) => /^\s?\d{4,}(\.\d+)?\s+\d/.test(l)).length;
+      const priceRows = screen.split("\n").filter((l) => /^\s*\d{1,3}(,\d{3})+\.\d\d\s+\d/.test(l)).length;
       if (/Order book BTC\/USDT\s+live/.test(screen) && /~\d+\.\d+%/.test(screen) && priceRows >= 10) {
         liveAfter = Date.now() - started;
         break;

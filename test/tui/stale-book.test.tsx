@@ -88,7 +88,7 @@ const ready = (f: string) => live(f) && f.includes("Open orders (0)") && /Last u
 const BANNER = /⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(([^)]+)\)/;
 /** the best bid's price written dim (ESC[2m), bold runs aside */
 const ESC = String.fromCharCode(27);
-const DIM_BID = new RegExp(`${ESC}\\[2m(${ESC}\\[[0-9;]*m)*[ *]?99\\.5\\b`);
+const DIM_BID = new RegExp(`${ESC}\\[2m(${ESC}\\[[0-9;]*m)*[ *]?99\\.50*\\b`);
 const flat = (f: string) => f.replace(/\s+/g, " ");
 /** the right column (trade, orders, balances) at 100 columns: the book takes 46, the gap 2 */
 const rightColumn = (f: string) =>
@@ -127,7 +127,7 @@ describe("TUI on a feed that stops (docs/tui.md 'Stale book', issue 20)", () => 
 
     // an order is asked twice, naming the staleness
     await s.press(KEYS.tab, ..."99", KEYS.enter, ..."1", "b");
-    const asked = await s.waitForFrame((f) => f.includes("Send? [y/n] Buy 1 BTC @ 99 USDT"));
+    const asked = await s.waitForFrame((f) => f.includes("Send? [y/N] Buy 1 BTC @ 99 USDT"));
     expect(flat(asked)).toMatch(/BOOK NOT LIVE, disconnected since \d\d:\d\d:\d\d UTC/);
     await s.press("y");
     const second = await s.waitForFrame((f) => flat(f).includes("send anyway? Type yes and Enter"));
@@ -189,7 +189,7 @@ describe("TUI when the orders and balances calls fail (docs/tui.md 'Errors are n
 
     // with the balances unknown, the question says the funds were not checked
     await s.press(KEYS.tab, ..."99", KEYS.enter, ..."1", "b");
-    const asked = await s.waitForFrame((f) => f.includes("Send? [y/n]"));
+    const asked = await s.waitForFrame((f) => f.includes("Send? [y/N]"));
     expect(flat(asked)).toContain("free balance not checked: balances unavailable: ExchangeId: okx");
     await s.press("n");
 
@@ -197,6 +197,6 @@ describe("TUI when the orders and balances calls fail (docs/tui.md 'Errors are n
     await s.press("R");
     const recovered = await s.waitForFrame((f) => f.includes("Open orders (0)") && /Last update/.test(f));
     expect(recovered).not.toContain("unavailable");
-    expect(recovered).toMatch(/USDT\s+1500\.2500\s+1200\.2500\s+300\.0000/);
+    expect(recovered).toMatch(/USDT\s+1,500\.2500\s+1,200\.2500\s+300\.0000/);
   });
 });

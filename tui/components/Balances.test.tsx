@@ -7,7 +7,7 @@ let screen: RenderResult | undefined;
 afterEach(() => screen?.unmount());
 
 describe("Balances table (seed 000 §2 Balances table, §9 number display)", () => {
-  it("shows Token, Total, Free, Locked with 4 decimals at 1 or more and ~3 significant digits below", () => {
+  it("shows Token, Total, Free, Locked with one count of decimals for the table (docs/tui.md Numbers)", () => {
     const rows = balanceRows({
       USDT: { f: "1000.123456", l: "250" },
       BTC: { f: "0.0123456", l: "0" },
@@ -26,9 +26,28 @@ describe("Balances table (seed 000 §2 Balances table, §9 number display)", () 
     const lines = screen.lastFrame().split("\n");
     expect(lines[0]).toMatch(/^Balances\s+Last update 07:08:09 UTC$/);
     expect(lines[1]).toMatch(/Token\s+Total\s+Free\s+Locked/);
-    expect(lines[2]).toMatch(/^\s*BTC\s+0\.0123\s+0\.0123\s+0$/);
-    expect(lines[3]).toMatch(/^\s*USDT\s+1250\.1234\s+1000\.1234\s+250\.0000$/);
-    expect(lines[4]).toMatch(/^\s*DOGE\s+0\s+0\s+0$/);
+    // the most any value needs (0.0123 has 4 after the point, as 4 decimals from 1 up), for all
+    expect(lines[2]).toMatch(/^\s*BTC\s+0\.0123\s+0\.0123\s+0\.0000$/);
+    expect(lines[3]).toMatch(/^\s*USDT\s+1,250\.1234\s+1,000\.1234\s+250\.0000$/);
+    expect(lines[4]).toMatch(/^\s*DOGE\s+0\.0000\s+0\.0000\s+0\.0000$/);
+    // right-aligned with the same decimals: the points line up in each column
+    const points = lines.slice(2, 5).map((l) => l.lastIndexOf("."));
+    expect(new Set(points).size).toBe(1);
+  });
+
+  it("does not mix 1.0100 with 0.99, and gives small balances the decimals they need", () => {
+    const rows = balanceRows({
+      BTC: { f: "1.01", l: "0" },
+      ETH: { f: "0.99", l: "0" },
+      PEPE: { f: "0.000012345", l: "0" },
+    });
+    screen = render(
+      <Balances rows={rows} lastUpdate={undefined} maxRows={5} width={60} loading={false} error={undefined} />,
+    );
+    const frame = screen.lastFrame();
+    expect(frame).toMatch(/BTC\s+1\.0100000\s/);
+    expect(frame).toMatch(/ETH\s+0\.9900000\s/);
+    expect(frame).toMatch(/PEPE\s+0\.0000123\s/);
   });
 
   it("keeps to the rows it is given", () => {

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
-import { memo } from "react";
-import { formatBalance, formatUtcTime } from "../format.js";
+import { memo, useMemo } from "react";
+import { balanceDecimals, formatFixed, formatUtcTime } from "../format.js";
 import type { BalanceRow } from "../orders-view.js";
 import { useTheme } from "../theme.js";
 import { columns, padEnd, padStart, wrapText } from "./layout.js";
@@ -21,7 +21,9 @@ export interface BalancesProps {
 export const Balances = memo(function Balances(props: BalancesProps) {
   const theme = useTheme();
   const { width } = props;
-  const [wToken = 0, wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1, [2, 3, 3, 3]);
+  // the token column as wide as the longest token; the numbers share the rest, a space apart
+  const wToken = Math.min(Math.floor((width - 1) / 4), Math.max(6, ...props.rows.map((r) => r.token.length + 1)));
+  const [wTotal = 0, wFree = 0, wLocked = 0] = columns(width - 1 - wToken, [1, 1, 1]);
   const title = "Balances";
   const updated = props.error
     ? "[l] retry"
@@ -31,6 +33,9 @@ export const Balances = memo(function Balances(props: BalancesProps) {
         : "never updated"
       : `Last update ${formatUtcTime(props.lastUpdate)}`;
   const visible = props.rows.slice(0, Math.max(0, props.maxRows));
+  // docs/tui.md "Numbers": one number of decimals for all three columns, points aligned
+  const decimals = useMemo(() => balanceDecimals(props.rows.flatMap((r) => [r.total, r.free, r.locked])), [props.rows]);
+  const num = (v: string) => formatFixed(v, decimals);
   // issue 20: an error reads as an error, in the lines of the table, not as an empty table
   const errorLines = props.error
     ? wrapText(` balances unavailable: ${props.error}`, width, Math.max(1, props.maxRows + 1))
@@ -51,7 +56,7 @@ export const Balances = memo(function Balances(props: BalancesProps) {
       )}
       {(errorLines ? [] : visible).map((row) => (
         <Text key={row.token}>
-          {` ${padEnd(row.token, wToken)}${padStart(formatBalance(row.total), wTotal)}${padStart(formatBalance(row.free), wFree)}${padStart(formatBalance(row.locked), wLocked)}`}
+          {` ${padEnd(row.token, wToken)}${padStart(num(row.total), wTotal - 1).padStart(wTotal)}${padStart(num(row.free), wFree - 1).padStart(wFree)}${padStart(num(row.locked), wLocked - 1).padStart(wLocked)}`}
         </Text>
       ))}
     </Box>

@@ -37,9 +37,10 @@ describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
     );
     const lines = screen.lastFrame().split("\n");
     expect(lines[0]).toMatch(/^Open orders \(3\)/);
+    // one count of decimals a column, right-aligned (docs/tui.md Numbers)
     expect(lines[1]).toMatch(/^\s*S\s+105\.5\s+0\.1\s+10\.55$/);
-    expect(lines[2]).toMatch(/^\s*B\s+99\s+1\s+99$/);
-    expect(lines[3]).toMatch(/^\s*B\s+95\s+2\s+190$/);
+    expect(lines[2]).toMatch(/^\s*B\s+99\.0\s+1\.0\s+99\.00$/);
+    expect(lines[3]).toMatch(/^\s*B\s+95\.0\s+2\.0\s+190\.00$/);
   });
 
   it("shows the selected order's id, quantity, status and UTC date when focused", () => {

@@ -1,13 +1,16 @@
 import { Box, Text } from "ink";
 import { memo } from "react";
 import { orderTooltip } from "../../lib/format.js";
-import { formatAmount, formatPrice, formatUtcTimestamp } from "../format.js";
+import { totalDecimals } from "../book-view.js";
+import { type ColumnDecimals, columnDecimals, formatFixed, formatUtcTimestamp } from "../format.js";
 import { type OrderRow, orderDetailLines, windowStart } from "../orders-view.js";
 import { useTheme } from "../theme.js";
 import { columns, padEnd, padStart, wrapText } from "./layout.js";
 
 export interface OpenOrdersProps {
   rows: readonly OrderRow[];
+  /** the pair's decimals from its tick and lot, when known */
+  decimals?: ColumnDecimals | undefined;
   selectedIndex: number;
   focused: boolean;
   /** order rows drawn (the detail line and title are extra) */
@@ -48,6 +51,10 @@ export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
   const title = known ? `Open orders (${rows.length})` : "Open orders";
   const status = props.error ? "[o] retry" : props.loading ? "loading…" : "[c] cancel [C] all";
   const detail = rows[selected];
+  // docs/tui.md "Numbers": the pair's decimals, else the most the orders' own strings have
+  const pd = props.decimals?.priceDecimals ?? columnDecimals(rows.map((r) => r.order.price));
+  const ad = props.decimals?.amountDecimals ?? columnDecimals(rows.map((r) => r.order.amount));
+  const td = totalDecimals({ priceDecimals: pd, amountDecimals: ad });
   const details = known && props.focused && detail ? detailLines(detail, width) : undefined;
   // the error takes the rows and the detail lines' room (the panel is laid out for both)
   const errorLines = props.error
@@ -75,7 +82,7 @@ export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {
           const isSelected = props.focused && start + i === selected;
           return (
             <Text key={order.id} inverse={isSelected} color={order.side === "Buy" ? theme.buy : theme.sell}>
-              {` ${padEnd(order.side === "Buy" ? "B" : "S", wSide)}${padEnd(formatPrice(order.price), wPrice)}${padStart(formatAmount(order.amount), wAmount)}${padStart(formatAmount(total), wTotal)}`}
+              {` ${padEnd(order.side === "Buy" ? "B" : "S", wSide)}${padStart(formatFixed(order.price, pd), wPrice)}${padStart(formatFixed(order.amount, ad), wAmount)}${padStart(formatFixed(total, td), wTotal)}`}
             </Text>
           );
         })

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import type { FeedState } from "../../exchanges/types.js";
 import type { CumulativeRow } from "../../lib/orderbook.js";
 import {
@@ -9,8 +9,10 @@ import {
   bookColumnWidths,
   bookSideBlocks,
   clampSelection,
+  totalDecimals,
+  UNICODE_MARKS,
 } from "../book-view.js";
-import { formatAmount, formatPrice, formatSpreadPercent } from "../format.js";
+import { type ColumnDecimals, decimalsOf, formatFixed, formatSpreadPercent } from "../format.js";
 import { type Theme, useTheme } from "../theme.js";
 import { firstFitting, truncate } from "./layout.js";
 
@@ -25,7 +27,15 @@ export interface OrderBookProps {
   focused: boolean;
   /** the feed is not live (docs/tui.md "Stale book"): levels greyed, no mid; the banner is the app's */
   stale?: boolean;
+  /** the pair's decimals from its tick and lot; else the book's own (view.decimals) */
+  decimals?: ColumnDecimals | undefined;
+  /** levelKey(side, price) of the levels where your orders rest */
+  ownLevels?: ReadonlySet<string>;
+  /** draw ASCII markers (the locale is not UTF-8) */
+  ascii?: boolean;
 }
+
+const NO_LEVELS: ReadonlySet<string> = new Set();
 
 /** Lines the panel takes besides the level rows: title, header, middle row, footer. */
 export const ORDER_BOOK_CHROME_LINES = 4;
@@ -43,15 +53,24 @@ function cumulativeLine(
   base: string,
   quote: string,
   width: number,
+  decimals: ColumnDecimals,
+  ascii: boolean,
 ): string {
   const count = `${selection.index + 1} ${selection.side === "ask" ? "asks" : "bids"}`;
-  const amount = `${formatAmount(row.cumAmount)} ${base}`;
-  const total = `${formatAmount(row.cumTotal)} ${quote}`;
+  const amount = `${formatFixed(row.cumAmount, decimals.amountDecimals)} ${base}`;
+  const total = `${formatFixed(row.cumTotal, totalDecimals(decimals))} ${quote}`;
+  const sigma = ascii ? "Sum" : "Σ";
+  const dot = ascii ? "-" : "·";
   return firstFitting(width, [
-    ` Σ ${count}: ${amount} · ${total}`,
-    ` Σ${count} ${amount} · ${total}`,
-    `Σ${count} ${amount}·${total}`,
+    ` ${sigma} ${count}: ${amount} ${dot} ${total}`,
+    ` ${sigma}${count} ${amount} ${dot} ${total}`,
+    `${sigma}${count} ${amount}${dot}${total}`,
   ]);
+}
+
+/** The mid with the pair's price decimals, one more when it falls between two ticks. */
+export function formatMid(mid: string, priceDecimals: number): string {
+  return formatFixed(mid, Math.max(priceDecimals, Math.min(decimalsOf(mid), priceDecimals + 1)));
 }
 
 /** One level row's piece of a column; memoised, so a frame re-renders only the cells that changed. */
@@ -75,19 +94,8 @@ const Cell = memo(function Cell(props: {
  * One block of rows: each column a stack of one <Text> per level row (a blank row is an empty line
  * of the stack), emphasised cells in the flash colour and bold (docs/tui-memory.md).
  */
-function Block({
-  block,
-  color,
-  theme,
-  dim,
-}: {
-  block: BookBlock;
-  color: string | undefined;
-  theme: Theme;
-  dim?: boolean;
-}) {
-  // a flashing row outside the selection takes the flash colour; emphasis is bold
-  const emphasisColor = block.highlighted ? color : theme.flash;
+function Block({ block, color, dim }: { block: BookBlock; color: string | undefined; dim?: boolean }) {
+  // docs/tui.md "Numbers": a changed level flashes bold in its side's colour
   return (
     <Box height={block.rows} flexShrink={0}>
       {block.columns.map((column, c) => (
@@ -104,7 +112,7 @@ function Block({
               // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional rows
               key={r}
               text={cell.text}
-              color={cell.emphasis ? emphasisColor : color}
+              color={color}
               bold={cell.emphasis}
               inverse={block.highlighted}
               dim={dim}
@@ -127,15 +135,36 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
   const selection = clampSelection(rawSelection, view);
   const widths = bookColumnWidths(width);
   const [base = "", quote = ""] = props.pair.split("/");
-  const askBlocks = bookSideBlocks("ask", view, rowsPerSide, widths, selection);
-  const bidBlocks = bookSideBlocks("bid", view, rowsPerSide, widths, selection);
+  // the pair's decimals, but never fewer than the book's own strings have: a level's price is
+  // never cut (docs/tui.md "Numbers")
+  const decimals = useMemo(
+    () =>
+      props.decimals
+        ? {
+            priceDecimals: Math.max(props.decimals.priceDecimals, view.decimals.priceDecimals),
+            amountDecimals: Math.max(props.decimals.amountDecimals, view.decimals.amountDecimals),
+          }
+        : view.decimals,
+    [props.decimals, view.decimals],
+  );
+  const ascii = props.ascii === true;
+  const marks = useMemo(
+    () => ({
+      own: props.ownLevels ?? NO_LEVELS,
+      selected: ascii ? ">" : UNICODE_MARKS.selected,
+      ownOrder: ascii ? "<" : UNICODE_MARKS.ownOrder,
+    }),
+    [props.ownLevels, ascii],
+  );
+  const askBlocks = bookSideBlocks("ask", view, rowsPerSide, widths, selection, decimals, marks);
+  const bidBlocks = bookSideBlocks("bid", view, rowsPerSide, widths, selection, decimals, marks);
 
   const stale = props.stale === true;
   const middle = stale
     ? "— not live, no mid"
     : view.mid === undefined
       ? "no quotes yet"
-      : `${formatPrice(view.mid)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
+      : `${formatMid(view.mid, decimals.priceDecimals)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
   const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
   const title = `Order book ${props.pair}`;
   const stateRoom = Math.max(0, width - title.length);
@@ -163,17 +192,19 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
       </Box>
       {askBlocks.map((block, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: at most two blocks a side, in screen order
-        <Block key={`ask-${i}`} block={block} color={stale ? theme.muted : theme.sell} theme={theme} dim={stale} />
+        <Block key={`ask-${i}`} block={block} color={stale ? theme.muted : theme.sell} dim={stale} />
       ))}
       <Text bold>{truncate(` ${middle}`, width)}</Text>
       {bidBlocks.map((block, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: at most two blocks a side, in screen order
-        <Block key={`bid-${i}`} block={block} color={stale ? theme.muted : theme.buy} theme={theme} dim={stale} />
+        <Block key={`bid-${i}`} block={block} color={stale ? theme.muted : theme.buy} dim={stale} />
       ))}
       {selected && selection ? (
-        <Text color={theme.accent}>{cumulativeLine(selection, selected, base, quote, width)}</Text>
+        <Text color={theme.accent}>{cumulativeLine(selection, selected, base, quote, width, decimals, ascii)}</Text>
       ) : (
-        <Text color={theme.muted}>{truncate(" ↑↓ select  ⏎ fill the panel", width)}</Text>
+        <Text color={theme.muted}>
+          {truncate(ascii ? " j/k select  Enter fill the panel" : " ↑↓ select  ⏎ fill the panel", width)}
+        </Text>
       )}
     </Box>
   );

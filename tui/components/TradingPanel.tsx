@@ -10,6 +10,8 @@ export interface TradingPanelProps {
   pair: string;
   /** amount = quote / price when the amount is empty (seed 000 §5), shown beside the empty field */
   derivedAmount: string | undefined;
+  /** price × amount when the quote is empty: the total follows an edited price */
+  derivedQuote?: string | undefined;
   focused: boolean;
   width: number;
   /** false when the account cannot trade (no adapter): the buttons are replaced by the reason */
@@ -64,7 +66,7 @@ export const TradingPanel = memo(function TradingPanel(props: TradingPanelProps)
         base,
         props.derivedAmount ? `≈ ${formatAmount(props.derivedAmount)} from quote` : undefined,
       )}
-      {field("quote", "Quote", quote)}
+      {field("quote", "Quote", quote, props.derivedQuote ? `≈ ${props.derivedQuote}` : undefined)}
       {props.canTrade ? (
         <Text>
           {" "}

@@ -1,13 +1,21 @@
 import { useMemo } from "react";
-import { resolveOrderAmount } from "../../lib/decimal.js";
+import { Decimal, resolveOrderAmount } from "../../lib/decimal.js";
 import { EXCHANGES } from "../../lib/exchanges.js";
 import { normalizePair } from "../../lib/pair.js";
 import { EXCHANGE_IDS, type ExchangeId, type Side } from "../../lib/types.js";
-import { type BookSelection, type BookView, moveSelection, pickFromSelection } from "../book-view.js";
+import {
+  type BookSelection,
+  type BookView,
+  clampSelection,
+  moveSelection,
+  moveSelectionBy,
+  pickFromSelection,
+  selectionOnBook,
+} from "../book-view.js";
 import type { PickerItem } from "../components/Picker.js";
 import { errorText } from "../errors.js";
 import { type BookStaleness, staleText } from "../feed-health.js";
-import { formatAmount, formatPrice } from "../format.js";
+import { formatPrice, groupThousands } from "../format.js";
 import { checkFunds, type OrderDraft, type OrderWarning, orderWarning } from "../order-checks.js";
 import type { TuiServices } from "../services.js";
 import { EMPTY_TRADE_FORM, type TradeFormAction, type TradeFormState, tradeFormReducer } from "../trade-form.js";
@@ -41,7 +49,7 @@ export interface OrderConfirmation {
   amount: string;
   /** "Sell 0.5 BTC @ 6370 USDT (≈ 3185 USDT) on Paper (simulated)/default" */
   summary: string;
-  /** step 1's question: "Send? [y/n] " and the summary */
+  /** step 1's question: "Send? [y/N] " and the summary */
   text: string;
   /** what the question adds, e.g. that the funds could not be checked */
   note: string | undefined;
@@ -64,6 +72,16 @@ export interface DeskState {
   /** the items of the open picker after its filter */
   pickerItems: PickerItem[];
   handleKey(key: KeyName): void;
+  /** a click on a book level (fills from it, as Enter) or the wheel (moves the selection) */
+  handleMouse(event: DeskMouse): void;
+}
+
+/** A mouse event as the App placed it: on a book level (side and index), or elsewhere. */
+export interface DeskMouse {
+  kind: "click" | "wheel-up" | "wheel-down";
+  level?: { side: "ask" | "bid"; index: number } | undefined;
+  /** the panel under the pointer, focused by a click */
+  panel?: Focus | undefined;
 }
 
 export interface DeskInputs {
@@ -74,14 +92,46 @@ export interface DeskInputs {
   staleness: BookStaleness | undefined;
   /** the account's far-price limit in percent; the guard's default (5) when undefined */
   farPricePercent?: string | number | undefined;
+  /** rows a PgUp/PgDn moves the book selection: the levels shown per side */
+  pageRows?: number;
   orders: OpenOrdersState;
   balances: BalancesState;
   toast: (kind: ToastKind, text: string) => void;
+  /** called first with every key: true when the key only dismissed a message (useToast's onKey) */
+  dismissToast?: (key: KeyName) => boolean;
   quit: () => void;
 }
 
+/** What a number field holds while it is typed: digits, one point (or comma), a leading minus. */
+const PARTIAL_NUMBER = /^-?\d*([.,]\d*)?$/;
+
+/**
+ * Why `key` cannot follow `text` in a number field, or undefined when it can (docs/tui.md
+ * "Messages": an invalid entry says why at once instead of being dropped later).
+ */
+export function refusedNumberKey(text: string, key: string): string | undefined {
+  const next = text + key;
+  if (PARTIAL_NUMBER.test(next)) return undefined;
+  if ((key === "." || key === ",") && /[.,]/.test(text)) return `"${next}" is not a number: it has one decimal point`;
+  if (key === "-") return `"${next}" is not a number: a minus goes first`;
+  return `"${next}" is not a number`;
+}
+
 const NUMBER_KEY = /^[0-9.,-]+$/;
+
+/** The book's navigation keys (docs/tui.md "Keys"): arrows and vi keys one row, PgUp/PgDn a page, Home/End a side. */
+const BOOK_STEPS: Readonly<Record<string, "up" | "down" | "pageup" | "pagedown" | "home" | "end">> = {
+  up: "up",
+  k: "up",
+  down: "down",
+  j: "down",
+  pageup: "pageup",
+  pagedown: "pagedown",
+  home: "home",
+  end: "end",
+};
 const NO_ITEMS: PickerItem[] = [];
+const FIELD_LABEL = { price: "Price", amount: "Amount", quote: "Quote" } as const;
 
 export function filterPicker(picker: PickerState): PickerItem[] {
   const q = picker.query.trim().toLowerCase();
@@ -116,7 +166,10 @@ export function useDesk(inputs: DeskInputs): DeskState {
       options = [...new Set([session.account, ...listed])].map((a) => ({ value: a, label: a }));
     } else {
       const listed = (await services.listPairs?.(session.exchange).catch(() => [])) ?? [];
-      options = [...new Set([session.pair, ...listed])].map((p) => ({ value: p, label: p }));
+      // docs/tui.md "Keys": only the exchange's pairs; paper's list is the whole of what it trades
+      options = (
+        session.exchange === "paper" && listed.length > 0 ? listed : [...new Set([session.pair, ...listed])]
+      ).map((p) => ({ value: p, label: p }));
     }
     const current = kind === "exchange" ? session.exchange : kind === "account" ? session.account : session.pair;
     setPicker({
@@ -141,6 +194,9 @@ export function useDesk(inputs: DeskInputs): DeskState {
         session.switchTo({ account: value.trim() });
       } else {
         const pair = normalizePair(value, session.exchange);
+        const offered = pickerRef.current?.options ?? [];
+        if (session.exchange === "paper" && offered.length > 0 && !offered.some((o) => o.value === pair))
+          return toast("error", `Paper trades ${offered.map((o) => o.value).join(", ")}: not ${pair}`);
         if (pair !== session.pair) {
           setSelection(undefined);
           dispatch({ type: "clear" });
@@ -175,7 +231,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
       // docs/tui.md "Order checks": the free balance before the question
       const funds = checkFunds(draft, balances);
       if (!funds.ok) return toast("error", funds.message);
-      const summary = `${side} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${formatAmount(total)} ${quote}) on ${where}`;
+      const summary = `${side} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${groupThousands(total.decimalPlaces(8, Decimal.ROUND_DOWN).toFixed())} ${quote}) on ${where}`;
       setConfirmation({
         kind: "order",
         side,
@@ -183,7 +239,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
         amount: draft.amount,
         summary,
         // the answer keys first: a narrow terminal cuts the end of the line, never the question
-        text: `Send? [y/n] ${summary}`,
+        text: `Send? [y/N] ${summary}`,
         note: funds.note,
         warning: warningFor(draft),
         step: 1,
@@ -232,9 +288,14 @@ export function useDesk(inputs: DeskInputs): DeskState {
     try {
       if (c.kind === "order") {
         const order = await adapter.createOrder({ pair: session.pair, side: c.side, amount: c.amount, price: c.price });
+        // docs/tui.md "Fills": what filled at once is said here, and listed with your fills
+        const fill = orders.recordPlaced(order);
+        const placed = `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed`;
         toast(
           "success",
-          `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed · id ${order.id}`,
+          fill
+            ? `${placed} · id ${order.id} · filled ${formatPrice(fill.amount)} ${base} at once at ${formatPrice(order.price)} or better${fill.complete ? "" : `, ${new Decimal(order.amount).minus(order.filled).toFixed()} resting`}`
+            : `${placed} · id ${order.id}`,
         );
       } else {
         const ids = await orders.cancelAll();
@@ -281,17 +342,21 @@ export function useDesk(inputs: DeskInputs): DeskState {
     const focus = focusRef.current;
     const selection = selectionRef.current;
     if (key === "ctrl+c") return quit();
+    // Esc backs out of an open question, picker or help first; an error under it stays until then
+    const overlay = help || confirmation !== undefined || picker !== undefined;
+    if (inputs.dismissToast?.(overlay && key === "escape" ? "" : key)) return;
     if (help) {
       setHelp(false);
       return;
     }
     if (confirmation) {
       if (confirmation.kind === "order" && confirmation.step === 2) return answerSecond(confirmation, key);
-      if (key === "y" || key === "Y" || key === "enter") {
+      // "[y/N]": only y answers yes; Enter is the default, no (docs/tui.md "Order checks")
+      if (key === "y" || key === "Y") {
         if (confirmation.kind === "order") return confirmFirst(confirmation);
         setConfirmation(undefined);
         void send(confirmation);
-      } else if (key === "n" || key === "N" || key === "escape" || key === "q") {
+      } else if (key === "n" || key === "N" || key === "enter" || key === "escape" || key === "q") {
         setConfirmation(undefined);
         toast("info", "Not sent");
       }
@@ -315,27 +380,55 @@ export function useDesk(inputs: DeskInputs): DeskState {
     }
 
     if (focus === "trade") {
-      if (NUMBER_KEY.test(key)) return dispatch({ type: "input", text: key });
+      if (NUMBER_KEY.test(key)) {
+        const f = formRef.current;
+        const why = refusedNumberKey(f[f.active], key);
+        if (why) return toast("error", `${FIELD_LABEL[f.active]}: ${why}; "${key}" not typed`);
+        return dispatch({ type: "input", text: key });
+      }
+      if (key === "escape") return setFocus("book");
       if (key === "backspace") return dispatch({ type: "backspace" });
       if (key === "up") return dispatch({ type: "move", direction: -1 });
       if (key === "down" || key === "enter") return dispatch({ type: "move", direction: 1 });
     }
     if (focus === "book") {
-      if (key === "up" || key === "down") return setSelection((s) => moveSelection(s, key, view));
-      if (key === "escape") return setSelection(undefined);
+      const step = BOOK_STEPS[key];
+      if (step === "up" || step === "down") return setSelection((s) => moveSelection(s, step, view));
+      if (step !== undefined) {
+        const page = Math.max(1, inputs.pageRows ?? 10);
+        const rows = step === "pageup" ? page : step === "pagedown" ? -page : step === "home" ? 1e6 : -1e6;
+        return setSelection((s) => moveSelectionBy(s, rows, view));
+      }
+      if (key === "escape") {
+        if (!selection) return toast("info", "Nothing to back out of: Tab moves between panels, q quits");
+        return setSelection(undefined);
+      }
       if (key === "enter") {
         // docs/tui.md "Stale book": prices from a book that is not live do not go into the panel
         if (staleness) return toast("error", `Not filled from the book: ${staleText(staleness)}`);
+        // docs/tui.md "Book selection": only the price the row shows is filled; a level that left
+        // the book moves the selection and asks for Enter again
+        if (selection?.price !== undefined && !selectionOnBook(selection, view)) {
+          const moved = clampSelection(selection, view);
+          setSelection(moved);
+          return toast(
+            "info",
+            moved?.price
+              ? `The level ${formatPrice(selection.price)} left the book: now on ${formatPrice(moved.price)}, Enter to fill it`
+              : `The level ${formatPrice(selection.price)} left the book`,
+          );
+        }
         const pick = pickFromSelection(selection, view);
-        if (!pick) return toast("info", "Select a level with ↑ ↓ first");
+        if (!pick) return toast("info", "Select a level with ↑ ↓ (or j k) first");
         dispatch({ type: "fill", pick });
         return toast(
           "info",
-          `${pick.type} ${formatAmount(pick.amount)} ${base} up to ${formatPrice(pick.price)}: panel filled`,
+          `${pick.type} ${groupThousands(pick.amount)} ${base} up to ${formatPrice(pick.price)}: panel filled`,
         );
       }
     }
     if (focus === "orders") {
+      if (key === "escape") return setFocus("book");
       if (key === "up") return setOrderIndex((i) => Math.max(0, Math.min(i, orders.rows.length - 1) - 1));
       if (key === "down") return setOrderIndex((i) => Math.min(Math.max(0, orders.rows.length - 1), i + 1));
       if (key === "c") return void cancelSelected();
@@ -361,13 +454,15 @@ export function useDesk(inputs: DeskInputs): DeskState {
         return toast("info", "Tab to open orders and pick the order to cancel");
       case "C":
         if (!session.adapter) return toast("error", session.adapterError ?? "The account is not open yet");
+        if (!orders.error && orders.lastUpdate !== undefined && orders.rows.length === 0)
+          return toast("info", `Nothing to cancel: no open ${session.pair} orders`);
         return setConfirmation({
           kind: "cancel-all",
           // without a list there is no count to show: the exchange cancels whatever is open
           text:
             orders.error || orders.lastUpdate === undefined
-              ? `Cancel all? [y/n] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${EXCHANGES[session.exchange].name}/${session.account}`
-              : `Cancel all? [y/n] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
+              ? `Cancel all? [y/N] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${EXCHANGES[session.exchange].name}/${session.account}`
+              : `Cancel all? [y/N] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
         });
       case "r":
         return refreshBook();
@@ -388,5 +483,27 @@ export function useDesk(inputs: DeskInputs): DeskState {
     }
   };
 
-  return { focus, selection, orderIndex, form, help, picker, confirmation, pickerItems, handleKey };
+  /** docs/tui.md "Mouse": the wheel is ↑/↓ of the book; a click on a level is a selection and Enter. */
+  const handleMouse = (event: DeskMouse) => {
+    if (helpRef.current || confirmationRef.current || pickerRef.current) return;
+    if (event.kind !== "click") {
+      setFocus("book");
+      const direction = event.kind === "wheel-up" ? "up" : "down";
+      return setSelection((s) => moveSelection(s, direction, view));
+    }
+    inputs.dismissToast?.("click");
+    if (!event.level) {
+      if (event.panel) setFocus(event.panel);
+      return;
+    }
+    const rows = event.level.side === "ask" ? view.asks : view.bids;
+    const row = rows[event.level.index];
+    if (!row) return;
+    setFocus("book");
+    const clicked: BookSelection = { side: event.level.side, index: event.level.index, price: row.price };
+    setSelection(clicked);
+    handleKey("enter");
+  };
+
+  return { focus, selection, orderIndex, form, help, picker, confirmation, pickerItems, handleKey, handleMouse };
 }

@@ -3,7 +3,7 @@ import { useRef } from "react";
 
 /**
  * A key as one name: "up", "down", "left", "right", "enter", "escape", "tab", "shift+tab",
- * "backspace", "ctrl+c", "pageup", "pagedown", or the character typed ("q", "?", "C", "1").
+ * "backspace", "ctrl+c", "pageup", "pagedown", "home", "end", or the character typed ("q", "?", "C", "1").
  */
 export type KeyName = string;
 
@@ -14,6 +14,8 @@ export function keyName(input: string, key: Key): KeyName {
   if (key.rightArrow) return "right";
   if (key.pageUp) return "pageup";
   if (key.pageDown) return "pagedown";
+  if (key.home) return "home";
+  if (key.end) return "end";
   if (key.return) return "enter";
   if (key.escape) return "escape";
   if (key.tab) return key.shift ? "shift+tab" : "tab";

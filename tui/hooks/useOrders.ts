@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import type { Order } from "../../lib/types.js";
 import { errorText } from "../errors.js";
+import { diffOpenOrders, type Fill, fillSince, type SeenOrder, seenOf } from "../fills.js";
 import { type OrderRow, openOrderRows } from "../orders-view.js";
 
 /** one empty list for every render between an account switch and its first fetch */
@@ -19,7 +20,15 @@ export interface OpenOrdersState {
   cancel(id: string): Promise<string>;
   /** resolves to the ids cancelled; throws the exchange's error */
   cancelAll(): Promise<string[]>;
+  /** your fills seen this session, newest first (docs/tui.md "Fills") */
+  fills: readonly Fill[];
+  /** an order just placed: what filled at once is a fill; the rest is watched like any open order */
+  recordPlaced(order: Order): Fill | undefined;
 }
+
+/** fills kept for the trades panel */
+export const MAX_FILLS = 50;
+const NO_FILLS: Fill[] = [];
 
 /**
  * The open orders of `pair` on `adapter`, sorted by price descending (seed 000 §2); fetched on
@@ -30,7 +39,17 @@ export function useOrders(
   pair: string,
   pollMs = ORDERS_POLL_MS,
   now: () => number = Date.now,
+  onFill?: (fill: Fill) => void,
 ): OpenOrdersState {
+  const [fills, setFills] = useState<Fill[]>(NO_FILLS);
+  // what this session last saw of each open order (docs/tui.md "Fills")
+  const seen = useRef(new Map<string, SeenOrder>());
+  const onFillRef = useRef(onFill);
+  onFillRef.current = onFill;
+  const addFill = useCallback((fill: Fill, notify = true) => {
+    setFills((list) => [fill, ...list].slice(0, MAX_FILLS));
+    if (notify) onFillRef.current?.(fill);
+  }, []);
   const [orders, setOrders] = useState<Order[]>([]);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
@@ -48,6 +67,23 @@ export function useOrders(
       const list = await adapter.fetchOpenOrders(pair);
       if (mine !== generation.current) return;
       setOrders(list);
+      const time = now();
+      const { fills: grown, gone } = diffOpenOrders(seen.current, list, time);
+      for (const fill of grown) addFill(fill);
+      const before = new Map(seen.current);
+      seen.current = new Map(list.map((o) => [o.id, seenOf(o)]));
+      // an order that left the list: filled, or cancelled (here or elsewhere); one look tells
+      // which, and what filled before a cancel landed is a fill too
+      for (const id of gone) {
+        const last = before.get(id);
+        adapter.fetchOrder(pair, id).then(
+          (order) => {
+            const fill = fillSince(last, order, now());
+            if (fill) addFill(fill);
+          },
+          () => {},
+        );
+      }
       setError(undefined);
       setLastUpdate(now());
     } catch (e) {
@@ -55,10 +91,11 @@ export function useOrders(
     } finally {
       if (mine === generation.current) setLoading(false);
     }
-  }, [adapter, pair, now]);
+  }, [adapter, pair, now, addFill]);
 
   useEffect(() => {
     setOrders([]);
+    seen.current = new Map();
     setError(undefined);
     setLastUpdate(undefined);
     setShownAdapter(adapter);
@@ -92,6 +129,18 @@ export function useOrders(
     }
   }, [adapter, pair, refresh]);
 
+  const recordPlaced = useCallback(
+    (order: Order) => {
+      const fill = fillSince(undefined, order, now(), true);
+      // the "placed" message tells this one
+      if (fill) addFill(fill, false);
+      // watched from here on, so the next poll neither repeats this fill nor misses a later one
+      seen.current.set(order.id, seenOf(order));
+      return fill;
+    },
+    [now, addFill],
+  );
+
   const rows = useMemo(() => openOrderRows(orders), [orders]);
   if (shownAdapter !== adapter)
     return {
@@ -102,6 +151,8 @@ export function useOrders(
       refresh,
       cancel,
       cancelAll,
+      fills: NO_FILLS,
+      recordPlaced,
     };
-  return { rows, loading, error, lastUpdate, refresh, cancel, cancelAll };
+  return { rows, loading, error, lastUpdate, refresh, cancel, cancelAll, fills, recordPlaced };
 }

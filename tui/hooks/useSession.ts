@@ -46,7 +46,8 @@ export function useSession(services: TuiServices, initial: SessionTarget): Sessi
     let opened: BookFeed | undefined;
     setFeed(undefined);
     setFeedError(undefined);
-    services.openFeed(exchange, pair).then(
+    // paper's synthetic book has 50 levels: a tall terminal shows them all (docs/tui.md "Every size")
+    services.openFeed(exchange, pair, exchange === "paper" ? 50 : undefined).then(
       (f) => {
         if (cancelled) return;
         opened = f;
