@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { pathHeader } from "../../lib/api.js";
 import { redact } from "../../lib/log.js";
+import { randomHex } from "../../lib/random.js";
 import { RateLimiter } from "../../server/app.js";
 import { createRouter, type Route } from "../../server/http.js";
 import { grantAdmin } from "../../server/index.js";
@@ -276,5 +277,29 @@ describe("the router", () => {
     } finally {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     }
+  });
+});
+
+describe("randomHex from a pool", () => {
+  it("gives hex of the asked length, never the same bytes twice, across refills and above the pool", () => {
+    const seen = new Set<string>();
+    const digits = new Set<string>();
+    let drawn = 0;
+    for (let i = 0; i < 6000; i++) {
+      const bytes = 1 + (i % 13);
+      const hex = randomHex(bytes);
+      expect(hex).toMatch(new RegExp(`^[0-9a-f]{${bytes * 2}}$`));
+      for (const d of hex) digits.add(d);
+      if (bytes >= 8) {
+        expect(seen.has(hex)).toBe(false);
+        seen.add(hex);
+      }
+      drawn += bytes;
+    }
+    expect(drawn).toBeGreaterThan(4096 * 8); // the pool was refilled many times
+    expect(digits.size).toBe(16);
+    const big = randomHex(5000);
+    expect(big).toMatch(/^[0-9a-f]{10000}$/);
+    expect(randomHex(0)).toBe("");
   });
 });
