@@ -8,7 +8,7 @@ export interface Logger {
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-const SECRET_FIELD = /(secret|password|passphrase|api[-_]?key|^key$|token|signature|authorization|cookie|sign)/i;
+export const SECRET_FIELD = /(secret|password|passphrase|api[-_]?key|^key$|token|signature|authorization|cookie|sign)/i;
 
 /** Replaces the values of secret-looking fields, recursively, before anything is logged. */
 export function redact(value: unknown, depth = 0): unknown {

@@ -17,8 +17,21 @@ import type { RequestContext } from "./http.js";
 import type { ApiKeyRecord, UserRecord } from "./storage/types.js";
 import { pathKey } from "./storage/types.js";
 
+/** header texts already read into a valid path (docs/server-speed.md); the oldest goes first */
+const parsedPaths = new Map<string, AccountPath>();
+const PARSED_PATHS = 1024;
+
 /** Reads the `path` header: a JSON array, raw or URI-encoded (headers are Latin-1 on the wire). */
 export function parsePath(text: string): AccountPath {
+  const known = parsedPaths.get(text);
+  if (known) return [...known] as AccountPath;
+  const path = readPath(text);
+  if (parsedPaths.size >= PARSED_PATHS) parsedPaths.delete(parsedPaths.keys().next().value!);
+  parsedPaths.set(text, [...path] as AccountPath);
+  return path;
+}
+
+function readPath(text: string): AccountPath {
   let json: unknown;
   try {
     json = JSON.parse(text.startsWith("[") ? text : decodeURIComponent(text));
@@ -43,9 +56,40 @@ export async function accountOf(app: App, ctx: RequestContext): Promise<{ path: 
   return { path, record };
 }
 
+const paperNames = new Map<string, string>();
+
 /** paper's account file name for a server account path (letters, digits, '-' only). */
 export function paperAccountName(path: AccountPath): string {
-  return `srv-${createHash("sha256").update(pathKey(path)).digest("hex").slice(0, 24)}`;
+  const key = pathKey(path);
+  let name = paperNames.get(key);
+  if (name === undefined) {
+    name = `srv-${createHash("sha256").update(key).digest("hex").slice(0, 24)}`;
+    if (paperNames.size >= PARSED_PATHS) paperNames.delete(paperNames.keys().next().value!);
+    paperNames.set(key, name);
+  }
+  return name;
+}
+
+/**
+ * One paper adapter per server and paper account, kept across calls (docs/server-speed.md):
+ * paper needs no credentials, and its adapter holds nothing but its options (the account's
+ * state and queue live in paper's store, shared by every adapter of the account in the process).
+ */
+const paperAdapters = new WeakMap<App, Map<string, ExchangeAdapter>>();
+function paperAdapter(app: App, path: AccountPath): ExchangeAdapter {
+  let adapters = paperAdapters.get(app);
+  if (!adapters) {
+    adapters = new Map();
+    paperAdapters.set(app, adapters);
+  }
+  const name = paperAccountName(path);
+  let adapter = adapters.get(name);
+  if (!adapter) {
+    adapter = buildAdapter(app, path, undefined);
+    if (adapters.size >= PARSED_PATHS) adapters.delete(adapters.keys().next().value!);
+    adapters.set(name, adapter);
+  }
+  return adapter;
 }
 
 /** Opens the envelope with the key (609 when the key or the envelope does not fit). */
@@ -133,11 +177,16 @@ async function runWithAdapter<T>(
   account: { path: AccountPath; record: ApiKeyRecord },
   work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>,
 ): Promise<T> {
-  const credentials =
-    account.path[1] === "paper" ? undefined : await openEnvelope(account.record, ctx.header(HEADER.key));
-  const adapter = buildAdapter(app, account.path, credentials);
+  if (account.path[1] === "paper") {
+    try {
+      // paper's calls on one account queue and run in groups inside its store (docs/paper-store.md)
+      return await work(paperAdapter(app, account.path), account);
+    } catch (error) {
+      throw exchangeFailure(error);
+    }
+  }
+  const adapter = buildAdapter(app, account.path, await openEnvelope(account.record, ctx.header(HEADER.key)));
   try {
-    // paper's calls on one account queue and run in groups inside its store (docs/paper-store.md)
     return await work(adapter, account);
   } catch (error) {
     throw exchangeFailure(error);

@@ -47,8 +47,16 @@ export function clientAddress(req: IncomingMessage, behindTlsProxy: boolean): st
     const last = text?.split(",").pop()?.trim();
     if (last && isIP(normalizeForCheck(last))) return normalizeAddress(last);
   }
-  return normalizeAddress(req.socket.remoteAddress ?? "unknown");
+  // a connection's peer never changes: worked out once per socket, not once per request
+  let peer = peers.get(req.socket);
+  if (peer === undefined) {
+    peer = normalizeAddress(req.socket.remoteAddress ?? "unknown");
+    if (req.socket.remoteAddress !== undefined) peers.set(req.socket, peer);
+  }
+  return peer;
 }
+
+const peers = new WeakMap<object, string>();
 
 function normalizeForCheck(text: string): string {
   return text.startsWith("[") && text.includes("]") ? text.slice(1, text.indexOf("]")) : text.replace(/%.*$/, "");

@@ -57,47 +57,76 @@ export interface App {
 /**
  * Sliding-window limiter (PRODUCT D8: more than N calls in the window is 604). In memory, per
  * process: a deployment with several server processes needs a shared store (PostgreSQL issue).
+ *
+ * Each key keeps the times of its calls in the window, oldest first, as a queue whose head moves
+ * forward (docs/server-speed.md): dropping the calls that left the window costs O(1) a call,
+ * not an `Array.shift()` that copies the rest.
  */
 export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
+  private readonly hits = new Map<string, Window>();
   private sweeps = 0;
 
   /** Calls recorded for `key` within the window, without recording one. */
   count(key: string, windowMs: number, now: number): number {
-    const list = this.hits.get(key);
-    if (!list) return 0;
-    while (list.length > 0 && now - list[0]! >= windowMs) list.shift();
-    return list.length;
+    const window = this.hits.get(key);
+    return window ? window.drop(now, windowMs) : 0;
   }
 
   /** Records a call without a limit (failures are recorded after the fact). */
   record(key: string, windowMs: number, now: number): void {
-    this.count(key, windowMs, now);
-    let list = this.hits.get(key);
-    if (!list) {
-      list = [];
-      this.hits.set(key, list);
-    }
-    list.push(now);
+    const window = this.windowOf(key);
+    window.drop(now, windowMs);
+    window.push(now);
     if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs);
   }
 
   /** Records a call; false when it is over the limit. */
   take(key: string, limit: number, windowMs: number, now: number): boolean {
-    let list = this.hits.get(key);
-    if (!list) {
-      list = [];
-      this.hits.set(key, list);
-    }
-    while (list.length > 0 && now - list[0]! >= windowMs) list.shift();
-    if (list.length >= limit) return false;
-    list.push(now);
+    const window = this.windowOf(key);
+    if (window.drop(now, windowMs) >= limit) return false;
+    window.push(now);
     if (++this.sweeps % 10_000 === 0) this.sweep(now, windowMs);
     return true;
   }
 
+  private windowOf(key: string): Window {
+    let window = this.hits.get(key);
+    if (!window) {
+      window = new Window();
+      this.hits.set(key, window);
+    }
+    return window;
+  }
+
   private sweep(now: number, windowMs: number): void {
-    for (const [key, list] of this.hits)
-      if (list.length === 0 || now - list[list.length - 1]! >= windowMs) this.hits.delete(key);
+    for (const [key, window] of this.hits) if (window.drop(now, windowMs) === 0) this.hits.delete(key);
+  }
+}
+
+/** The times of one key's calls, oldest first: `times[head..]` are in the window. */
+class Window {
+  private times: number[] = [];
+  private head = 0;
+
+  /** Forgets the calls at least `windowMs` old; returns how many are left. */
+  drop(now: number, windowMs: number): number {
+    const times = this.times;
+    let head = this.head;
+    while (head < times.length && now - times[head]! >= windowMs) head++;
+    if (head === times.length) {
+      this.times = [];
+      this.head = 0;
+      return 0;
+    }
+    // the dropped part is released once it is the larger half (amortized O(1) a call)
+    if (head > 64 && head * 2 > times.length) {
+      this.times = times.slice(head);
+      this.head = 0;
+    } else this.head = head;
+    return times.length - head;
+  }
+
+  push(now: number): void {
+    this.times.push(now);
   }
 }

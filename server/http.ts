@@ -74,6 +74,43 @@ function compile(routes: Route[]): CompiledRoute[] {
   return routes.map((r) => ({ ...r, segments: r.path.split("/").filter(Boolean) }));
 }
 
+/** The first route of the list whose path matches `parts` and, when one does, whether its method is `method`. */
+function findRoute(
+  compiled: readonly CompiledRoute[],
+  method: string,
+  parts: string[],
+): { found?: { route: CompiledRoute; params: Record<string, string> }; pathMatched: boolean } {
+  let pathMatched = false;
+  for (const route of compiled) {
+    const params = match(route, parts);
+    if (!params) continue;
+    pathMatched = true;
+    if (route.method === method) return { found: { route, params }, pathMatched };
+  }
+  return { pathMatched };
+}
+
+/**
+ * The answer of `findRoute` for every method and every literal route path (no `:param`), worked
+ * out once (docs/server-speed.md): a request for one of them (nearly all calls) is one map
+ * look-up instead of a walk over the routes. Keyed by "METHOD path" with the path's segments
+ * joined by "/"; other paths walk the list as before, so the first matching route still wins.
+ */
+function literalIndex(
+  compiled: readonly CompiledRoute[],
+): Map<string, { route: CompiledRoute; params: Record<string, string> }> {
+  const index = new Map<string, { route: CompiledRoute; params: Record<string, string> }>();
+  const methods = new Set(compiled.map((r) => r.method));
+  for (const route of compiled) {
+    if (route.segments.some((seg) => seg.startsWith(":"))) continue;
+    for (const method of methods) {
+      const { found } = findRoute(compiled, method, route.segments);
+      if (found) index.set(`${method} ${route.segments.join("/")}`, found);
+    }
+  }
+  return index;
+}
+
 function match(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
   if (route.segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
@@ -114,7 +151,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       reject(taskFailed(`Request body too large: the limit is ${limit} bytes`, 413));
       return;
     }
-    const chunks: Buffer[] = [];
+    // one chunk (nearly every body) is decoded as it is, without a copy into a new buffer
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let size = 0;
     let failed = false;
     req.on("data", (chunk: Buffer) => {
@@ -125,10 +164,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
         reject(taskFailed(`Request body too large: the limit is ${limit} bytes`, 413));
         return;
       }
-      chunks.push(chunk);
+      if (first === undefined) first = chunk;
+      else {
+        chunks ??= [first];
+        chunks.push(chunk);
+      }
     });
     req.on("end", () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString("utf8"));
+      if (failed) return;
+      resolve(chunks ? Buffer.concat(chunks).toString("utf8") : (first?.toString("utf8") ?? ""));
     });
     req.on("error", (err) => {
       if (!failed) reject(err);
@@ -192,6 +236,7 @@ const ALLOWED_HEADERS = [
 
 export function createRouter(routes: Route[], hooks: RouterHooks) {
   const compiled = compile(routes);
+  const literal = literalIndex(compiled);
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -222,24 +267,17 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
       if (hooks.draining()) throw taskFailed("The server is shutting down", 503);
       if (!url) throw taskFailed("Invalid request target: expected a path such as /health", 400);
       const parts = url.pathname.split("/").filter(Boolean);
-      let found: { route: CompiledRoute; params: Record<string, string> } | undefined;
-      let pathMatched = false;
-      for (const route of compiled) {
-        const params = match(route, parts);
-        if (!params) continue;
-        pathMatched = true;
-        if (route.method === method) {
-          found = { route, params };
-          break;
-        }
-      }
+      const known = literal.get(`${method} ${parts.join("/")}`);
+      const { found, pathMatched } = known
+        ? { found: { route: known.route, params: { ...known.params } }, pathMatched: true }
+        : findRoute(compiled, method, parts);
       if (!found)
         throw taskFailed(
           pathMatched ? `Method ${method} not allowed on ${pathname}` : `Not found: ${method} ${pathname}`,
           pathMatched ? 405 : 404,
         );
 
-      const cookieJar = parseCookies(req.headers.cookie);
+      let cookieJar: Map<string, string> | undefined;
       let bodyRead = false;
       const ctx: RequestContext = {
         req,
@@ -277,7 +315,10 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
           }
           return parsed.data;
         },
-        cookie: (name) => cookieJar.get(name),
+        cookie: (name) => {
+          cookieJar ??= parseCookies(req.headers.cookie);
+          return cookieJar.get(name);
+        },
         setCookie: (c) => {
           cookies.push(c);
         },

@@ -1,4 +1,4 @@
-import { redact, type Logger } from "../lib/log.js";
+import { type Logger, SECRET_FIELD } from "../lib/log.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -20,6 +20,60 @@ export function redactServer(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** lib/log.ts SECRET_FIELD or the server's own secret names: the value is replaced. */
+const secretKeys = new Map<string, boolean>();
+function isSecretKey(key: string): boolean {
+  let secret = secretKeys.get(key);
+  if (secret === undefined) {
+    secret = SECRET_FIELD.test(key) || SERVER_SECRET_FIELD.test(key);
+    if (secretKeys.size < 1024) secretKeys.set(key, secret);
+  }
+  return secret;
+}
+
+/**
+ * `redactServer(redact(value))` in one pass (docs/server-speed.md): the same output, one copy of
+ * the fields instead of two, and the key tests remembered.
+ */
+function redactAll(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return value.includes("://") ? value.replace(URL_PASSWORD, "$1:[redacted]@") : value;
+  if (depth > 6 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => redactAll(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = isSecretKey(k) ? "[redacted]" : redactAll(v, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * The default output, standard output, written once per event-loop turn instead of once a line
+ * (docs/server-speed.md): the lines of a turn go out in one write on the next turn, or at once
+ * past 256 lines, and whatever is left when the process exits is written then.
+ */
+const pendingLines: string[] = [];
+let flushScheduled = false;
+let exitHooked = false;
+function flushLines(): void {
+  flushScheduled = false;
+  if (pendingLines.length === 0) return;
+  const text = `${pendingLines.join("\n")}\n`;
+  pendingLines.length = 0;
+  process.stdout.write(text);
+}
+function writeStdout(line: string): void {
+  pendingLines.push(line);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", flushLines);
+  }
+  if (pendingLines.length >= 256) flushLines();
+  else if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushLines);
+  }
+}
+
 /**
  * Structured JSON logs, one object a line, secret-looking fields redacted (lib/log.ts). Callers
  * never pass headers, bodies or credentials; redaction is the second line of defence.
@@ -28,12 +82,13 @@ export function createJsonLogger(
   options: { level?: LogLevel; write?: (line: string) => void; now?: () => number } = {},
 ): Logger & { lines?: string[] } {
   const min = ORDER[options.level ?? "info"];
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = options.write ?? writeStdout;
   const now = options.now ?? Date.now;
   const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < min) return;
-    const safe = fields ? (redactServer(redact(fields)) as Record<string, unknown>) : {};
-    write(JSON.stringify({ ts: new Date(now()).toISOString(), level, msg: redactServer(message), ...safe }));
+    const line: Record<string, unknown> = { ts: new Date(now()).toISOString(), level, msg: redactAll(message, 0) };
+    if (fields) for (const [k, v] of Object.entries(fields)) line[k] = isSecretKey(k) ? "[redacted]" : redactAll(v, 1);
+    write(JSON.stringify(line));
   };
   return {
     debug: (m, f) => emit("debug", m, f),

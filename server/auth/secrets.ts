@@ -6,7 +6,7 @@
 import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CODE_ALPHABET, SERVER_LIMITS, type AccessTokenPayload } from "../../lib/api.js";
+import { type AccessTokenPayload, CODE_ALPHABET, SERVER_LIMITS } from "../../lib/api.js";
 
 /** Reads a 32-byte hex secret from `file`, creating it (0600, exclusive) when missing. */
 export function loadOrCreateSecret(file: string): string {
@@ -57,7 +57,9 @@ export function safeEqual(a: string, b: string): boolean {
 
 function scryptAsync(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, 32, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+    scrypt(password, salt, 32, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
   });
 }
 
@@ -96,9 +98,33 @@ export function verifyAccessToken(token: string, secret: string): AccessTokenPay
   if (!safeEqual(sig, expected)) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Partial<AccessTokenPayload>;
-    if (typeof parsed.uid !== "string" || typeof parsed.sid !== "string" || typeof parsed.expires !== "number") return undefined;
+    if (typeof parsed.uid !== "string" || typeof parsed.sid !== "string" || typeof parsed.expires !== "number")
+      return undefined;
     return { uid: parsed.uid, sid: parsed.sid, expires: parsed.expires };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Tokens whose signature already held, with their payload (docs/server-speed.md): a token is
+ * sent with every call of its 15 minutes, so its HMAC is computed once, not on every call. Only
+ * tokens that passed `verifyAccessToken` enter (a forged one never does, so forgeries cannot
+ * fill it); keyed by the exact token text and the secret, a hit is the same answer the HMAC
+ * would give. Expiry, the session and the user are still checked on every call (session.ts).
+ */
+const verified = new Map<string, { secret: string; payload: AccessTokenPayload }>();
+/** tokens remembered (the oldest goes first) */
+export const VERIFIED_TOKENS = 4096;
+
+/** `verifyAccessToken`, remembered for the tokens that verify. */
+export function verifyAccessTokenCached(token: string, secret: string): AccessTokenPayload | undefined {
+  const hit = verified.get(token);
+  if (hit !== undefined && hit.secret === secret) return { ...hit.payload };
+  const payload = verifyAccessToken(token, secret);
+  if (payload === undefined) return undefined;
+  if (hit !== undefined) verified.delete(token);
+  else if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+  verified.set(token, { secret, payload: { ...payload } });
+  return payload;
 }

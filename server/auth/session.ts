@@ -8,7 +8,7 @@ import type { App } from "../app.js";
 import { ApiError, forbidden } from "../errors.js";
 import type { RequestContext, Route } from "../http.js";
 import type { UserRecord } from "../storage/types.js";
-import { randomToken, sha256Hex, signAccessToken, verifyAccessToken } from "./secrets.js";
+import { randomToken, sha256Hex, signAccessToken, verifyAccessTokenCached } from "./secrets.js";
 
 export function refreshCookie(app: App, token: string, expires: number): string {
   const maxAge = Math.max(0, Math.floor((expires - app.now()) / 1000));
@@ -59,7 +59,7 @@ export async function checkAccessToken(
   app: App,
   token: string,
 ): Promise<{ user: UserRecord; payload: { uid: string; sid: string; expires: number } }> {
-  const payload = verifyAccessToken(token, app.tokenSecret);
+  const payload = verifyAccessTokenCached(token, app.tokenSecret);
   if (!payload) throw new ApiError(API_ERROR.INVALID_TOKEN);
   const now = app.now();
   const session = await app.storage.getSession(payload.sid);

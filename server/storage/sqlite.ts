@@ -2,6 +2,11 @@
  * The embedded storage: one SQLite file (better-sqlite3, WAL) in the data directory. Each write
  * is one committed statement or transaction before the HTTP answer leaves, so an acknowledged
  * write survives a crash or a shutdown.
+ *
+ * The rows every authenticated call reads (session, user, API-key record, token pair) are kept in
+ * memory (docs/server-speed.md): a write through this connection empties the cache, and a
+ * commit by another connection (`spotdesk users grant-admin`, another process) is seen through
+ * `PRAGMA data_version`, checked at most once per event-loop turn.
  */
 import Database from "better-sqlite3";
 import type { AccountPath, Scope } from "../../lib/api.js";
@@ -94,6 +99,14 @@ interface ApiKeyRow {
   envelope: string;
   created: number;
 }
+interface PairRow {
+  exchange: string;
+  pair: string;
+  price_decimals: number;
+  amount_decimals: number;
+}
+/** rows kept per table by the read cache (the oldest goes first) */
+const CACHED_ROWS = 4096;
 interface BotRow {
   id: string;
   bot_type: string;
@@ -181,6 +194,7 @@ export function openSqliteStorage(file: string): Storage {
   };
   let pendingScrub = false;
 
+  let closed = false;
   const stmt = <P extends unknown[] = unknown[], R = unknown>(sql: string) => db.prepare<P, R>(sql);
   const q = {
     getMeta: stmt<[string], { value: string }>("SELECT value FROM meta WHERE key = ?"),
@@ -197,6 +211,10 @@ export function openSqliteStorage(file: string): Storage {
     getUserByEmail: stmt<[string], UserRow>("SELECT * FROM users WHERE email = ?"),
     listUsers: stmt<[], UserRow>("SELECT * FROM users ORDER BY created, rowid"),
     deleteUser: stmt<[string]>("DELETE FROM users WHERE id = ?"),
+    setPasswordHash: stmt<[string | null, string]>("UPDATE users SET password_hash = ? WHERE id = ?"),
+    setAdmin: stmt<[number, string]>("UPDATE users SET admin = ? WHERE id = ?"),
+    setScope: stmt<[string, string]>("UPDATE users SET scope = ? WHERE id = ?"),
+    setLastActive: stmt<[number | null, string]>("UPDATE users SET last_active = ? WHERE id = ?"),
     addCredential: stmt<[string, string, Buffer, number, number, number]>(
       "INSERT INTO credentials (id, user_id, public_key, counter, last_ts, created) VALUES (?, ?, ?, ?, ?, ?)",
     ),
@@ -245,13 +263,8 @@ export function openSqliteStorage(file: string): Storage {
       `INSERT INTO token_pairs (exchange, pair, price_decimals, amount_decimals) VALUES (?, ?, ?, ?)
        ON CONFLICT(exchange, pair) DO UPDATE SET price_decimals = excluded.price_decimals, amount_decimals = excluded.amount_decimals`,
     ),
-    getPair: stmt<
-      [string, string],
-      { exchange: string; pair: string; price_decimals: number; amount_decimals: number }
-    >("SELECT * FROM token_pairs WHERE exchange = ? AND pair = ?"),
-    listPairs: stmt<[], { exchange: string; pair: string; price_decimals: number; amount_decimals: number }>(
-      "SELECT * FROM token_pairs ORDER BY exchange, pair",
-    ),
+    getPair: stmt<[string, string], PairRow>("SELECT * FROM token_pairs WHERE exchange = ? AND pair = ?"),
+    listPairs: stmt<[], PairRow>("SELECT * FROM token_pairs ORDER BY exchange, pair"),
     deletePair: stmt<[string, string]>("DELETE FROM token_pairs WHERE exchange = ? AND pair = ?"),
     insertBot: stmt<[string, string, string, string, string, string | null, string, number]>(
       "INSERT INTO bots (id, bot_type, path, paths, setup, credentials, state, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -266,12 +279,59 @@ export function openSqliteStorage(file: string): Storage {
     ),
   };
 
-  const pairRecord = (r: {
-    exchange: string;
-    pair: string;
-    price_decimals: number;
-    amount_decimals: number;
-  }): TokenPairRecord => ({
+  /**
+   * The read cache of the rows every authenticated call reads (docs/server-speed.md): rows as
+   * read, the records are built from them on each call (a caller changing its record changes no
+   * one else's); `null` remembers an absent row. Any write through this connection to these
+   * tables empties it; a commit by another connection changes `PRAGMA data_version`, checked at
+   * most once per event-loop turn before a cached read.
+   */
+  const cache = {
+    sessions: new Map<string, SessionRow | null>(),
+    users: new Map<string, UserRow | null>(),
+    apiKeys: new Map<string, ApiKeyRow | null>(),
+    pairs: new Map<string, PairRow | null>(),
+  };
+  const forget = (): void => {
+    cache.sessions.clear();
+    cache.users.clear();
+    cache.apiKeys.clear();
+    cache.pairs.clear();
+  };
+  const dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
+  let knownVersion = dataVersion.get();
+  let checkedThisTurn = false;
+  const endTurn = () => {
+    checkedThisTurn = false;
+  };
+  const cached = <R>(map: Map<string, R | null>, key: string, load: () => R | undefined): R | undefined => {
+    if (closed) return load(); // throws: the connection is closed
+    if (!checkedThisTurn) {
+      checkedThisTurn = true;
+      setImmediate(endTurn).unref();
+      const version = dataVersion.get();
+      if (version !== knownVersion) {
+        knownVersion = version;
+        forget();
+      }
+    }
+    const hit = map.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const row = load();
+    if (map.size >= CACHED_ROWS) map.delete(map.keys().next().value!);
+    map.set(key, row ?? null);
+    return row;
+  };
+  /** runs a write to a cached table, then empties the cache (also when the write failed) */
+  const writing = <T>(write: () => T): T => {
+    try {
+      return write();
+    } finally {
+      forget();
+    }
+  };
+
+  const pairRecord = (r: PairRow): TokenPairRecord => ({
     exchangeId: r.exchange,
     pair: r.pair,
     priceDecimals: r.price_decimals,
@@ -280,14 +340,10 @@ export function openSqliteStorage(file: string): Storage {
 
   const updateUser = db.transaction(
     (id: string, changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>) => {
-      if (changes.passwordHash !== undefined)
-        db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").run(changes.passwordHash, id);
-      if (changes.admin !== undefined)
-        db.prepare("UPDATE users SET admin = ? WHERE id = ?").run(changes.admin ? 1 : 0, id);
-      if (changes.scope !== undefined)
-        db.prepare("UPDATE users SET scope = ? WHERE id = ?").run(JSON.stringify(changes.scope), id);
-      if (changes.lastActive !== undefined)
-        db.prepare("UPDATE users SET last_active = ? WHERE id = ?").run(changes.lastActive, id);
+      if (changes.passwordHash !== undefined) q.setPasswordHash.run(changes.passwordHash, id);
+      if (changes.admin !== undefined) q.setAdmin.run(changes.admin ? 1 : 0, id);
+      if (changes.scope !== undefined) q.setScope.run(JSON.stringify(changes.scope), id);
+      if (changes.lastActive !== undefined) q.setLastActive.run(changes.lastActive, id);
     },
   );
 
@@ -338,7 +394,6 @@ export function openSqliteStorage(file: string): Storage {
     return ids;
   });
 
-  let closed = false;
   return {
     kind: "sqlite",
     async getMeta(key) {
@@ -355,18 +410,20 @@ export function openSqliteStorage(file: string): Storage {
       return q.countUsers.get()?.n ?? 0;
     },
     async createUser(u) {
-      q.insertUser.run(
-        u.id,
-        u.email,
-        u.passwordHash,
-        u.admin ? 1 : 0,
-        JSON.stringify(u.scope),
-        u.lastActive,
-        u.created,
+      writing(() =>
+        q.insertUser.run(
+          u.id,
+          u.email,
+          u.passwordHash,
+          u.admin ? 1 : 0,
+          JSON.stringify(u.scope),
+          u.lastActive,
+          u.created,
+        ),
       );
     },
     async getUser(id) {
-      const row = q.getUser.get(id);
+      const row = cached(cache.users, id, () => q.getUser.get(id));
       return row ? toUser(row) : undefined;
     },
     async getUserByEmail(email) {
@@ -377,10 +434,10 @@ export function openSqliteStorage(file: string): Storage {
       return q.listUsers.all().map(toUser);
     },
     async updateUser(id, changes) {
-      updateUser(id, changes);
+      writing(() => updateUser(id, changes));
     },
     async deleteUser(id) {
-      const removed = q.deleteUser.run(id).changes > 0;
+      const removed = writing(() => q.deleteUser.run(id).changes > 0);
       if (removed) scrub();
       return removed;
     },
@@ -410,10 +467,10 @@ export function openSqliteStorage(file: string): Storage {
       q.deleteCode.run(id);
     },
     async createSession(s) {
-      q.insertSession.run(s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created);
+      writing(() => q.insertSession.run(s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created));
     },
     async getSession(id) {
-      const row = q.getSession.get(id);
+      const row = cached(cache.sessions, id, () => q.getSession.get(id));
       return row ? toSession(row) : undefined;
     },
     async findSessionByRefreshHash(hash) {
@@ -423,42 +480,43 @@ export function openSqliteStorage(file: string): Storage {
       return replayed ? { session: toSession(replayed), replay: true } : undefined;
     },
     async rotateSession(id, expectedHash, nextHash, expires) {
-      return q.rotateSession.run(nextHash, expectedHash, expires, id, expectedHash).changes === 1;
+      return writing(() => q.rotateSession.run(nextHash, expectedHash, expires, id, expectedHash).changes === 1);
     },
     async deleteSession(id) {
-      q.deleteSession.run(id);
+      writing(() => q.deleteSession.run(id));
     },
     async deleteSessionsOfUser(userId) {
-      q.deleteSessionsOfUser.run(userId);
+      writing(() => q.deleteSessionsOfUser.run(userId));
     },
     async setApiKey(r) {
       const [client, exchange, account] = r.path;
-      q.setApiKey.run(pathKey(r.path), client, exchange, account, JSON.stringify(r.envelope), r.created);
+      writing(() => q.setApiKey.run(pathKey(r.path), client, exchange, account, JSON.stringify(r.envelope), r.created));
     },
     async getApiKey(path) {
-      const row = q.getApiKey.get(pathKey(path));
+      const key = pathKey(path);
+      const row = cached(cache.apiKeys, key, () => q.getApiKey.get(key));
       return row ? toApiKey(row) : undefined;
     },
     async listApiKeys() {
       return q.listApiKeys.all().map(toApiKey);
     },
     async deleteApiKey(path) {
-      const removed = q.deleteApiKey.run(pathKey(path)).changes > 0;
+      const removed = writing(() => q.deleteApiKey.run(pathKey(path)).changes > 0);
       scrub();
       return removed;
     },
     async setTokenPair(r) {
-      q.setPair.run(r.exchangeId, r.pair, r.priceDecimals, r.amountDecimals);
+      writing(() => q.setPair.run(r.exchangeId, r.pair, r.priceDecimals, r.amountDecimals));
     },
     async getTokenPair(exchangeId, pair) {
-      const row = q.getPair.get(exchangeId, pair);
+      const row = cached(cache.pairs, JSON.stringify([exchangeId, pair]), () => q.getPair.get(exchangeId, pair));
       return row ? pairRecord(row) : undefined;
     },
     async listTokenPairs() {
       return q.listPairs.all().map(pairRecord);
     },
     async deleteTokenPair(exchangeId, pair) {
-      return q.deletePair.run(exchangeId, pair).changes > 0;
+      return writing(() => q.deletePair.run(exchangeId, pair).changes > 0);
     },
     async createBot(b) {
       q.insertBot.run(
@@ -501,6 +559,7 @@ export function openSqliteStorage(file: string): Storage {
     async close() {
       if (closed) return;
       closed = true;
+      forget();
       if (pendingScrub) scrub();
       db.close();
     },
