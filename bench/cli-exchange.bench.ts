@@ -20,7 +20,10 @@ const BIN = join(ROOT, "bin", "spotdesk");
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CREDENTIALS = { api: "bench-api-key", secret: "bench-api-secret" };
 
-function timed(args: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number | null; out: string; err: string }> {
+function timed(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ms: number; code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -41,7 +44,11 @@ export async function run(): Promise<BenchOutcome[]> {
   const home = mkdtempSync(join(tmpdir(), "spotdesk-bench-cli-ex-"));
   // The same environment as the rest of the machine's processes (as in cli-start.bench.ts), less
   // spotdesk's own variables; the baseline runs under it too.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("SPOTDESK_") && !key.startsWith("XDG_") && key !== "NODE_OPTIONS"));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !key.startsWith("SPOTDESK_") && !key.startsWith("XDG_") && key !== "NODE_OPTIONS",
+    ),
+  );
   const env: NodeJS.ProcessEnv = {
     ...inherited,
     HOME: home,
@@ -58,7 +65,8 @@ export async function run(): Promise<BenchOutcome[]> {
     for (let round = 0; round <= RUNS; round++) {
       const b = await timed(["-e", "0"], env);
       const c = await timed(cli, env);
-      if (c.code !== 0) return [{ name, skipped: `exit code ${c.code}: ${c.err.trim().split("\n")[0]?.slice(0, 160)}` }];
+      if (c.code !== 0)
+        return [{ name, skipped: `exit code ${c.code}: ${c.err.trim().split("\n")[0]?.slice(0, 160)}` }];
       const balances = JSON.parse(c.out) as Record<string, { f: string; l: string }>;
       if (balances.USDT?.l !== "10") return [{ name, skipped: `unexpected output ${c.out.slice(0, 80)}` }];
       if (round > 0) {

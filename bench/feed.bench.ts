@@ -22,15 +22,23 @@ interface Messages {
 function bybitMessages(deltaCount: number): Messages {
   const stream = syntheticBookStream({ seed: 7, deltas: deltaCount });
   let u = 1000;
-  const snapshot = JSON.stringify({ topic: TOPIC, type: "snapshot", ts: 1, data: { s: "BTCUSDT", b: stream.snapshot.bids, a: stream.snapshot.asks, u, seq: 1 } });
+  const snapshot = JSON.stringify({
+    topic: TOPIC,
+    type: "snapshot",
+    ts: 1,
+    data: { s: "BTCUSDT", b: stream.snapshot.bids, a: stream.snapshot.asks, u, seq: 1 },
+  });
   const deltas: string[] = [];
   let i = 0;
   while (i < stream.length) {
     const size = 1 + (i % 6);
     const b: [string, string][] = [];
     const a: [string, string][] = [];
-    for (let k = 0; k < size && i < stream.length; k++, i++) (stream.sides[i] === 0 ? b : a).push([stream.prices[i]!, stream.amounts[i]!]);
-    deltas.push(JSON.stringify({ topic: TOPIC, type: "delta", ts: 2, data: { s: "BTCUSDT", b, a, u: ++u, seq: u }, cts: 2 }));
+    for (let k = 0; k < size && i < stream.length; k++, i++)
+      (stream.sides[i] === 0 ? b : a).push([stream.prices[i]!, stream.amounts[i]!]);
+    deltas.push(
+      JSON.stringify({ topic: TOPIC, type: "delta", ts: 2, data: { s: "BTCUSDT", b, a, u: ++u, seq: u }, cts: 2 }),
+    );
   }
   return { snapshot, deltas, levels: stream.length };
 }

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
-import { median, type BenchOutcome } from "./index.js";
+import { type BenchOutcome, median } from "./index.js";
 
 export interface AutocannonResult {
   requests: { average: number; total: number };

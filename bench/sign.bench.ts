@@ -4,26 +4,31 @@
  *
  * To add an exchange, add one row to SIGNERS: id → a function that builds one signed create request.
  */
-import { bitgetSignedRequest, BITGET_PATHS } from "../exchanges/bitget.js";
-import { bybitSignedRequest, BYBIT_PATHS } from "../exchanges/bybit.js";
-import { okxSignedRequest, OKX_PATHS } from "../exchanges/okx.js";
-import { gateSignedRequest, GATE_PATHS } from "../exchanges/gate.js";
-import { htxSignedRequest, HTX_PATHS } from "../exchanges/htx.js";
-import { kucoinSignedRequest, KUCOIN_PATHS } from "../exchanges/kucoin.js";
-import { mexcSignedRequest, MEXC_PATHS } from "../exchanges/mexc.js";
-import { bingxSignedRequest, BINGX_PATHS } from "../exchanges/bingx.js";
-import { bitmartSignedRequest, BITMART_PATHS } from "../exchanges/bitmart.js";
-import { xtSignedRequest, XT_PATHS } from "../exchanges/xt.js";
-import { bitrueSignedRequest, BITRUE_PATHS } from "../exchanges/bitrue.js";
-import { probitSignedRequest, PROBIT_PATHS } from "../exchanges/probit.js";
-import { lbankSignedRequest, LBANK_PATHS } from "../exchanges/lbank.js";
-import { coinstoreSignedRequest, COINSTORE_PATHS } from "../exchanges/coinstore.js";
-import { bitteamAuthorization, bitteamRequest, BITTEAM_PATHS } from "../exchanges/bitteam.js";
-import { exchangeSymbol } from "../lib/pair.js";
+
+import { BINGX_PATHS, bingxSignedRequest } from "../exchanges/bingx.js";
+import { BITGET_PATHS, bitgetSignedRequest } from "../exchanges/bitget.js";
+import { BITMART_PATHS, bitmartSignedRequest } from "../exchanges/bitmart.js";
+import { BITRUE_PATHS, bitrueSignedRequest } from "../exchanges/bitrue.js";
+import { BITTEAM_PATHS, bitteamAuthorization, bitteamRequest } from "../exchanges/bitteam.js";
+import { BYBIT_PATHS, bybitSignedRequest } from "../exchanges/bybit.js";
+import { COINSTORE_PATHS, coinstoreSignedRequest } from "../exchanges/coinstore.js";
 import type { HttpRequest } from "../exchanges/common/rest.js";
+import { GATE_PATHS, gateSignedRequest } from "../exchanges/gate.js";
+import { HTX_PATHS, htxSignedRequest } from "../exchanges/htx.js";
+import { KUCOIN_PATHS, kucoinSignedRequest } from "../exchanges/kucoin.js";
+import { LBANK_PATHS, lbankSignedRequest } from "../exchanges/lbank.js";
+import { MEXC_PATHS, mexcSignedRequest } from "../exchanges/mexc.js";
+import { OKX_PATHS, okxSignedRequest } from "../exchanges/okx.js";
+import { PROBIT_PATHS, probitSignedRequest } from "../exchanges/probit.js";
+import { XT_PATHS, xtSignedRequest } from "../exchanges/xt.js";
+import { exchangeSymbol } from "../lib/pair.js";
 import type { BenchResult } from "./index.js";
 
-const credentials = { api: "bench-api-key-0123456789", secret: "bench-secret-0123456789abcdef", password: "bench-passphrase" };
+const credentials = {
+  api: "bench-api-key-0123456789",
+  secret: "bench-secret-0123456789abcdef",
+  password: "bench-passphrase",
+};
 const clientOrderId = "0123456789abcdef0123456789abcdef";
 
 /** exchange id → builds one signed create-order request at time `now` */
@@ -60,26 +65,40 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       clientOid: clientOrderId,
     }),
   kucoin: (now, i) =>
-    kucoinSignedRequest(credentials, now, "POST", KUCOIN_PATHS.orders, {}, {
-      clientOid: clientOrderId,
-      side: "buy",
-      symbol: exchangeSymbol("BTC/USDT", "-"),
-      type: "limit",
-      price: String(30000 + (i % 100)),
-      size: "0.01",
-      timeInForce: "GTC",
-    }),
+    kucoinSignedRequest(
+      credentials,
+      now,
+      "POST",
+      KUCOIN_PATHS.orders,
+      {},
+      {
+        clientOid: clientOrderId,
+        side: "buy",
+        symbol: exchangeSymbol("BTC/USDT", "-"),
+        type: "limit",
+        price: String(30000 + (i % 100)),
+        size: "0.01",
+        timeInForce: "GTC",
+      },
+    ),
   gate: (now, i) =>
-    gateSignedRequest(credentials, now, "POST", GATE_PATHS.orders, {}, {
-      text: `t-${clientOrderId.slice(0, 28)}`,
-      currency_pair: exchangeSymbol("BTC/USDT", "_"),
-      type: "limit",
-      account: "spot",
-      side: "buy",
-      amount: "0.01",
-      price: String(30000 + (i % 100)),
-      time_in_force: "gtc",
-    }),
+    gateSignedRequest(
+      credentials,
+      now,
+      "POST",
+      GATE_PATHS.orders,
+      {},
+      {
+        text: `t-${clientOrderId.slice(0, 28)}`,
+        currency_pair: exchangeSymbol("BTC/USDT", "_"),
+        type: "limit",
+        account: "spot",
+        side: "buy",
+        amount: "0.01",
+        price: String(30000 + (i % 100)),
+        time_in_force: "gtc",
+      },
+    ),
   mexc: (now, i) =>
     mexcSignedRequest(credentials, now, "POST", MEXC_PATHS.order, {
       symbol: exchangeSymbol("BTC/USDT", ""),
@@ -90,15 +109,23 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       newClientOrderId: clientOrderId,
     }),
   htx: (now, i) =>
-    htxSignedRequest(credentials, now, "POST", "api.huobi.pro", HTX_PATHS.place, {}, {
-      "account-id": "100009",
-      symbol: exchangeSymbol("BTC/USDT", "", true),
-      type: "buy-limit",
-      amount: "0.01",
-      price: String(30000 + (i % 100)),
-      source: "spot-api",
-      "client-order-id": clientOrderId,
-    }),
+    htxSignedRequest(
+      credentials,
+      now,
+      "POST",
+      "api.huobi.pro",
+      HTX_PATHS.place,
+      {},
+      {
+        "account-id": "100009",
+        symbol: exchangeSymbol("BTC/USDT", "", true),
+        type: "buy-limit",
+        amount: "0.01",
+        price: String(30000 + (i % 100)),
+        source: "spot-api",
+        "client-order-id": clientOrderId,
+      },
+    ),
   bingx: (now, i) =>
     bingxSignedRequest(credentials, now, "POST", BINGX_PATHS.order, {
       symbol: exchangeSymbol("BTC/USDT", "-"),
@@ -130,16 +157,23 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       client_order_id: clientOrderId,
     }),
   xt: (now, i) =>
-    xtSignedRequest(credentials, now, "POST", XT_PATHS.order, {}, {
-      symbol: exchangeSymbol("BTC/USDT", "_", true),
-      clientOrderId: clientOrderId.slice(0, 22),
-      side: "BUY",
-      type: "LIMIT",
-      timeInForce: "GTC",
-      bizType: "SPOT",
-      price: String(30000 + (i % 100)),
-      quantity: "0.01",
-    }),
+    xtSignedRequest(
+      credentials,
+      now,
+      "POST",
+      XT_PATHS.order,
+      {},
+      {
+        symbol: exchangeSymbol("BTC/USDT", "_", true),
+        clientOrderId: clientOrderId.slice(0, 22),
+        side: "BUY",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        bizType: "SPOT",
+        price: String(30000 + (i % 100)),
+        quantity: "0.01",
+      },
+    ),
   // the echostr comes from the adapter's own generator, as on every real request
   lbank: (now, i) =>
     lbankSignedRequest(credentials, now, LBANK_PATHS.createOrder, {

@@ -8,7 +8,7 @@
  */
 import { EventEmitter } from "node:events";
 import { OrderBook } from "../lib/orderbook.js";
-import { buildBookView, type BookView, EMPTY_BOOK_VIEW } from "../tui/book-view.js";
+import { type BookView, buildBookView, EMPTY_BOOK_VIEW } from "../tui/book-view.js";
 import { type BenchResult, median } from "./index.js";
 
 const LEVELS = 50;

@@ -156,7 +156,12 @@ export function parseBingxOrder(raw: unknown, pair: string): Order {
 
 export function parseBingxBalances(data: unknown): Balances {
   const { balances } = z
-    .object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })).nullable().optional() })
+    .object({
+      balances: z
+        .array(z.object({ asset: z.string(), free: num, locked: num }))
+        .nullable()
+        .optional(),
+    })
     .parse(data);
   return collectBalances((balances ?? []).map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
 }
@@ -164,13 +169,18 @@ export function parseBingxBalances(data: unknown): Balances {
 export class BingxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
-    super("bingx", credentials, options, { baseUrl: BINGX_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9_" }, errors: BINGX_ERRORS });
+    super("bingx", credentials, options, {
+      baseUrl: BINGX_BASE_URL,
+      clientOrderId: { length: 32, chars: "A-Za-z0-9_" },
+      errors: BINGX_ERRORS,
+    });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
     const response = await this.sendJson(bingxSignedRequest(this.credentials, this.now(), method, path, params));
     const parsed = EnvelopeSchema.safeParse(response.json);
-    if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    if (!parsed.success)
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, msg = "" } = parsed.data;
     if (isCode(code, 0) && response.status < 400) return parsed.data.data;
     const error = this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
@@ -203,12 +213,19 @@ export class BingxAdapter extends RestAdapter {
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     const placed = parseBingxOrder(await this.call("POST", BINGX_PATHS.order, this.limitParams(order)), order.pair);
-    return { ...placed, clientOrderId: placed.clientOrderId || order.clientOrderId, timestamp: placed.timestamp || this.now() };
+    return {
+      ...placed,
+      clientOrderId: placed.clientOrderId || order.clientOrderId,
+      timestamp: placed.timestamp || this.now(),
+    };
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     try {
-      return parseBingxOrder(await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(pair), clientOrderID: clientOrderId }), pair);
+      return parseBingxOrder(
+        await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(pair), clientOrderID: clientOrderId }),
+        pair,
+      );
     } catch (error) {
       if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
       throw error;
@@ -224,39 +241,60 @@ export class BingxAdapter extends RestAdapter {
     return orders.map((order, i) => {
       const found = byClientId.get(order.clientOrderId) ?? (placed.length === orders.length ? placed[i] : undefined);
       if (!found) {
-        throw new ExchangeError(this.id, `One of orders was not placed (${placed.length} of ${orders.length} placed)`, { kind: "invalid-order" });
+        throw new ExchangeError(this.id, `One of orders was not placed (${placed.length} of ${orders.length} placed)`, {
+          kind: "invalid-order",
+        });
       }
-      return { ...found, clientOrderId: found.clientOrderId || order.clientOrderId, timestamp: found.timestamp || this.now() };
+      return {
+        ...found,
+        clientOrderId: found.clientOrderId || order.clientOrderId,
+        timestamp: found.timestamp || this.now(),
+      };
     });
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return BingxOrderSchema.parse(await this.call("POST", BINGX_PATHS.cancel, { symbol: this.symbol(pair), orderId: id })).orderId;
+    return BingxOrderSchema.parse(
+      await this.call("POST", BINGX_PATHS.cancel, { symbol: this.symbol(pair), orderId: id }),
+    ).orderId;
   }
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
     // process=0 (the default): one invalid id fails the whole call, so nothing is half done silently.
-    const data = await this.call("POST", BINGX_PATHS.cancelOrders, { symbol: this.symbol(pair), orderIds: ids.join(",") });
+    const data = await this.call("POST", BINGX_PATHS.cancelOrders, {
+      symbol: this.symbol(pair),
+      orderIds: ids.join(","),
+    });
     const answer = z
-      .object({ success: z.array(z.unknown()).nullable().optional(), orders: z.array(z.unknown()).nullable().optional() })
+      .object({
+        success: z.array(z.unknown()).nullable().optional(),
+        orders: z.array(z.unknown()).nullable().optional(),
+      })
       .parse(data ?? {});
     const canceled = answer.success ?? answer.orders ?? [];
     return canceled.length ? canceled.map((raw) => BingxOrderSchema.parse(raw).orderId) : ids;
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = OrdersSchema.parse((await this.call("POST", BINGX_PATHS.cancelOpenOrders, { symbol: this.symbol(pair) })) ?? {});
+    const answer = OrdersSchema.parse(
+      (await this.call("POST", BINGX_PATHS.cancelOpenOrders, { symbol: this.symbol(pair) })) ?? {},
+    );
     return (answer.orders ?? []).map((raw) => BingxOrderSchema.parse(raw).orderId);
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
     const p = this.pairOf(pair);
-    return parseBingxOrder(await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(p), orderId: this.orderId(id) }), p);
+    return parseBingxOrder(
+      await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(p), orderId: this.orderId(id) }),
+      p,
+    );
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const answer = OrdersSchema.parse((await this.call("GET", BINGX_PATHS.openOrders, { symbol: this.symbol(p) })) ?? {});
+    const answer = OrdersSchema.parse(
+      (await this.call("GET", BINGX_PATHS.openOrders, { symbol: this.symbol(p) })) ?? {},
+    );
     return (answer.orders ?? []).map((raw) => parseBingxOrder(raw, p));
   }
 

@@ -12,8 +12,8 @@ import { exchangeSymbol } from "../lib/pair.js";
 import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
-import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
-import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
 import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
@@ -117,7 +117,8 @@ export function bitgetSignedRequest(
   params: Record<string, unknown> | undefined,
 ): HttpRequest {
   // bitget's signing guide asks for the query keys in ascending order; what is signed is what is sent.
-  const query = method === "GET" && params ? buildQuery(params as Record<string, string | undefined>, { sort: true }) : "";
+  const query =
+    method === "GET" && params ? buildQuery(params as Record<string, string | undefined>, { sort: true }) : "";
   const body = method === "GET" || params === undefined ? "" : JSON.stringify(params);
   const ts = String(timestamp);
   const prehash = ts + method + path + (query ? `?${query}` : "") + body;
@@ -157,7 +158,11 @@ export function parseBitgetOrder(raw: BitgetOrder, pair: string): Order {
 
 export class BitgetAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    super("bitget", credentials, options, { baseUrl: BITGET_BASE_URL, clientOrderId: { length: 32 }, errors: BITGET_ERRORS });
+    super("bitget", credentials, options, {
+      baseUrl: BITGET_BASE_URL,
+      clientOrderId: { length: 32 },
+      errors: BITGET_ERRORS,
+    });
   }
 
   private async call(method: HttpMethod, path: string, params?: Record<string, unknown>): Promise<BitgetEnvelope> {
@@ -167,7 +172,12 @@ export class BitgetAdapter extends RestAdapter {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
     if (!isCode(envelope.code, BITGET_SUCCESS)) {
-      throw this.fail(String(envelope.code), envelope.msg ?? envelope.message ?? "Unknown error", response.status, response.headers);
+      throw this.fail(
+        String(envelope.code),
+        envelope.msg ?? envelope.message ?? "Unknown error",
+        response.status,
+        response.headers,
+      );
     }
     return envelope;
   }
@@ -199,8 +209,15 @@ export class BitgetAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const envelope = await this.call("POST", BITGET_PATHS.placeOrder, { symbol: exchangeSymbol(order.pair, ""), ...this.orderRequest(order) });
-    return this.placed(order, String((envelope.data as { orderId?: string } | undefined)?.orderId ?? ""), envelope.requestTime);
+    const envelope = await this.call("POST", BITGET_PATHS.placeOrder, {
+      symbol: exchangeSymbol(order.pair, ""),
+      ...this.orderRequest(order),
+    });
+    return this.placed(
+      order,
+      String((envelope.data as { orderId?: string } | undefined)?.orderId ?? ""),
+      envelope.requestTime,
+    );
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
@@ -223,10 +240,18 @@ export class BitgetAdapter extends RestAdapter {
     const failures = result.failureList ?? [];
     if (failures.length > 0) {
       // Seed 001 §5: bitget batch create fails with "Failure List: ..." if any item failed.
-      const list = failures.map((f) => `${f.clientOid ?? f.orderId ?? "?"}: ${f.errorMsg ?? "failed"}${f.errorCode ? ` (${f.errorCode})` : ""}`).join("; ");
+      const list = failures
+        .map(
+          (f) =>
+            `${f.clientOid ?? f.orderId ?? "?"}: ${f.errorMsg ?? "failed"}${f.errorCode ? ` (${f.errorCode})` : ""}`,
+        )
+        .join("; ");
       const code = failures[0]?.errorCode;
       // The kind follows the first failure's documented code (43012 → insufficient funds).
-      throw new ExchangeError(this.id, `Failure List: ${list}`, { kind: code ? this.fail(code, "").kind : "invalid-order", ...(code ? { code } : {}) });
+      throw new ExchangeError(this.id, `Failure List: ${list}`, {
+        kind: code ? this.fail(code, "").kind : "invalid-order",
+        ...(code ? { code } : {}),
+      });
     }
     const success = result.successList ?? [];
     return orders.map((order, i) => {
@@ -236,7 +261,10 @@ export class BitgetAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    const envelope = await this.call("POST", BITGET_PATHS.cancelOrder, { symbol: exchangeSymbol(pair, ""), orderId: id });
+    const envelope = await this.call("POST", BITGET_PATHS.cancelOrder, {
+      symbol: exchangeSymbol(pair, ""),
+      orderId: id,
+    });
     return String((envelope.data as { orderId?: string } | undefined)?.orderId ?? id);
   }
 
@@ -283,7 +311,12 @@ export class BitgetAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     const envelope = await this.call("GET", BITGET_PATHS.assets);
-    const rows = (Array.isArray(envelope.data) ? envelope.data : []) as { coin: string; available?: string; frozen?: string; locked?: string }[];
+    const rows = (Array.isArray(envelope.data) ? envelope.data : []) as {
+      coin: string;
+      available?: string;
+      frozen?: string;
+      locked?: string;
+    }[];
     return collectBalances(
       rows.map((r) => ({
         currency: r.coin,

@@ -85,8 +85,20 @@ export const BITMART_ERRORS: ErrorCodeTable = {
   ],
   "rate-limit": [C.TOO_MANY_REQUESTS, C.ACCOUNT_RATE_REJECTED, C.OPERATION_LIMITED],
   "insufficient-funds": [C.BALANCE_NOT_ENOUGH],
-  "order-not-found": [C.ORDER_ID_NOT_FOUND, C.ORDER_DOES_NOT_EXIST, C.ORDER_ALREADY_CANCELED, C.ORDER_ALREADY_COMPLETED],
-  "invalid-order": [C.BAD_REQUEST, C.SYMBOL_NOT_FOUND, C.MIN_SIZE, C.MIN_PRICE, C.MIN_NOTIONAL, C.CLIENT_ORDER_ID_DUPLICATE],
+  "order-not-found": [
+    C.ORDER_ID_NOT_FOUND,
+    C.ORDER_DOES_NOT_EXIST,
+    C.ORDER_ALREADY_CANCELED,
+    C.ORDER_ALREADY_COMPLETED,
+  ],
+  "invalid-order": [
+    C.BAD_REQUEST,
+    C.SYMBOL_NOT_FOUND,
+    C.MIN_SIZE,
+    C.MIN_PRICE,
+    C.MIN_NOTIONAL,
+    C.CLIENT_ORDER_ID_DUPLICATE,
+  ],
 };
 
 type Params = Record<string, unknown>;
@@ -110,7 +122,10 @@ export function bitmartSignedRequest(
     headers: {
       "X-BM-KEY": credentials.api,
       "X-BM-TIMESTAMP": ts,
-      "X-BM-SIGN": hmacSha256Hex(credentials.secret, `${ts}#${credentials.password ?? ""}#${method === "GET" ? query : body}`),
+      "X-BM-SIGN": hmacSha256Hex(
+        credentials.secret,
+        `${ts}#${credentials.password ?? ""}#${method === "GET" ? query : body}`,
+      ),
       ...(method === "GET" ? {} : { "Content-Type": "application/json" }),
     },
   };
@@ -161,7 +176,12 @@ export function parseBitmartOrder(raw: unknown, pair: string): Order {
 /** GET /account/v1/wallet: available is free, frozen is what orders lock (BitMart returns only non-zero assets). */
 export function parseBitmartBalances(data: unknown): Balances {
   const { wallet } = z
-    .object({ wallet: z.array(z.object({ currency: z.string(), available: num, frozen: num })).nullable().optional() })
+    .object({
+      wallet: z
+        .array(z.object({ currency: z.string(), available: num, frozen: num }))
+        .nullable()
+        .optional(),
+    })
     .parse(data);
   return collectBalances((wallet ?? []).map((w) => ({ currency: w.currency, free: w.available, locked: w.frozen })));
 }
@@ -169,13 +189,18 @@ export function parseBitmartBalances(data: unknown): Balances {
 export class BitmartAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // client_order_id: "case-sensitive alphanumerics ... up to 32 characters" — 32 hex (PRODUCT D11).
-    super("bitmart", credentials, options, { baseUrl: BITMART_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9" }, errors: BITMART_ERRORS });
+    super("bitmart", credentials, options, {
+      baseUrl: BITMART_BASE_URL,
+      clientOrderId: { length: 32, chars: "A-Za-z0-9" },
+      errors: BITMART_ERRORS,
+    });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
     const response = await this.sendJson(bitmartSignedRequest(this.credentials, this.now(), method, path, params));
     const parsed = EnvelopeSchema.safeParse(response.json);
-    if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    if (!parsed.success)
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, message = "" } = parsed.data;
     if (isCode(code, BITMART_SUCCESS) && response.status < 400) return parsed.data.data;
     // X-BM-RateLimit-Reset is the length of the current limit window in seconds (docs: "Current
@@ -203,7 +228,8 @@ export class BitmartAdapter extends RestAdapter {
     });
     // "The request is successful only when order_id is returned."
     const orderId = z.object({ order_id: id }).safeParse(data);
-    if (!orderId.success) throw new ExchangeError(this.id, "Order was not placed: no order_id in the answer", { kind: "invalid-order" });
+    if (!orderId.success)
+      throw new ExchangeError(this.id, "Order was not placed: no order_id in the answer", { kind: "invalid-order" });
     return this.placed(order, orderId.data.order_id);
   }
 
@@ -252,25 +278,34 @@ export class BitmartAdapter extends RestAdapter {
       .object({
         code: num.optional(),
         msg: z.string().optional(),
-        data: z.object({ orderIds: z.array(id).optional() }).nullable().optional(),
+        data: z
+          .object({ orderIds: z.array(id).optional() })
+          .nullable()
+          .optional(),
         orderIds: z.array(id).optional(),
       })
       .parse(data ?? {});
     if (inner.code !== undefined && !isCode(inner.code, 0)) throw this.fail(inner.code, inner.msg ?? "Batch failed");
     const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
     if (ids.length !== orders.length) {
-      throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, { kind: "invalid-order" });
+      throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, {
+        kind: "invalid-order",
+      });
     }
     return orders.map((order, i) => this.placed(order, ids[i]!));
   }
 
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
-    const data = z.object({ result: z.boolean().optional() }).parse(
-      (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
-    );
+    const data = z
+      .object({ result: z.boolean().optional() })
+      .parse(
+        (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
+      );
     // "result = false indicates that the cancel failed because the order was matched or cancelled."
     if (data.result === false) {
-      throw new ExchangeError(this.id, `Cancel failed: order ${orderId} was already filled or canceled`, { kind: "order-not-found" });
+      throw new ExchangeError(this.id, `Cancel failed: order ${orderId} was already filled or canceled`, {
+        kind: "order-not-found",
+      });
     }
     return orderId;
   }
@@ -278,13 +313,23 @@ export class BitmartAdapter extends RestAdapter {
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
     const data = z
       .object({ successIds: z.array(id).nullable().optional(), failIds: z.array(id).nullable().optional() })
-      .parse((await this.call("POST", BITMART_PATHS.cancelOrders, { symbol: this.symbol(pair), orderIds: ids, recvWindow: BITMART_RECV_WINDOW })) ?? {});
+      .parse(
+        (await this.call("POST", BITMART_PATHS.cancelOrders, {
+          symbol: this.symbol(pair),
+          orderIds: ids,
+          recvWindow: BITMART_RECV_WINDOW,
+        })) ?? {},
+      );
     const failed = data.failIds ?? [];
     if (failed.length) {
       const done = data.successIds ?? [];
-      throw new ExchangeError(this.id, `Cancel failed for ${failed.join(", ")}${done.length ? `; canceled ${done.join(", ")}` : ""}`, {
-        kind: "order-not-found",
-      });
+      throw new ExchangeError(
+        this.id,
+        `Cancel failed for ${failed.join(", ")}${done.length ? `; canceled ${done.join(", ")}` : ""}`,
+        {
+          kind: "order-not-found",
+        },
+      );
     }
     return data.successIds ?? [];
   }
@@ -297,7 +342,13 @@ export class BitmartAdapter extends RestAdapter {
 
   async fetchOrder(pair: string, orderId: string): Promise<Order> {
     const p = this.pairOf(pair);
-    return parseBitmartOrder(await this.call("POST", BITMART_PATHS.queryOrder, { orderId: this.orderId(orderId), recvWindow: BITMART_RECV_WINDOW }), p);
+    return parseBitmartOrder(
+      await this.call("POST", BITMART_PATHS.queryOrder, {
+        orderId: this.orderId(orderId),
+        recvWindow: BITMART_RECV_WINDOW,
+      }),
+      p,
+    );
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
@@ -309,7 +360,10 @@ export class BitmartAdapter extends RestAdapter {
       limit: 200,
       recvWindow: BITMART_RECV_WINDOW,
     });
-    return z.array(z.unknown()).parse(data ?? []).map((raw) => parseBitmartOrder(raw, p));
+    return z
+      .array(z.unknown())
+      .parse(data ?? [])
+      .map((raw) => parseBitmartOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

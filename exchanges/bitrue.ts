@@ -175,8 +175,7 @@ export class BitrueAdapter extends RestAdapter {
     const response = await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params));
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;
-    if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true))
-      return json;
+    if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true)) return json;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
     if (response.status >= 500) {
       // Docs: a 5xx is NOT a failure; the execution status is unknown (placeOnce looks the order up).

@@ -181,8 +181,7 @@ export class BitteamAdapter extends RestAdapter {
       msg?: unknown;
     };
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
-    if (response.status < 400 && json.ok === true && isSuccessCode(code, BITTEAM_SUCCESS, true))
-      return json.result;
+    if (response.status < 400 && json.ok === true && isSuccessCode(code, BITTEAM_SUCCESS, true)) return json.result;
     const msg =
       typeof json.message === "string" && json.message
         ? json.message
@@ -280,7 +279,9 @@ export class BitteamAdapter extends RestAdapter {
 
   /** BIT.TEAM documents no client order id: an order cannot be made idempotent there (docs/orders.md "Client order ids"). */
   override checkClientOrderId(): string {
-    throw new ExchangeError(this.id, "bitteam takes no client order id: it cannot look an order up by one", { kind: "unsupported" });
+    throw new ExchangeError(this.id, "bitteam takes no client order id: it cannot look an order up by one", {
+      kind: "unsupported",
+    });
   }
 
   /** Never used: createOrder resolves time-outs without an id (see there). Throwing keeps any caller from resending. */

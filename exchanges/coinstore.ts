@@ -174,8 +174,7 @@ export class CoinstoreAdapter extends RestAdapter {
   private async call(method: HttpMethod, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
     const response = await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params));
     const json = (response.json ?? {}) as { code?: unknown; message?: unknown; msg?: unknown; data?: unknown };
-    if (response.status < 400 && isCode(json.code, COINSTORE_CODE.SUCCESS))
-      return json.data;
+    if (response.status < 400 && isCode(json.code, COINSTORE_CODE.SUCCESS)) return json.data;
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
     const text =
       typeof json.message === "string" && json.message ? json.message : typeof json.msg === "string" ? json.msg : "";

@@ -1,5 +1,5 @@
-import { EXCHANGES } from "../lib/exchanges.js";
 import { ExchangeError } from "../lib/errors.js";
+import { EXCHANGES } from "../lib/exchanges.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId } from "../lib/types.js";
 import type { FeedRuntimeOptions } from "./feed/options.js";

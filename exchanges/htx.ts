@@ -212,7 +212,11 @@ const HtxBatchCancelSchema = z.object({
 /** The most orders one batchCancelOpenOrders call cancels (docs: size [1, 100]). */
 export const HTX_CANCEL_ALL_PAGE = 100;
 
-const HtxCancelOpenSchema = z.object({ "success-count": num, "failed-count": num.optional(), "next-id": num.optional() });
+const HtxCancelOpenSchema = z.object({
+  "success-count": num,
+  "failed-count": num.optional(),
+  "next-id": num.optional(),
+});
 
 /** btcusdt → BTC/USDT needs the quote; the caller's pair is used (HTX symbols have no separator). */
 export function parseHtxOrder(raw: unknown, pair: string): Order {

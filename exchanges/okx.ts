@@ -6,14 +6,15 @@
  * OK-ACCESS-KEY and OK-ACCESS-PASSPHRASE. Success is code "0" (seed 001 §8); items carry sCode/sMsg.
  * Failures read "Transaction failed (code, msg)" (seed 001 §8). Cancel all is unsupported (seed 001 §9).
  */
-import { ExchangeError } from "../lib/errors.js";
+
 import { toDecimalString } from "../lib/decimal.js";
+import { ExchangeError } from "../lib/errors.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
-import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
-import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Base64 } from "./common/sign.js";
 import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
@@ -160,19 +161,37 @@ export function parseOkxOrder(raw: OkxOrder, pair: string): Order {
 export class OkxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
-    super("okx", credentials, options, { baseUrl: OKX_BASE_URL, clientOrderId: { length: 32, chars: "A-Za-z0-9" }, errors: OKX_ERRORS });
+    super("okx", credentials, options, {
+      baseUrl: OKX_BASE_URL,
+      clientOrderId: { length: 32, chars: "A-Za-z0-9" },
+      errors: OKX_ERRORS,
+    });
   }
 
   /** Seed 001 §8: okx failures read "Transaction failed (code, msg)". */
-  private failure(code: string, msg: string, status?: number, headers?: Record<string, string | string[] | undefined>): ExchangeError {
+  private failure(
+    code: string,
+    msg: string,
+    status?: number,
+    headers?: Record<string, string | string[] | undefined>,
+  ): ExchangeError {
     return this.fail(code, msg, status, headers, { detail: `Transaction failed (${code}, ${msg})` });
   }
 
-  private async call(method: HttpMethod, path: string, params?: Record<string, unknown> | unknown[]): Promise<unknown[]> {
+  private async call(
+    method: HttpMethod,
+    path: string,
+    params?: Record<string, unknown> | unknown[],
+  ): Promise<unknown[]> {
     const response = await this.sendJson(okxSignedRequest(this.credentials, this.now(), method, path, params));
     const envelope = response.json as OkxEnvelope | undefined;
     if (!envelope || typeof envelope !== "object" || envelope.code === undefined) {
-      throw this.failure(String(response.status), `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+      throw this.failure(
+        String(response.status),
+        `Unexpected answer (HTTP ${response.status})`,
+        response.status,
+        response.headers,
+      );
     }
     const data = Array.isArray(envelope.data) ? envelope.data : [];
     if (!isCode(envelope.code, "0")) {
@@ -218,7 +237,10 @@ export class OkxAdapter extends RestAdapter {
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     try {
-      const [raw] = (await this.call("GET", OKX_PATHS.order, { instId: exchangeSymbol(pair, "-"), clOrdId: clientOrderId })) as OkxOrder[];
+      const [raw] = (await this.call("GET", OKX_PATHS.order, {
+        instId: exchangeSymbol(pair, "-"),
+        clOrdId: clientOrderId,
+      })) as OkxOrder[];
       return raw ? parseOkxOrder(raw, pair) : undefined;
     } catch (error) {
       if (error instanceof ExchangeError && error.code === C.ORDER_NOT_EXIST) return undefined;
@@ -226,13 +248,22 @@ export class OkxAdapter extends RestAdapter {
     }
   }
 
-  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const items = (await this.call("POST", OKX_PATHS.batchOrders, orders.map((o) => this.orderRequest(o)))) as OkxItemResult[];
-    return orders.map((order, i) => this.placed(order, items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i] ?? {}));
+  protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    const items = (await this.call(
+      "POST",
+      OKX_PATHS.batchOrders,
+      orders.map((o) => this.orderRequest(o)),
+    )) as OkxItemResult[];
+    return orders.map((order, i) =>
+      this.placed(order, items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i] ?? {}),
+    );
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    const [item] = (await this.call("POST", OKX_PATHS.cancelOrder, { instId: exchangeSymbol(pair, "-"), ordId: id })) as OkxItemResult[];
+    const [item] = (await this.call("POST", OKX_PATHS.cancelOrder, {
+      instId: exchangeSymbol(pair, "-"),
+      ordId: id,
+    })) as OkxItemResult[];
     return String(item?.ordId ?? id);
   }
 
@@ -253,7 +284,10 @@ export class OkxAdapter extends RestAdapter {
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
     const p = this.pairOf(pair);
-    const [raw] = (await this.call("GET", OKX_PATHS.order, { instId: exchangeSymbol(p, "-"), ordId: this.orderId(id) })) as OkxOrder[];
+    const [raw] = (await this.call("GET", OKX_PATHS.order, {
+      instId: exchangeSymbol(p, "-"),
+      ordId: this.orderId(id),
+    })) as OkxOrder[];
     if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
     return parseOkxOrder(raw, p);
   }
@@ -277,8 +311,12 @@ export class OkxAdapter extends RestAdapter {
   }
 
   async fetchBalances(): Promise<Balances> {
-    const [account] = (await this.call("GET", OKX_PATHS.balance)) as { details?: { ccy: string; availBal?: string; frozenBal?: string }[] }[];
-    return collectBalances((account?.details ?? []).map((d) => ({ currency: d.ccy, free: d.availBal, locked: d.frozenBal })));
+    const [account] = (await this.call("GET", OKX_PATHS.balance)) as {
+      details?: { ccy: string; availBal?: string; frozenBal?: string }[];
+    }[];
+    return collectBalances(
+      (account?.details ?? []).map((d) => ({ currency: d.ccy, free: d.availBal, locked: d.frozenBal })),
+    );
   }
 }
 

@@ -1,6 +1,6 @@
-import { EXCHANGES } from "../lib/exchanges.js";
 import { ExchangeError } from "../lib/errors.js";
-import { isExchangeId, type Credentials, type ExchangeId } from "../lib/types.js";
+import { EXCHANGES } from "../lib/exchanges.js";
+import { type Credentials, type ExchangeId, isExchangeId } from "../lib/types.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
@@ -50,7 +50,9 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
   const exchange = assertExchangeId(id);
   const load = LOADERS[exchange];
   if (!load) {
-    throw new ExchangeError(exchange, `Not supported for ${exchange}: no adapter in this build`, { kind: "unsupported" });
+    throw new ExchangeError(exchange, `Not supported for ${exchange}: no adapter in this build`, {
+      kind: "unsupported",
+    });
   }
   if (exchange !== "paper") {
     if (!credentials.api) throw new ExchangeError(exchange, "Missing credential: API key", { kind: "auth" });
@@ -97,7 +99,8 @@ function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): Exch
     fetchOrder: async (pair, orderId) => (await adapter()).fetchOrder(pair, orderId),
     fetchOpenOrders: async (pair) => (await adapter()).fetchOpenOrders(pair),
     fetchBalances: async () => (await adapter()).fetchBalances(),
-    findOrderByClientOrderId: async (pair, clientOrderId) => (await adapter()).findOrderByClientOrderId(pair, clientOrderId),
+    findOrderByClientOrderId: async (pair, clientOrderId) =>
+      (await adapter()).findOrderByClientOrderId(pair, clientOrderId),
     close: async () => {
       if (loaded) await (await loaded).close();
     },

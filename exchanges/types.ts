@@ -1,6 +1,6 @@
-import type { ExchangeId, Order, Balances, BatchItem, Side, Credentials } from "../lib/types.js";
 import type { Logger } from "../lib/log.js";
 import type { OrderBook } from "../lib/orderbook.js";
+import type { Balances, BatchItem, Credentials, ExchangeId, Order, Side } from "../lib/types.js";
 
 export type { Credentials };
 

@@ -57,7 +57,21 @@ type XtCode = keyof typeof XT_CODE;
 const codes = (...names: XtCode[]) => names;
 
 export const XT_ERRORS: ErrorCodeTable = {
-  auth: codes("AUTH_001", "AUTH_002", "AUTH_003", "AUTH_004", "AUTH_005", "AUTH_006", "AUTH_007", "AUTH_101", "AUTH_102", "AUTH_103", "AUTH_104", "AUTH_105", "AUTH_106"),
+  auth: codes(
+    "AUTH_001",
+    "AUTH_002",
+    "AUTH_003",
+    "AUTH_004",
+    "AUTH_005",
+    "AUTH_006",
+    "AUTH_007",
+    "AUTH_101",
+    "AUTH_102",
+    "AUTH_103",
+    "AUTH_104",
+    "AUTH_105",
+    "AUTH_106",
+  ),
   "insufficient-funds": codes("ORDER_002"),
   "order-not-found": codes("ORDER_005"),
   "invalid-order": codes("SYMBOL_001", "ORDER_001", "ORDER_004", "ORDER_006", "ORDER_008"),
@@ -134,9 +148,16 @@ export function parseXtOrder(raw: unknown, pair: string): Order {
 
 export function parseXtBalances(result: unknown): Balances {
   const { assets } = z
-    .object({ assets: z.array(z.object({ currency: z.string(), availableAmount: num, frozenAmount: num })).nullable().optional() })
+    .object({
+      assets: z
+        .array(z.object({ currency: z.string(), availableAmount: num, frozenAmount: num }))
+        .nullable()
+        .optional(),
+    })
     .parse(result);
-  return collectBalances((assets ?? []).map((a) => ({ currency: a.currency, free: a.availableAmount, locked: a.frozenAmount })));
+  return collectBalances(
+    (assets ?? []).map((a) => ({ currency: a.currency, free: a.availableAmount, locked: a.frozenAmount })),
+  );
 }
 
 /** One item of the batch answer: accepted items carry orderId, rejected ones reject=true and a reason. */
@@ -151,13 +172,18 @@ const BatchItemSchema = z.object({
 export class XtAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
-    super("xt", credentials, options, { baseUrl: XT_BASE_URL, clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" }, errors: XT_ERRORS });
+    super("xt", credentials, options, {
+      baseUrl: XT_BASE_URL,
+      clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" },
+      errors: XT_ERRORS,
+    });
   }
 
   private async call(method: HttpMethod, path: string, query: Params = {}, body?: unknown): Promise<unknown> {
     const response = await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body));
     const parsed = EnvelopeSchema.safeParse(response.json);
-    if (!parsed.success) throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    if (!parsed.success)
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     if (isCode(parsed.data.rc, 0) && response.status < 400) return parsed.data.result;
     const mc = parsed.data.mc ?? undefined;
     const message = (mc && (XT_CODE as Record<string, string>)[mc]) || mc || `HTTP ${response.status}`;
@@ -211,7 +237,7 @@ export class XtAdapter extends RestAdapter {
     }
   }
 
-  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+  protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const result = z
       .object({ items: z.array(BatchItemSchema).nullable().optional() })
       .parse((await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {});
@@ -229,12 +255,14 @@ export class XtAdapter extends RestAdapter {
     return placed;
   }
 
-  protected async submitCancel(pair: string, orderId: string): Promise<string> {
-    const result = z.object({ cancelId: id.optional() }).parse((await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {});
+  protected async submitCancel(_pair: string, orderId: string): Promise<string> {
+    const result = z
+      .object({ cancelId: id.optional() })
+      .parse((await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {});
     return result.cancelId ?? orderId;
   }
 
-  protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
+  protected async submitCancelBatch(_pair: string, ids: string[]): Promise<string[]> {
     // XT answers result {}: the call either cancels the list or fails as a whole.
     await this.call("DELETE", XT_PATHS.batchOrder, {}, { orderIds: ids });
     return ids;
@@ -256,7 +284,10 @@ export class XtAdapter extends RestAdapter {
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
     const result = await this.call("GET", XT_PATHS.openOrder, { symbol: this.symbol(p), bizType: "SPOT" });
-    return z.array(z.unknown()).parse(result ?? []).map((raw) => parseXtOrder(raw, p));
+    return z
+      .array(z.unknown())
+      .parse(result ?? [])
+      .map((raw) => parseXtOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -6,13 +6,13 @@
  * (seed 000 §8). Isomorphic: only `fetch` and `AbortController`.
  */
 import {
+  type AccountPath,
   API_ERROR,
-  HEADER,
-  ROUTES,
   apiErrorMessage,
+  HEADER,
   isApiErrorBody,
   pathHeader,
-  type AccountPath,
+  ROUTES,
   type RouteName,
 } from "./api.js";
 
@@ -43,7 +43,13 @@ export function describeFailure(code: number, msg: string | undefined, method: s
 
 /** Seed 000 §8: a network or other request failure is titled with the request path, code 600. */
 export function networkFailure(method: string, path: string): ApiFailure {
-  return { code: API_ERROR.TASK_FAILED, title: path, description: apiErrorMessage(API_ERROR.TASK_FAILED), method, path };
+  return {
+    code: API_ERROR.TASK_FAILED,
+    title: path,
+    description: apiErrorMessage(API_ERROR.TASK_FAILED),
+    method,
+    path,
+  };
 }
 
 export interface ClientOptions {

@@ -28,7 +28,12 @@ export interface ExchangeLimits {
 export const LIMITS: Record<ExchangeId, ExchangeLimits> = {
   bingx: { openOrders: 500, createBatch: 10, cancelBatch: 10, unsupported: [] },
   bitget: { openOrders: 100, createBatch: 50, cancelBatch: 50, unsupported: [] },
-  bitrue: { openOrders: null, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch", "cancelAll"] },
+  bitrue: {
+    openOrders: null,
+    createBatch: 0,
+    cancelBatch: 0,
+    unsupported: ["createBatch", "cancelBatch", "cancelAll"],
+  },
   bitmart: { openOrders: 200, createBatch: 10, cancelBatch: 10, unsupported: [] },
   bitteam: { openOrders: 100, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch"] },
   bybit: { openOrders: 50, createBatch: 10, cancelBatch: 10, unsupported: [] },
@@ -39,7 +44,12 @@ export const LIMITS: Record<ExchangeId, ExchangeLimits> = {
   lbank: { openOrders: 200, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch"] },
   mexc: { openOrders: 500, createBatch: 20, cancelBatch: 0, unsupported: ["cancelBatch"] },
   okx: { openOrders: 500, createBatch: 20, cancelBatch: 20, unsupported: ["cancelAll"] },
-  probit: { openOrders: null, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch", "cancelAll"] },
+  probit: {
+    openOrders: null,
+    createBatch: 0,
+    cancelBatch: 0,
+    unsupported: ["createBatch", "cancelBatch", "cancelAll"],
+  },
   xt: { openOrders: null, createBatch: 40, cancelBatch: 40, unsupported: [] },
   // The simulated exchange supports everything; its limits are generous but finite.
   paper: { openOrders: 500, createBatch: 100, cancelBatch: 100, unsupported: [] },

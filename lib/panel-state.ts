@@ -38,12 +38,16 @@ export interface PanelState {
   t: "g" | "e";
 }
 
-const utf8Hex = (text: string): string => Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, "0")).join("");
-const hexUtf8 = (hex: string): string => new TextDecoder().decode(Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16)));
+const utf8Hex = (text: string): string =>
+  Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, "0")).join("");
+const hexUtf8 = (hex: string): string =>
+  new TextDecoder().decode(Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16)));
 
 function randomHex(length: number): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(Math.ceil(length / 2)));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("").slice(0, length);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .slice(0, length);
 }
 
 /** Encodes an encryption key as the stored panel_state text. `mask` is for tests. */
@@ -51,7 +55,11 @@ export function encodePanelState(key: string, mask?: string): string {
   const generated = /^[0-9a-f]{64}$/.test(key);
   const payload = generated ? key : utf8Hex(key);
   const secret = xorHex(payload, mask ?? randomHex(payload.length));
-  const state: PanelState = { k: splitPieces(secret), m: splitPieces(mask ?? xorHex(secret, payload)), t: generated ? "g" : "e" };
+  const state: PanelState = {
+    k: splitPieces(secret),
+    m: splitPieces(mask ?? xorHex(secret, payload)),
+    t: generated ? "g" : "e",
+  };
   return JSON.stringify(state);
 }
 
@@ -60,7 +68,8 @@ export function decodePanelState(text: string | null | undefined): string | unde
   if (!text) return undefined;
   try {
     const state = JSON.parse(text) as PanelState;
-    if (!Array.isArray(state.k) || !Array.isArray(state.m) || state.k.length !== 3 || state.m.length !== 3) return undefined;
+    if (!Array.isArray(state.k) || !Array.isArray(state.m) || state.k.length !== 3 || state.m.length !== 3)
+      return undefined;
     const payload = xorHex(state.k.join(""), state.m.join(""));
     return state.t === "g" ? payload : hexUtf8(payload);
   } catch {

@@ -26,7 +26,10 @@ export const codeSchema = z.string().length(8, "Code must be exactly 8 character
 
 /** A decimal number as the server receives it: a decimal string, or a finite JSON number. */
 export const decimalSchema = z.union([
-  z.string().trim().regex(/^-?(\d+(\.\d*)?|\.\d+)$/, "Expected a decimal number such as 12.5"),
+  z
+    .string()
+    .trim()
+    .regex(/^-?(\d+(\.\d*)?|\.\d+)$/, "Expected a decimal number such as 12.5"),
   z
     .number()
     .finite()
@@ -34,7 +37,14 @@ export const decimalSchema = z.union([
 ]);
 
 /** A numeric setting of a bot form: a number, or a numeric string (form inputs). */
-const num = z.union([z.number().finite(), z.string().trim().regex(/^-?(\d+(\.\d*)?|\.\d+)$/).transform(Number)]);
+const num = z.union([
+  z.number().finite(),
+  z
+    .string()
+    .trim()
+    .regex(/^-?(\d+(\.\d*)?|\.\d+)$/)
+    .transform(Number),
+]);
 
 const pairSchema = z
   .string()
@@ -68,7 +78,10 @@ export const envelopeSchema = z.strictObject({
     .regex(/^[0-9a-fA-F]*$/, "Envelope data must be hex")
     .max(16_384),
   // kept as sent (no upper-casing): the server stores the envelope exactly as it came
-  pair: z.string().trim().regex(/^[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}$/, "Write the pair as BASE/QUOTE, for example BTC/USDT"),
+  pair: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{1,20}\/[A-Za-z0-9]{1,20}$/, "Write the pair as BASE/QUOTE, for example BTC/USDT"),
   active: z.boolean(),
 });
 
@@ -111,7 +124,13 @@ const acceptableSpread = num.refine((n) => n > 1, "Acceptable spread must be gre
 const positive = (field: string) => num.refine((n) => n > 0, `${field} must be greater than 0`);
 const nonNegative = (field: string) => num.refine((n) => n >= 0, `${field} must not be negative`);
 
-export const FLOATING_MODULES = ["dynamic-price", "dynamic-delay", "dynamic-quote", "price-bounds", "spending-limits"] as const;
+export const FLOATING_MODULES = [
+  "dynamic-price",
+  "dynamic-delay",
+  "dynamic-quote",
+  "price-bounds",
+  "spending-limits",
+] as const;
 export type FloatingModule = (typeof FLOATING_MODULES)[number];
 
 /** Seed 000 §5: 'Incorrect params for {module} module'. */
@@ -148,7 +167,8 @@ const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ct
       continue;
     }
     const expected = FLOATING_MODULE_PARAMS[name as FloatingModule];
-    const params = typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+    const params =
+      typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
     const values: Record<string, number> = {};
     let ok = params !== undefined && Object.keys(params).every((k) => expected.includes(k));
     for (const key of expected) {
@@ -172,8 +192,12 @@ export const floatingBotSchema = z.strictObject({
     side: sideSchema,
     // Seed 000 §5: quote and percent required (truthy), marginOfError defined.
     quote: positive("Quote"),
-    percent: num.refine((n) => n > 0 && n <= 50, "Percent must be greater than 0 and at most 50").default(FLOATING_DEFAULTS.percent),
-    marginOfError: num.refine((n) => n >= 0 && n <= 1, "Margin of error must be between 0 and 1").default(FLOATING_DEFAULTS.marginOfError),
+    percent: num
+      .refine((n) => n > 0 && n <= 50, "Percent must be greater than 0 and at most 50")
+      .default(FLOATING_DEFAULTS.percent),
+    marginOfError: num
+      .refine((n) => n >= 0 && n <= 1, "Margin of error must be between 0 and 1")
+      .default(FLOATING_DEFAULTS.marginOfError),
   }),
   modules: floatingModules.default({}),
 });
@@ -184,7 +208,9 @@ export const gridBotSchema = z.strictObject({
   pair: pairSchema,
   quote: positive("Quote"),
   percent: num.refine((n) => n >= 1 && n <= 99, "Percent must be between 1 and 99").default(GRID_DEFAULTS.percent),
-  profit: num.refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5").default(GRID_DEFAULTS.profit),
+  profit: num
+    .refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5")
+    .default(GRID_DEFAULTS.profit),
   RF: num.refine((n) => n >= 0 && n <= 1, "Rebalancing factor must be between 0 and 1").default(GRID_DEFAULTS.RF),
   size: num.refine((n) => Number.isInteger(n) && n > 0 && n % 2 === 0, "Order count must be greater than 0 and even"),
 });
@@ -242,7 +268,10 @@ export const PRICE_STRATEGIES = ["linear", "gauss", "exponential3", "exponential
 export const VOLUME_STRATEGIES = [...PRICE_STRATEGIES, "inverseGauss"] as const;
 export const liquidityArrangerBotSchema = z.strictObject({
   pair: pairSchema,
-  ordersAmount: num.refine((n) => Number.isInteger(n) && n > 0 && n <= 500, "Orders amount must be a whole number from 1 to 500"),
+  ordersAmount: num.refine(
+    (n) => Number.isInteger(n) && n > 0 && n <= 500,
+    "Orders amount must be a whole number from 1 to 500",
+  ),
   // PRODUCT D24 (seed 000 §9 "Liquidity side options: undefined, Sell, Buy"): unset is both sides.
   side: sideSchema.optional(),
   P0: positive("P0"),

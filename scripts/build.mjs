@@ -8,7 +8,7 @@
 // Safe to call from several test files at once: it skips the build when dist/ is newer than every
 // source, and writes each output file atomically (temp file + rename), so a concurrent reader
 // never sees half a file. `--force` always builds.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";

@@ -8,15 +8,24 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const port = process.env.SPOTDESK_PORT ?? "8787";
 const env = { ...process.env, SPOTDESK_API: process.env.SPOTDESK_API ?? `http://127.0.0.1:${port}` };
 const children = [
-  spawn(process.execPath, ["bin/spotdesk", "serve", "--port", port, ...process.argv.slice(2)], { cwd: root, env, stdio: "inherit" }),
-  spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--config", "web/vite.config.ts"], { cwd: root, env, stdio: "inherit" }),
+  spawn(process.execPath, ["bin/spotdesk", "serve", "--port", port, ...process.argv.slice(2)], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  }),
+  spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--config", "web/vite.config.ts"], {
+    cwd: root,
+    env,
+    stdio: "inherit",
+  }),
 ];
 const stop = () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-for (const child of children) child.on("exit", (code) => {
-  stop();
-  process.exitCode ||= code ?? 0;
-});
+for (const child of children)
+  child.on("exit", (code) => {
+    stop();
+    process.exitCode ||= code ?? 0;
+  });

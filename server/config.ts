@@ -275,7 +275,7 @@ function resolveSmtp(smtp: SmtpOptions | undefined): ResolvedSmtp | undefined {
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid smtp.port ${String(smtp.port)}`);
   if ((smtp.user === undefined) !== (smtp.pass === undefined)) throw new Error("smtp.user and smtp.pass go together");
   const from = smtp.from ?? (smtp.user?.includes("@") ? smtp.user : undefined);
-  if (!from || !from.includes("@"))
+  if (!from?.includes("@"))
     throw new Error("smtp.from (the sender address) is required when smtp.user is not an e-mail address");
   const timeoutMs = smtp.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw new Error(`Invalid smtp.timeoutMs ${String(smtp.timeoutMs)}`);

@@ -1,4 +1,4 @@
-import { API_ERROR, HTTP_STATUS_OF_CODE, apiErrorMessage, type ApiErrorBody } from "../lib/api.js";
+import { API_ERROR, type ApiErrorBody, apiErrorMessage, HTTP_STATUS_OF_CODE } from "../lib/api.js";
 
 /**
  * A failure with a seed 000 §8 code (PRODUCT D2). `msg` is the seed's message for 601–607 and

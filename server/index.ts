@@ -30,10 +30,10 @@ import { clientRoutes } from "./routes/clients.js";
 import { gatewayRoutes } from "./routes/gateway.js";
 import { publicRoutes } from "./routes/public.js";
 import { tradeRoutes } from "./routes/trade.js";
+import { createSecurityHook } from "./security-headers.js";
 import { createStaticHandler, findWebDist } from "./static.js";
 import { openSqliteStorage } from "./storage/sqlite.js";
 import type { Storage } from "./storage/types.js";
-import { createSecurityHook } from "./security-headers.js";
 
 export type { ServerOptions } from "./config.js";
 

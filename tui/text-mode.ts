@@ -1,5 +1,5 @@
 import type { BookFeed } from "../exchanges/types.js";
-import { buildBookView, type BookView, EMPTY_BOOK_VIEW } from "./book-view.js";
+import { type BookView, buildBookView, EMPTY_BOOK_VIEW } from "./book-view.js";
 import { formatAmount, formatPrice, formatSpreadPercent, formatUtcTimestamp } from "./format.js";
 import { BOOK_REFRESH_MS } from "./hooks/useBookFeed.js";
 

@@ -41,7 +41,7 @@
  * - `collectBalances(rows)` drops all-zero currencies and upper-cases the codes (seed 001 §3).
  */
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
-import { ExchangeError, type ErrorKind } from "../../lib/errors.js";
+import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
 import { assertBatchSize, assertSupported } from "../../lib/limits.js";
 import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
@@ -61,7 +61,12 @@ export interface OrderToPlace {
 }
 
 /** The exchange's error codes, by kind. Adapters fill it from NAMED constants of their docs. */
-export type ErrorCodeTable = Partial<Record<Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">, readonly (string | number)[]>>;
+export type ErrorCodeTable = Partial<
+  Record<
+    Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">,
+    readonly (string | number)[]
+  >
+>;
 
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
@@ -85,10 +90,13 @@ const POSITIVE_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 export function positiveDecimal(exchange: string, field: string, value: string): string {
   const text = String(value ?? "").trim();
   if (!POSITIVE_DECIMAL.test(text)) {
-    throw new ExchangeError(exchange, `Invalid ${field} '${value}': expected a positive decimal number`, { kind: "bad-input" });
+    throw new ExchangeError(exchange, `Invalid ${field} '${value}': expected a positive decimal number`, {
+      kind: "bad-input",
+    });
   }
   const n = new Decimal(text);
-  if (!n.isGreaterThan(0)) throw new ExchangeError(exchange, `Invalid ${field} '${value}': it must be above zero`, { kind: "bad-input" });
+  if (!n.isGreaterThan(0))
+    throw new ExchangeError(exchange, `Invalid ${field} '${value}': it must be above zero`, { kind: "bad-input" });
   return n.toFixed();
 }
 
@@ -198,8 +206,13 @@ export function exchangeError(
     else if (failure.status === 401 || failure.status === 403) kind = "auth";
     else kind = "invalid-order";
   }
-  const detail = failure.detail ?? (failure.code !== undefined && failure.code !== "" ? `${failure.message} (code ${failure.code})` : failure.message);
-  const retry = kind === "rate-limit" ? (failure.retryAfterMs ?? (failure.headers ? retryAfterMs(failure.headers) : undefined) ?? 1000) : undefined;
+  const detail =
+    failure.detail ??
+    (failure.code !== undefined && failure.code !== "" ? `${failure.message} (code ${failure.code})` : failure.message);
+  const retry =
+    kind === "rate-limit"
+      ? (failure.retryAfterMs ?? (failure.headers ? retryAfterMs(failure.headers) : undefined) ?? 1000)
+      : undefined;
   return new ExchangeError(exchange, detail, {
     kind,
     ...(failure.code !== undefined && failure.code !== "" ? { code: failure.code } : {}),
@@ -216,7 +229,12 @@ export abstract class RestAdapter implements ExchangeAdapter {
   protected readonly errorCodes: ErrorCodeTable;
   private readonly clientOrderIdRule: ClientOrderIdRule;
 
-  protected constructor(id: RealExchangeId, credentials: Credentials, options: ExchangeOptions, defaults: AdapterDefaults) {
+  protected constructor(
+    id: RealExchangeId,
+    credentials: Credentials,
+    options: ExchangeOptions,
+    defaults: AdapterDefaults,
+  ) {
     this.id = id;
     this.credentials = credentials;
     this.now = options.now ?? Date.now;
@@ -248,16 +266,22 @@ export abstract class RestAdapter implements ExchangeAdapter {
     return newClientOrderId(this.clientOrderIdRule);
   }
 
-  protected orderToPlace(pair: string, item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined }): OrderToPlace {
+  protected orderToPlace(
+    pair: string,
+    item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
+  ): OrderToPlace {
     if (item.side !== "Buy" && item.side !== "Sell") {
-      throw new ExchangeError(this.id, `Invalid side '${String(item.side)}': expected Buy or Sell`, { kind: "bad-input" });
+      throw new ExchangeError(this.id, `Invalid side '${String(item.side)}': expected Buy or Sell`, {
+        kind: "bad-input",
+      });
     }
     return {
       pair: normalizePair(pair, this.id),
       side: item.side,
       amount: positiveDecimal(this.id, "amount", item.amount),
       price: positiveDecimal(this.id, "price", item.price),
-      clientOrderId: item.clientOrderId === undefined ? this.newClientOrderId() : this.checkClientOrderId(item.clientOrderId),
+      clientOrderId:
+        item.clientOrderId === undefined ? this.newClientOrderId() : this.checkClientOrderId(item.clientOrderId),
     };
   }
 
@@ -329,7 +353,12 @@ export abstract class RestAdapter implements ExchangeAdapter {
       json = undefined;
     }
     if (json === undefined && response.status >= 400) {
-      throw this.fail(undefined, response.text.slice(0, 200) || `HTTP ${response.status}`, response.status, response.headers);
+      throw this.fail(
+        undefined,
+        response.text.slice(0, 200) || `HTTP ${response.status}`,
+        response.status,
+        response.headers,
+      );
     }
     return { status: response.status, headers: response.headers, json, text: response.text };
   }

@@ -1,7 +1,7 @@
-import type { ExchangeId } from "../../lib/types.js";
 import { ExchangeError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/log.js";
 import { silentLogger } from "../../lib/log.js";
+import type { ExchangeId } from "../../lib/types.js";
 
 export type HttpMethod = "GET" | "POST" | "DELETE" | "PUT";
 
@@ -136,40 +136,57 @@ export class RestClient {
     const started = Date.now();
     try {
       const [http, agent] = await Promise.all([transport(url.protocol), this.proxyAgent()]);
-      const raw = await new Promise<{ status: number; headers: HttpResponse["headers"]; body: Buffer }>((resolve, reject) => {
-        const body = request.body === "" ? undefined : Buffer.from(request.body, "utf8");
-        const req = http.request(
-          url,
-          {
-            method: request.method,
-            headers: {
-              "accept-encoding": "gzip, deflate, br",
-              ...request.headers,
-              ...(body ? { "content-length": String(body.length) } : {}),
+      const raw = await new Promise<{ status: number; headers: HttpResponse["headers"]; body: Buffer }>(
+        (resolve, reject) => {
+          const body = request.body === "" ? undefined : Buffer.from(request.body, "utf8");
+          const req = http.request(
+            url,
+            {
+              method: request.method,
+              headers: {
+                "accept-encoding": "gzip, deflate, br",
+                ...request.headers,
+                ...(body ? { "content-length": String(body.length) } : {}),
+              },
+              ...(agent
+                ? { agent: (url.protocol === "https:" ? agent.https : agent.http) as import("node:http").Agent }
+                : {}),
             },
-            ...(agent ? { agent: (url.protocol === "https:" ? agent.https : agent.http) as import("node:http").Agent } : {}),
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on("data", (chunk: Buffer) => chunks.push(chunk));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-            res.on("error", reject);
-          },
-        );
-        // One bound on the whole exchange, like a request time-out: no command hangs on a silent exchange.
-        const timer = setTimeout(() => req.destroy(new RequestTimeout(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
-        req.on("close", () => clearTimeout(timer));
-        req.on("error", reject);
-        req.end(body);
-      });
-      const text = (await decode(raw.body, String(raw.headers["content-encoding"] ?? "").toLowerCase() || undefined)).toString("utf8");
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on("data", (chunk: Buffer) => chunks.push(chunk));
+              res.on("end", () =>
+                resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+              );
+              res.on("error", reject);
+            },
+          );
+          // One bound on the whole exchange, like a request time-out: no command hangs on a silent exchange.
+          const timer = setTimeout(
+            () => req.destroy(new RequestTimeout(`timed out after ${this.timeoutMs} ms`)),
+            this.timeoutMs,
+          );
+          req.on("close", () => clearTimeout(timer));
+          req.on("error", reject);
+          req.end(body);
+        },
+      );
+      const text = (
+        await decode(raw.body, String(raw.headers["content-encoding"] ?? "").toLowerCase() || undefined)
+      ).toString("utf8");
       let json: unknown;
       try {
         json = text === "" ? undefined : JSON.parse(text);
       } catch {
         json = undefined;
       }
-      this.logger.debug("http", { exchange: this.exchange, method: request.method, path: request.path, status: raw.status, ms: Date.now() - started });
+      this.logger.debug("http", {
+        exchange: this.exchange,
+        method: request.method,
+        path: request.path,
+        status: raw.status,
+        ms: Date.now() - started,
+      });
       return { status: raw.status, headers: raw.headers, text, json };
     } catch (error) {
       const code = (error as { code?: string }).code ?? "ENETWORK";

@@ -97,9 +97,14 @@ export abstract class PollingFeed implements BookFeed {
       for (const listener of this.changeListeners) this.safely(listener);
     } catch (error) {
       this.stats.failures++;
-      this.log.warn("feed poll failed", { exchange: this.exchange, pair: this.pair, error: (error as Error).message ?? String(error) });
+      this.log.warn("feed poll failed", {
+        exchange: this.exchange,
+        pair: this.pair,
+        error: (error as Error).message ?? String(error),
+      });
       const staleAfter = this.options.staleAfterMs ?? FEED_DEFAULTS.staleAfterMs;
-      if (this.running && this.currentState === "live" && Date.now() - this.lastGoodAt >= staleAfter) this.setState("stale");
+      if (this.running && this.currentState === "live" && Date.now() - this.lastGoodAt >= staleAfter)
+        this.setState("stale");
     }
   }
 

@@ -50,7 +50,10 @@ export abstract class RestSnapshotFeed extends SocketFeed {
 
   /** A resync keeps the socket and its subscription: deltas buffer while a new snapshot comes. */
   protected override requestSnapshot(): void {
-    if (!this.isOpen()) return this.renewSocket();
+    if (!this.isOpen()) {
+      this.renewSocket();
+      return;
+    }
     this.loadSnapshot();
   }
 
@@ -79,7 +82,10 @@ export abstract class RestSnapshotFeed extends SocketFeed {
       },
       (error: unknown) => {
         if (epoch !== this.snapshotEpoch || !this.isRunning) return;
-        this.log.warn("feed snapshot failed", { exchange: this.exchange, error: (error as Error).message ?? String(error) });
+        this.log.warn("feed snapshot failed", {
+          exchange: this.exchange,
+          error: (error as Error).message ?? String(error),
+        });
         const delay = backoffDelay(
           ++this.snapshotAttempts,
           this.options.reconnectBaseMs ?? FEED_DEFAULTS.reconnectBaseMs,

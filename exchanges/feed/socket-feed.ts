@@ -413,11 +413,17 @@ export abstract class SocketFeed implements BookFeed {
     try {
       decoded = this.decode(data);
     } catch (error) {
-      if (this.pendingDecodes === 0) return this.parseFailure(error, data);
+      if (this.pendingDecodes === 0) {
+        this.parseFailure(error, data);
+        return;
+      }
       decoded = Promise.reject(error);
       decoded.catch(() => {});
     }
-    if (!(decoded instanceof Promise) && this.pendingDecodes === 0) return this.process(decoded);
+    if (!(decoded instanceof Promise) && this.pendingDecodes === 0) {
+      this.process(decoded);
+      return;
+    }
     const generation = this.generation;
     const settled: Promise<{ frame: Frame } | { error: unknown }> = Promise.resolve(decoded).then(
       (frame) => ({ frame }),

@@ -1,8 +1,8 @@
 import type { BookSide } from "../../lib/orderbook.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import type { BookLevel } from "../../lib/types.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
 import { crc32Signed, FeedParseError, isRecord, parseLevels, priceKey } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const BITGET_WS_URL = "wss://ws.bitget.com/v2/ws/public";
@@ -54,7 +54,10 @@ export class BitgetFeed extends SocketFeed {
   }
 
   protected override requestSnapshot(): void {
-    if (!this.isOpen()) return this.renewSocket();
+    if (!this.isOpen()) {
+      this.renewSocket();
+      return;
+    }
     this.sendJson({ op: "unsubscribe", args: [this.arg] });
     this.subscribe();
   }

@@ -1,6 +1,6 @@
 import { exchangeSymbol } from "../../lib/pair.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
 import { applyLevels, FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const BITMART_WS_URL = "wss://ws-manager-compress.bitmart.com/api?protocol=1.1";
@@ -41,7 +41,10 @@ export class BitmartFeed extends SocketFeed {
 
   /** BitMart answers {"op":"request"} with a snapshot of the channel, no new socket needed. */
   protected override requestSnapshot(): void {
-    if (!this.isOpen()) return this.renewSocket();
+    if (!this.isOpen()) {
+      this.renewSocket();
+      return;
+    }
     this.sendJson({ op: "request", args: [this.topic] });
   }
 
@@ -51,7 +54,8 @@ export class BitmartFeed extends SocketFeed {
     const message: unknown = JSON.parse(frame);
     if (!isRecord(message)) throw new FeedParseError("not an object");
     if (message.table === undefined) {
-      if (message.errorCode !== undefined) this.log.error("bitmart refused", { code: message.errorCode, msg: message.errorMessage });
+      if (message.errorCode !== undefined)
+        this.log.error("bitmart refused", { code: message.errorCode, msg: message.errorMessage });
       return; // subscription acknowledgement
     }
     if (message.table !== "spot/depth/increase100" || !Array.isArray(message.data)) return;

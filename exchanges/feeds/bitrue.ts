@@ -1,6 +1,6 @@
 import { exchangeSymbol } from "../../lib/pair.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
 import { FeedParseError, isRecord, parseLevels } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const BITRUE_WS_URL = "wss://ws.bitrue.com/market/ws";
@@ -43,7 +43,8 @@ export class BitrueFeed extends SocketFeed {
       return;
     }
     if (message.event_rep !== undefined) {
-      if (message.status !== "ok") this.log.error("bitrue refused", { status: message.status, channel: message.channel });
+      if (message.status !== "ok")
+        this.log.error("bitrue refused", { status: message.status, channel: message.channel });
       return;
     }
     if (message.channel !== this.channel) return;

@@ -1,8 +1,8 @@
 import { exchangeSymbol } from "../../lib/pair.js";
 import type { BookLevel } from "../../lib/types.js";
+import { isRecord, parseLevels } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
-import { isRecord, parseLevels } from "../feed/levels.js";
 import { PollingFeed } from "../feed/polling-feed.js";
 
 export const BITTEAM_REST_URL = "https://bit.team";

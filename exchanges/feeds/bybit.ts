@@ -1,6 +1,6 @@
 import { exchangeSymbol } from "../../lib/pair.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
 import { applyLevels, FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const BYBIT_WS_URL = "wss://stream.bybit.com/v5/public/spot";
@@ -42,7 +42,10 @@ export class BybitFeed extends SocketFeed {
 
   /** Unsubscribe and subscribe again on the same socket: bybit answers with a snapshot. */
   protected override requestSnapshot(): void {
-    if (!this.isOpen()) return this.renewSocket();
+    if (!this.isOpen()) {
+      this.renewSocket();
+      return;
+    }
     this.sendJson({ op: "unsubscribe", args: [this.topic] });
     this.subscribe();
   }

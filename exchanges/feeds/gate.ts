@@ -1,7 +1,7 @@
 import { exchangeSymbol } from "../../lib/pair.js";
+import { FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
 import type { FeedRuntimeOptions } from "../feed/options.js";
 import { restBase } from "../feed/options.js";
-import { FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../feed/rest-snapshot-feed.js";
 import type { Frame } from "../feed/socket-feed.js";
 
@@ -30,7 +30,12 @@ export class GateFeed extends RestSnapshotFeed {
   }
 
   protected subscribe(): void {
-    this.sendJson({ time: Math.floor(Date.now() / 1000), channel: CHANNEL, event: "subscribe", payload: [this.symbol, "100ms"] });
+    this.sendJson({
+      time: Math.floor(Date.now() / 1000),
+      channel: CHANNEL,
+      event: "subscribe",
+      payload: [this.symbol, "100ms"],
+    });
     this.loadSnapshot();
   }
 
@@ -40,9 +45,15 @@ export class GateFeed extends RestSnapshotFeed {
 
   protected async fetchSnapshot(): Promise<RestSnapshot> {
     const limit = Math.max(100, this.depth);
-    const answer = await this.fetchJson(`${this.rest}/api/v4/spot/order_book?currency_pair=${this.symbol}&limit=${limit}&with_id=true`);
+    const answer = await this.fetchJson(
+      `${this.rest}/api/v4/spot/order_book?currency_pair=${this.symbol}&limit=${limit}&with_id=true`,
+    );
     if (!isRecord(answer)) throw new Error("unexpected snapshot");
-    return { sequence: sequence(answer.id, "id"), bids: parseLevels(answer.bids, "bids"), asks: parseLevels(answer.asks, "asks") };
+    return {
+      sequence: sequence(answer.id, "id"),
+      bids: parseLevels(answer.bids, "bids"),
+      asks: parseLevels(answer.asks, "asks"),
+    };
   }
 
   protected handleFrame(frame: Frame): void {

@@ -84,7 +84,10 @@ export class HtxFeed extends RestSnapshotFeed {
       this.pending = undefined;
       clearTimeout(pending.timer);
       const data = message.data;
-      if (!isRecord(data)) return pending.reject(new Error("snapshot without data"));
+      if (!isRecord(data)) {
+        pending.reject(new Error("snapshot without data"));
+        return;
+      }
       try {
         pending.resolve({
           sequence: sequence(data.seqNum, "seqNum"),

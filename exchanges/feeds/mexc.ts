@@ -65,7 +65,10 @@ export class MexcFeed extends RestSnapshotFeed {
   }
 
   protected handleFrame(frame: Frame): void {
-    if (typeof frame === "string") return this.handleText(frame);
+    if (typeof frame === "string") {
+      this.handleText(frame);
+      return;
+    }
     const push = decodePush(frame);
     if (push.channel !== this.channel) return;
     const depths = push.publicAggreDepths;

@@ -1,6 +1,6 @@
 import { exchangeSymbol } from "../../lib/pair.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
 import { applyLevels, FeedParseError, isRecord, parseLevels, sequence } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const OKX_WS_URL = "wss://ws.okx.com:8443/ws/v5/public";
@@ -43,7 +43,10 @@ export class OkxFeed extends SocketFeed {
   }
 
   protected override requestSnapshot(): void {
-    if (!this.isOpen()) return this.renewSocket();
+    if (!this.isOpen()) {
+      this.renewSocket();
+      return;
+    }
     this.sendJson({ op: "unsubscribe", args: [this.arg] });
     this.subscribe();
   }

@@ -1,7 +1,7 @@
 import { exchangeSymbol } from "../../lib/pair.js";
 import type { BookLevel } from "../../lib/types.js";
-import type { FeedRuntimeOptions } from "../feed/options.js";
 import { applyLevels, decimalText, FeedParseError, isRecord } from "../feed/levels.js";
+import type { FeedRuntimeOptions } from "../feed/options.js";
 import { type Frame, SocketFeed } from "../feed/socket-feed.js";
 
 export const PROBIT_WS_URL = "wss://api.probit.com/api/exchange/v1/ws";
@@ -27,7 +27,13 @@ export class ProbitFeed extends SocketFeed {
   }
 
   protected subscribe(): void {
-    this.sendJson({ type: "subscribe", channel: "marketdata", market_id: this.marketId, interval: 100, filter: ["order_books"] });
+    this.sendJson({
+      type: "subscribe",
+      channel: "marketdata",
+      market_id: this.marketId,
+      interval: 100,
+      filter: ["order_books"],
+    });
   }
 
   protected keepAliveMessage(): undefined {

@@ -60,7 +60,14 @@ export async function verifyEnrollment(
 export async function verifyKeyLogin(
   app: App,
   credential: WebAuthnCredentialRecord,
-  input: { clientData: string; authenticatorData: string; signature: string; timestamp: number; method: string; path: string },
+  input: {
+    clientData: string;
+    authenticatorData: string;
+    signature: string;
+    timestamp: number;
+    method: string;
+    path: string;
+  },
 ): Promise<number> {
   const expected = sha256Base64url(loginChallengeText(input.timestamp, input.method, input.path));
   try {

@@ -11,7 +11,6 @@ import { createFeed } from "../../exchanges/feeds.js";
 import { createPaperFeed, paperPair } from "../../exchanges/paper/index.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
-import type { AccountPath } from "../../lib/api.js";
 import { decryptText, type StoredCredentials } from "../../lib/envelope.js";
 import { isExchangeId } from "../../lib/types.js";
 import { buildAdapter } from "../accounts.js";

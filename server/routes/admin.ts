@@ -77,7 +77,12 @@ export function adminRoutes(app: App): Route[] {
       async handler(ctx) {
         const body = await ctx.body(tokenPairSchema);
         knownExchange(body.exchangeId);
-        const record = { exchangeId: body.exchangeId, pair: body.pair, priceDecimals: body.decimals.price, amountDecimals: body.decimals.amount };
+        const record = {
+          exchangeId: body.exchangeId,
+          pair: body.pair,
+          priceDecimals: body.decimals.price,
+          amountDecimals: body.decimals.amount,
+        };
         await app.storage.setTokenPair(record);
         return tokenPairAnswer(record);
       },
@@ -88,7 +93,8 @@ export function adminRoutes(app: App): Route[] {
       auth: "admin",
       async handler(ctx) {
         const body = await ctx.body(removeTokenPairSchema);
-        if (!(await app.storage.deleteTokenPair(body.exchangeId, body.pair))) throw notFound(`no token pair ${body.exchangeId} ${body.pair}`);
+        if (!(await app.storage.deleteTokenPair(body.exchangeId, body.pair)))
+          throw notFound(`no token pair ${body.exchangeId} ${body.pair}`);
         return { removed: true };
       },
     },
@@ -100,7 +106,15 @@ export function adminRoutes(app: App): Route[] {
       async handler(ctx) {
         const { userId: email, scope } = await ctx.body(setUserSchema);
         if (await app.storage.getUserByEmail(email)) throw taskFailed("A user with this e-mail exists already", 409);
-        const user: UserRecord = { id: randomUUID(), email, passwordHash: null, admin: false, scope, lastActive: null, created: app.now() };
+        const user: UserRecord = {
+          id: randomUUID(),
+          email,
+          passwordHash: null,
+          admin: false,
+          scope,
+          lastActive: null,
+          created: app.now(),
+        };
         await app.storage.createUser(user);
         return userAnswer(user);
       },

@@ -12,7 +12,9 @@ export function clientRoutes(app: App): Route[] {
       path: "/token/clients",
       auth: "user",
       async handler(ctx) {
-        const names = new Set((await app.storage.listApiKeys()).map((k) => k.path[0]).filter((c) => inScope(ctx.user!, c)));
+        const names = new Set(
+          (await app.storage.listApiKeys()).map((k) => k.path[0]).filter((c) => inScope(ctx.user!, c)),
+        );
         return [...names].sort();
       },
     },
@@ -31,7 +33,9 @@ export function clientRoutes(app: App): Route[] {
             account: k.path[2],
             pair: k.envelope.pair,
             active: k.envelope.active,
-            bots: bots.filter((b) => pathKey(b.path) === pathKey(k.path)).map((b) => ({ botId: b.id, botType: b.botType })),
+            bots: bots
+              .filter((b) => pathKey(b.path) === pathKey(k.path))
+              .map((b) => ({ botId: b.id, botType: b.botType })),
           }));
       },
     },

@@ -8,8 +8,9 @@
  * comes back with its status and its JSON text unchanged; a time-out, a redirect, a non-JSON or an
  * oversized answer is a 600 with the reason.
  */
-import type { RelayOptions } from "../config.js";
+
 import type { App } from "../app.js";
+import type { RelayOptions } from "../config.js";
 import { taskFailed } from "../errors.js";
 import { PassThroughJson, type Route } from "../http.js";
 
@@ -37,7 +38,12 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
 }
 
 /** One upstream call: a fixed method and path on a configured host, nothing of the caller's. */
-export async function relayUpstream(relay: Required<RelayOptions>, upstream: Upstream, method: "GET" | "POST", path: string): Promise<PassThroughJson> {
+export async function relayUpstream(
+  relay: Required<RelayOptions>,
+  upstream: Upstream,
+  method: "GET" | "POST",
+  path: string,
+): Promise<PassThroughJson> {
   const url = `${relay[upstream]}${path}`;
   const host = new URL(url).host;
   const signal = AbortSignal.timeout(relay.timeoutMs);
@@ -64,20 +70,31 @@ export async function relayUpstream(relay: Required<RelayOptions>, upstream: Ups
     }
     bytes = await readCapped(answer.body, relay.maxBytes);
   } catch (error) {
-    if (signal.aborted) throw taskFailed(`The ${upstream} relay got no answer from ${host} within ${relay.timeoutMs} ms`, 504);
-    if (error instanceof RangeError) throw taskFailed(`The ${upstream} relay refused the answer of ${host}: ${error.message}`, 502);
+    if (signal.aborted)
+      throw taskFailed(`The ${upstream} relay got no answer from ${host} within ${relay.timeoutMs} ms`, 504);
+    if (error instanceof RangeError)
+      throw taskFailed(`The ${upstream} relay refused the answer of ${host}: ${error.message}`, 502);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw taskFailed(`The ${upstream} relay could not reach ${host}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, 502);
+    throw taskFailed(
+      `The ${upstream} relay could not reach ${host}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      502,
+    );
   }
   if (answer.status >= 300 && answer.status < 400) {
     // Following would let the upstream point the server anywhere.
-    throw taskFailed(`The ${upstream} relay got a redirect (${answer.status}) from ${host} and does not follow it`, 502);
+    throw taskFailed(
+      `The ${upstream} relay got a redirect (${answer.status}) from ${host} and does not follow it`,
+      502,
+    );
   }
   const text = bytes.toString("utf8");
   try {
     JSON.parse(text);
   } catch {
-    throw taskFailed(`The ${upstream} relay got an answer that is not JSON from ${host} (status ${answer.status})`, 502);
+    throw taskFailed(
+      `The ${upstream} relay got an answer that is not JSON from ${host} (status ${answer.status})`,
+      502,
+    );
   }
   return new PassThroughJson(answer.status, text);
 }
@@ -90,7 +107,8 @@ export function gatewayRoutes(app: App): Route[] {
       auth: "public",
       async handler(ctx) {
         const pair = ctx.params.pair!;
-        if (!BITTEAM_PAIR.test(pair)) throw taskFailed(`Invalid pair '${pair.slice(0, 80)}': write it as BASE_QUOTE (seed 001 §7)`);
+        if (!BITTEAM_PAIR.test(pair))
+          throw taskFailed(`Invalid pair '${pair.slice(0, 80)}': write it as BASE_QUOTE (seed 001 §7)`);
         return relayUpstream(app.config.relay, "bitteam", "GET", `/trade/api/orderbooks/${pair}`);
       },
     },

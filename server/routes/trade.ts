@@ -44,7 +44,7 @@ export function tradeRoutes(app: App): Route[] {
         return withAdapter(app, ctx, async (adapter, { path, record }) => {
           const pair = normalizePair(record.envelope.pair);
           const decimals = await app.storage.getTokenPair(path[1], pair);
-          let resolved;
+          let resolved: ReturnType<typeof resolveOrderAmount>;
           try {
             resolved = resolveOrderAmount({
               price: body.price,

@@ -1,6 +1,12 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BingxAdapter, bingxSignature, bingxSignedQuery, parseBingxBalances, parseBingxOrder } from "../../exchanges/bingx.js";
+import {
+  BingxAdapter,
+  bingxSignature,
+  bingxSignedQuery,
+  parseBingxBalances,
+  parseBingxOrder,
+} from "../../exchanges/bingx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "../mocks/bingx.js";
@@ -58,12 +64,27 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
     expect(`${req.method} ${req.path}`).toBe("POST /openApi/spot/v1/trade/order");
     expect(req.headers["x-bx-apikey"]).toBe(BINGX_KEY);
     const q = parseQuery(req.query);
-    expect(q).toMatchObject({ symbol: "BTC-USDT", side: "BUY", type: "LIMIT", quantity: "0.01", price: "30000", timeInForce: "GTC", recvWindow: "5000" });
+    expect(q).toMatchObject({
+      symbol: "BTC-USDT",
+      side: "BUY",
+      type: "LIMIT",
+      quantity: "0.01",
+      price: "30000",
+      timeInForce: "GTC",
+      recvWindow: "5000",
+    });
     expect(q.newClientOrderId).toMatch(/^[0-9a-f]{32}$/);
     expect(req.body).toBe("");
     const stored = [...mock.orders.values()][0]!;
     // the 19-digit order id stays exact (001 §9 long numbers)
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: stored.orderId, clientOrderId: q.newClientOrderId, status: "open", side: "Buy", amount: "0.01" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: stored.orderId,
+      clientOrderId: q.newClientOrderId,
+      status: "open",
+      side: "Buy",
+      amount: "0.01",
+    });
     expect(order.id).toBe("1736011869418901234");
   });
 
@@ -91,10 +112,19 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
 
   it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (001 §5, §9)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
-    expect((await rejection(bingx.createBatch("BTC/USDT", items))).message).toBe("ExchangeId: bingx, msg: Maximum for 'createBatch' is: 10");
-    expect((await rejection(bingx.cancelBatch("BTC/USDT", Array.from({ length: 11 }, (_, i) => String(i))))).message).toBe(
-      "ExchangeId: bingx, msg: Maximum for 'cancelBatch' is: 10",
+    expect((await rejection(bingx.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: bingx, msg: Maximum for 'createBatch' is: 10",
     );
+    expect(
+      (
+        await rejection(
+          bingx.cancelBatch(
+            "BTC/USDT",
+            Array.from({ length: 11 }, (_, i) => String(i)),
+          ),
+        )
+      ).message,
+    ).toBe("ExchangeId: bingx, msg: Maximum for 'cancelBatch' is: 10");
     expect(mock.server.requests).toHaveLength(0);
   });
 
@@ -116,7 +146,12 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
     const a = await bingx.createOrder(buy);
     const b = await bingx.createOrder({ ...buy, amount: "0.02" });
     await bingx.cancelOrder("BTC/USDT", b.id);
-    expect(await bingx.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", amount: "0.02", clientOrderId: b.clientOrderId });
+    expect(await bingx.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
     expect((await bingx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
@@ -151,14 +186,23 @@ describe("bingx errors (001 §8: {code, msg}, success code 0)", () => {
   });
 
   it("maps 'cancel fail, order not exist' to order-not-found", async () => {
-    expect(await rejection(bingx.cancelOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: 100421 });
+    expect(await rejection(bingx.cancelOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: 100421,
+    });
   });
 
   it("maps 100404 (BingX's real answer for an unknown or finished order) to order-not-found", async () => {
-    expect(await rejection(bingx.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: 100404 });
+    expect(await rejection(bingx.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: 100404,
+    });
     const order = await bingx.createOrder(buy);
     await bingx.cancelOrder("BTC/USDT", order.id);
-    expect(await rejection(bingx.cancelOrder("BTC/USDT", order.id))).toMatchObject({ kind: "order-not-found", code: 100404 });
+    expect(await rejection(bingx.cancelOrder("BTC/USDT", order.id))).toMatchObject({
+      kind: "order-not-found",
+      code: 100404,
+    });
   });
 
   it("maps 100410 to rate-limit with the unblock time of its message as the retry hint", async () => {
@@ -215,7 +259,13 @@ describe("bingx status and timestamp rules (001 §3, §4) with the documented or
     expect(status("WHATEVER")).toBeUndefined();
   });
   it("keeps millisecond times and decimal strings", () => {
-    expect(parseBingxOrder(documented, "BTC/USDT")).toMatchObject({ timestamp: 1699439210000, price: "30000", amount: "0.01", filled: "0", side: "Buy" });
+    expect(parseBingxOrder(documented, "BTC/USDT")).toMatchObject({
+      timestamp: 1699439210000,
+      price: "30000",
+      amount: "0.01",
+      filled: "0",
+      side: "Buy",
+    });
   });
   it("drops all-zero balances", () => {
     expect(parseBingxBalances({ balances: [{ asset: "X", free: "0.000", locked: "0" }] })).toEqual({});

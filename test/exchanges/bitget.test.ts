@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "../../exchanges/bitget.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type BitgetMock, startBitgetMock } from "../mocks/bitget.js";
@@ -39,9 +39,19 @@ describe("bitget adapter against a loopback mock", () => {
   it("fetches one order, lists open orders (price from priceAvg) and cancels one (001 §1)", async () => {
     const a = await bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await bitget.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
-    expect(await bitget.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, price: "30000", status: "open" });
+    expect(await bitget.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      clientOrderId: a.clientOrderId,
+      price: "30000",
+      status: "open",
+    });
     const open = await bitget.fetchOpenOrders("BTC/USDT");
-    expect(open.map((o) => [o.id, o.price]).sort()).toEqual([[a.id, "30000"], [b.id, "40000"]].sort());
+    expect(open.map((o) => [o.id, o.price]).sort()).toEqual(
+      [
+        [a.id, "30000"],
+        [b.id, "40000"],
+      ].sort(),
+    );
     expect(mock.server.requests.at(-1)!.query).toBe("limit=100&symbol=BTCUSDT");
     expect(await bitget.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
     expect((await bitget.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
@@ -63,18 +73,28 @@ describe("bitget adapter against a loopback mock", () => {
   it('fails a batch with "Failure List: ..." when any item failed (001 §5)', async () => {
     mock.failBatchItem = 0;
     const error = await rejects(bitget.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]));
-    expect(error.message).toMatch(/^ExchangeId: bitget, msg: Failure List: [0-9a-f]{32}: Insufficient balance \(43012\)$/);
+    expect(error.message).toMatch(
+      /^ExchangeId: bitget, msg: Failure List: [0-9a-f]{32}: Insufficient balance \(43012\)$/,
+    );
     expect(error).toMatchObject({ kind: "insufficient-funds", code: "43012" });
   });
 
   it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (001 §9)", async () => {
-    const error = await rejects(bitget.createBatch("BTC/USDT", Array.from({ length: 51 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }))));
+    const error = await rejects(
+      bitget.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 51 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
     expect(error.message).toBe("ExchangeId: bitget, msg: Maximum for 'createBatch' is: 50");
     expect(mock.server.requests).toHaveLength(0);
   });
 
   it("reads assets: upper-cased codes, frozen + locked as l, zero dropped, long numbers exact (001 §3, §9)", async () => {
-    expect(await bitget.fetchBalances()).toEqual({ USDT: { f: "500.5", l: "100.5" }, BTC: { f: "1.123456789012345678", l: "0" } });
+    expect(await bitget.fetchBalances()).toEqual({
+      USDT: { f: "500.5", l: "100.5" },
+      BTC: { f: "1.123456789012345678", l: "0" },
+    });
   });
 
   it("maps a wrong secret to auth (40009) without a retry (001 §8)", async () => {
@@ -92,8 +112,13 @@ describe("bitget adapter against a loopback mock", () => {
 
   it("maps 43012 to insufficient funds and 43001 to order-not-found (001 §8)", async () => {
     mock.errorNext = { code: "43012", msg: "Insufficient balance" };
-    expect(await rejects(bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }))).toMatchObject({ kind: "insufficient-funds" });
-    expect(await rejects(bitget.cancelOrder("BTC/USDT", "1"))).toMatchObject({ kind: "order-not-found", code: "43001" });
+    expect(await rejects(bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }))).toMatchObject(
+      { kind: "insufficient-funds" },
+    );
+    expect(await rejects(bitget.cancelOrder("BTC/USDT", "1"))).toMatchObject({
+      kind: "order-not-found",
+      code: "43001",
+    });
   });
 
   it("maps HTTP 429 to rate-limit", async () => {
@@ -111,7 +136,11 @@ describe("bitget adapter against a loopback mock", () => {
     expect(mock.orders.size).toBe(1);
     expect([...mock.orders.values()][0]!.clientOid).toBe(order.clientOrderId);
     expect(mock.server.requests.filter((r) => r.path === "/api/v2/spot/trade/place-order")).toHaveLength(1);
-    expect(mock.server.requests.some((r) => r.path === "/api/v2/spot/trade/orderInfo" && r.query === `clientOid=${order.clientOrderId}`)).toBe(true);
+    expect(
+      mock.server.requests.some(
+        (r) => r.path === "/api/v2/spot/trade/orderInfo" && r.query === `clientOid=${order.clientOrderId}`,
+      ),
+    ).toBe(true);
   });
 
   it("is built by createExchange (registry line)", () => {
@@ -122,23 +151,65 @@ describe("bitget adapter against a loopback mock", () => {
 describe("bitget signing as the signature page documents it", () => {
   it("signs timestamp + GET + requestPath + '?' + the query sorted by key, base64 HMAC-SHA256", () => {
     // The page's pre-hash example: "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT".
-    const request = bitgetSignedRequest({ api: "k", secret: "s", password: "p" }, 16273667805456, "GET", "/api/mix/v2/market/depth", { symbol: "BTCUSDT", limit: "20" });
+    const request = bitgetSignedRequest(
+      { api: "k", secret: "s", password: "p" },
+      16273667805456,
+      "GET",
+      "/api/mix/v2/market/depth",
+      { symbol: "BTCUSDT", limit: "20" },
+    );
     expect(request.query).toBe("limit=20&symbol=BTCUSDT");
-    const expected = createHmac("sha256", "s").update("16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT").digest("base64");
-    expect(request.headers).toMatchObject({ "ACCESS-SIGN": expected, "ACCESS-TIMESTAMP": "16273667805456", "ACCESS-KEY": "k", "ACCESS-PASSPHRASE": "p" });
+    const expected = createHmac("sha256", "s")
+      .update("16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT")
+      .digest("base64");
+    expect(request.headers).toMatchObject({
+      "ACCESS-SIGN": expected,
+      "ACCESS-TIMESTAMP": "16273667805456",
+      "ACCESS-KEY": "k",
+      "ACCESS-PASSPHRASE": "p",
+    });
   });
   it("signs timestamp + POST + requestPath + the JSON body, no '?' without a query", () => {
-    const body = { productType: "usdt-futures", symbol: "BTCUSDT", size: "8", marginMode: "crossed", side: "buy", orderType: "limit", clientOid: "channel#123456" };
-    const request = bitgetSignedRequest({ api: "k", secret: "s", password: "p" }, 16273667805456, "POST", "/api/v2/mix/order/place-order", body);
-    expect(request.body).toBe('{"productType":"usdt-futures","symbol":"BTCUSDT","size":"8","marginMode":"crossed","side":"buy","orderType":"limit","clientOid":"channel#123456"}');
-    const expected = createHmac("sha256", "s").update(`16273667805456POST/api/v2/mix/order/place-order${request.body}`).digest("base64");
+    const body = {
+      productType: "usdt-futures",
+      symbol: "BTCUSDT",
+      size: "8",
+      marginMode: "crossed",
+      side: "buy",
+      orderType: "limit",
+      clientOid: "channel#123456",
+    };
+    const request = bitgetSignedRequest(
+      { api: "k", secret: "s", password: "p" },
+      16273667805456,
+      "POST",
+      "/api/v2/mix/order/place-order",
+      body,
+    );
+    expect(request.body).toBe(
+      '{"productType":"usdt-futures","symbol":"BTCUSDT","size":"8","marginMode":"crossed","side":"buy","orderType":"limit","clientOid":"channel#123456"}',
+    );
+    const expected = createHmac("sha256", "s")
+      .update(`16273667805456POST/api/v2/mix/order/place-order${request.body}`)
+      .digest("base64");
     expect(request.headers["ACCESS-SIGN"]).toBe(expected);
   });
 });
 
 describe("bitget status and timestamp rules (001 §3, §4)", () => {
   // The documented example of GET unfilled-orders: cTime "1622697148" is in seconds.
-  const unfilled = { symbol: "btcusdt", orderId: "2222222", clientOid: "xxxxxxx", priceAvg: "34829.12", size: "1", orderType: "limit", side: "buy", status: "new", baseVolume: "0", cTime: "1622697148" };
+  const unfilled = {
+    symbol: "btcusdt",
+    orderId: "2222222",
+    clientOid: "xxxxxxx",
+    priceAvg: "34829.12",
+    size: "1",
+    orderType: "limit",
+    side: "buy",
+    status: "new",
+    baseVolume: "0",
+    cTime: "1622697148",
+  };
   it("multiplies a seconds cTime by 1000 and reads the order price from priceAvg", () => {
     const order = parseBitgetOrder(unfilled, "BTC/USDT");
     expect(order.timestamp).toBe(1622697148000);

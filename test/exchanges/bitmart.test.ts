@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BitmartAdapter, bitmartSignedRequest, parseBitmartBalances, parseBitmartOrder } from "../../exchanges/bitmart.js";
+import {
+  BitmartAdapter,
+  bitmartSignedRequest,
+  parseBitmartBalances,
+  parseBitmartOrder,
+} from "../../exchanges/bitmart.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { BITMART_KEY, BITMART_MEMO, BITMART_SECRET, type BitmartMock, startBitmartMock } from "../mocks/bitmart.js";
@@ -25,7 +30,11 @@ const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body) as Record<s
 describe("bitmart signing (official docs, Signature example)", () => {
   it("reproduces the documented X-BM-SIGN c31dc326… over 1589793796145#test001#{body}", () => {
     // The docs' example body has keys symbol, price, count in that order; JSON.stringify keeps it.
-    const request = bitmartSignedRequest(credentials, 1589793796145, "POST", "/spot/v1/test-post", { symbol: "BTC_USDT", price: "8600", count: "100" });
+    const request = bitmartSignedRequest(credentials, 1589793796145, "POST", "/spot/v1/test-post", {
+      symbol: "BTC_USDT",
+      price: "8600",
+      count: "100",
+    });
     expect(request.body).toBe('{"symbol":"BTC_USDT","price":"8600","count":"100"}');
     expect(request.headers).toMatchObject({
       "X-BM-KEY": BITMART_KEY,
@@ -48,7 +57,13 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     const body = lastBody();
     expect(body).toMatchObject({ symbol: "BTC_USDT", side: "buy", type: "limit", size: "0.01", price: "30000" });
     expect(body.client_order_id).toMatch(/^[0-9a-f]{32}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: [...mock.orders.keys()][0], clientOrderId: body.client_order_id, status: "open", side: "Buy" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: body.client_order_id,
+      status: "open",
+      side: "Buy",
+    });
   });
 
   it("creates a batch through /spot/v4/batch_orders (orderParams, recvWindow 5000)", async () => {
@@ -59,7 +74,9 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     expect(orders.map((o) => o.id)).toEqual([...mock.orders.keys()]);
     const body = lastBody();
     expect(body).toMatchObject({ symbol: "BTC_USDT", recvWindow: 5000 });
-    expect((body.orderParams as { clientOrderId: string }[]).map((p) => p.clientOrderId)).toEqual(orders.map((o) => o.clientOrderId));
+    expect((body.orderParams as { clientOrderId: string }[]).map((p) => p.clientOrderId)).toEqual(
+      orders.map((o) => o.clientOrderId),
+    );
   });
 
   it("fails a batch with the nested error code of the batch answer", async () => {
@@ -74,10 +91,19 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
 
   it("rejects batches over 10 with the seed's messages before any request (001 §5, §9)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
-    expect((await rejection(bitmart.createBatch("BTC/USDT", items))).message).toBe("ExchangeId: bitmart, msg: Maximum for 'createBatch' is: 10");
-    expect((await rejection(bitmart.cancelBatch("BTC/USDT", Array.from({ length: 11 }, (_, i) => String(i))))).message).toBe(
-      "ExchangeId: bitmart, msg: Maximum for 'cancelBatch' is: 10",
+    expect((await rejection(bitmart.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: bitmart, msg: Maximum for 'createBatch' is: 10",
     );
+    expect(
+      (
+        await rejection(
+          bitmart.cancelBatch(
+            "BTC/USDT",
+            Array.from({ length: 11 }, (_, i) => String(i)),
+          ),
+        )
+      ).message,
+    ).toBe("ExchangeId: bitmart, msg: Maximum for 'cancelBatch' is: 10");
     expect(mock.server.requests).toHaveLength(0);
   });
 
@@ -89,7 +115,11 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", orderIds: [b!.id, c!.id], recvWindow: 5000 });
     await expect(bitmart.cancelAll("BTC/USDT")).resolves.toEqual([]);
     expect(mock.orders.get(d!.id)!.state).toBe("canceled");
-    expect(routes().slice(-3)).toEqual(["POST /spot/v3/cancel_order", "POST /spot/v4/cancel_orders", "POST /spot/v4/cancel_all"]);
+    expect(routes().slice(-3)).toEqual([
+      "POST /spot/v3/cancel_order",
+      "POST /spot/v4/cancel_orders",
+      "POST /spot/v4/cancel_all",
+    ]);
   });
 
   it("reports a cancel of an order no longer open (result false) as order-not-found", async () => {
@@ -103,7 +133,13 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     const a = await bitmart.createOrder(buy);
     const b = await bitmart.createOrder({ ...buy, amount: "0.02" });
     await bitmart.cancelOrder("BTC/USDT", b.id);
-    expect(await bitmart.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", rawStatus: "canceled", amount: "0.02", clientOrderId: b.clientOrderId });
+    expect(await bitmart.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      rawStatus: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
     expect((await bitmart.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
     expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", orderMode: "spot", limit: 200, recvWindow: 5000 });
   });
@@ -141,12 +177,19 @@ describe("bitmart errors (001 §8; BitMart's documented success is code 1000)", 
   it("maps 50020 to insufficient-funds and 50005 to order-not-found", async () => {
     mock.failNext(50020, "Balance not enough");
     expect(await rejection(bitmart.createOrder(buy))).toMatchObject({ kind: "insufficient-funds", code: 50020 });
-    expect(await rejection(bitmart.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: 50005 });
+    expect(await rejection(bitmart.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: 50005,
+    });
   });
 
   it("maps HTTP 429 / 30013 to rate-limit with one X-BM-RateLimit-Reset window (seconds) as the hint", async () => {
     mock.rateLimitNext();
-    expect(await rejection(bitmart.fetchBalances())).toMatchObject({ kind: "rate-limit", code: 30013, retryAfterMs: 2000 });
+    expect(await rejection(bitmart.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: 30013,
+      retryAfterMs: 2000,
+    });
   });
 
   it("maps HTTP 418 (IP blocked after 429s) to rate-limit", async () => {
@@ -191,10 +234,18 @@ describe("bitmart status and timestamp rules (001 §3, §4, PRODUCT D9) with the
   const status = (state: string) => parseBitmartOrder({ ...documented, state }, "BTC/USDT").status;
 
   it("maps new and partially_filled to open, filled to closed, canceled to canceled", () => {
-    expect(["new", "partially_filled", "filled", "canceled"].map(status)).toEqual(["open", "open", "closed", "canceled"]);
+    expect(["new", "partially_filled", "filled", "canceled"].map(status)).toEqual([
+      "open",
+      "open",
+      "closed",
+      "canceled",
+    ]);
   });
   it("maps partially_canceled to canceled by the general rule (only mexc's exact 'PARTIALLY_CANCELED' is open, PRODUCT D9) and keeps the raw word", () => {
-    expect(parseBitmartOrder({ ...documented, state: "partially_canceled" }, "BTC/USDT")).toMatchObject({ status: "canceled", rawStatus: "partially_canceled" });
+    expect(parseBitmartOrder({ ...documented, state: "partially_canceled" }, "BTC/USDT")).toMatchObject({
+      status: "canceled",
+      rawStatus: "partially_canceled",
+    });
   });
   it("yields undefined for an unknown status", () => {
     expect(status("mystery")).toBeUndefined();
@@ -210,12 +261,22 @@ describe("bitmart status and timestamp rules (001 §3, §4, PRODUCT D9) with the
     });
   });
   it("drops all-zero balances of the documented wallet shape", () => {
-    expect(parseBitmartBalances({ wallet: [{ currency: "USDT", name: "Tether USD", available: "0.00000000", frozen: "0.00000000", unAvailable: "0" }] })).toEqual({});
+    expect(
+      parseBitmartBalances({
+        wallet: [
+          { currency: "USDT", name: "Tether USD", available: "0.00000000", frozen: "0.00000000", unAvailable: "0" },
+        ],
+      }),
+    ).toEqual({});
   });
 });
 
 describe("bitmart through the built CLI", () => {
-  const env = { SPOTDESK_API_KEY: BITMART_KEY, SPOTDESK_API_SECRET: BITMART_SECRET, SPOTDESK_API_PASSWORD: BITMART_MEMO };
+  const env = {
+    SPOTDESK_API_KEY: BITMART_KEY,
+    SPOTDESK_API_SECRET: BITMART_SECRET,
+    SPOTDESK_API_PASSWORD: BITMART_MEMO,
+  };
 
   it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
     const base = await runCliScenario({
@@ -228,7 +289,10 @@ describe("bitmart through the built CLI", () => {
       batch: THREE_ORDERS,
       balances: { USDT: { f: "1000", l: "12.5" } },
     });
-    const noMemo = await runCli([...base, "balances"], { SPOTDESK_API_KEY: BITMART_KEY, SPOTDESK_API_SECRET: BITMART_SECRET });
+    const noMemo = await runCli([...base, "balances"], {
+      SPOTDESK_API_KEY: BITMART_KEY,
+      SPOTDESK_API_SECRET: BITMART_SECRET,
+    });
     expect(noMemo.code).toBe(3);
   });
 });

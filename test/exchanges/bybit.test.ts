@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BybitAdapter, bybitSignedRequest, parseBybitOrder } from "../../exchanges/bybit.js";
 import { parseJsonExact } from "../../exchanges/common/adapter.js";
 import { createExchange } from "../../exchanges/registry.js";
@@ -24,10 +24,25 @@ describe("bybit adapter against a loopback mock", () => {
 
   it("creates a limit GTC buy with a hex orderLinkId, signed as bybit documents (001 §7)", async () => {
     const order = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open", type: "limit" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      side: "Buy",
+      amount: "0.01",
+      price: "30000",
+      status: "open",
+      type: "limit",
+    });
     expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
     const sent = JSON.parse(mock.server.requests[0]!.body);
-    expect(sent).toMatchObject({ category: "spot", symbol: "BTCUSDT", side: "Buy", orderType: "Limit", timeInForce: "GTC", qty: "0.01", price: "30000" });
+    expect(sent).toMatchObject({
+      category: "spot",
+      symbol: "BTCUSDT",
+      side: "Buy",
+      orderType: "Limit",
+      timeInForce: "GTC",
+      qty: "0.01",
+      price: "30000",
+    });
     expect(mock.server.requests[0]!.headers["x-bapi-recv-window"]).toBe("5000");
     expect(mock.orders.get(order.id)?.orderLinkId).toBe(order.clientOrderId);
   });
@@ -36,7 +51,15 @@ describe("bybit adapter against a loopback mock", () => {
     const a = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await bybit.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
     const one = await bybit.fetchOrder("BTC/USDT", a.id);
-    expect(one).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, side: "Buy", price: "30000", amount: "0.01", filled: "0", status: "open" });
+    expect(one).toMatchObject({
+      id: a.id,
+      clientOrderId: a.clientOrderId,
+      side: "Buy",
+      price: "30000",
+      amount: "0.01",
+      filled: "0",
+      status: "open",
+    });
     expect((await bybit.fetchOpenOrders("BTC/USDT")).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
     expect(await bybit.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
     expect((await bybit.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
@@ -79,14 +102,23 @@ describe("bybit adapter against a loopback mock", () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     const error = await rejects(bybit.createBatch("BTC/USDT", items));
     expect(error.message).toBe("ExchangeId: bybit, msg: Maximum for 'createBatch' is: 10");
-    const cancel = await rejects(bybit.cancelBatch("BTC/USDT", Array.from({ length: 11 }, (_, i) => String(i))));
+    const cancel = await rejects(
+      bybit.cancelBatch(
+        "BTC/USDT",
+        Array.from({ length: 11 }, (_, i) => String(i)),
+      ),
+    );
     expect(cancel.message).toBe("ExchangeId: bybit, msg: Maximum for 'cancelBatch' is: 10");
     expect(mock.server.requests).toHaveLength(0);
   });
 
   it("rejects a zero or malformed amount as bad input before any request", async () => {
-    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0", price: "1" }))).kind).toBe("bad-input");
-    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1e3", price: "1" }))).kind).toBe("bad-input");
+    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0", price: "1" }))).kind).toBe(
+      "bad-input",
+    );
+    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1e3", price: "1" }))).kind).toBe(
+      "bad-input",
+    );
     expect(mock.server.requests).toHaveLength(0);
   });
 
@@ -139,7 +171,11 @@ describe("bybit adapter against a loopback mock", () => {
     expect(order.clientOrderId).toBe([...mock.orders.values()][0]!.orderLinkId);
     const creates = mock.server.requests.filter((r) => r.path === "/v5/order/create");
     expect(creates).toHaveLength(1);
-    expect(mock.server.requests.some((r) => r.path === "/v5/order/realtime" && r.query.includes(`orderLinkId=${order.clientOrderId}`))).toBe(true);
+    expect(
+      mock.server.requests.some(
+        (r) => r.path === "/v5/order/realtime" && r.query.includes(`orderLinkId=${order.clientOrderId}`),
+      ),
+    ).toBe(true);
   });
 
   it("is reachable through createExchange with --base-url replacing the host (PRODUCT contract)", async () => {
@@ -151,39 +187,74 @@ describe("bybit adapter against a loopback mock", () => {
 describe("bybit signing as the v5 guide documents it", () => {
   // The guide's GET example: plain text "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C".
   it("signs timestamp + api key + recv window + the query exactly as sent (not sorted), hex HMAC-SHA256", () => {
-    const request = bybitSignedRequest({ api: "XXXXXXXXXX", secret: "s3cret" }, 1658384314791, "GET", "/v5/order/realtime", {
-      category: "option",
-      symbol: "BTC-29JUL22-25000-C",
-    });
+    const request = bybitSignedRequest(
+      { api: "XXXXXXXXXX", secret: "s3cret" },
+      1658384314791,
+      "GET",
+      "/v5/order/realtime",
+      {
+        category: "option",
+        symbol: "BTC-29JUL22-25000-C",
+      },
+    );
     expect(request.query).toBe("category=option&symbol=BTC-29JUL22-25000-C");
     const plain = "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C";
     expect(request.headers["X-BAPI-SIGN"]).toBe(createHmac("sha256", "s3cret").update(plain).digest("hex"));
-    expect(request.headers).toMatchObject({ "X-BAPI-API-KEY": "XXXXXXXXXX", "X-BAPI-TIMESTAMP": "1658384314791", "X-BAPI-RECV-WINDOW": "5000" });
+    expect(request.headers).toMatchObject({
+      "X-BAPI-API-KEY": "XXXXXXXXXX",
+      "X-BAPI-TIMESTAMP": "1658384314791",
+      "X-BAPI-RECV-WINDOW": "5000",
+    });
   });
 
   it("sends the documented, already encoded nextPageCursor back unchanged and signs it so", () => {
     const cursor = "page_args%3Dfd4300ae-7847-404e-b947-b46980a4d140%26symbol%3D6%26";
-    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1, "GET", "/v5/order/realtime", { category: "spot", cursor });
+    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1, "GET", "/v5/order/realtime", {
+      category: "spot",
+      cursor,
+    });
     expect(request.query).toBe(`category=spot&cursor=${cursor}`);
   });
 
   it("signs the raw JSON body of a POST, the same bytes it sends", () => {
-    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1658385579423, "POST", "/v5/order/create", { category: "spot", symbol: "BTCUSDT" });
+    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1658385579423, "POST", "/v5/order/create", {
+      category: "spot",
+      symbol: "BTCUSDT",
+    });
     expect(request.body).toBe('{"category":"spot","symbol":"BTCUSDT"}');
-    expect(request.headers["X-BAPI-SIGN"]).toBe(createHmac("sha256", "s").update(`1658385579423k5000${request.body}`).digest("hex"));
+    expect(request.headers["X-BAPI-SIGN"]).toBe(
+      createHmac("sha256", "s").update(`1658385579423k5000${request.body}`).digest("hex"),
+    );
     expect(request.headers["Content-Type"]).toBe("application/json");
   });
 });
 
 describe("shared adapter base: exact JSON numbers (001 §9)", () => {
   it("parses numeric literals longer than 15 characters as exact decimal strings, outside strings only", () => {
-    const parsed = parseJsonExact('{"a":12345678901234567890,"b":0.12345678901234567,"c":"9999999999999999999","d":42,"e":1684476068369}') as Record<string, unknown>;
-    expect(parsed).toEqual({ a: "12345678901234567890", b: "0.12345678901234567", c: "9999999999999999999", d: 42, e: 1684476068369 });
+    const parsed = parseJsonExact(
+      '{"a":12345678901234567890,"b":0.12345678901234567,"c":"9999999999999999999","d":42,"e":1684476068369}',
+    ) as Record<string, unknown>;
+    expect(parsed).toEqual({
+      a: "12345678901234567890",
+      b: "0.12345678901234567",
+      c: "9999999999999999999",
+      d: 42,
+      e: 1684476068369,
+    });
   });
 });
 
 describe("bybit status and timestamp rules (001 §3, §4)", () => {
-  const base = { orderId: "1", orderLinkId: "x", price: "1", qty: "1", cumExecQty: "0", side: "Buy", orderType: "Limit", createdTime: "1684476068369" };
+  const base = {
+    orderId: "1",
+    orderLinkId: "x",
+    price: "1",
+    qty: "1",
+    cumExecQty: "0",
+    side: "Buy",
+    orderType: "Limit",
+    createdTime: "1684476068369",
+  };
   it.each([
     ["New", "open"],
     ["PartiallyFilled", "open"],

@@ -1,6 +1,12 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GateAdapter, gateSignature, gateSignedRequest, parseGateBalances, parseGateOrder } from "../../exchanges/gate.js";
+import {
+  GateAdapter,
+  gateSignature,
+  gateSignedRequest,
+  parseGateBalances,
+  parseGateOrder,
+} from "../../exchanges/gate.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { GATE_KEY, GATE_SECRET, type GateMock, startGateMock } from "../mocks/gate.js";
@@ -55,13 +61,20 @@ describe("gate signing (official APIv4 docs)", () => {
   });
 
   it("reproduces the documented signature of POST /api/v4/futures/orders with its JSON body", () => {
-    const request = gateSignedRequest({ api: "key", secret: "secret" }, 1541993715_000, "POST", "/api/v4/futures/orders", {}, {
-      contract: "BTC_USD",
-      type: "limit",
-      size: 100,
-      price: 6800,
-      time_in_force: "gtc",
-    });
+    const request = gateSignedRequest(
+      { api: "key", secret: "secret" },
+      1541993715_000,
+      "POST",
+      "/api/v4/futures/orders",
+      {},
+      {
+        contract: "BTC_USD",
+        type: "limit",
+        size: 100,
+        price: 6800,
+        time_in_force: "gtc",
+      },
+    );
     expect(request.body).toBe('{"contract":"BTC_USD","type":"limit","size":100,"price":6800,"time_in_force":"gtc"}');
     expect(request.headers.SIGN).toBe(
       "eae42da914a590ddf727473aff25fc87d50b64783941061f47a3fdb92742541fc4c2c14017581b4199a1418d54471c269c03a38d788d802e2c306c37636389f0",
@@ -69,7 +82,9 @@ describe("gate signing (official APIv4 docs)", () => {
   });
 
   it("signs the query without URL encoding while sending it encoded", () => {
-    const request = gateSignedRequest({ api: "key", secret: "secret" }, 1541993715_000, "GET", "/api/v4/spot/orders", { text: "t-a b" });
+    const request = gateSignedRequest({ api: "key", secret: "secret" }, 1541993715_000, "GET", "/api/v4/spot/orders", {
+      text: "t-a b",
+    });
     expect(request.query).toBe("text=t-a%20b");
     const expected = createHmac("sha512", "secret")
       .update(`GET\n/api/v4/spot/orders\ntext=t-a b\n${createHash("sha512").update("").digest("hex")}\n1541993715`)

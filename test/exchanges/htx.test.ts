@@ -162,7 +162,11 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     await expect(htx.cancelBatch("BTC/USDT", [o2.id, o3.id])).resolves.toEqual([o2.id, o3.id]);
     expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "order-ids": [o2.id, o3.id] });
     await expect(htx.cancelAll("BTC/USDT")).resolves.toEqual([]);
-    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "account-id": "100009", symbol: "btcusdt", size: 100 });
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({
+      "account-id": "100009",
+      symbol: "btcusdt",
+      size: 100,
+    });
     expect([...mock.orders.values()].map((o) => o.state)).toEqual(["canceled", "canceled", "canceled", "canceled"]);
     expect(orderRoutes().slice(-3)).toEqual([
       `POST /v1/order/orders/${o1.id}/submitcancel`,
@@ -226,8 +230,14 @@ describe('htx errors (001 §8: status "ok" is success)', () => {
   });
 
   it("maps base-request-exceed-frequency-limit and invalid-parameter 'request limit' to rate-limit", async () => {
-    mock.failNext("base-request-exceed-frequency-limit", "Frequency of requests has exceeded the limit, please try again later");
-    expect(await rejection(htx.fetchBalances())).toMatchObject({ kind: "rate-limit", code: "base-request-exceed-frequency-limit" });
+    mock.failNext(
+      "base-request-exceed-frequency-limit",
+      "Frequency of requests has exceeded the limit, please try again later",
+    );
+    expect(await rejection(htx.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: "base-request-exceed-frequency-limit",
+    });
     mock.failNext("invalid-parameter", "request limit");
     expect(await rejection(htx.fetchBalances())).toMatchObject({ kind: "rate-limit", code: "invalid-parameter" });
     mock.failNext("invalid-parameter", "invalid symbol");

@@ -1,6 +1,12 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MexcAdapter, mexcSignature, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "../../exchanges/mexc.js";
+import {
+  MexcAdapter,
+  mexcSignature,
+  mexcSignedQuery,
+  parseMexcBalances,
+  parseMexcOrder,
+} from "../../exchanges/mexc.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { parseQuery } from "../mocks/http-mock.js";
@@ -33,12 +39,22 @@ describe("mexc signing (official spot v3 docs)", () => {
     // and split between query and body without a joining '&' (example 3).
     const secret = "45d0b3c26f2644f19bfb98b07741b2f5";
     expect(
-      mexcSignature(secret, "symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&recvWindow=5000&timestamp=1644489390087"),
+      mexcSignature(
+        secret,
+        "symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=11&recvWindow=5000&timestamp=1644489390087",
+      ),
     ).toBe("fd3e4e8543c5188531eb7279d68ae7d26a573d0fc5ab0d18eb692451654d837a");
     expect(
-      mexcSignature(secret, "symbol=BTCUSDT&side=BUY&type=LIMIT" + "quantity=1&price=11&recvWindow=5000&timestamp=1644489390087"),
+      mexcSignature(
+        secret,
+        "symbol=BTCUSDT&side=BUY&type=LIMIT" + "quantity=1&price=11&recvWindow=5000&timestamp=1644489390087",
+      ),
     ).toBe("d1a676610ceb39174c8039b3f548357994b2a34139a8addd33baadba65684592");
-    const query = mexcSignedQuery(secret, { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "1", price: "11" }, 1644489390087);
+    const query = mexcSignedQuery(
+      secret,
+      { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "1", price: "11" },
+      1644489390087,
+    );
     const [params, signature] = query.split("&signature=");
     expect(signature).toBe(mexcSignature(secret, params!));
   });
@@ -186,7 +202,11 @@ describe("mexc errors (001 §8: envelope {code, msg})", () => {
   });
 
   it("maps HTTP 418 (IP ban after repeated 429s) to rate-limit with Retry-After", async () => {
-    mock.server.intercept(() => ({ status: 418, headers: { "retry-after": "120" }, body: { code: 418, msg: "banned" } }));
+    mock.server.intercept(() => ({
+      status: 418,
+      headers: { "retry-after": "120" },
+      body: { code: 418, msg: "banned" },
+    }));
     expect(await rejection(mexc.fetchBalances())).toMatchObject({ kind: "rate-limit", retryAfterMs: 120_000 });
   });
 
@@ -267,7 +287,12 @@ describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documen
       type: "LIMIT",
       side: "BUY",
     };
-    expect(parseMexcOrder(cancel, "LTC/BTC")).toMatchObject({ id: "4", clientOrderId: "myOrder1", status: "canceled", amount: "1" });
+    expect(parseMexcOrder(cancel, "LTC/BTC")).toMatchObject({
+      id: "4",
+      clientOrderId: "myOrder1",
+      status: "canceled",
+      amount: "1",
+    });
   });
   it("keeps time in milliseconds and decimals as strings", () => {
     expect(parseMexcOrder(documented, "LTC/BTC")).toMatchObject({

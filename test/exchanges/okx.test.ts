@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OkxAdapter, okxSignedRequest, parseOkxOrder } from "../../exchanges/okx.js";
 import { createExchange } from "../../exchanges/registry.js";
 import { type OkxMock, startOkxMock } from "../mocks/okx.js";
@@ -26,7 +26,15 @@ describe("okx adapter against a loopback mock", () => {
     expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open" });
     expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
     const req = mock.server.requests[0]!;
-    expect(JSON.parse(req.body)).toEqual({ instId: "BTC-USDT", tdMode: "cash", clOrdId: order.clientOrderId, side: "buy", ordType: "limit", px: "30000", sz: "0.01" });
+    expect(JSON.parse(req.body)).toEqual({
+      instId: "BTC-USDT",
+      tdMode: "cash",
+      clOrdId: order.clientOrderId,
+      side: "buy",
+      ordType: "limit",
+      px: "30000",
+      sz: "0.01",
+    });
     expect(req.headers["ok-access-timestamp"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(req.headers["ok-access-passphrase"]).toBe(creds.password);
   });
@@ -34,7 +42,13 @@ describe("okx adapter against a loopback mock", () => {
   it("fetches one order (query signed as part of requestPath), lists open orders and cancels one (001 §1)", async () => {
     const a = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await okx.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
-    expect(await okx.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, side: "Buy", status: "open", filled: "0" });
+    expect(await okx.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      clientOrderId: a.clientOrderId,
+      side: "Buy",
+      status: "open",
+      filled: "0",
+    });
     expect((await okx.fetchOpenOrders("BTC/USDT")).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
     expect(mock.server.requests.at(-1)!.query).toBe("instType=SPOT&instId=BTC-USDT&limit=100");
     expect(await okx.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
@@ -47,7 +61,14 @@ describe("okx adapter against a loopback mock", () => {
       { side: "Sell", amount: "2", price: "200" },
     ]);
     expect(created.map((o) => o.id).every((id) => mock.orders.has(id))).toBe(true);
-    expect((await okx.cancelBatch("BTC/USDT", created.map((o) => o.id))).sort()).toEqual(created.map((o) => o.id).sort());
+    expect(
+      (
+        await okx.cancelBatch(
+          "BTC/USDT",
+          created.map((o) => o.id),
+        )
+      ).sort(),
+    ).toEqual(created.map((o) => o.id).sort());
     expect(await okx.fetchOpenOrders("BTC/USDT")).toEqual([]);
   });
 
@@ -59,13 +80,21 @@ describe("okx adapter against a loopback mock", () => {
   });
 
   it("rejects 21 orders with \"Maximum for 'createBatch' is: 20\" before any request (001 §9)", async () => {
-    const error = await rejects(okx.createBatch("BTC/USDT", Array.from({ length: 21 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }))));
+    const error = await rejects(
+      okx.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 21 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
     expect(error.message).toBe("ExchangeId: okx, msg: Maximum for 'createBatch' is: 20");
     expect(mock.server.requests).toHaveLength(0);
   });
 
   it("reads balances from details: availBal free, frozenBal locked, zero dropped, long numbers exact (001 §3, §9)", async () => {
-    expect(await okx.fetchBalances()).toEqual({ USDT: { f: "1200.25", l: "300" }, BTC: { f: "0.00000000000000000001", l: "0" } });
+    expect(await okx.fetchBalances()).toEqual({
+      USDT: { f: "1200.25", l: "300" },
+      BTC: { f: "0.00000000000000000001", l: "0" },
+    });
   });
 
   it('wraps a wrong secret as an auth error "Transaction failed (50113, ...)" (001 §8)', async () => {
@@ -86,7 +115,9 @@ describe("okx adapter against a loopback mock", () => {
     mock.errorNext = { sCode: "51008", sMsg: "Order failed. Insufficient USDT balance in account." };
     const error = await rejects(okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("insufficient-funds");
-    expect(error.message).toBe("ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)");
+    expect(error.message).toBe(
+      "ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)",
+    );
     expect((await rejects(okx.fetchOrder("BTC/USDT", "123"))).kind).toBe("order-not-found");
   });
 
@@ -120,23 +151,48 @@ describe("okx signing as the REST authentication section documents it", () => {
   const secret = "22582BD0CFF14C41EDBF1AB98506286D";
   const ts = Date.parse("2020-12-08T09:08:57.715Z");
   it("signs timestamp + GET + requestPath with its query, base64 HMAC-SHA256, ISO ms timestamp header", () => {
-    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "GET", "/api/v5/account/balance", { ccy: "BTC" });
+    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "GET", "/api/v5/account/balance", {
+      ccy: "BTC",
+    });
     expect(request.query).toBe("ccy=BTC");
     expect(request.body).toBe("");
-    const expected = createHmac("sha256", secret).update("2020-12-08T09:08:57.715ZGET/api/v5/account/balance?ccy=BTC").digest("base64");
-    expect(request.headers).toMatchObject({ "OK-ACCESS-SIGN": expected, "OK-ACCESS-TIMESTAMP": "2020-12-08T09:08:57.715Z", "OK-ACCESS-KEY": "k", "OK-ACCESS-PASSPHRASE": "p" });
+    const expected = createHmac("sha256", secret)
+      .update("2020-12-08T09:08:57.715ZGET/api/v5/account/balance?ccy=BTC")
+      .digest("base64");
+    expect(request.headers).toMatchObject({
+      "OK-ACCESS-SIGN": expected,
+      "OK-ACCESS-TIMESTAMP": "2020-12-08T09:08:57.715Z",
+      "OK-ACCESS-KEY": "k",
+      "OK-ACCESS-PASSPHRASE": "p",
+    });
   });
   it("signs the JSON body of a POST as sent", () => {
-    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "POST", "/api/v5/account/set-leverage", { instId: "BTC-USDT", lever: "5", mgnMode: "isolated" });
+    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "POST", "/api/v5/account/set-leverage", {
+      instId: "BTC-USDT",
+      lever: "5",
+      mgnMode: "isolated",
+    });
     expect(request.body).toBe('{"instId":"BTC-USDT","lever":"5","mgnMode":"isolated"}');
-    const expected = createHmac("sha256", secret).update(`2020-12-08T09:08:57.715ZPOST/api/v5/account/set-leverage${request.body}`).digest("base64");
+    const expected = createHmac("sha256", secret)
+      .update(`2020-12-08T09:08:57.715ZPOST/api/v5/account/set-leverage${request.body}`)
+      .digest("base64");
     expect(request.headers["OK-ACCESS-SIGN"]).toBe(expected);
   });
 });
 
 describe("okx status and timestamp rules (001 §3, §4)", () => {
   // The documented example order of GET /api/v5/trade/order.
-  const example = { instId: "BTC-USDT", ordId: "312269865356374016", clOrdId: "b1", px: "999", sz: "3", accFillSz: "0", side: "buy", ordType: "limit", cTime: "1597026383085" };
+  const example = {
+    instId: "BTC-USDT",
+    ordId: "312269865356374016",
+    clOrdId: "b1",
+    px: "999",
+    sz: "3",
+    accFillSz: "0",
+    side: "buy",
+    ordType: "limit",
+    cTime: "1597026383085",
+  };
   it.each([
     ["live", "open"],
     ["partially_filled", "open"],

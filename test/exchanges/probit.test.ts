@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
-  parseProbitBalances,
-  parseProbitOrder,
   PROBIT_PATHS,
   ProbitAdapter,
+  ProbitTokenCache,
+  parseProbitBalances,
+  parseProbitOrder,
   probitBasicAuth,
   probitTokenRequest,
-  ProbitTokenCache,
 } from "../../exchanges/probit.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
@@ -107,9 +107,25 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
     const req = mock.server.requests.at(-1)!;
     expect(`${req.method} ${req.path}`).toBe(`POST ${PROBIT_PATHS.newOrder}`);
     const body = JSON.parse(req.body) as Record<string, string>;
-    expect(body).toMatchObject({ market_id: "BTC-USDT", type: "limit", side: "buy", time_in_force: "gtc", limit_price: "3772.4", quantity: "0.001" });
+    expect(body).toMatchObject({
+      market_id: "BTC-USDT",
+      type: "limit",
+      side: "buy",
+      time_in_force: "gtc",
+      limit_price: "3772.4",
+      quantity: "0.001",
+    });
     expect(body.client_order_id).toMatch(/^[0-9a-f]{32}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: "853073", clientOrderId: body.client_order_id, status: "open", rawStatus: "open", side: "Buy", amount: "0.001", price: "3772.4" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: "853073",
+      clientOrderId: body.client_order_id,
+      status: "open",
+      rawStatus: "open",
+      side: "Buy",
+      amount: "0.001",
+      price: "3772.4",
+    });
   });
 
   it("creates a limit sell", async () => {
@@ -121,7 +137,12 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
     const a = await probit.createOrder(buy);
     await expect(probit.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
     expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ market_id: "BTC-USDT", order_id: a.id });
-    expect(await probit.fetchOrder("BTC/USDT", a.id)).toMatchObject({ id: a.id, status: "canceled", rawStatus: "cancelled", clientOrderId: a.clientOrderId });
+    expect(await probit.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      status: "canceled",
+      rawStatus: "cancelled",
+      clientOrderId: a.clientOrderId,
+    });
     expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ market_id: "BTC-USDT", order_id: a.id });
   });
 
@@ -147,7 +168,10 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
       () => probit.cancelBatch("BTC/USDT", ["1"]),
       () => probit.cancelAll("BTC/USDT"),
     ]) {
-      expect(await rejection(call())).toMatchObject({ kind: "unsupported", message: "ExchangeId: probit, msg: Not supported for probit" });
+      expect(await rejection(call())).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: probit, msg: Not supported for probit",
+      });
     }
     expect(mock.server.requests).toHaveLength(0);
   });
@@ -170,13 +194,20 @@ describe("probit errors (001 §8: {errorCode, message, details})", () => {
   });
 
   it("maps INVALID_ORDER to order-not-found", async () => {
-    expect(await rejection(probit.fetchOrder("BTC/USDT", "1"))).toMatchObject({ kind: "order-not-found", code: "INVALID_ORDER" });
+    expect(await rejection(probit.fetchOrder("BTC/USDT", "1"))).toMatchObject({
+      kind: "order-not-found",
+      code: "INVALID_ORDER",
+    });
   });
 
   it("maps RATE_LIMIT_EXCEEDED (HTTP 429) to rate-limit with the Retry-After hint", async () => {
     await probit.fetchBalances();
     mock.rateLimitNext();
-    expect(await rejection(probit.fetchBalances())).toMatchObject({ kind: "rate-limit", code: "RATE_LIMIT_EXCEEDED", retryAfterMs: 3000 });
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: "RATE_LIMIT_EXCEEDED",
+      retryAfterMs: 3000,
+    });
   });
 });
 
@@ -190,7 +221,10 @@ describe("probit time-out on create (PRODUCT: never two orders)", () => {
     const [only] = [...mock.orders.values()];
     expect(order).toMatchObject({ id: only!.id, clientOrderId: only!.client_order_id, status: "open" });
     expect(routes().slice(-2)).toEqual([`POST ${PROBIT_PATHS.newOrder}`, `GET ${PROBIT_PATHS.order}`]);
-    expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ market_id: "BTC-USDT", client_order_id: only!.client_order_id });
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({
+      market_id: "BTC-USDT",
+      client_order_id: only!.client_order_id,
+    });
   });
 });
 
@@ -215,7 +249,14 @@ describe("probit status and timestamp rules (001 §3, §4, PRODUCT D9) with the 
   };
 
   it("parses the ISO time to milliseconds (001 §3 'Probit gives an ISO time, which is parsed')", () => {
-    expect(parseProbitOrder(documented)).toMatchObject({ timestamp: Date.UTC(2022, 11, 12, 6, 55, 31, 409), pair: "BTC/USDT", side: "Buy", amount: "0.001", price: "3772.4", filled: "0" });
+    expect(parseProbitOrder(documented)).toMatchObject({
+      timestamp: Date.UTC(2022, 11, 12, 6, 55, 31, 409),
+      pair: "BTC/USDT",
+      side: "Buy",
+      amount: "0.001",
+      price: "3772.4",
+      filled: "0",
+    });
   });
 
   it("normalizes open, filled, cancelled by the general rule and keeps ProBit's string in rawStatus (PRODUCT D9)", () => {

@@ -10,7 +10,11 @@ const bin = fileURLToPath(new URL("../../bin/spotdesk", import.meta.url));
  * Runs the BUILT CLI (`node bin/spotdesk ...`, built by the vitest global setup) with a private
  * HOME, config and data directory, and the given environment (credentials). `input` is piped to stdin.
  */
-export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const home = mkdtempSync(join(tmpdir(), "spotdesk-cli-"));
   const child = spawn(process.execPath, [bin, ...args], {
     env: {

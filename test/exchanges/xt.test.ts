@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createExchange } from "../../exchanges/registry.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
-import { XtAdapter, parseXtBalances, parseXtOrder, xtSignedRequest } from "../../exchanges/xt.js";
+import { parseXtBalances, parseXtOrder, XtAdapter, xtSignedRequest } from "../../exchanges/xt.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { XT_KEY, XT_SECRET, type XtMock, startXtMock } from "../mocks/xt.js";
+import { startXtMock, XT_KEY, XT_SECRET, type XtMock } from "../mocks/xt.js";
 import { rejection, runCliScenario, THREE_ORDERS } from "./cli-scenario.js";
 
 const credentials = { api: XT_KEY, secret: XT_SECRET };
@@ -56,9 +56,22 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     const order = await xt.createOrder(buy);
     expect(routes()).toEqual(["POST /v4/order"]);
     const body = lastBody();
-    expect(body).toMatchObject({ symbol: "btc_usdt", side: "BUY", type: "LIMIT", timeInForce: "GTC", bizType: "SPOT", price: "30000", quantity: "0.01" });
+    expect(body).toMatchObject({
+      symbol: "btc_usdt",
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      bizType: "SPOT",
+      price: "30000",
+      quantity: "0.01",
+    });
     expect(body.clientOrderId).toMatch(/^[0-9a-f]{22}$/);
-    expect(order).toMatchObject({ pair: "BTC/USDT", id: "6216559590087220004", clientOrderId: body.clientOrderId, status: "open" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: "6216559590087220004",
+      clientOrderId: body.clientOrderId,
+      status: "open",
+    });
   });
 
   it("creates a batch through POST /v4/batch-order (items)", async () => {
@@ -83,10 +96,19 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
 
   it("rejects batches over 40 with the seed's messages before any request (001 §5, §9)", async () => {
     const items = Array.from({ length: 41 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
-    expect((await rejection(xt.createBatch("BTC/USDT", items))).message).toBe("ExchangeId: xt, msg: Maximum for 'createBatch' is: 40");
-    expect((await rejection(xt.cancelBatch("BTC/USDT", Array.from({ length: 41 }, (_, i) => String(i))))).message).toBe(
-      "ExchangeId: xt, msg: Maximum for 'cancelBatch' is: 40",
+    expect((await rejection(xt.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: xt, msg: Maximum for 'createBatch' is: 40",
     );
+    expect(
+      (
+        await rejection(
+          xt.cancelBatch(
+            "BTC/USDT",
+            Array.from({ length: 41 }, (_, i) => String(i)),
+          ),
+        )
+      ).message,
+    ).toBe("ExchangeId: xt, msg: Maximum for 'cancelBatch' is: 40");
     expect(mock.server.requests).toHaveLength(0);
   });
 
@@ -98,14 +120,23 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     await expect(xt.cancelAll("BTC/USDT")).resolves.toEqual([]);
     expect(lastBody()).toEqual({ symbol: "btc_usdt", bizType: "SPOT" });
     expect(mock.orders.get(d!.id)!.state).toBe("CANCELED");
-    expect(routes().slice(-3)).toEqual([`DELETE /v4/order/${a!.id}`, "DELETE /v4/batch-order", "DELETE /v4/open-order"]);
+    expect(routes().slice(-3)).toEqual([
+      `DELETE /v4/order/${a!.id}`,
+      "DELETE /v4/batch-order",
+      "DELETE /v4/open-order",
+    ]);
   });
 
   it("fetches one order (GET /v4/order/{id}) and the open orders (GET /v4/open-order)", async () => {
     const a = await xt.createOrder(buy);
     const b = await xt.createOrder({ ...buy, amount: "0.02" });
     await xt.cancelOrder("BTC/USDT", b.id);
-    expect(await xt.fetchOrder("BTC/USDT", b.id)).toMatchObject({ id: b.id, status: "canceled", amount: "0.02", clientOrderId: b.clientOrderId });
+    expect(await xt.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
     expect((await xt.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
     expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ bizType: "SPOT", symbol: "btc_usdt" });
   });
@@ -137,7 +168,10 @@ describe("xt errors (001 §8: rc 0 is success, mc names the failure)", () => {
   it("maps ORDER_002 to insufficient-funds and ORDER_005 to order-not-found", async () => {
     mock.failNext("ORDER_002");
     expect(await rejection(xt.createOrder(buy))).toMatchObject({ kind: "insufficient-funds", code: "ORDER_002" });
-    expect(await rejection(xt.fetchOrder("BTC/USDT", "42"))).toMatchObject({ kind: "order-not-found", code: "ORDER_005" });
+    expect(await rejection(xt.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: "ORDER_005",
+    });
   });
 
   it("maps HTTP 429 to rate-limit with Retry-After", async () => {
@@ -200,10 +234,24 @@ describe("xt status and timestamp rules (001 §3, §4) with the documented order
     expect(status("LIMBO")).toBeUndefined();
   });
   it("keeps time in milliseconds, the 19-digit id and the decimals", () => {
-    expect(parseXtOrder(documented, "BTC/USDT")).toMatchObject({ id: "6216559590087220004", timestamp: 1655958915583, amount: "2", filled: "1.2", price: "40000", side: "Buy" });
+    expect(parseXtOrder(documented, "BTC/USDT")).toMatchObject({
+      id: "6216559590087220004",
+      timestamp: 1655958915583,
+      amount: "2",
+      filled: "1.2",
+      price: "40000",
+      side: "Buy",
+    });
   });
   it("drops all-zero balances of the documented shape", () => {
-    expect(parseXtBalances({ totalBtcAmount: 0, assets: [{ currency: "x", currencyId: 0, frozenAmount: 0, availableAmount: 0, totalAmount: 0, convertBtcAmount: 0 }] })).toEqual({});
+    expect(
+      parseXtBalances({
+        totalBtcAmount: 0,
+        assets: [
+          { currency: "x", currencyId: 0, frozenAmount: 0, availableAmount: 0, totalAmount: 0, convertBtcAmount: 0 },
+        ],
+      }),
+    ).toEqual({});
   });
 });
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { BitgetFeed } from "../../exchanges/feeds/bitget.js";
-import { BitgetMock } from "../mocks/ws-bitget.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { BitgetMock } from "../mocks/ws-bitget.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const INST = "ETHUSDT";
@@ -33,7 +33,14 @@ describe("bitget feed", () => {
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`books15:${INST}`]);
     expectSameBook(feed.book, mock.truth, 15);
-    mock.snapshot15(INST, [["1999.90", "0"], ["1999.95", "2.000"]], [["2000.00", "0"]]);
+    mock.snapshot15(
+      INST,
+      [
+        ["1999.90", "0"],
+        ["1999.95", "2.000"],
+      ],
+      [["2000.00", "0"]],
+    );
     await waitFor(() => sameBook(feed.book, mock.truth, 15), "second snapshot");
     expect(feed.book.bidCount).toBe(15);
   });
@@ -42,7 +49,14 @@ describe("bitget feed", () => {
     const { feed } = open({ depth: 20 });
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`books:${INST}`]);
-    mock.update(INST, [["1999.90", "0"], ["1999.95", "1.250"]], [["2000.10", "0.500"]]);
+    mock.update(
+      INST,
+      [
+        ["1999.90", "0"],
+        ["1999.95", "1.250"],
+      ],
+      [["2000.10", "0.500"]],
+    );
     mock.update(INST, [], [["2000.00", "0"]]);
     await waitFor(() => sameBook(feed.book, mock.truth), "updates applied");
     expect(feed.checksum()).toBe(mock.checksum());
@@ -53,7 +67,10 @@ describe("bitget feed", () => {
     const { feed, logger } = open({ depth: 20 });
     await waitFor(() => feed.state === "live", "live");
     mock.update(INST, [["1999.97", "3.000"]], [], { badChecksum: true });
-    await waitFor(() => feed.stats.resyncs === 1 && mock.subscriptions.length === 2 && feed.state === "live", "resynced");
+    await waitFor(
+      () => feed.stats.resyncs === 1 && mock.subscriptions.length === 2 && feed.state === "live",
+      "resynced",
+    );
     mock.update(INST, [["1999.50", "0"]], []);
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after resync");
     expect(logger.has("resync")).toBe(true);

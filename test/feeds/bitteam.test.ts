@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { BitteamFeed } from "../../exchanges/feeds/bitteam.js";
-import { startMockServer, type MockServer } from "../mocks/http-mock.js";
+import { createFeed } from "../../exchanges/feeds.js";
+import { type MockServer, startMockServer } from "../mocks/http-mock.js";
 import { recordingLogger, waitFor } from "../mocks/ws-base.js";
 
 describe("bitteam feed (polling)", () => {
@@ -13,8 +13,16 @@ describe("bitteam feed (polling)", () => {
   beforeEach(async () => {
     http = await startMockServer();
     failing = false;
-    book = { bids: [["0.0101", "500"], ["0.0100", "20"]], asks: [["0.0103", "7"]] };
-    http.on("GET /trade/api/orderbooks/del_usdt", () => (failing ? { status: 502, body: "bad gateway" } : { body: { ok: true, result: { ...book, pair: "del_usdt" } } }));
+    book = {
+      bids: [
+        ["0.0101", "500"],
+        ["0.0100", "20"],
+      ],
+      asks: [["0.0103", "7"]],
+    };
+    http.on("GET /trade/api/orderbooks/del_usdt", () =>
+      failing ? { status: 502, body: "bad gateway" } : { body: { ok: true, result: { ...book, pair: "del_usdt" } } },
+    );
   });
   afterEach(async () => {
     feed?.stop();
@@ -28,7 +36,10 @@ describe("bitteam feed (polling)", () => {
     await waitFor(() => feed!.state === "live", "live");
     const numeric = (levels: [string, string][]) => levels.map(([p, a]) => [Number(p), Number(a)]);
     const top = feed.book.top(50);
-    expect(numeric(top.bids)).toEqual([[0.0101, 500], [0.01, 20]]);
+    expect(numeric(top.bids)).toEqual([
+      [0.0101, 500],
+      [0.01, 20],
+    ]);
     expect(numeric(top.asks)).toEqual([[0.0103, 7]]);
     book = { bids: [["0.0102", "1"]], asks: [["0.0103", "7"]] };
     await waitFor(() => feed!.book.bidCount === 1, "next poll");
@@ -37,7 +48,12 @@ describe("bitteam feed (polling)", () => {
 
   it("logs a failed poll only and keeps the last good book (001 §4 'Failed polling is logged only')", async () => {
     const logger = recordingLogger();
-    feed = createFeed("bitteam", "DEL/USDT", { baseUrl: http.url, logger, pollIntervalMs: 20, staleAfterMs: 60 } as never) as BitteamFeed;
+    feed = createFeed("bitteam", "DEL/USDT", {
+      baseUrl: http.url,
+      logger,
+      pollIntervalMs: 20,
+      staleAfterMs: 60,
+    } as never) as BitteamFeed;
     feed.start();
     await waitFor(() => feed!.state === "live", "live");
     failing = true;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { BybitFeed } from "../../exchanges/feeds/bybit.js";
-import { BybitMock } from "../mocks/ws-bybit.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { BybitMock } from "../mocks/ws-bybit.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const TOPIC = "orderbook.50.BTCUSDT";
@@ -32,7 +32,17 @@ describe("bybit feed", () => {
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([TOPIC]);
     expectSameBook(feed.book, mock.truth);
-    mock.delta(TOPIC, [["99.50", "0"], ["99.75", "3.5"]], [["100.00", "0"], ["100.25", "1"]]);
+    mock.delta(
+      TOPIC,
+      [
+        ["99.50", "0"],
+        ["99.75", "3.5"],
+      ],
+      [
+        ["100.00", "0"],
+        ["100.25", "1"],
+      ],
+    );
     mock.delta(TOPIC, [["99.00", "7"]], []);
     await waitFor(() => sameBook(feed.book, mock.truth), "deltas applied");
     expect(feed.book.bestBid()).toEqual(["99.75", "3.5"]);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { GateFeed } from "../../exchanges/feeds/gate.js";
-import { GateMock } from "../mocks/ws-gate.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { GateMock } from "../mocks/ws-gate.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const SYMBOL = "BTC_USDT";
@@ -32,7 +32,14 @@ describe("gate feed", () => {
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`${SYMBOL},100ms`]);
     expect(mock.http.requests[0]?.query).toContain("with_id=true");
-    mock.update(SYMBOL, [["99.50", "0"], ["99.70", "1.5"]], [["100.00", "3"]]);
+    mock.update(
+      SYMBOL,
+      [
+        ["99.50", "0"],
+        ["99.70", "1.5"],
+      ],
+      [["100.00", "3"]],
+    );
     mock.update(SYMBOL, [], [["100.50", "0"]], { ids: 1 });
     await waitFor(() => sameBook(feed.book, mock.truth), "updates");
     expectSameBook(feed.book, mock.truth);

@@ -1,11 +1,11 @@
 import { expect } from "vitest";
-import type { OrderBook } from "../../lib/orderbook.js";
-import { nodeFeedOptions } from "../../exchanges/feed-node.js";
-import type { FeedRuntimeOptions } from "../../exchanges/feed/options.js";
 import { priceKey } from "../../exchanges/feed/levels.js";
+import type { FeedRuntimeOptions } from "../../exchanges/feed/options.js";
+import { nodeFeedOptions } from "../../exchanges/feed-node.js";
+import { Decimal } from "../../lib/decimal.js";
+import type { OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
 import { recordingLogger, type TruthBook } from "../mocks/ws-base.js";
-import { Decimal } from "../../lib/decimal.js";
 
 /** Fast timings so reconnects and keep-alives happen within a test. */
 export function testOptions(wsUrl: string, extra: Partial<FeedRuntimeOptions> = {}) {
@@ -23,7 +23,8 @@ export function testOptions(wsUrl: string, extra: Partial<FeedRuntimeOptions> = 
   return { options, logger };
 }
 
-const canon = (levels: readonly BookLevel[]): BookLevel[] => levels.map(([p, a]) => [priceKey(p), new Decimal(a).toFixed()]);
+const canon = (levels: readonly BookLevel[]): BookLevel[] =>
+  levels.map(([p, a]) => [priceKey(p), new Decimal(a).toFixed()]);
 
 /** The feed's book equals the exchange's true book, level by level, on both sides. */
 export function expectSameBook(book: OrderBook, truth: TruthBook, n = 50): void {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import { KUCOIN_PLACEHOLDER_TOKEN, type KucoinFeed } from "../../exchanges/feeds/kucoin.js";
-import { KucoinMock } from "../mocks/ws-kucoin.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { KucoinMock } from "../mocks/ws-kucoin.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const SYMBOL = "BTC-USDT";
@@ -51,7 +51,14 @@ describe("kucoin feed", () => {
     mock.snapshotDelayMs = 150;
     mock.afterSnapshotTaken = () => {
       mock.afterSnapshotTaken = undefined;
-      mock.delta(SYMBOL, [["99.50", "0"], ["99.80", "2"]], []);
+      mock.delta(
+        SYMBOL,
+        [
+          ["99.50", "0"],
+          ["99.80", "2"],
+        ],
+        [],
+      );
       mock.delta(SYMBOL, [], [["100.00", "0.25"]]);
     };
     mock.ws.onConnect((client) => {
@@ -92,7 +99,9 @@ describe("kucoin feed", () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.broadcast("\u0000\u0001");
-    mock.ws.broadcast(JSON.stringify({ type: "message", topic: TOPIC, data: { changes: { bids: [["x", "1", "9"]] } } }));
+    mock.ws.broadcast(
+      JSON.stringify({ type: "message", topic: TOPIC, data: { changes: { bids: [["x", "1", "9"]] } } }),
+    );
     mock.delta(SYMBOL, [["99.30", "1"]], []);
     await waitFor(() => sameBook(feed.book, mock.truth), "after garbage");
     expect(feed.stats.parseFailures).toBe(2);

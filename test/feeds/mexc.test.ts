@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
-import type { MexcFeed } from "../../exchanges/feeds/mexc.js";
 import { decodePush } from "../../exchanges/feeds/mexc/proto.js";
+import type { MexcFeed } from "../../exchanges/feeds/mexc.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { MexcWsMock } from "../mocks/ws-mexc.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { MexcWsMock } from "../mocks/ws-mexc.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const SYMBOL = "BTCUSDT";
@@ -49,7 +49,12 @@ describe("mexc feed (protobuf)", () => {
 
   it("reads MEXC's field numbers: channel 1, publicAggreDepths 313, asks 1, bids 2, fromVersion 4, toVersion 5, price 1, quantity 2", () => {
     const level = (p: string, q: string) => [...field(1, text(p)), ...field(2, text(q))];
-    const depths = [...field(1, level("100.5", "2")), ...field(2, level("99.5", "0")), ...field(4, text("11")), ...field(5, text("12"))];
+    const depths = [
+      ...field(1, level("100.5", "2")),
+      ...field(2, level("99.5", "0")),
+      ...field(4, text("11")),
+      ...field(5, text("12")),
+    ];
     const bytes = new Uint8Array([...field(1, text(CHANNEL)), ...field(3, text(SYMBOL)), ...field(313, depths)]);
     const push = decodePush(bytes);
     expect(push.channel).toBe(CHANNEL);
@@ -68,7 +73,14 @@ describe("mexc feed (protobuf)", () => {
     expect(feed.depth).toBe(20);
     expect(mock.subscriptions).toEqual([CHANNEL]);
     expect(parseQuery(snapshots()[0]!.query)).toMatchObject({ symbol: SYMBOL });
-    mock.update(SYMBOL, [["99.50", "0"], ["99.70", "1.5"]], [["100.00", "3"]]);
+    mock.update(
+      SYMBOL,
+      [
+        ["99.50", "0"],
+        ["99.70", "1.5"],
+      ],
+      [["100.00", "3"]],
+    );
     mock.update(SYMBOL, [], [["100.50", "0"]], { versions: 1 });
     await waitFor(() => sameBook(feed.book, mock.truth), "updates");
     expectSameBook(feed.book, mock.truth);
@@ -90,7 +102,15 @@ describe("mexc feed (protobuf)", () => {
     const { feed } = open({ keepAliveMs: 40 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
     mock.ws.drop();
-    mock.update(SYMBOL, [["98.00", "4"], ["99.00", "0"]], [], { send: false });
+    mock.update(
+      SYMBOL,
+      [
+        ["98.00", "4"],
+        ["99.00", "0"],
+      ],
+      [],
+      { send: false },
+    );
     await waitFor(() => mock.subscriptions.length === 2 && snapshots().length === 2 && feed.state === "live", "back");
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after reconnect");
     mock.update(SYMBOL, [], [["101.00", "0"]]);

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { OkxFeed } from "../../exchanges/feeds/okx.js";
-import { OkxMock } from "../mocks/ws-okx.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { OkxMock } from "../mocks/ws-okx.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const INST = "BTC-USDT";
@@ -31,7 +31,14 @@ describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`books:${INST}`]);
-    mock.update(INST, [["99.50", "0"], ["99.90", "5"]], [["100.00", "0.5"]]);
+    mock.update(
+      INST,
+      [
+        ["99.50", "0"],
+        ["99.90", "5"],
+      ],
+      [["100.00", "0.5"]],
+    );
     mock.update(INST, [], [["100.50", "0"]]);
     await waitFor(() => sameBook(feed.book, mock.truth), "updates applied");
     expectSameBook(feed.book, mock.truth);
@@ -64,7 +71,10 @@ describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
     const { feed } = open({ keepAliveMs: 60 });
     await waitFor(() => mock.pings >= 1, "ping");
     mock.server.drop();
-    await waitFor(() => mock.server.connections === 2 && mock.subscriptions.length === 2 && feed.state === "live", "back");
+    await waitFor(
+      () => mock.server.connections === 2 && mock.subscriptions.length === 2 && feed.state === "live",
+      "back",
+    );
     mock.update(INST, [["98.00", "1"]], []);
     await waitFor(() => sameBook(feed.book, mock.truth), "book correct after reconnect");
   });

@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createFeed, feedExchanges } from "../../exchanges/feeds.js";
 import { nodeFeedOptions } from "../../exchanges/feed-node.js";
+import { createFeed, feedExchanges } from "../../exchanges/feeds.js";
 import { ExchangeError } from "../../lib/errors.js";
 
 describe("feed registry", () => {
   it("builds a feed that has not started: state closed, depth from lib/exchanges.ts unless given (001 §4 'Default depth is 20 or 50')", () => {
-    const bybit = createFeed("bybit", "BTC/USDT", { ...nodeFeedOptions() }) as unknown as { depth: number; state: string };
+    const bybit = createFeed("bybit", "BTC/USDT", { ...nodeFeedOptions() }) as unknown as {
+      depth: number;
+      state: string;
+    };
     expect(bybit.state).toBe("closed");
     expect(bybit.depth).toBe(50);
     expect((createFeed("gate", "BTC/USDT", {}) as unknown as { depth: number }).depth).toBe(20);
@@ -18,7 +21,9 @@ describe("feed registry", () => {
   });
 
   it("names the exchanges whose feed is not built yet as unsupported", () => {
-    const missing = ["bitmart", "bitrue", "coinstore", "lbank", "mexc", "probit", "xt"].filter((id) => !feedExchanges().includes(id));
+    const missing = ["bitmart", "bitrue", "coinstore", "lbank", "mexc", "probit", "xt"].filter(
+      (id) => !feedExchanges().includes(id),
+    );
     for (const id of missing) {
       try {
         createFeed(id, "BTC/USDT", {});

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFeed } from "../../exchanges/feeds.js";
 import type { XtFeed } from "../../exchanges/feeds/xt.js";
+import { createFeed } from "../../exchanges/feeds.js";
 import { parseQuery } from "../mocks/http-mock.js";
-import { XtMock } from "../mocks/ws-xt.js";
 import { ladder, waitFor } from "../mocks/ws-base.js";
+import { XtMock } from "../mocks/ws-xt.js";
 import { expectSameBook, sameBook, testOptions } from "./helpers.js";
 
 const SYMBOL = "btc_usdt";
@@ -38,7 +38,14 @@ describe("xt feed", () => {
     expect(mock.subscriptions).toEqual([TOPIC]);
     expect(parseQuery(snapshots()[0]!.query)).toMatchObject({ symbol: SYMBOL });
     expectSameBook(feed.book, mock.truth);
-    mock.update(SYMBOL, [["99.50", "0"], ["99.70", "1.5"]], [["100.00", "3"]]);
+    mock.update(
+      SYMBOL,
+      [
+        ["99.50", "0"],
+        ["99.70", "1.5"],
+      ],
+      [["100.00", "3"]],
+    );
     mock.update(SYMBOL, [], [["100.50", "0"]], { ids: 1 });
     mock.update(SYMBOL, [["85.00", "7"]], [["100.25", "0.5"]]);
     await waitFor(() => sameBook(feed.book, mock.truth), "updates");
@@ -51,7 +58,14 @@ describe("xt feed", () => {
     mock.snapshotDelayMs = 150;
     mock.afterSnapshotTaken = () => {
       mock.afterSnapshotTaken = undefined;
-      mock.update(SYMBOL, [["99.50", "0"], ["99.80", "2"]], []);
+      mock.update(
+        SYMBOL,
+        [
+          ["99.50", "0"],
+          ["99.80", "2"],
+        ],
+        [],
+      );
       mock.update(SYMBOL, [], [["100.00", "0.25"]]);
     };
     mock.ws.onConnect(() => {
@@ -83,7 +97,15 @@ describe("xt feed", () => {
     await waitFor(() => feed.state === "live", "live");
     mock.ws.drop();
     // while the socket is down the book moves: a level disappears, another appears
-    mock.update(SYMBOL, [["99.00", "0"], ["99.90", "6"]], [["100.00", "0"]], { send: false });
+    mock.update(
+      SYMBOL,
+      [
+        ["99.00", "0"],
+        ["99.90", "6"],
+      ],
+      [["100.00", "0"]],
+      { send: false },
+    );
     await waitFor(() => mock.subscriptions.length === 2 && snapshots().length === 2 && feed.state === "live", "back");
     expect(mock.subscriptions).toEqual([TOPIC, TOPIC]);
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after reconnect");
@@ -103,7 +125,9 @@ describe("xt feed", () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.broadcast("]]");
-    mock.ws.broadcast(JSON.stringify({ topic: "depth_update", event: TOPIC, data: { s: SYMBOL, fi: 1, i: 2, b: [["x", "1"]] } }));
+    mock.ws.broadcast(
+      JSON.stringify({ topic: "depth_update", event: TOPIC, data: { s: SYMBOL, fi: 1, i: 2, b: [["x", "1"]] } }),
+    );
     mock.update(SYMBOL, [["99.30", "1"]], []);
     await waitFor(() => sameBook(feed.book, mock.truth), "after garbage");
     expect(feed.stats.parseFailures).toBe(2);

@@ -82,7 +82,10 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
     if (!Number.isFinite(ts) || Math.abs(now() - ts) > window) return error(80014, "timestamp is invalid");
     if (rateLimit) {
       rateLimit = false;
-      return error(100410, `code:100410:The endpoint trigger frequency limit rule is currently in the disabled period and will be unblocked after ${now() + 3000}`);
+      return error(
+        100410,
+        `code:100410:The endpoint trigger frequency limit rule is currently in the disabled period and will be unblocked after ${now() + 3000}`,
+      );
     }
     if (failure) {
       const f = failure;
@@ -94,8 +97,13 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
 
   function place(input: Record<string, unknown>): BingxMockOrder | { code: number; msg: string } {
     if (input.type !== "LIMIT") return { code: 100400, msg: "only LIMIT in this mock" };
-    if (input.timeInForce !== undefined && input.timeInForce !== "GTC") return { code: 100400, msg: "GTC only in this mock" };
-    if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price)) || Number(input.price) <= 0) {
+    if (input.timeInForce !== undefined && input.timeInForce !== "GTC")
+      return { code: 100400, msg: "GTC only in this mock" };
+    if (
+      !/^\d+(\.\d+)?$/.test(String(input.quantity)) ||
+      !/^\d+(\.\d+)?$/.test(String(input.price)) ||
+      Number(input.price) <= 0
+    ) {
       return { code: 100400, msg: "price can't be lte 0 in limit order" };
     }
     const client = String(input.newClientOrderId ?? "");
@@ -171,10 +179,16 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
   });
   server.on("POST /openApi/spot/v1/trade/cancel", (req) => {
     const q = parseQuery(req.query);
-    const order = q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
+    const order = q.orderId
+      ? orders.get(q.orderId)
+      : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
     if (!order || order.symbol !== q.symbol) return error(100421, "cancel fail, order not exist");
     // The code and text BingX really answers for a cancel of a finished order.
-    if (!open(order)) return error(100404, "the order you want to cancel is FILLED or CANCELLED already, or is not a valid order id ,please verify");
+    if (!open(order))
+      return error(
+        100404,
+        "the order you want to cancel is FILLED or CANCELLED already, or is not a valid order id ,please verify",
+      );
     return ok(cancel(order));
   });
   server.on("POST /openApi/spot/v1/trade/cancelOrders", (req) => {
@@ -189,7 +203,9 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
   });
   server.on("GET /openApi/spot/v1/trade/query", (req) => {
     const q = parseQuery(req.query);
-    const order = q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
+    const order = q.orderId
+      ? orders.get(q.orderId)
+      : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
     if (!order || order.symbol !== q.symbol) return error(100404, " order not exist");
     return ok(order);
   });

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type MockReply, type MockServer, type ReceivedRequest, parseQuery, startMockServer } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A bitget v2 spot mock that verifies requests the way bitget documents it
@@ -44,10 +44,17 @@ export interface BitgetMock {
 
 let nextId = 1_100_000_000_000_000_000n;
 
-const fail = (status: number, code: string, msg: string): MockReply => ({ status, body: { code, msg, requestTime: Date.now(), data: null } });
+const fail = (status: number, code: string, msg: string): MockReply => ({
+  status,
+  body: { code, msg, requestTime: Date.now(), data: null },
+});
 const ok = (data: unknown): MockReply => ({ body: { code: "00000", msg: "success", requestTime: Date.now(), data } });
 
-export async function startBitgetMock(credentials: { api: string; secret: string; password: string }): Promise<BitgetMock> {
+export async function startBitgetMock(credentials: {
+  api: string;
+  secret: string;
+  password: string;
+}): Promise<BitgetMock> {
   const server = await startMockServer();
   const mock: BitgetMock = {
     server,
@@ -59,7 +66,14 @@ export async function startBitgetMock(credentials: { api: string; secret: string
     failBatchItem: undefined,
     assets: [
       { coin: "usdt", available: "500.5", frozen: "100", locked: "0.5", limitAvailable: "0", uTime: "1622697148000" },
-      { coin: "btc", available: "1.123456789012345678", frozen: "0", locked: "0", limitAvailable: "0", uTime: "1622697148000" },
+      {
+        coin: "btc",
+        available: "1.123456789012345678",
+        frozen: "0",
+        locked: "0",
+        limitAvailable: "0",
+        uTime: "1622697148000",
+      },
       { coin: "eth", available: "0", frozen: "0", locked: "0", limitAvailable: "0", uTime: "1622697148000" },
     ],
     close: () => server.close(),
@@ -75,7 +89,8 @@ export async function startBitgetMock(credentials: { api: string; secret: string
     if (!/^\d{13}$/.test(ts)) return fail(400, "40005", "Invalid ACCESS_TIMESTAMP");
     if (Math.abs(Number(ts) - Date.now()) > 30_000) return fail(400, "40008", "Request timestamp expired");
     const prehash = ts + req.method + req.path + (req.query ? `?${req.query}` : "") + req.body;
-    if (sign !== createHmac("sha256", credentials.secret).update(prehash).digest("base64")) return fail(400, "40009", "sign signature error");
+    if (sign !== createHmac("sha256", credentials.secret).update(prehash).digest("base64"))
+      return fail(400, "40009", "sign signature error");
     if (pass !== credentials.password) return fail(400, "40012", "apikey/password is incorrect");
     if (mock.rateLimitNext) {
       mock.rateLimitNext = false;
@@ -91,7 +106,8 @@ export async function startBitgetMock(credentials: { api: string; secret: string
   server.intercept(verify);
 
   function place(symbol: string, p: Record<string, string>): BitgetMockOrder {
-    if (p.orderType !== "limit" || p.force !== "gtc" || !p.price || !p.size) throw new Error("Parameter verification failed");
+    if (p.orderType !== "limit" || p.force !== "gtc" || !p.price || !p.size)
+      throw new Error("Parameter verification failed");
     const now = String(Date.now());
     const order: BitgetMockOrder = {
       userId: "1234567890",
@@ -166,7 +182,13 @@ export async function startBitgetMock(credentials: { api: string; secret: string
     for (const item of body.orderList) {
       const o = cancel(body.symbol, item.orderId);
       if (o) successList.push({ orderId: o.orderId, clientOid: o.clientOid });
-      else failureList.push({ orderId: item.orderId, clientOid: "", errorMsg: "The order does not exist", errorCode: "43001" });
+      else
+        failureList.push({
+          orderId: item.orderId,
+          clientOid: "",
+          errorMsg: "The order does not exist",
+          errorCode: "43001",
+        });
     }
     return ok({ successList, failureList });
   });
@@ -179,7 +201,9 @@ export async function startBitgetMock(credentials: { api: string; secret: string
 
   server.on("GET /api/v2/spot/trade/orderInfo", (req) => {
     const q = parseQuery(req.query);
-    const o = [...mock.orders.values()].find((x) => (q.orderId ? x.orderId === q.orderId : x.clientOid === q.clientOid));
+    const o = [...mock.orders.values()].find((x) =>
+      q.orderId ? x.orderId === q.orderId : x.clientOid === q.clientOid,
+    );
     return ok(o ? [o] : []);
   });
 

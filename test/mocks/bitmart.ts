@@ -64,7 +64,10 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
   let failure: { code: number; message: string; status: number } | undefined;
 
   const trace = () => `${Math.random().toString(16).slice(2)}.60.${now()}`;
-  const ok = (data: unknown, delayMs = 0): MockReply => ({ body: { code: 1000, message: "OK", trace: trace(), data }, delayMs });
+  const ok = (data: unknown, delayMs = 0): MockReply => ({
+    body: { code: 1000, message: "OK", trace: trace(), data },
+    delayMs,
+  });
   const error = (status: number, code: number, message: string, headers?: Record<string, string>): MockReply => ({
     status,
     ...(headers ? { headers } : {}),
@@ -91,16 +94,25 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
         const body = JSON.parse(req.body) as { recvWindow?: unknown };
         if (body.recvWindow !== undefined) recvWindow = Number(body.recvWindow);
       }
-      if (!(recvWindow > 0 && recvWindow <= 60000)) return error(401, 30007, "Param recvWindow must be less than 60000 and greater than 0");
+      if (!(recvWindow > 0 && recvWindow <= 60000))
+        return error(401, 30007, "Param recvWindow must be less than 60000 and greater than 0");
       const serverTime = now();
       if (!(Number(ts) < serverTime + 1000 && serverTime - Number(ts) <= recvWindow)) {
-        return error(401, 30007, "Header X-BM-TIMESTAMP range. Timestamp for this request is outside of the recvWindow.");
+        return error(
+          401,
+          30007,
+          "Header X-BM-TIMESTAMP range. Timestamp for this request is outside of the recvWindow.",
+        );
       }
     }
     if (rateLimit) {
       rateLimit = false;
       // Docs: Remaining counts the calls used, Limit the maximum, Reset the window length in seconds.
-      return error(429, 30013, "Request too many requests", { "X-BM-RateLimit-Reset": "2", "X-BM-RateLimit-Limit": "12", "X-BM-RateLimit-Remaining": "13" });
+      return error(429, 30013, "Request too many requests", {
+        "X-BM-RateLimit-Reset": "2",
+        "X-BM-RateLimit-Limit": "12",
+        "X-BM-RateLimit-Remaining": "13",
+      });
     }
     if (failure) {
       const f = failure;
@@ -110,12 +122,18 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
     return undefined;
   }
 
-  function place(symbol: string, input: Record<string, unknown>, clientOrderId: string): BitmartMockOrder | { code: number; message: string } {
+  function place(
+    symbol: string,
+    input: Record<string, unknown>,
+    clientOrderId: string,
+  ): BitmartMockOrder | { code: number; message: string } {
     if (input.type !== "limit") return { code: 52001, message: "Unsupported Trade Type" };
     if (!/^\d+(\.\d+)?$/.test(String(input.size))) return { code: 50010, message: "RequestParam size is required" };
     if (!/^\d+(\.\d+)?$/.test(String(input.price))) return { code: 50011, message: "RequestParam price is required" };
-    if (clientOrderId.length > 32) return { code: 50037, message: "The maximum length of clientOrderId cannot exceed 32" };
-    if (clientOrderId && [...orders.values()].some((o) => o.clientOrderId === clientOrderId)) return { code: 50042, message: "clientOrderId is duplicate" };
+    if (clientOrderId.length > 32)
+      return { code: 50037, message: "The maximum length of clientOrderId cannot exceed 32" };
+    if (clientOrderId && [...orders.values()].some((o) => o.clientOrderId === clientOrderId))
+      return { code: 50042, message: "clientOrderId is duplicate" };
     const t = now();
     const orderId = String(seq++);
     const order: BitmartMockOrder = {
@@ -162,7 +180,8 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
   server.on("POST /spot/v4/batch_orders", (req) => {
     const b = body(req);
     const list = (b.orderParams ?? []) as Record<string, unknown>[];
-    if (list.length > 10) return error(400, 50033, "The order quantity should be greater than 0 and less than or equal to 10");
+    if (list.length > 10)
+      return error(400, 50033, "The order quantity should be greater than 0 and less than or equal to 10");
     const ids: string[] = [];
     for (const item of list) {
       const result = place(String(b.symbol), item, String(item.clientOrderId ?? ""));
@@ -191,7 +210,13 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
         successIds.push(orderId);
       } else failIds.push(orderId);
     }
-    return ok({ successIds, failIds, totalCount: ids.length, successCount: successIds.length, failedCount: failIds.length });
+    return ok({
+      successIds,
+      failIds,
+      totalCount: ids.length,
+      successCount: successIds.length,
+      failedCount: failIds.length,
+    });
   });
   server.on("POST /spot/v4/cancel_all", (req) => {
     const b = body(req);
@@ -215,7 +240,14 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
   server.on("GET /account/v1/wallet", () =>
     ok({
       wallet: [
-        { currency: "USDT", name: "Tether USD", available: "1000.00000000", available_usd_valuation: "1002.00000000", frozen: "12.5", unAvailable: "12.5" },
+        {
+          currency: "USDT",
+          name: "Tether USD",
+          available: "1000.00000000",
+          available_usd_valuation: "1002.00000000",
+          frozen: "12.5",
+          unAvailable: "12.5",
+        },
         { currency: "btc", name: "Bitcoin", available: "0.1234567890123456789", frozen: "0", unAvailable: "0" },
         { currency: "BMX", name: "BitMart Token", available: "0.00000000", frozen: "0.00000000", unAvailable: "0" },
       ],

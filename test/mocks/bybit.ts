@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type MockServer, type ReceivedRequest, parseQuery, startMockServer } from "./http-mock.js";
+import { type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A bybit v5 mock that verifies requests the way bybit documents it
@@ -98,10 +98,15 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     const now = Date.now();
     const t = Number(ts);
     if (!/^\d{13}$/.test(ts) || !(now - Number(recv) <= t && t < now + 1000)) {
-      return envelope(10002, `invalid request, please check your server timestamp or recv_window param. req_timestamp[${ts}],server_timestamp[${now}],recv_window[${recv}]`);
+      return envelope(
+        10002,
+        `invalid request, please check your server timestamp or recv_window param. req_timestamp[${ts}],server_timestamp[${now}],recv_window[${recv}]`,
+      );
     }
     const payload = req.method === "GET" ? req.query : req.body;
-    const expected = createHmac("sha256", credentials.secret).update(ts + key + recv + payload).digest("hex");
+    const expected = createHmac("sha256", credentials.secret)
+      .update(ts + key + recv + payload)
+      .digest("hex");
     if (sign !== expected) return envelope(10004, `error sign! origin_string[${ts + key + recv + payload}]`);
     if (mock.rateLimitNext) {
       mock.rateLimitNext = false;
@@ -122,7 +127,8 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     }
     const failure = verify(req);
     if (!failure) return undefined;
-    const headers: Record<string, string> = failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
+    const headers: Record<string, string> =
+      failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
     return { status: 200, headers, body: failure };
   });
 
@@ -196,7 +202,13 @@ export async function startBybitMock(credentials: { api: string; secret: string 
         return;
       }
       const order = create(item);
-      list.push({ category: "spot", symbol: order.symbol, orderId: order.orderId, orderLinkId: order.orderLinkId, createAt: order.createdTime });
+      list.push({
+        category: "spot",
+        symbol: order.symbol,
+        orderId: order.orderId,
+        orderLinkId: order.orderLinkId,
+        createAt: order.createdTime,
+      });
       ext.push({ code: 0, msg: "OK" });
     });
     mock.failBatchItem = undefined;
@@ -207,7 +219,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
   server.on("POST /v5/order/cancel", (req) => {
     const body = JSON.parse(req.body) as Record<string, string>;
     const order = mock.orders.get(body.orderId ?? "");
-    if (!order || order.orderStatus !== "New") return { body: envelope(170213, "Order does not exist.") };
+    if (order?.orderStatus !== "New") return { body: envelope(170213, "Order does not exist.") };
     order.orderStatus = "Cancelled";
     order.cancelType = "CancelByUser";
     return { body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
@@ -219,7 +231,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     const ext: unknown[] = [];
     for (const item of body.request) {
       const order = mock.orders.get(item.orderId ?? "");
-      if (!order || order.orderStatus !== "New") {
+      if (order?.orderStatus !== "New") {
         list.push({ category: "spot", symbol: item.symbol, orderId: item.orderId, orderLinkId: "" });
         ext.push({ code: 170213, msg: "Order does not exist." });
         continue;

@@ -144,7 +144,10 @@ export async function startGateMock(
       iceberg: "0",
       avg_deal_price: "",
       fee: "0",
-      fee_currency: String(input.side) === "buy" ? String(input.currency_pair).split("_")[0] ?? "" : String(input.currency_pair).split("_")[1] ?? "",
+      fee_currency:
+        String(input.side) === "buy"
+          ? (String(input.currency_pair).split("_")[0] ?? "")
+          : (String(input.currency_pair).split("_")[1] ?? ""),
       point_fee: "0",
       gt_fee: "0",
       gt_maker_fee: "0",
@@ -190,7 +193,15 @@ export async function startGateMock(
         const result = refuse?.index === index ? { label: refuse.label, message: refuse.message } : place(input);
         // "Batch order details": order_id beside id, succeeded/label/message on every item.
         return "label" in result
-          ? { order_id: "", id: "", amend_text: "-", text: input.text, succeeded: false, label: result.label, message: result.message }
+          ? {
+              order_id: "",
+              id: "",
+              amend_text: "-",
+              text: input.text,
+              succeeded: false,
+              label: result.label,
+              message: result.message,
+            }
           : { order_id: result.id, ...result, succeeded: true, label: "", message: "" };
       }),
     };

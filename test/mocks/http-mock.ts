@@ -31,7 +31,9 @@ export interface MockServer {
   /** route by "METHOD /path" (exact) */
   on(route: string, handler: MockHandler): void;
   /** answers every request before routing; return undefined to fall through */
-  intercept(handler: ((request: ReceivedRequest) => MockReply | undefined | Promise<MockReply | undefined>) | undefined): void;
+  intercept(
+    handler: ((request: ReceivedRequest) => MockReply | undefined | Promise<MockReply | undefined>) | undefined,
+  ): void;
   close(): Promise<void>;
 }
 
@@ -63,7 +65,9 @@ export async function startMockServer(): Promise<MockServer> {
         let reply = interceptor ? await interceptor(received) : undefined;
         if (!reply) {
           const handler = routes.get(`${received.method} ${received.path}`);
-          reply = handler ? await handler(received) : { status: 404, body: { mock: "no route", route: `${received.method} ${received.path}` } };
+          reply = handler
+            ? await handler(received)
+            : { status: 404, body: { mock: "no route", route: `${received.method} ${received.path}` } };
         }
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         if (res.destroyed) return;

@@ -237,7 +237,12 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
         cancel(order);
         success.push(id);
       } else if (order)
-        failed.push({ "err-msg": "Incorrect order state", "order-state": 7, "order-id": id, "err-code": "order-orderstate-error" });
+        failed.push({
+          "err-msg": "Incorrect order state",
+          "order-state": 7,
+          "order-id": id,
+          "err-code": "order-orderstate-error",
+        });
       else failed.push({ "err-msg": "The record is not found.", "order-id": id, "err-code": "base-not-found" });
     }
     return ok({ success, failed });

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type MockServer, type MockReply, type ReceivedRequest, parseQuery, startMockServer } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * An okx v5 mock that verifies requests the way okx documents it
@@ -58,7 +58,9 @@ export interface OkxMock {
 let nextId = 590_000_000_000_000_000n;
 
 const fail = (status: number, code: string, msg: string): MockReply => ({ status, body: { code, msg, data: [] } });
-const ok = (data: unknown[]): MockReply => ({ body: { code: "0", msg: "", data, inTime: String(Date.now() * 1000), outTime: String(Date.now() * 1000) } });
+const ok = (data: unknown[]): MockReply => ({
+  body: { code: "0", msg: "", data, inTime: String(Date.now() * 1000), outTime: String(Date.now() * 1000) },
+});
 
 export async function startOkxMock(credentials: { api: string; secret: string; password: string }): Promise<OkxMock> {
   const server = await startMockServer();
@@ -84,14 +86,17 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
     const ts = String(h["ok-access-timestamp"] ?? "");
     const pass = h["ok-access-passphrase"];
     if (!key) return fail(401, "50103", 'Request header "OK-ACCESS-KEY" cannot be empty.');
-    if (pass === undefined || pass === "") return fail(401, "50104", 'Request header "OK-ACCESS-PASSPHRASE" cannot be empty.');
+    if (pass === undefined || pass === "")
+      return fail(401, "50104", 'Request header "OK-ACCESS-PASSPHRASE" cannot be empty.');
     if (!sign) return fail(401, "50106", 'Request header "OK-ACCESS-SIGN" cannot be empty.');
     if (!ts) return fail(401, "50107", 'Request header "OK-ACCESS-TIMESTAMP" cannot be empty.');
     if (key !== credentials.api) return fail(401, "50111", "Invalid OK-ACCESS-KEY.");
     if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(ts)) return fail(401, "50112", "Invalid OK-ACCESS-TIMESTAMP.");
     if (Math.abs(Date.parse(ts) - Date.now()) > 30_000) return fail(401, "50102", "Timestamp request expired.");
     const requestPath = req.query ? `${req.path}?${req.query}` : req.path;
-    const expected = createHmac("sha256", credentials.secret).update(ts + req.method + requestPath + req.body).digest("base64");
+    const expected = createHmac("sha256", credentials.secret)
+      .update(ts + req.method + requestPath + req.body)
+      .digest("base64");
     if (sign !== expected) return fail(401, "50113", "Invalid signature.");
     if (pass !== credentials.password) return fail(401, "50105", 'Request header "OK-ACCESS-PASSPHRASE" incorrect.');
     if (mock.rateLimitNext) {
@@ -112,7 +117,8 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       mock.errorNext = undefined;
       return e;
     }
-    if (p.tdMode !== "cash" || p.ordType !== "limit" || !p.px || !p.sz || !p.instId) return { sCode: "51000", sMsg: "Parameter error" };
+    if (p.tdMode !== "cash" || p.ordType !== "limit" || !p.px || !p.sz || !p.instId)
+      return { sCode: "51000", sMsg: "Parameter error" };
     if (p.clOrdId && !/^[A-Za-z0-9]{1,32}$/.test(p.clOrdId)) return { sCode: "51000", sMsg: "Parameter clOrdId error" };
     const now = String(Date.now());
     const order: OkxMockOrder = {
@@ -156,7 +162,8 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
     const delay = mock.delayNextCreateMs;
     mock.delayNextCreateMs = 0;
     const result = place(JSON.parse(req.body));
-    if ("sCode" in result && !("ordId" in result)) return { body: { code: "1", msg: "All operations failed", data: [item({}, result.sCode, result.sMsg)] } };
+    if ("sCode" in result && !("ordId" in result))
+      return { body: { code: "1", msg: "All operations failed", data: [item({}, result.sCode, result.sMsg)] } };
     return { ...ok([item(result as OkxMockOrder)]), delayMs: delay };
   });
 
@@ -174,7 +181,13 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
   function cancel(p: Record<string, string>) {
     const o = mock.orders.get(p.ordId ?? "");
     if (!o || o.instId !== p.instId || o.state !== "live") {
-      return { clOrdId: "", ordId: p.ordId ?? "", ts: String(Date.now()), sCode: "51400", sMsg: "Order cancellation failed as the order has been filled, canceled or does not exist." };
+      return {
+        clOrdId: "",
+        ordId: p.ordId ?? "",
+        ts: String(Date.now()),
+        sCode: "51400",
+        sMsg: "Order cancellation failed as the order has been filled, canceled or does not exist.",
+      };
     }
     o.state = "canceled";
     o.cancelSource = "1";
@@ -194,7 +207,9 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
 
   server.on("GET /api/v5/trade/order", (req) => {
     const q = parseQuery(req.query);
-    const o = [...mock.orders.values()].find((x) => x.instId === q.instId && (q.ordId ? x.ordId === q.ordId : x.clOrdId === q.clOrdId));
+    const o = [...mock.orders.values()].find(
+      (x) => x.instId === q.instId && (q.ordId ? x.ordId === q.ordId : x.clOrdId === q.clOrdId),
+    );
     if (!o) return { body: { code: "51603", msg: "Order does not exist.", data: [] } };
     return ok([o]);
   });
@@ -208,7 +223,9 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
     return ok(list.slice(0, Number(q.limit ?? 100)));
   });
 
-  server.on("GET /api/v5/account/balance", () => ok([{ uTime: String(Date.now()), totalEq: "1500.25", details: mock.details }]));
+  server.on("GET /api/v5/account/balance", () =>
+    ok([{ uTime: String(Date.now()), totalEq: "1500.25", details: mock.details }]),
+  );
 
   return mock;
 }

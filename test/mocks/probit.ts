@@ -45,7 +45,9 @@ export const PROBIT_KEY = "probit-client-id-1";
 export const PROBIT_SECRET = "probit-client-secret-1";
 const USER_ID = "1c7d2747-9b50-46c8-b917-d8cef81f7595";
 
-export async function startProbitMock(options: { now?: () => number; clients?: Record<string, string> } = {}): Promise<ProbitMock> {
+export async function startProbitMock(
+  options: { now?: () => number; clients?: Record<string, string> } = {},
+): Promise<ProbitMock> {
   const now = options.now ?? Date.now;
   const clients: Record<string, string> = { [PROBIT_KEY]: PROBIT_SECRET, ...options.clients };
   const server = await startMockServer();
@@ -59,7 +61,12 @@ export async function startProbitMock(options: { now?: () => number; clients?: R
   let rateLimit = false;
   let failure: { errorCode: string; message: string; status: number } | undefined;
 
-  const error = (status: number, errorCode: string, message: string, details: Record<string, unknown> = {}): MockReply => ({
+  const error = (
+    status: number,
+    errorCode: string,
+    message: string,
+    details: Record<string, unknown> = {},
+  ): MockReply => ({
     status,
     body: { errorCode, message, details },
   });
@@ -68,15 +75,19 @@ export async function startProbitMock(options: { now?: () => number; clients?: R
     fetches++;
     if (tokenDelay) await new Promise((r) => setTimeout(r, tokenDelay));
     const auth = String(req.headers.authorization ?? "");
-    const [id, secret] = auth.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString("utf8").split(":") : [];
+    const [id, secret] = auth.startsWith("Basic ")
+      ? Buffer.from(auth.slice(6), "base64").toString("utf8").split(":")
+      : [];
     let body: { grant_type?: unknown } = {};
     try {
       body = JSON.parse(req.body) as { grant_type?: unknown };
     } catch {
       return error(400, "INVALID_ARGUMENT", "body is not JSON");
     }
-    if (body.grant_type !== "client_credentials") return error(400, "INVALID_ARGUMENT", "grant_type", { grant_type: "invalid" });
-    if (!id || clients[id] === undefined || clients[id] !== secret) return error(401, "UNAUTHORIZED", "You have to login.");
+    if (body.grant_type !== "client_credentials")
+      return error(400, "INVALID_ARGUMENT", "grant_type", { grant_type: "invalid" });
+    if (!id || clients[id] === undefined || clients[id] !== secret)
+      return error(401, "UNAUTHORIZED", "You have to login.");
     const token = randomBytes(16).toString("hex");
     tokens.set(token, now() + lifetime * 1000);
     return { body: { access_token: token, token_type: "bearer", expires_in: lifetime } };
@@ -92,7 +103,10 @@ export async function startProbitMock(options: { now?: () => number; clients?: R
       return error(400, "INVALID_ARGUMENT", "Content-Type must be application/json");
     if (rateLimit) {
       rateLimit = false;
-      return { ...error(429, "RATE_LIMIT_EXCEEDED", "You are sending requests too frequently. Please try it later."), headers: { "retry-after": "3" } };
+      return {
+        ...error(429, "RATE_LIMIT_EXCEEDED", "You are sending requests too frequently. Please try it later."),
+        headers: { "retry-after": "3" },
+      };
     }
     if (failure) {
       const f = failure;
@@ -107,10 +121,12 @@ export async function startProbitMock(options: { now?: () => number; clients?: R
 
   server.on("POST /api/exchange/v1/new_order", (req) => {
     const q = json(req);
-    if (q.type !== "limit" || q.time_in_force !== "gtc") return error(400, "NOT_ALLOWED_COMBINATION", "only limit gtc in this mock");
+    if (q.type !== "limit" || q.time_in_force !== "gtc")
+      return error(400, "NOT_ALLOWED_COMBINATION", "only limit gtc in this mock");
     if (!/^\d+(\.\d+)?$/.test(q.quantity ?? "") || !/^\d+(\.\d+)?$/.test(q.limit_price ?? ""))
       return error(400, "INVALID_ARGUMENT", "Parameters are not a valid format", { quantity: "invalid" });
-    if (q.market_id !== "BTC-USDT" && q.market_id !== "ETH-BTC") return error(400, "INVALID_MARKET", "Requested market is not exist.");
+    if (q.market_id !== "BTC-USDT" && q.market_id !== "ETH-BTC")
+      return error(400, "INVALID_MARKET", "Requested market is not exist.");
     const order: ProbitMockOrder = {
       id: String(seq++),
       user_id: USER_ID,
@@ -146,9 +162,11 @@ export async function startProbitMock(options: { now?: () => number; clients?: R
   server.on("GET /api/exchange/v1/order", (req) => {
     const q = parseQuery(req.query);
     const found = [...orders.values()].filter(
-      (o) => o.market_id === q.market_id && (q.order_id ? o.id === q.order_id : o.client_order_id === q.client_order_id),
+      (o) =>
+        o.market_id === q.market_id && (q.order_id ? o.id === q.order_id : o.client_order_id === q.client_order_id),
     );
-    if (found.length === 0) return error(400, "INVALID_ORDER", "Requested order is not exist. Or It is not your order.");
+    if (found.length === 0)
+      return error(400, "INVALID_ORDER", "Requested order is not exist. Or It is not your order.");
     return { body: { data: found } };
   });
   server.on("GET /api/exchange/v1/open_order", (req) => {

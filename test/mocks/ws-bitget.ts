@@ -53,15 +53,27 @@ export class BitgetMock {
     if (message.op !== "subscribe") return;
     this.subscriptions.push(`${arg.channel}:${arg.instId}`);
     const n = arg.channel === "books15" ? 15 : 400;
-    client.send(this.message(arg, "snapshot", this.truth.levels("bid", n), this.truth.levels("ask", n), this.checksum()));
+    client.send(
+      this.message(arg, "snapshot", this.truth.levels("bid", n), this.truth.levels("ask", n), this.checksum()),
+    );
   }
 
   private message(arg: Arg, action: string, bids: BookLevel[], asks: BookLevel[], checksum: number): string {
-    return JSON.stringify({ action, arg, data: [{ asks, bids, checksum, seq: ++this.seq, ts: String(Date.now()) }], ts: Date.now() });
+    return JSON.stringify({
+      action,
+      arg,
+      data: [{ asks, bids, checksum, seq: ++this.seq, ts: String(Date.now()) }],
+      ts: Date.now(),
+    });
   }
 
   /** books: change the truth and push an update; `badChecksum` sends a wrong one, `send: false` loses it. */
-  update(instId: string, bids: BookLevel[], asks: BookLevel[], options: { send?: boolean; badChecksum?: boolean } = {}): void {
+  update(
+    instId: string,
+    bids: BookLevel[],
+    asks: BookLevel[],
+    options: { send?: boolean; badChecksum?: boolean } = {},
+  ): void {
     for (const [p, a] of bids) this.truth.set("bid", p, a);
     for (const [p, a] of asks) this.truth.set("ask", p, a);
     if (options.send === false) return;
@@ -73,7 +85,15 @@ export class BitgetMock {
   snapshot15(instId: string, bids: BookLevel[] = [], asks: BookLevel[] = []): void {
     for (const [p, a] of bids) this.truth.set("bid", p, a);
     for (const [p, a] of asks) this.truth.set("ask", p, a);
-    this.server.broadcast(this.message({ instType: "SPOT", channel: "books15", instId }, "snapshot", this.truth.levels("bid", 15), this.truth.levels("ask", 15), 0));
+    this.server.broadcast(
+      this.message(
+        { instType: "SPOT", channel: "books15", instId },
+        "snapshot",
+        this.truth.levels("bid", 15),
+        this.truth.levels("ask", 15),
+        0,
+      ),
+    );
   }
 
   close(): Promise<void> {

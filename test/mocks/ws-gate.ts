@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
 import type { BookLevel } from "../../lib/types.js";
-import { startMockServer, type MockServer } from "./http-mock.js";
+import { type MockServer, startMockServer } from "./http-mock.js";
 import { MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
@@ -21,7 +21,13 @@ export class GateMock {
     this.http = http;
     ws.onMessage((client, text) => this.answer(client, text));
     http.on("GET /api/v4/spot/order_book", () => ({
-      body: { id: this.id, current: Date.now(), update: Date.now(), bids: this.truth.levels("bid", 100), asks: this.truth.levels("ask", 100) },
+      body: {
+        id: this.id,
+        current: Date.now(),
+        update: Date.now(),
+        bids: this.truth.levels("bid", 100),
+        asks: this.truth.levels("ask", 100),
+      },
     }));
   }
 
@@ -36,7 +42,14 @@ export class GateMock {
       client.send(JSON.stringify({ time: message.time, channel: "spot.pong", event: "", result: null }));
     } else if (message.channel === "spot.order_book_update" && message.event === "subscribe") {
       this.subscriptions.push((message.payload ?? []).join(","));
-      client.send(JSON.stringify({ time: message.time, channel: message.channel, event: "subscribe", result: { status: "success" } }));
+      client.send(
+        JSON.stringify({
+          time: message.time,
+          channel: message.channel,
+          event: "subscribe",
+          result: { status: "success" },
+        }),
+      );
     }
   }
 
@@ -53,7 +66,16 @@ export class GateMock {
         time_ms: Date.now(),
         channel: "spot.order_book_update",
         event: "update",
-        result: { t: Date.now(), e: "depthUpdate", E: Math.floor(Date.now() / 1000), s: symbol, U, u: this.id, b: bids, a: asks },
+        result: {
+          t: Date.now(),
+          e: "depthUpdate",
+          E: Math.floor(Date.now() / 1000),
+          s: symbol,
+          U,
+          u: this.id,
+          b: bids,
+          a: asks,
+        },
       }),
     );
   }

@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
 import type { BookLevel } from "../../lib/types.js";
-import { startMockServer, type MockServer } from "./http-mock.js";
+import { type MockServer, startMockServer } from "./http-mock.js";
 import { MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
@@ -30,10 +30,34 @@ export class KucoinMock {
     http.on("POST /api/v1/bullet-public", () =>
       this.token === undefined
         ? { status: 500, body: { code: "500000", msg: "down" } }
-        : { body: { code: "200000", data: { token: this.token, instanceServers: [{ endpoint: this.ws.url, encrypt: false, protocol: "websocket", pingInterval: 18000, pingTimeout: 10000 }] } } },
+        : {
+            body: {
+              code: "200000",
+              data: {
+                token: this.token,
+                instanceServers: [
+                  {
+                    endpoint: this.ws.url,
+                    encrypt: false,
+                    protocol: "websocket",
+                    pingInterval: 18000,
+                    pingTimeout: 10000,
+                  },
+                ],
+              },
+            },
+          },
     );
     http.on("GET /api/v1/market/orderbook/level2_100", () => {
-      const body = { code: "200000", data: { time: Date.now(), sequence: String(this.seq), bids: this.truth.levels("bid", 100), asks: this.truth.levels("ask", 100) } };
+      const body = {
+        code: "200000",
+        data: {
+          time: Date.now(),
+          sequence: String(this.seq),
+          bids: this.truth.levels("bid", 100),
+          asks: this.truth.levels("ask", 100),
+        },
+      };
       this.afterSnapshotTaken?.();
       return { body, delayMs: this.snapshotDelayMs };
     });

@@ -1,7 +1,7 @@
 import type { WebSocket } from "ws";
 import { encodePush } from "../../exchanges/feeds/mexc/proto.js";
 import type { BookLevel } from "../../lib/types.js";
-import { startMockServer, type MockServer } from "./http-mock.js";
+import { type MockServer, startMockServer } from "./http-mock.js";
 import { MockWsServer, TruthBook } from "./ws-base.js";
 
 /**
@@ -46,7 +46,12 @@ export class MexcWsMock {
   }
 
   /** Changes the truth and pushes one protobuf update covering `versions` versions. */
-  update(symbol: string, bids: BookLevel[], asks: BookLevel[], options: { send?: boolean; versions?: number } = {}): void {
+  update(
+    symbol: string,
+    bids: BookLevel[],
+    asks: BookLevel[],
+    options: { send?: boolean; versions?: number } = {},
+  ): void {
     for (const [p, a] of bids) this.truth.set("bid", p, a);
     for (const [p, a] of asks) this.truth.set("ask", p, a);
     const fromVersion = this.version + 1;

@@ -27,7 +27,16 @@ export class ProbitMock {
     if (message.type === "subscribe" && message.channel === "marketdata") {
       this.subscriptions.push(`${message.market_id}:${(message.filter ?? []).join(",")}`);
       const rows = [...this.rows("buy", this.truth.levels("bid")), ...this.rows("sell", this.truth.levels("ask"))];
-      client.send(JSON.stringify({ channel: "marketdata", market_id: message.market_id, status: "ok", lag: 0, order_books: rows, reset: true }));
+      client.send(
+        JSON.stringify({
+          channel: "marketdata",
+          market_id: message.market_id,
+          status: "ok",
+          lag: 0,
+          order_books: rows,
+          reset: true,
+        }),
+      );
     }
   }
 
@@ -41,7 +50,9 @@ export class ProbitMock {
     for (const [p, a] of asks) this.truth.set("ask", p, a);
     if (options.send === false) return;
     const rows = [...this.rows("buy", bids), ...this.rows("sell", asks)];
-    this.server.broadcast(JSON.stringify({ channel: "marketdata", market_id: marketId, status: "ok", lag: 0, order_books: rows }));
+    this.server.broadcast(
+      JSON.stringify({ channel: "marketdata", market_id: marketId, status: "ok", lag: 0, order_books: rows }),
+    );
   }
 
   close(): Promise<void> {

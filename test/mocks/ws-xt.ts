@@ -1,6 +1,6 @@
 import type { WebSocket } from "ws";
 import type { BookLevel } from "../../lib/types.js";
-import { startMockServer, type MockServer } from "./http-mock.js";
+import { type MockServer, startMockServer } from "./http-mock.js";
 import { MockWsServer, TruthBook } from "./ws-base.js";
 
 /**

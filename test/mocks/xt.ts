@@ -90,7 +90,8 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
     if (h["validate-algorithms"] !== "HmacSHA256") return error("AUTH_006");
     if (!h["validate-signature"]) return error("AUTH_007");
     if (h["validate-appkey"] !== XT_KEY) return error("AUTH_101");
-    if (h["validate-signature"] !== createHmac("sha256", XT_SECRET).update(xtOriginal(req)).digest("hex")) return error("AUTH_103");
+    if (h["validate-signature"] !== createHmac("sha256", XT_SECRET).update(xtOriginal(req)).digest("hex"))
+      return error("AUTH_103");
     const ts = Number(h["validate-timestamp"]);
     const serverTime = now();
     if (!(ts < serverTime + 1000 && serverTime - ts <= window)) return error("AUTH_105");
@@ -173,14 +174,16 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
   });
   server.on("GET /v4/order", (req) => {
     const q = parseQuery(req.query);
-    const order = q.orderId ? orders.get(q.orderId) : [...orders.values()].find((o) => o.clientOrderId === q.clientOrderId);
+    const order = q.orderId
+      ? orders.get(q.orderId)
+      : [...orders.values()].find((o) => o.clientOrderId === q.clientOrderId);
     return order ? ok(order) : error("ORDER_005");
   });
   server.on("DELETE /v4/batch-order", (req) => {
     const ids = (body(req).orderIds ?? []) as string[];
     const list = ids.map((id) => orders.get(String(id)));
     if (list.some((o) => !o || !open(o))) return error("ORDER_005");
-    list.forEach((o) => cancel(o!));
+    for (const o of list) cancel(o!);
     return ok({});
   });
   server.on("DELETE /v4/open-order", (req) => {

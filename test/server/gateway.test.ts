@@ -29,7 +29,12 @@ async function startUpstream(): Promise<Upstream> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const seen = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const seen = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       upstream.seen.push(seen);
       upstream.answer(seen, res);
     });
@@ -46,13 +51,16 @@ async function startUpstream(): Promise<Upstream> {
 
 // Digits beyond a double's precision: a relay that re-serializes would change them (seed 001: big numbers).
 const BOOK = '{"ok":true,"result":{"bids":[["0.123456789012345678",12345678901234567890.5]],"asks":[["0.2","3"]]}}';
-const BULLET = '{"code":"200000","data":{"token":"public-token","instanceServers":[{"endpoint":"wss://ws-api-spot.kucoin.com/","pingInterval":18000}]}}';
+const BULLET =
+  '{"code":"200000","data":{"token":"public-token","instanceServers":[{"endpoint":"wss://ws-api-spot.kucoin.com/","pingInterval":18000}]}}';
 
 let upstream: Upstream;
 let server: TestServer;
 beforeEach(async () => {
   upstream = await startUpstream();
-  server = await startTestServer({ relay: { bitteam: upstream.url, kucoin: `${upstream.url}/kucoin-root`, timeoutMs: 400, maxBytes: 4096 } });
+  server = await startTestServer({
+    relay: { bitteam: upstream.url, kucoin: `${upstream.url}/kucoin-root`, timeoutMs: 400, maxBytes: 4096 },
+  });
 });
 afterEach(async () => {
   await server.cleanup();
@@ -95,7 +103,12 @@ describe("gateway relays (PRODUCT D14, seed 001 §7 public order-book calls)", (
       res.writeHead(200, { "content-type": "application/json" });
       res.end(BULLET);
     };
-    const res = await raw("POST", "/api/kucoin/api/v1/bullet-public", { "content-type": "application/json", cookie: "a=b" }, '{"inject":"me"}');
+    const res = await raw(
+      "POST",
+      "/api/kucoin/api/v1/bullet-public",
+      { "content-type": "application/json", cookie: "a=b" },
+      '{"inject":"me"}',
+    );
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text).data.token).toBe("public-token");
     const seen = upstream.seen[0]!;
@@ -131,7 +144,13 @@ describe("gateway relays (PRODUCT D14, seed 001 §7 public order-book calls)", (
     }
     expect((await call(server, "GET", "/api/kucoin/api/v1/bullet-public")).status).toBe(405);
     expect((await call(server, "POST", "/api/bitteam/trade/api/orderbooks/BTC_USDT")).status).toBe(405);
-    for (const pair of ["..%2F..%2Fccxt%2Fbalance", "BTC%2FUSDT", "BTC_USDT%3Fx%3D1", "BTC-USDT", "%40evil.example_com"]) {
+    for (const pair of [
+      "..%2F..%2Fccxt%2Fbalance",
+      "BTC%2FUSDT",
+      "BTC_USDT%3Fx%3D1",
+      "BTC-USDT",
+      "%40evil.example_com",
+    ]) {
       const bad = await call(server, "GET", `/api/bitteam/trade/api/orderbooks/${pair}`);
       expect(bad.status, pair).toBe(400);
       expect(bad.body.msg, pair).toMatch(/^Invalid pair/);
@@ -144,7 +163,10 @@ describe("gateway relays (PRODUCT D14, seed 001 §7 public order-book calls)", (
     const started = Date.now();
     const res = await call(server, "GET", "/api/bitteam/trade/api/orderbooks/BTC_USDT");
     expect(res.status).toBe(504);
-    expect(res.body).toEqual({ code: 600, msg: `The bitteam relay got no answer from ${new URL(upstream.url).host} within 400 ms` });
+    expect(res.body).toEqual({
+      code: 600,
+      msg: `The bitteam relay got no answer from ${new URL(upstream.url).host} within 400 ms`,
+    });
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
@@ -190,10 +212,20 @@ describe("gateway relays (PRODUCT D14, seed 001 §7 public order-book calls)", (
 describe("relay configuration", () => {
   const dataDir = "/tmp/spotdesk-config-unused";
   it("defaults to the exchanges' public hosts; SPOTDESK_RELAY_BITTEAM and SPOTDESK_RELAY_KUCOIN override", () => {
-    expect(resolveConfig({ dataDir }, {}).relay).toEqual({ bitteam: "https://bit.team", kucoin: "https://api.kucoin.com", timeoutMs: 10_000, maxBytes: 1024 * 1024 });
-    const env = resolveConfig({ dataDir }, { SPOTDESK_RELAY_BITTEAM: "http://127.0.0.1:9000/", SPOTDESK_RELAY_KUCOIN: "https://kucoin.example.com/gw" });
+    expect(resolveConfig({ dataDir }, {}).relay).toEqual({
+      bitteam: "https://bit.team",
+      kucoin: "https://api.kucoin.com",
+      timeoutMs: 10_000,
+      maxBytes: 1024 * 1024,
+    });
+    const env = resolveConfig(
+      { dataDir },
+      { SPOTDESK_RELAY_BITTEAM: "http://127.0.0.1:9000/", SPOTDESK_RELAY_KUCOIN: "https://kucoin.example.com/gw" },
+    );
     expect(env.relay).toMatchObject({ bitteam: "http://127.0.0.1:9000", kucoin: "https://kucoin.example.com/gw" });
     expect(() => resolveConfig({ dataDir }, { SPOTDESK_RELAY_BITTEAM: "file:///etc/passwd" })).toThrow(/http\(s\) URL/);
-    expect(() => resolveConfig({ dataDir }, { SPOTDESK_RELAY_KUCOIN: "https://u:p@kucoin.example.com" })).toThrow(/plain base URL/);
+    expect(() => resolveConfig({ dataDir }, { SPOTDESK_RELAY_KUCOIN: "https://u:p@kucoin.example.com" })).toThrow(
+      /plain base URL/,
+    );
   });
 });

@@ -3,14 +3,14 @@
  * temporary data directory, a fetch wrapper, the outbox reader, and a software WebAuthn
  * authenticator (ES256 with node:crypto) that produces real attestation and assertion structures.
  */
-import { createHash, createSign, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
+import { createHash, createSign, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
 import WebSocket from "ws";
 import { enrollChallengeText, loginChallengeText, type SessionAnswer } from "../../lib/api.js";
-import { startServer, type RunningServer, type ServerOptions } from "../../server/index.js";
+import { type RunningServer, type ServerOptions, startServer } from "../../server/index.js";
 import { createJsonLogger } from "../../server/log.js";
 
 export interface Clock {
@@ -24,7 +24,10 @@ export interface TestServer extends RunningServer {
   cleanup(): Promise<void>;
 }
 
-export async function startTestServer(options: Partial<ServerOptions> = {}, reuse?: { dataDir: string; clock: Clock; logs: string[] }): Promise<TestServer> {
+export async function startTestServer(
+  options: Partial<ServerOptions> = {},
+  reuse?: { dataDir: string; clock: Clock; logs: string[] },
+): Promise<TestServer> {
   const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), "spotdesk-server-"));
   const clock = reuse?.clock ?? { now: Date.now() };
   const logs = reuse?.logs ?? [];
@@ -62,13 +65,20 @@ export interface CallOptions {
   cookie?: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, each test asserts the fields it needs
 export interface CallResult<T = any> {
   status: number;
   body: T;
   setCookie: string | null;
 }
 
-export async function call<T = any>(server: { url: string }, method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+// biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, each test asserts the fields it needs
+export async function call<T = any>(
+  server: { url: string },
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.cookie) headers.cookie = options.cookie;
@@ -115,8 +125,16 @@ export async function registerFirstAdmin(server: TestServer, email = "admin@exam
 }
 
 /** Admin permits the e-mail, the user asks for a code and registers with it. */
-export async function permitAndRegister(server: TestServer, admin: SignedIn, email: string, scope: "all" | string[]): Promise<SignedIn> {
-  const permit = await call(server, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: email, scope } });
+export async function permitAndRegister(
+  server: TestServer,
+  admin: SignedIn,
+  email: string,
+  scope: "all" | string[],
+): Promise<SignedIn> {
+  const permit = await call(server, "POST", "/token/admin/user", {
+    token: admin.session.accessToken,
+    body: { userId: email, scope },
+  });
   if (permit.status !== 200) throw new Error(`permit: ${JSON.stringify(permit.body)}`);
   await call(server, "POST", "/code", { headers: { email } });
   const code = outboxCode(server.dataDir, email);
@@ -155,7 +173,9 @@ export class SoftAuthenticator {
   }
 
   private clientData(type: string, challengeText: string): Buffer {
-    return Buffer.from(JSON.stringify({ type, challenge: b64u(sha256(challengeText)), origin: this.origin, crossOrigin: false }));
+    return Buffer.from(
+      JSON.stringify({ type, challenge: b64u(sha256(challengeText)), origin: this.origin, crossOrigin: false }),
+    );
   }
 
   /** Headers of a key created during registration or a password login (lib/api.ts enrollChallengeText). */
@@ -170,9 +190,20 @@ export class SoftAuthenticator {
     ]);
     const idLen = Buffer.alloc(2);
     idLen.writeUInt16BE(this.credentialId.length);
-    const attested = Buffer.concat([Buffer.alloc(16), idLen, this.credentialId, Buffer.from(isoCBOR.encode(cose as never))]);
+    const attested = Buffer.concat([
+      Buffer.alloc(16),
+      idLen,
+      this.credentialId,
+      Buffer.from(isoCBOR.encode(cose as never)),
+    ]);
     const authData = this.authData(0x45, attested); // UP | UV | AT
-    const attestation = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]) as never);
+    const attestation = isoCBOR.encode(
+      new Map<string, unknown>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]) as never,
+    );
     return {
       "public-key": b64u(attestation),
       "credentials-id": this.id,
@@ -200,8 +231,10 @@ export class SoftAuthenticator {
 
 export interface LiveClient {
   ws: WebSocket;
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, each test asserts the fields it needs
   messages: any[];
   /** the next `count` messages not read yet (waits up to 5 s) */
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, each test asserts the fields it needs
   next(count?: number): Promise<any[]>;
   /** resolves with the close code and reason when the server (or anyone) closes the socket */
   closed: Promise<{ code: number; reason: string }>;
@@ -210,6 +243,7 @@ export interface LiveClient {
 /** A live-channel client (seed 000 §4) that records every message in order. */
 export async function openLive(url: string): Promise<LiveClient> {
   const ws = new WebSocket(url);
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, each test asserts the fields it needs
   const messages: any[] = [];
   let waiter: (() => void) | undefined;
   ws.on("message", (data) => {

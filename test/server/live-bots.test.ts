@@ -131,7 +131,10 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
     expect(snap.body.asks).toHaveLength(5);
     expect(Number(snap.body.asks[0][0])).toBeGreaterThan(Number(snap.body.bids[0][0]));
     const ws = new WebSocket(`${server.wsUrl}/book?exchange=paper&pair=BTC-USDT&depth=3`);
-    const first = await new Promise<any>((resolve, reject) => {
+    const first = await new Promise<{
+      type?: string;
+      data: { state?: string; bids?: unknown[]; [k: string]: unknown };
+    }>((resolve, reject) => {
       ws.once("message", (d) => resolve(JSON.parse(d.toString())));
       ws.once("error", reject);
     });

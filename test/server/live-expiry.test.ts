@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { API_ERROR_MESSAGES, pathHeader, type AccountPath } from "../../lib/api.js";
-import { call, openLive, registerFirstAdmin, startTestServer, type SignedIn, type TestServer } from "./helpers.js";
+import { type AccountPath, API_ERROR_MESSAGES, pathHeader } from "../../lib/api.js";
+import { call, openLive, registerFirstAdmin, type SignedIn, startTestServer, type TestServer } from "./helpers.js";
 
 const DEMO: AccountPath = ["Demo", "paper", "main"];
 const grid = { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } };
@@ -13,12 +13,16 @@ afterEach(async () => {
 });
 
 async function refreshed(s: TestServer, admin: SignedIn): Promise<string> {
-  const r = await call(s, "POST", "/user/refresh", { headers: { "user-id": admin.session.uuid, timestamp: String(s.clock.now) }, cookie: admin.cookie });
+  const r = await call(s, "POST", "/user/refresh", {
+    headers: { "user-id": admin.session.uuid, timestamp: String(s.clock.now) },
+    cookie: admin.cookie,
+  });
   expect(r.status).toBe(200);
   return r.body.accessToken;
 }
 
-const subscribe = (admin: SignedIn, token: string) => JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token });
+const subscribe = (admin: SignedIn, token: string) =>
+  JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token });
 
 describe("live channel and access-token expiry (seed 000 §4, §8 602)", () => {
   it("ends a subscription when its access token expires: a 602 message, then close 4602; a fresh token subscribes again", async () => {

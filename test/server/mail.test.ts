@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { resolveConfig } from "../../server/config.js";
 import { createJsonLogger } from "../../server/log.js";
 import { call, PASSWORD, registerFirstAdmin, startTestServer, type TestServer } from "./helpers.js";
-import { codeInMail, startSmtpMock, type SmtpMock } from "./smtp-mock.js";
+import { codeInMail, type SmtpMock, startSmtpMock } from "./smtp-mock.js";
 
 const SMTP_PASS = "smtp-Pa55-word-never-logged";
 const USER = "trader@example.com";
@@ -27,14 +27,25 @@ afterEach(async () => {
 /** The SMTP settings as a deployment writes them: a config file (server/README.md "E-mail"). */
 function smtpConfigFile(extra: Record<string, unknown> = {}): string {
   const file = join(configDir, "config.json");
-  const smtpSection = { host: "127.0.0.1", port: smtp.port, secure: false, ignoreTLS: true, user: "mailer", pass: SMTP_PASS, from: "spotdesk <noreply@example.com>" };
+  const smtpSection = {
+    host: "127.0.0.1",
+    port: smtp.port,
+    secure: false,
+    ignoreTLS: true,
+    user: "mailer",
+    pass: SMTP_PASS,
+    from: "spotdesk <noreply@example.com>",
+  };
   writeFileSync(file, JSON.stringify({ smtp: smtpSection, ...extra }));
   return file;
 }
 
 async function permit(s: TestServer, email: string): Promise<string> {
   const admin = await registerFirstAdmin(s);
-  const permitted = await call(s, "POST", "/token/admin/user", { token: admin.session.accessToken, body: { userId: email, scope: "all" } });
+  const permitted = await call(s, "POST", "/token/admin/user", {
+    token: admin.session.accessToken,
+    body: { userId: email, scope: "all" },
+  });
   expect(permitted.status).toBe(200);
   return admin.session.accessToken;
 }
@@ -60,7 +71,9 @@ describe("e-mail codes by SMTP (PRODUCT D18 'SMTP when configured')", () => {
     expect(registered.status).toBe(200);
     expect(registered.body.uuid).toEqual(expect.any(String));
     // single use, as with the outbox
-    const again = await call(server, "POST", "/login/password", { headers: { email: USER, password: PASSWORD, code, timestamp: String(server.clock.now) } });
+    const again = await call(server, "POST", "/login/password", {
+      headers: { email: USER, password: PASSWORD, code, timestamp: String(server.clock.now) },
+    });
     expect(again.status).toBe(401);
 
     expect(existsSync(join(server.dataDir, "outbox.jsonl"))).toBe(false);
@@ -79,19 +92,24 @@ describe("e-mail codes by SMTP (PRODUCT D18 'SMTP when configured')", () => {
       const failed = await call(server, "POST", "/code", { headers: { email: USER } });
       expect(failed.status).toBe(502);
       expect(failed.body.code).toBe(600);
-      expect(failed.body.msg).toMatch(/^The code could not be sent by e-mail \(.*550 5\.1\.1 mailbox unavailable.*\): try again later$/);
+      expect(failed.body.msg).toMatch(
+        /^The code could not be sent by e-mail \(.*550 5\.1\.1 mailbox unavailable.*\): try again later$/,
+      );
     }
     expect(smtp.mails).toHaveLength(0);
     smtp.reject = undefined;
     // the limit is 2 an hour: both still available after three failures
-    for (let i = 0; i < 2; i++) expect((await call(server, "POST", "/code", { headers: { email: USER } })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(server, "POST", "/code", { headers: { email: USER } })).status).toBe(200);
     const over = await call(server, "POST", "/code", { headers: { email: USER } });
     expect(over.status).toBe(429);
     expect(over.body.code).toBe(604);
     expect(smtp.mails).toHaveLength(2);
     // the newest delivered code signs in
     const code = codeInMail(smtp.mails[1]!);
-    expect((await call(server, "POST", "/register", { headers: { email: USER, password: PASSWORD, code } })).status).toBe(200);
+    expect(
+      (await call(server, "POST", "/register", { headers: { email: USER, password: PASSWORD, code } })).status,
+    ).toBe(200);
     const logs = server.logs.join("\n");
     expect(logs).toContain('"msg":"mail failed"');
     expect(logs).not.toContain(SMTP_PASS);
@@ -102,12 +120,20 @@ describe("e-mail codes by SMTP (PRODUCT D18 'SMTP when configured')", () => {
     await smtp.close();
     smtp = await startSmtpMock(); // a fresh mock for afterEach; the configured port is closed now
     const file = join(configDir, "config.json");
-    writeFileSync(file, JSON.stringify({ smtp: { host: "127.0.0.1", port, ignoreTLS: true, from: "noreply@example.com", timeoutMs: 2000 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        smtp: { host: "127.0.0.1", port, ignoreTLS: true, from: "noreply@example.com", timeoutMs: 2000 },
+      }),
+    );
     server = await startTestServer({ configFile: file });
     await permit(server, USER);
     const failed = await call(server, "POST", "/code", { headers: { email: USER } });
     expect(failed.status).toBe(502);
-    expect(failed.body).toMatchObject({ code: 600, msg: expect.stringMatching(/^The code could not be sent by e-mail \(.*ECONNREFUSED.*\)/) });
+    expect(failed.body).toMatchObject({
+      code: 600,
+      msg: expect.stringMatching(/^The code could not be sent by e-mail \(.*ECONNREFUSED.*\)/),
+    });
   });
 
   it("keeps the outbox.jsonl behaviour without SMTP (PRODUCT D18)", async () => {
@@ -124,7 +150,10 @@ describe("SMTP configuration (file and environment)", () => {
   const dataDir = join(tmpdir(), "spotdesk-config-unused");
 
   it("reads SPOTDESK_SMTP_URL: credentials URI-decoded, port, smtps means secure, query flags", () => {
-    const config = resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "smtp://mailer%40example.com:p%40ss%3Aw0rd@mail.example.com:2525?ignoreTLS=true" });
+    const config = resolveConfig(
+      { dataDir },
+      { SPOTDESK_SMTP_URL: "smtp://mailer%40example.com:p%40ss%3Aw0rd@mail.example.com:2525?ignoreTLS=true" },
+    );
     expect(config.smtp).toEqual({
       host: "mail.example.com",
       port: 2525,
@@ -136,14 +165,21 @@ describe("SMTP configuration (file and environment)", () => {
       requireTLS: false,
       timeoutMs: 10_000,
     });
-    const secure = resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "smtps://u:p@mail.example.com", SPOTDESK_SMTP_FROM: "desk@example.com" });
+    const secure = resolveConfig(
+      { dataDir },
+      { SPOTDESK_SMTP_URL: "smtps://u:p@mail.example.com", SPOTDESK_SMTP_FROM: "desk@example.com" },
+    );
     expect(secure.smtp).toMatchObject({ secure: true, port: 465, from: "desk@example.com" });
     expect(resolveConfig({ dataDir }, {}).smtp).toBeUndefined();
   });
 
   it("refuses an incomplete SMTP configuration without echoing the password", () => {
-    expect(() => resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "smtp://user:hunter22@mail.example.com" })).toThrow(/smtp\.from/);
-    expect(() => resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "http://user:hunter22@mail.example.com" })).toThrow(/smtp:\/\/ or smtps:\/\//);
+    expect(() => resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "smtp://user:hunter22@mail.example.com" })).toThrow(
+      /smtp\.from/,
+    );
+    expect(() => resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "http://user:hunter22@mail.example.com" })).toThrow(
+      /smtp:\/\/ or smtps:\/\//,
+    );
     let message = "";
     try {
       resolveConfig({ dataDir }, { SPOTDESK_SMTP_URL: "smtp://user:hunter22@:99999" });
@@ -152,7 +188,9 @@ describe("SMTP configuration (file and environment)", () => {
     }
     expect(message).toMatch(/SPOTDESK_SMTP_URL/);
     expect(message).not.toContain("hunter22");
-    expect(() => resolveConfig({ dataDir, smtp: { host: "mail.example.com", user: "a@example.com" } }, {})).toThrow(/user and smtp\.pass go together/);
+    expect(() => resolveConfig({ dataDir, smtp: { host: "mail.example.com", user: "a@example.com" } }, {})).toThrow(
+      /user and smtp\.pass go together/,
+    );
   });
 });
 

@@ -1,10 +1,18 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { pathHeader, type AccountPath } from "../../lib/api.js";
+import { type AccountPath, pathHeader } from "../../lib/api.js";
 import { resolveConfig } from "../../server/config.js";
 import { grantAdmin } from "../../server/index.js";
-import { call, cookieOf, PASSWORD, permitAndRegister, registerFirstAdmin, startTestServer, type TestServer } from "./helpers.js";
+import {
+  call,
+  cookieOf,
+  PASSWORD,
+  permitAndRegister,
+  registerFirstAdmin,
+  startTestServer,
+  type TestServer,
+} from "./helpers.js";
 
 const DEMO: AccountPath = ["Demo", "paper", "main"];
 let server: TestServer;
@@ -27,27 +35,80 @@ describe("bad input on every route: a clear error code and no state change (issu
     const admin = await registerFirstAdmin(server);
     const t = admin.session.accessToken;
     const before = await stateOf(server);
-    const huge = JSON.stringify({ path: ["A", "paper", "x"], apis: { data: "ab".repeat(40_000), pair: "BTC/USDT", active: true } });
+    const huge = JSON.stringify({
+      path: ["A", "paper", "x"],
+      apis: { data: "ab".repeat(40_000), pair: "BTC/USDT", active: true },
+    });
     const cases: [string, string, { raw?: string; body?: unknown; headers?: Record<string, string> }, number][] = [
       ["POST", "/token/admin/apikeys", { raw: huge }, 413],
       ["POST", "/token/admin/apikeys", { raw: "{not json" }, 400],
-      ["POST", "/token/admin/apikeys", { body: { path: "Demo/paper/main", apis: { data: "", pair: "BTC/USDT", active: true } } }, 400],
-      ["POST", "/token/admin/apikeys", { body: { path: ["A", "paper", "x"], apis: { data: "zz", pair: "BTC/USDT", active: true } } }, 400],
-      ["POST", "/token/admin/apikeys", { body: { path: ["A", "paper", "x"], apis: { data: "", pair: "BTC/USDT", active: true }, admin: true } }, 400],
-      ["POST", "/token/admin/apikeys", { body: { path: ["A", "nowhere", "x"], apis: { data: "", pair: "BTC/USDT", active: true } } }, 400],
+      [
+        "POST",
+        "/token/admin/apikeys",
+        { body: { path: "Demo/paper/main", apis: { data: "", pair: "BTC/USDT", active: true } } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/admin/apikeys",
+        { body: { path: ["A", "paper", "x"], apis: { data: "zz", pair: "BTC/USDT", active: true } } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/admin/apikeys",
+        { body: { path: ["A", "paper", "x"], apis: { data: "", pair: "BTC/USDT", active: true }, admin: true } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/admin/apikeys",
+        { body: { path: ["A", "nowhere", "x"], apis: { data: "", pair: "BTC/USDT", active: true } } },
+        400,
+      ],
       ["DELETE", "/token/admin/apikeys", { body: { path: ["Demo", "paper"] } }, 400],
-      ["POST", "/token/pair", { body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: -1, amount: 2 } } }, 400],
-      ["POST", "/token/pair", { body: { exchangeId: "paper", pair: "BTCUSDT", decimals: { price: 1, amount: 2 } } }, 400],
+      [
+        "POST",
+        "/token/pair",
+        { body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: -1, amount: 2 } } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/pair",
+        { body: { exchangeId: "paper", pair: "BTCUSDT", decimals: { price: 1, amount: 2 } } },
+        400,
+      ],
       ["POST", "/token/admin/user", { body: { userId: "not-an-email", scope: "all" } }, 400],
       ["POST", "/token/admin/user", { body: { userId: "x@example.com", scope: "some" } }, 400],
       ["POST", "/token/admin/user", { body: { userId: "x@example.com", scope: [] } }, 400],
       ["POST", "/token/admin/user", { body: [] }, 400],
       ["POST", "/token/admin/user", {}, 400],
       ["PUT", `/token/admin/user/${admin.session.uuid}/scope`, { body: { scope: 42 } }, 400],
-      ["POST", "/token/trade/order/create", { headers: { path: pathHeader(DEMO) }, body: { price: "abc", amount: "1", side: "Buy" } }, 400],
-      ["POST", "/token/trade/order/create", { headers: { path: pathHeader(DEMO) }, body: { price: "1", amount: "1", side: "buy" } }, 400],
-      ["POST", "/token/trade/order/create", { headers: { path: pathHeader(DEMO) }, body: { price: "1", amount: "1", side: "Buy", leverage: 100 } }, 400],
-      ["POST", "/token/trade/order/create", { headers: { path: "Demo/paper/main" }, body: { price: "1", amount: "1", side: "Buy" } }, 400],
+      [
+        "POST",
+        "/token/trade/order/create",
+        { headers: { path: pathHeader(DEMO) }, body: { price: "abc", amount: "1", side: "Buy" } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/trade/order/create",
+        { headers: { path: pathHeader(DEMO) }, body: { price: "1", amount: "1", side: "buy" } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/trade/order/create",
+        { headers: { path: pathHeader(DEMO) }, body: { price: "1", amount: "1", side: "Buy", leverage: 100 } },
+        400,
+      ],
+      [
+        "POST",
+        "/token/trade/order/create",
+        { headers: { path: "Demo/paper/main" }, body: { price: "1", amount: "1", side: "Buy" } },
+        400,
+      ],
       ["POST", "/token/trade/order/cancel", { headers: { path: pathHeader(DEMO) }, body: { id: 5 } }, 400],
       ["POST", "/token/bot", { headers: { path: pathHeader(DEMO) }, body: { botType: "grid-bot" } }, 400],
       ["DELETE", "/token/bot", { body: { botId: "" } }, 400],
@@ -59,7 +120,9 @@ describe("bad input on every route: a clear error code and no state change (issu
       expect(typeof r.body.msg).toBe("string");
     }
     expect(await stateOf(server)).toEqual(before);
-    expect((await call(server, "GET", "/token/trade/orders", { token: t, headers: { path: pathHeader(DEMO) } })).body).toEqual([]);
+    expect(
+      (await call(server, "GET", "/token/trade/orders", { token: t, headers: { path: pathHeader(DEMO) } })).body,
+    ).toEqual([]);
     // the server still answers after all that
     expect((await call(server, "GET", "/health")).body.status).toBe("ok");
   });
@@ -76,26 +139,47 @@ describe("operations (PRODUCT D7, issue 6 Operations)", () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const t = admin.session.accessToken;
-    await call(server, "POST", "/token/admin/apikeys", { token: t, body: { path: ["Acme", "paper", "desk"], apis: { data: "", pair: "ETH/USDT", active: true } } });
-    await call(server, "POST", "/token/pair", { token: t, body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: 2, amount: 4 } } });
+    await call(server, "POST", "/token/admin/apikeys", {
+      token: t,
+      body: { path: ["Acme", "paper", "desk"], apis: { data: "", pair: "ETH/USDT", active: true } },
+    });
+    await call(server, "POST", "/token/pair", {
+      token: t,
+      body: { exchangeId: "paper", pair: "BTC/USDT", decimals: { price: 2, amount: 4 } },
+    });
     const user = await permitAndRegister(server, admin, "t@example.com", ["Acme"]);
-    const bot = await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(DEMO) }, body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 10, size: 2 } } });
-    const order = await call(server, "POST", "/token/trade/order/create", { token: t, headers: { path: pathHeader(DEMO) }, body: { price: "1000", amount: "0.01", side: "Buy" } });
+    const bot = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 10, size: 2 } },
+    });
+    const order = await call(server, "POST", "/token/trade/order/create", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: { price: "1000", amount: "0.01", side: "Buy" },
+    });
     expect(order.status).toBe(200);
     const before = await stateOf(server);
 
     server = await server.restart();
     expect(server.setupCode).toBeUndefined();
     expect(await stateOf(server)).toEqual(before);
-    expect((await call(server, "GET", "/token/me", { token: user.session.accessToken })).body.email).toBe("t@example.com");
-    const refreshed = await call(server, "POST", "/user/refresh", { headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) }, cookie: admin.cookie });
+    expect((await call(server, "GET", "/token/me", { token: user.session.accessToken })).body.email).toBe(
+      "t@example.com",
+    );
+    const refreshed = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+      cookie: admin.cookie,
+    });
     expect(refreshed.status).toBe(200);
     expect(cookieOf(refreshed.setCookie)).not.toBe(admin.cookie);
     const orders = await call(server, "GET", "/token/trade/orders", { token: t, headers: { path: pathHeader(DEMO) } });
     expect(orders.body.map((o: { id: string }) => o.id)).toEqual([order.body.id]);
     const bots = await call(server, "GET", "/token/bots", { token: t });
     expect(bots.body.map((b: { botId: string }) => b.botId)).toEqual([bot.body.botId]);
-    const login = await call(server, "POST", "/register", { headers: { email: "admin@example.com", password: PASSWORD, code: "ABCDEFGH" } });
+    const login = await call(server, "POST", "/register", {
+      headers: { email: "admin@example.com", password: PASSWORD, code: "ABCDEFGH" },
+    });
     expect(login.status).toBe(409);
   });
 
@@ -136,7 +220,10 @@ describe("spotdesk serve (PRODUCT D5, D18)", () => {
     const written: string[] = [];
     const original = process.stderr.write.bind(process.stderr);
     const stdout = process.stdout.write.bind(process.stdout);
-    process.stderr.write = ((chunk: string) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
     process.stdout.write = (() => true) as typeof process.stdout.write;
     try {
       const done = serveCommand({ port: "0", data: dataDir });
@@ -144,7 +231,10 @@ describe("spotdesk serve (PRODUCT D5, D18)", () => {
       const url = /on (http:\/\/\S+)/.exec(written.join(""))![1]!;
       expect((await call({ url }, "GET", "/health")).body.status).toBe("ok");
       const code = /setup code (\w{8})/.exec(written.join(""))![1]!;
-      expect((await call({ url }, "POST", "/register", { headers: { email: "root@example.com", password: PASSWORD, code } })).status).toBe(200);
+      expect(
+        (await call({ url }, "POST", "/register", { headers: { email: "root@example.com", password: PASSWORD, code } }))
+          .status,
+      ).toBe(200);
       expect(statSync(join(dataDir, "spotdesk.sqlite")).mode & 0o777).toBe(0o600);
       process.emit("SIGTERM");
       await done;

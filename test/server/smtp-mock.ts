@@ -4,8 +4,9 @@
  * offered and refused, so a client without `ignoreTLS` fails). `reject` makes
  * it refuse a stage with a permanent error, to provoke send failures.
  */
-import { createServer, type Server, type Socket } from "node:net";
+
 import type { AddressInfo } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 
 export interface CapturedMail {
   from: string;
@@ -125,8 +126,7 @@ export async function startSmtpMock(): Promise<SmtpMock> {
     };
     socket.on("data", (chunk) => {
       buffer += chunk.toString("utf8");
-      let eol: number;
-      while ((eol = buffer.indexOf("\r\n")) >= 0) {
+      for (let eol = buffer.indexOf("\r\n"); eol >= 0; eol = buffer.indexOf("\r\n")) {
         const line = buffer.slice(0, eol);
         buffer = buffer.slice(eol + 2);
         handle(line);

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { render as inkRender, type Instance } from "ink";
+import { type Instance, render as inkRender } from "ink";
 import type { ReactElement } from "react";
 import { createTheme, ThemeContext } from "../../tui/theme.js";
 

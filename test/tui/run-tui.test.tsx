@@ -9,7 +9,7 @@ import { buildBookView } from "../../tui/book-view.js";
 import { OrderBook } from "../../tui/components/OrderBook.js";
 import { runTui } from "../../tui/index.js";
 import { createTheme, noColorFromEnv } from "../../tui/theme.js";
-import { render, type RenderResult } from "./render.js";
+import { type RenderResult, render } from "./render.js";
 
 const ESC = String.fromCharCode(27);
 let dataDir: string;

@@ -1,12 +1,20 @@
 /** The isomorphic pieces the dashboard is built on: client, panel_state, duration, blockies (seed 000 §3, §5, §7, §8). */
 import { describe, expect, it, vi } from "vitest";
 import { blockie } from "../../lib/blockies.js";
-import { createApiClient, describeFailure, networkFailure, REQUEST_TIMEOUT_MS, type ApiFailure } from "../../lib/client.js";
+import {
+  type ApiFailure,
+  createApiClient,
+  describeFailure,
+  networkFailure,
+  REQUEST_TIMEOUT_MS,
+} from "../../lib/client.js";
 import { DURATION_UNITS, INVALID_DURATION, parseDuration } from "../../lib/duration.js";
-import { HEX_LENGTH_ERROR, decodePanelState, encodePanelState, splitPieces, xorHex } from "../../lib/panel-state.js";
+import { decodePanelState, encodePanelState, HEX_LENGTH_ERROR, splitPieces, xorHex } from "../../lib/panel-state.js";
 
 function fakeFetch(status: number, body: unknown) {
-  return vi.fn(async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify(body), { status }));
+  return vi.fn(
+    async (_url: string | URL | Request, _init?: RequestInit) => new Response(JSON.stringify(body), { status }),
+  );
 }
 
 describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
@@ -30,8 +38,8 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     const f = fakeFetch(200, {});
     const client = createApiClient({ fetch: f as never, userId: () => "u1", now: () => 1234, accessToken: () => "t" });
     await client.call("refresh");
-    expect((f.mock.calls[0]?.[1]?.headers as Record<string, string>)["user-id"]).toBe("u1");
-    expect((f.mock.calls[0]?.[1]?.headers as Record<string, string>).timestamp).toBe("1234");
+    expect(((f.mock.calls[0]?.[1]?.headers ?? {}) as Record<string, string>)["user-id"]).toBe("u1");
+    expect(((f.mock.calls[0]?.[1]?.headers ?? {}) as Record<string, string>).timestamp).toBe("1234");
     await client.call("balances", { path: ["Acme", "paper", "main"], key: "k" });
     const h = f.mock.calls[1]?.[1]?.headers as Record<string, string>;
     expect(h.path).toBe('["Acme","paper","main"]');
@@ -55,11 +63,17 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     [605, "Time window between you and server is too large..."],
     [606, "No such user..."],
     [607, "Your token is invalid, try to relogin!"],
-    [609, "Failed to create exchange object for your task, make sure APIs were handled in right way and contact developers!"],
+    [
+      609,
+      "Failed to create exchange object for your task, make sure APIs were handled in right way and contact developers!",
+    ],
     [611, "Undefined msg for 611..."],
   ])("turns code %i into the error toast '%s' and a result without data (000 §8)", async (code, text) => {
     const failures: ApiFailure[] = [];
-    const client = createApiClient({ fetch: fakeFetch(400, { code, msg: "server text" }) as never, onFailure: (f) => failures.push(f) });
+    const client = createApiClient({
+      fetch: fakeFetch(400, { code, msg: "server text" }) as never,
+      onFailure: (f) => failures.push(f),
+    });
     const r = await client.call("clients");
     expect(r.ok).toBe(false);
     expect("data" in r).toBe(false);
@@ -68,7 +82,9 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
   });
 
   it("shows the exchange's message for 608 instead of 'Undefined msg for 608...' (PRODUCT D2)", () => {
-    expect(describeFailure(608, "ExchangeId: okx, msg: Insufficient balance", "POST", "/x").title).toBe("ExchangeId: okx, msg: Insufficient balance");
+    expect(describeFailure(608, "ExchangeId: okx, msg: Insufficient balance", "POST", "/x").title).toBe(
+      "ExchangeId: okx, msg: Insufficient balance",
+    );
   });
 
   it("titles 600 'Task failed to execute...' with the server's reason beside it (000 §8)", () => {
@@ -93,18 +109,26 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
 
   it("sends a call once more when recover repairs the failure, reporting only the second outcome (000 §8 602)", async () => {
     let token = "old";
-    const answers = [new Response(JSON.stringify({ code: 602, msg: "expired" }), { status: 401 }), new Response(JSON.stringify(["Demo"]), { status: 200 })];
+    const answers = [
+      new Response(JSON.stringify({ code: 602, msg: "expired" }), { status: 401 }),
+      new Response(JSON.stringify(["Demo"]), { status: 200 }),
+    ];
     const f = vi.fn(async (_u: string, _init?: RequestInit) => answers.shift() as Response);
     const failures: ApiFailure[] = [];
     const recover = vi.fn(async (failure: ApiFailure) => {
       token = "new";
       return failure.code === 602;
     });
-    const client = createApiClient({ fetch: f as never, accessToken: () => token, recover, onFailure: (x) => failures.push(x) });
+    const client = createApiClient({
+      fetch: f as never,
+      accessToken: () => token,
+      recover,
+      onFailure: (x) => failures.push(x),
+    });
     expect(await client.call<string[]>("clients")).toEqual({ ok: true, data: ["Demo"] });
     expect(recover).toHaveBeenCalledWith(expect.objectContaining({ code: 602 }), "clients");
     expect(f).toHaveBeenCalledTimes(2);
-    expect((f.mock.calls[1]?.[1]?.headers as Record<string, string>).authorization).toBe("Bearer new");
+    expect(((f.mock.calls[1]?.[1]?.headers ?? {}) as Record<string, string>).authorization).toBe("Bearer new");
     expect(failures).toEqual([]);
   });
 
@@ -131,7 +155,9 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     const client = createApiClient({
       timeoutMs: 20,
       fetch: ((_u: string, init: RequestInit) =>
-        new Promise((_, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))))) as never,
+        new Promise((_, reject) =>
+          init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        )) as never,
     });
     expect(await client.call("clients")).toMatchObject({ ok: false, code: 600 });
   });
@@ -204,7 +230,9 @@ describe("duration input (000 §5, §9)", () => {
   });
 
   it("knows exactly the seed's fifteen units", () => {
-    expect(Object.keys(DURATION_UNITS).sort()).toEqual(["d", "day", "h", "hour", "hr", "m", "min", "minute", "s", "sec", "second", "w", "week", "y", "year"].sort());
+    expect(Object.keys(DURATION_UNITS).sort()).toEqual(
+      ["d", "day", "h", "hour", "hr", "m", "min", "minute", "s", "sec", "second", "w", "week", "y", "year"].sort(),
+    );
   });
 
   it.each(["", "abc", "5 months", "5ms", "-5", "1h30m", "h"])("answers 'Invalid format' for '%s'", (text) => {

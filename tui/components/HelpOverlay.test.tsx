@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { render, type RenderResult, maxLineWidth } from "../../test/tui/render.js";
+import { maxLineWidth, type RenderResult, render } from "../../test/tui/render.js";
 import { KEY_BINDINGS } from "../keys.js";
 import { HelpOverlay } from "./HelpOverlay.js";
 

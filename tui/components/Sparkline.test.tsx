@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { render, type RenderResult } from "../../test/tui/render.js";
+import { type RenderResult, render } from "../../test/tui/render.js";
 import { Sparkline, sparkline } from "./Sparkline.js";
 
 let screen: RenderResult | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { render, type RenderResult } from "../../test/tui/render.js";
-import { derivedAmount, EMPTY_TRADE_FORM, tradeFormReducer, type TradeFormState } from "../trade-form.js";
+import { type RenderResult, render } from "../../test/tui/render.js";
+import { derivedAmount, EMPTY_TRADE_FORM, type TradeFormState, tradeFormReducer } from "../trade-form.js";
 import { TradingPanel } from "./TradingPanel.js";
 
 let screen: RenderResult | undefined;

@@ -16,5 +16,9 @@ export const routeTree = rootRoute.addChildren([
   loginPasswordRoute,
   loginKeyRoute,
   registrationRoute,
-  authRoute.addChildren([homeRoute, tradingRoute, adminRoute.addChildren([apikeysRoute, usersRoute, userCreateRoute, userEditRoute])]),
+  authRoute.addChildren([
+    homeRoute,
+    tradingRoute,
+    adminRoute.addChildren([apikeysRoute, usersRoute, userCreateRoute, userEditRoute]),
+  ]),
 ]);

@@ -8,14 +8,25 @@ describe("routes (000 §2)", () => {
   it("has one route per screen of the seed's table", () => {
     const router = createRouter({ routeTree, history: createMemoryHistory() });
     expect(Object.keys(router.routesByPath).sort()).toEqual(
-      ["/", "/apikeys", "/c/$queryPath", "/login/key", "/login/password", "/registration", "/user/create", "/user/edit/$uuid", "/users"].sort(),
+      [
+        "/",
+        "/apikeys",
+        "/c/$queryPath",
+        "/login/key",
+        "/login/password",
+        "/registration",
+        "/user/create",
+        "/user/edit/$uuid",
+        "/users",
+      ].sort(),
     );
   });
 
   it("accepts only an in-app path as the return path after sign-in", () => {
     expect(isReturnPath("/users")).toBe(true);
     expect(isReturnPath("/c/[Acme][paper][main]")).toBe(true);
-    for (const bad of ["/", "//evil.example", "/\\evil", "https://evil.example/", "/login/password", "/registration"]) expect(isReturnPath(bad)).toBe(false);
+    for (const bad of ["/", "//evil.example", "/\\evil", "https://evil.example/", "/login/password", "/registration"])
+      expect(isReturnPath(bad)).toBe(false);
     expect(returnToSearchSchema.parse({ redirect: "/users" })).toEqual({ redirect: "/users" });
     expect(returnToSearchSchema.parse({ redirect: "//evil.example" })).toEqual({ redirect: undefined });
     expect(returnToSearchSchema.parse({})).toEqual({});

@@ -3,23 +3,31 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { AccountAnswer } from "../../lib/api.js";
 import { resolveColorMode } from "./app/color-mode";
-import { AWAKE_TOAST, TOAST_POSITION, TOAST_VISIBLE, awakeToast, listen, type ToastEvent } from "./app/events";
+import { AWAKE_TOAST, awakeToast, listen, TOAST_POSITION, TOAST_VISIBLE, type ToastEvent } from "./app/events";
 import { liveMessageAction, liveUrl, subscribeMessage } from "./app/live";
 import { REFRESH_MARGIN_MS, refreshDelay } from "./app/session";
 import { STORAGE } from "./app/storage";
 import { ClientMultiSelect } from "./components/ClientMultiSelect";
-import { EMPTY_LIST_TEXT, addListItem, numberOnBlur, removeListItem, reportRange } from "./components/inputs";
+import { addListItem, EMPTY_LIST_TEXT, numberOnBlur, removeListItem, reportRange } from "./components/inputs";
 import { ListEditor } from "./components/ListEditor";
-import { PASSPHRASE_HINT, canDelete, canSubmitApiKeys, type ApiKeyFields } from "./features/apikeys/rules";
+import { type ApiKeyFields, canDelete, canSubmitApiKeys, PASSPHRASE_HINT } from "./features/apikeys/rules";
 import { EmailField } from "./features/auth/EmailField";
-import { canKeyLogin, canSendCode, canSubmit, effectivePassword, isValidCode, isValidEmail, isValidPassword } from "./features/auth/rules";
+import {
+  canKeyLogin,
+  canSendCode,
+  canSubmit,
+  effectivePassword,
+  isValidCode,
+  isValidEmail,
+  isValidPassword,
+} from "./features/auth/rules";
 import { WEBAUTHN_ALGORITHMS, WEBAUTHN_TIMEOUT_MS } from "./features/auth/webauthn";
 import { Avatar } from "./features/home/Avatar";
 import { botLetter, groupClients } from "./features/home/filters";
 import { EXIT_QUESTION, EXIT_TOOLTIP } from "./features/layout/ExitDialog";
 import { enteredKeyError } from "./features/layout/key-rules";
-import { navFor } from "./features/layout/nav";
 import { NOT_FOUND_TEXT } from "./features/layout/NotFound";
+import { navFor } from "./features/layout/nav";
 import { decodeQueryPath, encodeQueryPath } from "./features/trading/query-path";
 import { canChangeScope, canPermitLogin, scopeFromSelection, scopeText } from "./features/users/rules";
 
@@ -48,7 +56,9 @@ describe("sign-in rules (000 §5)", () => {
   it("treats the password as empty when the repeat does not match (registration)", () => {
     expect(effectivePassword("password1", "password2")).toBe("");
     expect(effectivePassword("password1", "password1")).toBe("password1");
-    expect(canSubmit({ email: "a@b.co", password: effectivePassword("password1", "password2"), code: "ABCDEFGH" })).toBe(false);
+    expect(
+      canSubmit({ email: "a@b.co", password: effectivePassword("password1", "password2"), code: "ABCDEFGH" }),
+    ).toBe(false);
   });
   it("enables Submit only when e-mail, password and code are all valid", () => {
     expect(canSubmit({ email: "a@b.co", password: "12345678", code: "ABCDEFGH" })).toBe(true);
@@ -79,7 +89,16 @@ describe("session (000 §4, §9)", () => {
   });
   it("uses the seed's local-storage names exactly (000 §3, PRODUCT D17)", () => {
     expect(Object.values(STORAGE).sort()).toEqual(
-      ["userId", "uicolor", "viewport", "WAEnabled", "refreshTokenExpiry", "exchangeFilter", "clientFilter", "panel_state"].sort(),
+      [
+        "userId",
+        "uicolor",
+        "viewport",
+        "WAEnabled",
+        "refreshTokenExpiry",
+        "exchangeFilter",
+        "clientFilter",
+        "panel_state",
+      ].sort(),
     );
   });
 });
@@ -133,8 +152,16 @@ describe("live channel (000 §4, §7)", () => {
     });
   });
   it("re-broadcasts other messages as an app event named by the type (snapshot, delta)", () => {
-    expect(liveMessageAction(JSON.stringify({ type: "snapshot", data: [1] }))).toEqual({ kind: "event", name: "snapshot", data: [1] });
-    expect(liveMessageAction(JSON.stringify({ type: "delta", data: { botId: "b" } }))).toEqual({ kind: "event", name: "delta", data: { botId: "b" } });
+    expect(liveMessageAction(JSON.stringify({ type: "snapshot", data: [1] }))).toEqual({
+      kind: "event",
+      name: "snapshot",
+      data: [1],
+    });
+    expect(liveMessageAction(JSON.stringify({ type: "delta", data: { botId: "b" } }))).toEqual({
+      kind: "event",
+      name: "delta",
+      data: { botId: "b" },
+    });
   });
   it("connects to the backend host with no path, wss under https", () => {
     expect(liveUrl({ protocol: "https:", host: "desk.example:443" })).toBe("wss://desk.example:443/");
@@ -185,14 +212,16 @@ describe("home (000 §2)", () => {
     expect(okx.map((g) => [g.client, g.accounts.length])).toEqual([["Acme", 1]]);
   });
   it("shows the status letters F, G, V, HV, SD, CC", () => {
-    expect(["floating-bot", "grid-bot", "volume-bot", "heavy-volume-bot", "spread-decompression-bot", "candle-closer-bot"].map(botLetter)).toEqual([
-      "F",
-      "G",
-      "V",
-      "HV",
-      "SD",
-      "CC",
-    ]);
+    expect(
+      [
+        "floating-bot",
+        "grid-bot",
+        "volume-bot",
+        "heavy-volume-bot",
+        "spread-decompression-bot",
+        "candle-closer-bot",
+      ].map(botLetter),
+    ).toEqual(["F", "G", "V", "HV", "SD", "CC"]);
   });
   it("draws a round 32 px avatar (8 cells, scale 4) from the client name", () => {
     const html = renderToStaticMarkup(<Avatar name="Acme" />);
@@ -203,10 +232,19 @@ describe("home (000 §2)", () => {
 });
 
 describe("API keys (000 §2, §5)", () => {
-  const full: ApiKeyFields = { client: "Acme", account: "main", pair: "BTC/USDT", api: "k", secret: "s", password: "", exchange: "okx" };
+  const full: ApiKeyFields = {
+    client: "Acme",
+    account: "main",
+    pair: "BTC/USDT",
+    api: "k",
+    secret: "s",
+    password: "",
+    exchange: "okx",
+  };
   it("enables Submit only when client, sub account, pair, api key, secret and exchange are filled; passphrase optional", () => {
     expect(canSubmitApiKeys(full)).toBe(true);
-    for (const f of ["client", "account", "pair", "api", "secret", "exchange"] as const) expect(canSubmitApiKeys({ ...full, [f]: " " })).toBe(false);
+    for (const f of ["client", "account", "pair", "api", "secret", "exchange"] as const)
+      expect(canSubmitApiKeys({ ...full, [f]: " " })).toBe(false);
   });
   it("hints that the passphrase is needed for Bitmart, Bitget, Kucoin, OKX", () => {
     expect(PASSPHRASE_HINT).toBe("Needed for Bitmart, Bitget, Kucoin, OKX");
@@ -237,7 +275,9 @@ describe("users (000 §2, §5)", () => {
     expect(canChangeScope(true, [])).toBe(false);
   });
   it("lists clients as checkboxes", () => {
-    const html = renderToStaticMarkup(<ClientMultiSelect clients={["Acme", "Demo"]} selected={["Acme"]} onChange={() => {}} />);
+    const html = renderToStaticMarkup(
+      <ClientMultiSelect clients={["Acme", "Demo"]} selected={["Acme"]} onChange={() => {}} />,
+    );
     expect(html.match(/type="checkbox"/g)).toHaveLength(2);
     expect(html).toMatch(/checked=""[^>]*\/?>\s*<span>Acme/);
   });
@@ -246,7 +286,9 @@ describe("users (000 §2, §5)", () => {
 describe("shared inputs (000 §2, §5)", () => {
   it("shows 'No items added to the group' for an empty list", () => {
     expect(EMPTY_LIST_TEXT).toBe("No items added to the group");
-    expect(renderToStaticMarkup(<ListEditor label="Pairs" items={[]} onChange={() => {}} />)).toContain("No items added to the group");
+    expect(renderToStaticMarkup(<ListEditor label="Pairs" items={[]} onChange={() => {}} />)).toContain(
+      "No items added to the group",
+    );
   });
   it("trims and de-duplicates list items and refuses an empty one", () => {
     expect(addListItem(["BTC"], "  ETH ")).toEqual(["BTC", "ETH"]);

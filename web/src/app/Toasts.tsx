@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
-import { AWAKE_TOAST, TOAST_DURATIONS, TOAST_POSITION, TOAST_VISIBLE, listen, type ToastEvent } from "./events";
+import { AWAKE_TOAST, listen, TOAST_DURATIONS, TOAST_POSITION, TOAST_VISIBLE, type ToastEvent } from "./events";
 
 /** The toast area (seed 000 §2, §9): every toast arrives as an AWAKE_TOAST event (PRODUCT D17). */
 export function Toasts({ theme }: { theme: "dark" | "light" }) {
@@ -13,5 +13,15 @@ export function Toasts({ theme }: { theme: "dark" | "light" }) {
       }),
     [],
   );
-  return <Toaster position={TOAST_POSITION} visibleToasts={TOAST_VISIBLE} duration={TOAST_DURATIONS.default} theme={theme} offset={{ top: 52, left: 16 }} richColors closeButton />;
+  return (
+    <Toaster
+      position={TOAST_POSITION}
+      visibleToasts={TOAST_VISIBLE}
+      duration={TOAST_DURATIONS.default}
+      theme={theme}
+      offset={{ top: 52, left: 16 }}
+      richColors
+      closeButton
+    />
+  );
 }

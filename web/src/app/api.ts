@@ -5,7 +5,7 @@
  * login screen when the tokens are gone.
  */
 import { API_ERROR, type RouteName } from "../../../lib/api.js";
-import { createApiClient, type ApiFailure } from "../../../lib/client.js";
+import { type ApiFailure, createApiClient } from "../../../lib/client.js";
 import { awakeToast } from "./events";
 import { getSession, setSession } from "./session-store";
 

@@ -1,6 +1,6 @@
 /** Colour mode (seed 000 §1, §9): dark by default, follows the system, the choice kept as `uicolor`. */
 import { useEffect, useState } from "react";
-import { STORAGE, readStorage, writeStorage } from "./storage";
+import { readStorage, STORAGE, writeStorage } from "./storage";
 
 export type ColorMode = "dark" | "light";
 
@@ -10,7 +10,10 @@ export function resolveColorMode(stored: string | null, systemPrefersLight: bool
   return systemPrefersLight ? "light" : "dark";
 }
 
-const systemLight = () => (typeof window !== "undefined" && window.matchMedia ? window.matchMedia("(prefers-color-scheme: light)").matches : undefined);
+const systemLight = () =>
+  typeof window !== "undefined" && window.matchMedia
+    ? window.matchMedia("(prefers-color-scheme: light)").matches
+    : undefined;
 
 export function useColorMode(): [ColorMode, () => void] {
   const [mode, setMode] = useState<ColorMode>(() => resolveColorMode(readStorage(STORAGE.uicolor), systemLight()));

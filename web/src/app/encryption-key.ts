@@ -1,7 +1,7 @@
 /** The saved encryption key (seed 000 §3 panel_state, §5 "Encryption key"). */
 import { useSyncExternalStore } from "react";
 import { decodePanelState, encodePanelState } from "../../../lib/panel-state.js";
-import { STORAGE, readStorage, writeStorage } from "./storage";
+import { readStorage, STORAGE, writeStorage } from "./storage";
 
 const listeners = new Set<() => void>();
 const notify = () => {

@@ -30,7 +30,9 @@ export function liveMessageAction(text: string): LiveAction {
   const m = message as { purpose?: unknown; result?: unknown; type?: unknown; data?: unknown };
   if (typeof m.purpose === "string" && "result" in m) {
     const description = `For channel '${m.purpose}'`;
-    return m.result ? { kind: "toast", toast: "success", title: "Subscribed", description } : { kind: "toast", toast: "error", title: "Not subscribed", description };
+    return m.result
+      ? { kind: "toast", toast: "success", title: "Subscribed", description }
+      : { kind: "toast", toast: "error", title: "Not subscribed", description };
   }
   if (typeof m.type === "string") return { kind: "event", name: m.type, data: m.data };
   return { kind: "ignore" };

@@ -16,12 +16,20 @@ async function data<T>(p: Promise<{ ok: true; data: T } | { ok: false; code: num
 
 export function useClients() {
   const { accessToken } = useSession();
-  return useQuery({ queryKey: ["clients"], queryFn: () => data(api.call<string[]>("clients")), enabled: Boolean(accessToken) });
+  return useQuery({
+    queryKey: ["clients"],
+    queryFn: () => data(api.call<string[]>("clients")),
+    enabled: Boolean(accessToken),
+  });
 }
 
 export function useAccounts() {
   const { accessToken } = useSession();
-  return useQuery({ queryKey: ["exchanges"], queryFn: () => data(api.call<AccountAnswer[]>("exchanges")), enabled: Boolean(accessToken) });
+  return useQuery({
+    queryKey: ["exchanges"],
+    queryFn: () => data(api.call<AccountAnswer[]>("exchanges")),
+    enabled: Boolean(accessToken),
+  });
 }
 
 export function useUsers() {
@@ -29,5 +37,8 @@ export function useUsers() {
 }
 
 export function useUser(uuid: string) {
-  return useQuery({ queryKey: ["user", uuid], queryFn: () => data(api.call<UserAnswer>("user", { params: { id: uuid } })) });
+  return useQuery({
+    queryKey: ["user", uuid],
+    queryFn: () => data(api.call<UserAnswer>("user", { params: { id: uuid } })),
+  });
 }

@@ -6,7 +6,7 @@
  */
 import { useSyncExternalStore } from "react";
 import { readAccessToken } from "../../../lib/api.js";
-import { STORAGE, readStorage } from "./storage";
+import { readStorage, STORAGE } from "./storage";
 
 export interface SessionState {
   userId: string | undefined;

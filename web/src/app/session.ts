@@ -3,7 +3,7 @@ import type { RefreshAnswer, SessionAnswer } from "../../../lib/api.js";
 import { api, setAccessExpiredHandler } from "./api";
 import { queryClient } from "./query";
 import { getSession, hasValidToken, setSession } from "./session-store";
-import { STORAGE, readStorage, writeStorage } from "./storage";
+import { readStorage, STORAGE, writeStorage } from "./storage";
 
 /** Seed 000 §9: refresh 3 minutes before expiry. */
 export const REFRESH_MARGIN_MS = 3 * 60_000;
@@ -24,9 +24,12 @@ function scheduleRefresh(): void {
   clearTimeout(timer);
   const { expires } = getSession();
   if (expires === undefined) return;
-  timer = setTimeout(() => {
-    if (refreshTokenValid()) void refreshSession();
-  }, refreshDelay(expires, Date.now()));
+  timer = setTimeout(
+    () => {
+      if (refreshTokenValid()) void refreshSession();
+    },
+    refreshDelay(expires, Date.now()),
+  );
 }
 
 let refreshing: Promise<boolean> | undefined;

@@ -1,8 +1,13 @@
 import { Checkbox } from "./Checkbox";
 
 /** A multi-select of clients (seed 000 §2 "User create"/"User edit"): a list of Radix checkboxes. */
-export function ClientMultiSelect(props: { clients: readonly string[]; selected: readonly string[]; onChange: (next: string[]) => void }) {
-  const toggle = (c: string, on: boolean) => props.onChange(on ? [...props.selected.filter((s) => s !== c), c] : props.selected.filter((s) => s !== c));
+export function ClientMultiSelect(props: {
+  clients: readonly string[];
+  selected: readonly string[];
+  onChange: (next: string[]) => void;
+}) {
+  const toggle = (c: string, on: boolean) =>
+    props.onChange(on ? [...props.selected.filter((s) => s !== c), c] : props.selected.filter((s) => s !== c));
   return (
     <fieldset className="field multi">
       <legend>Clients</legend>

@@ -1,10 +1,15 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { Checkbox } from "./Checkbox";
-import { EMPTY_LIST_TEXT, addListItem, removeListItem } from "./inputs";
+import { addListItem, EMPTY_LIST_TEXT, removeListItem } from "./inputs";
 
 /** Seed 000 §2: add an item; click an item to delete it; pick from a list in a checkbox dialog (Submit, Clear). */
-export function ListEditor(props: { label: string; items: string[]; onChange: (items: string[]) => void; options?: string[] }) {
+export function ListEditor(props: {
+  label: string;
+  items: string[];
+  onChange: (items: string[]) => void;
+  options?: string[];
+}) {
   const [text, setText] = useState("");
   const [picked, setPicked] = useState<string[]>(props.items);
   const add = () => {
@@ -42,7 +47,11 @@ export function ListEditor(props: { label: string; items: string[]; onChange: (i
               <Dialog.Content className="dialog" aria-describedby={undefined}>
                 <Dialog.Title>{props.label}</Dialog.Title>
                 {props.options.map((o) => (
-                  <Checkbox key={o} checked={picked.includes(o)} onCheckedChange={(on) => setPicked(on ? addListItem(picked, o) : removeListItem(picked, o))}>
+                  <Checkbox
+                    key={o}
+                    checked={picked.includes(o)}
+                    onCheckedChange={(on) => setPicked(on ? addListItem(picked, o) : removeListItem(picked, o))}
+                  >
                     {o}
                   </Checkbox>
                 ))}
@@ -64,7 +73,13 @@ export function ListEditor(props: { label: string; items: string[]; onChange: (i
       <div className="chips">
         {props.items.length === 0 ? <span className="muted">{EMPTY_LIST_TEXT}</span> : null}
         {props.items.map((i) => (
-          <button key={i} type="button" className="chip" title="Click to remove" onClick={() => props.onChange(removeListItem(props.items, i))}>
+          <button
+            key={i}
+            type="button"
+            className="chip"
+            title="Click to remove"
+            onClick={() => props.onChange(removeListItem(props.items, i))}
+          >
             {i} ×
           </button>
         ))}

@@ -1,9 +1,12 @@
 import { useState } from "react";
-import { NumberInput } from "./NumberInput";
 import { reportRange } from "./inputs";
+import { NumberInput } from "./NumberInput";
 
 /** Seed 000 §5 "Range": reported only when both min and max are set. */
-export function RangeInput(props: { label: string; onChange: (range: { min: string; max: string } | undefined) => void }) {
+export function RangeInput(props: {
+  label: string;
+  onChange: (range: { min: string; max: string } | undefined) => void;
+}) {
   const [min, setMin] = useState("");
   const [max, setMax] = useState("");
   return (

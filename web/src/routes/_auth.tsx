@@ -6,15 +6,16 @@
 import { createRoute, redirect } from "@tanstack/react-router";
 import { ensureSession } from "../app/session";
 import { getSession } from "../app/session-store";
-import { AuthenticatedLayout } from "../features/layout/AppShell";
 import { returnSearch } from "../features/auth/return-to";
+import { AuthenticatedLayout } from "../features/layout/AppShell";
 import { Route as rootRoute } from "./__root";
 
 export const Route = createRoute({
   getParentRoute: () => rootRoute,
   id: "_auth",
   beforeLoad: async ({ location }) => {
-    if (!(await ensureSession())) throw redirect({ to: "/login/password", search: returnSearch(location.href, Boolean(getSession().userId)) });
+    if (!(await ensureSession()))
+      throw redirect({ to: "/login/password", search: returnSearch(location.href, Boolean(getSession().userId)) });
   },
   component: AuthenticatedLayout,
 });

@@ -3,4 +3,8 @@ import { createRoute } from "@tanstack/react-router";
 import { RegistrationPage } from "../features/auth/RegistrationPage";
 import { Route as rootRoute } from "./__root";
 
-export const Route = createRoute({ getParentRoute: () => rootRoute, path: "/registration", component: RegistrationPage });
+export const Route = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/registration",
+  component: RegistrationPage,
+});

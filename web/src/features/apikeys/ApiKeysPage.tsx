@@ -8,7 +8,15 @@ import { api } from "../../app/api";
 import { loadEncryptionKey } from "../../app/encryption-key";
 import { useAccounts } from "../../app/query";
 import { Select } from "../../components/Select";
-import { PASSPHRASE_HINT, apiKeyFormSchema, apiKeyPath, canDelete, removeApiKeysFormSchema, type ApiKeyFields, type RemoveApiKeysForm } from "./rules";
+import {
+  type ApiKeyFields,
+  apiKeyFormSchema,
+  apiKeyPath,
+  canDelete,
+  PASSPHRASE_HINT,
+  type RemoveApiKeysForm,
+  removeApiKeysFormSchema,
+} from "./rules";
 
 const EMPTY: ApiKeyFields = { client: "", account: "", pair: "", api: "", secret: "", password: "", exchange: "" };
 const TEXT_FIELDS: [Exclude<keyof ApiKeyFields, "exchange">, string, string][] = [
@@ -69,7 +77,12 @@ function CreateForm() {
             {label}
             {name === "password" ? <span className="muted"> (optional)</span> : null}
           </span>
-          <input type={type} autoComplete="off" placeholder={name === "pair" ? "BTC/USDT" : undefined} {...register(name)} />
+          <input
+            type={type}
+            autoComplete="off"
+            placeholder={name === "pair" ? "BTC/USDT" : undefined}
+            {...register(name)}
+          />
           {name === "password" ? <span className="hint">{PASSPHRASE_HINT}</span> : null}
         </label>
       ))}
@@ -79,7 +92,14 @@ function CreateForm() {
           control={control}
           name="exchange"
           render={({ field }) => (
-            <Select id="apikeys-exchange" name="exchange" value={field.value} onValueChange={field.onChange} options={EXCHANGE_OPTIONS} placeholder="Choose an exchange" />
+            <Select
+              id="apikeys-exchange"
+              name="exchange"
+              value={field.value}
+              onValueChange={field.onChange}
+              options={EXCHANGE_OPTIONS}
+              placeholder="Choose an exchange"
+            />
           )}
         />
       </div>
@@ -117,7 +137,12 @@ function RemoveForm() {
       <h2>Remove</h2>
       <label className="field">
         <span>Search a path</span>
-        <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="client/exchange/account" />
+        <input
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="client/exchange/account"
+        />
       </label>
       <Controller
         control={control}
@@ -129,7 +154,12 @@ function RemoveForm() {
               return (
                 <li key={id}>
                   <label className="check">
-                    <input type="radio" name="path" checked={field.value?.join("/") === id} onChange={() => field.onChange(a.path)} />
+                    <input
+                      type="radio"
+                      name="path"
+                      checked={field.value?.join("/") === id}
+                      onChange={() => field.onChange(a.path)}
+                    />
                     <span className="mono">{id}</span>
                   </label>
                 </li>

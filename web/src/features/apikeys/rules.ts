@@ -31,7 +31,9 @@ export function apiKeyPath(f: ApiKeyFields): AccountPath {
 }
 
 /** The remove form: one account path (lib's schema, PRODUCT D13). */
-export const removeApiKeysFormSchema = z.object({ path: accountPathSchema.optional().refine((p) => p !== undefined, "Choose a path") });
+export const removeApiKeysFormSchema = z.object({
+  path: accountPathSchema.optional().refine((p) => p !== undefined, "Choose a path"),
+});
 export type RemoveApiKeysForm = z.input<typeof removeApiKeysFormSchema>;
 
 /** Seed 000 §5 "Remove: Delete is disabled until a path is chosen". */

@@ -11,7 +11,12 @@ export function useDebouncedEmail(raw: string): string {
   return value;
 }
 
-export function EmailField(props: { value: string; onChange: (v: string) => void; settled: string; autoFocus?: boolean }) {
+export function EmailField(props: {
+  value: string;
+  onChange: (v: string) => void;
+  settled: string;
+  autoFocus?: boolean;
+}) {
   const valid = isValidEmail(props.settled);
   return (
     <label className="field">
@@ -29,6 +34,7 @@ export function EmailField(props: { value: string; onChange: (v: string) => void
         name="email"
         autoComplete="username"
         value={props.value}
+        // biome-ignore lint/a11y/noAutofocus: only when the form asks for it: the e-mail is the one field a sign-in page opens for
         autoFocus={props.autoFocus}
         onChange={(e) => props.onChange(e.target.value)}
         aria-invalid={props.settled !== "" && !valid}

@@ -7,7 +7,7 @@ import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { useAfterSignIn } from "./return-to";
-import { canKeyLogin, keyLoginFormSchema, type KeyLoginForm } from "./rules";
+import { canKeyLogin, type KeyLoginForm, keyLoginFormSchema } from "./rules";
 import { signKeyLogin } from "./webauthn";
 
 /** Seed 000 §2 "Login with a Key": e-mail only; look up the credentials, then sign with one. */

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useNavigate } from "@tanstack/react-router";
-import { Controller, useController, useForm, type Resolver } from "react-hook-form";
+import { Controller, type Resolver, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
 import type { SessionAnswer } from "../../../../lib/api.js";
 import { HEADER } from "../../../../lib/api.js";
@@ -11,7 +11,14 @@ import { STORAGE, waEnabled, writeStorage } from "../../app/storage";
 import { Checkbox } from "../../components/Checkbox";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { useAfterSignIn } from "./return-to";
-import { canSendCode, isValidCode, isValidPassword, loginFormSchema, registrationFormSchema, type RegistrationForm } from "./rules";
+import {
+  canSendCode,
+  isValidCode,
+  isValidPassword,
+  loginFormSchema,
+  type RegistrationForm,
+  registrationFormSchema,
+} from "./rules";
 import { createKeyHeaders } from "./webauthn";
 
 type SignInValues = z.output<typeof loginFormSchema>;
@@ -23,7 +30,11 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
   const afterSignIn = useAfterSignIn(returnTo);
   const form = useForm<RegistrationForm, unknown, SignInValues>({
     // the rules are lib's schemas (features/auth/rules.ts); registration adds the repeat check
-    resolver: zodResolver(mode === "register" ? registrationFormSchema : loginFormSchema) as unknown as Resolver<RegistrationForm, unknown, SignInValues>,
+    resolver: zodResolver(mode === "register" ? registrationFormSchema : loginFormSchema) as unknown as Resolver<
+      RegistrationForm,
+      unknown,
+      SignInValues
+    >,
     mode: "onChange",
     defaultValues: DEFAULTS,
   });
@@ -50,7 +61,12 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
       }
     }
     const answer = await api.call<SessionAnswer>(mode === "login" ? "loginPassword" : "register", {
-      headers: { [HEADER.email]: values.email, [HEADER.password]: values.password, [HEADER.code]: values.code, ...keyHeaders },
+      headers: {
+        [HEADER.email]: values.email,
+        [HEADER.password]: values.password,
+        [HEADER.code]: values.code,
+        ...keyHeaders,
+      },
     });
     if (!answer.ok) return;
     if (answer.data.credentialsId && keyHeaders[HEADER.credentialsId]) writeStorage(STORAGE.WAEnabled, "yes");
@@ -91,7 +107,11 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
             {...register("repeat", { deps: ["password"] })}
             aria-invalid={repeat !== "" && repeat !== password}
           />
-          {repeat !== "" && repeat !== password ? <span className="hint bad">Passwords do not match</span> : <span className="hint">&nbsp;</span>}
+          {repeat !== "" && repeat !== password ? (
+            <span className="hint bad">Passwords do not match</span>
+          ) : (
+            <span className="hint">&nbsp;</span>
+          )}
         </label>
       ) : null}
       <div className="field">

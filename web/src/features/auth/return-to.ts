@@ -7,7 +7,13 @@ import { useRouter } from "@tanstack/react-router";
 import { z } from "zod";
 
 export function isReturnPath(href: string): boolean {
-  return href.startsWith("/") && !href.startsWith("//") && !href.startsWith("/\\") && href !== "/" && !/^\/(login|registration)\b/.test(href);
+  return (
+    href.startsWith("/") &&
+    !href.startsWith("//") &&
+    !href.startsWith("/\\") &&
+    href !== "/" &&
+    !/^\/(login|registration)\b/.test(href)
+  );
 }
 
 /** The sign-in routes' search: an unusable `redirect` is dropped rather than failing the route. */

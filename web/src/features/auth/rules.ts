@@ -45,13 +45,21 @@ export function canKeyLogin(email: string, credentialIds: readonly string[] | un
  * in lib/schemas.ts): a trimmed e-mail, a password of at least 8, a code of exactly 8 after trimming.
  */
 const codeField = z.string().trim().pipe(codeSchema);
-export const loginFormSchema = z.object({ email: emailSchema, password: passwordSchema, code: codeField, createKey: z.boolean() });
+export const loginFormSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  code: codeField,
+  createKey: z.boolean(),
+});
 export type LoginForm = z.input<typeof loginFormSchema>;
 
 /** Registration adds the repeat; a repeat that does not match leaves no valid password (seed 000 §5). */
 export const registrationFormSchema = loginFormSchema
   .extend({ repeat: z.string() })
-  .refine((f) => isValidPassword(effectivePassword(f.password, f.repeat)), { path: ["repeat"], message: "Passwords do not match" });
+  .refine((f) => isValidPassword(effectivePassword(f.password, f.repeat)), {
+    path: ["repeat"],
+    message: "Passwords do not match",
+  });
 export type RegistrationForm = z.input<typeof registrationFormSchema>;
 
 export const keyLoginFormSchema = z.object({ email: emailSchema });

@@ -4,7 +4,7 @@
  * are the ones lib/api.ts documents, so no server round-trip is needed for them.
  */
 import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
-import { HEADER, enrollChallengeText, loginChallengeText } from "../../../../lib/api.js";
+import { enrollChallengeText, HEADER, loginChallengeText } from "../../../../lib/api.js";
 
 export const WEBAUTHN_TIMEOUT_MS = 30_000;
 export const WEBAUTHN_ALGORITHMS = [-8, -7, -257] as const;
@@ -33,7 +33,11 @@ export async function createKeyHeaders(email: string, code: string): Promise<Rec
       pubKeyCredParams: WEBAUTHN_ALGORITHMS.map((alg) => ({ type: "public-key" as const, alg })),
       timeout: WEBAUTHN_TIMEOUT_MS,
       attestation: "none",
-      authenticatorSelection: { authenticatorAttachment: "platform", userVerification: "required", residentKey: "preferred" },
+      authenticatorSelection: {
+        authenticatorAttachment: "platform",
+        userVerification: "required",
+        residentKey: "preferred",
+      },
     },
   });
   return {
@@ -44,7 +48,11 @@ export async function createKeyHeaders(email: string, code: string): Promise<Rec
 }
 
 /** Signs a key login for POST /login/signature; returns its headers (timestamp included). */
-export async function signKeyLogin(email: string, credentialIds: readonly string[], now = Date.now()): Promise<Record<string, string>> {
+export async function signKeyLogin(
+  email: string,
+  credentialIds: readonly string[],
+  now = Date.now(),
+): Promise<Record<string, string>> {
   const timestamp = String(now);
   const assertion = await startAuthentication({
     optionsJSON: {

@@ -23,7 +23,12 @@ export interface ClientGroup {
 }
 
 /** Clients matching the name filter (case-insensitive substring), each with its accounts on the chosen exchange. */
-export function groupClients(clients: readonly string[], accounts: readonly AccountAnswer[], clientFilter: string, exchangeFilter: string): ClientGroup[] {
+export function groupClients(
+  clients: readonly string[],
+  accounts: readonly AccountAnswer[],
+  clientFilter: string,
+  exchangeFilter: string,
+): ClientGroup[] {
   const needle = clientFilter.trim().toLowerCase();
   return clients
     .filter((c) => c.toLowerCase().includes(needle))

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { generateEncryptionKey } from "../../../../lib/envelope.js";
 import { saveEncryptionKey, useEncryptionKey } from "../../app/encryption-key";
-import { encryptionKeyFormSchema, type EncryptionKeyForm } from "./key-rules";
+import { type EncryptionKeyForm, encryptionKeyFormSchema } from "./key-rules";
 
 /** Seed 000 §2 "An encryption-key dialog"; §5: entered 16, 24 or 32 characters, or generated. */
 export function EncryptionKeyDialog() {
@@ -42,12 +42,18 @@ export function EncryptionKeyDialog() {
         <Dialog.Content className="dialog" aria-describedby="enc-key-desc">
           <Dialog.Title>Encryption key</Dialog.Title>
           <p id="enc-key-desc" className="muted">
-            API keys are encrypted in this browser (AES-GCM 256) with this key before they are sent. {saved ? "A key is saved." : "No key is saved."}
+            API keys are encrypted in this browser (AES-GCM 256) with this key before they are sent.{" "}
+            {saved ? "A key is saved." : "No key is saved."}
           </p>
           <form onSubmit={(e) => void save(e)}>
             <label className="field">
               <span>Key (16, 24 or 32 characters)</span>
-              <input type="password" autoComplete="off" {...register("key")} aria-invalid={text !== "" && !formState.isValid} />
+              <input
+                type="password"
+                autoComplete="off"
+                {...register("key")}
+                aria-invalid={text !== "" && !formState.isValid}
+              />
               <span className="hint num">{text.length} characters</span>
             </label>
             <div className="row end">

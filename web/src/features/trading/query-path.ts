@@ -9,9 +9,8 @@ export function encodeQueryPath(path: readonly [string, string, string]): string
 export function decodeQueryPath(queryPath: string): AccountPath | undefined {
   const parts: string[] = [];
   const re = /\[([^[\]]*)\]/gy;
-  let match: RegExpExecArray | null;
   let end = 0;
-  while ((match = re.exec(queryPath)) !== null) {
+  for (let match = re.exec(queryPath); match !== null; match = re.exec(queryPath)) {
     try {
       parts.push(decodeURIComponent(match[1] as string));
     } catch {

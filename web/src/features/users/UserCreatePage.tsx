@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { api } from "../../app/api";
 import { useClients } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
-import { scopeFromSelection, selectionOfScope, userCreateFormSchema, type UserCreateForm } from "./rules";
+import { scopeFromSelection, selectionOfScope, type UserCreateForm, userCreateFormSchema } from "./rules";
 
 export function UserCreatePage() {
   const navigate = useNavigate();
@@ -21,7 +21,9 @@ export function UserCreatePage() {
   const { field: email } = useController({ control, name: "userId" });
   const submit = handleSubmit(async ({ userId, scope }) => {
     // Seed 000 §5: a selection of exactly all clients gives scope all.
-    const r = await api.call("setUser", { body: { userId, scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) } });
+    const r = await api.call("setUser", {
+      body: { userId, scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) },
+    });
     if (r.ok) {
       await queryClient.invalidateQueries({ queryKey: ["users"] });
       await navigate({ to: "/users" });
@@ -32,12 +34,26 @@ export function UserCreatePage() {
       <h1>Create user</h1>
       <label className="field">
         <span>E-mail</span>
-        <input type="email" autoComplete="off" name="email" ref={email.ref} value={email.value} onChange={email.onChange} onBlur={email.onBlur} />
+        <input
+          type="email"
+          autoComplete="off"
+          name="email"
+          ref={email.ref}
+          value={email.value}
+          onChange={email.onChange}
+          onBlur={email.onBlur}
+        />
       </label>
       <Controller
         control={control}
         name="scope"
-        render={({ field }) => <ClientMultiSelect clients={clients.data ?? []} selected={selectionOfScope(field.value, clients.data ?? [])} onChange={field.onChange} />}
+        render={({ field }) => (
+          <ClientMultiSelect
+            clients={clients.data ?? []}
+            selected={selectionOfScope(field.value, clients.data ?? [])}
+            onChange={field.onChange}
+          />
+        )}
       />
       <div className="row end">
         <button type="submit" className="btn primary" disabled={!formState.isValid || formState.isSubmitting}>

@@ -8,7 +8,7 @@ import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { api } from "../../app/api";
 import { useClients, useUser } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
-import { changeScopeFormSchema, scopeFromSelection, scopeText, selectionOfScope, type ChangeScopeForm } from "./rules";
+import { type ChangeScopeForm, changeScopeFormSchema, scopeFromSelection, scopeText, selectionOfScope } from "./rules";
 
 const route = getRouteApi("/_auth/_admin/user/edit/$uuid");
 
@@ -18,20 +18,28 @@ export function UserEditPage() {
   const queryClient = useQueryClient();
   const user = useUser(uuid);
   const clients = useClients();
-  const { control, handleSubmit, reset, formState } = useForm<ChangeScopeForm, unknown, z.output<typeof changeScopeFormSchema>>({
+  const { control, handleSubmit, reset, formState } = useForm<
+    ChangeScopeForm,
+    unknown,
+    z.output<typeof changeScopeFormSchema>
+  >({
     resolver: zodResolver(changeScopeFormSchema),
     mode: "onChange",
     defaultValues: { scope: [] },
   });
   useEffect(() => {
-    if (user.data) reset({ scope: selectionOfScope(user.data.scope, clients.data ?? []) }, { keepDefaultValues: false });
+    if (user.data)
+      reset({ scope: selectionOfScope(user.data.scope, clients.data ?? []) }, { keepDefaultValues: false });
   }, [user.data, clients.data, reset]);
   const u = user.data;
   // Seed 000 §5: Change scope needs a loaded user and at least one selected client.
   const canChange = Boolean(u) && formState.isValid;
   const change = handleSubmit(async ({ scope }) => {
     if (!u) return;
-    const r = await api.call("changeScope", { params: { id: uuid }, body: { scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) } });
+    const r = await api.call("changeScope", {
+      params: { id: uuid },
+      body: { scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) },
+    });
     if (r.ok) {
       await queryClient.invalidateQueries({ queryKey: ["user", uuid] });
       await queryClient.invalidateQueries({ queryKey: ["users"] });
@@ -63,7 +71,13 @@ export function UserEditPage() {
       <Controller
         control={control}
         name="scope"
-        render={({ field }) => <ClientMultiSelect clients={clients.data ?? []} selected={selectionOfScope(field.value, clients.data ?? [])} onChange={field.onChange} />}
+        render={({ field }) => (
+          <ClientMultiSelect
+            clients={clients.data ?? []}
+            selected={selectionOfScope(field.value, clients.data ?? [])}
+            onChange={field.onChange}
+          />
+        )}
       />
       <div className="row between">
         <button type="button" className="btn danger" disabled={!u} onClick={() => void remove()}>

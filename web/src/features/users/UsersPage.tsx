@@ -30,7 +30,11 @@ export function UsersPage() {
               <td className="num">{u.lastActive === null ? "-" : formatUtcTimestamp(u.lastActive)}</td>
               <td>{scopeText(u.scope)}</td>
               <td>
-                <button type="button" className="btn small" onClick={() => void navigate({ to: "/user/edit/$uuid", params: { uuid: u.uuid } })}>
+                <button
+                  type="button"
+                  className="btn small"
+                  onClick={() => void navigate({ to: "/user/edit/$uuid", params: { uuid: u.uuid } })}
+                >
                   Edit
                 </button>
               </td>

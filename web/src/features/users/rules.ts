@@ -11,7 +11,8 @@ export function scopeText(scope: Scope): string {
 /** Seed 000 §5: a selection of exactly all clients gives scope all. */
 export function scopeFromSelection(selected: readonly string[], allClients: readonly string[]): Scope {
   const chosen = [...new Set(selected)];
-  if (allClients.length > 0 && allClients.every((c) => chosen.includes(c)) && chosen.length === allClients.length) return "all";
+  if (allClients.length > 0 && allClients.every((c) => chosen.includes(c)) && chosen.length === allClients.length)
+    return "all";
   return chosen;
 }
 
