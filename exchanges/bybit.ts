@@ -11,8 +11,8 @@ import { exchangeSymbol } from "../lib/pair.js";
 import { parseSide } from "../lib/side.js";
 import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
-import { type ErrorCodeTable, type OrderToPlace, RestAdapter, collectBalances, toMillis } from "./common/adapter.js";
-import { type HttpMethod, type HttpRequest, buildQuery } from "./common/rest.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
 import { isCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
@@ -73,9 +73,22 @@ export const BYBIT_ERRORS: ErrorCodeTable = {
     C.DERIVATIVES_API_KEY_EXPIRED,
   ],
   "rate-limit": [C.TOO_MANY_VISITS, C.IP_RATE_LIMITED, C.SPOT_TOO_MANY_NEW_ORDERS, C.SPOT_TOO_MANY_REQUESTS],
-  "insufficient-funds": [C.WALLET_BALANCE_INSUFFICIENT, C.INSUFFICIENT_BALANCE, C.INSUFFICIENT_AVAILABLE_BALANCE, C.SPOT_MARGIN_INSUFFICIENT, C.SPOT_INSUFFICIENT_BALANCE],
+  "insufficient-funds": [
+    C.WALLET_BALANCE_INSUFFICIENT,
+    C.INSUFFICIENT_BALANCE,
+    C.INSUFFICIENT_AVAILABLE_BALANCE,
+    C.SPOT_MARGIN_INSUFFICIENT,
+    C.SPOT_INSUFFICIENT_BALANCE,
+  ],
   // An order that is already filled or cancelled is no longer there to cancel.
-  "order-not-found": [C.ORDER_NOT_EXISTS, C.ORDER_COMPLETED_OR_CANCELLED, C.SPOT_ORDER_FILLED, C.SPOT_ORDER_CANCELLED, C.SPOT_NOT_ON_ORDER_BOOK, C.SPOT_ORDER_NOT_EXISTS],
+  "order-not-found": [
+    C.ORDER_NOT_EXISTS,
+    C.ORDER_COMPLETED_OR_CANCELLED,
+    C.SPOT_ORDER_FILLED,
+    C.SPOT_ORDER_CANCELLED,
+    C.SPOT_NOT_ON_ORDER_BOOK,
+    C.SPOT_ORDER_NOT_EXISTS,
+  ],
   "invalid-order": [C.PARAMS_ERROR],
 };
 
@@ -117,10 +130,16 @@ export function bybitSignedRequest(
   path: string,
   params: Record<string, unknown>,
 ): HttpRequest {
-  const query = method === "GET" ? buildQuery(params as Record<string, string | number | undefined>, { encode: encodeUnlessEncoded }) : "";
+  const query =
+    method === "GET"
+      ? buildQuery(params as Record<string, string | number | undefined>, { encode: encodeUnlessEncoded })
+      : "";
   const body = method === "GET" ? "" : JSON.stringify(params);
   const ts = String(timestamp);
-  const signature = hmacSha256Hex(credentials.secret, ts + credentials.api + BYBIT_RECV_WINDOW + (method === "GET" ? query : body));
+  const signature = hmacSha256Hex(
+    credentials.secret,
+    ts + credentials.api + BYBIT_RECV_WINDOW + (method === "GET" ? query : body),
+  );
   return {
     method,
     path,
@@ -160,17 +179,23 @@ function asList<T>(value: unknown): T[] {
 
 export class BybitAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    super("bybit", credentials, options, { baseUrl: BYBIT_BASE_URL, clientOrderId: { length: 32 }, errors: BYBIT_ERRORS });
+    super("bybit", credentials, options, {
+      baseUrl: BYBIT_BASE_URL,
+      clientOrderId: { length: 32 },
+      errors: BYBIT_ERRORS,
+    });
   }
 
   private async call(method: HttpMethod, path: string, params: Record<string, unknown>): Promise<BybitEnvelope> {
-    const response = await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params)).catch((error: unknown) => {
-      // bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure.
-      if (error instanceof ExchangeError && error.kind === "auth" && /too frequent/i.test(error.detail)) {
-        throw new ExchangeError(this.id, error.detail, { kind: "rate-limit", retryAfterMs: 600_000 });
-      }
-      throw error;
-    });
+    const response = await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params)).catch(
+      (error: unknown) => {
+        // bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure.
+        if (error instanceof ExchangeError && error.kind === "auth" && /too frequent/i.test(error.detail)) {
+          throw new ExchangeError(this.id, error.detail, { kind: "rate-limit", retryAfterMs: 600_000 });
+        }
+        throw error;
+      },
+    );
     const envelope = response.json as BybitEnvelope | undefined;
     if (!envelope || typeof envelope !== "object" || envelope.retCode === undefined) {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
@@ -219,7 +244,11 @@ export class BybitAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    const envelope = await this.call("GET", BYBIT_PATHS.orders, { category: "spot", symbol: exchangeSymbol(pair, ""), orderLinkId: clientOrderId });
+    const envelope = await this.call("GET", BYBIT_PATHS.orders, {
+      category: "spot",
+      symbol: exchangeSymbol(pair, ""),
+      orderLinkId: clientOrderId,
+    });
     const raw = asList<BybitOrder>(envelope.result)[0];
     return raw ? parseBybitOrder(raw, pair) : undefined;
   }
@@ -248,7 +277,11 @@ export class BybitAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    const envelope = await this.call("POST", BYBIT_PATHS.cancel, { category: "spot", symbol: exchangeSymbol(pair, ""), orderId: id });
+    const envelope = await this.call("POST", BYBIT_PATHS.cancel, {
+      category: "spot",
+      symbol: exchangeSymbol(pair, ""),
+      orderId: id,
+    });
     return String((envelope.result as { orderId?: string } | undefined)?.orderId ?? id);
   }
 
@@ -258,24 +291,30 @@ export class BybitAdapter extends RestAdapter {
       category: "spot",
       request: ids.map((orderId) => ({ symbol, orderId })),
     });
-    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
-    if (failed) {
-      throw new ExchangeError(this.id, `One of orders threw an error (${failed.code}, ${failed.msg ?? ""})`, {
-        kind: this.fail(failed.code, failed.msg ?? "").kind,
-        code: failed.code ?? "",
-      });
-    }
-    return asList<{ orderId?: string }>(envelope.result).map((r) => String(r.orderId ?? ""));
+    // result.list and retExtInfo.list are parallel (bybit "Batch Cancel Order"): an item whose
+    // entry carries an error code was not cancelled, so its id is left out and the caller names it
+    // (ExchangeAdapter.cancelBatch resolves to the ids cancelled; docs/orders.md "Cancels").
+    const codes = envelope.retExtInfo?.list ?? [];
+    return asList<{ orderId?: string }>(envelope.result)
+      .filter((_, i) => codes[i]?.code === undefined || isCode(codes[i]?.code, 0))
+      .map((r) => String(r.orderId ?? ""));
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const envelope = await this.call("POST", BYBIT_PATHS.cancelAll, { category: "spot", symbol: exchangeSymbol(pair, "") });
+    const envelope = await this.call("POST", BYBIT_PATHS.cancelAll, {
+      category: "spot",
+      symbol: exchangeSymbol(pair, ""),
+    });
     return asList<{ orderId?: string }>(envelope.result).map((r) => String(r.orderId ?? ""));
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
     const p = this.pairOf(pair);
-    const envelope = await this.call("GET", BYBIT_PATHS.orders, { category: "spot", symbol: exchangeSymbol(p, ""), orderId: this.orderId(id) });
+    const envelope = await this.call("GET", BYBIT_PATHS.orders, {
+      category: "spot",
+      symbol: exchangeSymbol(p, ""),
+      orderId: this.orderId(id),
+    });
     const raw = asList<BybitOrder>(envelope.result)[0];
     if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
     return parseBybitOrder(raw, p);
@@ -285,7 +324,8 @@ export class BybitAdapter extends RestAdapter {
     const p = this.pairOf(pair);
     const orders: Order[] = [];
     let cursor: string | undefined;
-    // Pages of at most 50 (the documented maximum), up to the open-orders limit of seed 001 §9.
+    // Pages of at most 50 (the documented maximum) chained by nextPageCursor, up to the 500 open
+    // spot orders bybit keeps per account ("Place Order": order limits).
     do {
       const envelope = await this.call("GET", BYBIT_PATHS.orders, {
         category: "spot",

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BybitAdapter, bybitSignedRequest, parseBybitOrder } from "../../exchanges/bybit.js";
 import { parseJsonExact } from "../../exchanges/common/adapter.js";
 import { createExchange } from "../../exchanges/registry.js";
@@ -24,10 +24,25 @@ describe("bybit adapter against a loopback mock", () => {
 
   it("creates a limit GTC buy with a hex orderLinkId, signed as bybit documents (001 §7)", async () => {
     const order = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
-    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open", type: "limit" });
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      side: "Buy",
+      amount: "0.01",
+      price: "30000",
+      status: "open",
+      type: "limit",
+    });
     expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
     const sent = JSON.parse(mock.server.requests[0]!.body);
-    expect(sent).toMatchObject({ category: "spot", symbol: "BTCUSDT", side: "Buy", orderType: "Limit", timeInForce: "GTC", qty: "0.01", price: "30000" });
+    expect(sent).toMatchObject({
+      category: "spot",
+      symbol: "BTCUSDT",
+      side: "Buy",
+      orderType: "Limit",
+      timeInForce: "GTC",
+      qty: "0.01",
+      price: "30000",
+    });
     expect(mock.server.requests[0]!.headers["x-bapi-recv-window"]).toBe("5000");
     expect(mock.orders.get(order.id)?.orderLinkId).toBe(order.clientOrderId);
   });
@@ -36,7 +51,15 @@ describe("bybit adapter against a loopback mock", () => {
     const a = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await bybit.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
     const one = await bybit.fetchOrder("BTC/USDT", a.id);
-    expect(one).toMatchObject({ id: a.id, clientOrderId: a.clientOrderId, side: "Buy", price: "30000", amount: "0.01", filled: "0", status: "open" });
+    expect(one).toMatchObject({
+      id: a.id,
+      clientOrderId: a.clientOrderId,
+      side: "Buy",
+      price: "30000",
+      amount: "0.01",
+      filled: "0",
+      status: "open",
+    });
     expect((await bybit.fetchOpenOrders("BTC/USDT")).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
     expect(await bybit.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
     expect((await bybit.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
@@ -79,14 +102,23 @@ describe("bybit adapter against a loopback mock", () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     const error = await rejects(bybit.createBatch("BTC/USDT", items));
     expect(error.message).toBe("ExchangeId: bybit, msg: Maximum for 'createBatch' is: 10");
-    const cancel = await rejects(bybit.cancelBatch("BTC/USDT", Array.from({ length: 11 }, (_, i) => String(i))));
+    const cancel = await rejects(
+      bybit.cancelBatch(
+        "BTC/USDT",
+        Array.from({ length: 11 }, (_, i) => String(i)),
+      ),
+    );
     expect(cancel.message).toBe("ExchangeId: bybit, msg: Maximum for 'cancelBatch' is: 10");
     expect(mock.server.requests).toHaveLength(0);
   });
 
   it("rejects a zero or malformed amount as bad input before any request", async () => {
-    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0", price: "1" }))).kind).toBe("bad-input");
-    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1e3", price: "1" }))).kind).toBe("bad-input");
+    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0", price: "1" }))).kind).toBe(
+      "bad-input",
+    );
+    expect((await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1e3", price: "1" }))).kind).toBe(
+      "bad-input",
+    );
     expect(mock.server.requests).toHaveLength(0);
   });
 
@@ -139,7 +171,125 @@ describe("bybit adapter against a loopback mock", () => {
     expect(order.clientOrderId).toBe([...mock.orders.values()][0]!.orderLinkId);
     const creates = mock.server.requests.filter((r) => r.path === "/v5/order/create");
     expect(creates).toHaveLength(1);
-    expect(mock.server.requests.some((r) => r.path === "/v5/order/realtime" && r.query.includes(`orderLinkId=${order.clientOrderId}`))).toBe(true);
+    expect(
+      mock.server.requests.some(
+        (r) => r.path === "/v5/order/realtime" && r.query.includes(`orderLinkId=${order.clientOrderId}`),
+      ),
+    ).toBe(true);
+  });
+
+  it("follows nextPageCursor past the first page: 120 open orders arrive whole, in pages of 50 (001 §1)", async () => {
+    const placed = Array.from({ length: 120 }, (_, i) =>
+      mock.addOrder({
+        symbol: "BTCUSDT",
+        side: i % 2 ? "Sell" : "Buy",
+        qty: "0.01",
+        price: String(20000 + i),
+        orderLinkId: `p${i}`,
+      }),
+    );
+    mock.addOrder({ symbol: "ETHUSDT", side: "Buy", qty: "1", price: "1000", orderLinkId: "eth" });
+    const open = await bybit.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id).sort()).toEqual(placed.map((o) => o.orderId).sort());
+    const pages = mock.server.requests
+      .filter((r) => r.path === "/v5/order/realtime")
+      .map((r) => new URLSearchParams(r.query));
+    expect(pages.map((q) => [q.get("limit"), q.get("symbol"), q.get("category")])).toEqual([
+      ["50", "BTCUSDT", "spot"],
+      ["50", "BTCUSDT", "spot"],
+      ["50", "BTCUSDT", "spot"],
+    ]);
+    // the cursor goes back exactly as bybit sent it (already percent-encoded, not encoded twice)
+    expect(pages.map((q) => q.get("cursor"))).toEqual([
+      null,
+      "page_args=50&symbol=BTCUSDT&",
+      "page_args=100&symbol=BTCUSDT&",
+    ]);
+  });
+
+  it("stops at a page shorter than 50 or an empty one, though bybit sends a cursor with the last page too", async () => {
+    for (let i = 0; i < 50; i++)
+      mock.addOrder({ symbol: "BTCUSDT", side: "Buy", qty: "1", price: String(100 + i), orderLinkId: `q${i}` });
+    expect(await bybit.fetchOpenOrders("BTC/USDT")).toHaveLength(50);
+    const cursors = () =>
+      mock.server.requests
+        .filter((r) => r.path === "/v5/order/realtime")
+        .map((r) => new URLSearchParams(r.query).get("cursor"));
+    // one full page, then the page after it is empty
+    expect(cursors()).toEqual([null, "page_args=50&symbol=BTCUSDT&"]);
+    mock.server.requests.length = 0;
+    mock.addOrder({ symbol: "BTCUSDT", side: "Buy", qty: "1", price: "99", orderLinkId: "q50" });
+    expect(await bybit.fetchOpenOrders("BTC/USDT")).toHaveLength(51);
+    // a page of 1 came with a cursor: it is the last page all the same
+    expect(cursors()).toEqual([null, "page_args=50&symbol=BTCUSDT&"]);
+  });
+
+  it('sends category "spot" and the documented required fields on every order call; the mock refuses any without', async () => {
+    const [a, b, c] = await bybit.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+      { side: "Buy", amount: "3", price: "300" },
+    ]);
+    await bybit.cancelOrder("BTC/USDT", a!.id);
+    await bybit.cancelBatch("BTC/USDT", [b!.id]);
+    await bybit.cancelAll("BTC/USDT");
+    await bybit.fetchOrder("BTC/USDT", c!.id);
+    const sent = mock.server.requests.map((r) => ({
+      path: r.path,
+      params: r.method === "GET" ? Object.fromEntries(new URLSearchParams(r.query)) : JSON.parse(r.body),
+    }));
+    expect(sent.map((r) => r.path)).toEqual([
+      "/v5/order/create-batch",
+      "/v5/order/cancel",
+      "/v5/order/cancel-batch",
+      "/v5/order/cancel-all",
+      "/v5/order/realtime",
+    ]);
+    for (const r of sent) expect(r.params.category, r.path).toBe("spot");
+    expect(sent[1]!.params).toMatchObject({ symbol: "BTCUSDT", orderId: a!.id });
+    expect(sent[2]!.params.request).toEqual([{ symbol: "BTCUSDT", orderId: b!.id }]);
+    expect(sent[3]!.params.symbol).toBe("BTCUSDT");
+    expect(
+      sent[0]!.params.request.map((o: Record<string, string>) => [
+        o.symbol,
+        o.side,
+        o.orderType,
+        o.timeInForce,
+        o.qty,
+        o.price,
+      ]),
+    ).toEqual([
+      ["BTCUSDT", "Buy", "Limit", "GTC", "1", "100"],
+      ["BTCUSDT", "Sell", "Limit", "GTC", "2", "200"],
+      ["BTCUSDT", "Buy", "Limit", "GTC", "3", "300"],
+    ]);
+  });
+
+  it("cancel all cancels the pair's orders and leaves another pair's open (bybit cancels every symbol without one)", async () => {
+    const btc = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const eth = await bybit.createOrder({ pair: "ETH/USDT", side: "Buy", amount: "0.1", price: "2000" });
+    expect(await bybit.cancelAll("BTC/USDT")).toEqual([btc.id]);
+    expect(mock.orders.get(eth.id)?.orderStatus).toBe("New");
+    expect((await bybit.fetchOpenOrders("ETH/USDT")).map((o) => o.id)).toEqual([eth.id]);
+  });
+
+  it("a partly failed batch cancel resolves to the ids really cancelled; the failed ones are not among them", async () => {
+    const [a, b] = await bybit.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Buy", amount: "1", price: "101" },
+    ]);
+    await bybit.cancelOrder("BTC/USDT", b!.id);
+    // b is already cancelled and 777 never existed: bybit answers 170213 for those two items
+    expect(await bybit.cancelBatch("BTC/USDT", [b!.id, a!.id, "777"])).toEqual([a!.id]);
+    expect(mock.orders.get(a!.id)?.orderStatus).toBe("Cancelled");
+    expect(await bybit.cancelBatch("BTC/USDT", ["778", "779"])).toEqual([]);
+  });
+
+  it("a cancel of an order on another pair is order-not-found, not a cancel (symbol is checked)", async () => {
+    const eth = await bybit.createOrder({ pair: "ETH/USDT", side: "Buy", amount: "0.1", price: "2000" });
+    expect((await rejects(bybit.cancelOrder("BTC/USDT", eth.id))).kind).toBe("order-not-found");
+    expect(await bybit.cancelBatch("BTC/USDT", [eth.id])).toEqual([]);
+    expect(mock.orders.get(eth.id)?.orderStatus).toBe("New");
   });
 
   it("is reachable through createExchange with --base-url replacing the host (PRODUCT contract)", async () => {
@@ -151,39 +301,74 @@ describe("bybit adapter against a loopback mock", () => {
 describe("bybit signing as the v5 guide documents it", () => {
   // The guide's GET example: plain text "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C".
   it("signs timestamp + api key + recv window + the query exactly as sent (not sorted), hex HMAC-SHA256", () => {
-    const request = bybitSignedRequest({ api: "XXXXXXXXXX", secret: "s3cret" }, 1658384314791, "GET", "/v5/order/realtime", {
-      category: "option",
-      symbol: "BTC-29JUL22-25000-C",
-    });
+    const request = bybitSignedRequest(
+      { api: "XXXXXXXXXX", secret: "s3cret" },
+      1658384314791,
+      "GET",
+      "/v5/order/realtime",
+      {
+        category: "option",
+        symbol: "BTC-29JUL22-25000-C",
+      },
+    );
     expect(request.query).toBe("category=option&symbol=BTC-29JUL22-25000-C");
     const plain = "1658384314791XXXXXXXXXX5000category=option&symbol=BTC-29JUL22-25000-C";
     expect(request.headers["X-BAPI-SIGN"]).toBe(createHmac("sha256", "s3cret").update(plain).digest("hex"));
-    expect(request.headers).toMatchObject({ "X-BAPI-API-KEY": "XXXXXXXXXX", "X-BAPI-TIMESTAMP": "1658384314791", "X-BAPI-RECV-WINDOW": "5000" });
+    expect(request.headers).toMatchObject({
+      "X-BAPI-API-KEY": "XXXXXXXXXX",
+      "X-BAPI-TIMESTAMP": "1658384314791",
+      "X-BAPI-RECV-WINDOW": "5000",
+    });
   });
 
   it("sends the documented, already encoded nextPageCursor back unchanged and signs it so", () => {
     const cursor = "page_args%3Dfd4300ae-7847-404e-b947-b46980a4d140%26symbol%3D6%26";
-    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1, "GET", "/v5/order/realtime", { category: "spot", cursor });
+    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1, "GET", "/v5/order/realtime", {
+      category: "spot",
+      cursor,
+    });
     expect(request.query).toBe(`category=spot&cursor=${cursor}`);
   });
 
   it("signs the raw JSON body of a POST, the same bytes it sends", () => {
-    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1658385579423, "POST", "/v5/order/create", { category: "spot", symbol: "BTCUSDT" });
+    const request = bybitSignedRequest({ api: "k", secret: "s" }, 1658385579423, "POST", "/v5/order/create", {
+      category: "spot",
+      symbol: "BTCUSDT",
+    });
     expect(request.body).toBe('{"category":"spot","symbol":"BTCUSDT"}');
-    expect(request.headers["X-BAPI-SIGN"]).toBe(createHmac("sha256", "s").update(`1658385579423k5000${request.body}`).digest("hex"));
+    expect(request.headers["X-BAPI-SIGN"]).toBe(
+      createHmac("sha256", "s").update(`1658385579423k5000${request.body}`).digest("hex"),
+    );
     expect(request.headers["Content-Type"]).toBe("application/json");
   });
 });
 
 describe("shared adapter base: exact JSON numbers (001 §9)", () => {
   it("parses numeric literals longer than 15 characters as exact decimal strings, outside strings only", () => {
-    const parsed = parseJsonExact('{"a":12345678901234567890,"b":0.12345678901234567,"c":"9999999999999999999","d":42,"e":1684476068369}') as Record<string, unknown>;
-    expect(parsed).toEqual({ a: "12345678901234567890", b: "0.12345678901234567", c: "9999999999999999999", d: 42, e: 1684476068369 });
+    const parsed = parseJsonExact(
+      '{"a":12345678901234567890,"b":0.12345678901234567,"c":"9999999999999999999","d":42,"e":1684476068369}',
+    ) as Record<string, unknown>;
+    expect(parsed).toEqual({
+      a: "12345678901234567890",
+      b: "0.12345678901234567",
+      c: "9999999999999999999",
+      d: 42,
+      e: 1684476068369,
+    });
   });
 });
 
 describe("bybit status and timestamp rules (001 §3, §4)", () => {
-  const base = { orderId: "1", orderLinkId: "x", price: "1", qty: "1", cumExecQty: "0", side: "Buy", orderType: "Limit", createdTime: "1684476068369" };
+  const base = {
+    orderId: "1",
+    orderLinkId: "x",
+    price: "1",
+    qty: "1",
+    cumExecQty: "0",
+    side: "Buy",
+    orderType: "Limit",
+    createdTime: "1684476068369",
+  };
   it.each([
     ["New", "open"],
     ["PartiallyFilled", "open"],
