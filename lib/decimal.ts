@@ -146,10 +146,12 @@ export function parseTypedNumber(
   const value = parseUserNumber(raw, field);
   const decimals = limits.decimals;
   if (decimals !== undefined && (value.decimalPlaces() ?? 0) > decimals) {
-    const where = limits.pair ? `${limits.pair} ${field === "price" ? "prices" : "amounts"}` : `the ${field}`;
+    const where = limits.pair
+      ? `${limits.pair} ${field === "price" ? "prices allow" : "amounts allow"}`
+      : `the ${field} allows`;
     throw new ExchangeError(
       "spotdesk",
-      `Invalid ${field} '${raw}': ${where} allow at most ${decimals} decimal${decimals === 1 ? "" : "s"}`,
+      `Invalid ${field} '${raw}': ${where} at most ${decimals} decimal${decimals === 1 ? "" : "s"}`,
       { kind: "bad-input" },
     );
   }
