@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A bybit v5 mock that verifies requests the way bybit documents it
@@ -65,6 +65,8 @@ export interface BybitMock {
   dropBatchItem: number | undefined;
   /** coins of the UNIFIED wallet */
   coins: { coin: string; walletBalance: string; locked: string }[];
+  /** the next signed request gets this answer instead of the route's (odd or partial answers bybit may send) */
+  replyNext: MockReply | undefined;
   /** puts a resting order on the book directly (no request), as if placed earlier */
   addOrder(fields: {
     symbol: string;
@@ -94,6 +96,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     errorNext: undefined,
     failBatchItem: undefined,
     dropBatchItem: undefined,
+    replyNext: undefined,
     coins: [
       { coin: "USDT", walletBalance: "1000.5", locked: "300" },
       { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
@@ -140,6 +143,11 @@ export async function startBybitMock(credentials: { api: string; secret: string 
       return { status: 403, headers: { "content-type": "text/plain" }, body: "access too frequent" };
     }
     const failure = verify(req);
+    if (!failure && mock.replyNext) {
+      const reply = mock.replyNext;
+      mock.replyNext = undefined;
+      return reply;
+    }
     if (!failure) return undefined;
     const headers: Record<string, string> =
       failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
