@@ -19,6 +19,7 @@ describe("bybit adapter against a loopback mock", () => {
   afterAll(() => mock.close());
   afterEach(() => {
     mock.replyNext = undefined;
+    mock.endlessCursor = false;
     mock.orders.clear();
     mock.server.requests.length = 0;
   });
@@ -223,6 +224,14 @@ describe("bybit adapter against a loopback mock", () => {
     expect(await bybit.fetchOpenOrders("BTC/USDT")).toHaveLength(51);
     // a page of 1 came with a cursor: it is the last page all the same
     expect(cursors()).toEqual([null, "page_args=50&symbol=BTCUSDT&"]);
+  });
+
+  it("stops following a cursor that never ends at bybit's 500 open spot orders per account", async () => {
+    for (let i = 0; i < 60; i++)
+      mock.addOrder({ symbol: "BTCUSDT", side: "Buy", qty: "1", price: String(100 + i), orderLinkId: `e${i}` });
+    mock.endlessCursor = true;
+    expect(await bybit.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
+    expect(mock.server.requests.filter((r) => r.path === "/v5/order/realtime")).toHaveLength(10);
   });
 
   it('sends category "spot" and the documented required fields on every order call; the mock refuses any without', async () => {

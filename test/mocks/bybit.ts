@@ -65,6 +65,8 @@ export interface BybitMock {
   dropBatchItem: number | undefined;
   /** coins of the UNIFIED wallet */
   coins: { coin: string; walletBalance: string; locked: string }[];
+  /** open-order pages never end: every cursor leads back to the first page (a broken cursor) */
+  endlessCursor: boolean;
   /** the next signed request gets this answer instead of the route's (odd or partial answers bybit may send) */
   replyNext: MockReply | undefined;
   /** puts a resting order on the book directly (no request), as if placed earlier */
@@ -97,6 +99,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     failBatchItem: undefined,
     dropBatchItem: undefined,
     replyNext: undefined,
+    endlessCursor: false,
     coins: [
       { coin: "USDT", walletBalance: "1000.5", locked: "300" },
       { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
@@ -329,7 +332,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     if (q.cursor) {
       const match = /^page_args=(\d+)&symbol=[A-Z]*&$/.exec(q.cursor);
       if (!match) return { body: envelope(10001, "params error: cursor") };
-      offset = Number(match[1]);
+      offset = mock.endlessCursor ? 0 : Number(match[1]);
     }
     const page = list.slice(offset, offset + limit);
     // A cursor comes with every non-empty page, the last one included: bybit does not promise an
