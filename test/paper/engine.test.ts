@@ -116,7 +116,7 @@ describe("paper engine: fill boundaries on both sides", () => {
       let start = B0;
       let reach = 0;
       let limit = 0;
-      for (; ; start++) {
+      for (; start < B0 + 10_000; start++) {
         limit = best(book, start) + away;
         const at = findBucket(start + 1, (x) => (side === "Sell" ? best("bid", x) >= limit : best("ask", x) <= limit));
         if (best(book, at) === limit && lotsAt(book, limit, at) > 0) {
@@ -124,6 +124,7 @@ describe("paper engine: fill boundaries on both sides", () => {
           break;
         }
       }
+      expect(reach, "a bucket where the market reaches the level exactly").toBeGreaterThan(0);
       const lots = lotsAt(book, limit, reach);
       const engine = engineAt(start);
       const record = engine.place(limitOrder(side, limit, lots + 700), start * BUCKET_MS);
@@ -140,7 +141,7 @@ describe("paper engine: fill boundaries on both sides", () => {
 describe("paper engine: the replay between two calls", () => {
   /** A resting buy at the best bid of `start`, and a later bucket `end` where the market has crossed it and left again. */
   function crossedAndLeft(): { start: number; cross: number; end: number; limit: number } {
-    for (let start = B0; ; start += 7) {
+    for (let start = B0; start < B0 + 70_000; start += 7) {
       const limit = best("bid", start);
       let cross = 0;
       for (let b = start + 1; b < start + MAX_REPLAY_STEPS / 2; b++) {
@@ -154,6 +155,7 @@ describe("paper engine: the replay between two calls", () => {
         if (askLotsAtOrBelow(m, limit, end) === 0) return { start, cross, end, limit };
       }
     }
+    throw new Error("the synthetic market never crossed a resting buy and left again");
   }
 
   it("replays every second of the interval: a cross in the middle fills though the last second does not cross", () => {
@@ -259,11 +261,12 @@ describe("paper engine: the replay between two calls", () => {
     let start = B0;
     let cross = 0;
     let limit = 0;
-    for (; ; start += 3) {
+    for (; start < B0 + 30_000; start += 3) {
       limit = best("bid", start) + STEP;
       cross = findBucket(start + 1, (x) => bidLotsAtOrAbove(m, limit, x) > 0);
       if (bidLotsAtOrAbove(m, limit, cross) >= 3 && cross - start < MAX_REPLAY_STEPS) break;
     }
+    expect(cross - start).toBeLessThan(MAX_REPLAY_STEPS);
     const available = bidLotsAtOrAbove(m, limit, cross);
     const engine = engineAt(start);
     const early = engine.place(limitOrder("Sell", limit, 1), start * BUCKET_MS);
