@@ -203,6 +203,8 @@ describe("paper engine: the replay between two calls", () => {
       engine.replayTo(b + k);
       expect([k, record.filled]).toEqual([k, m.amount(lots)]);
     }
+    // nothing filled, nothing touched: the order still reads as last changed when it was placed
+    expect(record.updatedAt).toBe(b * BUCKET_MS);
     // once the level is redrawn, its fresh lots can fill the rest
     const redraw = findBucket(
       b + 4,
@@ -254,6 +256,81 @@ describe("paper engine: the replay between two calls", () => {
     engine.replayTo(B0 + MAX_REPLAY_STEPS * 3 + 1);
     expect(engine.state.lastBucket).toBe(B0 + MAX_REPLAY_STEPS * 3 + 1);
     expect(sell.status).toBe("open");
+  });
+
+  it("replays a long gap in strides: exactly the seconds from + stride, from + 2 × stride, …, and the target", () => {
+    const gap = MAX_REPLAY_STEPS * 3 + 1;
+    const stride = Math.ceil(gap / MAX_REPLAY_STEPS);
+    const steps = Math.ceil(gap / stride);
+    // a resting buy that some visited second crosses, though neither the target nor the second
+    // one stride past the last visited one (where a replay overshooting the target would look) does
+    for (let probe = 0; probe < 80_000; probe++) {
+      const from = B0 + (probe >> 3) * 7;
+      const target = from + gap;
+      const limit = best("bid", from) - (probe & 7) * STEP;
+      const crosses = (b: number) => askLotsAtOrBelow(m, limit, b) > 0;
+      const past = from + steps * stride;
+      if (crosses(from) || crosses(target) || crosses(past - stride) || !crosses(past)) continue;
+      const visited = Array.from({ length: steps }, (_, i) => (i + 1 === steps ? target : from + (i + 1) * stride));
+      if (!visited.some(crosses)) continue;
+      // an order too large to fill whole, so every crossing second shows in it
+      const rich = { USDT: "1000000000000", BTC: "0" };
+      const once = engineAt(from, rich);
+      once.place(limitOrder("Buy", limit, 10_000_000_000, "strided"), from * BUCKET_MS);
+      once.replayTo(target);
+      // the same seconds, visited one call each
+      const byHand = engineAt(from, rich);
+      byHand.place(limitOrder("Buy", limit, 10_000_000_000, "strided"), from * BUCKET_MS);
+      for (const second of visited) {
+        byHand.state.lastBucket = second - 1;
+        byHand.replayTo(second);
+      }
+      expect(once.state.orders[0]!.status).toBe("open");
+      expect(new Decimal(once.state.orders[0]!.filled).isGreaterThan(0)).toBe(true);
+      expect(once.state.orders).toEqual(byHand.state.orders);
+      expect(once.balances()).toEqual(byHand.balances());
+      expect(once.state.lastBucket).toBe(target);
+      return;
+    }
+    throw new Error("no resting buy in the synthetic market fits the stride test");
+  });
+
+  it("an order placed for a later second than the last replay is not reached by the seconds before it", () => {
+    // the clock jumped ahead without a replay: the order enters at `later`, the flow of the
+    // seconds in between (which crosses it) happened before it existed
+    for (let from = B0; from < B0 + 5000; from += 5) {
+      const later = from + 20;
+      const limit = best("bid", later);
+      const crossedBefore = Array.from({ length: 19 }, (_, i) => from + 1 + i).some(
+        (b) => askLotsAtOrBelow(m, limit, b) > 0,
+      );
+      if (!crossedBefore || askLotsAtOrBelow(m, limit, later) > 0) continue;
+      const engine = engineAt(from);
+      const record = engine.place(limitOrder("Buy", limit, 10_000), later * BUCKET_MS);
+      expect(record.bucket).toBe(later);
+      engine.replayTo(later);
+      expect(record.filled).toBe("0");
+      return;
+    }
+    throw new Error("no case found");
+  });
+
+  it("a replay over closed and canceled orders only moves the clock", () => {
+    const engine = engineAt(B0);
+    const record = engine.place(limitOrder("Buy", 100, 1000), B0 * BUCKET_MS);
+    engine.cancel(record, B0 * BUCKET_MS);
+    engine.dirty = false;
+    engine.replayTo(B0 + 50);
+    expect([engine.state.lastBucket, engine.dirty, record.status]).toEqual([B0 + 50, false, "canceled"]);
+  });
+
+  it("a marketable order takes at most the book's 50 levels, however far its limit", () => {
+    const b = B0;
+    const engine = engineAt(b, { USDT: "1000000000", BTC: "0" });
+    const record = engine.place(limitOrder("Buy", best("ask", b) + 80 * STEP, 1_000_000_000), b * BUCKET_MS);
+    const fifty = m.levels("ask", b).reduce((sum, [, lots]) => sum + lots, 0);
+    expect(m.levels("ask", b).length).toBeLessThanOrEqual(50);
+    expect(record.filled).toBe(m.amount(fifty));
   });
 
   it("resting sells share the crossing bids by price, then by time", () => {
@@ -368,6 +445,65 @@ describe("paper engine: funds, cancels and history", () => {
     engine.dirty = false;
     engine.trimHistory();
     expect(engine.dirty).toBe(false);
+  });
+
+  it("a currency the account never held counts as 0 free", () => {
+    const engine = engineAt(B0, {});
+    expect(() =>
+      engine.place({ pair: BTC, side: "Buy", price: "100", amount: "0.01", clientOrderId: "none" }, T0),
+    ).toThrow("Insufficient balance: a buy of 0.01 BTC at 100 needs 1 USDT, 0 USDT is free");
+  });
+
+  it("counts only the pair's open orders against LIMITS.paper.openOrders, not its history", () => {
+    const engine = engineAt(B0);
+    const closed = (i: number): PaperOrderRecord => ({
+      id: `old${i}`,
+      clientOrderId: `old${i}`,
+      pair: BTC.pair,
+      side: "Buy",
+      price: "1",
+      amount: "1",
+      filled: "1",
+      status: "closed",
+      timestamp: 0,
+      updatedAt: 0,
+      bucket: B0,
+    });
+    engine.state.orders = Array.from({ length: 600 }, (_, i) => closed(i));
+    expect(engine.place(limitOrder("Buy", 100, 1000), T0).status).toBe("open");
+  });
+
+  it("finds an order of the pair by id, else by client order id, and names what it did not find", () => {
+    const engine = engineAt(B0);
+    const a = engine.place(limitOrder("Buy", 100, 1000, "first"), T0);
+    expect(engine.find(BTC.pair, a.id)).toBe(a);
+    expect(engine.find(BTC.pair, "first")).toBe(a);
+    for (const [pair, id] of [
+      [BTC.pair, "nope"],
+      ["ETH/USDT", a.id],
+    ]) {
+      const error = (() => {
+        try {
+          engine.find(pair!, id!);
+        } catch (e) {
+          return e as ExchangeError;
+        }
+        throw new Error("expected order-not-found");
+      })();
+      expect([error.exchange, error.kind, error.detail]).toEqual([
+        "paper",
+        "order-not-found",
+        `Order '${id}' not found on ${pair}`,
+      ]);
+    }
+  });
+
+  it("refuses a second order with a client order id in use, naming it", () => {
+    const engine = engineAt(B0);
+    engine.place(limitOrder("Buy", 100, 1000, "twice"), T0);
+    expect(() => engine.place(limitOrder("Buy", 100, 1000, "twice"), T0)).toThrow(
+      "ExchangeId: paper, msg: Duplicate clientOrderId 'twice': an order with this id exists",
+    );
   });
 
   it("lists balances by currency name, free and locked as decimal strings", () => {
