@@ -16,7 +16,7 @@ function thrown(work: () => unknown): ExchangeError {
 describe("numbers typed on the command line (docs/orders.md)", () => {
   it("refuses a comma followed by exactly three digits as ambiguous, showing both readings", () => {
     const error = thrown(() => parseTypedNumber("70,000", "price"));
-    expect(error.kind).toBe("bad-input");
+    expect([error.exchange, error.kind]).toEqual(["spotdesk", "bad-input"]);
     expect(error.detail).toBe(
       "Ambiguous price '70,000': it reads as 70.000 (comma as decimal mark) or 70000 (comma as thousands separator); write 70.000 or 70000",
     );
