@@ -396,6 +396,27 @@ describe("bybit adapter against a loopback mock", () => {
     mock.replyNext = { status: 403, headers: { "content-type": "text/plain" }, body: "forbidden" };
     const forbidden = await rejects(bybit.fetchBalances());
     expect([forbidden.kind, forbidden.retryAfterMs]).toEqual(["auth", undefined]);
+    // only the 403 IP ban waits 10 minutes; a 429 saying the same keeps its Retry-After
+    mock.replyNext = {
+      status: 429,
+      headers: { "content-type": "text/plain", "retry-after": "5" },
+      body: "access too frequent",
+    };
+    const limited = await rejects(bybit.fetchBalances());
+    expect([limited.kind, limited.retryAfterMs]).toEqual(["rate-limit", 5000]);
+  });
+
+  it("reads per-item entries without a code as placed, and an item with only a created time as placed without id", async () => {
+    answer({ list: [{ orderLinkId: "eeee", createAt: "1700000000777" }] }, { retExtInfo: { list: [{ msg: "OK" }] } });
+    const [placed] = await bybit.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "1", clientOrderId: "eeee" },
+    ]);
+    expect([placed!.id, placed!.timestamp]).toEqual(["", 1700000000777]);
+  });
+
+  it("names the order it did not find", async () => {
+    const error = await rejects(bybit.fetchOrder("BTC/USDT", "31337"));
+    expect([error.kind, error.detail]).toEqual(["order-not-found", "Order 31337 not found"]);
   });
 
   it("waits for bybit's reset time only when it names one in the future", async () => {
