@@ -298,21 +298,24 @@ describe("paper engine: the replay between two calls", () => {
   it("an order placed for a later second than the last replay is not reached by the seconds before it", () => {
     // the clock jumped ahead without a replay: the order enters at `later`, the flow of the
     // seconds in between (which crosses it) happened before it existed
-    for (let from = B0; from < B0 + 5000; from += 5) {
-      const later = from + 20;
-      const limit = best("bid", later);
-      const crossedBefore = Array.from({ length: 19 }, (_, i) => from + 1 + i).some(
-        (b) => askLotsAtOrBelow(m, limit, b) > 0,
-      );
-      if (!crossedBefore || askLotsAtOrBelow(m, limit, later) > 0) continue;
-      const engine = engineAt(from);
-      const record = engine.place(limitOrder("Buy", limit, 10_000), later * BUCKET_MS);
-      expect(record.bucket).toBe(later);
-      engine.replayTo(later);
-      expect(record.filled).toBe("0");
-      return;
+    for (const side of ["Buy", "Sell"] as const) {
+      const crossed = (limit: number, b: number) =>
+        side === "Buy" ? askLotsAtOrBelow(m, limit, b) > 0 : bidLotsAtOrAbove(m, limit, b) > 0;
+      let done = false;
+      for (let from = B0; from < B0 + 5000 && !done; from += 5) {
+        const later = from + 20;
+        const limit = side === "Buy" ? best("bid", later) : best("ask", later);
+        const before = Array.from({ length: 19 }, (_, i) => from + 1 + i);
+        if (!before.some((b) => crossed(limit, b)) || crossed(limit, later)) continue;
+        const engine = engineAt(from);
+        const record = engine.place(limitOrder(side, limit, 10_000), later * BUCKET_MS);
+        expect(record.bucket).toBe(later);
+        engine.replayTo(later);
+        expect([side, record.filled]).toEqual([side, "0"]);
+        done = true;
+      }
+      expect([side, done]).toEqual([side, true]);
     }
-    throw new Error("no case found");
   });
 
   it("a replay over closed and canceled orders only moves the clock", () => {
@@ -409,7 +412,7 @@ describe("paper engine: funds, cancels and history", () => {
     expect(record).toMatchObject({ status: "canceled", filled: m.amount(lots), updatedAt: b * BUCKET_MS + 10 });
     expect(balance(engine, "BTC")).toEqual({ f: new Decimal(1000).minus(m.amount(lots)).toFixed(), l: "0" });
     expect(() => engine.cancel(record, b * BUCKET_MS)).toThrow(
-      `Order '${record.id}' cannot be canceled: it is canceled`,
+      `ExchangeId: paper, msg: Order '${record.id}' cannot be canceled: it is canceled`,
     );
   });
 
@@ -481,6 +484,7 @@ describe("paper engine: funds, cancels and history", () => {
     for (const [pair, id] of [
       [BTC.pair, "nope"],
       ["ETH/USDT", a.id],
+      ["ETH/USDT", "first"],
     ]) {
       const error = (() => {
         try {
@@ -496,6 +500,14 @@ describe("paper engine: funds, cancels and history", () => {
         `Order '${id}' not found on ${pair}`,
       ]);
     }
+  });
+
+  it("refuses an order beyond LIMITS.paper.openOrders open on the pair, naming the limit", () => {
+    const engine = engineAt(B0);
+    for (let i = 0; i < 500; i++) engine.place(limitOrder("Buy", 100, 1000, `o${i}`), T0);
+    expect(() => engine.place(limitOrder("Buy", 100, 1000, "one-more"), T0)).toThrow(
+      "ExchangeId: paper, msg: Too many open orders on BTC/USDT: paper allows 500 per pair",
+    );
   });
 
   it("refuses a second order with a client order id in use, naming it", () => {
