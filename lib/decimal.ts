@@ -147,7 +147,6 @@ export function parseTypedNumber(
   }
   const value = parseUserNumber(raw, field);
   const decimals = limits.decimals;
-  // Stryker disable next-line ConditionalExpression: without decimals, `places > undefined` is false as well
   if (decimals !== undefined && (value.decimalPlaces() ?? 0) > decimals) {
     const where = limits.pair
       ? `${limits.pair} ${field === "price" ? "prices allow" : "amounts allow"}`
