@@ -547,3 +547,44 @@ describe("order book model: edges found by mutation testing (docs/mutation.md)",
     expectSameBook(book, ref, "refilled");
   });
 });
+
+describe("order book model: long and unusual numbers (docs/mutation.md)", () => {
+  it("keeps long prices exact whatever their form: no leading 0, many decimals, trailing zeros", () => {
+    const book = new OrderBook();
+    const ref = new ReferenceBook();
+    for (const [price, amount] of [
+      [".12345678901234567891", "1"],
+      ["0.12345678901234567890", "2"],
+      ["0.1234567890123456789", "3"],
+      ["0.12345678901234567892", "4"],
+      ["12345678901234567890.5", "5"],
+    ] as const) {
+      book.applyDelta("bid", price, amount);
+      ref.delta("bid", price, amount);
+      expectSameBook(book, ref, price);
+    }
+  });
+
+  it("keeps a coarse price exact when the side's fine scale would push its key past 2^53", () => {
+    const book = new OrderBook();
+    const ref = new ReferenceBook();
+    for (const [price, amount] of [
+      ["0.000001", "1"],
+      ["90071992547", "2"],
+      ["90071992547.000001", "3"],
+      ["90071992546.999999", "4"],
+      ["90071992547", "0"],
+    ] as const) {
+      book.applyDelta("ask", price, amount);
+      ref.delta("ask", price, amount);
+      expectSameBook(book, ref, `${price} ${amount}`);
+    }
+  });
+
+  it("refuses an amount with two decimal marks", () => {
+    const book = new OrderBook();
+    expect(() => book.applyDelta("bid", "1", "1.2.3")).toThrow("Invalid order-book amount '1.2.3'");
+    expect(() => book.applyDelta("bid", "1", "0.0.1")).toThrow("Invalid order-book amount '0.0.1'");
+    expect(book.bidCount).toBe(0);
+  });
+});
