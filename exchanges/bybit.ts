@@ -291,14 +291,13 @@ export class BybitAdapter extends RestAdapter {
       category: "spot",
       request: ids.map((orderId) => ({ symbol, orderId })),
     });
-    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
-    if (failed) {
-      throw new ExchangeError(this.id, `One of orders threw an error (${failed.code}, ${failed.msg ?? ""})`, {
-        kind: this.fail(failed.code, failed.msg ?? "").kind,
-        code: failed.code ?? "",
-      });
-    }
-    return asList<{ orderId?: string }>(envelope.result).map((r) => String(r.orderId ?? ""));
+    // result.list and retExtInfo.list are parallel (bybit "Batch Cancel Order"): an item whose
+    // entry carries an error code was not cancelled, so its id is left out and the caller names it
+    // (ExchangeAdapter.cancelBatch resolves to the ids cancelled; docs/orders.md "Cancels").
+    const codes = envelope.retExtInfo?.list ?? [];
+    return asList<{ orderId?: string }>(envelope.result)
+      .filter((_, i) => codes[i]?.code === undefined || isCode(codes[i]?.code, 0))
+      .map((r) => String(r.orderId ?? ""));
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
@@ -325,7 +324,8 @@ export class BybitAdapter extends RestAdapter {
     const p = this.pairOf(pair);
     const orders: Order[] = [];
     let cursor: string | undefined;
-    // Pages of at most 50 (the documented maximum), up to the open-orders limit of seed 001 §9.
+    // Pages of at most 50 (the documented maximum) chained by nextPageCursor, up to the 500 open
+    // spot orders bybit keeps per account ("Place Order": order limits).
     do {
       const envelope = await this.call("GET", BYBIT_PATHS.orders, {
         category: "spot",

@@ -196,3 +196,80 @@ describe("exchange numbers (001 §9: values longer than 15 characters are big nu
     expect(new Decimal("1e30").toString()).toBe("1000000000000000000000000000000");
   });
 });
+
+/** An error of the number rules: thrown by spotdesk itself, bad input, with exactly this text. */
+function refusal(fn: () => unknown): { exchange: string; kind: string; detail: string } {
+  const { exchange, kind, detail } = thrown(fn);
+  return { exchange, kind, detail };
+}
+const badInput = (detail: string) => ({ exchange: "spotdesk", kind: "bad-input", detail });
+
+describe("the number rules at their edges (000 §5, PRODUCT D1)", () => {
+  it("reads a decimal part without a whole part, of one digit or more, with either mark", () => {
+    expect(parseUserNumber(".25").toFixed()).toBe("0.25");
+    expect(parseUserNumber(",75").toFixed()).toBe("0.75");
+    expect(parseUserNumber("-.5").toFixed()).toBe("-0.5");
+    expect(isUserNumber(" 1,5 ")).toBe(true);
+    expect(isUserNumber(".")).toBe(false);
+  });
+
+  it("names the field 'number' when none is given", () => {
+    expect(refusal(() => parseUserNumber("x"))).toEqual(
+      badInput("Invalid number 'x': expected digits with an optional '.' or ',' decimal part"),
+    );
+  });
+
+  it("a quote over a zero price is no amount at all, not an infinite one", () => {
+    expect(quoteToAmount("10", "0").toFixed()).toBe("0");
+    expect(quoteToAmount("10", "0.000").toFixed()).toBe("0");
+  });
+
+  it("a blank amount falls back to the quote, and a blank quote to nothing", () => {
+    expect(resolveOrderAmount({ price: "10", amount: " ", quote: "20" }).amount.toFixed()).toBe("2");
+    expect(resolveOrderAmount({ price: "10", amount: "", quote: "20" }).amount.toFixed()).toBe("2");
+    expect(resolveOrderAmount({ price: "10", amount: "3", quote: " " }).amount.toFixed()).toBe("3");
+    expect(refusal(() => resolveOrderAmount({ price: "10", quote: "  " }))).toEqual(
+      badInput("An order needs a price and an amount or a quote"),
+    );
+    expect(refusal(() => resolveOrderAmount({ price: "10" }))).toEqual(
+      badInput("An order needs a price and an amount or a quote"),
+    );
+  });
+
+  it("says exactly what is wrong with a price, an amount or a quote", () => {
+    expect(refusal(() => resolveOrderAmount({ price: "-1", amount: "1" }))).toEqual(
+      badInput("Invalid price '-1': it must be positive"),
+    );
+    expect(refusal(() => resolveOrderAmount({ price: "0", amount: "1" }))).toEqual(
+      badInput("Invalid price: it is zero"),
+    );
+    // 0.009 with 2 price decimals is 0
+    expect(refusal(() => resolveOrderAmount({ price: "0.009", amount: "1", priceDecimals: 2 }))).toEqual(
+      badInput("Invalid price: it is zero"),
+    );
+    expect(refusal(() => resolveOrderAmount({ price: "1", amount: "-2" }))).toEqual(
+      badInput("Invalid amount '-2': it must be positive"),
+    );
+    expect(refusal(() => resolveOrderAmount({ price: "1", quote: "-0,5" }))).toEqual(
+      badInput("Invalid quote '-0,5': it must be positive"),
+    );
+    expect(refusal(() => resolveOrderAmount({ price: "1", amount: "0" }))).toEqual(badInput(ZERO_AMOUNT_MESSAGE));
+  });
+});
+
+describe("exchange numbers at their edges (001 §9)", () => {
+  it("reads a leading plus sign, a decimal part without a whole part and every exponent form", () => {
+    expect(toDecimalString("+1.5")).toBe("1.5");
+    expect(toDecimalString("-.25")).toBe("-0.25");
+    expect(toDecimalString(".125")).toBe("0.125");
+    expect(toDecimalString("1e8")).toBe("100000000");
+    expect(toDecimalString("1E+2")).toBe("100");
+    expect(toDecimalString("1.5e-10")).toBe("0.00000000015");
+  });
+
+  it("refuses what is not one decimal number", () => {
+    for (const bad of ["1.2.3", "1e", "e5", ".", "1-", "++1", "1,5", "Infinity"]) {
+      expect(toDecimalString(bad, "?"), bad).toBe("?");
+    }
+  });
+});

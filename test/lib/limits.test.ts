@@ -115,8 +115,21 @@ describe("seed 001 §5 validation messages", () => {
     expect(thrown(() => assertBatchSize("lbank", "createBatch", 1)).detail).toBe("Not supported for lbank");
   });
 
-  it("rejects an empty batch as bad input", () => {
+  it("rejects an empty batch as bad input, naming the operation", () => {
     const error = thrown(() => assertBatchSize("bybit", "createBatch", 0));
     expect(error.kind).toBe("bad-input");
+    expect(error.detail).toBe("Nothing to do: 'createBatch' needs at least one item");
+  });
+
+  it("lists as unsupported exactly the batches with a maximum of 0 and the seed's cancel-all exceptions (001 §9)", () => {
+    const noCancelAll = new Set(["bitrue", "coinstore", "okx", "probit"]);
+    for (const id of [...REAL_EXCHANGE_IDS, "paper" as const]) {
+      const expected = [
+        ...(LIMITS[id].createBatch === 0 ? ["createBatch"] : []),
+        ...(LIMITS[id].cancelBatch === 0 ? ["cancelBatch"] : []),
+        ...(noCancelAll.has(id) ? ["cancelAll"] : []),
+      ];
+      expect([...LIMITS[id].unsupported].sort(), id).toEqual(expected.sort());
+    }
   });
 });

@@ -463,3 +463,128 @@ describe("order book model: randomized comparison against a simple reference", (
     expectSameBook(book, ref, "after removals");
   });
 });
+
+describe("order book model: edges found by mutation testing (docs/mutation.md)", () => {
+  it("applies a list of levels to the side it names, bids as well as asks", () => {
+    const book = new OrderBook();
+    book.applyLevels("bid", [
+      ["1", "1"],
+      ["2", "1"],
+    ]);
+    book.applyLevels("ask", [["3", "1"]]);
+    expect(all(book)).toEqual({
+      bids: [
+        ["2", "1"],
+        ["1", "1"],
+      ],
+      asks: [["3", "1"]],
+    });
+  });
+
+  it("says why a number is refused, word for word", () => {
+    const reason = (price: string, amount: string): string => {
+      try {
+        new OrderBook().applyDelta("ask", price, amount);
+      } catch (error) {
+        expect((error as ExchangeError).exchange).toBe("spotdesk");
+        return (error as ExchangeError).detail;
+      }
+      throw new Error("expected a refusal");
+    };
+    expect(reason("abc", "1")).toBe("Invalid order-book price 'abc': not a number");
+    expect(reason("Infinity", "1")).toBe("Invalid order-book price 'Infinity': not a finite number");
+    expect(reason("-5", "1")).toBe("Invalid order-book price '-5': it is negative");
+    expect(reason("1", "x")).toBe("Invalid order-book amount 'x': not a number");
+  });
+
+  it("has no spread percent on a book whose mid is 0", () => {
+    const book = new OrderBook();
+    book.applyDelta("bid", "0", "1");
+    book.applyDelta("ask", "0", "1");
+    expect(book.midPrice()).toBe("0");
+    expect(book.spreadPercent()).toBeUndefined();
+  });
+
+  it("keeps levels apart when a finer price would push the side's keys past 2^53", () => {
+    // keys at scale 2 near 2^53; a price with 3 decimals would multiply them by 10, where doubles
+    // are 16 apart: the side must move to exact BigInt keys instead
+    const book = new OrderBook();
+    const ref = new ReferenceBook();
+    const steps: [BookSide, string, string][] = [
+      ["bid", "90071992547409.91", "1"],
+      ["bid", "90071992547409.9", "2"],
+      ["bid", "90071992547409.89", "3"],
+      ["bid", "0.001", "4"],
+      ["bid", "90071992547409.9", "0"],
+      ["bid", "90071992547409.905", "5"],
+    ];
+    for (const [side, price, amount] of steps) {
+      book.applyDelta(side, price, amount);
+      ref.delta(side, price, amount);
+      expectSameBook(book, ref, `${price} ${amount}`);
+    }
+  });
+
+  it("empties and refills a side across many chunks, levels removed from the deep end first", () => {
+    const book = new OrderBook();
+    const ref = new ReferenceBook();
+    for (let i = 1; i <= 1200; i++) {
+      book.applyDelta("ask", String(i), "1");
+      ref.delta("ask", String(i), "1");
+    }
+    // asks deepest first: the highest prices, whole chunks at a time
+    for (let i = 1200; i >= 1; i--) {
+      book.applyDelta("ask", String(i), "0");
+      ref.delta("ask", String(i), "0");
+      if (i % 97 === 0) expectSameBook(book, ref, `removed down to ${i}`);
+    }
+    expectSameBook(book, ref, "empty");
+    // a finer price after emptying starts the side at that scale, not at the old one
+    for (const price of ["0.5", "0.25", "7"]) {
+      book.applyDelta("ask", price, "1");
+      ref.delta("ask", price, "1");
+    }
+    expectSameBook(book, ref, "refilled");
+  });
+});
+
+describe("order book model: long and unusual numbers (docs/mutation.md)", () => {
+  it("keeps long prices exact whatever their form: no leading 0, many decimals, trailing zeros", () => {
+    const book = new OrderBook();
+    const ref = new ReferenceBook();
+    for (const [price, amount] of [
+      [".12345678901234567891", "1"],
+      ["0.12345678901234567890", "2"],
+      ["0.1234567890123456789", "3"],
+      ["0.12345678901234567892", "4"],
+      ["12345678901234567890.5", "5"],
+    ] as const) {
+      book.applyDelta("bid", price, amount);
+      ref.delta("bid", price, amount);
+      expectSameBook(book, ref, price);
+    }
+  });
+
+  it("keeps a coarse price exact when the side's fine scale would push its key past 2^53", () => {
+    const book = new OrderBook();
+    const ref = new ReferenceBook();
+    for (const [price, amount] of [
+      ["0.000001", "1"],
+      ["90071992547", "2"],
+      ["90071992547.000001", "3"],
+      ["90071992546.999999", "4"],
+      ["90071992547", "0"],
+    ] as const) {
+      book.applyDelta("ask", price, amount);
+      ref.delta("ask", price, amount);
+      expectSameBook(book, ref, `${price} ${amount}`);
+    }
+  });
+
+  it("refuses an amount with two decimal marks", () => {
+    const book = new OrderBook();
+    expect(() => book.applyDelta("bid", "1", "1.2.3")).toThrow("Invalid order-book amount '1.2.3'");
+    expect(() => book.applyDelta("bid", "1", "0.0.1")).toThrow("Invalid order-book amount '0.0.1'");
+    expect(book.bidCount).toBe(0);
+  });
+});

@@ -76,6 +76,21 @@ describe("seed 001 §4 Normalized order status — general table", () => {
     expect(foldStatus("partial-filled")).toBe("partial filled");
     expect(foldStatus("  NOT_FOUND ")).toBe("not found");
     expect(foldStatus("PENDING_CANCEL")).toBe("pending cancel");
+    // a run of separators is one space
+    expect(foldStatus("PARTIALLY__FILLED")).toBe("partially filled");
+    expect(foldStatus("partially - filled")).toBe("partially filled");
+  });
+
+  it("maps the spellings outside the seed's list that exchanges send: bitget init, the British partial cancels", () => {
+    expect(normalizeStatus("bitget", "init")).toBe("open");
+    expect(normalizeStatus("xt", "PARTIALLY_CANCELLED")).toBe("canceled");
+    expect(normalizeStatus("xt", "partially_filled_cancelled")).toBe("canceled");
+  });
+
+  it("reads an exception spelled with surrounding spaces as the exception, not the general word", () => {
+    // bybit's "Triggered" is canceled on bybit; the general table does not hold "triggered" at all
+    expect(normalizeStatus("bybit", " Triggered ")).toBe("canceled");
+    expect(normalizeStatus("lbank", " 2 ")).toBe("closed");
   });
 });
 

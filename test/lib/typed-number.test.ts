@@ -16,7 +16,7 @@ function thrown(work: () => unknown): ExchangeError {
 describe("numbers typed on the command line (docs/orders.md)", () => {
   it("refuses a comma followed by exactly three digits as ambiguous, showing both readings", () => {
     const error = thrown(() => parseTypedNumber("70,000", "price"));
-    expect(error.kind).toBe("bad-input");
+    expect([error.exchange, error.kind]).toEqual(["spotdesk", "bad-input"]);
     expect(error.detail).toBe(
       "Ambiguous price '70,000': it reads as 70.000 (comma as decimal mark) or 70000 (comma as thousands separator); write 70.000 or 70000",
     );
@@ -48,6 +48,59 @@ describe("numbers typed on the command line (docs/orders.md)", () => {
     expect(parseTypedNumber("65000.12", "price", { decimals: 2 }).toFixed()).toBe("65000.12");
     // trailing zeros are not extra digits
     expect(parseTypedNumber("65000.1200", "price", { decimals: 2 }).toFixed()).toBe("65000.12");
+    const error = thrown(() => parseTypedNumber("0.1234567", "amount", { decimals: 6, pair: "BTC/USDT" }));
+    expect([error.exchange, error.kind, error.detail]).toEqual([
+      "spotdesk",
+      "bad-input",
+      "Invalid amount '0.1234567': BTC/USDT amounts allow at most 6 decimals",
+    ]);
+    // without a pair the field is named, and one decimal is singular
+    expect(thrown(() => parseTypedNumber("1.25", "price", { decimals: 1 })).detail).toBe(
+      "Invalid price '1.25': the price allows at most 1 decimal",
+    );
+    expect(parseTypedNumber("1.2", "price", { decimals: 1 }).toFixed()).toBe("1.2");
+  });
+
+  it("only a number that is nothing but a thousands-like group is ambiguous", () => {
+    // a prefix before the group makes it no number at all, not an ambiguous one
+    expect(thrown(() => parseTypedNumber("1.5,000", "amount")).detail).toBe(
+      "Invalid amount '1.5,000': expected digits with an optional '.' or ',' decimal part",
+    );
+    const spaced = thrown(() => parseTypedNumber(" 1", "amount"));
+    expect([spaced.exchange, spaced.kind, spaced.detail]).toEqual([
+      "spotdesk",
+      "bad-input",
+      "Invalid amount ' 1': remove the leading or trailing spaces",
+    ]);
+  });
+
+  it("names each field of a typed order in its refusals", () => {
+    const detail = (input: Parameters<typeof resolveTypedOrder>[0]) => {
+      const error = thrown(() => resolveTypedOrder(input));
+      expect([error.exchange, error.kind]).toEqual(["spotdesk", "bad-input"]);
+      return error.detail;
+    };
+    expect(detail({ price: "x", amount: "1" })).toContain("Invalid price 'x'");
+    expect(detail({ price: "1.234", amount: "1", priceDecimals: 2, pair: "BTC/USDT" })).toBe(
+      "Invalid price '1.234': BTC/USDT prices allow at most 2 decimals",
+    );
+    expect(detail({ price: "1", amount: "y" })).toContain("Invalid amount 'y'");
+    expect(detail({ price: "1", quote: "z" })).toContain("Invalid quote 'z'");
+    expect(detail({ price: "1" })).toContain("Invalid quote ''");
+    expect(detail({ price: "-1", amount: "1" })).toBe("Invalid price '-1': it must be positive");
+    expect(detail({ price: "1", amount: "-2" })).toBe("Invalid amount '-2': it must be positive");
+    expect(detail({ price: "1", quote: "-3" })).toBe("Invalid quote '-3': it must be positive");
+    expect(detail({ price: "0", amount: "1" })).toBe("Invalid price: it is zero");
+    expect(detail({ price: "1", amount: "0" })).toBe("Incorrect amount / It is zero!");
+  });
+
+  it("keeps an amount typed with exactly the pair's decimals as typed, and unrounded without decimals", () => {
+    const typed = resolveTypedOrder({ price: "3", amount: "1.25", amountDecimals: 2 });
+    expect([typed.amount.toFixed(), typed.roundedFrom]).toEqual(["1.25", undefined]);
+    // no pair decimals known: a quote's amount stays exact
+    const exact = resolveTypedOrder({ price: "3", quote: "1" });
+    expect(exact.amount.toFixed(5)).toBe("0.33333");
+    expect(exact.roundedFrom).toBeUndefined();
   });
 
   it("rounds a --quote amount down to the pair's decimals and says it did", () => {

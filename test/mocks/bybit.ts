@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.js";
 
 /**
  * A bybit v5 mock that verifies requests the way bybit documents it
@@ -7,6 +7,11 @@ import { type MockServer, parseQuery, type ReceivedRequest, startMockServer } fr
  * timestamp + apiKey + recvWindow + raw query (GET) or raw body (POST); the timestamp must satisfy
  * server_time - recv_window <= timestamp < server_time + 1000. Anything else gets bybit's envelope
  * with retCode 10003 / 10004 / 10002.
+ *
+ * Every order call checks the parameters bybit documents as required (category "spot" on all of
+ * them, symbol and orderId or orderLinkId on cancels) and answers 10001 otherwise; open orders come
+ * in pages of `limit` (default 20, at most 50) chained by an already percent-encoded nextPageCursor,
+ * as bybit sends it, also on the last page.
  */
 export interface BybitMockOrder {
   orderId: string;
@@ -60,6 +65,18 @@ export interface BybitMock {
   dropBatchItem: number | undefined;
   /** coins of the UNIFIED wallet */
   coins: { coin: string; walletBalance: string; locked: string }[];
+  /** open-order pages never end: every cursor leads back to the first page (a broken cursor) */
+  endlessCursor: boolean;
+  /** the next signed request gets this answer instead of the route's (odd or partial answers bybit may send) */
+  replyNext: MockReply | undefined;
+  /** puts a resting order on the book directly (no request), as if placed earlier */
+  addOrder(fields: {
+    symbol: string;
+    side: "Buy" | "Sell";
+    qty: string;
+    price: string;
+    orderLinkId: string;
+  }): BybitMockOrder;
   close(): Promise<void>;
 }
 
@@ -81,11 +98,14 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     errorNext: undefined,
     failBatchItem: undefined,
     dropBatchItem: undefined,
+    replyNext: undefined,
+    endlessCursor: false,
     coins: [
       { coin: "USDT", walletBalance: "1000.5", locked: "300" },
       { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
       { coin: "ETH", walletBalance: "0", locked: "0" },
     ],
+    addOrder: (fields) => create({ ...fields, orderType: "Limit", timeInForce: "GTC" }),
     close: () => server.close(),
   };
 
@@ -126,6 +146,11 @@ export async function startBybitMock(credentials: { api: string; secret: string 
       return { status: 403, headers: { "content-type": "text/plain" }, body: "access too frequent" };
     }
     const failure = verify(req);
+    if (!failure && mock.replyNext) {
+      const reply = mock.replyNext;
+      mock.replyNext = undefined;
+      return reply;
+    }
     if (!failure) return undefined;
     const headers: Record<string, string> =
       failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
@@ -133,7 +158,16 @@ export async function startBybitMock(credentials: { api: string; secret: string 
   });
 
   function create(o: Record<string, string>): BybitMockOrder {
-    if (o.orderType !== "Limit" || o.timeInForce !== "GTC" || !o.qty || !o.price || !o.symbol || !o.orderLinkId) {
+    const sideOk = o.side === "Buy" || o.side === "Sell";
+    if (
+      !sideOk ||
+      o.orderType !== "Limit" ||
+      o.timeInForce !== "GTC" ||
+      !o.qty ||
+      !o.price ||
+      !o.symbol ||
+      !o.orderLinkId
+    ) {
       throw Object.assign(new Error("params error"), { retCode: 10001 });
     }
     const now = String(Date.now());
@@ -173,6 +207,18 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     return order;
   }
 
+  /** bybit's v5 order calls all require `category`; this mock trades spot only. */
+  const notSpot = (category: unknown) =>
+    category === "spot" ? undefined : { body: envelope(10001, "params error: category") };
+  /** Cancels name the order by orderId or orderLinkId, on its symbol (both documented as required). */
+  function target(item: Record<string, string>): BybitMockOrder | undefined {
+    const order = item.orderId
+      ? mock.orders.get(item.orderId)
+      : [...mock.orders.values()].find((o) => item.orderLinkId && o.orderLinkId === item.orderLinkId);
+    return order && order.symbol === item.symbol && order.orderStatus === "New" ? order : undefined;
+  }
+  const badCancel = (item: Record<string, string>) => !item.symbol || (!item.orderId && !item.orderLinkId);
+
   server.on("POST /v5/order/create", (req) => {
     const body = JSON.parse(req.body) as Record<string, string>;
     if (body.category !== "spot") return { body: envelope(10001, "params error: category") };
@@ -188,6 +234,10 @@ export async function startBybitMock(credentials: { api: string; secret: string 
 
   server.on("POST /v5/order/create-batch", (req) => {
     const body = JSON.parse(req.body) as { category: string; request: Record<string, string>[] };
+    const refused = notSpot(body.category);
+    if (refused) return refused;
+    if (!Array.isArray(body.request) || body.request.length === 0)
+      return { body: envelope(10001, "params error: request") };
     const list: unknown[] = [];
     const ext: unknown[] = [];
     body.request.forEach((item, i) => {
@@ -218,20 +268,28 @@ export async function startBybitMock(credentials: { api: string; secret: string 
 
   server.on("POST /v5/order/cancel", (req) => {
     const body = JSON.parse(req.body) as Record<string, string>;
-    const order = mock.orders.get(body.orderId ?? "");
-    if (order?.orderStatus !== "New") return { body: envelope(170213, "Order does not exist.") };
+    const refused = notSpot(body.category);
+    if (refused) return refused;
+    if (badCancel(body)) return { body: envelope(10001, "params error: symbol and orderId or orderLinkId") };
+    const order = target(body);
+    if (!order) return { body: envelope(170213, "Order does not exist.") };
     order.orderStatus = "Cancelled";
     order.cancelType = "CancelByUser";
     return { body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
   });
 
   server.on("POST /v5/order/cancel-batch", (req) => {
-    const body = JSON.parse(req.body) as { request: Record<string, string>[] };
+    const body = JSON.parse(req.body) as { category: string; request: Record<string, string>[] };
+    const refused = notSpot(body.category);
+    if (refused) return refused;
+    if (!Array.isArray(body.request) || body.request.length === 0 || body.request.some(badCancel)) {
+      return { body: envelope(10001, "params error: request") };
+    }
     const list: unknown[] = [];
     const ext: unknown[] = [];
     for (const item of body.request) {
-      const order = mock.orders.get(item.orderId ?? "");
-      if (order?.orderStatus !== "New") {
+      const order = target(item);
+      if (!order) {
         list.push({ category: "spot", symbol: item.symbol, orderId: item.orderId, orderLinkId: "" });
         ext.push({ code: 170213, msg: "Order does not exist." });
         continue;
@@ -245,8 +303,11 @@ export async function startBybitMock(credentials: { api: string; secret: string 
 
   server.on("POST /v5/order/cancel-all", (req) => {
     const body = JSON.parse(req.body) as Record<string, string>;
+    const refused = notSpot(body.category);
+    if (refused) return refused;
+    // For spot the symbol is optional: without it bybit cancels the open orders of every symbol.
     const list = [...mock.orders.values()]
-      .filter((o) => o.symbol === body.symbol && o.orderStatus === "New")
+      .filter((o) => (!body.symbol || o.symbol === body.symbol) && o.orderStatus === "New")
       .map((o) => {
         o.orderStatus = "Cancelled";
         return { orderId: o.orderId, orderLinkId: o.orderLinkId };
@@ -261,8 +322,24 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     if (q.orderId) list = list.filter((o) => o.orderId === q.orderId);
     else if (q.orderLinkId) list = list.filter((o) => o.orderLinkId === q.orderLinkId);
     else list = list.filter((o) => o.orderStatus === "New" || o.orderStatus === "PartiallyFilled");
-    list.sort((a, b) => Number(b.createdTime) - Number(a.createdTime));
-    return { body: envelope(0, "OK", { category: "spot", nextPageCursor: "", list }) };
+    list.sort(
+      (a, b) => Number(b.createdTime) - Number(a.createdTime) || (BigInt(b.orderId) > BigInt(a.orderId) ? 1 : -1),
+    );
+    const limit = q.limit === undefined ? 20 : Number(q.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50) return { body: envelope(10001, "params error: limit") };
+    // The cursor travels percent-encoded (bybit's own form); parseQuery has decoded it once.
+    let offset = 0;
+    if (q.cursor) {
+      const match = /^page_args=(\d+)&symbol=[A-Z]*&$/.exec(q.cursor);
+      if (!match) return { body: envelope(10001, "params error: cursor") };
+      offset = mock.endlessCursor ? 0 : Number(match[1]);
+    }
+    const page = list.slice(offset, offset + limit);
+    // A cursor comes with every non-empty page, the last one included: bybit does not promise an
+    // empty cursor at the end, so a client stops at a short page or an empty one.
+    const nextPageCursor =
+      page.length > 0 ? encodeURIComponent(`page_args=${offset + limit}&symbol=${q.symbol ?? ""}&`) : "";
+    return { body: envelope(0, "OK", { category: "spot", nextPageCursor, list: page }) };
   });
 
   server.on("GET /v5/account/wallet-balance", (req) => {
