@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperExchange, createPaperFeed } from "../../exchanges/paper/index.js";
 import type { BookFeed } from "../../exchanges/types.js";
 import { Decimal } from "../../lib/decimal.js";
-import { App } from "../../tui/app.js";
 import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, maxLineWidth, type RenderResult, render } from "./render.js";
+import { KEYS, maxLineWidth, type RenderResult, render, renderPaperDesk } from "./render.js";
 
 /**
  * The TUI end to end on the real paper exchange in a temp data directory, with its real feed.
@@ -45,19 +44,7 @@ afterEach(() => {
 });
 
 function start(columns = 100, rows = 30): RenderResult {
-  screen = render(
-    <App
-      services={services}
-      exchange="paper"
-      account="default"
-      pair="BTC/USDT"
-      refreshMs={50}
-      ordersPollMs={60_000}
-      balancesPollMs={60_000}
-      now={now}
-    />,
-    { columns, rows },
-  );
+  screen = renderPaperDesk(services, now, { columns, rows });
   return screen;
 }
 

@@ -3,11 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperFeed } from "../../exchanges/paper/index.js";
-import { App } from "../../tui/app.js";
 import { diffOpenOrders, fillSince, seenOf } from "../../tui/fills.js";
 import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, type RenderResult, render } from "./render.js";
+import { KEYS, type RenderResult, render, renderPaperDesk } from "./render.js";
 
 /**
  * Fills you see (docs/tui.md "Fills") on the real paper exchange in a temp data directory. The
@@ -35,19 +34,7 @@ afterEach(() => {
 });
 
 function start(columns = 110, rows = 36): RenderResult {
-  screen = render(
-    <App
-      services={services}
-      exchange="paper"
-      account="default"
-      pair="BTC/USDT"
-      refreshMs={50}
-      ordersPollMs={60_000}
-      balancesPollMs={60_000}
-      now={now}
-    />,
-    { columns, rows },
-  );
+  screen = renderPaperDesk(services, now, { columns, rows });
   return screen;
 }
 

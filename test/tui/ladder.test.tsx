@@ -5,10 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperExchange } from "../../exchanges/paper/index.js";
 import type { BookFeed, FeedState } from "../../exchanges/types.js";
 import { OrderBook } from "../../lib/orderbook.js";
-import { App } from "../../tui/app.js";
 import { mouseEvents, mouseStdin } from "../../tui/mouse.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, type RenderResult, render } from "./render.js";
+import { KEYS, type RenderResult, render, renderPaperDesk } from "./render.js";
 
 /**
  * The ladder on a book the test moves (docs/tui.md "Book selection"): the real paper account in a
@@ -63,19 +62,7 @@ afterEach(() => {
 });
 
 function start(columns = 100, rows = 30): RenderResult {
-  screen = render(
-    <App
-      services={services}
-      exchange="paper"
-      account="default"
-      pair="BTC/USDT"
-      refreshMs={20}
-      ordersPollMs={60_000}
-      balancesPollMs={60_000}
-      now={now}
-    />,
-    { columns, rows },
-  );
+  screen = renderPaperDesk(services, now, { columns, rows }, 20);
   return screen;
 }
 

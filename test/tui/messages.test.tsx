@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperExchange } from "../../exchanges/paper/index.js";
-import { App } from "../../tui/app.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, type RenderResult, render } from "./render.js";
+import { KEYS, type RenderResult, render, renderPaperDesk } from "./render.js";
 
 /**
  * Prompts and messages (docs/tui.md "Order checks", "Messages", "Keys") on the real paper exchange
@@ -30,19 +29,7 @@ afterEach(() => {
 });
 
 function start(columns = 100, rows = 30): RenderResult {
-  screen = render(
-    <App
-      services={services}
-      exchange="paper"
-      account="default"
-      pair="BTC/USDT"
-      refreshMs={50}
-      ordersPollMs={60_000}
-      balancesPollMs={60_000}
-      now={now}
-    />,
-    { columns, rows },
-  );
+  screen = renderPaperDesk(services, now, { columns, rows });
   return screen;
 }
 

@@ -1,6 +1,8 @@
 import { EventEmitter } from "node:events";
 import { type Instance, render as inkRender } from "ink";
 import type { ReactElement } from "react";
+import { App } from "../../tui/app.js";
+import type { TuiServices } from "../../tui/services.js";
 import { createTheme, ThemeContext } from "../../tui/theme.js";
 
 /**
@@ -132,4 +134,29 @@ export function render(
 /** Every line of a frame is at most `columns` wide (the layout fits the terminal). */
 export function maxLineWidth(frame: string): number {
   return Math.max(0, ...frame.split("\n").map((l) => [...l].length));
+}
+
+/**
+ * The whole TUI on paper's BTC/USDT as the app tests drive it: fast refresh, polls left to the
+ * test (R, o, l), the test's clock.
+ */
+export function renderPaperDesk(
+  services: TuiServices,
+  now: () => number,
+  size: { columns: number; rows: number },
+  refreshMs = 50,
+): RenderResult {
+  return render(
+    <App
+      services={services}
+      exchange="paper"
+      account="default"
+      pair="BTC/USDT"
+      refreshMs={refreshMs}
+      ordersPollMs={60_000}
+      balancesPollMs={60_000}
+      now={now}
+    />,
+    size,
+  );
 }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { App, KEY_HINTS, MIN_COLUMNS, MIN_ROWS } from "../../tui/app.js";
 import { localeIsUtf8, toAscii } from "../../tui/ascii.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, maxLineWidth, type RenderResult, render } from "./render.js";
+import { KEYS, maxLineWidth, type RenderResult, render, renderPaperDesk } from "./render.js";
 
 /** Every size (docs/tui.md "Every size") and the footer's hints, on the real paper exchange. */
 const FROZEN = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -27,19 +27,7 @@ afterEach(() => {
 });
 
 function start(columns: number, rows: number): RenderResult {
-  screen = render(
-    <App
-      services={services}
-      exchange="paper"
-      account="default"
-      pair="BTC/USDT"
-      refreshMs={50}
-      ordersPollMs={60_000}
-      balancesPollMs={60_000}
-      now={now}
-    />,
-    { columns, rows },
-  );
+  screen = renderPaperDesk(services, now, { columns, rows });
   return screen;
 }
 
