@@ -11,6 +11,7 @@ import Database from "better-sqlite3";
 import type { CDPSession, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  enabled,
   ensureWebBuilt,
   hasChromium,
   lastCode,
@@ -20,6 +21,7 @@ import {
   type Served,
   shot,
   startServe,
+  until,
 } from "./harness.js";
 
 requireChromium();
@@ -29,16 +31,6 @@ const ADMIN_PASSWORD = "correct horse battery";
 const TRADER = "trader@example.com";
 const TRADER_PASSWORD = "trader password 1";
 
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const enabled = (l: Locator) => until("enabled", async () => (await l.isEnabled()) || undefined);
 const visibleText = (page: Page, text: string) =>
   page.getByText(text, { exact: true }).first().waitFor({ state: "visible", timeout: 10_000 });
 

@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ROOT = new URL("../..", import.meta.url).pathname;
@@ -194,3 +194,18 @@ export async function launch(): Promise<{
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ROOT, "test-results", `web-${name}.png`), fullPage: true });
 }
+
+/** Polls `check` every 100 ms until it gives a value, or fails naming `what` after `ms`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Waits until a control is enabled. */
+export const enabled = (l: Locator, ms = 15_000): Promise<true> =>
+  until("enabled", async () => (await l.isEnabled()) || undefined, ms);

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import WebSocket from "ws";
 import { Decimal } from "../../lib/decimal.js";
 import {
+  enabled,
   ensureWebBuilt,
   hasChromium,
   launch,
@@ -21,26 +22,19 @@ import {
   type Served,
   shot,
   startServe,
+  until as untilDefault,
 } from "./harness.js";
 
 requireChromium();
 // a browser and a server on a machine shared with other suites: room for a slow moment, not a timed assertion
 vi.setConfig({ testTimeout: 60_000 });
 
+/** the trading view's waits: a browser, a server and the bot runner on a shared machine */
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> =>
+  untilDefault(what, check, ms);
 const ADMIN = "admin@example.com";
 const PASSWORD = "correct horse battery";
 const DEMO = "/c/[Demo][paper][main]";
-
-async function until<T>(what: string, check: () => Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-const enabled = (l: Locator) => until("enabled", async () => (await l.isEnabled()) || undefined);
 
 interface Shown {
   version: number;
