@@ -7,7 +7,7 @@ import type { BookFeed } from "../../exchanges/types.js";
 import { Decimal } from "../../lib/decimal.js";
 import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, maxLineWidth, type RenderResult, render, renderPaperDesk } from "./render.js";
+import { KEYS, maxLineWidth, type RenderResult, renderPaperDesk } from "./render.js";
 
 /**
  * The TUI end to end on the real paper exchange in a temp data directory, with its real feed.

@@ -6,7 +6,7 @@ import { createPaperFeed } from "../../exchanges/paper/index.js";
 import { diffOpenOrders, fillSince, seenOf } from "../../tui/fills.js";
 import { formatFixed } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, type RenderResult, render, renderPaperDesk } from "./render.js";
+import { KEYS, type RenderResult, renderPaperDesk } from "./render.js";
 
 /**
  * Fills you see (docs/tui.md "Fills") on the real paper exchange in a temp data directory. The

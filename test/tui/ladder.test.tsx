@@ -7,7 +7,7 @@ import type { BookFeed, FeedState } from "../../exchanges/types.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import { mouseEvents, mouseStdin } from "../../tui/mouse.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, type RenderResult, render, renderPaperDesk } from "./render.js";
+import { KEYS, type RenderResult, renderPaperDesk } from "./render.js";
 
 /**
  * The ladder on a book the test moves (docs/tui.md "Book selection"): the real paper account in a

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperExchange } from "../../exchanges/paper/index.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, type RenderResult, render, renderPaperDesk } from "./render.js";
+import { KEYS, type RenderResult, renderPaperDesk } from "./render.js";
 
 /**
  * Prompts and messages (docs/tui.md "Order checks", "Messages", "Keys") on the real paper exchange

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { App, KEY_HINTS, MIN_COLUMNS, MIN_ROWS } from "../../tui/app.js";
+import { KEY_HINTS, MIN_COLUMNS, MIN_ROWS } from "../../tui/app.js";
 import { localeIsUtf8, toAscii } from "../../tui/ascii.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
-import { KEYS, maxLineWidth, type RenderResult, render, renderPaperDesk } from "./render.js";
+import { KEYS, maxLineWidth, type RenderResult, renderPaperDesk } from "./render.js";
 
 /** Every size (docs/tui.md "Every size") and the footer's hints, on the real paper exchange. */
 const FROZEN = Date.UTC(2025, 0, 15, 12, 0, 0);
