@@ -13,6 +13,7 @@ import { type AccountPath, pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
 import { type BenchOutcome, median } from "./index.js";
+import { registerBenchAdmin } from "./server.bench.js";
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -50,11 +51,7 @@ export async function run(): Promise<BenchOutcome[]> {
     return [{ name, skipped: `the server did not start: ${(error as Error).message}` }];
   }
   try {
-    const reg = await fetch(`${server.url}/register`, {
-      method: "POST",
-      headers: { email: "bench@example.com", password: "bench-password", code: server.setupCode! },
-    });
-    const { accessToken } = (await reg.json()) as { accessToken: string };
+    const accessToken = await registerBenchAdmin(server);
     const auth = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
     await fetch(`${server.url}/token/admin/apikeys`, {
       method: "POST",

@@ -20,7 +20,8 @@ const BIN = join(ROOT, "bin", "spotdesk");
 const RUNS = Number(process.env.BENCH_CLI_RUNS ?? 15);
 const CREDENTIALS = { api: "bench-api-key", secret: "bench-api-secret" };
 
-function timed(
+/** Runs a command as a child process and times it as a whole. */
+export function timed(
   args: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ ms: number; code: number | null; out: string; err: string }> {

@@ -27,7 +27,7 @@ import { pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
 import { type BenchOutcome, median } from "./index.js";
-import { type AutocannonResult, CONNECTIONS, loadAutocannon, RUN_SECONDS } from "./server.bench.js";
+import { type AutocannonResult, CONNECTIONS, loadAutocannon, RUN_SECONDS, registerBenchAdmin } from "./server.bench.js";
 
 const RUNS = 3;
 /** paper's place+cancel p99 goal, ms (issue 16) */
@@ -64,11 +64,7 @@ export async function run(): Promise<BenchOutcome[]> {
     return [{ name, skipped: `the server did not start: ${(error as Error).message}` }];
   }
   try {
-    const reg = await fetch(`${server.url}/register`, {
-      method: "POST",
-      headers: { email: "bench@example.com", password: "bench-password", code: server.setupCode! },
-    });
-    const { accessToken } = (await reg.json()) as { accessToken: string };
+    const accessToken = await registerBenchAdmin(server);
     const headers = {
       authorization: `Bearer ${accessToken}`,
       path: pathHeader(["Demo", "paper", "main"]),

@@ -1,13 +1,3 @@
-/**
- * `spotdesk report` over 15 stored accounts (issue 22 bench): 8 on a bybit mock and 7 on an OKX
- * mock, REST on loopback with the mocks verifying every signature, books from their websocket
- * mocks. The whole process is timed: start, the store opened with its key, 15 signed balance
- * calls, the books, valuation, printing. Target: under 2 s. Beside it, for scale, one account's
- * `balances --json` on the same bybit mock in the same run.
- *
- * The mocks run in this process, so every command is spawned asynchronously.
- */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -17,6 +7,7 @@ import { startOkxMock } from "../test/mocks/okx.js";
 import { ladder, TruthBook } from "../test/mocks/ws-base.js";
 import { BybitMock } from "../test/mocks/ws-bybit.js";
 import { OkxMock } from "../test/mocks/ws-okx.js";
+import { timed } from "./cli-exchange.bench.js";
 import { type BenchOutcome, median } from "./index.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -26,22 +17,6 @@ const BYBIT = { api: "bench-bybit-key", secret: "bench-bybit-secret" };
 const OKX = { api: "bench-okx-key", secret: "bench-okx-secret", password: "bench-okx-pass" };
 const STORE_KEY = "bench-report-store-key-012345678";
 const ACCOUNTS = { bybit: 8, okx: 7 };
-
-function timed(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ ms: number; code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ ms: performance.now() - started, code, out, err }));
-  });
-}
 
 const book = (mid: number): TruthBook => {
   const truth = new TruthBook();

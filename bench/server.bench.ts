@@ -37,6 +37,15 @@ export const CONNECTIONS = 200;
 export const RUN_SECONDS = Number(process.env.BENCH_SERVER_SECONDS ?? 3);
 const RUNS = 3;
 
+/** Registers the bench's first admin with the server's one-time setup code; returns its access token. */
+export async function registerBenchAdmin(server: { url: string; setupCode?: string | null }): Promise<string> {
+  const reg = await fetch(`${server.url}/register`, {
+    method: "POST",
+    headers: { email: "bench@example.com", password: "bench-password", code: server.setupCode! },
+  });
+  return ((await reg.json()) as { accessToken: string }).accessToken;
+}
+
 export async function run(): Promise<BenchOutcome[]> {
   const name = "server: GET /token/trade/balances (paper, authenticated)";
   const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-bench-server-"));
@@ -53,11 +62,7 @@ export async function run(): Promise<BenchOutcome[]> {
     return [{ name, skipped: `the server did not start: ${(error as Error).message}` }];
   }
   try {
-    const reg = await fetch(`${server.url}/register`, {
-      method: "POST",
-      headers: { email: "bench@example.com", password: "bench-password", code: server.setupCode! },
-    });
-    const { accessToken } = (await reg.json()) as { accessToken: string };
+    const accessToken = await registerBenchAdmin(server);
     const headers = { authorization: `Bearer ${accessToken}`, path: pathHeader(["Demo", "paper", "main"]) };
     const check = await fetch(`${server.url}/token/trade/balances`, { headers });
     if (check.status !== 200) return [{ name, skipped: `balances answered ${check.status}: ${await check.text()}` }];
