@@ -5,7 +5,12 @@
 import type { ExchangeAdapter } from "../exchanges/types.js";
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
-import { checkPrice, DEFAULT_FAR_PRICE_PERCENT, type PriceGuardRefusal } from "../lib/price-guard.js";
+import {
+  CLI_FAR_PRICE_OVERRIDE,
+  checkPrice,
+  DEFAULT_FAR_PRICE_PERCENT,
+  type PriceGuardRefusal,
+} from "../lib/price-guard.js";
 import type { ExchangeId, Order, Side } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { openBookFeed } from "./exchange.js";
@@ -98,7 +103,7 @@ export async function guardPrices(
   if (flags.allowFarPrice || orders.length === 0) return;
   const limitPercent = await farPriceLimit(ctx, id, flags);
   const best = await bestPrices(ctx, id, pair);
-  const override = "re-run with --allow-far-price to send it anyway, or set --far-price-percent";
+  const override = `${CLI_FAR_PRICE_OVERRIDE}, or set --far-price-percent`;
   orders.forEach((order, index) => {
     const result = checkPrice({
       side: order.side,

@@ -9,7 +9,7 @@ import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "./common/rest.js";
 import { hmacSha256Hex } from "./common/sign.js";
-import { isSuccessCode } from "./common/success.js";
+import { isCode, isSuccessCode } from "./common/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -185,7 +185,7 @@ export class BitrueAdapter extends RestAdapter {
       });
     }
     const error = this.fail(code, msg, response.status, response.headers);
-    if (Number(code) === C.REJECTED && INSUFFICIENT.test(msg))
+    if (isCode(code, C.REJECTED) && INSUFFICIENT.test(msg))
       throw new ExchangeError(this.id, error.detail, { kind: "insufficient-funds", code: code! });
     throw error;
   }

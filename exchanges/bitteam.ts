@@ -8,7 +8,7 @@ import { normalizeStatus } from "../lib/status.js";
 import type { Balances, Credentials, Order } from "../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "./common/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "./common/rest.js";
-import { isSuccessCode } from "./common/success.js";
+import { isCode, isSuccessCode } from "./common/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 /**
@@ -189,7 +189,7 @@ export class BitteamAdapter extends RestAdapter {
           ? json.msg
           : `HTTP ${response.status}`;
     // "Service Unavailable" comes with a 403 status: it is the exchange being down, not a refused key.
-    if (Number(code) === C.SERVICE_UNAVAILABLE)
+    if (isCode(code, C.SERVICE_UNAVAILABLE))
       throw new ExchangeError(this.id, `${msg} (code ${code})`, { kind: "network", code: code! });
     throw this.fail(code, msg, response.status, response.headers);
   }

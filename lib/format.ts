@@ -75,6 +75,11 @@ export function formatUtcTimestamp(time: number | Date): string {
   );
 }
 
+/** "HH:MM:SS UTC": the time part of formatUtcTimestamp, for narrow headers and banners. */
+export function formatUtcTime(ms: number): string {
+  return formatUtcTimestamp(ms).slice(11);
+}
+
 /** The order book's middle row: the spread percent prefixed with ~ (seed 000 §2). */
 export function formatSpread(percent: BigNumber.Value, decimals = 2): string {
   return `~${toDecimal(percent, "spread").toFixed(decimals)}%`;

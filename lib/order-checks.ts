@@ -1,5 +1,5 @@
 import { Decimal } from "./decimal.js";
-import { formatUtcTimestamp } from "./format.js";
+import { formatUtcTime } from "./format.js";
 import { checkPrice } from "./price-guard.js";
 import type { Side } from "./types.js";
 
@@ -98,14 +98,9 @@ export function bookStaleness(
   return { state, since, wasLive, reason: staleReason(cause === "live" ? state : cause, wasLive) };
 }
 
-/** "HH:MM:SS UTC" */
-export function utcTimeOfDay(ms: number): string {
-  return formatUtcTimestamp(ms).slice(11);
-}
-
 /** "disconnected since 12:00:03 UTC (connection lost, reconnecting)" */
 export function staleText(s: BookStaleness): string {
-  return `disconnected since ${utcTimeOfDay(s.since)} (${s.reason})`;
+  return `disconnected since ${formatUtcTime(s.since)} (${s.reason})`;
 }
 
 /** A reason to ask a second, explicit confirmation. */

@@ -52,10 +52,7 @@ export function formatPrice(value: BigNumber.Value): string {
 
 const PLAIN_DECIMAL = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
-/** "HH:MM:SS UTC": the time part of the lib's UTC timestamp, for narrow headers. */
-export function formatUtcTime(ms: number): string {
-  return formatUtcTimestamp(ms).slice(11);
-}
+export { formatUtcTime } from "../lib/format.js";
 
 /** The decimals a price, amount or total column shows (docs/tui.md "Numbers"). */
 export interface ColumnDecimals {

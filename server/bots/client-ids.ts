@@ -50,15 +50,3 @@ export function parseBotClientOrderId(
     generation: Number.parseInt(body.slice(12, 18), 16),
   };
 }
-
-/** A deterministic uniform source for tests and pinned runs (mulberry32 over a hash of the seed). */
-export function seededRandom(seed: string): () => number {
-  let a = createHash("sha256").update(seed).digest().readUInt32LE(0);
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
