@@ -13,20 +13,7 @@ import { type AccountPath, pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
 import { type BenchOutcome, median } from "./index.js";
-import { registerBenchAdmin } from "./server.bench.js";
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-async function loadAutocannon(): Promise<Autocannon> {
-  const specifier: string = "autocannon";
-  return ((await import(specifier)) as { default: Autocannon }).default;
-}
+import { loadAutocannon, registerBenchAdmin } from "./server.bench.js";
 
 export const BOTS = Number(process.env.BENCH_BOTS ?? 100);
 const SECONDS = Number(process.env.BENCH_BOTS_SECONDS ?? 4);

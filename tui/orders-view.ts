@@ -1,5 +1,6 @@
 import { Decimal } from "../lib/decimal.js";
 import type { Balances, Order } from "../lib/types.js";
+import { levelKey } from "./book-view.js";
 import { firstFitting } from "./components/layout.js";
 
 export interface OrderRow {
@@ -80,7 +81,7 @@ export function ownLevelKeys(rows: readonly OrderRow[]): Set<string> {
   const keys = new Set<string>();
   for (const { order } of rows) {
     const price = new Decimal(order.price);
-    if (price.isFinite()) keys.add(`${order.side === "Buy" ? "bid" : "ask"}:${price.toFixed()}`);
+    if (price.isFinite()) keys.add(levelKey(order.side === "Buy" ? "bid" : "ask", price.toFixed()));
   }
   return keys;
 }

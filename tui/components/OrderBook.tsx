@@ -9,6 +9,7 @@ import {
   bookColumnWidths,
   bookSideBlocks,
   clampSelection,
+  selectedRow,
   totalDecimals,
   UNICODE_MARKS,
 } from "../book-view.js";
@@ -165,7 +166,7 @@ export const OrderBook = memo(function OrderBook(props: OrderBookProps) {
     : view.mid === undefined
       ? "no quotes yet"
       : `${formatMid(view.mid, decimals.priceDecimals)}  ${view.spread === undefined ? "" : formatSpreadPercent(view.spread)}`;
-  const selected = selection ? (selection.side === "ask" ? view.asks : view.bids)[selection.index] : undefined;
+  const selected = selectedRow(selection, view);
   const title = `Order book ${props.pair}`;
   const stateRoom = Math.max(0, width - title.length);
   const stateText = truncate(props.feedState, stateRoom);

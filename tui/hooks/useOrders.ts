@@ -70,7 +70,8 @@ export function useOrders(
       const time = now();
       const { fills: grown, gone } = diffOpenOrders(seen.current, list, time);
       for (const fill of grown) addFill(fill);
-      const before = new Map(seen.current);
+      // replaced here, and later additions go to the new map: the previous one stays as it was
+      const before = seen.current;
       seen.current = new Map(list.map((o) => [o.id, seenOf(o)]));
       // an order that left the list: filled, or cancelled (here or elsewhere); one look tells
       // which, and what filled before a cancel landed is a fill too
