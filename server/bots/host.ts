@@ -16,7 +16,7 @@ import { isExchangeId } from "../../lib/types.js";
 import { buildAdapter } from "../accounts.js";
 import type { App, BotEvents } from "../app.js";
 import { type BotRecord, pathKey } from "../storage/types.js";
-import { AccountLedger, BotRunner, type BotState } from "./runner.js";
+import { AccountLedger, BotRunner, type BotState, message } from "./runner.js";
 import { createStrategy, isRunnable } from "./strategies/index.js";
 
 interface FeedEntry {
@@ -97,12 +97,7 @@ export class BotHost {
       pair = createStrategy(bot.botType, bot.setup).pair;
       adapter = await this.adapterFor(bot);
     } catch (error) {
-      await this.saveNow(bot.id, {
-        ...bot.state,
-        status: "stopped",
-        reason: error instanceof Error ? error.message : String(error),
-        updatedAt: this.app.now(),
-      });
+      await this.stopWith(bot, error);
       return;
     }
     const exchange = bot.path[1];
@@ -117,12 +112,7 @@ export class BotHost {
       // an exchange without a live book (or an unknown pair) cannot run a bot: D25 places nothing blind
       if (this.feeds.has(feedKey)) this.releaseFeed(feedKey);
       await adapter.close().catch(() => undefined);
-      await this.saveNow(bot.id, {
-        ...bot.state,
-        status: "stopped",
-        reason: error instanceof Error ? error.message : String(error),
-        updatedAt: this.app.now(),
-      });
+      await this.stopWith(bot, error);
       return;
     }
     const runner = new BotRunner({
@@ -214,6 +204,11 @@ export class BotHost {
   }
 
   /** A bot that is not running: its state is written and published at once. */
+  /** A bot that cannot start is stored as stopped, with why. */
+  private stopWith(bot: BotRecord, error: unknown): Promise<void> {
+    return this.saveNow(bot.id, { ...bot.state, status: "stopped", reason: message(error), updatedAt: this.app.now() });
+  }
+
   private async saveNow(botId: string, state: BotState | Record<string, unknown>): Promise<void> {
     this.unsaved.set(botId, state);
     await this.flush(botId);

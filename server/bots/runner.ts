@@ -59,7 +59,7 @@ export interface RunnerOptions {
   logger?: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
-function message(error: unknown): string {
+export function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -301,9 +301,7 @@ export class BotRunner {
       }
       await this.place(want, now, decimals);
     }
-    const paused = (Object.keys(this.memory.pausedSides) as Side[]).filter(
-      (s) => this.memory.pausedSides[s] !== undefined,
-    );
+    const paused = this.pausedSides();
     if (paused.length > 0) notes.push(`${paused.join(" and ")} paused: insufficient funds`);
     this.setStatus(paused.length > 0 ? "paused" : "running", undefined, notes.join("; ") || undefined);
     const wakeAt = result.wakeAt !== undefined ? Math.max(0, result.wakeAt - now) : this.syncIntervalMs;
@@ -469,12 +467,15 @@ export class BotRunner {
     await this.emit();
   }
 
+  /** The sides paused for insufficient funds. */
+  private pausedSides(): Side[] {
+    return (Object.keys(this.memory.pausedSides) as Side[]).filter((s) => this.memory.pausedSides[s] !== undefined);
+  }
+
   /** The state as stored and shown. */
   state(): BotState {
     const view = this.strategy.view(this.memory.strategy, this.memory.open);
-    const paused = (Object.keys(this.memory.pausedSides) as Side[]).filter(
-      (s) => this.memory.pausedSides[s] !== undefined,
-    );
+    const paused = this.pausedSides();
     return {
       ...view,
       ...(this.published as BotStateFields),
