@@ -4,6 +4,7 @@
  * http://127.0.0.1:8787) so the refresh cookie stays same-origin; page loads of the app's own
  * routes (/login/password is both a page and a POST call) are answered by Vite.
  */
+import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { createHash, randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -65,7 +66,23 @@ function securityHeaders(live: string): Plugin {
 
 export default defineConfig(({ command }) => ({
   root,
-  plugins: [react(), securityHeaders(liveUrl(command))],
+  plugins: [
+    // web/src/routes/ is the route table (docs/dashboard-delivery.md#routes): every file there is a
+    // route; the tree is written to src/routeTree.gen.ts (committed, so typecheck needs no build) and
+    // each route's component goes in its own chunk.
+    tanstackRouter({
+      target: "react",
+      routesDirectory: join(root, "src/routes"),
+      generatedRouteTree: join(root, "src/routeTree.gen.ts"),
+      routeFileIgnorePattern: "\\.test\\.tsx?$",
+      quoteStyle: "double",
+      semicolons: true,
+      autoCodeSplitting: true,
+      disableLogging: true,
+    }),
+    react(),
+    securityHeaders(liveUrl(command)),
+  ],
   define: {
     // the live channel connects straight to the server in dev (Vite's own socket owns "/")
     "import.meta.env.VITE_LIVE_URL": JSON.stringify(liveUrl(command)),
