@@ -8,7 +8,9 @@ import { api } from "../../app/api";
 import { loadEncryptionKey } from "../../app/encryption-key";
 import { useAccounts } from "../../app/query";
 import { Select } from "../../components/Select";
+import { SubmitButton, waitingFor } from "../../components/SubmitButton";
 import {
+  API_KEY_LABELS,
   type ApiKeyFields,
   apiKeyFormSchema,
   apiKeyPath,
@@ -48,11 +50,12 @@ function useInvalidateAccounts() {
 
 function CreateForm() {
   const invalidate = useInvalidateAccounts();
-  const { register, control, handleSubmit, reset, formState } = useForm<ApiKeyFields>({
+  const { register, control, handleSubmit, reset, formState, watch } = useForm<ApiKeyFields>({
     resolver: zodResolver(apiKeyFormSchema),
     mode: "onChange",
     defaultValues: EMPTY,
   });
+  const waiting = waitingFor(apiKeyFormSchema, watch(), API_KEY_LABELS);
   const submit = handleSubmit(async (f) => {
     // Seed 000 §5: without a saved encryption key nothing happens, silently.
     const key = loadEncryptionKey();
@@ -84,6 +87,11 @@ function CreateForm() {
             {...register(name)}
           />
           {name === "password" ? <span className="hint">{PASSPHRASE_HINT}</span> : null}
+          {name === "pair" && formState.errors.pair ? (
+            <span className="hint bad" role="alert">
+              {formState.errors.pair.message}
+            </span>
+          ) : null}
         </label>
       ))}
       <div className="field">
@@ -104,9 +112,9 @@ function CreateForm() {
         />
       </div>
       <div className="row end">
-        <button type="submit" className="btn primary" disabled={!formState.isValid || formState.isSubmitting}>
+        <SubmitButton waiting={waiting} busy={formState.isSubmitting}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -9,6 +9,7 @@ import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
 import { STORAGE, waEnabled, writeStorage } from "../../app/storage";
 import { Checkbox } from "../../components/Checkbox";
+import { SubmitButton, waitingFor } from "../../components/SubmitButton";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { useAfterSignIn } from "./return-to";
 import {
@@ -38,13 +39,19 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
     mode: "onChange",
     defaultValues: DEFAULTS,
   });
-  const { register, control, handleSubmit, watch, formState } = form;
+  const { register, control, handleSubmit, watch, formState, setValue } = form;
   const { field: emailField } = useController({ name: "email", control });
   const email = useDebouncedEmail(emailField.value);
   const [password, repeat, code] = watch(["password", "repeat", "code"]);
   const showKeyOption = waEnabled() === "no";
   // Seed 000 §5: Submit only when all are valid, on the settled (debounced) e-mail.
   const ready = formState.isValid && emailField.value.trim() === email;
+  const waiting = waitingFor(mode === "register" ? registrationFormSchema : loginFormSchema, watch(), {
+    email: "a valid e-mail",
+    password: "a password of 8 or more characters",
+    ...(mode === "register" ? { repeat: "the password repeated" } : {}),
+    code: "the 8-character code",
+  });
 
   const sendCode = async () => {
     await api.call("code", { headers: { [HEADER.email]: email } });
@@ -123,6 +130,14 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
             maxLength={8}
             autoComplete="one-time-code"
             {...register("code")}
+            // a code pasted from the e-mail often carries spaces or a line break: they go
+            onPaste={(e) => {
+              const pasted = e.clipboardData.getData("text");
+              const code = pasted.replace(/\s+/g, "");
+              if (code === pasted) return;
+              e.preventDefault();
+              setValue("code", code, { shouldValidate: true, shouldDirty: true, shouldTouch: true });
+            }}
             aria-invalid={code !== "" && !isValidCode(code)}
           />
           <button type="button" className="btn" disabled={!canSendCode(email)} onClick={() => void sendCode()}>
@@ -150,9 +165,9 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
         ) : (
           <span />
         )}
-        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting}>
+        <SubmitButton waiting={waiting} settling={!ready} busy={formState.isSubmitting}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );
