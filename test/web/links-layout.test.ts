@@ -145,6 +145,8 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${served.url}/login/password`);
+    // the way between the two sign-in screens is a link too
+    expect(await page.getByRole("link", { name: "Login with a Key" }).getAttribute("href")).toBe("/login/key");
     await shot(page, "phone-login");
   });
 

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useNavigate } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import { useController, useForm } from "react-hook-form";
 import { HEADER, type SessionAnswer } from "../../../../lib/api.js";
 import { api } from "../../app/api";
@@ -12,7 +12,6 @@ import { signKeyLogin } from "./webauthn";
 
 /** Seed 000 §2 "Login with a Key": e-mail only; look up the credentials, then sign with one. */
 export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
-  const navigate = useNavigate();
   const afterSignIn = useAfterSignIn(returnTo);
   const { control, handleSubmit, formState } = useForm<KeyLoginForm, unknown, { email: string }>({
     resolver: zodResolver(keyLoginFormSchema),
@@ -59,9 +58,9 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
       <h1>Login with a Key</h1>
       <EmailField value={field.value} onChange={field.onChange} settled={settled} autoFocus />
       <div className="row between">
-        <button type="button" className="btn" onClick={() => void navigate({ to: "/login/password" })}>
+        <Link to="/login/password" search={returnTo ? { redirect: returnTo } : {}} className="btn">
           Login with a code
-        </button>
+        </Link>
         <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting}>
           Submit
         </button>

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useNavigate } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import { Controller, type Resolver, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
 import type { SessionAnswer } from "../../../../lib/api.js";
@@ -27,7 +27,6 @@ const DEFAULTS: RegistrationForm = { email: "", password: "", repeat: "", code: 
 
 /** Login and Registration share the form (seed 000 §2): registration adds the repeated password. */
 export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; returnTo?: string | undefined }) {
-  const navigate = useNavigate();
   const afterSignIn = useAfterSignIn(returnTo);
   const form = useForm<RegistrationForm, unknown, SignInValues>({
     // the rules are lib's schemas (features/auth/rules.ts); registration adds the repeat check
@@ -159,9 +158,10 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
       ) : null}
       <div className="row between">
         {mode === "login" ? (
-          <button type="button" className="btn" onClick={() => void navigate({ to: "/login/key" })}>
+          // a link, the return path kept (issue 17 "Links")
+          <Link to="/login/key" search={returnTo ? { redirect: returnTo } : {}} className="btn">
             Login with a Key
-          </button>
+          </Link>
         ) : (
           <span />
         )}
