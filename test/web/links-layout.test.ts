@@ -321,7 +321,8 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
         await expectNoSideways(page, `${path} at ${size.width}`);
       }
     }
-    // the long e-mail is cut with an ellipsis and its full text is the tooltip
+    // the long e-mail is cut with an ellipsis and its full text is the tooltip (screenshots at 390x844)
+    await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${served.url}/users`);
     const cell = page.getByRole("cell", { name: LONG_EMAIL }).locator(".truncate");
     expect(await cell.getAttribute("title")).toBe(LONG_EMAIL);
@@ -333,7 +334,7 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
     expect(await title.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
     await shot(page, "phone-home");
     await page.goto(`${served.url}/c/[Demo][paper][main]`);
-    await page.getByRole("region", { name: "Order book" }).waitFor();
+    await page.getByRole("region", { name: "Order book" }).locator("tr[data-testid=bid-row]").first().waitFor();
     await shot(page, "phone-trading");
   });
 
@@ -355,7 +356,7 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
       expect(contrast(ring, behind), `${mode}: ring ${ring} on ${behind}`).toBeGreaterThanOrEqual(3);
       await shot(page, `home-1440-${mode}`);
       await page.goto(`${served.url}${ODD_HREF}`);
-      await page.getByRole("region", { name: "Order book" }).waitFor();
+      await page.getByRole("region", { name: "Order book" }).locator("tr[data-testid=bid-row]").first().waitFor();
       await shot(page, `trading-1440-${mode}`);
     }
     await page.evaluate(() => localStorage.setItem("uicolor", "dark"));
