@@ -162,7 +162,7 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
  * (`POST paper:createOrder` with the checked arguments) instead of being carried out.
  */
 async function paperDryRun(paper: ExchangeAdapter): Promise<ExchangeAdapter> {
-  const { DryRun } = await import("../exchanges/common/rest.js");
+  const { DryRun } = await import("../exchanges/core/rest.js");
   const writes = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll"]);
   return new Proxy(paper, {
     get(target, name, receiver) {

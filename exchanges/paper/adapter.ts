@@ -2,7 +2,7 @@ import { truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { assertBatchSize } from "../../lib/limits.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
-import { newClientOrderId } from "../common/client-order-id.js";
+import { newClientOrderId } from "../core/client-order-id.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
 import { PaperEngine, type ValidOrder } from "./engine.js";
 import { bucketOf, resolveSeed } from "./market.js";

@@ -57,7 +57,7 @@ export async function relayUpstream(
         "user-agent": "spotdesk-relay",
         ...(method === "POST" ? { "content-type": "application/json" } : {}),
       },
-      // kucoin's bullet-public takes no parameters; exchanges/feeds/kucoin.ts sends the same "{}"
+      // kucoin's bullet-public takes no parameters; exchanges/kucoin/feed.ts sends the same "{}"
       ...(method === "POST" ? { body: "{}" } : {}),
       redirect: "manual",
       credentials: "omit",
