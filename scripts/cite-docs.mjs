@@ -141,12 +141,16 @@ export function rewriteText(text) {
       if (!doc) continue; // no specification named before it: left for --check to list
       link = SECTIONS[doc][groups.bare];
     }
+    // "PRODUCT\n *   D11" keeps its line break: the link starts the next line, as the number did
+    const gap = groups.product ?? "";
+    const lineBreak = gap.includes("\n") && end > start + gap.length ? gap.slice(gap.indexOf("\n")) : "";
     const inList =
       lastLink !== undefined &&
       link.includes("#") &&
       fileOf(link) === fileOf(lastLink) &&
       LIST_GAP.test(text.slice(lastEnd, start));
-    out += text.slice(last, start) + (inList ? link.slice(link.indexOf("#")) : link);
+    const before = text.slice(last, start);
+    out += (lineBreak ? before.trimEnd() + lineBreak : before) + (inList ? link.slice(link.indexOf("#")) : link);
     last = end;
     lastEnd = end;
     lastLink = link;

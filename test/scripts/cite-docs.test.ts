@@ -38,6 +38,8 @@ export function refuse(): never {
 }
 export const url = "http://host//path"; // (D13) after a string holding //
 export const re = /seed 001 §4|PRODUCT D2/;
+/** a wrapped citation (the rule; PRODUCT
+ *   D11) keeps its line break */
 `;
 const TEST = `import { expect, it, describe } from "vitest";
 describe("gate errors (001 §8, PRODUCT error kinds)", () => {
@@ -66,7 +68,7 @@ describe("scripts/cite-docs.mjs (docs/decisions.md)", () => {
     });
     const result = run();
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("rewrote citations in 8 comments and test names in 3 files");
+    expect(result.stdout).toContain("rewrote citations in 9 comments and test names in 3 files");
 
     expect(
       read("lib/a.ts"),
@@ -78,6 +80,8 @@ export function refuse(): never {
 }
 export const url = "http://host//path"; // (docs/decisions.md#d13) after a string holding //
 export const re = /seed 001 §4|PRODUCT D2/;
+/** a wrapped citation (the rule;
+ *   docs/decisions.md#d11) keeps its line break */
 `);
     expect(read("test/a.test.ts")).toBe(`import { expect, it, describe } from "vitest";
 describe("gate errors (docs/exchange-rules.md#errors, #contract)", () => {
@@ -113,7 +117,7 @@ describe("gate errors (docs/exchange-rules.md#errors, #contract)", () => {
     expect(check.stdout).toContain("lib/a.ts:1: comment or test name: /** Statuses (seed 001 §4)");
     expect(check.stdout).toContain("test/a.test.ts:3: comment or test name");
 
-    expect(run().stdout).toContain("rewrote citations in 7 comments and test names in 2 files");
+    expect(run().stdout).toContain("rewrote citations in 8 comments and test names in 2 files");
     expect(run().stdout).toContain("rewrote citations in 0 comments and test names in 0 files");
     writeFileSync(join(root, "lib/a.ts"), read("lib/a.ts").replace("(PRODUCT D4)", "(add the API key)"));
     writeFileSync(
