@@ -304,7 +304,11 @@ function main(argv) {
     }
     for (const item of result.left) left.push(`${name}:${item.line}: ${item.where}: ${item.text}`);
   }
-  if (!check) console.log(`cite-docs: rewrote citations in ${pieceCount} comments and test names in ${files} files`);
+  if (!check) {
+    console.log(`cite-docs: rewrote citations in ${pieceCount} comments and test names in ${files} files`);
+    // a longer test name can push its call past the line width
+    if (files > 0) console.log("cite-docs: now run `npx biome check --write` on the changed files");
+  }
   if (left.length > 0) {
     console.log(`cite-docs: ${left.length} citation(s) of documents outside the repository left:`);
     for (const line of left) console.log(`  ${line}`);
