@@ -13,6 +13,8 @@
  * template or JSX text is what the product or a test compares, so a citation there is only listed
  * ("in a string"), never rewritten. Files are parsed with @babel/parser, so a `//` inside a string,
  * an apostrophe in JSX text or a regular expression is never mistaken for a comment or a string.
+ * README.md and docs/*.md are rewritten too, in their prose only (not headings, code spans or
+ * fenced code), as markdown links relative to the file ("[D11](decisions.md#d11)").
  * The anchors are those of docs/decisions.md, docs/exchange-rules.md, docs/dashboard-rules.md,
  * docs/api.md and docs/product.md.
  */
@@ -97,7 +99,7 @@ const fileOf = (link) => link.split("#")[0];
  * Rewrites the citations in one piece of comment or test-name text and returns it. A bare "§5"
  * belongs to the specification last named before it in the same piece.
  */
-export function rewriteText(text) {
+export function rewriteText(text, format = (_link, shown) => shown) {
   let out = "";
   let last = 0;
   let lastLink; // the link emitted for the previous citation, for lists
@@ -150,7 +152,8 @@ export function rewriteText(text) {
       fileOf(link) === fileOf(lastLink) &&
       LIST_GAP.test(text.slice(lastEnd, start));
     const before = text.slice(last, start);
-    out += (lineBreak ? before.trimEnd() + lineBreak : before) + (inList ? link.slice(link.indexOf("#")) : link);
+    out +=
+      (lineBreak ? before.trimEnd() + lineBreak : before) + format(link, inList ? link.slice(link.indexOf("#")) : link);
     last = end;
     lastEnd = end;
     lastLink = link;
@@ -255,6 +258,44 @@ export function processSource(source, path, { check = false } = {}) {
   return { output, changed, left };
 }
 
+/** The text of a markdown line that is prose: not a heading, not inside a `code span`. */
+function markdownProse(line, edit) {
+  if (/^\s*#/.test(line)) return line;
+  return line
+    .split("`")
+    .map((part, i) => (i % 2 === 0 ? edit(part) : part))
+    .join("`");
+}
+
+/** README.md and docs/*.md: citations in prose become markdown links relative to the file. */
+export function processMarkdown(source, path, { check = false } = {}) {
+  const base = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+  const relativeTo = (link) => (base && link.startsWith(base) ? link.slice(base.length) : link);
+  const format = (link, shown) => {
+    const target = relativeTo(link);
+    const decision = /#d(\d+)$/.exec(link);
+    const text = decision ? `D${decision[1]}` : shown.startsWith("#") ? shown : relativeTo(shown);
+    return `[${text}](${shown.startsWith("#") ? `${relativeTo(fileOf(link))}${shown}` : target})`;
+  };
+  let fenced = false;
+  let changed = 0;
+  const left = [];
+  const lines = source.split("\n").map((line, index) => {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^\s*(```|~~~)/.test(line)) return line;
+    const next = check ? line : markdownProse(line, (text) => rewriteText(text, format));
+    if (next !== line) changed++;
+    let citing = false;
+    markdownProse(next, (text) => {
+      citing ||= LEFT.test(text.replace(/\[[^\]]*\]\([^)]*\)/g, ""));
+      return text;
+    });
+    if (citing) left.push({ line: index + 1, where: "markdown", text: next.trim().slice(0, 160) });
+    return next;
+  });
+  return { output: lines.join("\n"), changed, left };
+}
+
 function* sourceFiles(root) {
   function* visit(dir) {
     let entries;
@@ -273,6 +314,13 @@ function* sourceFiles(root) {
     }
   }
   for (const dir of DIRS) yield* visit(join(root, dir));
+  yield join(root, "README.md");
+  const docs = join(root, "docs");
+  let names = [];
+  try {
+    names = readdirSync(docs).filter((name) => name.endsWith(".md"));
+  } catch {}
+  for (const name of names.sort()) yield join(docs, name);
 }
 
 function main(argv) {
@@ -289,10 +337,15 @@ function main(argv) {
   for (const path of sourceFiles(root)) {
     const name = relative(root, path).split("\\").join("/");
     if (SELF.includes(name)) continue;
-    const source = readFileSync(path, "utf8");
+    let source;
+    try {
+      source = readFileSync(path, "utf8");
+    } catch {
+      continue; // README.md absent
+    }
     let result;
     try {
-      result = processSource(source, name, { check });
+      result = name.endsWith(".md") ? processMarkdown(source, name, { check }) : processSource(source, name, { check });
     } catch (error) {
       left.push(`${name}: cannot be parsed (${error.message}); nothing rewritten`);
       continue;

@@ -131,6 +131,33 @@ describe("gate errors (docs/exchange-rules.md#errors, #contract)", () => {
     expect(clean.code).toBe(0);
   });
 
+  it("rewrites README.md and docs/*.md prose into relative markdown links, not headings or code", () => {
+    repo({
+      "README.md": "Admins only (PRODUCT D5); see `seed 001 §4` in code.\n",
+      "docs/bots.md": [
+        "## Floating (D21)",
+        'PRODUCT "Bots" and decisions D16, D21–D25; limits (seed 001 §5, §9).',
+        "```",
+        "PRODUCT D7",
+        "```",
+        "",
+      ].join("\n"),
+    });
+    expect(run().code).toBe(0);
+    expect(read("README.md")).toBe("Admins only ([D5](docs/decisions.md#d5)); see `seed 001 §4` in code.\n");
+    expect(read("docs/bots.md")).toBe(
+      [
+        "## Floating (D21)",
+        "[product.md#bots](product.md#bots) and decisions [D16](decisions.md#d16), [D21](decisions.md#d21)–[D25](decisions.md#d25); limits ([exchange-rules.md#validation](exchange-rules.md#validation), [#limits](exchange-rules.md#limits)).",
+        "```",
+        "PRODUCT D7",
+        "```",
+        "",
+      ].join("\n"),
+    );
+    expect(run("--check").code).toBe(0);
+  });
+
   it("refuses a --root that is not a directory", () => {
     repo({});
     const result = spawnSync(process.execPath, [SCRIPT, "--root", join(root, "missing")], { encoding: "utf8" });
