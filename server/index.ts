@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { API_ERROR } from "../lib/api.js";
+import { API_ERROR, type RouteName } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import { clientAddress } from "./address.js";
 import { type App, type BotEvents, RateLimiter } from "./app.js";
@@ -19,7 +19,7 @@ import { authenticate } from "./auth/session.js";
 import { BotHost } from "./bots/host.js";
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
 import { ApiError } from "./errors.js";
-import { createRouter } from "./http.js";
+import { createRouter, type Handler, routesFromTable } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
 import { createSmtpMailer } from "./mail.js";
@@ -145,7 +145,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const relay = new BookRelay(app);
 
-  const routes = [
+  // every route of lib/api.ts ROUTES has its handler here: a route without one does not compile
+  const handlers: Record<RouteName, Handler> = {
     ...publicRoutes(app, relay),
     ...gatewayRoutes(app),
     ...authRoutes(app),
@@ -153,7 +154,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...adminRoutes(app),
     ...tradeRoutes(app),
     ...botRoutes(app),
-  ];
+  };
+  const routes = routesFromTable(handlers);
   const corsOrigins = new Set<string>();
   const handle = createRouter(routes, {
     authenticate: (ctx, route) => authenticate(app, ctx, route),
