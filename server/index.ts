@@ -42,6 +42,11 @@ export interface RunningServer {
   url: string;
   /** ws(s)://host:port */
   wsUrl: string;
+  /**
+   * The address a browser should open: the WebAuthn relying party's host (localhost by default)
+   * when the server listens on a loopback address, since key login refuses 127.0.0.1 as a domain.
+   */
+  browserUrl: string;
   port: number;
   host: string;
   dataDir: string;
@@ -210,6 +215,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   for (const o of origins) corsOrigins.add(o);
   const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `${tls ? "https" : "http"}://${hostForUrl}:${boundPort}`;
+  const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(config.host);
+  const browserHost = loopback || config.rpId !== "localhost" ? config.rpId : hostForUrl;
+  // behind a TLS proxy the browser talks to the proxy's own port
+  const browserUrl = config.behindTlsProxy ? `https://${browserHost}` : `${scheme}://${browserHost}:${boundPort}`;
   logger.info("server listening", {
     url,
     dataDir: config.dataDir,
@@ -244,6 +253,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url,
     wsUrl: url.replace(/^http/, "ws"),
+    browserUrl,
     port: boundPort,
     host: config.host,
     dataDir: config.dataDir,
@@ -284,6 +294,7 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
     ...(options.config ? { configFile: options.config } : {}),
   });
   process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
+  process.stderr.write(`Open ${running.browserUrl} in the browser (the address key login works on)\n`);
   if (running.setupCode) {
     // PRODUCT D5/D18: printed once; the same code is in <data>/setup-code (mode 0600).
     process.stderr.write(

@@ -554,8 +554,8 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
   });
 
   it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (000 §2, §4)", async () => {
-    await page.getByRole("button", { name: "Home" }).click();
-    const card = page.getByRole("article", { name: "Client Demo" }).getByRole("button").first();
+    await page.getByRole("link", { name: "Home" }).click();
+    const card = page.getByRole("article", { name: "Client Demo" }).getByRole("link").first();
     await until("letters", async () => (await card.locator(".letter").count()) === 6);
     // in the seed's order (000 §9), the floating bot removed
     expect(await card.locator(".letter").allTextContents()).toEqual(["SD", "CC", "HV", "V", "G", "L"]);
@@ -623,7 +623,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
     await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.locator("input[name=client]").fill("Beta");
     await page.locator("input[name=account]").fill("main");
@@ -749,7 +749,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
   });
 
   it("switches to another account of the same client and exchange by replacing the route (000 §2)", async () => {
-    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.locator("input[name=client]").fill("Demo");
     await page.locator("input[name=account]").fill("desk");

@@ -1,6 +1,6 @@
 /** The header navigation (seed 000 §2; PRODUCT D5: admin entries only for admins). */
 export interface NavItem {
-  to: string;
+  to: "/" | "/apikeys" | "/users" | "/login/password" | "/registration";
   label: string;
   admin: boolean;
 }
