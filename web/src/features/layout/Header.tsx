@@ -13,7 +13,7 @@ export function Header({ mode, toggle }: { mode: ColorMode; toggle: () => void }
     <header className="header">
       <span className="brand">spotdesk</span>
       <nav aria-label="Main" className="nav">
-        {navFor(pathname, session.admin).map((item) => (
+        {navFor(pathname, session.admin, Boolean(session.userId)).map((item) => (
           <button
             key={item.to}
             type="button"
