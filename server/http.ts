@@ -56,7 +56,7 @@ export interface RouterHooks {
   /** authenticates "user"/"admin" routes: sets ctx.user and ctx.token or throws */
   authenticate(ctx: RequestContext, route: Route): Promise<void>;
   /** public routes: a per-address limit (604) */
-  limitPublic(ctx: RequestContext): void;
+  limitPublic(ctx: RequestContext): Promise<void> | void;
   logger: Logger;
   /** origins allowed to call with credentials (CORS) */
   corsOrigins: Set<string>;
@@ -323,7 +323,7 @@ export function createRouter(routes: Route[], hooks: RouterHooks) {
           cookies.push(c);
         },
       };
-      if (found.route.auth === "public") hooks.limitPublic(ctx);
+      if (found.route.auth === "public") await hooks.limitPublic(ctx);
       else await hooks.authenticate(ctx, found.route);
       userId = ctx.user?.id;
       const answer = await found.route.handler(ctx);

@@ -87,8 +87,8 @@ export async function checkAccessTokenFrom(
     return await checkAccessToken(app, token);
   } catch (error) {
     if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
-      if (app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
-      app.signIn.fail(address);
+      if (await app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
+      await app.signIn.fail(address);
     }
     throw error;
   }
@@ -101,7 +101,7 @@ export async function authenticate(app: App, ctx: RequestContext, route: Route):
   const { user, payload } = await checkAccessTokenFrom(app, match?.[1] ?? "", ctx.ip);
   const now = app.now();
   const { calls, windowMs } = app.config.rateLimit;
-  if (!app.limiter.take(`user:${user.id}`, calls, windowMs, now)) throw new ApiError(API_ERROR.RATE_LIMIT);
+  if (!(await app.limiter.take(`user:${user.id}`, calls, windowMs, now))) throw new ApiError(API_ERROR.RATE_LIMIT);
   if (route.auth === "admin" && !user.admin) throw forbidden("this call is for admins (PRODUCT D5)");
   // Last seen, written at most once a minute so busy sessions do not write on every call.
   if (user.lastActive === null || now - user.lastActive > 60_000) {
