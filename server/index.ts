@@ -104,6 +104,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // several processes sign and check each other's access tokens: one secret (docs/scale-out.md)
   const tokenSecret = config.tokenSecret ?? loadOrCreateSecret(tokenSecretFile(config.dataDir));
   const cluster = config.redis ? await openCluster(config.redis, config.botLeaseMs, logger) : undefined;
+  if (config.database && !cluster)
+    logger.warn(
+      "PostgreSQL without --redis: limits, the live channel and the bots stay in this process; run one process only (docs/scale-out.md)",
+      {},
+    );
   let dataKey: string;
   if (config.dataKey) {
     if (!/^[0-9a-f]{64}$/i.test(config.dataKey))
