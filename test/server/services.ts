@@ -20,6 +20,8 @@ export interface Service {
 export interface PostgresService extends Service {
   /** a new empty database on this server; its URL */
   createDatabase(): Promise<string>;
+  /** the cluster's data directory (base/ holds the tables' files, pg_wal/ the log) */
+  dataDir: string;
 }
 
 /** The directory of initdb/pg_ctl: SPOTDESK_PG_BIN, else the newest /usr/lib/postgresql/N/bin. */
@@ -95,6 +97,7 @@ export async function startPostgres(): Promise<PostgresService> {
   let databases = 0;
   return {
     url,
+    dataDir: data,
     async createDatabase() {
       const name = `spotdesk_${process.pid}_${++databases}`;
       const client = new pg.Client({ connectionString: url });

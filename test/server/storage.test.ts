@@ -6,9 +6,11 @@
  * The PostgreSQL part starts a real postgres on a loopback port (test/server/services.ts); it is
  * skipped with the reason when the binaries are missing, and fails in CI.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStorage } from "../../server/storage/postgres.js";
 import { openSqliteStorage } from "../../server/storage/sqlite.js";
@@ -47,6 +49,31 @@ const postgres = (): Backend => ({
     await pgService?.stop();
   },
 });
+
+/** the table files (base/, not the write-ahead log) of the PostgreSQL cluster that hold `marker` */
+const tableFilesHolding = (dataDir: string, marker: string): string[] => {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const file = join(dir, name);
+      if (statSync(file).isDirectory()) walk(file);
+      else if (readFileSync(file).includes(marker)) found.push(file);
+    }
+  };
+  walk(join(dataDir, "base"));
+  return found;
+};
+
+/** writes every dirty page to the table files */
+const checkpoint = async (url: string) => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("CHECKPOINT");
+  } finally {
+    await client.end();
+  }
+};
 
 const backends: { name: string; make: () => Backend; skip?: string }[] = [
   { name: "sqlite", make: sqlite },
@@ -280,6 +307,30 @@ for (const { name, make, skip } of backends) {
       expect(await a.getBot("b1")).toBeUndefined();
       expect(await a.deleteBot("b1")).toBe(false);
     });
+
+    if (name === "postgres")
+      it("leaves a removed envelope or bot credentials in no table file (docs/scale-out.md, PRODUCT D4)", async () => {
+        const url = await pgService!.createDatabase();
+        const store = await openPostgresStorage(url);
+        opened.push(store);
+        const envelope = `ENVELOPE-${randomBytes(8).toString("hex")}`;
+        const sealed = `SEALED-${randomBytes(8).toString("hex")}`;
+        const path: [string, string, string] = ["Acme", "gate", "main"];
+        await store.setApiKey({ path, envelope: { data: envelope, pair: "BTC/USDT", active: true }, created: 1 });
+        const bot = { id: "b", botType: "grid-bot", path, paths: [], setup: {}, state: {}, created: 1 };
+        await store.createBot({ ...bot, wrappedCredentials: sealed });
+        await store.createBot({ ...bot, id: "c", wrappedCredentials: `${sealed}-2` });
+        await checkpoint(url);
+        // the check sees rows on disk: both secrets are in the table files now
+        expect(tableFilesHolding(pgService!.dataDir, envelope)).not.toEqual([]);
+        expect(tableFilesHolding(pgService!.dataDir, sealed)).not.toEqual([]);
+        expect(await store.deleteApiKey(path)).toBe(true);
+        expect(await store.deleteBot("b")).toBe(true);
+        expect(await store.clearBotCredentialsForPath(path)).toEqual(["c"]);
+        await checkpoint(url);
+        expect(tableFilesHolding(pgService!.dataDir, envelope)).toEqual([]);
+        expect(tableFilesHolding(pgService!.dataDir, sealed)).toEqual([]);
+      });
 
     it("opens an existing database again without losing a row (migrations run once)", async () => {
       const db = await backend.fresh();
