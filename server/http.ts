@@ -90,7 +90,7 @@ export interface RouterHooks {
   /** authenticates "user"/"admin" routes: sets ctx.user and ctx.token or throws */
   authenticate(ctx: RequestContext, route: Route): Promise<void>;
   /** public routes: a per-address limit (604) */
-  limitPublic(ctx: RequestContext): void;
+  limitPublic(ctx: RequestContext): Promise<void> | void;
   logger: Logger;
   /** origins allowed to call with credentials (CORS) */
   corsOrigins: Set<string>;
@@ -396,7 +396,7 @@ async function answer(
         cookies.push(cookie);
       },
     };
-    if (route.auth === "public") hooks.limitPublic(ctx);
+    if (route.auth === "public") await hooks.limitPublic(ctx);
     else await hooks.authenticate(ctx, route);
     userId = ctx.user?.id;
     const result = await route.handler(ctx);
