@@ -43,6 +43,16 @@ export class SignInGuard {
     return (await this.limiter.count(`fail-address:${address}`, failureWindowMs, this.now())) >= failuresPerAddress;
   }
 
+  /**
+   * Records one failed token check of the address unless it is over its budget, in one limiter
+   * call, so parallel checks cannot all pass the count before any is recorded; true when over
+   * (the answer is then 604 and nothing is recorded).
+   */
+  async failOver(address: string): Promise<boolean> {
+    const { failuresPerAddress, failureWindowMs } = this.limits;
+    return !(await this.limiter.take(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now()));
+  }
+
   /** Records one failed check of the address (and of the e-mail when given). */
   async fail(address: string, email?: string): Promise<void> {
     const now = this.now();

@@ -156,10 +156,8 @@ export async function checkAccessTokenFrom(
   try {
     return await checkAccessToken(app, token);
   } catch (error) {
-    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
-      if (await app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
-      await app.signIn.fail(address);
-    }
+    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN && (await app.signIn.failOver(address)))
+      throw new ApiError(API_ERROR.RATE_LIMIT);
     throw error;
   }
 }
