@@ -25,6 +25,7 @@ import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, star
  *
  * - `verify` answers undefined for a request it accepts, else the exchange's refusal; `isPublic`
  *   names the requests it skips (market data). A request that passes is recorded in `accepted`.
+ * - A route's path may hold `:name` segments (`"DELETE /api/v4/spot/orders/:id"`), read in `ctx.path`.
  * - A route lists its `required` parameters as the exchange documents them: a name, a list of
  *   alternatives (`["orderId", "clientOid"]`: one of them), or a path into a batch
  *   (`"request[].symbol"`, `"[].instId"` for a body that is a list). Every call to the route is
@@ -79,6 +80,8 @@ export type Required = string | readonly string[];
 export interface FakeContext {
   req: ReceivedRequest;
   params: FakeParams;
+  /** the values of a route's `:name` path segments, decoded */
+  path: Record<string, string>;
 }
 
 export interface FakeRoute {
@@ -222,12 +225,37 @@ export async function startFakeExchange(config: FakeExchangeConfig): Promise<Fak
     },
   };
 
+  // routes with `:name` segments, tried in order after the exact ones
+  const patterns = Object.entries(config.routes)
+    .filter(([key]) => key.includes("/:"))
+    .map(([key, route]) => {
+      const names: string[] = [];
+      const source = key.replace(/\/:([A-Za-z_]+)/g, (_, name: string) => {
+        names.push(name);
+        return "/([^/]+)";
+      });
+      return { regex: new RegExp(`^${source}$`), names, route };
+    });
+  function routeOf(req: ReceivedRequest): { route: FakeRoute; path: Record<string, string> } | undefined {
+    const exact = config.routes[`${req.method} ${req.path}`];
+    if (exact) return { route: exact, path: {} };
+    for (const p of patterns) {
+      const match = p.regex.exec(`${req.method} ${req.path}`);
+      if (match)
+        return {
+          route: p.route,
+          path: Object.fromEntries(p.names.map((n, i) => [n, decodeURIComponent(match[i + 1]!)])),
+        };
+    }
+    return undefined;
+  }
+
   server.intercept(async (req) => {
     const first = front ? await front(req) : undefined;
     if (first) return first;
     const early = config.before?.(req);
     if (early) return early;
-    const route = config.routes[`${req.method} ${req.path}`];
+    const found = routeOf(req);
     if (!config.isPublic?.(req)) {
       const refused = config.verify?.(req);
       if (refused) return refused;
@@ -248,14 +276,15 @@ export async function startFakeExchange(config: FakeExchangeConfig): Promise<Fak
       accepted.push(`${req.method} ${req.path}`);
     }
     // a route of the server's own (`server.on`), or its 404
-    if (!route) return undefined;
+    if (!found) return undefined;
+    const { route } = found;
     try {
       const params = (config.params ?? defaultParams)(req);
       const missing = missingParameter(params, route.required ?? []);
       if (missing !== undefined) return answerError(config.missing(missing));
       const delayMs = route.create ? faults.delayCreateMs : 0;
       if (route.create) faults.delayCreateMs = 0;
-      const data = await route.handle({ req, params });
+      const data = await route.handle({ req, params, path: found.path });
       const reply =
         data !== null && typeof data === "object" && RAW in data ? (data as RawReply)[RAW] : config.envelope.ok(data);
       return delayMs > 0 ? { ...reply, delayMs } : reply;
