@@ -197,7 +197,8 @@ export function missingParameter(params: unknown, required: readonly Required[])
   return undefined;
 }
 
-function defaultParams(req: ReceivedRequest): FakeParams {
+/** A request's parameters as most exchanges send them: the query merged with a JSON body (a list body stays a list). */
+export function parseParams(req: ReceivedRequest): FakeParams {
   const query: FakeParams = parseQuery(req.query);
   if (!req.body) return query;
   const body = JSON.parse(req.body) as unknown;
@@ -279,7 +280,7 @@ export async function startFakeExchange(config: FakeExchangeConfig): Promise<Fak
     if (!found) return undefined;
     const { route } = found;
     try {
-      const params = (config.params ?? defaultParams)(req);
+      const params = (config.params ?? parseParams)(req);
       const missing = missingParameter(params, route.required ?? []);
       if (missing !== undefined) return answerError(config.missing(missing));
       const delayMs = route.create ? faults.delayCreateMs : 0;
