@@ -1,6 +1,6 @@
+import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter, FeedOptions } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
 import type { Credentials, ExchangeId, Order } from "../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "./context.js";
 
@@ -20,7 +20,7 @@ export function missingCredentials(id: ExchangeId, credentials: Credentials): st
   const missing: string[] = [];
   if (!credentials.api) missing.push("API key (SPOTDESK_API_KEY)");
   if (!credentials.secret) missing.push("API secret (SPOTDESK_API_SECRET)");
-  if (EXCHANGES[id].needsPassphrase && !credentials.password) missing.push("passphrase (SPOTDESK_API_PASSWORD)");
+  if (CATALOGUE[id].needsPassphrase && !credentials.password) missing.push("passphrase (SPOTDESK_API_PASSWORD)");
   return missing;
 }
 
@@ -81,7 +81,7 @@ export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<
     const store = await openStore();
     const entry = store.find(id, account);
     if (!entry) {
-      const needs = EXCHANGES[id].needsPassphrase
+      const needs = CATALOGUE[id].needsPassphrase
         ? ", SPOTDESK_API_SECRET and SPOTDESK_API_PASSWORD"
         : " and SPOTDESK_API_SECRET";
       throw new ExchangeError(
