@@ -48,6 +48,11 @@ export function exchangeName(id: ExchangeId): string {
   return CATALOGUE[id].name;
 }
 
+/** Whether orders on this exchange need an API key; true for an id the catalogue does not know. */
+export function needsApiKey(id: string): boolean {
+  return !Object.hasOwn(CATALOGUE, id) || CATALOGUE[id as ExchangeId].needsApiKey;
+}
+
 export function isSupported(exchange: ExchangeId, operation: Operation): boolean {
   return !CATALOGUE[exchange].limits.unsupported.includes(operation);
 }

@@ -69,6 +69,3 @@ export function feedExchanges(): string[] {
 function createPaper(pair: string, options: FeedOptions): BookFeed {
   return createPaperFeed(pair, options);
 }
-
-/** Kept for callers written when paper was loaded lazily; nothing to wait for now. */
-export async function preloadPaperFeed(): Promise<void> {}

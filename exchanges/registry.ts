@@ -54,7 +54,7 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
       kind: "unsupported",
     });
   }
-  if (exchange !== "paper") {
+  if (CATALOGUE[exchange].needsApiKey) {
     if (!credentials.api) throw new ExchangeError(exchange, "Missing credential: API key", { kind: "auth" });
     if (!credentials.secret) throw new ExchangeError(exchange, "Missing credential: API secret", { kind: "auth" });
     if (CATALOGUE[exchange].needsPassphrase && !credentials.password) {

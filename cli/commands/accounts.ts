@@ -43,8 +43,9 @@ async function realExchange(ctx: Context): Promise<ExchangeId> {
     );
   }
   const id = await resolveExchangeId(ctx);
-  if (id === "paper")
-    throw new ExchangeError("paper", "paper needs no credentials: nothing to store", { kind: "bad-input" });
+  const { CATALOGUE } = await import("../../exchanges/catalogue.js");
+  if (!CATALOGUE[id].needsApiKey)
+    throw new ExchangeError(id, `${id} needs no credentials: nothing to store`, { kind: "bad-input" });
   return id;
 }
 

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const BITGET_INFO: ExchangeInfo = {
   id: "bitget",
   name: "Bitget",
+  needsApiKey: true,
   needsPassphrase: true,
   limits: { openOrders: 100, createBatch: 50, cancelBatch: 50, unsupported: [] },
   clientOrderId: { length: 32 },

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const BITMART_INFO: ExchangeInfo = {
   id: "bitmart",
   name: "Bitmart",
+  needsApiKey: true,
   needsPassphrase: true,
   limits: { openOrders: 200, createBatch: 10, cancelBatch: 10, unsupported: [] },
   clientOrderId: { length: 32, chars: "A-Za-z0-9" },

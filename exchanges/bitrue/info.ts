@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const BITRUE_INFO: ExchangeInfo = {
   id: "bitrue",
   name: "Bitrue",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: {
     openOrders: null,

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const BITTEAM_INFO: ExchangeInfo = {
   id: "bitteam",
   name: "BIT.TEAM",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: 100, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch"] },
   clientOrderId: { length: 32 },

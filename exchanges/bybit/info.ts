@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const BYBIT_INFO: ExchangeInfo = {
   id: "bybit",
   name: "Bybit",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: 50, createBatch: 10, cancelBatch: 10, unsupported: [] },
   clientOrderId: { length: 32 },

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const COINSTORE_INFO: ExchangeInfo = {
   id: "coinstore",
   name: "Coinstore",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: null, createBatch: 40, cancelBatch: 40, unsupported: ["cancelAll"] },
   clientOrderId: { length: 32 },

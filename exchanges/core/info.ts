@@ -57,6 +57,8 @@ export interface ExchangeInfo {
   id: ExchangeId;
   /** Display name, as the CLI, the TUI and the web show it. */
   name: string;
+  /** Orders need an API key and secret; false for a simulated exchange (paper). */
+  needsApiKey: boolean;
   /** API keys of this exchange come with a passphrase (bitmart, bitget, kucoin, okx). */
   needsPassphrase: boolean;
   limits: ExchangeLimits;

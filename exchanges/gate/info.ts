@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const GATE_INFO: ExchangeInfo = {
   id: "gate",
   name: "Gate",
+  needsApiKey: true,
   needsPassphrase: false,
   // batch create (10) and cancel (20) are supported (docs/exchanges.md "Limits")
   limits: { openOrders: 100, createBatch: 10, cancelBatch: 20, unsupported: [] },

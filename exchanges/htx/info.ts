@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const HTX_INFO: ExchangeInfo = {
   id: "htx",
   name: "HTX",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: 500, createBatch: 10, cancelBatch: 50, unsupported: [] },
   clientOrderId: { length: 32 },

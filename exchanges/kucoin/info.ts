@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const KUCOIN_INFO: ExchangeInfo = {
   id: "kucoin",
   name: "Kucoin",
+  needsApiKey: true,
   needsPassphrase: true,
   limits: { openOrders: 500, createBatch: 5, cancelBatch: 0, unsupported: ["cancelBatch"] },
   clientOrderId: { length: 32 },

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const LBANK_INFO: ExchangeInfo = {
   id: "lbank",
   name: "LBank",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: 200, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch"] },
   clientOrderId: { length: 32 },

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const MEXC_INFO: ExchangeInfo = {
   id: "mexc",
   name: "MEXC",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: 500, createBatch: 20, cancelBatch: 0, unsupported: ["cancelBatch"] },
   clientOrderId: { length: 32 },

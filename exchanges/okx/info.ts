@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const OKX_INFO: ExchangeInfo = {
   id: "okx",
   name: "OKX",
+  needsApiKey: true,
   needsPassphrase: true,
   limits: { openOrders: 500, createBatch: 20, cancelBatch: 20, unsupported: ["cancelAll"] },
   clientOrderId: { length: 32, chars: "A-Za-z0-9" },

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const PAPER_INFO: ExchangeInfo = {
   id: "paper",
   name: "Paper (simulated)",
+  needsApiKey: false,
   needsPassphrase: false,
   // it supports everything; its limits are generous but finite
   limits: { openOrders: 500, createBatch: 100, cancelBatch: 100, unsupported: [] },

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const PROBIT_INFO: ExchangeInfo = {
   id: "probit",
   name: "Probit",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: {
     openOrders: null,

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from "../core/info.js";
 export const XT_INFO: ExchangeInfo = {
   id: "xt",
   name: "XT",
+  needsApiKey: true,
   needsPassphrase: false,
   limits: { openOrders: null, createBatch: 40, cancelBatch: 40, unsupported: [] },
   clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" },
