@@ -26,7 +26,7 @@ const isExternal = (id) => id.startsWith("node:") || EXTERNAL.some((name) => id 
 
 /** What a simple command (`balances --json` on paper, `orders`, `buy`) needs, as one chunk. */
 const CORE =
-  /\/(cli\/(run|context|output|exchange|args|commands\/[a-z-]+)|lib\/(errors|types|pair|limits|exchanges|decimal|orderbook|format|log|random)|exchanges\/paper\/[a-z-]+|exchanges\/core\/client-order-id)\.ts$|\/node_modules\/commander\//;
+  /\/(cli\/(run|context|output|exchange|args|commands\/[a-z-]+)|lib\/(errors|types|pair|decimal|orderbook|format|log|random)|exchanges\/(catalogue|open|registry|[a-z]+\/info|paper\/[a-z-]+|core\/(client-order-id|info|limits)))\.ts$|\/node_modules\/commander\//;
 
 function newestSource() {
   let newest = statSync(join(root, "package.json")).mtimeMs;

@@ -3,11 +3,11 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -171,7 +171,6 @@ export class BingxAdapter extends RestAdapter {
     // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
     super("bingx", credentials, options, {
       baseUrl: BINGX_BASE_URL,
-      clientOrderId: { length: 32, chars: "A-Za-z0-9_" },
       errors: BINGX_ERRORS,
     });
   }

@@ -42,12 +42,14 @@
  */
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
-import { assertBatchSize, assertSupported } from "../../lib/limits.js";
 import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
-import { type ClientOrderIdRule, checkClientOrderId, newClientOrderId } from "./client-order-id.js";
+import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
+import type { ClientOrderIdRule, ErrorCodeTable } from "./info.js";
+import { assertBatchSize, assertSupported } from "./limits.js";
 import { placeOnce } from "./place.js";
 import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
 
@@ -60,19 +62,12 @@ export interface OrderToPlace {
   clientOrderId: string;
 }
 
-/** The exchange's error codes, by kind. Adapters fill it from NAMED constants of their docs. */
-export type ErrorCodeTable = Partial<
-  Record<
-    Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">,
-    readonly (string | number)[]
-  >
->;
+/** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
+export type { ErrorCodeTable };
 
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
   baseUrl: string;
-  /** PRODUCT D11: the exchange's documented client order id shape */
-  clientOrderId: ClientOrderIdRule;
   errors: ErrorCodeTable;
 }
 
@@ -240,7 +235,8 @@ export abstract class RestAdapter implements ExchangeAdapter {
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
     this.errorCodes = defaults.errors;
-    this.clientOrderIdRule = defaults.clientOrderId;
+    // the exchange's documented client order id shape, from its info.ts (docs/orders.md "Client order ids")
+    this.clientOrderIdRule = CATALOGUE[id].clientOrderId;
     this.rest = new RestClient(id, {
       baseUrl: options.baseUrl ?? defaults.baseUrl,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

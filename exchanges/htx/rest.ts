@@ -3,11 +3,11 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
 /**
@@ -255,7 +255,7 @@ export class HtxAdapter extends RestAdapter {
   private spotAccountId: Promise<string> | undefined;
 
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("htx", credentials, options, { baseUrl: HTX_BASE_URL, clientOrderId: { length: 32 }, errors: HTX_ERRORS });
+    super("htx", credentials, options, { baseUrl: HTX_BASE_URL, errors: HTX_ERRORS });
     // The host signed is the host actually called (a testnet, a proxy or a mock under --base-url).
     this.host = new URL(this.rest.baseUrl).host.toLowerCase();
   }

@@ -11,11 +11,11 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -163,7 +163,6 @@ export class OkxAdapter extends RestAdapter {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
     super("okx", credentials, options, {
       baseUrl: OKX_BASE_URL,
-      clientOrderId: { length: 32, chars: "A-Za-z0-9" },
       errors: OKX_ERRORS,
     });
   }

@@ -2,8 +2,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
+import { CATALOGUE } from "../../../../exchanges/catalogue.js";
 import { sealCredentials } from "../../../../lib/envelope.js";
-import { EXCHANGES } from "../../../../lib/exchanges.js";
 import { api } from "../../app/api";
 import { askForEncryptionKey, loadEncryptionKey } from "../../app/encryption-key";
 import { useAccounts } from "../../app/query";
@@ -31,7 +31,7 @@ const TEXT_FIELDS: [Exclude<keyof ApiKeyFields, "exchange">, string, string][] =
   ["secret", "Secret Key", "password"],
   ["password", "Pass Phrase", "password"],
 ];
-const EXCHANGE_OPTIONS = Object.values(EXCHANGES).map((x) => ({ value: x.id, label: x.name }));
+const EXCHANGE_OPTIONS = Object.values(CATALOGUE).map((x) => ({ value: x.id, label: x.name }));
 
 export function ApiKeysPage() {
   return (
