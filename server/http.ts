@@ -128,6 +128,12 @@ function requestPath(env: Bindings | undefined): string {
   return `/${target.pathname.split("/").filter(Boolean).join("/")}`;
 }
 
+/** Whether the route's path has the request's segments (a `:param` takes any one segment). */
+function pathMatches(route: CompiledRoute, parts: string[]): boolean {
+  if (route.segments.length !== parts.length) return false;
+  return route.segments.every((seg, i) => seg.startsWith(":") || seg === parts[i]);
+}
+
 /** The route's params read from the request's path segments; undefined when one does not decode. */
 function paramsOf(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
@@ -262,10 +268,13 @@ export function createRouter(
     return { ...route, segments, hasParams: segments.some((seg) => seg.startsWith(":")) };
   });
   for (const route of compiled) app.on(route.method, route.path, (c) => answer(c, hooks, route, true));
-  // after every route: a known path with another method is 405 (Hono itself would say 404)
-  const paths = new Map(compiled.map((route) => [route.path, route]));
-  for (const [path, route] of paths) app.all(path, (c) => answer(c, hooks, route, false));
-  app.notFound((c) => answer(c, hooks, undefined, false));
+  // No route for this method: a known path is 405, anything else 404 (Hono itself says 404). The
+  // walk over the routes happens only here, so a matched call stays on Hono's one-handler path.
+  app.notFound((c) => {
+    const parts = c.env.target?.pathname.split("/").filter(Boolean) ?? [];
+    const samePath = c.env.target ? compiled.find((route) => pathMatches(route, parts)) : undefined;
+    return answer(c, hooks, samePath, false);
+  });
   app.onError((error, c) => {
     // answer() catches every failure of a handler; this is the router's own last guard
     hooks.logger.error("unexpected failure", { path: c.env.target?.pathname ?? "", error: String(error) });
