@@ -62,4 +62,27 @@ describe("the router's path (issue 14)", () => {
     expect(candles.status).toBe(400);
     expect(candles.text).toContain("Invalid interval '0'");
   });
+
+  it("answers what Hono's adapter cannot read as a request with 400 and the JSON failure, and goes on", async () => {
+    const cases: [string, string][] = [
+      [
+        "GET * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+        "Invalid request target: expected a path such as /health",
+      ],
+      // server/README.md "Router": the old router read a backslash as "/"; the adapter refuses it
+      [
+        "GET /token\\me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+        "Invalid request: Backslash in request path",
+      ],
+      ["GET /health HTTP/1.1\r\nHost: a/b\r\nConnection: close\r\n\r\n", "Invalid request: Invalid host header"],
+    ];
+    for (const [request, msg] of cases) {
+      const answer = await rawRequest(request, { port: server.port });
+      expect(answer.status, request).toBe(400);
+      expect(answer.text, request).toContain("content-type: application/json; charset=utf-8");
+      expect(answer.text, request).toContain("x-frame-options: DENY");
+      expect(JSON.parse(answer.text.slice(answer.text.indexOf("\r\n\r\n") + 4))).toEqual({ code: 600, msg });
+    }
+    expect((await rawRequest(plainRequest("GET", "/health"), { port: server.port })).status).toBe(200);
+  });
 });
