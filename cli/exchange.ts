@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { BookFeed, ExchangeAdapter, FeedOptions } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGES } from "../lib/exchanges.js";
@@ -132,8 +134,6 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     // paper needs no keys; --account names the simulated account.
     if (envHasCredentials())
       ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
-    const { existsSync } = await import("node:fs");
-    const { dirname } = await import("node:path");
     const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
     const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
     ensureWritableDir(dirname(stateFile), DATA_DIR, "paper");
