@@ -13,6 +13,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { routePrefixes } from "../lib/api.js";
 import { commonHeaders, pagePolicy } from "../server/security-headers.js";
 import { COMPRESSIBLE, NONCE_PLACEHOLDER } from "../server/static.js";
 
@@ -142,8 +143,7 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(
-      ["/credentials", "/code", "/register", "/login/password", "/login/signature", "/user/refresh", "/user/logout", "/token", "/book", "/candles", "/health"].map((p) => [p, toApi]),
-    ),
+    // every API route of the one route table (lib/api.ts ROUTES), so a new route is proxied without a second list
+    proxy: Object.fromEntries(routePrefixes().map((p) => [p, toApi])),
   },
 }));

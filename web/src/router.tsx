@@ -16,7 +16,7 @@ export const router = createRouter({
   // /c/{queryPath} encoded once (PRODUCT D13, docs/dashboard-delivery.md#links)
   rewrite: queryPathRewrite,
 });
-setNavigator((to) => void router.navigate({ to }));
+setNavigator((href) => router.history.push(href));
 
 declare module "@tanstack/react-router" {
   interface Register {

@@ -1,10 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Link } from "@tanstack/react-router";
+import type { FormEvent } from "react";
 import { useController, useForm } from "react-hook-form";
 import { HEADER, type SessionAnswer } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
+import { useSingleFlight } from "../../components/single-flight";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { useAfterSignIn } from "./return-to";
 import { canKeyLogin, type KeyLoginForm, keyLoginFormSchema } from "./rules";
@@ -43,6 +45,8 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
     await afterSignIn();
   });
 
+  const submitOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => submit(e));
+
   return (
     <form
       className="panel narrow form"
@@ -52,7 +56,8 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
           e.preventDefault();
           return;
         }
-        void submit(e);
+        e.preventDefault();
+        void submitOnce.run(e);
       }}
     >
       <h1>Login with a Key</h1>
@@ -61,7 +66,7 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
         <Link to="/login/password" search={returnTo ? { redirect: returnTo } : {}} className="btn">
           Login with a code
         </Link>
-        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting}>
+        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting || submitOnce.busy}>
           Submit
         </button>
       </div>

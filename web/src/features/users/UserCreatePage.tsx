@@ -1,12 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
+import type { FormEvent } from "react";
 import { Controller, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { api } from "../../app/api";
 import { useClients } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
 import { SubmitButton, waitingFor } from "../../components/SubmitButton";
+import { useSingleFlight } from "../../components/single-flight";
 import { EmailField, useDebouncedEmail } from "../auth/EmailField";
 import { scopeFromSelection, selectionOfScope, type UserCreateForm, userCreateFormSchema } from "./rules";
 
@@ -38,8 +40,16 @@ export function UserCreatePage() {
       await navigate({ to: "/users" });
     }
   });
+  const submitOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => submit(e));
   return (
-    <form className="panel narrow form" aria-label="Create user" onSubmit={(e) => void submit(e)}>
+    <form
+      className="panel narrow form"
+      aria-label="Create user"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submitOnce.run(e);
+      }}
+    >
       <h1>Create user</h1>
       <EmailField value={email.value} onChange={email.onChange} settled={settled} autoComplete="off" />
       <Controller
@@ -54,7 +64,7 @@ export function UserCreatePage() {
         )}
       />
       <div className="row end">
-        <SubmitButton waiting={waiting} busy={formState.isSubmitting}>
+        <SubmitButton waiting={waiting} busy={formState.isSubmitting || submitOnce.busy}>
           Permit login
         </SubmitButton>
       </div>
