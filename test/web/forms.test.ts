@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)("early, specific validation in Chromium (issue 17)
     const dot = form.getByRole("img", { name: /e-mail/ });
     const permit = form.getByRole("button", { name: "Permit login" });
     await form.locator("input[name=email]").fill("someone@nowhere");
-    // the dot judges the settled e-mail (seed 000 §5: 500 ms debounce)
+    // the dot judges the settled e-mail (docs/dashboard-rules.md#validation: 500 ms debounce)
     await until("the red dot", async () => ((await dot.getAttribute("class"))?.includes("bad") ? true : undefined));
     expect(await dot.getAttribute("data-valid")).toBe("no");
     expect(await describedBy(permit)).toBe("Waiting for a valid e-mail and a client");

@@ -26,7 +26,7 @@ requireChromium();
 
 const ADMIN = "admin@example.com";
 const PASSWORD = "correct horse battery";
-/** A client name with each character D13's encoding must carry: `%`, brackets, a space, non-ASCII. */
+/** A client name with each character the /c/ encoding (docs/decisions.md#d13) must carry: `%`, brackets, a space, non-ASCII. */
 const ODD = "50% [A] Ü";
 const ODD_HREF = "/c/[50%25%20%5BA%5D%20%C3%9C][paper][main]";
 const LONG_CLIENT = `Northern Hemisphere Liquidity Provision Partners ${"Ü".repeat(8)} Holding Company Limited`;
@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
   let token = "";
   let longUserId = "";
 
-  /** One API call from the test with the admin's token (seed 000 §7). */
+  /** One API call from the test with the admin's token (docs/api.md#calls). */
   async function call(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
     const r = await fetch(`${served.url}${path}`, {
       method,
@@ -227,7 +227,7 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
     await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
   }
 
-  it("makes each account card a link to /c/ with the names encoded once, and it opens the account (PRODUCT D13)", async () => {
+  it("makes each account card a link to /c/ with the names encoded once, and it opens the account (docs/decisions.md#d13)", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`${served.url}/`);
     const card = page

@@ -1,4 +1,4 @@
-/** PRODUCT D13 links (docs/dashboard-delivery.md#links): /c/{queryPath} encoded once, any name round-trips. */
+/** docs/decisions.md#d13 links (docs/dashboard-delivery.md#links): /c/{queryPath} encoded once, any name round-trips. */
 import { createMemoryHistory, createRouter } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
 import type { AccountPath } from "../../../../lib/api.js";
@@ -21,7 +21,7 @@ function routerAt(href: string) {
   });
 }
 
-describe("/c/{queryPath} (PRODUCT D13)", () => {
+describe("/c/{queryPath} (docs/decisions.md#d13)", () => {
   it("encodes each segment once, brackets literal", () => {
     expect(queryPathHref(["Acme Fund", "paper", "main"])).toBe("/c/[Acme%20Fund][paper][main]");
     expect(encodeQueryPath(["50% [A] Ü", "paper", "main"])).toBe("[50%25%20%5BA%5D%20%C3%9C][paper][main]");
