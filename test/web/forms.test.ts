@@ -69,6 +69,14 @@ describe.skipIf(!hasChromium)("early, specific validation in Chromium (issue 17)
   });
 
   it("says what Submit waits for on registration, field by field, and trims a pasted code", async () => {
+    await page.goto(`${served.url}/login/key`);
+    const keySubmit = page.getByRole("button", { name: "Submit" });
+    await keySubmit.waitFor();
+    expect(await describedBy(keySubmit)).toBe("Waiting for a valid e-mail");
+    await page.locator("input[name=email]").fill(ADMIN);
+    await enabled(keySubmit);
+    expect(await describedBy(keySubmit)).toBe("");
+
     await page.goto(`${served.url}/registration`);
     const submit = page.getByRole("button", { name: "Submit" });
     await submit.waitFor();
