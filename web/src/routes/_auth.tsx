@@ -15,7 +15,10 @@ export const Route = createRoute({
   id: "_auth",
   beforeLoad: async ({ location }) => {
     if (!(await ensureSession()))
-      throw redirect({ to: "/login/password", search: returnSearch(location.href, Boolean(getSession().userId)) });
+      throw redirect({
+        to: "/login/password",
+        search: returnSearch(location.href, Boolean(getSession().userId || getSession().ended)),
+      });
   },
   component: AuthenticatedLayout,
 });
