@@ -31,12 +31,15 @@ interface LoggedServe {
 }
 
 /** `spotdesk serve` with its request log kept (info level), and an optional config.json. */
-async function startLoggedServe(config: Record<string, unknown> = {}): Promise<LoggedServe> {
-  const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-ops-"));
+async function startLoggedServe(
+  config: Record<string, unknown> = {},
+  again?: { dataDir: string; port: number },
+): Promise<LoggedServe> {
+  const dataDir = again?.dataDir ?? mkdtempSync(join(tmpdir(), "spotdesk-ops-"));
   writeFileSync(join(dataDir, "config.json"), JSON.stringify(config));
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(ROOT, "bin/spotdesk"), "serve", "--port", "0", "--data", dataDir],
+    [join(ROOT, "bin/spotdesk"), "serve", "--port", String(again?.port ?? 0), "--data", dataDir],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SPOTDESK_LOG_LEVEL: "info" } },
   );
   const seen: string[] = [];
@@ -70,7 +73,7 @@ async function startLoggedServe(config: Record<string, unknown> = {}): Promise<L
   return {
     url: `http://localhost:${port}`,
     dataDir,
-    setupCode: readFileSync(join(dataDir, "setup-code"), "utf8").trim(),
+    setupCode: again ? "" : readFileSync(join(dataDir, "setup-code"), "utf8").trim(),
     requests: () => [...seen],
     count: (method, path) => seen.filter((r) => r.startsWith(`${method} `) && path.test(r.split(" ")[1] ?? "")).length,
     async stop() {
@@ -383,7 +386,7 @@ describe.skipIf(!hasChromium)("the dashboard as operators live in it (issue 17, 
     expect(outbox.filter((l) => (JSON.parse(l) as { to: string }).to === ADMIN).length).toBe(1);
   });
 
-  it("says so when the server stops answering instead of showing a stale page; the same error every 15 s stays one toast", async () => {
+  it("says so when the server stops answering instead of showing a stale page; the same error every 15 s stays one toast; back, the page is in use again", async () => {
     await page.goto(`${served.url}/`);
     await page.getByRole("article", { name: "Client Demo" }).waitFor();
     await served.stop();
@@ -406,6 +409,15 @@ describe.skipIf(!hasChromium)("the dashboard as operators live in it (issue 17, 
     await new Promise((r) => setTimeout(r, 300));
     expect(await toast(page, "WebSocket Error").count()).toBe(1);
     expect(await banner.count()).toBe(1);
+
+    // the server comes back on the same address with the same data: the banner goes, the page is in use again
+    await page.mouse.move(700, 600);
+    served = await startLoggedServe({}, { dataDir: served.dataDir, port: Number(new URL(served.url).port) });
+    await banner.waitFor({ state: "detached", timeout: 15_000 });
+    expect(await page.locator("main").getAttribute("inert")).toBeNull();
+    await page.getByRole("article", { name: "Client Demo" }).waitFor();
+    await page.getByPlaceholder("Filter by name").fill("dem");
+    expect(page.url()).toBe(`${served.url}/`);
   }, 60_000);
 });
 
