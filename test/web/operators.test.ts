@@ -188,6 +188,13 @@ describe.skipIf(!hasChromium)("the dashboard as operators live in it (issue 17, 
     expect(await nav.getByText("Register", { exact: true }).count()).toBe(0);
     adminId = (await page.evaluate(() => localStorage.getItem("userId"))) ?? "";
     expect(adminId).toMatch(/^[0-9a-f-]{36}$/);
+    // Back to the registration page: a signed-in tab is not offered the form again
+    await page.goBack();
+    await page.waitForURL(/\/registration$/);
+    await page.getByRole("heading", { name: "Signed in" }).waitFor();
+    expect(await page.locator("input[name=password]").count()).toBe(0);
+    await page.getByRole("button", { name: "Go home" }).click();
+    await page.waitForURL(`${served.url}/`);
   });
 
   it("shows a generated encryption key once, with Copy and the warning; Generate asks before replacing a saved key", async () => {
