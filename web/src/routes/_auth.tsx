@@ -15,7 +15,7 @@ export const Route = createFileRoute("/_auth")({
     if (!(await ensureSession()))
       throw redirect({
         to: "/login/password",
-        search: returnSearch(location.publicHref, Boolean(getSession().userId)),
+        search: returnSearch(location.publicHref, Boolean(getSession().userId || getSession().ended)),
       });
   },
   component: AuthenticatedLayout,

@@ -8,6 +8,7 @@ import { HEADER } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
+import { hasValidToken, useSession } from "../../app/session-store";
 import { STORAGE, waEnabled, writeStorage } from "../../app/storage";
 import { Checkbox } from "../../components/Checkbox";
 import { SubmitButton, waitingFor } from "../../components/SubmitButton";
@@ -34,6 +35,7 @@ const DEFAULTS: RegistrationForm = { email: "", password: "", repeat: "", code: 
 /** Login and Registration share the form (seed 000 §2): registration adds the repeated password. */
 export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; returnTo?: string | undefined }) {
   const afterSignIn = useAfterSignIn(returnTo);
+  const session = useSession();
   const form = useForm<RegistrationForm, unknown, SignInValues>({
     // the rules are lib's schemas (features/auth/rules.ts); registration adds the repeat check
     resolver: zodResolver(mode === "register" ? registrationFormSchema : loginFormSchema) as unknown as Resolver<
@@ -95,6 +97,9 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
     await signIn(answer.data, values.email);
     await afterSignIn();
   });
+
+  // docs/dashboard.md "Sessions": no sign-in form is offered to a tab that is signed in
+  if (hasValidToken(session)) return <AlreadySignedIn email={session.email} />;
 
   return (
     <form
@@ -193,5 +198,20 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
         </SubmitButton>
       </div>
     </form>
+  );
+}
+
+function AlreadySignedIn({ email }: { email: string | undefined }) {
+  const navigate = useNavigate();
+  return (
+    <section className="panel narrow form" aria-label="Signed in">
+      <h1>Signed in</h1>
+      <p>You are signed in{email ? ` as ${email}` : ""}. To sign in as someone else, Exit first.</p>
+      <div className="row end">
+        <button type="button" className="btn primary" onClick={() => void navigate({ to: "/" })}>
+          Go home
+        </button>
+      </div>
+    </section>
   );
 }
