@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Link } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import type { FormEvent } from "react";
 import { Controller, type Resolver, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
