@@ -19,7 +19,7 @@ import { parseQuery, type ReceivedRequest, startMockServer } from "./http-mock.j
  *
  * `SPOTDESK_RECORD_FIXTURES=1 npx vitest run exchanges/core/testing/fixtures.test.ts` records them
  * again from the fake exchange of each adapter (exchanges/<id>/mock.ts), through a recording proxy
- * (what is recorded: fixture-recordings.ts); then `npx biome check --write exchanges/*/fixtures.json`.
+ * (what is recorded: fixture-recordings.ts); then `npx biome check --write` on the fixtures.json files.
  * A new exchange adds its line to fixture-recordings.ts.
  */
 
