@@ -382,6 +382,18 @@ describe("bingx answers off the happy path (issue 25)", () => {
     ]);
   });
 
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("bingx", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: 0, msg: "", data: {} } });
+    const pending = rejection(slow.createOrder(buy));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
   it("signs no parameter without a value, refuses a client id BingX would not take, and defaults to BingX's host", async () => {
     expect(BINGX_BASE_URL).toBe("https://open-api.bingx.com");
     expect(bingxSignedQuery(BINGX_SECRET, { a: undefined, b: "1" }, 1).startsWith("b=1&timestamp=1")).toBe(true);

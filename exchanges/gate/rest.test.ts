@@ -402,6 +402,18 @@ describe("gate answers off the happy path (issue 25)", () => {
     expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
   });
 
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("gate", { api: GATE_KEY, secret: GATE_SECRET }, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, status: 201, body: {} });
+    const pending = rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
   it("sends JSON to Gate's production host by default", async () => {
     expect(GATE_BASE_URL).toBe("https://api.gateio.ws");
     await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });

@@ -360,6 +360,18 @@ describe("kucoin answers off the happy path (issue 25)", () => {
     expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
   });
 
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("kucoin", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: "200000", data: {} } });
+    const pending = rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
   it("signs each passphrase with its own secret (the remembered one only for the same pair) and sends JSON to KuCoin's host", async () => {
     const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("base64");
     expect(kucoinPassphrase("s1", "p1")).toBe(hmac("s1", "p1"));

@@ -242,6 +242,18 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     expect(sent).toEqual(["POST ", `GET ${order.clientOrderId}`, "POST "]);
   });
 
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("mexc", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: {} });
+    const pending = rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
   it("sends JSON to MEXC's production host by default and leaves out parameters without a value", () => {
     expect(MEXC_BASE_URL).toBe("https://api.mexc.com");
     const request = mexcSignedRequest(credentials, 1, "GET", "/api/v3/account", { a: undefined, b: "1" });

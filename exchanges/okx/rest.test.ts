@@ -359,7 +359,8 @@ describe("okx adapter against a loopback mock", () => {
     const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
     mock.fake.replyNext({ delayMs: 600, body: { code: "0", msg: "", data: [] } });
     const lookup = slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
-    await new Promise((r) => setTimeout(r, 100));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
     mock.rateLimitNext = true;
     const error = await rejects(lookup);
     expect(error.kind).not.toBe("rate-limit");
