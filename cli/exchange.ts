@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
@@ -151,8 +153,6 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
 async function prepareSimulatedAccount(ctx: Context, dataDir: string | undefined): Promise<void> {
   const { defaultDataDir, paperStateFile } = await import("../exchanges/paper/index.js");
   if (envHasCredentials()) ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
-  const { existsSync } = await import("node:fs");
-  const { dirname } = await import("node:path");
   const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
   const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
   ensureWritableDir(dirname(stateFile), DATA_DIR, "paper");

@@ -244,8 +244,10 @@ export class BingxAdapter extends RestAdapter {
         orders: z.array(z.unknown()).nullable().optional(),
       })
       .parse(data ?? {});
-    const canceled = answer.success ?? answer.orders ?? [];
-    return canceled.length ? canceled.map((raw) => BingxOrderSchema.parse(raw).orderId) : ids;
+    // Only an answer that names no list stands for "all of them"; an empty success list (the others
+    // in `failed`) cancelled none, and the caller names them (docs/orders.md "Cancels").
+    const canceled = answer.success ?? answer.orders;
+    return canceled ? canceled.map((raw) => BingxOrderSchema.parse(raw).orderId) : ids;
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {

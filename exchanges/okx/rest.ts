@@ -126,10 +126,16 @@ export class OkxAdapter extends RestAdapter {
     return this.fail(code, msg, status, headers, { detail: `Transaction failed (${code}, ${msg})` });
   }
 
+  /**
+   * One signed call; its data, or the failure. With `perItem`, a batch whose items carry their own
+   * sCode answers its items even when some or all failed (envelope code "2" or "1"), so the caller
+   * reads which ones did.
+   */
   private async call(
     method: HttpMethod,
     path: string,
     params?: Record<string, unknown> | unknown[],
+    perItem = false,
   ): Promise<unknown[]> {
     const response = await this.sendJson(okxSignedRequest(this.credentials, this.now(), method, path, params));
     const envelope = response.json as OkxEnvelope | undefined;
@@ -142,6 +148,8 @@ export class OkxAdapter extends RestAdapter {
       );
     }
     const data = Array.isArray(envelope.data) ? envelope.data : [];
+    const items = data as OkxItemResult[];
+    if (perItem && data.length > 0 && items.every((d) => d && d.sCode !== undefined)) return data;
     if (!isCode(envelope.code, "0")) {
       // A failed trade call names the cause per item (sCode/sMsg); the envelope says only "1".
       const item = (data as OkxItemResult[]).find((d) => d && d.sCode !== undefined && !isCode(d.sCode, "0"));
@@ -221,8 +229,11 @@ export class OkxAdapter extends RestAdapter {
       "POST",
       OKX_PATHS.cancelBatchOrders,
       ids.map((ordId) => ({ instId, ordId })),
+      true,
     )) as OkxItemResult[];
-    return items.map((r) => String(r.ordId ?? ""));
+    // A partly failed batch (code "2") names each item's sCode: an item that is not "0" was not
+    // cancelled, so its id is left out and the caller names it (docs/orders.md "Cancels").
+    return items.filter((r) => r.sCode === undefined || isCode(r.sCode, "0")).map((r) => String(r.ordId ?? ""));
   }
 
   protected async submitCancelAll(): Promise<string[]> {

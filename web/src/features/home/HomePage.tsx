@@ -1,4 +1,3 @@
-import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
@@ -8,7 +7,7 @@ import { useAccounts, useClients } from "../../app/query";
 import { readStorage, STORAGE, writeStorage } from "../../app/storage";
 import { Select } from "../../components/Select";
 import { useLiveBots } from "../bots/bots-store";
-import { encodeQueryPath } from "../trading/query-path";
+import { AccountLink } from "../trading/AccountLink";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
 
@@ -19,7 +18,6 @@ const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
 const displayName = (id: string) => (id in CATALOGUE ? exchangeName(id as ExchangeId) : id);
 
 export function HomePage() {
-  const navigate = useNavigate();
   const clients = useClients();
   const accounts = useAccounts();
   const [clientFilter, setClientFilter] = useState(() => readStorage(STORAGE.clientFilter) ?? "");
@@ -88,12 +86,7 @@ export function HomePage() {
             <div className="cards">
               {g.accounts.length === 0 ? <p className="muted">No accounts</p> : null}
               {g.accounts.map((a) => (
-                <button
-                  key={a.path.join("\u0000")}
-                  type="button"
-                  className="card"
-                  onClick={() => void navigate({ to: "/c/$queryPath", params: { queryPath: encodeQueryPath(a.path) } })}
-                >
+                <AccountLink key={a.path.join("\u0000")} path={a.path} className="card">
                   <span className="card-title">{displayName(a.exchange)}</span>
                   <span className="muted">
                     {a.account} · {a.pair}
@@ -115,7 +108,7 @@ export function HomePage() {
                       );
                     })}
                   </span>
-                </button>
+                </AccountLink>
               ))}
             </div>
           </article>

@@ -1,8 +1,11 @@
-/** The route modules of seed 000 §2 and the sign-in routes' validated search. */
+/** The route files of seed 000 §2 (docs/dashboard-delivery.md#routes) and the sign-in routes' validated search. */
+import { readdirSync, readFileSync } from "node:fs";
 import { createMemoryHistory, createRouter } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
-import { isReturnPath, returnSearch, returnToSearchSchema } from "./features/auth/return-to";
-import { routeTree } from "./routeTree";
+import { isReturnPath, returnSearch, returnToSearchSchema } from "../features/auth/return-to";
+import { routeTree } from "../routeTree.gen";
+
+const routesDir = new URL(".", import.meta.url);
 
 describe("routes (000 §2)", () => {
   it("has one route per screen of the seed's table", () => {
@@ -20,6 +23,16 @@ describe("routes (000 §2)", () => {
         "/users",
       ].sort(),
     );
+  });
+
+  it("has the generated tree in step with the files under routes/ (rebuild the web app after adding one)", () => {
+    const files = readdirSync(routesDir)
+      .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f))
+      .map((f) => f.replace(/\.tsx?$/, ""))
+      .sort();
+    const generated = readFileSync(new URL("../routeTree.gen.ts", routesDir), "utf8");
+    const imported = [...generated.matchAll(/from "\.\/routes\/([^"]+)"/g)].map((m) => m[1]).sort();
+    expect(imported).toEqual(files);
   });
 
   it("accepts only an in-app path as the return path after sign-in", () => {
