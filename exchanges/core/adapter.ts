@@ -6,7 +6,8 @@
  *
  *   class BybitAdapter extends RestAdapter {
  *     constructor(credentials, options) {
- *       super("bybit", credentials, options, { baseUrl: "https://api.bybit.com", clientOrderId: { length: 32 }, errors: BYBIT_ERRORS });
+ *       // the client order id rule and the error codes by kind come from exchanges/bybit/info.ts
+ *       super("bybit", credentials, options, { baseUrl: "https://api.bybit.com" });
  *     }
  *     protected submitOrder(order: OrderToPlace): Promise<Order>                  // one create, no retry
  *     protected findByClientOrderId(pair, clientOrderId): Promise<Order|undefined> // after a time-out
@@ -68,7 +69,6 @@ export type { ErrorCodeTable };
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
   baseUrl: string;
-  errors: ErrorCodeTable;
 }
 
 /** A parsed JSON answer. `json` is undefined when the body was not JSON. */
@@ -234,7 +234,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
     this.credentials = credentials;
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
-    this.errorCodes = defaults.errors;
+    this.errorCodes = CATALOGUE[id].errors ?? {};
     // the exchange's documented client order id shape, from its info.ts (docs/orders.md "Client order ids")
     this.clientOrderIdRule = CATALOGUE[id].clientOrderId;
     this.rest = new RestClient(id, {

@@ -63,6 +63,8 @@ export interface ExchangeInfo {
   needsPassphrase: boolean;
   limits: ExchangeLimits;
   clientOrderId: ClientOrderIdRule;
+  /** the exchange's own error codes by kind (none for paper, whose errors carry their kind) */
+  errors?: ErrorCodeTable;
   /**
    * Statuses read before the general table (docs/exchanges.md "Order status"), on the exchange's
    * exact string; with `onlyExceptions` an exchange's status outside this table is unknown.

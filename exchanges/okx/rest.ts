@@ -12,12 +12,17 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { OKX_CODES, OKX_ERRORS } from "./info.js";
+
+export { OKX_CODES, OKX_ERRORS };
+
+const C = OKX_CODES;
 
 export const OKX_BASE_URL = "https://www.okx.com";
 
@@ -29,61 +34,6 @@ export const OKX_PATHS = {
   ordersPending: "/api/v5/trade/orders-pending",
   balance: "/api/v5/account/balance",
 } as const;
-
-/** Error codes of https://www.okx.com/docs-v5/en/#error-code (general, API and trade classes) */
-export const OKX_CODES = {
-  RATE_LIMIT: "50011",
-  SYSTEMS_BUSY: "50013",
-  TOO_FREQUENT: "50040",
-  SUB_ACCOUNT_RATE_LIMIT: "50061",
-  API_FROZEN: "50100",
-  KEY_WRONG_ENVIRONMENT: "50101",
-  TIMESTAMP_EXPIRED: "50102",
-  KEY_EMPTY: "50103",
-  PASSPHRASE_EMPTY: "50104",
-  PASSPHRASE_INCORRECT: "50105",
-  SIGN_EMPTY: "50106",
-  TIMESTAMP_EMPTY: "50107",
-  IP_NOT_WHITELISTED: "50110",
-  INVALID_KEY: "50111",
-  INVALID_TIMESTAMP: "50112",
-  INVALID_SIGN: "50113",
-  INVALID_AUTHORIZATION: "50114",
-  KEY_NOT_EXIST: "50119",
-  KEY_NO_PERMISSION: "50120",
-  PARAMETER_ERROR: "51000",
-  INSUFFICIENT_BALANCE: "51008",
-  CANCEL_FAILED: "51400",
-  CANCEL_ALREADY_CANCELED: "51401",
-  CANCEL_ALREADY_COMPLETED: "51402",
-  ORDER_NOT_EXIST: "51603",
-} as const;
-
-const C = OKX_CODES;
-export const OKX_ERRORS: ErrorCodeTable = {
-  auth: [
-    C.API_FROZEN,
-    C.KEY_WRONG_ENVIRONMENT,
-    C.TIMESTAMP_EXPIRED,
-    C.KEY_EMPTY,
-    C.PASSPHRASE_EMPTY,
-    C.PASSPHRASE_INCORRECT,
-    C.SIGN_EMPTY,
-    C.TIMESTAMP_EMPTY,
-    C.IP_NOT_WHITELISTED,
-    C.INVALID_KEY,
-    C.INVALID_TIMESTAMP,
-    C.INVALID_SIGN,
-    C.INVALID_AUTHORIZATION,
-    C.KEY_NOT_EXIST,
-    C.KEY_NO_PERMISSION,
-  ],
-  "rate-limit": [C.RATE_LIMIT, C.SYSTEMS_BUSY, C.TOO_FREQUENT, C.SUB_ACCOUNT_RATE_LIMIT],
-  "insufficient-funds": [C.INSUFFICIENT_BALANCE],
-  // 51400: "Order cancellation failed as the order has been filled, canceled or does not exist."
-  "order-not-found": [C.ORDER_NOT_EXIST, C.CANCEL_FAILED, C.CANCEL_ALREADY_CANCELED, C.CANCEL_ALREADY_COMPLETED],
-  "invalid-order": [C.PARAMETER_ERROR],
-};
 
 /** okx order object of GET /api/v5/trade/order and orders-pending (the fields we read). */
 interface OkxOrder {
@@ -163,7 +113,6 @@ export class OkxAdapter extends RestAdapter {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
     super("okx", credentials, options, {
       baseUrl: OKX_BASE_URL,
-      errors: OKX_ERRORS,
     });
   }
 

@@ -1,9 +1,9 @@
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
+import { exchangeName } from "../../../../exchanges/catalogue.js";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { BOT_LIST_ORDER, type BotType } from "../../../../lib/schemas.js";
-import type { ExchangeId } from "../../../../lib/types.js";
+import { isExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
 import { readStorage, STORAGE, writeStorage } from "../../app/storage";
 import { Select } from "../../components/Select";
@@ -16,7 +16,7 @@ import { botLetter, groupClients } from "./filters";
 const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
   (BOT_LIST_ORDER[x.botType as BotType] ?? 99) - (BOT_LIST_ORDER[y.botType as BotType] ?? 99);
 
-const displayName = (id: string) => (id in CATALOGUE ? exchangeName(id as ExchangeId) : id);
+const displayName = (id: string) => (isExchangeId(id) ? exchangeName(id) : id);
 
 export function HomePage() {
   const clients = useClients();
