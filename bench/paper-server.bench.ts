@@ -61,7 +61,7 @@ const percentile = (sorted: readonly number[], p: number): number =>
 export async function run(): Promise<BenchOutcome[]> {
   const name = "paper via server: place+cancel, one account";
   const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-bench-paper-"));
-  // the router's time of each create and cancel, from its log line, while `recording`
+  // the router's time of each create and cancel, from its log line, while `recording` (timed windows only)
   let recording = false;
   const serverMs: number[] = [];
   const record = (line: string): void => {
@@ -154,8 +154,12 @@ export async function run(): Promise<BenchOutcome[]> {
     const reads: WindowedResult[] = [];
     for (let i = 0; i < RUNS; i++) {
       reads.push(await balances(RUN_SECONDS));
-      recording = true;
+      // the router's times are taken in the timed window too, after the connections' warm-up
+      const startRecording = setTimeout(() => {
+        recording = true;
+      }, WARMUP_S * 1000);
       trades.push(await placeCancelRun(RUN_SECONDS));
+      clearTimeout(startRecording);
       recording = false;
       const limit = setGroupLimit(1);
       try {
