@@ -30,6 +30,7 @@ import type { Logger } from "../lib/log.js";
 import { formatIssues } from "../lib/schemas.js";
 import { ApiError, taskFailed } from "./errors.js";
 import type { UserRecord } from "./storage/types.js";
+
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -119,7 +120,8 @@ type RouterEnv = { Bindings: Bindings };
  * segments dropped), so `//`, `//@`, `//[::1` or `//%zz` stay paths. Only origin-form targets
  * ("/path?query", `parseTarget`) are served; their path and query are read from the URL the
  * adapter already parsed (scheme, host, then the target as `new URL` reads it), not parsed again.
- * A target that is not a path gets a path no route has, and the handler answers 400.
+ * A target that is not a path is routed as "/" without a target, which `answer` refuses (400)
+ * before it looks at the route.
  */
 function requestPath(request: Request, env: Bindings | undefined): string {
   if (!env) return "/";
