@@ -43,6 +43,15 @@ export class SignInGuard {
     return (await this.limiter.count(`fail-address:${address}`, failureWindowMs, this.now())) >= failuresPerAddress;
   }
 
+  /**
+   * Records one failure of the address unless it has used its budget already, in one step of the
+   * limiter (atomic in memory and in Redis); false (nothing recorded) when over the budget.
+   */
+  async failUnlessOver(address: string): Promise<boolean> {
+    const { failuresPerAddress, failureWindowMs } = this.limits;
+    return this.limiter.take(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now());
+  }
+
   /** Records one failed check of the address (and of the e-mail when given). */
   async fail(address: string, email?: string): Promise<void> {
     const now = this.now();

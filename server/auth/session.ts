@@ -87,8 +87,8 @@ export async function checkAccessTokenFrom(
     return await checkAccessToken(app, token);
   } catch (error) {
     if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
-      if (await app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
-      await app.signIn.fail(address);
+      // one atomic step (a burst of forged tokens checks and records one by one, on any process)
+      if (!(await app.signIn.failUnlessOver(address))) throw new ApiError(API_ERROR.RATE_LIMIT);
     }
     throw error;
   }
