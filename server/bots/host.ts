@@ -72,14 +72,19 @@ export class BotHost {
   }
 
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  private sweepError: string | undefined;
   /** bots whose lease this process holds without running them (they could not start) */
   private readonly parked = new Set<string>();
   private readonly remoteRemovals = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 
   /** Resumes every stored runnable bot (serve's start); with leases, those nobody else runs. */
   async startAll(): Promise<void> {
-    for (const bot of await this.app.storage.listBots()) await this.start(bot.id);
-    if (this.cluster) this.scheduleSweep();
+    if (this.cluster) this.scheduleSweep(); // also when a start below fails: the sweep tries again
+    for (const bot of await this.app.storage.listBots()) {
+      await this.start(bot.id).catch((error: unknown) =>
+        this.app.logger.error("bot start failed", { botId: bot.id, error: String(error) }),
+      );
+    }
   }
 
   /**
@@ -92,7 +97,15 @@ export class BotHost {
     this.sweepTimer = setTimeout(
       () => {
         void this.sweep()
-          .catch((error: unknown) => this.app.logger.warn("bot lease sweep failed", { error: String(error) }))
+          .then(() => {
+            this.sweepError = undefined;
+          })
+          .catch((error: unknown) => {
+            // once per outage, not every third of a lease time
+            if (String(error) !== this.sweepError)
+              this.app.logger.warn("bot lease sweep failed", { error: String(error) });
+            this.sweepError = String(error);
+          })
           .finally(() => this.scheduleSweep());
       },
       Math.floor(this.cluster.leases.leaseMs / 3),

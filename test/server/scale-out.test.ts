@@ -298,4 +298,14 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     expect(new Set(afterKill.map((d) => d.botId)).size).toBe(3);
     for (const client of live) client.ws.close();
   }, 120_000);
+
+  it("keeps answering when Redis goes away: limits fall back to each process, nothing crashes", async () => {
+    await redis.stop();
+    for (const p of procs().slice(1)) {
+      expect((await call(p, "GET", "/health")).status).toBe(200);
+      const me = await call(p, "GET", "/token/me", { token: admin.session.accessToken });
+      expect(me.body).toMatchObject({ email: "admin@example.com" });
+    }
+    for (const p of procs().slice(1)) expect(p.child.exitCode).toBeNull();
+  });
 });
