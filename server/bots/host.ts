@@ -75,6 +75,8 @@ export class BotHost {
   private sweepError: string | undefined;
   /** bots whose lease this process holds without running them (they could not start) */
   private readonly parked = new Set<string>();
+  /** bots removed here whose record may not be deleted yet: never started again */
+  private readonly removed = new Set<string>();
   private readonly remoteRemovals = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 
   /** Resumes every stored runnable bot (serve's start); with leases, those nobody else runs. */
@@ -131,6 +133,7 @@ export class BotHost {
   /** The lease is gone (taken over, or the bot removed): stop here without a word or a write. */
   private async lose(botId: string): Promise<void> {
     this.parked.delete(botId);
+    this.removed.delete(botId);
     this.unsaved.delete(botId);
     const current = this.running.get(botId);
     await this.cluster?.leases.release(botId);
@@ -188,7 +191,7 @@ export class BotHost {
 
   private async startNow(botId: string): Promise<void> {
     const bot = await this.app.storage.getBot(botId);
-    if (!bot || !isRunnable(bot.botType) || this.closed) return;
+    if (!bot || !isRunnable(bot.botType) || this.closed || this.removed.has(botId)) return;
     const current = this.running.get(botId);
     if (!current && this.cluster) {
       // docs/scale-out.md: only the holder of the bot's lease runs it
@@ -407,6 +410,7 @@ export class BotHost {
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
     // the lease is kept until the record is gone (the next sweep lets it go): no one restarts it meanwhile
+    if (this.cluster) this.removed.add(botId);
   }
 
   /**
@@ -447,6 +451,7 @@ export class BotHost {
     if (!prepared) return;
     try {
       await prepared.runner.stop({ cancelOrders: true });
+      this.removed.add(botId);
     } finally {
       this.releaseFeed(prepared.feedKey);
       await prepared.adapter.close().catch(() => undefined);

@@ -299,6 +299,32 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     for (const client of live) client.ws.close();
   }, 120_000);
 
+  it("removes a bot that another process runs: its owner cancels its orders first, and nobody places it again (D25)", async () => {
+    const token = admin.session.accessToken;
+    const headers = { path: pathHeader(DEMO) };
+    const [, owner, other] = procs() as [ServerProcess, ServerProcess, ServerProcess];
+    const created = await call(owner, "POST", "/token/bot", {
+      token,
+      headers,
+      body: { botType: "floating-bot", setup: { main: { pair: "BTC/USDT", side: "Sell", quote: 20, percent: 2 } } },
+    });
+    expect(created.status).toBe(200);
+    const botId = created.body.botId as string;
+    const ownOrders = async () => {
+      const res = await call(other, "GET", "/token/trade/orders", { token, headers });
+      return (res.body as { clientOrderId?: string }[]).filter((o) => o.clientOrderId?.startsWith(botTag(botId)));
+    };
+    await waitFor(async () => (await ownOrders()).length === 1, "the bot's order on paper");
+    // asked on the process that does not run it
+    const removed = await call(other, "DELETE", "/token/bot", { token, body: { botId } });
+    expect(removed.body).toEqual({ removed: true, botId });
+    expect(await ownOrders()).toEqual([]);
+    await new Promise((r) => setTimeout(r, LEASE_MS * 2)); // sweeps on every process
+    expect(await ownOrders()).toEqual([]);
+    const listed = (await call(owner, "GET", "/token/bots", { token })).body as { botId: string }[];
+    expect(listed.map((b) => b.botId)).not.toContain(botId);
+  });
+
   it("keeps answering when Redis goes away: limits fall back to each process, nothing crashes", async () => {
     await redis.stop();
     for (const p of procs().slice(1)) {
