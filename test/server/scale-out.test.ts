@@ -119,6 +119,20 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     expect((await call(a!, "GET", "/token/me", { token: first.body.accessToken })).body.code).toBe(607);
   });
 
+  it("a logout on one process closes the session's live sockets on the others at once (4607)", async () => {
+    const user = await register("logout@example.com", ["Demo"]);
+    const [a, b, c] = procs() as [ServerProcess, ServerProcess, ServerProcess];
+    const sockets = [await openLive(b.wsUrl), await openLive(c.wsUrl)];
+    for (const live of sockets) {
+      live.ws.send(
+        JSON.stringify({ purpose: "sub_for_bots", userId: user.session.uuid, token: user.session.accessToken }),
+      );
+      await live.next(2);
+    }
+    expect((await call(a, "POST", "/user/logout", { cookie: user.cookie })).status).toBe(200);
+    for (const live of sockets) expect(await live.closed).toEqual({ code: 4607, reason: "session ended" });
+  });
+
   it("spends a code's 5 attempts across the processes: the sixth check is refused wherever it lands (D8)", async () => {
     const user = await register("attempts@example.com", ["Demo"]);
     expect((await call(procs()[0]!, "POST", "/code", { headers: { email: user.email } })).status).toBe(200);
