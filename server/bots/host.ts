@@ -69,6 +69,7 @@ export class BotHost {
     private readonly cluster?: BotCluster,
   ) {
     cluster?.bus.on((event) => this.onClusterMessage(event));
+    cluster?.bus.onRemoveRequest((botId) => this.remove(botId));
   }
 
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
@@ -77,7 +78,6 @@ export class BotHost {
   private readonly parked = new Set<string>();
   /** bots removed here whose record may not be deleted yet: never started again */
   private readonly removed = new Set<string>();
-  private readonly remoteRemovals = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
 
   /** Resumes every stored runnable bot (serve's start); with leases, those nobody else runs. */
   async startAll(): Promise<void> {
@@ -148,28 +148,9 @@ export class BotHost {
 
   private onClusterMessage(event: ClusterEnvelope): void {
     if (this.closed || !this.cluster) return;
-    const me = this.cluster.bus.instanceId;
-    if (event.kind === "bot-changed") {
-      // only the owner reacts (removed credentials stop the bot); a free lease is taken by the sweep
-      if (this.running.has(event.botId) || this.parked.has(event.botId)) this.changed(event.botId);
-    } else if (event.kind === "bot-remove" && event.to === me) {
-      this.remove(event.botId).then(
-        () => this.cluster?.bus.send({ kind: "bot-remove-done", requestId: event.requestId, to: event.origin }),
-        (error: unknown) =>
-          this.cluster?.bus.send({
-            kind: "bot-remove-done",
-            requestId: event.requestId,
-            to: event.origin,
-            error: message(error),
-          }),
-      );
-    } else if (event.kind === "bot-remove-done" && event.to === me) {
-      const waiting = this.remoteRemovals.get(event.requestId);
-      if (!waiting) return;
-      this.remoteRemovals.delete(event.requestId);
-      if (event.error === undefined) waiting.resolve();
-      else waiting.reject(new Error(event.error));
-    }
+    // only the owner reacts (removed credentials stop the bot); a free lease is taken by the sweep
+    if (event.kind === "bot-changed" && (this.running.has(event.botId) || this.parked.has(event.botId)))
+      this.changed(event.botId);
   }
 
   /** A bot was created or its record changed (the routes call this through app.bots). */
@@ -423,25 +404,7 @@ export class BotHost {
     if (this.parked.has(botId)) return; // never started here: it placed nothing
     const holder = await leases.holderOf(botId);
     if (holder !== undefined && holder !== bus.instanceId) {
-      const requestId = `${bus.instanceId}:${botId}:${Date.now()}`;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          this.remoteRemovals.delete(requestId);
-          reject(new Error(`the process running this bot did not answer within ${REMOTE_REMOVE_TIMEOUT_MS} ms`));
-        }, REMOTE_REMOVE_TIMEOUT_MS);
-        timer.unref();
-        this.remoteRemovals.set(requestId, {
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          reject: (error) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        });
-        bus.send({ kind: "bot-remove", botId, requestId, to: holder });
-      });
+      await bus.askToRemove(botId, holder, REMOTE_REMOVE_TIMEOUT_MS);
       return;
     }
     const bot = await this.app.storage.getBot(botId);
@@ -486,7 +449,5 @@ export class BotHost {
     await this.flushAll(); // the last states reach the records before the database closes
     // a clean stop hands the bots over at once instead of after the lease time
     if (this.cluster) for (const botId of this.cluster.leases.heldBots()) await this.cluster.leases.release(botId);
-    for (const waiting of this.remoteRemovals.values()) waiting.reject(new Error("the server is stopping"));
-    this.remoteRemovals.clear();
   }
 }
