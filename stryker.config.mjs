@@ -10,8 +10,9 @@
 /** Source files (globs) to mutate: lib/, the exchange adapters and their common code, the paper engine, the server's trade and auth routes. */
 export const MUTATE = [
   "lib/**/*.ts",
-  "exchanges/*.ts",
-  "exchanges/common/*.ts",
+  "exchanges/*/rest.ts",
+  "exchanges/*/feed.ts",
+  "exchanges/core/*.ts",
   "exchanges/paper/*.ts",
   "server/routes/trade.ts",
   "server/routes/auth.ts",
@@ -22,6 +23,13 @@ export const MUTATE = [
   "!exchanges/registry.ts",
   "!exchanges/feeds.ts",
   "!exchanges/feed-node.ts",
+  "!exchanges/**/*.test.ts",
+  "!exchanges/*/mock.ts",
+  "!exchanges/*/ws-mock.ts",
+  "!exchanges/core/testing/*.ts",
+  // pure data (docs/exchanges.md "What info.ts holds")
+  "!exchanges/core/info.ts",
+  "!exchanges/paper/info.ts",
 ];
 
 /**
@@ -32,14 +40,16 @@ export const TESTS = [
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
-  ["exchanges/common/", ["test/exchanges/*.test.ts"]],
+  ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
+  ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
+  ["exchanges/core/", ["exchanges/core/*.test.ts", "exchanges/*/rest.test.ts", "exchanges/*/feed.test.ts"]],
   ["server/", ["test/server/auth.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts"]],
 ];
 
-/** `exchanges/<id>.ts` runs against `test/exchanges/<id>.test.ts`. */
+/** `exchanges/<id>/rest.ts` runs against `exchanges/<id>/rest.test.ts`, and `feed.ts` against `feed.test.ts`. */
 function testsFor(file) {
-  const adapter = /^exchanges\/([a-z]+)\.ts$/.exec(file);
-  if (adapter) return [`test/exchanges/${adapter[1]}.test.ts`];
+  const adapter = /^exchanges\/([a-z]+)\/(rest|feed)\.ts$/.exec(file);
+  if (adapter) return [`exchanges/${adapter[1]}/${adapter[2]}.test.ts`];
   for (const [prefix, tests] of TESTS) if (file.startsWith(prefix)) return tests;
   return [];
 }
@@ -56,7 +66,7 @@ const testFiles = [
   ...new Set(
     targets
       ? targets.flatMap(testsFor)
-      : ["test/lib/*.test.ts", "test/exchanges/*.test.ts", "test/paper/*.test.ts", ...testsFor("server/")],
+      : ["test/lib/*.test.ts", "exchanges/**/*.test.ts", "test/exchanges/*.test.ts", "test/paper/*.test.ts", ...testsFor("server/")],
   ),
 ];
 

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startBybitMock } from "../test/mocks/bybit.js";
+import { startBybitMock } from "../exchanges/bybit/mock.js";
 import { type BenchOutcome, median } from "./index.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -5,7 +5,7 @@
  * on the same messages, is the naive model: JSON.parse, then two sorted float arrays (NaiveBook).
  * Target: at least 200,000 deltas (level changes) per second on one core.
  */
-import { BybitFeed } from "../exchanges/feeds/bybit.js";
+import { BybitFeed } from "../exchanges/bybit/feed.js";
 import { syntheticBookStream } from "./book-stream.js";
 import type { BenchResult } from "./index.js";
 import { NaiveBook } from "./naive-book.js";

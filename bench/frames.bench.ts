@@ -10,9 +10,9 @@
  * Both alternate the measured path with its baseline in this process; medians of 5 runs.
  */
 import { deflateRawSync } from "node:zlib";
-import { parseJsonKeepingLevels } from "../exchanges/feed/levels.js";
+import { BitmartFeed } from "../exchanges/bitmart/feed.js";
+import { parseJsonKeepingLevels } from "../exchanges/core/levels.js";
 import { nodeInflate } from "../exchanges/feed-node.js";
-import { BitmartFeed } from "../exchanges/feeds/bitmart.js";
 import { syntheticBookStream } from "./book-stream.js";
 import { type BenchResult, median } from "./index.js";
 

@@ -2,11 +2,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startBybitMock } from "../test/mocks/bybit.js";
-import { startOkxMock } from "../test/mocks/okx.js";
-import { ladder, TruthBook } from "../test/mocks/ws-base.js";
-import { BybitMock } from "../test/mocks/ws-bybit.js";
-import { OkxMock } from "../test/mocks/ws-okx.js";
+import { startBybitMock } from "../exchanges/bybit/mock.js";
+import { BybitMock } from "../exchanges/bybit/ws-mock.js";
+import { ladder, TruthBook } from "../exchanges/core/testing/ws-mock.js";
+import { startOkxMock } from "../exchanges/okx/mock.js";
+import { OkxMock } from "../exchanges/okx/ws-mock.js";
 import { timed } from "./cli-exchange.bench.js";
 import { type BenchOutcome, median } from "./index.js";
 

@@ -5,22 +5,22 @@
  * To add an exchange, add one row to SIGNERS: id → a function that builds one signed create request.
  */
 
-import { BINGX_PATHS, bingxSignedRequest } from "../exchanges/bingx.js";
-import { BITGET_PATHS, bitgetSignedRequest } from "../exchanges/bitget.js";
-import { BITMART_PATHS, bitmartSignedRequest } from "../exchanges/bitmart.js";
-import { BITRUE_PATHS, bitrueSignedRequest } from "../exchanges/bitrue.js";
-import { BITTEAM_PATHS, bitteamAuthorization, bitteamRequest } from "../exchanges/bitteam.js";
-import { BYBIT_PATHS, bybitSignedRequest } from "../exchanges/bybit.js";
-import { COINSTORE_PATHS, coinstoreSignedRequest } from "../exchanges/coinstore.js";
-import type { HttpRequest } from "../exchanges/common/rest.js";
-import { GATE_PATHS, gateSignedRequest } from "../exchanges/gate.js";
-import { HTX_PATHS, htxSignedRequest } from "../exchanges/htx.js";
-import { KUCOIN_PATHS, kucoinSignedRequest } from "../exchanges/kucoin.js";
-import { LBANK_PATHS, lbankSignedRequest } from "../exchanges/lbank.js";
-import { MEXC_PATHS, mexcSignedRequest } from "../exchanges/mexc.js";
-import { OKX_PATHS, okxSignedRequest } from "../exchanges/okx.js";
-import { PROBIT_PATHS, probitSignedRequest } from "../exchanges/probit.js";
-import { XT_PATHS, xtSignedRequest } from "../exchanges/xt.js";
+import { BINGX_PATHS, bingxSignedRequest } from "../exchanges/bingx/rest.js";
+import { BITGET_PATHS, bitgetSignedRequest } from "../exchanges/bitget/rest.js";
+import { BITMART_PATHS, bitmartSignedRequest } from "../exchanges/bitmart/rest.js";
+import { BITRUE_PATHS, bitrueSignedRequest } from "../exchanges/bitrue/rest.js";
+import { BITTEAM_PATHS, bitteamAuthorization, bitteamRequest } from "../exchanges/bitteam/rest.js";
+import { BYBIT_PATHS, bybitSignedRequest } from "../exchanges/bybit/rest.js";
+import { COINSTORE_PATHS, coinstoreSignedRequest } from "../exchanges/coinstore/rest.js";
+import type { HttpRequest } from "../exchanges/core/rest.js";
+import { GATE_PATHS, gateSignedRequest } from "../exchanges/gate/rest.js";
+import { HTX_PATHS, htxSignedRequest } from "../exchanges/htx/rest.js";
+import { KUCOIN_PATHS, kucoinSignedRequest } from "../exchanges/kucoin/rest.js";
+import { LBANK_PATHS, lbankSignedRequest } from "../exchanges/lbank/rest.js";
+import { MEXC_PATHS, mexcSignedRequest } from "../exchanges/mexc/rest.js";
+import { OKX_PATHS, okxSignedRequest } from "../exchanges/okx/rest.js";
+import { PROBIT_PATHS, probitSignedRequest } from "../exchanges/probit/rest.js";
+import { XT_PATHS, xtSignedRequest } from "../exchanges/xt/rest.js";
 import { exchangeSymbol } from "../lib/pair.js";
 import type { BenchResult } from "./index.js";
 

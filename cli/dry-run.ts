@@ -1,9 +1,9 @@
 /**
  * `--dry-run` (docs/cli.md "Dry run"): the order commands build and sign their request as usual,
- * the RestClient hands it back instead of sending it (exchanges/common/rest.ts DryRun), and this
+ * the RestClient hands it back instead of sending it (exchanges/core/rest.ts DryRun), and this
  * prints it with every secret masked: the key, the signature, the passphrase, any token.
  */
-import type { DryRun, HttpRequest } from "../exchanges/common/rest.js";
+import type { DryRun, HttpRequest } from "../exchanges/core/rest.js";
 import type { Context } from "./context.js";
 
 const MASK = "***";

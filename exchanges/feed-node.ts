@@ -1,6 +1,6 @@
 import { gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
 import WebSocket from "ws";
-import type { Inflate } from "./feed/inflate.js";
+import type { Inflate } from "./core/inflate.js";
 import type { WebSocketFactory, WebSocketLike } from "./types.js";
 
 /** Node's websocket for the feeds: `ws`, whose event handlers already match WebSocketLike. */

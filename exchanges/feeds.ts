@@ -1,25 +1,25 @@
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId } from "../lib/types.js";
-import type { FeedRuntimeOptions } from "./feed/options.js";
-import { BingxFeed } from "./feeds/bingx.js";
-import { BitgetFeed } from "./feeds/bitget.js";
-import { BitmartFeed } from "./feeds/bitmart.js";
-import { BitrueFeed } from "./feeds/bitrue.js";
-import { BitteamFeed } from "./feeds/bitteam.js";
-import { BybitFeed } from "./feeds/bybit.js";
-import { CoinstoreFeed } from "./feeds/coinstore.js";
-import { GateFeed } from "./feeds/gate.js";
-import { HtxFeed } from "./feeds/htx.js";
-import { KucoinFeed } from "./feeds/kucoin.js";
-import { LbankFeed } from "./feeds/lbank.js";
-import { MexcFeed } from "./feeds/mexc.js";
-import { OkxFeed } from "./feeds/okx.js";
-import { ProbitFeed } from "./feeds/probit.js";
-import { XtFeed } from "./feeds/xt.js";
+import { BingxFeed } from "./bingx/feed.js";
+import { BitgetFeed } from "./bitget/feed.js";
+import { BitmartFeed } from "./bitmart/feed.js";
+import { BitrueFeed } from "./bitrue/feed.js";
+import { BitteamFeed } from "./bitteam/feed.js";
+import { BybitFeed } from "./bybit/feed.js";
+import { CATALOGUE } from "./catalogue.js";
+import { CoinstoreFeed } from "./coinstore/feed.js";
+import type { FeedRuntimeOptions } from "./core/options.js";
+import { GateFeed } from "./gate/feed.js";
+import { HtxFeed } from "./htx/feed.js";
+import { KucoinFeed } from "./kucoin/feed.js";
+import { LbankFeed } from "./lbank/feed.js";
+import { MexcFeed } from "./mexc/feed.js";
+import { OkxFeed } from "./okx/feed.js";
 import { createPaperFeed } from "./paper/index.js";
+import { ProbitFeed } from "./probit/feed.js";
 import type { BookFeed, FeedOptions } from "./types.js";
+import { XtFeed } from "./xt/feed.js";
 
 type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
 
@@ -52,7 +52,7 @@ export function createFeed(id: string, pair: string, options: FeedOptions): Book
   const normalized = normalizePair(pair, id);
   if (id === "paper") return createPaper(normalized, options);
   const make = MAKERS[id];
-  if (!make) throw new ExchangeError(id, `No live order book for ${EXCHANGES[id].name} yet`, { kind: "unsupported" });
+  if (!make) throw new ExchangeError(id, `No live order book for ${CATALOGUE[id].name} yet`, { kind: "unsupported" });
   return make(normalized, options as FeedRuntimeOptions);
 }
 
@@ -63,12 +63,9 @@ export function feedExchanges(): string[] {
 
 /**
  * paper's feed (exchanges/paper). The registry runs in Node (CLI, TUI, server) and paper keeps its
- * state on disk, so it is imported statically; browser code imports exchanges/feeds/<id>.ts
+ * state on disk, so it is imported statically; browser code imports exchanges/<id>/feed.ts
  * directly, which stay free of Node-only modules.
  */
 function createPaper(pair: string, options: FeedOptions): BookFeed {
   return createPaperFeed(pair, options);
 }
-
-/** Kept for callers written when paper was loaded lazily; nothing to wait for now. */
-export async function preloadPaperFeed(): Promise<void> {}

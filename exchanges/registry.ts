@@ -1,6 +1,6 @@
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
 import { type Credentials, type ExchangeId, isExchangeId } from "../lib/types.js";
+import { CATALOGUE } from "./catalogue.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
@@ -11,21 +11,21 @@ type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => Ex
  */
 const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   paper: () => import("./paper/index.js").then((m) => m.createPaperExchange),
-  bybit: () => import("./bybit.js").then((m) => m.createBybitExchange),
-  okx: () => import("./okx.js").then((m) => m.createOkxExchange),
-  bitget: () => import("./bitget.js").then((m) => m.createBitgetExchange),
-  gate: () => import("./gate.js").then((m) => m.createGateExchange),
-  kucoin: () => import("./kucoin.js").then((m) => m.createKucoinExchange),
-  mexc: () => import("./mexc.js").then((m) => m.createMexcExchange),
-  htx: () => import("./htx.js").then((m) => m.createHtxExchange),
-  bingx: () => import("./bingx.js").then((m) => m.createBingxExchange),
-  probit: () => import("./probit.js").then((m) => m.createProbitExchange),
-  lbank: () => import("./lbank.js").then((m) => m.createLbankExchange),
-  coinstore: () => import("./coinstore.js").then((m) => m.createCoinstoreExchange),
-  bitmart: () => import("./bitmart.js").then((m) => m.createBitmartExchange),
-  xt: () => import("./xt.js").then((m) => m.createXtExchange),
-  bitrue: () => import("./bitrue.js").then((m) => m.createBitrueExchange),
-  bitteam: () => import("./bitteam.js").then((m) => m.createBitteamExchange),
+  bybit: () => import("./bybit/rest.js").then((m) => m.createBybitExchange),
+  okx: () => import("./okx/rest.js").then((m) => m.createOkxExchange),
+  bitget: () => import("./bitget/rest.js").then((m) => m.createBitgetExchange),
+  gate: () => import("./gate/rest.js").then((m) => m.createGateExchange),
+  kucoin: () => import("./kucoin/rest.js").then((m) => m.createKucoinExchange),
+  mexc: () => import("./mexc/rest.js").then((m) => m.createMexcExchange),
+  htx: () => import("./htx/rest.js").then((m) => m.createHtxExchange),
+  bingx: () => import("./bingx/rest.js").then((m) => m.createBingxExchange),
+  probit: () => import("./probit/rest.js").then((m) => m.createProbitExchange),
+  lbank: () => import("./lbank/rest.js").then((m) => m.createLbankExchange),
+  coinstore: () => import("./coinstore/rest.js").then((m) => m.createCoinstoreExchange),
+  bitmart: () => import("./bitmart/rest.js").then((m) => m.createBitmartExchange),
+  xt: () => import("./xt/rest.js").then((m) => m.createXtExchange),
+  bitrue: () => import("./bitrue/rest.js").then((m) => m.createBitrueExchange),
+  bitteam: () => import("./bitteam/rest.js").then((m) => m.createBitteamExchange),
 };
 
 export function hasAdapter(id: ExchangeId): boolean {
@@ -35,7 +35,7 @@ export function hasAdapter(id: ExchangeId): boolean {
 /** Checks an exchange id typed by a person, naming the valid ones when it is wrong. */
 export function assertExchangeId(id: string): ExchangeId {
   if (!isExchangeId(id)) {
-    throw new ExchangeError(id, `Unknown exchange '${id}'. Known exchanges: ${Object.keys(EXCHANGES).join(", ")}`, {
+    throw new ExchangeError(id, `Unknown exchange '${id}'. Known exchanges: ${Object.keys(CATALOGUE).join(", ")}`, {
       kind: "bad-input",
     });
   }
@@ -54,10 +54,10 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
       kind: "unsupported",
     });
   }
-  if (exchange !== "paper") {
+  if (CATALOGUE[exchange].needsApiKey) {
     if (!credentials.api) throw new ExchangeError(exchange, "Missing credential: API key", { kind: "auth" });
     if (!credentials.secret) throw new ExchangeError(exchange, "Missing credential: API secret", { kind: "auth" });
-    if (EXCHANGES[exchange].needsPassphrase && !credentials.password) {
+    if (CATALOGUE[exchange].needsPassphrase && !credentials.password) {
       throw new ExchangeError(exchange, "Missing credential: passphrase (needed on bitmart, bitget, kucoin and okx)", {
         kind: "auth",
       });

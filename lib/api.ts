@@ -353,9 +353,22 @@ export const ROUTES = {
   exchanges: r("GET", "/token/exchanges", "user"),
   book: r("GET", "/book/:exchange/:pair", "public"),
   candles: r("GET", "/candles/:exchange/:pair", "public"),
+  /** PRODUCT D14: the gateway relays of two public exchange calls (server/routes/gateway.ts) */
+  relayBitteamBook: r("GET", "/api/bitteam/trade/api/orderbooks/:pair", "public"),
+  relayKucoinBullet: r("POST", "/api/kucoin/api/v1/bullet-public", "public"),
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof ROUTES;
+
+/**
+ * The path prefixes of every route, for a proxy in front of the server (the dashboard's dev
+ * server, web/vite.config.ts): each route's path up to its first `:param`, without the prefixes
+ * another one already covers ("/token/admin/user" covers "/token/admin/users").
+ */
+export function routePrefixes(): string[] {
+  const prefixes = [...new Set(Object.values(ROUTES).map((route) => route.path.split("/:")[0]!))].sort();
+  return prefixes.filter((p) => !prefixes.some((other) => other !== p && p.startsWith(other)));
+}
 
 /** Encodes the `path` header (PRODUCT D18). */
 export function pathHeader(path: AccountPath): string {

@@ -1,16 +1,35 @@
 /**
- * A tiny router over node:http: routes declare method, path (with :params), who may call them,
- * and a handler that returns the JSON answer (always status 200) or throws an ApiError
- * (PRODUCT D2: the 60x code in the body with a conventional HTTP status).
+ * The API's router: Hono (https://hono.dev) on its Node adapter, @hono/node-server (issue 14
+ * "The server on a maintained router"). `createRouter` registers the routes it is given, which
+ * `routesFromTable` builds from the one route table (lib/api.ts ROUTES: method, path, who may
+ * call) and the handlers of server/routes/; a handler returns the JSON answer (always status 200)
+ * or throws an ApiError (PRODUCT D2: the 60x code in the body with a conventional HTTP status).
+ *
+ * What the contract keeps from the hand-written router it replaced (server/README.md "Router"):
+ * the path is the request target's own, read without decoding and with empty segments dropped
+ * (`//health/` is `/health`), so Hono matches exactly what the old router matched; a target that
+ * is not a path is 400, a known path with another method 405 (HEAD included), anything else 404;
+ * the first matching route of the table wins; params that do not decode are 404; bodies, headers
+ * and cookies are read from Node's own request (the 64 KB limit, 413 with the connection closed).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { getRequestListener, type HttpBindings, RequestError } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { type Context, Hono } from "hono";
 import type { z } from "zod";
-import { type AccessTokenPayload, API_ERROR, HEADER, type HttpMethod, SERVER_LIMITS } from "../lib/api.js";
+import {
+  type AccessTokenPayload,
+  API_ERROR,
+  HEADER,
+  type HttpMethod,
+  ROUTES,
+  type RouteName,
+  SERVER_LIMITS,
+} from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import { formatIssues } from "../lib/schemas.js";
 import { ApiError, taskFailed } from "./errors.js";
 import type { UserRecord } from "./storage/types.js";
-
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -52,6 +71,21 @@ export interface Route {
   handler: Handler;
 }
 
+/** The handlers of some routes of the table, by the table's names (one module of server/routes/). */
+export type RouteHandlers = Partial<Record<RouteName, Handler>>;
+
+/**
+ * Every route of the table (lib/api.ts ROUTES) with its handler, in the table's order: method,
+ * path and who may call come from the table only, so the server, the dashboard's dev proxy
+ * (web/vite.config.ts) and the docs cannot disagree on them.
+ */
+export function routesFromTable(handlers: Record<RouteName, Handler>): Route[] {
+  return (Object.keys(ROUTES) as RouteName[]).map((name) => {
+    const { method, path, auth } = ROUTES[name];
+    return { method, path, auth, handler: handlers[name] };
+  });
+}
+
 export interface RouterHooks {
   /** authenticates "user"/"admin" routes: sets ctx.user and ctx.token or throws */
   authenticate(ctx: RequestContext, route: Route): Promise<void>;
@@ -68,62 +102,57 @@ export interface RouterHooks {
 
 interface CompiledRoute extends Route {
   segments: string[];
+  hasParams: boolean;
 }
 
-function compile(routes: Route[]): CompiledRoute[] {
-  return routes.map((r) => ({ ...r, segments: r.path.split("/").filter(Boolean) }));
+/** What the Node adapter hands to Hono, plus what `requestPath` read of the target. */
+interface Bindings extends HttpBindings {
+  /** the request target's path and query (`?…` or ""); absent when it is not a path (400) */
+  target?: { pathname: string; search: string };
+  /** when the request reached the router (performance.now()), for the log line */
+  started?: number;
 }
-
-/** The first route of the list whose path matches `parts` and, when one does, whether its method is `method`. */
-function findRoute(
-  compiled: readonly CompiledRoute[],
-  method: string,
-  parts: string[],
-): { found?: { route: CompiledRoute; params: Record<string, string> }; pathMatched: boolean } {
-  let pathMatched = false;
-  for (const route of compiled) {
-    const params = match(route, parts);
-    if (!params) continue;
-    pathMatched = true;
-    if (route.method === method) return { found: { route, params }, pathMatched };
-  }
-  return { pathMatched };
-}
+type RouterEnv = { Bindings: Bindings };
 
 /**
- * The answer of `findRoute` for every method and every literal route path (no `:param`), worked
- * out once (docs/server-speed.md): a request for one of them (nearly all calls) is one map
- * look-up instead of a walk over the routes. Keyed by "METHOD path" with the path's segments
- * joined by "/"; other paths walk the list as before, so the first matching route still wins.
+ * Hono's `getPath`: the request target's path as the old router saw it (no decoding, empty
+ * segments dropped), so `//`, `//@`, `//[::1` or `//%zz` stay paths. Only origin-form targets
+ * ("/path?query", `parseTarget`) are served; their path and query are read from the URL the
+ * adapter already parsed (scheme, host, then the target as `new URL` reads it), not parsed again.
+ * A target that is not a path gets a path no route has, and the handler answers 400.
  */
-function literalIndex(
-  compiled: readonly CompiledRoute[],
-): Map<string, { route: CompiledRoute; params: Record<string, string> }> {
-  const index = new Map<string, { route: CompiledRoute; params: Record<string, string> }>();
-  const methods = new Set(compiled.map((r) => r.method));
-  for (const route of compiled) {
-    if (route.segments.some((seg) => seg.startsWith(":"))) continue;
-    for (const method of methods) {
-      const { found } = findRoute(compiled, method, route.segments);
-      if (found) index.set(`${method} ${route.segments.join("/")}`, found);
-    }
-  }
-  return index;
+function requestPath(request: Request, env: Bindings | undefined): string {
+  if (!env) return "/";
+  env.started = performance.now();
+  if (!env.incoming.url?.startsWith("/")) return "/";
+  const href = request.url;
+  const afterOrigin = href.slice(href.indexOf("/", href.indexOf("//") + 2));
+  const hash = afterOrigin.indexOf("#");
+  const target = hash < 0 ? afterOrigin : afterOrigin.slice(0, hash);
+  const query = target.indexOf("?");
+  const pathname = query < 0 ? target : target.slice(0, query);
+  env.target = { pathname, search: query < 0 ? "" : target.slice(query) };
+  return `/${pathname.split("/").filter(Boolean).join("/")}`;
 }
 
-function match(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
-  if (route.segments.length !== parts.length) return undefined;
+/** Whether the route's path has the request's segments (a `:param` takes any one segment). */
+function pathMatches(route: CompiledRoute, parts: string[]): boolean {
+  if (route.segments.length !== parts.length) return false;
+  return route.segments.every((seg, i) => seg.startsWith(":") || seg === parts[i]);
+}
+
+/** The route's params read from the request's path segments; undefined when one does not decode. */
+function paramsOf(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};
-  for (let i = 0; i < parts.length; i++) {
+  if (!route.hasParams) return params;
+  for (let i = 0; i < route.segments.length; i++) {
     const seg = route.segments[i]!;
-    const part = parts[i]!;
-    if (seg.startsWith(":")) {
-      try {
-        params[seg.slice(1)] = decodeURIComponent(part);
-      } catch {
-        return undefined;
-      }
-    } else if (seg !== part) return undefined;
+    if (!seg.startsWith(":")) continue;
+    try {
+      params[seg.slice(1)] = decodeURIComponent(parts[i] ?? "");
+    } catch {
+      return undefined;
+    }
   }
   return params;
 }
@@ -197,24 +226,22 @@ function parseCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  extraHeaders: Record<string, string> = {},
-): void {
-  sendRawJson(res, status, JSON.stringify(body ?? null), extraHeaders);
-}
+type AnswerHeaders = Record<string, string | string[]>;
 
-function sendRawJson(res: ServerResponse, status: number, text: string, extraHeaders: Record<string, string>): void {
-  res.writeHead(status, {
+/**
+ * A JSON answer as a Response of the Node adapter: with a string body and plain headers it is
+ * written by one `writeHead` and one `end` (the adapter's cached path), as before Hono.
+ */
+function jsonResponse(status: number, text: string, extraHeaders: AnswerHeaders): Response {
+  const headers = {
     "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(text),
+    "content-length": String(Buffer.byteLength(text)),
     "cache-control": "no-store",
     "x-content-type-options": "nosniff",
     ...extraHeaders,
-  });
-  res.end(text);
+  };
+  // several set-cookie values stay an array: Node's writeHead sends one header line each
+  return new Response(text, { status, headers: headers as unknown as HeadersInit });
 }
 
 const ALLOWED_HEADERS = [
@@ -234,130 +261,197 @@ const ALLOWED_HEADERS = [
   "content-type",
 ].join(", ");
 
-export function createRouter(routes: Route[], hooks: RouterHooks) {
-  const compiled = compile(routes);
-  const literal = literalIndex(compiled);
-
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const url = parseTarget(req.url);
-    const pathname = url?.pathname ?? "(invalid target)";
-    const method = (req.method ?? "GET").toUpperCase();
-    const origin = req.headers.origin;
-    const cors: Record<string, string> =
-      origin && hooks.corsOrigins.has(origin)
-        ? { "access-control-allow-origin": origin, "access-control-allow-credentials": "true", vary: "Origin" }
-        : {};
-    let status = 200;
-    let code: number | undefined;
-    let userId: string | undefined;
-    const cookies: string[] = [];
-    try {
-      if (method === "OPTIONS") {
-        res.writeHead(204, {
-          ...cors,
-          "access-control-allow-methods": "GET, POST, PUT, DELETE",
-          "access-control-allow-headers": ALLOWED_HEADERS,
-          "access-control-max-age": "600",
+/**
+ * The router: a Node request listener (`(req, res) => Promise<void>`) serving `routes`; the first
+ * route of the list that matches a request answers it.
+ */
+export function createRouter(
+  routes: readonly Route[],
+  hooks: RouterHooks,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const app = new Hono<RouterEnv>({ getPath: (request, options) => requestPath(request, options?.env) });
+  const compiled: CompiledRoute[] = routes.map((route) => {
+    const segments = route.path.split("/").filter(Boolean);
+    return { ...route, segments, hasParams: segments.some((seg) => seg.startsWith(":")) };
+  });
+  for (const route of compiled) app.on(route.method, route.path, (c) => answer(c, hooks, route, true));
+  // No route for this method: a known path is 405, anything else 404 (Hono itself says 404). The
+  // walk over the routes happens only here, so a matched call stays on Hono's one-handler path.
+  app.notFound((c) => {
+    const parts = c.env.target?.pathname.split("/").filter(Boolean) ?? [];
+    const samePath = c.env.target ? compiled.find((route) => pathMatches(route, parts)) : undefined;
+    return answer(c, hooks, samePath, false);
+  });
+  app.onError((error, c) => {
+    // answer() catches every failure of a handler; this is the router's own last guard
+    hooks.logger.error("unexpected failure", { path: c.env.target?.pathname ?? "", error: String(error) });
+    return jsonResponse(500, JSON.stringify(taskFailed("Task failed to execute...", 500).toBody()), {});
+  });
+  // the request being handed to the adapter: its errorHandler runs synchronously inside the
+  // listener's call when the adapter cannot make a Request of it, and then names the request
+  let handing: IncomingMessage | undefined;
+  const listener = getRequestListener(app.fetch, {
+    hostname: "localhost",
+    errorHandler(error) {
+      // A target such as "*" or "health", a backslash in the path, a Host header that is not a
+      // host: the adapter cannot make a Request of it. Answered like any bad request, never a crash.
+      if (error instanceof RequestError) {
+        const method = (handing?.method ?? "GET").toUpperCase();
+        const msg = parseTarget(handing?.url)
+          ? `Invalid request: ${error.message}`
+          : "Invalid request target: expected a path such as /health";
+        hooks.logger.info("request", {
+          method,
+          path: "(invalid target)",
+          status: 400,
+          code: API_ERROR.TASK_FAILED,
+          ms: 0,
         });
-        res.end();
-        status = 204;
-        return;
+        return jsonResponse(400, JSON.stringify(taskFailed(msg, 400).toBody()), {});
       }
-      if (hooks.draining()) throw taskFailed("The server is shutting down", 503);
-      if (!url) throw taskFailed("Invalid request target: expected a path such as /health", 400);
-      const parts = url.pathname.split("/").filter(Boolean);
-      const known = literal.get(`${method} ${parts.join("/")}`);
-      const { found, pathMatched } = known
-        ? { found: { route: known.route, params: { ...known.params } }, pathMatched: true }
-        : findRoute(compiled, method, parts);
-      if (!found)
-        throw taskFailed(
-          pathMatched ? `Method ${method} not allowed on ${pathname}` : `Not found: ${method} ${pathname}`,
-          pathMatched ? 405 : 404,
-        );
-
-      let cookieJar: Map<string, string> | undefined;
-      let bodyRead = false;
-      const ctx: RequestContext = {
-        req,
-        res,
-        method,
-        path: pathname,
-        params: found.params,
-        query: url.searchParams,
-        ip: hooks.clientAddress(req),
-        header(name) {
-          const v = req.headers[name];
-          const text = Array.isArray(v) ? v[0] : v;
-          const trimmed = text?.trim();
-          return trimmed ? trimmed : undefined;
-        },
-        requireHeader(name) {
-          const v = this.header(name);
-          if (v === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
-          return v;
-        },
-        async body(schema) {
-          if (bodyRead) throw new Error("body read twice");
-          bodyRead = true;
-          const text = await readBody(req, SERVER_LIMITS.bodyLimitBytes);
-          let json: unknown;
-          try {
-            json = text.trim() === "" ? undefined : JSON.parse(text);
-          } catch {
-            throw taskFailed("Invalid JSON body");
-          }
-          const parsed = schema.safeParse(json);
-          if (!parsed.success) {
-            const issues = formatIssues(parsed.error);
-            throw taskFailed(`Invalid request body: ${issues.join("; ")}`, 400, issues);
-          }
-          return parsed.data;
-        },
-        cookie: (name) => {
-          cookieJar ??= parseCookies(req.headers.cookie);
-          return cookieJar.get(name);
-        },
-        setCookie: (c) => {
-          cookies.push(c);
-        },
-      };
-      if (found.route.auth === "public") await hooks.limitPublic(ctx);
-      else await hooks.authenticate(ctx, found.route);
-      userId = ctx.user?.id;
-      const answer = await found.route.handler(ctx);
-      if (!bodyRead && (method === "POST" || method === "PUT" || method === "DELETE")) {
-        // Drain an unread body so keep-alive connections stay usable (and huge ones are refused).
-        await readBody(req, SERVER_LIMITS.bodyLimitBytes).catch(() => undefined);
-      }
-      const extra = { ...cors, ...(cookies.length ? { "set-cookie": cookies as unknown as string } : {}) };
-      if (answer instanceof PassThroughJson) {
-        status = answer.status;
-        sendRawJson(res, answer.status, answer.text, extra);
-      } else {
-        sendJson(res, 200, answer ?? { ok: true }, extra);
-      }
-    } catch (error) {
-      const apiError = error instanceof ApiError ? error : undefined;
-      if (!apiError) hooks.logger.error("unexpected failure", { path: pathname, method, error: String(error) });
-      const failure = apiError ?? taskFailed("Task failed to execute...", 500);
-      status = failure.status;
-      code = failure.code;
-      const headers: Record<string, string> = { ...cors };
-      if (cookies.length) headers["set-cookie"] = cookies as unknown as string;
-      if (status === 413) headers.connection = "close";
-      if (!res.headersSent) sendJson(res, status, failure.toBody(), headers);
-      if (status === 413) req.resume();
+      hooks.logger.error("request failed outside the router", { error: String(error) });
+      return jsonResponse(500, JSON.stringify(taskFailed("Task failed to execute...", 500).toBody()), {});
+    },
+  });
+  return (req, res) => {
+    handing = req;
+    try {
+      return listener(req, res).then(() => undefined);
     } finally {
-      hooks.logger.info("request", {
-        method,
-        path: pathname,
-        status,
-        ...(code === undefined ? {} : { code }),
-        ...(userId ? { user: userId } : {}),
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      });
+      handing = undefined;
     }
   };
+}
+
+/**
+ * One request's answer. `route` is the route Hono matched (by path, and by method when
+ * `methodMatched`); none for a path no route has.
+ */
+async function answer(
+  c: Context<RouterEnv>,
+  hooks: RouterHooks,
+  route: CompiledRoute | undefined,
+  methodMatched: boolean,
+): Promise<Response> {
+  const { incoming: req, outgoing: res, target: url } = c.env;
+  const started = c.env.started ?? performance.now();
+  const pathname = url?.pathname ?? "(invalid target)";
+  const method = (req.method ?? "GET").toUpperCase();
+  const origin = req.headers.origin;
+  const cors: Record<string, string> =
+    origin && hooks.corsOrigins.has(origin)
+      ? { "access-control-allow-origin": origin, "access-control-allow-credentials": "true", vary: "Origin" }
+      : {};
+  let status = 200;
+  let code: number | undefined;
+  let userId: string | undefined;
+  const cookies: string[] = [];
+  try {
+    if (method === "OPTIONS") {
+      // written as before: a 204 with no content-type, which a Response would get from the adapter
+      res.writeHead(204, {
+        ...cors,
+        "access-control-allow-methods": "GET, POST, PUT, DELETE",
+        "access-control-allow-headers": ALLOWED_HEADERS,
+        "access-control-max-age": "600",
+      });
+      res.end();
+      status = 204;
+      return RESPONSE_ALREADY_SENT;
+    }
+    if (hooks.draining()) throw taskFailed("The server is shutting down", 503);
+    if (!url) throw taskFailed("Invalid request target: expected a path such as /health", 400);
+    const params = route ? paramsOf(route, pathname.split("/").filter(Boolean)) : undefined;
+    if (!route || !params) throw taskFailed(`Not found: ${method} ${pathname}`, 404);
+    // HEAD reaches the GET route (Hono answers HEAD with GET's headers); the API has no HEAD calls
+    if (!methodMatched || method !== route.method) throw taskFailed(`Method ${method} not allowed on ${pathname}`, 405);
+
+    let cookieJar: Map<string, string> | undefined;
+    let query: URLSearchParams | undefined;
+    let bodyRead = false;
+    const ctx: RequestContext = {
+      req,
+      res,
+      method,
+      path: pathname,
+      params,
+      get query() {
+        query ??= new URLSearchParams(url.search);
+        return query;
+      },
+      ip: hooks.clientAddress(req),
+      header(name) {
+        const v = req.headers[name];
+        const text = Array.isArray(v) ? v[0] : v;
+        const trimmed = text?.trim();
+        return trimmed ? trimmed : undefined;
+      },
+      requireHeader(name) {
+        const v = this.header(name);
+        if (v === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
+        return v;
+      },
+      async body(schema) {
+        if (bodyRead) throw new Error("body read twice");
+        bodyRead = true;
+        const text = await readBody(req, SERVER_LIMITS.bodyLimitBytes);
+        let json: unknown;
+        try {
+          json = text.trim() === "" ? undefined : JSON.parse(text);
+        } catch {
+          throw taskFailed("Invalid JSON body");
+        }
+        const parsed = schema.safeParse(json);
+        if (!parsed.success) {
+          const issues = formatIssues(parsed.error);
+          throw taskFailed(`Invalid request body: ${issues.join("; ")}`, 400, issues);
+        }
+        return parsed.data;
+      },
+      cookie: (name) => {
+        cookieJar ??= parseCookies(req.headers.cookie);
+        return cookieJar.get(name);
+      },
+      setCookie: (cookie) => {
+        cookies.push(cookie);
+      },
+    };
+    if (route.auth === "public") await hooks.limitPublic(ctx);
+    else await hooks.authenticate(ctx, route);
+    userId = ctx.user?.id;
+    const result = await route.handler(ctx);
+    if (!bodyRead && (method === "POST" || method === "PUT" || method === "DELETE")) {
+      // Drain an unread body so keep-alive connections stay usable (and huge ones are refused).
+      await readBody(req, SERVER_LIMITS.bodyLimitBytes).catch(() => undefined);
+    }
+    const extra: AnswerHeaders = cookies.length ? { ...cors, "set-cookie": cookies } : cors;
+    if (result instanceof PassThroughJson) {
+      status = result.status;
+      return jsonResponse(result.status, result.text, extra);
+    }
+    return jsonResponse(200, JSON.stringify(result ?? { ok: true }), extra);
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : undefined;
+    if (!apiError) hooks.logger.error("unexpected failure", { path: pathname, method, error: String(error) });
+    const failure = apiError ?? taskFailed("Task failed to execute...", 500);
+    status = failure.status;
+    code = failure.code;
+    const headers: AnswerHeaders = { ...cors };
+    if (cookies.length) headers["set-cookie"] = cookies;
+    if (status === 413) {
+      headers.connection = "close";
+      req.resume();
+    }
+    if (res.headersSent) return RESPONSE_ALREADY_SENT;
+    return jsonResponse(status, JSON.stringify(failure.toBody()), headers);
+  } finally {
+    hooks.logger.info("request", {
+      method,
+      path: pathname,
+      status,
+      ...(code === undefined ? {} : { code }),
+      ...(userId ? { user: userId } : {}),
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  }
 }

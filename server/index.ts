@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { API_ERROR } from "../lib/api.js";
+import { API_ERROR, type RouteName } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import { clientAddress } from "./address.js";
 import { type App, type BotEvents, memoryLimiter } from "./app.js";
@@ -23,7 +23,7 @@ import { redisLimiter } from "./cluster/limits.js";
 import { openRedis } from "./cluster/redis.js";
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
 import { ApiError } from "./errors.js";
-import { createRouter } from "./http.js";
+import { createRouter, type Handler, routesFromTable } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
 import { createSmtpMailer } from "./mail.js";
@@ -47,6 +47,11 @@ export interface RunningServer {
   url: string;
   /** ws(s)://host:port */
   wsUrl: string;
+  /**
+   * The address a browser should open: the WebAuthn relying party's host (localhost by default)
+   * when the server listens on a loopback address, since key login refuses 127.0.0.1 as a domain.
+   */
+  browserUrl: string;
   port: number;
   host: string;
   dataDir: string;
@@ -161,7 +166,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const relay = new BookRelay(app);
 
-  const routes = [
+  // every route of lib/api.ts ROUTES has its handler here: a route without one does not compile
+  const handlers: Record<RouteName, Handler> = {
     ...publicRoutes(app, relay),
     ...gatewayRoutes(app),
     ...authRoutes(app),
@@ -169,7 +175,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...adminRoutes(app),
     ...tradeRoutes(app),
     ...botRoutes(app),
-  ];
+  };
+  const routes = routesFromTable(handlers);
   const corsOrigins = new Set<string>();
   const handle = createRouter(routes, {
     authenticate: (ctx, route) => authenticate(app, ctx, route),
@@ -224,6 +231,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   for (const o of origins) corsOrigins.add(o);
   const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
   const url = `${tls ? "https" : "http"}://${hostForUrl}:${boundPort}`;
+  const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(config.host);
+  const browserHost = loopback || config.rpId !== "localhost" ? config.rpId : hostForUrl;
+  // behind a TLS proxy the browser talks to the proxy's own port
+  const browserUrl = config.behindTlsProxy ? `https://${browserHost}` : `${scheme}://${browserHost}:${boundPort}`;
   logger.info("server listening", {
     url,
     dataDir: config.dataDir,
@@ -259,6 +270,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url,
     wsUrl: url.replace(/^http/, "ws"),
+    browserUrl,
     port: boundPort,
     host: config.host,
     dataDir: config.dataDir,
@@ -332,6 +344,7 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
     ...(options.redis ? { redis: options.redis } : {}),
   });
   process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
+  process.stderr.write(`Open ${running.browserUrl} in the browser (the address key login works on)\n`);
   if (running.setupCode) {
     // PRODUCT D5/D18: printed once; the same code is in <data>/setup-code (mode 0600).
     process.stderr.write(

@@ -304,10 +304,8 @@ export class BookRelay {
           503,
         );
       }
-      const feed = createFeed(exchange, pair, {
-        ...nodeFeedOptions(),
-        ...(exchange === "paper" ? { now: () => this.app.now() } : {}),
-      });
+      // only paper's feed reads `now` (its market on the server's clock); live feeds keep the wall clock
+      const feed = createFeed(exchange, pair, { ...nodeFeedOptions(), now: () => this.app.now() });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();

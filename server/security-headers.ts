@@ -6,20 +6,20 @@
  * CSP of an HTML page with `pagePolicy`.
  */
 import type { ServerResponse } from "node:http";
-import { BINGX_WS_URL } from "../exchanges/feeds/bingx.js";
-import { BITGET_WS_URL } from "../exchanges/feeds/bitget.js";
-import { BITMART_WS_URL } from "../exchanges/feeds/bitmart.js";
-import { BITRUE_WS_URL } from "../exchanges/feeds/bitrue.js";
-import { BYBIT_WS_URL } from "../exchanges/feeds/bybit.js";
-import { COINSTORE_REST_URL, COINSTORE_WS_URL } from "../exchanges/feeds/coinstore.js";
-import { GATE_REST_URL, GATE_WS_URL } from "../exchanges/feeds/gate.js";
-import { HTX_WS_URL } from "../exchanges/feeds/htx.js";
-import { KUCOIN_WS_URL } from "../exchanges/feeds/kucoin.js";
-import { LBANK_WS_URL } from "../exchanges/feeds/lbank.js";
-import { MEXC_REST_URL, MEXC_WS_URL } from "../exchanges/feeds/mexc.js";
-import { OKX_WS_URL } from "../exchanges/feeds/okx.js";
-import { PROBIT_WS_URL } from "../exchanges/feeds/probit.js";
-import { XT_REST_URL, XT_WS_URL } from "../exchanges/feeds/xt.js";
+import { BINGX_WS_URL } from "../exchanges/bingx/feed.js";
+import { BITGET_WS_URL } from "../exchanges/bitget/feed.js";
+import { BITMART_WS_URL } from "../exchanges/bitmart/feed.js";
+import { BITRUE_WS_URL } from "../exchanges/bitrue/feed.js";
+import { BYBIT_WS_URL } from "../exchanges/bybit/feed.js";
+import { COINSTORE_REST_URL, COINSTORE_WS_URL } from "../exchanges/coinstore/feed.js";
+import { GATE_REST_URL, GATE_WS_URL } from "../exchanges/gate/feed.js";
+import { HTX_WS_URL } from "../exchanges/htx/feed.js";
+import { KUCOIN_WS_URL } from "../exchanges/kucoin/feed.js";
+import { LBANK_WS_URL } from "../exchanges/lbank/feed.js";
+import { MEXC_REST_URL, MEXC_WS_URL } from "../exchanges/mexc/feed.js";
+import { OKX_WS_URL } from "../exchanges/okx/feed.js";
+import { PROBIT_WS_URL } from "../exchanges/probit/feed.js";
+import { XT_REST_URL, XT_WS_URL } from "../exchanges/xt/feed.js";
 import type { RealExchangeId } from "../lib/types.js";
 
 /**

@@ -7,9 +7,13 @@
  * The page gets its Content-Security-Policy here, with a fresh style nonce written into its
  * `csp-nonce` meta (docs/security-headers.md). A file that vanishes while it is read (web/dist is
  * emptied during a rebuild) is a 503, never an unhandled stream error that stops the server.
+ *
+ * Text files are sent compressed when the browser accepts it: the build writes `.br` and `.gz`
+ * beside each (web/vite.config.ts), and the answer is the best one Accept-Encoding allows, with
+ * `Vary: Accept-Encoding` (docs/dashboard-delivery.md#delivery). Nothing is compressed per request.
  */
 import { randomBytes } from "node:crypto";
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { createReadStream, existsSync, fstatSync, type Stats, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
@@ -26,6 +30,59 @@ const TYPES: Record<string, string> = {
   ".json": "application/json",
   ".woff2": "font/woff2",
 };
+
+/** The types the build precompresses (web/vite.config.ts); images such as PNG are compressed already. */
+export const COMPRESSIBLE = new Set([".html", ".js", ".css", ".svg", ".json", ".txt", ".map"]);
+
+/** The precompressed forms, best first: the file suffix and its Content-Encoding. */
+const ENCODINGS = [
+  { suffix: ".br", encoding: "br" },
+  { suffix: ".gz", encoding: "gzip" },
+] as const;
+
+/**
+ * The q-value Accept-Encoding gives a coding (RFC 9110 §12.5.3): its own entry, else `*`, else 0
+ * (1 for identity, which is acceptable unless refused). A malformed q counts as 0.
+ */
+export function acceptQuality(header: string | undefined, coding: string): number {
+  let star: number | undefined;
+  let own: number | undefined;
+  for (const part of (header ?? "").split(",")) {
+    const [name = "", ...params] = part.split(";").map((x) => x.trim().toLowerCase());
+    if (!name) continue;
+    let q = 1;
+    for (const p of params) {
+      const m = /^q=([01](?:\.\d{0,3})?)$/.exec(p);
+      if (p.startsWith("q=")) q = m ? Math.min(1, Number(m[1])) : 0;
+    }
+    if (name === coding) own = q;
+    else if (name === "*") star = q;
+  }
+  return own ?? star ?? (coding === "identity" ? 1 : 0);
+}
+
+/** The precompressed file to send for `file` under this Accept-Encoding, if any: best q first, br before gzip on a tie. */
+export function pickEncoding(
+  file: string,
+  acceptEncoding: string | undefined,
+  exists: (path: string) => boolean = (path) => statOrUndefined(path)?.isFile() === true,
+): { path: string; encoding: string } | undefined {
+  if (!COMPRESSIBLE.has(extname(file))) return undefined;
+  let best: { path: string; encoding: string; q: number } | undefined;
+  for (const { suffix, encoding } of ENCODINGS) {
+    const q = acceptQuality(acceptEncoding, encoding);
+    if (q > 0 && (!best || q > best.q) && exists(file + suffix)) best = { path: file + suffix, encoding, q };
+  }
+  return best && { path: best.path, encoding: best.encoding };
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** web/index.html's placeholder for the per-answer nonce. */
 export const NONCE_PLACEHOLDER = "__SPOTDESK_CSP_NONCE__";
@@ -79,19 +136,31 @@ async function sendPage(req: IncomingMessage, res: ServerResponse, file: string)
   res.end(req.method === "HEAD" ? undefined : page);
 }
 
-/** Any other file, streamed; headers go only once the file is open. */
+/** Any other file, streamed (its precompressed form when accepted); headers go only once the file is open. */
 function sendFile(req: IncomingMessage, res: ServerResponse, file: string): Promise<void> {
+  const compressed = pickEncoding(file, req.headers["accept-encoding"]);
+  const path = compressed?.path ?? file;
   return new Promise((resolve, reject) => {
-    const stream = createReadStream(file);
+    const stream = createReadStream(path);
     stream.once("error", (error) => {
       stream.destroy();
       reject(error);
     });
-    stream.once("open", () => {
+    stream.once("open", (fd) => {
       const immutable = file.includes(`${sep}assets${sep}`);
+      let size: number | undefined;
+      try {
+        size = fstatSync(fd).size;
+      } catch {
+        // the length is a courtesy: without it the answer is chunked
+      }
       res.writeHead(200, {
         "content-type": TYPES[extname(file)] ?? "application/octet-stream",
         "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+        ...(size !== undefined ? { "content-length": size } : {}),
+        ...(compressed ? { "content-encoding": compressed.encoding } : {}),
+        // a cache must not hand a br answer to a client that did not ask for it
+        ...(COMPRESSIBLE.has(extname(file)) ? { vary: "Accept-Encoding" } : {}),
       });
       if (req.method === "HEAD") {
         stream.destroy();

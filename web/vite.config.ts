@@ -4,14 +4,18 @@
  * http://127.0.0.1:8787) so the refresh cookie stays same-origin; page loads of the app's own
  * routes (/login/password is both a page and a POST call) are answered by Vite.
  */
+import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
 import { createHash, randomBytes } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin, type ProxyOptions } from "vite";
+import { routePrefixes } from "../lib/api.js";
 import { commonHeaders, pagePolicy } from "../server/security-headers.js";
-import { NONCE_PLACEHOLDER } from "../server/static.js";
+import { COMPRESSIBLE, NONCE_PLACEHOLDER } from "../server/static.js";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 const api = process.env.SPOTDESK_API ?? "http://127.0.0.1:8787";
@@ -63,9 +67,69 @@ function securityHeaders(live: string): Plugin {
   };
 }
 
+/**
+ * Precompression at build time (docs/dashboard-delivery.md#delivery): a `.br` (quality 11) and a
+ * `.gz` (level 9) beside every text file of web/dist that compresses, so `spotdesk serve` picks one
+ * by Accept-Encoding and never compresses per request. index.html is a template (its nonce is
+ * written per answer) and stays as is.
+ */
+function precompress(outDir: string): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  const files = async (dir: string): Promise<string[]> => {
+    const out: string[] = [];
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) out.push(...(await files(path)));
+      else if (e.isFile()) out.push(path);
+    }
+    return out;
+  };
+  return {
+    name: "spotdesk:precompress",
+    apply: "build",
+    async closeBundle() {
+      for (const file of await files(outDir)) {
+        const ext = extname(file);
+        if (!COMPRESSIBLE.has(ext) || ext === ".html") continue;
+        const raw = await readFile(file);
+        const [br, gzipped] = await Promise.all([
+          brotli(raw, {
+            params: {
+              [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+              [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
+          }),
+          gz(raw, { level: 9 }),
+        ]);
+        // a form no smaller than the file is not worth a Content-Encoding
+        if (br.length < raw.length) await writeFile(`${file}.br`, br);
+        if (gzipped.length < raw.length) await writeFile(`${file}.gz`, gzipped);
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   root,
-  plugins: [react(), securityHeaders(liveUrl(command))],
+  plugins: [
+    // web/src/routes/ is the route table (docs/dashboard-delivery.md#routes): every file there is a
+    // route; the tree is written to src/routeTree.gen.ts (committed, so typecheck needs no build) and
+    // each route's component goes in its own chunk.
+    tanstackRouter({
+      target: "react",
+      routesDirectory: join(root, "src/routes"),
+      generatedRouteTree: join(root, "src/routeTree.gen.ts"),
+      routeFileIgnorePattern: "\\.test\\.tsx?$",
+      quoteStyle: "double",
+      semicolons: true,
+      autoCodeSplitting: true,
+      disableLogging: true,
+    }),
+    react(),
+    securityHeaders(liveUrl(command)),
+    precompress(join(root, "dist")),
+  ],
   define: {
     // the live channel connects straight to the server in dev (Vite's own socket owns "/")
     "import.meta.env.VITE_LIVE_URL": JSON.stringify(liveUrl(command)),
@@ -79,8 +143,7 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     port: 5173,
-    proxy: Object.fromEntries(
-      ["/credentials", "/code", "/register", "/login/password", "/login/signature", "/user/refresh", "/user/logout", "/token", "/book", "/candles", "/health"].map((p) => [p, toApi]),
-    ),
+    // every API route of the one route table (lib/api.ts ROUTES), so a new route is proxied without a second list
+    proxy: Object.fromEntries(routePrefixes().map((p) => [p, toApi])),
   },
 }));

@@ -44,12 +44,13 @@ export class SignInGuard {
   }
 
   /**
-   * Records one failure of the address unless it has used its budget already, in one step of the
-   * limiter (atomic in memory and in Redis); false (nothing recorded) when over the budget.
+   * Records one failed token check of the address unless it is over its budget, in one limiter
+   * call, so parallel checks cannot all pass the count before any is recorded; true when over
+   * (the answer is then 604 and nothing is recorded).
    */
-  async failUnlessOver(address: string): Promise<boolean> {
+  async failOver(address: string): Promise<boolean> {
     const { failuresPerAddress, failureWindowMs } = this.limits;
-    return this.limiter.take(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now());
+    return !(await this.limiter.take(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now()));
   }
 
   /** Records one failed check of the address (and of the e-mail when given). */

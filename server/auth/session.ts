@@ -1,14 +1,17 @@
 /**
- * Sessions: the access token (signed JSON with `expires`, seed 000 §3) and the refresh token
- * (random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh: PRODUCT D7).
+ * The session lifecycle, all of it (issue 14): issued at sign-in (`issueSession`), checked on
+ * every call (`authenticate`, `checkAccessToken`), refreshed with its refresh token rotated
+ * (`refreshSession`), revoked by logout or by a replayed refresh token (`revokeSession`,
+ * `endSession`). The access token is signed JSON with `expires` (seed 000 §3); the refresh token
+ * is random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh (PRODUCT D7).
  */
 import { randomUUID } from "node:crypto";
-import { API_ERROR, HEADER, REFRESH_COOKIE, type SessionAnswer } from "../../lib/api.js";
+import { API_ERROR, HEADER, REFRESH_COOKIE, type RefreshAnswer, type SessionAnswer } from "../../lib/api.js";
 import type { App } from "../app.js";
 import { ApiError, forbidden } from "../errors.js";
 import type { RequestContext, Route } from "../http.js";
 import type { UserRecord } from "../storage/types.js";
-import { randomToken, sha256Hex, signAccessToken, verifyAccessTokenCached } from "./secrets.js";
+import { randomToken, sha256Hex, signAccessToken, verifyAccessToken, verifyAccessTokenCached } from "./secrets.js";
 
 export function refreshCookie(app: App, token: string, expires: number): string {
   const maxAge = Math.max(0, Math.floor((expires - app.now()) / 1000));
@@ -52,6 +55,73 @@ export async function issueSession(
 }
 
 /**
+ * PRODUCT D7 refresh: the refresh token comes in the cookie and is rotated (a new one in the
+ * cookie, a new access token in the answer). A rotated-out token used again is a replay and ends
+ * the session; an unknown one is a failed token check of the address (docs/server-limits.md).
+ */
+export async function refreshSession(app: App, ctx: RequestContext, userId: string): Promise<RefreshAnswer> {
+  const token = ctx.cookie(REFRESH_COOKIE);
+  if (!token) throw new ApiError(API_ERROR.ALL_EXPIRED);
+  if (await app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
+  const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
+  if (!found) {
+    await app.signIn.fail(ctx.ip);
+    throw new ApiError(API_ERROR.INVALID_TOKEN);
+  }
+  const { session, replay } = found;
+  if (replay) {
+    await endSession(app, session.id);
+    app.logger.warn("refresh token replayed: session revoked", { user: session.userId });
+    ctx.setCookie(clearRefreshCookie(app));
+    throw new ApiError(API_ERROR.INVALID_TOKEN);
+  }
+  if (session.userId !== userId) throw new ApiError(API_ERROR.INVALID_TOKEN);
+  const now = app.now();
+  if (session.expires <= now) {
+    await app.storage.deleteSession(session.id);
+    throw new ApiError(API_ERROR.ALL_EXPIRED);
+  }
+  const user = await app.storage.getUser(session.userId);
+  if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+  const next = randomToken();
+  const expires = now + app.config.refreshTtlMs;
+  if (!(await app.storage.rotateSession(session.id, session.refreshHash, sha256Hex(next), expires))) {
+    throw new ApiError(API_ERROR.INVALID_TOKEN);
+  }
+  await app.storage.updateUser(user.id, { lastActive: now });
+  ctx.setCookie(refreshCookie(app, next, expires));
+  return {
+    accessToken: signAccessToken(
+      { uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs },
+      app.tokenSecret,
+    ),
+    refreshTokenExpiry: expires,
+  };
+}
+
+/**
+ * PRODUCT D7 exit: revokes the session of the refresh cookie, and the session of a validly signed
+ * access token (scripts without the cookie), with every access token of it; clears the cookie.
+ */
+export async function revokeSession(app: App, ctx: RequestContext): Promise<void> {
+  const token = ctx.cookie(REFRESH_COOKIE);
+  if (token) {
+    const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
+    if (found) await endSession(app, found.session.id);
+  }
+  const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.header(HEADER.authorization) ?? "");
+  const payload = bearer ? verifyAccessToken(bearer[1]!, app.tokenSecret) : undefined;
+  if (payload) await endSession(app, payload.sid);
+  ctx.setCookie(clearRefreshCookie(app));
+}
+
+/** Ends one session: its row goes, and its live-channel sockets close at once (4607). */
+export async function endSession(app: App, sessionId: string): Promise<void> {
+  await app.storage.deleteSession(sessionId);
+  app.sessions.ended(sessionId);
+}
+
+/**
  * Checks an access token (seed 000 §8): malformed or forged 607; expired 602 while the session's
  * refresh token is still valid, else 603; a revoked session 607; a removed user 606.
  */
@@ -86,10 +156,8 @@ export async function checkAccessTokenFrom(
   try {
     return await checkAccessToken(app, token);
   } catch (error) {
-    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
-      // one atomic step (a burst of forged tokens checks and records one by one, on any process)
-      if (!(await app.signIn.failUnlessOver(address))) throw new ApiError(API_ERROR.RATE_LIMIT);
-    }
+    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN && (await app.signIn.failOver(address)))
+      throw new ApiError(API_ERROR.RATE_LIMIT);
     throw error;
   }
 }

@@ -6,10 +6,11 @@
  * record and published on the live channel (snapshot/delta, scope D6) by the hub.
  */
 
+import { needsApiKey } from "../../exchanges/catalogue.js";
 import { nodeFeedOptions } from "../../exchanges/feed-node.js";
 import { createFeed } from "../../exchanges/feeds.js";
-import { createPaperFeed, paperPair } from "../../exchanges/paper/index.js";
-import { createExchange } from "../../exchanges/registry.js";
+import { openAccount } from "../../exchanges/open.js";
+import { paperPair } from "../../exchanges/paper/index.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import { decryptText, type StoredCredentials } from "../../lib/envelope.js";
 import { isExchangeId } from "../../lib/types.js";
@@ -190,7 +191,7 @@ export class BotHost {
     }
     if (current) {
       // PRODUCT D4: removing the API key deleted the bot's credentials: it can no longer trade
-      if (bot.path[1] !== "paper" && bot.wrappedCredentials === null)
+      if (needsApiKey(bot.path[1]) && bot.wrappedCredentials === null)
         await this.halt(
           botId,
           "The account's API key was removed; the bot stopped (its orders were left as they are).",
@@ -251,7 +252,7 @@ export class BotHost {
 
   private async adapterFor(bot: BotRecord): Promise<ExchangeAdapter> {
     // paper queues and groups its own calls per account (docs/paper-store.md)
-    if (bot.path[1] === "paper") return buildAdapter(this.app, bot.path, undefined);
+    if (!needsApiKey(bot.path[1])) return buildAdapter(this.app, bot.path, undefined);
     if (!bot.wrappedCredentials)
       throw new Error("No credentials for this bot: add the account's API key and create the bot again (PRODUCT D4)");
     const all = JSON.parse(await decryptText(bot.wrappedCredentials, this.app.dataKey)) as Record<
@@ -261,7 +262,7 @@ export class BotHost {
     const credentials = all[pathKey(bot.path)];
     if (!credentials) throw new Error("No credentials for this bot's account (PRODUCT D4)");
     const baseUrl = this.endpoints[bot.path[1]]?.baseUrl;
-    return createExchange(bot.path[1], credentials, { logger: this.app.logger, ...(baseUrl ? { baseUrl } : {}) });
+    return openAccount(bot.path[1], { credentials, logger: this.app.logger, ...(baseUrl ? { baseUrl } : {}) });
   }
 
   private async decimalsFor(exchange: string, pair: string): Promise<{ price: number; amount: number } | undefined> {
@@ -276,14 +277,13 @@ export class BotHost {
   private acquireFeed(exchange: string, pair: string, key: string): BookFeed {
     let entry = this.feeds.get(key);
     if (!entry) {
-      const feed =
-        exchange === "paper"
-          ? createPaperFeed(pair, { now: () => this.app.now() })
-          : createFeed(exchange, pair, {
-              ...nodeFeedOptions(),
-              logger: this.app.logger,
-              ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
-            });
+      // the feed index builds paper's feed too; only paper reads `now` (the server's clock)
+      const feed = createFeed(exchange, pair, {
+        ...nodeFeedOptions(),
+        logger: this.app.logger,
+        now: () => this.app.now(),
+        ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
+      });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();

@@ -3,23 +3,15 @@ import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
-import { API_ERROR, HEADER, REFRESH_COOKIE, type RefreshAnswer, SERVER_LIMITS } from "../../lib/api.js";
+import { API_ERROR, HEADER, type RefreshAnswer, SERVER_LIMITS } from "../../lib/api.js";
 import { codeSchema, emailSchema, passwordSchema } from "../../lib/schemas.js";
 import type { App } from "../app.js";
 import { claimEmailCode, issueEmailCode, WRONG_CREDENTIALS } from "../auth/codes.js";
-import {
-  hashPassword,
-  randomToken,
-  safeEqual,
-  sha256Hex,
-  signAccessToken,
-  verifyAccessToken,
-  verifyPassword,
-} from "../auth/secrets.js";
-import { clearRefreshCookie, issueSession, refreshCookie } from "../auth/session.js";
+import { hashPassword, safeEqual, sha256Hex, verifyPassword } from "../auth/secrets.js";
+import { issueSession, refreshSession, revokeSession } from "../auth/session.js";
 import { verifyEnrollment, verifyKeyLogin } from "../auth/webauthn.js";
 import { ApiError, taskFailed } from "../errors.js";
-import type { RequestContext, Route } from "../http.js";
+import type { RequestContext, RouteHandlers } from "../http.js";
 import type { UserRecord } from "../storage/types.js";
 
 export const SETUP_CODE_META = "setup_code_hash";
@@ -73,226 +65,133 @@ async function maybeEnroll(
   return verified.id;
 }
 
-export function authRoutes(app: App): Route[] {
-  return [
-    {
-      method: "GET",
-      path: "/credentials",
-      auth: "public",
-      // Seed 000 §7: the list of credential ids of an e-mail (key login needs at least one).
-      async handler(ctx) {
-        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+export function authRoutes(app: App) {
+  return {
+    // Seed 000 §7: the list of credential ids of an e-mail (key login needs at least one).
+    async credentials(ctx) {
+      const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+      const user = await app.storage.getUserByEmail(email);
+      if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
+      return (await app.storage.listCredentials(user.id)).map((c) => c.id);
+    },
+    // PRODUCT D5: only e-mails an admin permitted get a code; others 606.
+    async code(ctx) {
+      const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+      const user = await app.storage.getUserByEmail(email);
+      if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+      await issueEmailCode(app, email, ctx.ip);
+      return { sent: true };
+    },
+    async register(ctx) {
+      const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+      const password = field(passwordSchema, ctx.requireHeader(HEADER.password), "password");
+      const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
+      await app.signIn.check(ctx.ip, email);
+      const now = app.now();
+      let user = await app.storage.getUserByEmail(email);
+      const setupHash = await app.storage.getMeta(SETUP_CODE_META);
+      if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) await app.signIn.fail(ctx.ip);
+      // PRODUCT D5: the account registered with the one-time setup code is the first admin; the
+      // code is taken with a compare-and-delete so two parallel registrations make one admin.
+      if (
+        setupHash &&
+        !user &&
+        safeEqual(sha256Hex(code), setupHash) &&
+        (await app.storage.takeMeta(SETUP_CODE_META, setupHash))
+      ) {
+        rmSync(setupCodeFile(app.config.dataDir), { force: true });
+        user = {
+          id: randomUUID(),
+          email,
+          passwordHash: await hashPassword(password, app.config.scryptCost),
+          admin: true,
+          scope: "all",
+          lastActive: now,
+          created: now,
+        };
+        await app.storage.createUser(user);
+        app.logger.info("first admin registered", { user: user.id });
+        const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+        return issueSession(app, ctx, user, credentialsId);
+      }
+      if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
+      if (user.passwordHash !== null) throw taskFailed("This e-mail is already registered: sign in instead", 409);
+      const codeId = await claimEmailCode(app, email, code, ctx.ip);
+      const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+      if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
+      const passwordHash = await hashPassword(password, app.config.scryptCost);
+      await app.storage.updateUser(user.id, { passwordHash });
+      user.passwordHash = passwordHash;
+      return issueSession(app, ctx, user, credentialsId);
+    },
+    async loginPassword(ctx) {
+      const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+      const password = ctx.requireHeader(HEADER.password);
+      const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
+      checkTimestamp(app, ctx);
+      await app.signIn.check(ctx.ip, email);
+      const user = await app.storage.getUserByEmail(email);
+      if (!user || user.passwordHash === null) {
+        await app.signIn.fail(ctx.ip);
+        throw new ApiError(API_ERROR.NO_SUCH_USER);
+      }
+      // The code's attempt is spent before the password is checked: 5 password guesses per code.
+      const codeId = await claimEmailCode(app, email, code, ctx.ip);
+      if (!(await verifyPassword(password, user.passwordHash))) {
+        await app.signIn.fail(ctx.ip, email);
+        throw taskFailed(WRONG_CREDENTIALS, 401);
+      }
+      const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+      if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
+      return issueSession(app, ctx, user, credentialsId);
+    },
+    async loginSignature(ctx) {
+      const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
+      const clientData = ctx.requireHeader(HEADER.clientData);
+      const authenticatorData = ctx.requireHeader(HEADER.authenticatorData);
+      const credentialsId = ctx.requireHeader(HEADER.credentialsId);
+      const signature = ctx.requireHeader(HEADER.signature);
+      const timestamp = checkTimestamp(app, ctx);
+      // A key signature cannot be guessed: only the address's failures count here, so a flood of
+      // wrong guesses against the e-mail never keeps its owner's key out (docs/server-limits.md).
+      await app.signIn.check(ctx.ip);
+      try {
         const user = await app.storage.getUserByEmail(email);
         if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        return (await app.storage.listCredentials(user.id)).map((c) => c.id);
-      },
+        const credential = await app.storage.getCredential(credentialsId.replace(/=+$/, ""));
+        if (!credential || credential.userId !== user.id) throw taskFailed("Unknown key for this e-mail", 401);
+        const counter = await verifyKeyLogin(app, credential, {
+          clientData,
+          authenticatorData,
+          signature,
+          timestamp,
+          method: ctx.method,
+          path: ctx.path,
+        });
+        // One login per timestamp and key: a replayed assertion is refused.
+        if (!(await app.storage.recordKeyLogin(credential.id, counter, timestamp)))
+          throw taskFailed("Key login refused: replayed signature", 401);
+        return await issueSession(app, ctx, user, credential.id);
+      } catch (error) {
+        if (error instanceof ApiError && error.status !== 500) await app.signIn.fail(ctx.ip);
+        throw error;
+      }
     },
-    {
-      method: "POST",
-      path: "/code",
-      auth: "public",
-      // PRODUCT D5: only e-mails an admin permitted get a code; others 606.
-      async handler(ctx) {
-        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
-        const user = await app.storage.getUserByEmail(email);
-        if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        await issueEmailCode(app, email, ctx.ip);
-        return { sent: true };
-      },
+    // PRODUCT D7: the refresh token comes in the cookie and is rotated; a rotated token used again
+    // is a replay and ends the session.
+    async refresh(ctx): Promise<RefreshAnswer> {
+      const userId = ctx.requireHeader(HEADER.userId);
+      checkTimestamp(app, ctx);
+      return refreshSession(app, ctx, userId);
     },
-    {
-      method: "POST",
-      path: "/register",
-      auth: "public",
-      async handler(ctx) {
-        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
-        const password = field(passwordSchema, ctx.requireHeader(HEADER.password), "password");
-        const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
-        await app.signIn.check(ctx.ip, email);
-        const now = app.now();
-        let user = await app.storage.getUserByEmail(email);
-        const setupHash = await app.storage.getMeta(SETUP_CODE_META);
-        if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) await app.signIn.fail(ctx.ip);
-        // PRODUCT D5: the account registered with the one-time setup code is the first admin; the
-        // code is taken with a compare-and-delete so two parallel registrations make one admin.
-        if (
-          setupHash &&
-          !user &&
-          safeEqual(sha256Hex(code), setupHash) &&
-          (await app.storage.takeMeta(SETUP_CODE_META, setupHash))
-        ) {
-          rmSync(setupCodeFile(app.config.dataDir), { force: true });
-          user = {
-            id: randomUUID(),
-            email,
-            passwordHash: await hashPassword(password, app.config.scryptCost),
-            admin: true,
-            scope: "all",
-            lastActive: now,
-            created: now,
-          };
-          await app.storage.createUser(user);
-          app.logger.info("first admin registered", { user: user.id });
-          const credentialsId = await maybeEnroll(app, ctx, user, email, code);
-          return issueSession(app, ctx, user, credentialsId);
-        }
-        if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        if (user.passwordHash !== null) throw taskFailed("This e-mail is already registered: sign in instead", 409);
-        const codeId = await claimEmailCode(app, email, code, ctx.ip);
-        const credentialsId = await maybeEnroll(app, ctx, user, email, code);
-        if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
-        const passwordHash = await hashPassword(password, app.config.scryptCost);
-        await app.storage.updateUser(user.id, { passwordHash });
-        user.passwordHash = passwordHash;
-        return issueSession(app, ctx, user, credentialsId);
-      },
+    // PRODUCT D7: exit revokes the refresh token (and with it every access token of the session).
+    async logout(ctx) {
+      await revokeSession(app, ctx);
+      return { ok: true };
     },
-    {
-      method: "POST",
-      path: "/login/password",
-      auth: "public",
-      async handler(ctx) {
-        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
-        const password = ctx.requireHeader(HEADER.password);
-        const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
-        checkTimestamp(app, ctx);
-        await app.signIn.check(ctx.ip, email);
-        const user = await app.storage.getUserByEmail(email);
-        if (!user || user.passwordHash === null) {
-          await app.signIn.fail(ctx.ip);
-          throw new ApiError(API_ERROR.NO_SUCH_USER);
-        }
-        // The code's attempt is spent before the password is checked: 5 password guesses per code.
-        const codeId = await claimEmailCode(app, email, code, ctx.ip);
-        if (!(await verifyPassword(password, user.passwordHash))) {
-          await app.signIn.fail(ctx.ip, email);
-          throw taskFailed(WRONG_CREDENTIALS, 401);
-        }
-        const credentialsId = await maybeEnroll(app, ctx, user, email, code);
-        if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
-        return issueSession(app, ctx, user, credentialsId);
-      },
+    async me(ctx) {
+      const user = ctx.user!;
+      return { uuid: user.id, email: user.email, admin: user.admin, scope: user.scope, lastActive: user.lastActive };
     },
-    {
-      method: "POST",
-      path: "/login/signature",
-      auth: "public",
-      async handler(ctx) {
-        const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
-        const clientData = ctx.requireHeader(HEADER.clientData);
-        const authenticatorData = ctx.requireHeader(HEADER.authenticatorData);
-        const credentialsId = ctx.requireHeader(HEADER.credentialsId);
-        const signature = ctx.requireHeader(HEADER.signature);
-        const timestamp = checkTimestamp(app, ctx);
-        // A key signature cannot be guessed: only the address's failures count here, so a flood of
-        // wrong guesses against the e-mail never keeps its owner's key out (docs/server-limits.md).
-        await app.signIn.check(ctx.ip);
-        try {
-          const user = await app.storage.getUserByEmail(email);
-          if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
-          const credential = await app.storage.getCredential(credentialsId.replace(/=+$/, ""));
-          if (!credential || credential.userId !== user.id) throw taskFailed("Unknown key for this e-mail", 401);
-          const counter = await verifyKeyLogin(app, credential, {
-            clientData,
-            authenticatorData,
-            signature,
-            timestamp,
-            method: ctx.method,
-            path: ctx.path,
-          });
-          // One login per timestamp and key: a replayed assertion is refused.
-          if (!(await app.storage.recordKeyLogin(credential.id, counter, timestamp)))
-            throw taskFailed("Key login refused: replayed signature", 401);
-          return await issueSession(app, ctx, user, credential.id);
-        } catch (error) {
-          if (error instanceof ApiError && error.status !== 500) await app.signIn.fail(ctx.ip);
-          throw error;
-        }
-      },
-    },
-    {
-      method: "POST",
-      path: "/user/refresh",
-      auth: "public",
-      // PRODUCT D7: the refresh token comes in the cookie and is rotated; a rotated token used again
-      // is a replay and ends the session.
-      async handler(ctx): Promise<RefreshAnswer> {
-        const userId = ctx.requireHeader(HEADER.userId);
-        checkTimestamp(app, ctx);
-        const token = ctx.cookie(REFRESH_COOKIE);
-        if (!token) throw new ApiError(API_ERROR.ALL_EXPIRED);
-        // An unknown refresh token is a failed token check of the address (docs/server-limits.md).
-        if (await app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
-        const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
-        if (!found) {
-          await app.signIn.fail(ctx.ip);
-          throw new ApiError(API_ERROR.INVALID_TOKEN);
-        }
-        const { session, replay } = found;
-        if (replay) {
-          await app.storage.deleteSession(session.id);
-          app.sessions.ended(session.id);
-          app.logger.warn("refresh token replayed: session revoked", { user: session.userId });
-          ctx.setCookie(clearRefreshCookie(app));
-          throw new ApiError(API_ERROR.INVALID_TOKEN);
-        }
-        if (session.userId !== userId) throw new ApiError(API_ERROR.INVALID_TOKEN);
-        const now = app.now();
-        if (session.expires <= now) {
-          await app.storage.deleteSession(session.id);
-          throw new ApiError(API_ERROR.ALL_EXPIRED);
-        }
-        const user = await app.storage.getUser(session.userId);
-        if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
-        const next = randomToken();
-        const expires = now + app.config.refreshTtlMs;
-        if (!(await app.storage.rotateSession(session.id, session.refreshHash, sha256Hex(next), expires))) {
-          throw new ApiError(API_ERROR.INVALID_TOKEN);
-        }
-        await app.storage.updateUser(user.id, { lastActive: now });
-        ctx.setCookie(refreshCookie(app, next, expires));
-        return {
-          accessToken: signAccessToken(
-            { uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs },
-            app.tokenSecret,
-          ),
-          refreshTokenExpiry: expires,
-        };
-      },
-    },
-    {
-      method: "POST",
-      path: "/user/logout",
-      auth: "public",
-      // PRODUCT D7: exit revokes the refresh token (and with it every access token of the session).
-      async handler(ctx) {
-        const token = ctx.cookie(REFRESH_COOKIE);
-        if (token) {
-          const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
-          if (found) {
-            await app.storage.deleteSession(found.session.id);
-            app.sessions.ended(found.session.id);
-          }
-        }
-        // Scripts without the cookie may end the session of their (validly signed) access token.
-        const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.header(HEADER.authorization) ?? "");
-        const payload = bearer ? verifyAccessToken(bearer[1]!, app.tokenSecret) : undefined;
-        if (payload) {
-          await app.storage.deleteSession(payload.sid);
-          app.sessions.ended(payload.sid);
-        }
-        ctx.setCookie(clearRefreshCookie(app));
-        return { ok: true };
-      },
-    },
-    {
-      method: "GET",
-      path: "/token/me",
-      auth: "user",
-      async handler(ctx) {
-        const user = ctx.user!;
-        return { uuid: user.id, email: user.email, admin: user.admin, scope: user.scope, lastActive: user.lastActive };
-      },
-    },
-  ];
+  } satisfies RouteHandlers;
 }

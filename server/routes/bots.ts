@@ -6,6 +6,7 @@
  * as they are stored. Removing a bot cancels its orders first (docs/bots.md).
  */
 import { randomUUID } from "node:crypto";
+import { needsApiKey } from "../../exchanges/catalogue.js";
 import { type AccountPath, HEADER } from "../../lib/api.js";
 import { encryptText } from "../../lib/envelope.js";
 import {
@@ -19,83 +20,68 @@ import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accou
 import type { App } from "../app.js";
 import { botAnswer, latestBot, sortBots } from "../bots.js";
 import { notFound } from "../errors.js";
-import type { Route } from "../http.js";
+import type { RouteHandlers } from "../http.js";
 import { pathKey } from "../storage/types.js";
 
 export const RUNNER_STARTING_REASON = "starting";
 export const RUNNER_OFF_REASON = "This server runs no bots (runBots: false); the bot is stored.";
 
-export function botRoutes(app: App): Route[] {
-  return [
-    {
-      method: "GET",
-      path: "/token/bots",
-      auth: "user",
-      async handler(ctx) {
-        const user = ctx.user!;
-        return sortBots(
-          (await app.storage.listBots())
-            .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
-            .map((b) => botAnswer(latestBot(b, app.botRunner))),
-        );
-      },
+export function botRoutes(app: App) {
+  return {
+    async bots(ctx) {
+      const user = ctx.user!;
+      return sortBots(
+        (await app.storage.listBots())
+          .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
+          .map((b) => botAnswer(latestBot(b, app.botRunner))),
+      );
     },
-    {
-      method: "POST",
-      path: "/token/bot",
-      auth: "user",
-      async handler(ctx) {
-        const body = await ctx.body(setupBotSchema);
-        const { path, record } = await accountOf(app, ctx);
-        const extra: AccountPath[] = body.paths.map((p) => p as AccountPath);
-        // PRODUCT D4: open each account's envelope once and re-wrap under the server's data key.
-        const clear: Record<string, unknown> = {};
-        for (const p of [path, ...extra]) {
-          requireScope(ctx.user!, p);
-          const r = pathKey(p) === pathKey(path) ? record : await app.storage.getApiKey(p);
-          if (!r) throw notFound(`no account at ${JSON.stringify(p)}`);
-          if (p[1] !== "paper") clear[pathKey(p)] = await openEnvelope(r, ctx.header(HEADER.key));
-        }
-        const wrapped = Object.keys(clear).length > 0 ? await encryptText(JSON.stringify(clear), app.dataKey) : null;
-        const notRun = NOT_RUN_BOT_TYPES.includes(body.botType as BotType);
-        const bot = {
-          id: randomUUID(),
-          botType: body.botType,
-          path,
-          paths: extra,
-          setup: body.setup,
-          wrappedCredentials: wrapped,
-          state: notRun
-            ? { status: "not run", reason: WASH_TRADING_REASON }
-            : { status: "stopped", reason: app.botRunner ? RUNNER_STARTING_REASON : RUNNER_OFF_REASON },
-          created: app.now(),
-        };
-        await app.storage.createBot(bot);
-        app.bots.changed(bot.id);
-        return botAnswer(bot);
-      },
+    async setupBot(ctx) {
+      const body = await ctx.body(setupBotSchema);
+      const { path, record } = await accountOf(app, ctx);
+      const extra: AccountPath[] = body.paths.map((p) => p as AccountPath);
+      // PRODUCT D4: open each account's envelope once and re-wrap under the server's data key.
+      const clear: Record<string, unknown> = {};
+      for (const p of [path, ...extra]) {
+        requireScope(ctx.user!, p);
+        const r = pathKey(p) === pathKey(path) ? record : await app.storage.getApiKey(p);
+        if (!r) throw notFound(`no account at ${JSON.stringify(p)}`);
+        if (needsApiKey(p[1])) clear[pathKey(p)] = await openEnvelope(r, ctx.header(HEADER.key));
+      }
+      const wrapped = Object.keys(clear).length > 0 ? await encryptText(JSON.stringify(clear), app.dataKey) : null;
+      const notRun = NOT_RUN_BOT_TYPES.includes(body.botType as BotType);
+      const bot = {
+        id: randomUUID(),
+        botType: body.botType,
+        path,
+        paths: extra,
+        setup: body.setup,
+        wrappedCredentials: wrapped,
+        state: notRun
+          ? { status: "not run", reason: WASH_TRADING_REASON }
+          : { status: "stopped", reason: app.botRunner ? RUNNER_STARTING_REASON : RUNNER_OFF_REASON },
+        created: app.now(),
+      };
+      await app.storage.createBot(bot);
+      app.bots.changed(bot.id);
+      return botAnswer(bot);
     },
-    {
-      method: "DELETE",
-      path: "/token/bot",
-      auth: "user",
-      async handler(ctx) {
-        const { botId } = await ctx.body(removeBotSchema);
-        const bot = await app.storage.getBot(botId);
-        if (!bot) throw notFound(`no bot ${botId}`);
-        requireScope(ctx.user!, bot.path);
-        // PRODUCT D25: its orders are cancelled (each confirmed) before the bot goes; if the exchange
-        // refuses, the call fails with 608 and the bot keeps running.
-        try {
-          await app.botRunner?.remove(botId);
-        } catch (error) {
-          throw exchangeFailure(error);
-        }
-        // Deleting the row deletes the bot's copy of the credentials (PRODUCT D4).
-        await app.storage.deleteBot(botId);
-        app.bots.removed(botId, bot.path[0]);
-        return { removed: true, botId };
-      },
+    async removeBot(ctx) {
+      const { botId } = await ctx.body(removeBotSchema);
+      const bot = await app.storage.getBot(botId);
+      if (!bot) throw notFound(`no bot ${botId}`);
+      requireScope(ctx.user!, bot.path);
+      // PRODUCT D25: its orders are cancelled (each confirmed) before the bot goes; if the exchange
+      // refuses, the call fails with 608 and the bot keeps running.
+      try {
+        await app.botRunner?.remove(botId);
+      } catch (error) {
+        throw exchangeFailure(error);
+      }
+      // Deleting the row deletes the bot's copy of the credentials (PRODUCT D4).
+      await app.storage.deleteBot(botId);
+      app.bots.removed(botId, bot.path[0]);
+      return { removed: true, botId };
     },
-  ];
+  } satisfies RouteHandlers;
 }

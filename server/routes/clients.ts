@@ -2,42 +2,32 @@
 import type { AccountAnswer } from "../../lib/api.js";
 import type { App } from "../app.js";
 import { inScope } from "../auth/session.js";
-import type { Route } from "../http.js";
+import type { RouteHandlers } from "../http.js";
 import { pathKey } from "../storage/types.js";
 
-export function clientRoutes(app: App): Route[] {
-  return [
-    {
-      method: "GET",
-      path: "/token/clients",
-      auth: "user",
-      async handler(ctx) {
-        const names = new Set(
-          (await app.storage.listApiKeys()).map((k) => k.path[0]).filter((c) => inScope(ctx.user!, c)),
-        );
-        return [...names].sort();
-      },
+export function clientRoutes(app: App) {
+  return {
+    async clients(ctx) {
+      const names = new Set(
+        (await app.storage.listApiKeys()).map((k) => k.path[0]).filter((c) => inScope(ctx.user!, c)),
+      );
+      return [...names].sort();
     },
-    {
-      method: "GET",
-      path: "/token/exchanges",
-      auth: "user",
-      async handler(ctx): Promise<AccountAnswer[]> {
-        const bots = await app.storage.listBots();
-        return (await app.storage.listApiKeys())
-          .filter((k) => inScope(ctx.user!, k.path[0]))
-          .map((k) => ({
-            path: k.path,
-            client: k.path[0],
-            exchange: k.path[1],
-            account: k.path[2],
-            pair: k.envelope.pair,
-            active: k.envelope.active,
-            bots: bots
-              .filter((b) => pathKey(b.path) === pathKey(k.path))
-              .map((b) => ({ botId: b.id, botType: b.botType })),
-          }));
-      },
+    async exchanges(ctx): Promise<AccountAnswer[]> {
+      const bots = await app.storage.listBots();
+      return (await app.storage.listApiKeys())
+        .filter((k) => inScope(ctx.user!, k.path[0]))
+        .map((k) => ({
+          path: k.path,
+          client: k.path[0],
+          exchange: k.path[1],
+          account: k.path[2],
+          pair: k.envelope.pair,
+          active: k.envelope.active,
+          bots: bots
+            .filter((b) => pathKey(b.path) === pathKey(k.path))
+            .map((b) => ({ botId: b.id, botType: b.botType })),
+        }));
     },
-  ];
+  } satisfies RouteHandlers;
 }

@@ -12,7 +12,7 @@
 import type { App } from "../app.js";
 import type { RelayOptions } from "../config.js";
 import { taskFailed } from "../errors.js";
-import { PassThroughJson, type Route } from "../http.js";
+import { PassThroughJson, type RouteHandlers } from "../http.js";
 
 type Upstream = "bitteam" | "kucoin";
 
@@ -57,7 +57,7 @@ export async function relayUpstream(
         "user-agent": "spotdesk-relay",
         ...(method === "POST" ? { "content-type": "application/json" } : {}),
       },
-      // kucoin's bullet-public takes no parameters; exchanges/feeds/kucoin.ts sends the same "{}"
+      // kucoin's bullet-public takes no parameters; exchanges/kucoin/feed.ts sends the same "{}"
       ...(method === "POST" ? { body: "{}" } : {}),
       redirect: "manual",
       credentials: "omit",
@@ -99,26 +99,16 @@ export async function relayUpstream(
   return new PassThroughJson(answer.status, text);
 }
 
-export function gatewayRoutes(app: App): Route[] {
-  return [
-    {
-      method: "GET",
-      path: "/api/bitteam/trade/api/orderbooks/:pair",
-      auth: "public",
-      async handler(ctx) {
-        const pair = ctx.params.pair!;
-        if (!BITTEAM_PAIR.test(pair))
-          throw taskFailed(`Invalid pair '${pair.slice(0, 80)}': write it as BASE_QUOTE (seed 001 §7)`);
-        return relayUpstream(app.config.relay, "bitteam", "GET", `/trade/api/orderbooks/${pair}`);
-      },
+export function gatewayRoutes(app: App) {
+  return {
+    async relayBitteamBook(ctx) {
+      const pair = ctx.params.pair!;
+      if (!BITTEAM_PAIR.test(pair))
+        throw taskFailed(`Invalid pair '${pair.slice(0, 80)}': write it as BASE_QUOTE (seed 001 §7)`);
+      return relayUpstream(app.config.relay, "bitteam", "GET", `/trade/api/orderbooks/${pair}`);
     },
-    {
-      method: "POST",
-      path: "/api/kucoin/api/v1/bullet-public",
-      auth: "public",
-      async handler() {
-        return relayUpstream(app.config.relay, "kucoin", "POST", "/api/v1/bullet-public");
-      },
+    async relayKucoinBullet() {
+      return relayUpstream(app.config.relay, "kucoin", "POST", "/api/v1/bullet-public");
     },
-  ];
+  } satisfies RouteHandlers;
 }

@@ -1,5 +1,5 @@
 /**
- * Public calls: GET /health, the order-book relay GET /book/{exchange}/{pair} (PRODUCT D14) and
+ * Public calls: GET /health (with `firstRun`: no user yet, docs/dashboard.md "First run"), the order-book relay GET /book/{exchange}/{pair} (PRODUCT D14) and
  * paper's candle history GET /candles/paper/{pair} (PRODUCT D13, the trading view's built-in chart).
  */
 
@@ -8,60 +8,46 @@ import { API_ERROR } from "../../lib/api.js";
 import { isExchangeError } from "../../lib/errors.js";
 import type { App } from "../app.js";
 import { ApiError, taskFailed } from "../errors.js";
-import type { Route } from "../http.js";
+import type { RouteHandlers } from "../http.js";
 import { BookRelay } from "../live.js";
 
 /** Seed 001 §2: the chart's 5-minute interval. */
 const DEFAULT_CANDLE_SECONDS = 300;
 
-export function publicRoutes(app: App, relay: BookRelay): Route[] {
-  return [
-    {
-      method: "GET",
-      path: "/health",
-      auth: "public",
-      async handler() {
-        await app.storage.countUsers(); // the database answers
-        return { status: "ok", storage: app.storage.kind, time: app.now() };
-      },
+export function publicRoutes(app: App, relay: BookRelay) {
+  return {
+    async health() {
+      // the database answers; with no user yet the registration page says the setup code goes in Code
+      const firstRun = (await app.storage.countUsers()) === 0;
+      return { status: "ok", storage: app.storage.kind, time: app.now(), firstRun };
     },
-    {
-      method: "GET",
-      path: "/book/:exchange/:pair",
-      auth: "public",
-      async handler(ctx) {
-        const { exchange, pair } = BookRelay.parse(ctx.params.exchange!, ctx.params.pair!);
-        const depth = Math.min(Math.max(Number(ctx.query.get("depth") ?? 20) || 20, 1), 50);
-        try {
-          return await relay.snapshot(exchange, pair, depth);
-        } catch (error) {
-          if (isExchangeError(error))
-            throw new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: error.message, kind: error.kind });
-          throw error;
-        }
-      },
+    async book(ctx) {
+      const { exchange, pair } = BookRelay.parse(ctx.params.exchange!, ctx.params.pair!);
+      const depth = Math.min(Math.max(Number(ctx.query.get("depth") ?? 20) || 20, 1), 50);
+      try {
+        return await relay.snapshot(exchange, pair, depth);
+      } catch (error) {
+        if (isExchangeError(error))
+          throw new ApiError(API_ERROR.EXCHANGE_FAILED, { msg: error.message, kind: error.kind });
+        throw error;
+      }
     },
-    {
-      method: "GET",
-      path: "/candles/:exchange/:pair",
-      auth: "public",
-      async handler(ctx) {
-        const { exchange, pair } = BookRelay.parse(ctx.params.exchange!, ctx.params.pair!);
-        // Only paper has a history of its own; other exchanges' charts draw the live mids (docs/web-trading.md "Chart").
-        if (exchange !== "paper") throw taskFailed(`No candle history for ${exchange}: only paper's market keeps one`);
-        const interval = Number(ctx.query.get("interval") ?? DEFAULT_CANDLE_SECONDS);
-        const limit = Number(ctx.query.get("limit") ?? 200);
-        if (!Number.isInteger(interval) || interval < 1 || interval > 86_400)
-          throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to 86400`);
-        if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CANDLES)
-          throw taskFailed(`Invalid limit '${ctx.query.get("limit")}': 1 to ${MAX_CANDLES} candles`);
-        try {
-          return paperCandles(pair, { intervalSec: interval, limit, now: () => app.now() });
-        } catch (error) {
-          if (isExchangeError(error)) throw taskFailed(error.detail);
-          throw error;
-        }
-      },
+    async candles(ctx) {
+      const { exchange, pair } = BookRelay.parse(ctx.params.exchange!, ctx.params.pair!);
+      // Only paper has a history of its own; other exchanges' charts draw the live mids (docs/web-trading.md "Chart").
+      if (exchange !== "paper") throw taskFailed(`No candle history for ${exchange}: only paper's market keeps one`);
+      const interval = Number(ctx.query.get("interval") ?? DEFAULT_CANDLE_SECONDS);
+      const limit = Number(ctx.query.get("limit") ?? 200);
+      if (!Number.isInteger(interval) || interval < 1 || interval > 86_400)
+        throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to 86400`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CANDLES)
+        throw taskFailed(`Invalid limit '${ctx.query.get("limit")}': 1 to ${MAX_CANDLES} candles`);
+      try {
+        return paperCandles(pair, { intervalSec: interval, limit, now: () => app.now() });
+      } catch (error) {
+        if (isExchangeError(error)) throw taskFailed(error.detail);
+        throw error;
+      }
     },
-  ];
+  } satisfies RouteHandlers;
 }

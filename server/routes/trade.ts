@@ -10,92 +10,67 @@ import { normalizePair } from "../../lib/pair.js";
 import { cancelAllSchema, cancelOrderSchema, createOrderSchema } from "../../lib/schemas.js";
 import { exchangeFailure, withAdapter } from "../accounts.js";
 import type { App } from "../app.js";
-import type { Route } from "../http.js";
+import type { RouteHandlers } from "../http.js";
 
-export function tradeRoutes(app: App): Route[] {
-  return [
-    {
-      method: "GET",
-      path: "/token/trade/balances",
-      auth: "user",
-      async handler(ctx) {
-        return withAdapter(app, ctx, (adapter) => adapter.fetchBalances(), "balances");
-      },
+export function tradeRoutes(app: App) {
+  return {
+    async balances(ctx) {
+      return withAdapter(app, ctx, (adapter) => adapter.fetchBalances(), "balances");
     },
-    {
-      method: "GET",
-      path: "/token/trade/orders",
-      auth: "user",
-      async handler(ctx) {
-        return withAdapter(
-          app,
-          ctx,
-          (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)),
-          "orders",
-        );
-      },
+    async orders(ctx) {
+      return withAdapter(
+        app,
+        ctx,
+        (adapter, { record }) => adapter.fetchOpenOrders(normalizePair(record.envelope.pair)),
+        "orders",
+      );
     },
-    {
-      method: "POST",
-      path: "/token/trade/order/create",
-      auth: "user",
-      async handler(ctx) {
-        const body = await ctx.body(createOrderSchema);
-        return withAdapter(app, ctx, async (adapter, { path, record }) => {
-          const pair = normalizePair(record.envelope.pair);
-          const decimals = await app.storage.getTokenPair(path[1], pair);
-          let resolved: ReturnType<typeof resolveOrderAmount>;
-          try {
-            resolved = resolveOrderAmount({
-              price: body.price,
-              amount: body.amount,
-              ...(decimals ? { priceDecimals: decimals.priceDecimals, amountDecimals: decimals.amountDecimals } : {}),
-            });
-          } catch (error) {
-            throw exchangeFailure(error);
-          }
-          return adapter.createOrder({
-            pair,
-            side: body.side,
-            price: resolved.price.toFixed(),
-            amount: resolved.amount.toFixed(),
+    async createOrder(ctx) {
+      const body = await ctx.body(createOrderSchema);
+      return withAdapter(app, ctx, async (adapter, { path, record }) => {
+        const pair = normalizePair(record.envelope.pair);
+        const decimals = await app.storage.getTokenPair(path[1], pair);
+        let resolved: ReturnType<typeof resolveOrderAmount>;
+        try {
+          resolved = resolveOrderAmount({
+            price: body.price,
+            amount: body.amount,
+            ...(decimals ? { priceDecimals: decimals.priceDecimals, amountDecimals: decimals.amountDecimals } : {}),
           });
+        } catch (error) {
+          throw exchangeFailure(error);
+        }
+        return adapter.createOrder({
+          pair,
+          side: body.side,
+          price: resolved.price.toFixed(),
+          amount: resolved.amount.toFixed(),
         });
-      },
+      });
     },
-    {
-      method: "POST",
-      path: "/token/trade/order/cancel",
-      auth: "user",
-      async handler(ctx) {
-        const body = await ctx.body(cancelOrderSchema);
-        return withAdapter(app, ctx, async (adapter, { record }) => {
-          const pair = body.customPair ?? normalizePair(record.envelope.pair);
-          try {
-            return { id: await adapter.cancelOrder(pair, body.id), pair };
-          } catch (error) {
-            // Issue 13: the order a person saw may carry an id the exchange does not know (placed
-            // after a time-out, re-listed); its client order id names it for sure, so look it up
-            // by that and cancel the order found. Nothing is cancelled that the client id did not name.
-            if (!body.clientOID || !isExchangeError(error) || error.kind !== "order-not-found") throw error;
-            const order = await adapter.findOrderByClientOrderId(pair, body.clientOID);
-            if (order?.status !== "open" || order.id === body.id) throw error;
-            return { id: await adapter.cancelOrder(pair, order.id), pair };
-          }
-        });
-      },
+    async cancelOrder(ctx) {
+      const body = await ctx.body(cancelOrderSchema);
+      return withAdapter(app, ctx, async (adapter, { record }) => {
+        const pair = body.customPair ?? normalizePair(record.envelope.pair);
+        try {
+          return { id: await adapter.cancelOrder(pair, body.id), pair };
+        } catch (error) {
+          // Issue 13: the order a person saw may carry an id the exchange does not know (placed
+          // after a time-out, re-listed); its client order id names it for sure, so look it up
+          // by that and cancel the order found. Nothing is cancelled that the client id did not name.
+          if (!body.clientOID || !isExchangeError(error) || error.kind !== "order-not-found") throw error;
+          const order = await adapter.findOrderByClientOrderId(pair, body.clientOID);
+          if (order?.status !== "open" || order.id === body.id) throw error;
+          return { id: await adapter.cancelOrder(pair, order.id), pair };
+        }
+      });
     },
-    {
-      method: "POST",
-      path: "/token/trade/order/cancel-all",
-      auth: "user",
-      async handler(ctx) {
-        const body = await ctx.body(cancelAllSchema);
-        return withAdapter(app, ctx, async (adapter, { record }) => {
-          const pair = body.customPair ?? normalizePair(record.envelope.pair);
-          return { ids: await adapter.cancelAll(pair), pair };
-        });
-      },
+    async cancelAll(ctx) {
+      const body = await ctx.body(cancelAllSchema);
+      return withAdapter(app, ctx, async (adapter, { record }) => {
+        const pair = body.customPair ?? normalizePair(record.envelope.pair);
+        return { ids: await adapter.cancelAll(pair), pair };
+      });
     },
-  ];
+  } satisfies RouteHandlers;
 }

@@ -5,14 +5,14 @@
  * stops placements.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type BybitMock as BybitRest, startBybitMock } from "../../exchanges/bybit/mock.js";
+import { BybitMock as BybitSocket } from "../../exchanges/bybit/ws-mock.js";
+import { testOptions } from "../../exchanges/core/testing/feed-helpers.js";
 import { createFeed } from "../../exchanges/feeds.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import { botTag } from "../../server/bots/client-ids.js";
 import { AccountLedger, BotRunner, type BotState, backoffDelay } from "../../server/bots/runner.js";
-import { testOptions } from "../feeds/helpers.js";
-import { type BybitMock as BybitRest, startBybitMock } from "../mocks/bybit.js";
-import { BybitMock as BybitSocket } from "../mocks/ws-bybit.js";
 import { waitFor } from "./helpers.js";
 
 const CREDENTIALS = { api: "bot-key", secret: "bot-secret" };

@@ -4,10 +4,10 @@
  * adopts the orders; removing the API key stops the bot; removing the bot cancels its orders.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type BybitMock as BybitRest, startBybitMock } from "../../exchanges/bybit/mock.js";
+import { BybitMock as BybitSocket } from "../../exchanges/bybit/ws-mock.js";
 import { type AccountPath, pathHeader } from "../../lib/api.js";
 import { sealCredentials } from "../../lib/envelope.js";
-import { type BybitMock as BybitRest, startBybitMock } from "../mocks/bybit.js";
-import { BybitMock as BybitSocket } from "../mocks/ws-bybit.js";
 import { call, registerFirstAdmin, type SignedIn, startTestServer, type TestServer } from "../server/helpers.js";
 import { waitFor } from "./helpers.js";
 

@@ -12,26 +12,26 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { priceKey } from "../../exchanges/feed/levels.js";
+import { BingxMock } from "../../exchanges/bingx/ws-mock.js";
+import { BitgetMock } from "../../exchanges/bitget/ws-mock.js";
+import { BitmartMock } from "../../exchanges/bitmart/ws-mock.js";
+import { BitrueMock } from "../../exchanges/bitrue/ws-mock.js";
+import { BybitMock } from "../../exchanges/bybit/ws-mock.js";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
+import { CoinstoreMock } from "../../exchanges/coinstore/ws-mock.js";
+import { priceKey } from "../../exchanges/core/levels.js";
+import { startMockServer } from "../../exchanges/core/testing/http-mock.js";
+import { ladder, type MockWsServer, TruthBook } from "../../exchanges/core/testing/ws-mock.js";
+import { GateMock } from "../../exchanges/gate/ws-mock.js";
+import { HtxMock } from "../../exchanges/htx/ws-mock.js";
+import { KucoinMock } from "../../exchanges/kucoin/ws-mock.js";
+import { LbankMock } from "../../exchanges/lbank/ws-mock.js";
+import { MexcWsMock } from "../../exchanges/mexc/ws-mock.js";
+import { OkxMock } from "../../exchanges/okx/ws-mock.js";
+import { ProbitMock } from "../../exchanges/probit/ws-mock.js";
+import { XtMock } from "../../exchanges/xt/ws-mock.js";
 import { Decimal } from "../../lib/decimal.js";
-import { EXCHANGES } from "../../lib/exchanges.js";
 import type { BookLevel, ExchangeId } from "../../lib/types.js";
-import { startMockServer } from "../mocks/http-mock.js";
-import { ladder, type MockWsServer, TruthBook } from "../mocks/ws-base.js";
-import { BingxMock } from "../mocks/ws-bingx.js";
-import { BitgetMock } from "../mocks/ws-bitget.js";
-import { BitmartMock } from "../mocks/ws-bitmart.js";
-import { BitrueMock } from "../mocks/ws-bitrue.js";
-import { BybitMock } from "../mocks/ws-bybit.js";
-import { CoinstoreMock } from "../mocks/ws-coinstore.js";
-import { GateMock } from "../mocks/ws-gate.js";
-import { HtxMock } from "../mocks/ws-htx.js";
-import { KucoinMock } from "../mocks/ws-kucoin.js";
-import { LbankMock } from "../mocks/ws-lbank.js";
-import { MexcWsMock } from "../mocks/ws-mexc.js";
-import { OkxMock } from "../mocks/ws-okx.js";
-import { ProbitMock } from "../mocks/ws-probit.js";
-import { XtMock } from "../mocks/ws-xt.js";
 import { buildCli, type Sandbox, sandbox } from "./helpers.js";
 
 type Levels = BookLevel[];
@@ -345,7 +345,7 @@ afterAll(() => cli.cleanup());
 
 describe("book --watch --json ends equal to the venue's true book (issue 19)", () => {
   for (const [id, start] of Object.entries(VENUES)) {
-    const depth = EXCHANGES[id as ExchangeId].depth;
+    const depth = CATALOGUE[id as ExchangeId].depth;
     it(`${id}: clean, with a message dropped, with a sequence gap where the venue numbers its messages, and after unreadable frames`, async () => {
       const venue = await start();
       venue.truth.reset(ladder("bid", 30), ladder("ask", 30));

@@ -4,8 +4,8 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ladder } from "../mocks/ws-base.js";
-import { BybitMock } from "../mocks/ws-bybit.js";
+import { BybitMock } from "../../exchanges/bybit/ws-mock.js";
+import { ladder } from "../../exchanges/core/testing/ws-mock.js";
 import { buildCli, type Sandbox, sandbox } from "./helpers.js";
 
 let cli: Sandbox;

@@ -6,13 +6,13 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BybitMock as BybitRest, startBybitMock } from "../../exchanges/bybit/mock.js";
+import { BybitMock as BybitWs } from "../../exchanges/bybit/ws-mock.js";
+import { TruthBook } from "../../exchanges/core/testing/ws-mock.js";
+import { startGateMock } from "../../exchanges/gate/mock.js";
+import { type OkxMock as OkxRest, startOkxMock } from "../../exchanges/okx/mock.js";
+import { OkxMock as OkxWs } from "../../exchanges/okx/ws-mock.js";
 import { Decimal } from "../../lib/decimal.js";
-import { type BybitMock as BybitRest, startBybitMock } from "../mocks/bybit.js";
-import { startGateMock } from "../mocks/gate.js";
-import { type OkxMock as OkxRest, startOkxMock } from "../mocks/okx.js";
-import { TruthBook } from "../mocks/ws-base.js";
-import { BybitMock as BybitWs } from "../mocks/ws-bybit.js";
-import { OkxMock as OkxWs } from "../mocks/ws-okx.js";
 import { type Sandbox, sandbox } from "./helpers.js";
 
 interface AssetLine {

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BybitMock, startBybitMock } from "../mocks/bybit.js";
-import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "../mocks/mexc.js";
-import { type OkxMock, startOkxMock } from "../mocks/okx.js";
-import { BybitMock as BybitWsMock } from "../mocks/ws-bybit.js";
+import { type BybitMock, startBybitMock } from "../../exchanges/bybit/mock.js";
+import { BybitMock as BybitWsMock } from "../../exchanges/bybit/ws-mock.js";
+import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "../../exchanges/mexc/mock.js";
+import { type OkxMock, startOkxMock } from "../../exchanges/okx/mock.js";
 import { runCli } from "./run-cli.js";
 
 // Issue 20, docs/orders.md "Which account" and "Client order ids", through the built CLI against loopback mocks.

@@ -6,14 +6,14 @@
  */
 import { deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { browserInflate, compressionOf, plainText } from "../../exchanges/feed/inflate.js";
-import { parseJsonKeepingLevels } from "../../exchanges/feed/levels.js";
+import type { BitmartFeed } from "../../exchanges/bitmart/feed.js";
+import { BitmartMock } from "../../exchanges/bitmart/ws-mock.js";
+import { browserInflate, compressionOf, plainText } from "../../exchanges/core/inflate.js";
+import { parseJsonKeepingLevels } from "../../exchanges/core/levels.js";
+import { sameBook, testOptions } from "../../exchanges/core/testing/feed-helpers.js";
+import { ladder, waitFor } from "../../exchanges/core/testing/ws-mock.js";
 import { nodeInflate } from "../../exchanges/feed-node.js";
-import type { BitmartFeed } from "../../exchanges/feeds/bitmart.js";
 import { createFeed } from "../../exchanges/feeds.js";
-import { ladder, waitFor } from "../mocks/ws-base.js";
-import { BitmartMock } from "../mocks/ws-bitmart.js";
-import { sameBook, testOptions } from "./helpers.js";
 
 const TEXT = '{"table":"spot/depth/increase100","data":[]}';
 

@@ -38,7 +38,8 @@ describe.skipIf(!hasTmux)("spotdesk tui in tmux with LANG=C (issue 21)", () => {
     expect(screen).toMatch(/Order book BTC\/USDT\s+live/);
     expect(screen).toContain("spotdesk - Paper (simulated) - default - BTC/USDT");
     execFileSync("tmux", ["send-keys", "-t", session, "k"]);
-    for (let i = 0; i < 100 && !/^\s*>\d/m.test(screen); i++) {
+    // the pair's decimals come with its market info, which can follow the first book under load
+    for (let i = 0; i < 200 && !/^\s*>\d{1,3}(,\d{3})*\.\d\d\s+\d/m.test(screen); i++) {
       await sleep(50);
       screen = capture(session);
     }

@@ -1,15 +1,15 @@
 import chalk from "chalk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FeedRuntimeOptions } from "../../exchanges/feed/options.js";
+import type { FeedRuntimeOptions } from "../../exchanges/core/options.js";
+import { ladder } from "../../exchanges/core/testing/ws-mock.js";
 import { nodeFeedOptions } from "../../exchanges/feed-node.js";
 import { createFeed } from "../../exchanges/feeds.js";
+import { type OkxMock, startOkxMock } from "../../exchanges/okx/mock.js";
+import { OkxMock as OkxWsMock } from "../../exchanges/okx/ws-mock.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { BookFeed } from "../../exchanges/types.js";
 import { App } from "../../tui/app.js";
 import type { TuiServices } from "../../tui/services.js";
-import { type OkxMock, startOkxMock } from "../mocks/okx.js";
-import { ladder } from "../mocks/ws-base.js";
-import { OkxMock as OkxWsMock } from "../mocks/ws-okx.js";
 import { KEYS, type RenderResult, render, stripAnsi } from "./render.js";
 
 /**

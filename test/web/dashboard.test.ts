@@ -142,8 +142,9 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   it("registers the first admin with the setup code and lands on Home with the Demo client (000 §2, PRODUCT D5)", async () => {
     await signInForm("/registration", ADMIN, ADMIN_PASSWORD, () => served.setupCode);
     await page.getByRole("article", { name: "Client Demo" }).waitFor();
-    await page.getByRole("button", { name: "API Keys Manager" }).waitFor();
-    await visibleText(page, "Connected");
+    await page.getByRole("link", { name: "API Keys Manager" }).waitFor();
+    // 'Connected' is raised first; 'Subscribed' then takes its place (docs/dashboard.md "Toasts")
+    await visibleText(page, "Subscribed");
     await shot(page, "registered-home");
   });
 
@@ -188,12 +189,15 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   it("stores an API key encrypted in the browser: the server holds only ciphertext (000 §5, PRODUCT D3)", async () => {
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
+    // shown once with Copy and the warning (docs/dashboard.md "The encryption key"), then Done
+    await page.getByTestId("generated-key").waitFor();
+    await page.getByRole("button", { name: "Done" }).click();
     expect(
       await page.evaluate(() =>
         JSON.parse(localStorage.getItem("panel_state") ?? "{}").k?.map((p: string) => p.length),
       ),
     ).toEqual([32, 16, 16]);
-    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.getByText("Needed for Bitmart, Bitget, Kucoin, OKX").waitFor();
     const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
@@ -220,12 +224,12 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
       expect(envelope).not.toContain("plain-secret-456");
       expect(JSON.parse(envelope).data).toMatch(/^[0-9a-f]{24}[0-9a-f]{32,}$/);
     });
-    await visibleText(page, "Success");
+    await visibleText(page, "API key saved");
     await shot(page, "apikeys");
   });
 
   it("keeps the Home filters across a reload and clears them (000 §2 clientFilter, exchangeFilter)", async () => {
-    await page.getByRole("button", { name: "Home" }).click();
+    await page.getByRole("link", { name: "Home" }).click();
     await page.getByRole("article", { name: "Client Acme" }).waitFor();
     await page.getByPlaceholder("Filter by name").fill("acm");
     await page.getByRole("article", { name: "Client Demo" }).waitFor({ state: "detached" });
@@ -242,7 +246,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
 
   it("keeps the exchange filter across a reload and clears it (000 §2 exchangeFilter)", async () => {
     // a second exchange to filter on: Beta's account on bybit, stored through the Radix exchange picker
-    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.locator("input[name=client]").fill("Beta");
     await page.locator("input[name=account]").fill("main");
@@ -265,7 +269,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
       }
     }).then(({ exchange }) => expect(exchange).toBe("bybit"));
 
-    await page.getByRole("button", { name: "Home" }).click();
+    await page.getByRole("link", { name: "Home" }).click();
     await page.getByRole("article", { name: "Client Beta" }).waitFor();
     await page.getByRole("combobox", { name: "Exchange filter" }).click();
     await page.getByRole("option", { name: "Bybit" }).click();
@@ -285,7 +289,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   });
 
   it("opens the trading view of a card as /c/[client][exchange][account] (000 §2, PRODUCT D13)", async () => {
-    await page.getByRole("article", { name: "Client Acme" }).getByRole("button").first().click();
+    await page.getByRole("article", { name: "Client Acme" }).getByRole("link").first().click();
     await page.waitForURL(/\/c\//);
     expect(decodeURIComponent(new URL(page.url()).pathname)).toBe("/c/[Acme][paper][main]");
     await page.getByRole("heading", { name: /Acme/ }).waitFor();
@@ -314,7 +318,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await page.getByRole("article", { name: "Client Acme" }).waitFor();
     expect(await page.getByRole("article", { name: "Client Demo" }).count()).toBe(0);
     // PRODUCT D5: no admin navigation for others
-    expect(await page.getByRole("button", { name: "Users Manager" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Users Manager" }).count()).toBe(0);
     await shot(page, "scoped-user");
   });
 

@@ -482,6 +482,9 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     );
     const price = /@ ([\d.]+)/.exec((await first.getByTestId("bot-state").textContent()) ?? "")![1]!;
     await first.getByRole("button", { name: "Remove" }).click();
+    // a risky action asks first (docs/dashboard.md "Risky actions")
+    await page.getByRole("alertdialog").getByRole("button", { name: "Remove bot" }).click();
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
     await until("bot removed", async () => (await list.getByRole("listitem", { name: id! }).count()) === 0);
     expect(await cards.count()).toBe(6);
     await page.keyboard.press("Escape");
@@ -554,8 +557,8 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
   });
 
   it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (000 §2, §4)", async () => {
-    await page.getByRole("button", { name: "Home" }).click();
-    const card = page.getByRole("article", { name: "Client Demo" }).getByRole("button").first();
+    await page.getByRole("link", { name: "Home" }).click();
+    const card = page.getByRole("article", { name: "Client Demo" }).getByRole("link").first();
     await until("letters", async () => (await card.locator(".letter").count()) === 6);
     // in the seed's order (000 §9), the floating bot removed
     expect(await card.locator(".letter").allTextContents()).toEqual(["SD", "CC", "HV", "V", "G", "L"]);
@@ -623,7 +626,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
     await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.locator("input[name=client]").fill("Beta");
     await page.locator("input[name=account]").fill("main");
@@ -635,7 +638,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
     await enabled(submit);
     await submit.click();
-    await page.getByText("Success", { exact: true }).first().waitFor();
+    await page.getByText("API key saved", { exact: true }).first().waitFor();
     // offline: the provider's script fails; the chart is the candle chart of live mids, never an empty box
     await page.goto(`${served.url}/c/[Beta][bybit][main]`);
     const chart = page.getByRole("region", { name: "Chart" });
@@ -749,7 +752,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
   });
 
   it("switches to another account of the same client and exchange by replacing the route (000 §2)", async () => {
-    await page.getByRole("button", { name: "API Keys Manager" }).click();
+    await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.locator("input[name=client]").fill("Demo");
     await page.locator("input[name=account]").fill("desk");
@@ -761,7 +764,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
     await enabled(submit);
     await submit.click();
-    await page.getByText("Success", { exact: true }).first().waitFor();
+    await page.getByText("API key saved", { exact: true }).first().waitFor();
     await page.goto(`${served.url}${DEMO}`);
     const switcher = page.getByRole("navigation", { name: "Accounts" });
     await switcher.getByRole("button", { name: "desk" }).waitFor();

@@ -1,15 +1,15 @@
 /**
- * The router of seed 000 §2. Each screen has its own thin route module under routes/ (params and
- * search validated with zod, the screen in its feature folder); routeTree.ts puts them together.
- * Admin screens and the trading view load on demand so the first screen stays small
- * (bench/web.bench.ts).
+ * The router of seed 000 §2. Each screen has its own thin route file under routes/ (params and
+ * search validated with zod, the screen in its feature folder); the router plugin generates
+ * routeTree.gen.ts from those files and splits each route's component into its own chunk, so the
+ * first screen stays small (docs/dashboard-delivery.md).
  */
 import { createRouter } from "@tanstack/react-router";
 import { setNavigator } from "./app/api";
-import { routeTree } from "./routeTree";
+import { routeTree } from "./routeTree.gen";
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: true });
-setNavigator((to) => void router.navigate({ to }));
+setNavigator((href) => router.history.push(href));
 
 declare module "@tanstack/react-router" {
   interface Register {

@@ -1,6 +1,6 @@
 /** The root of every screen (seed 000 §2): header, toasts, and the not-found screen for any other path. */
 import { createRootRoute } from "@tanstack/react-router";
 import { AppShell } from "../features/layout/AppShell";
-import { notFoundComponent } from "./not-found";
+import { NotFound } from "../features/layout/NotFound";
 
-export const Route = createRootRoute({ component: AppShell, notFoundComponent });
+export const Route = createRootRoute({ component: AppShell, notFoundComponent: NotFound });

@@ -3,16 +3,13 @@
  * cookie or sends the visitor to the login screen, remembering where a lapsed session was. A guard is
  * not an authorization boundary: the server checks scope and role on every call.
  */
-import { createRoute, redirect } from "@tanstack/react-router";
+import { createFileRoute, redirect } from "@tanstack/react-router";
 import { ensureSession } from "../app/session";
 import { getSession } from "../app/session-store";
 import { returnSearch } from "../features/auth/return-to";
 import { AuthenticatedLayout } from "../features/layout/AppShell";
-import { Route as rootRoute } from "./__root";
 
-export const Route = createRoute({
-  getParentRoute: () => rootRoute,
-  id: "_auth",
+export const Route = createFileRoute("/_auth")({
   beforeLoad: async ({ location }) => {
     if (!(await ensureSession()))
       throw redirect({ to: "/login/password", search: returnSearch(location.href, Boolean(getSession().userId)) });

@@ -1,10 +1,5 @@
 /** Seed 000 §2 "/registration": Registration. */
-import { createRoute } from "@tanstack/react-router";
+import { createFileRoute } from "@tanstack/react-router";
 import { RegistrationPage } from "../features/auth/RegistrationPage";
-import { Route as rootRoute } from "./__root";
 
-export const Route = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/registration",
-  component: RegistrationPage,
-});
+export const Route = createFileRoute("/registration")({ component: RegistrationPage });

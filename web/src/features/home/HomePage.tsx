@@ -1,14 +1,13 @@
-import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
+import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
-import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
 import { BOT_LIST_ORDER, type BotType } from "../../../../lib/schemas.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
 import { readStorage, STORAGE, writeStorage } from "../../app/storage";
 import { Select } from "../../components/Select";
 import { useLiveBots } from "../bots/bots-store";
-import { encodeQueryPath } from "../trading/query-path";
+import { AccountLink } from "../trading/AccountLink";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
 
@@ -16,10 +15,9 @@ import { botLetter, groupClients } from "./filters";
 const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
   (BOT_LIST_ORDER[x.botType as BotType] ?? 99) - (BOT_LIST_ORDER[y.botType as BotType] ?? 99);
 
-const displayName = (id: string) => (id in EXCHANGES ? exchangeName(id as ExchangeId) : id);
+const displayName = (id: string) => (id in CATALOGUE ? exchangeName(id as ExchangeId) : id);
 
 export function HomePage() {
-  const navigate = useNavigate();
   const clients = useClients();
   const accounts = useAccounts();
   const [clientFilter, setClientFilter] = useState(() => readStorage(STORAGE.clientFilter) ?? "");
@@ -88,12 +86,7 @@ export function HomePage() {
             <div className="cards">
               {g.accounts.length === 0 ? <p className="muted">No accounts</p> : null}
               {g.accounts.map((a) => (
-                <button
-                  key={a.path.join("\u0000")}
-                  type="button"
-                  className="card"
-                  onClick={() => void navigate({ to: "/c/$queryPath", params: { queryPath: encodeQueryPath(a.path) } })}
-                >
+                <AccountLink key={a.path.join("\u0000")} path={a.path} className="card">
                   <span className="card-title">{displayName(a.exchange)}</span>
                   <span className="muted">
                     {a.account} · {a.pair}
@@ -115,7 +108,7 @@ export function HomePage() {
                       );
                     })}
                   </span>
-                </button>
+                </AccountLink>
               ))}
             </div>
           </article>

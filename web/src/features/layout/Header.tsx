@@ -1,4 +1,4 @@
-import { useNavigate, useRouterState } from "@tanstack/react-router";
+import { Link, useRouterState } from "@tanstack/react-router";
 import type { ColorMode } from "../../app/color-mode";
 import { useSession } from "../../app/session-store";
 import { EncryptionKeyDialog } from "./EncryptionKeyDialog";
@@ -8,22 +8,21 @@ import { navFor } from "./nav";
 export function Header({ mode, toggle }: { mode: ColorMode; toggle: () => void }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const session = useSession();
-  const navigate = useNavigate();
   return (
     <header className="header">
       <span className="brand">spotdesk</span>
       <nav aria-label="Main" className="nav">
-        {navFor(pathname, session.admin).map((item) => (
-          <button
+        {/* links, so an entry opens in a new tab (issue 17); the current page is a disabled link */}
+        {navFor(pathname, session.admin, Boolean(session.userId)).map((item) => (
+          <Link
             key={item.to}
-            type="button"
+            to={item.to}
             className="nav-item"
             disabled={item.current}
             aria-current={item.current ? "page" : undefined}
-            onClick={() => void navigate({ to: item.to })}
           >
             {item.label}
-          </button>
+          </Link>
         ))}
       </nav>
       <div className="header-tools">

@@ -1,18 +1,17 @@
-import { useNavigate } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { useUsers } from "../../app/query";
 import { scopeText } from "./rules";
 
 export function UsersPage() {
-  const navigate = useNavigate();
   const users = useUsers();
   return (
     <section className="panel" aria-label="Users Manager">
       <div className="row between">
         <h1>Users Manager</h1>
-        <button type="button" className="btn primary" onClick={() => void navigate({ to: "/user/create" })}>
+        <Link to="/user/create" className="btn primary">
           Create User
-        </button>
+        </Link>
       </div>
       <table className="table">
         <thead>
@@ -30,13 +29,9 @@ export function UsersPage() {
               <td className="num">{u.lastActive === null ? "-" : formatUtcTimestamp(u.lastActive)}</td>
               <td>{scopeText(u.scope)}</td>
               <td>
-                <button
-                  type="button"
-                  className="btn small"
-                  onClick={() => void navigate({ to: "/user/edit/$uuid", params: { uuid: u.uuid } })}
-                >
+                <Link to="/user/edit/$uuid" params={{ uuid: u.uuid }} className="btn small">
                   Edit
-                </button>
+                </Link>
               </td>
             </tr>
           ))}

@@ -1,0 +1,309 @@
+import { z } from "zod";
+import { toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
+import { isCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+
+/**
+ * BingX spot v1 (https://bingx-api.github.io/docs/#/en-us/spot/authentication.html): header
+ * X-BX-APIKEY; `signature` = hex HMAC-SHA256 of the parameters spliced as `k=v&k=v` in the order
+ * sent, with `timestamp` (ms) and `recvWindow` (5000, seed 001 §9) among them. BingX signs the
+ * ORIGINAL values and wants each value URL-encoded on the wire (its "URL encoding scenario": the
+ * batch `data` JSON), so the signed string and the sent query differ only by that encoding.
+ * Every parameter travels in the query string, POST included; the body stays empty.
+ * Answers are {code, msg, debugMsg, data}; code 0 is success (seed 001 §8).
+ */
+export const BINGX_BASE_URL = "https://open-api.bingx.com";
+export const BINGX_RECV_WINDOW = 5000;
+
+export const BINGX_PATHS = {
+  order: "/openApi/spot/v1/trade/order",
+  batchOrders: "/openApi/spot/v1/trade/batchOrders",
+  cancel: "/openApi/spot/v1/trade/cancel",
+  cancelOrders: "/openApi/spot/v1/trade/cancelOrders",
+  cancelOpenOrders: "/openApi/spot/v1/trade/cancelOpenOrders",
+  query: "/openApi/spot/v1/trade/query",
+  openOrders: "/openApi/spot/v1/trade/openOrders",
+  balance: "/openApi/spot/v1/account/balance",
+} as const;
+
+/** BingX's documented business codes (spot "Common Error Codes" and each endpoint's table). */
+export const BINGX_CODE = {
+  SIGNATURE_FAILED: 100001,
+  INSUFFICIENT_BALANCE: 100202,
+  NO_DATA: 100204,
+  INVALID_PARAMETER: 100400,
+  /** What BingX really answers for an unknown order: " order not exist", or a cancel of a finished one. */
+  ORDER_NOT_EXIST: 100404,
+  RATE_LIMITED: 100410,
+  INCORRECT_API_KEY: 100413,
+  ACCOUNT_RISK_CONTROL: 100414,
+  IP_NOT_WHITELISTED: 100419,
+  /** "Null timestamp or timestamp mismatch", also "cancel fail, order not exist" */
+  TIMESTAMP_MISMATCH_OR_NOT_EXIST: 100421,
+  PRICE_DEVIATES: 100440,
+  SYMBOL_OFFLINE: 100490,
+  TIMESTAMP_INVALID: 80014,
+} as const;
+
+const C = BINGX_CODE;
+export const BINGX_ERRORS: ErrorCodeTable = {
+  auth: [C.SIGNATURE_FAILED, C.INCORRECT_API_KEY, C.IP_NOT_WHITELISTED, C.TIMESTAMP_INVALID, C.ACCOUNT_RISK_CONTROL],
+  "rate-limit": [C.RATE_LIMITED],
+  "insufficient-funds": [C.INSUFFICIENT_BALANCE],
+  "order-not-found": [C.NO_DATA, C.ORDER_NOT_EXIST],
+  "invalid-order": [C.INVALID_PARAMETER, C.PRICE_DEVIATES, C.SYMBOL_OFFLINE],
+};
+
+/** BingX reuses 100421/100400 for several failures; an answer that says the order does not exist is order-not-found. */
+const ORDER_NOT_EXIST = /order (does )?not exist|not a valid order id/i;
+/** 100410 says when the endpoint reopens: "will be unblocked after 1727193814249" / "can retry after time: 1727193970155". */
+const UNBLOCKED_AT = /(?:unblocked after|retry after time:?)\s*(\d{13})/i;
+
+type Params = Record<string, string | number | undefined>;
+
+/** hex HMAC-SHA256 of the spliced parameter string (the docs' Signature Description). */
+export function bingxSignature(secret: string, parameters: string): string {
+  return hmacSha256Hex(secret, parameters);
+}
+
+/**
+ * Builds the signed query: the string signed holds the original values, the string sent holds
+ * them URL-encoded (keys and timestamp never need it), followed by `&signature=`.
+ */
+export function bingxSignedQuery(secret: string, params: Params, timestamp: number): string {
+  let signed = "";
+  let sent = "";
+  for (const key in params) {
+    const value = params[key];
+    if (value === undefined) continue;
+    const text = String(value);
+    signed += `${key}=${text}&`;
+    sent += `${key}=${encodeQueryValue(text)}&`;
+  }
+  const tail = `timestamp=${timestamp}&recvWindow=${BINGX_RECV_WINDOW}`;
+  return `${sent}${tail}&signature=${bingxSignature(secret, signed + tail)}`;
+}
+
+export function bingxSignedRequest(
+  credentials: Pick<Credentials, "api" | "secret">,
+  timestamp: number,
+  method: HttpMethod,
+  path: string,
+  params: Params = {},
+): HttpRequest {
+  return {
+    method,
+    path,
+    query: bingxSignedQuery(credentials.secret, params, timestamp),
+    body: "",
+    headers: { "X-BX-APIKEY": credentials.api },
+  };
+}
+
+const num = z.union([z.string(), z.number()]);
+const id = z.union([z.string(), z.number()]).transform(String);
+
+/** The order object of /trade/query, /openOrders, /order, /cancel (fields we read). */
+const BingxOrderSchema = z.object({
+  symbol: z.string().optional(),
+  orderId: id,
+  price: num.optional(),
+  origQty: num.optional(),
+  executedQty: num.optional(),
+  status: z.string().optional(),
+  type: z.string().optional(),
+  side: z.string(),
+  time: num.optional(),
+  transactTime: num.optional(),
+  clientOrderID: z.string().nullable().optional(),
+  // Some BingX answers spell it clientOrderId.
+  clientOrderId: z.string().nullable().optional(),
+});
+
+const EnvelopeSchema = z.object({
+  code: num,
+  msg: z.string().optional(),
+  data: z.unknown().optional(),
+});
+
+const OrdersSchema = z.object({ orders: z.array(z.unknown()).nullable().optional() });
+
+export function parseBingxOrder(raw: unknown, pair: string): Order {
+  const o = BingxOrderSchema.parse(raw);
+  const order: Order = {
+    pair,
+    id: o.orderId,
+    clientOrderId: o.clientOrderID || o.clientOrderId || "",
+    price: toDecimalString(o.price),
+    amount: toDecimalString(o.origQty),
+    filled: toDecimalString(o.executedQty),
+    type: (o.type ?? "LIMIT").toLowerCase(),
+    side: parseSide(o.side),
+    status: normalizeStatus("bingx", o.status),
+    timestamp: toMillis(o.time ?? o.transactTime),
+  };
+  if (o.status !== undefined) order.rawStatus = o.status;
+  return order;
+}
+
+export function parseBingxBalances(data: unknown): Balances {
+  const { balances } = z
+    .object({
+      balances: z
+        .array(z.object({ asset: z.string(), free: num, locked: num }))
+        .nullable()
+        .optional(),
+    })
+    .parse(data);
+  return collectBalances((balances ?? []).map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
+}
+
+export class BingxAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions = {}) {
+    // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
+    super("bingx", credentials, options, {
+      baseUrl: BINGX_BASE_URL,
+      errors: BINGX_ERRORS,
+    });
+  }
+
+  private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
+    const response = await this.sendJson(bingxSignedRequest(this.credentials, this.now(), method, path, params));
+    const parsed = EnvelopeSchema.safeParse(response.json);
+    if (!parsed.success)
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    const { code, msg = "" } = parsed.data;
+    if (isCode(code, 0) && response.status < 400) return parsed.data.data;
+    const error = this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
+      retryAfterMs: this.unblockedIn(msg),
+    });
+    if (ORDER_NOT_EXIST.test(msg)) throw new ExchangeError(this.id, error.detail, { kind: "order-not-found", code });
+    throw error;
+  }
+
+  private unblockedIn(msg: string): number | undefined {
+    const at = UNBLOCKED_AT.exec(msg);
+    return at ? Math.max(0, Number(at[1]) - this.now()) : undefined;
+  }
+
+  private symbol(pair: string): string {
+    return exchangeSymbol(pair, "-");
+  }
+
+  private limitParams(order: OrderToPlace): Record<string, string> {
+    return {
+      symbol: this.symbol(order.pair),
+      side: order.side === "Buy" ? "BUY" : "SELL",
+      type: "LIMIT",
+      quantity: order.amount,
+      price: order.price,
+      newClientOrderId: order.clientOrderId,
+      timeInForce: "GTC",
+    };
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    const placed = parseBingxOrder(await this.call("POST", BINGX_PATHS.order, this.limitParams(order)), order.pair);
+    return {
+      ...placed,
+      clientOrderId: placed.clientOrderId || order.clientOrderId,
+      timestamp: placed.timestamp || this.now(),
+    };
+  }
+
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    try {
+      return parseBingxOrder(
+        await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(pair), clientOrderID: clientOrderId }),
+        pair,
+      );
+    } catch (error) {
+      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
+      throw error;
+    }
+  }
+
+  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    // sync=true: the orders may differ in side (BingX's parallel mode wants one symbol/side/type).
+    const data = JSON.stringify(orders.map((o) => this.limitParams(o)));
+    const answer = OrdersSchema.parse(await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
+    const placed = (answer.orders ?? []).map((raw) => parseBingxOrder(raw, pair));
+    const byClientId = new Map(placed.map((o) => [o.clientOrderId, o]));
+    return orders.map((order, i) => {
+      const found = byClientId.get(order.clientOrderId) ?? (placed.length === orders.length ? placed[i] : undefined);
+      if (!found) {
+        throw new ExchangeError(this.id, `One of orders was not placed (${placed.length} of ${orders.length} placed)`, {
+          kind: "invalid-order",
+        });
+      }
+      return {
+        ...found,
+        clientOrderId: found.clientOrderId || order.clientOrderId,
+        timestamp: found.timestamp || this.now(),
+      };
+    });
+  }
+
+  protected async submitCancel(pair: string, id: string): Promise<string> {
+    return BingxOrderSchema.parse(
+      await this.call("POST", BINGX_PATHS.cancel, { symbol: this.symbol(pair), orderId: id }),
+    ).orderId;
+  }
+
+  protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
+    // process=0 (the default): one invalid id fails the whole call, so nothing is half done silently.
+    const data = await this.call("POST", BINGX_PATHS.cancelOrders, {
+      symbol: this.symbol(pair),
+      orderIds: ids.join(","),
+    });
+    const answer = z
+      .object({
+        success: z.array(z.unknown()).nullable().optional(),
+        orders: z.array(z.unknown()).nullable().optional(),
+      })
+      .parse(data ?? {});
+    // Only an answer that names no list stands for "all of them"; an empty success list (the others
+    // in `failed`) cancelled none, and the caller names them (docs/orders.md "Cancels").
+    const canceled = answer.success ?? answer.orders;
+    return canceled ? canceled.map((raw) => BingxOrderSchema.parse(raw).orderId) : ids;
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    const answer = OrdersSchema.parse(
+      (await this.call("POST", BINGX_PATHS.cancelOpenOrders, { symbol: this.symbol(pair) })) ?? {},
+    );
+    return (answer.orders ?? []).map((raw) => BingxOrderSchema.parse(raw).orderId);
+  }
+
+  async fetchOrder(pair: string, id: string): Promise<Order> {
+    const p = this.pairOf(pair);
+    return parseBingxOrder(
+      await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(p), orderId: this.orderId(id) }),
+      p,
+    );
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const p = this.pairOf(pair);
+    const answer = OrdersSchema.parse(
+      (await this.call("GET", BINGX_PATHS.openOrders, { symbol: this.symbol(p) })) ?? {},
+    );
+    return (answer.orders ?? []).map((raw) => parseBingxOrder(raw, p));
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return parseBingxBalances((await this.call("GET", BINGX_PATHS.balance)) ?? {});
+  }
+}
+
+export function createBingxExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new BingxAdapter(credentials, options);
+}

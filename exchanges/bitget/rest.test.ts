@@ -1,0 +1,333 @@
+import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { createExchange } from "../registry.js";
+import { type BitgetMock, startBitgetMock } from "./mock.js";
+import { BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "./rest.js";
+
+const creds = { api: "bg-test-key", secret: "bg-test-secret", password: "bg-pass" };
+
+describe("bitget adapter against a loopback mock", () => {
+  let mock: BitgetMock;
+  let bitget: BitgetAdapter;
+
+  beforeAll(async () => {
+    mock = await startBitgetMock(creds);
+    bitget = new BitgetAdapter(creds, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+  afterEach(() => {
+    mock.orders.clear();
+    mock.server.requests.length = 0;
+  });
+
+  it("places a limit gtc order with a hex clientOid (001 §7, PRODUCT D11)", async () => {
+    const order = await bitget.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.01", price: "30000" });
+    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Sell", amount: "0.01", price: "30000", status: "open" });
+    expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.parse(mock.server.requests[0]!.body)).toEqual({
+      symbol: "BTCUSDT",
+      side: "sell",
+      orderType: "limit",
+      force: "gtc",
+      price: "30000",
+      size: "0.01",
+      clientOid: order.clientOrderId,
+    });
+  });
+
+  it("fetches one order, lists open orders (price from priceAvg) and cancels one (001 §1)", async () => {
+    const a = await bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await bitget.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
+    expect(await bitget.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      clientOrderId: a.clientOrderId,
+      price: "30000",
+      status: "open",
+    });
+    const open = await bitget.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => [o.id, o.price]).sort()).toEqual(
+      [
+        [a.id, "30000"],
+        [b.id, "40000"],
+      ].sort(),
+    );
+    expect(mock.server.requests.at(-1)!.query).toBe("limit=100&symbol=BTCUSDT");
+    expect(await bitget.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
+    expect((await bitget.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
+  });
+
+  it("creates a batch, cancels a batch and cancels all for the symbol (001 §7)", async () => {
+    const created = await bitget.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Buy", amount: "2", price: "200" },
+      { side: "Sell", amount: "3", price: "300" },
+    ]);
+    expect(created.every((o) => mock.orders.has(o.id))).toBe(true);
+    expect(await bitget.cancelBatch("BTC/USDT", [created[0]!.id])).toEqual([created[0]!.id]);
+    expect(await bitget.cancelAll("BTC/USDT")).toEqual([]);
+    expect(await bitget.fetchOpenOrders("BTC/USDT")).toEqual([]);
+    expect(mock.server.requests.some((r) => r.path === "/api/v2/spot/trade/cancel-symbol-order")).toBe(true);
+  });
+
+  it('fails a batch with "Failure List: ..." when any item failed (001 §5)', async () => {
+    mock.failBatchItem = 0;
+    const error = await rejects(bitget.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]));
+    expect(error.message).toMatch(
+      /^ExchangeId: bitget, msg: Failure List: [0-9a-f]{32}: Insufficient balance \(43012\)$/,
+    );
+    expect(error).toMatchObject({ kind: "insufficient-funds", code: "43012" });
+  });
+
+  const add = (count: number, symbol = "BTCUSDT") =>
+    Array.from({ length: count }, (_, i) =>
+      mock.addOrder({ symbol, side: "buy", price: String(100 + i), size: "1", clientOid: `c${i}` }),
+    );
+
+  it("lists open orders newest first in one page of 100, bitget's open-order limit (001 §9)", async () => {
+    const placed = add(130);
+    add(2, "ETHUSDT");
+    const open = await bitget.fetchOpenOrders("BTC/USDT");
+    // the newest 100: the page bitget answers first
+    expect(open.map((o) => o.id)).toEqual(
+      placed
+        .map((o) => o.orderId)
+        .reverse()
+        .slice(0, 100),
+    );
+    expect(mock.server.requests.map((r) => r.query)).toEqual(["limit=100&symbol=BTCUSDT"]);
+    mock.server.requests.length = 0;
+    expect(await bitget.fetchOpenOrders("ETH/USDT")).toHaveLength(2);
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (40019)", async () => {
+    const [a, b] = await bitget.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await bitget.cancelOrder("BTC/USDT", a!.id);
+    await bitget.cancelBatch("BTC/USDT", [b!.id]);
+    await bitget.fetchOrder("BTC/USDT", b!.id);
+    await bitget.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => (r.method === "GET" ? r.query : JSON.parse(r.body)));
+    expect(sent).toEqual([
+      {
+        symbol: "BTCUSDT",
+        orderList: [
+          expect.objectContaining({ side: "buy", orderType: "limit", force: "gtc", size: "1", price: "100" }),
+          expect.objectContaining({ side: "sell", orderType: "limit", force: "gtc", size: "2", price: "200" }),
+        ],
+      },
+      { symbol: "BTCUSDT", orderId: a!.id },
+      { symbol: "BTCUSDT", orderList: [{ orderId: b!.id }] },
+      expect.stringContaining(`orderId=${b!.id}`),
+      { symbol: "BTCUSDT" },
+    ]);
+    const request = bitgetSignedRequest(creds, Date.now(), "POST", "/api/v2/spot/trade/cancel-order", { orderId: "1" });
+    const bare = await fetch(`${mock.url}${request.path}`, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+    });
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toMatchObject({ code: "40019", msg: "Parameter symbol cannot be empty" });
+  });
+
+  it("a partly failed batch cancel resolves to the ids in successList; the failed ones are not among them", async () => {
+    const [a, b] = await bitget.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Buy", amount: "1", price: "101" },
+    ]);
+    await bitget.cancelOrder("BTC/USDT", b!.id);
+    expect(await bitget.cancelBatch("BTC/USDT", [b!.id, a!.id, "777"])).toEqual([a!.id]);
+    expect(mock.orders.get(a!.id)?.status).toBe("cancelled");
+    expect(await bitget.cancelBatch("BTC/USDT", ["778"])).toEqual([]);
+  });
+
+  it("a partly failed batch create fails with its failure list, though the other items were placed", async () => {
+    mock.fake.refuseNextBatchItem(1, { code: "43012", msg: "Insufficient balance" });
+    const error = await rejects(
+      bitget.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "100" },
+        { side: "Buy", amount: "1", price: "101", clientOrderId: "c0ffee" },
+      ]),
+    );
+    expect(error.detail).toBe("Failure List: c0ffee: Insufficient balance (43012)");
+    expect(mock.orders.size).toBe(1);
+  });
+
+  it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (001 §9)", async () => {
+    const error = await rejects(
+      bitget.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 51 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
+    expect(error.message).toBe("ExchangeId: bitget, msg: Maximum for 'createBatch' is: 50");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("reads assets: upper-cased codes, frozen + locked as l, zero dropped, long numbers exact (001 §3, §9)", async () => {
+    expect(await bitget.fetchBalances()).toEqual({
+      USDT: { f: "500.5", l: "100.5" },
+      BTC: { f: "1.123456789012345678", l: "0" },
+    });
+  });
+
+  it("maps a wrong secret to auth (40009) without a retry (001 §8)", async () => {
+    const wrong = new BitgetAdapter({ ...creds, secret: "bad" }, { baseUrl: mock.url });
+    const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error).toMatchObject({ kind: "auth", code: "40009" });
+    expect(error.message).toBe("ExchangeId: bitget, msg: sign signature error (code 40009)");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("maps a wrong passphrase to auth (40012)", async () => {
+    const wrong = new BitgetAdapter({ ...creds, password: "other" }, { baseUrl: mock.url });
+    expect(await rejects(wrong.fetchBalances())).toMatchObject({ kind: "auth", code: "40012" });
+  });
+
+  it("maps 43012 to insufficient funds and 43001 to order-not-found (001 §8)", async () => {
+    mock.errorNext = { code: "43012", msg: "Insufficient balance" };
+    expect(await rejects(bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }))).toMatchObject(
+      { kind: "insufficient-funds" },
+    );
+    expect(await rejects(bitget.cancelOrder("BTC/USDT", "1"))).toMatchObject({
+      kind: "order-not-found",
+      code: "43001",
+    });
+  });
+
+  it("maps HTTP 429 to rate-limit", async () => {
+    mock.rateLimitNext = true;
+    const error = await rejects(bitget.fetchOpenOrders("BTC/USDT"));
+    expect(error.kind).toBe("rate-limit");
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it("after a create time-out looks the order up by clientOid and never sends it twice (PRODUCT)", async () => {
+    mock.delayNextCreateMs = 800;
+    const slow = new BitgetAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.3", price: "20000" });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.orders.size).toBe(1);
+    expect([...mock.orders.values()][0]!.clientOid).toBe(order.clientOrderId);
+    expect(mock.server.requests.filter((r) => r.path === "/api/v2/spot/trade/place-order")).toHaveLength(1);
+    expect(
+      mock.server.requests.some(
+        (r) => r.path === "/api/v2/spot/trade/orderInfo" && r.query === `clientOid=${order.clientOrderId}`,
+      ),
+    ).toBe(true);
+  });
+
+  it("is built by createExchange (registry line)", () => {
+    expect(createExchange("bitget", creds, { baseUrl: mock.url }).id).toBe("bitget");
+  });
+});
+
+describe("bitget signing as the signature page documents it", () => {
+  it("signs timestamp + GET + requestPath + '?' + the query sorted by key, base64 HMAC-SHA256", () => {
+    // The page's pre-hash example: "16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT".
+    const request = bitgetSignedRequest(
+      { api: "k", secret: "s", password: "p" },
+      16273667805456,
+      "GET",
+      "/api/mix/v2/market/depth",
+      { symbol: "BTCUSDT", limit: "20" },
+    );
+    expect(request.query).toBe("limit=20&symbol=BTCUSDT");
+    const expected = createHmac("sha256", "s")
+      .update("16273667805456GET/api/mix/v2/market/depth?limit=20&symbol=BTCUSDT")
+      .digest("base64");
+    expect(request.headers).toMatchObject({
+      "ACCESS-SIGN": expected,
+      "ACCESS-TIMESTAMP": "16273667805456",
+      "ACCESS-KEY": "k",
+      "ACCESS-PASSPHRASE": "p",
+    });
+  });
+  it("signs timestamp + POST + requestPath + the JSON body, no '?' without a query", () => {
+    const body = {
+      productType: "usdt-futures",
+      symbol: "BTCUSDT",
+      size: "8",
+      marginMode: "crossed",
+      side: "buy",
+      orderType: "limit",
+      clientOid: "channel#123456",
+    };
+    const request = bitgetSignedRequest(
+      { api: "k", secret: "s", password: "p" },
+      16273667805456,
+      "POST",
+      "/api/v2/mix/order/place-order",
+      body,
+    );
+    expect(request.body).toBe(
+      '{"productType":"usdt-futures","symbol":"BTCUSDT","size":"8","marginMode":"crossed","side":"buy","orderType":"limit","clientOid":"channel#123456"}',
+    );
+    const expected = createHmac("sha256", "s")
+      .update(`16273667805456POST/api/v2/mix/order/place-order${request.body}`)
+      .digest("base64");
+    expect(request.headers["ACCESS-SIGN"]).toBe(expected);
+  });
+});
+
+describe("bitget status and timestamp rules (001 §3, §4)", () => {
+  // The documented example of GET unfilled-orders: cTime "1622697148" is in seconds.
+  const unfilled = {
+    symbol: "btcusdt",
+    orderId: "2222222",
+    clientOid: "xxxxxxx",
+    priceAvg: "34829.12",
+    size: "1",
+    orderType: "limit",
+    side: "buy",
+    status: "new",
+    baseVolume: "0",
+    cTime: "1622697148",
+  };
+  it("multiplies a seconds cTime by 1000 and reads the order price from priceAvg", () => {
+    const order = parseBitgetOrder(unfilled, "BTC/USDT");
+    expect(order.timestamp).toBe(1622697148000);
+    expect(order.price).toBe("34829.12");
+    expect(order.status).toBe("open");
+  });
+  it("keeps a ms cTime (orderInfo example 1695865232127)", () => {
+    expect(parseBitgetOrder({ ...unfilled, cTime: "1695865232127" }, "BTC/USDT").timestamp).toBe(1695865232127);
+  });
+  it.each([
+    ["live", "open"],
+    ["new", "open"],
+    ["partially_filled", "open"],
+    ["filled", "closed"],
+    ["cancelled", "canceled"],
+  ])("maps bitget %s to %s", (status, expected) => {
+    expect(parseBitgetOrder({ ...unfilled, status }, "BTC/USDT").status).toBe(expected);
+  });
+});
+
+describe("bitget through the built CLI", () => {
+  let mock: BitgetMock;
+  beforeAll(async () => {
+    mock = await startBitgetMock(creds);
+  });
+  afterAll(() => mock.close());
+
+  it("buys, lists, fetches, cancels, batches, cancels all and reads balances (PRODUCT CLI surface)", async () => {
+    await runCliScenario({
+      id: "bitget",
+      mock,
+      env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password },
+      status: (o) => o.status,
+      open: "live",
+      canceled: "cancelled",
+      batch: [
+        { side: "Buy", amount: "1", price: "10" },
+        { side: "Sell", amount: "1", price: "20" },
+      ],
+      balances: { USDT: { f: "500.5", l: "100.5" } },
+    });
+  });
+});

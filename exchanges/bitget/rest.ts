@@ -1,0 +1,332 @@
+/**
+ * bitget v2 spot (https://www.bitget.com/api-doc/spot/intro).
+ *
+ * Signing: ACCESS-SIGN = base64 HMAC-SHA256 of timestamp + METHOD + requestPath + ('?' + queryString
+ * when there is one) + body, with ACCESS-KEY, ACCESS-TIMESTAMP (ms) and ACCESS-PASSPHRASE headers.
+ * Success is code "00000" (the documented value; the seed's table says 0). A batch create with any
+ * failed item fails with "Failure List: ..." (seed 001 §5).
+ */
+import { Decimal, toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Base64 } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
+import { isCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+
+export const BITGET_BASE_URL = "https://api.bitget.com";
+export const BITGET_SUCCESS = "00000";
+
+export const BITGET_PATHS = {
+  placeOrder: "/api/v2/spot/trade/place-order",
+  batchOrders: "/api/v2/spot/trade/batch-orders",
+  cancelOrder: "/api/v2/spot/trade/cancel-order",
+  batchCancel: "/api/v2/spot/trade/batch-cancel-order",
+  cancelSymbol: "/api/v2/spot/trade/cancel-symbol-order",
+  orderInfo: "/api/v2/spot/trade/orderInfo",
+  unfilled: "/api/v2/spot/trade/unfilled-orders",
+  assets: "/api/v2/spot/account/assets",
+} as const;
+
+/** Codes of https://www.bitget.com/api-doc/spot/error-code/restapi */
+export const BITGET_CODES = {
+  ACCESS_KEY_EMPTY: "40001",
+  ACCESS_SIGN_EMPTY: "40002",
+  SIGNATURE_EMPTY: "40003",
+  INVALID_TIMESTAMP: "40005",
+  INVALID_ACCESS_KEY: "40006",
+  TIMESTAMP_EXPIRED: "40008",
+  SIGNATURE_ERROR: "40009",
+  PASSPHRASE_EMPTY: "40011",
+  PASSPHRASE_INCORRECT: "40012",
+  INCORRECT_PERMISSIONS: "40014",
+  INVALID_IP: "40018",
+  PASSPHRASE_ERROR: "40036",
+  API_KEY_NOT_EXIST: "40037",
+  IP_NOT_WHITELISTED: "40038",
+  TOO_MANY_REQUESTS: "429",
+  PARAMETER_ERROR: "40034",
+  ORDER_DATA_NOT_FOUND: "40109",
+  ORDER_NOT_EXIST: "43001",
+  NO_ORDER_TO_CANCEL: "43004",
+  INSUFFICIENT_BALANCE: "43012",
+  ORDER_NOT_EXIST_LEGACY: "45057",
+} as const;
+
+const C = BITGET_CODES;
+export const BITGET_ERRORS: ErrorCodeTable = {
+  auth: [
+    C.ACCESS_KEY_EMPTY,
+    C.ACCESS_SIGN_EMPTY,
+    C.SIGNATURE_EMPTY,
+    C.INVALID_TIMESTAMP,
+    C.INVALID_ACCESS_KEY,
+    C.TIMESTAMP_EXPIRED,
+    C.SIGNATURE_ERROR,
+    C.PASSPHRASE_EMPTY,
+    C.PASSPHRASE_INCORRECT,
+    C.INCORRECT_PERMISSIONS,
+    C.INVALID_IP,
+    C.PASSPHRASE_ERROR,
+    C.API_KEY_NOT_EXIST,
+    C.IP_NOT_WHITELISTED,
+  ],
+  "rate-limit": [C.TOO_MANY_REQUESTS],
+  "insufficient-funds": [C.INSUFFICIENT_BALANCE],
+  "order-not-found": [C.ORDER_DATA_NOT_FOUND, C.ORDER_NOT_EXIST, C.NO_ORDER_TO_CANCEL, C.ORDER_NOT_EXIST_LEGACY],
+  "invalid-order": [C.PARAMETER_ERROR],
+};
+
+/** bitget order of orderInfo / unfilled-orders; unfilled-orders names the order price `priceAvg`. */
+interface BitgetOrder {
+  orderId?: string;
+  clientOid?: string;
+  symbol?: string;
+  price?: string;
+  priceAvg?: string;
+  size?: string;
+  baseVolume?: string;
+  side?: string;
+  orderType?: string;
+  status?: string;
+  cTime?: string;
+}
+
+interface BitgetEnvelope {
+  code: string;
+  msg?: string;
+  message?: string;
+  requestTime?: number | string;
+  data?: unknown;
+}
+
+interface BitgetBatchResult {
+  successList?: { orderId?: string; clientOid?: string }[];
+  failureList?: { orderId?: string; clientOid?: string; errorMsg?: string; errorCode?: string }[];
+}
+
+export function bitgetSignedRequest(
+  credentials: Pick<Credentials, "api" | "secret" | "password">,
+  timestamp: number,
+  method: HttpMethod,
+  path: string,
+  params: Record<string, unknown> | undefined,
+): HttpRequest {
+  // bitget's signing guide asks for the query keys in ascending order; what is signed is what is sent.
+  const query =
+    method === "GET" && params ? buildQuery(params as Record<string, string | undefined>, { sort: true }) : "";
+  const body = method === "GET" || params === undefined ? "" : JSON.stringify(params);
+  const ts = String(timestamp);
+  const prehash = ts + method + path + (query ? `?${query}` : "") + body;
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers: {
+      "ACCESS-KEY": credentials.api,
+      "ACCESS-SIGN": hmacSha256Base64(credentials.secret, prehash),
+      "ACCESS-TIMESTAMP": ts,
+      "ACCESS-PASSPHRASE": credentials.password ?? "",
+      "Content-Type": "application/json",
+      locale: "en-US",
+    },
+  };
+}
+
+export function parseBitgetOrder(raw: BitgetOrder, pair: string): Order {
+  const order: Order = {
+    pair,
+    id: String(raw.orderId ?? ""),
+    clientOrderId: String(raw.clientOid ?? ""),
+    price: toDecimalString(raw.price ?? raw.priceAvg),
+    amount: toDecimalString(raw.size),
+    filled: toDecimalString(raw.baseVolume),
+    type: String(raw.orderType ?? "limit"),
+    side: parseSide(raw.side),
+    status: normalizeStatus("bitget", raw.status),
+    // documented examples carry both ms ("1695865232127") and seconds ("1622697148")
+    timestamp: toMillis(raw.cTime),
+  };
+  if (raw.status !== undefined) order.rawStatus = String(raw.status);
+  return order;
+}
+
+export class BitgetAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions = {}) {
+    super("bitget", credentials, options, {
+      baseUrl: BITGET_BASE_URL,
+      errors: BITGET_ERRORS,
+    });
+  }
+
+  private async call(method: HttpMethod, path: string, params?: Record<string, unknown>): Promise<BitgetEnvelope> {
+    const response = await this.sendJson(bitgetSignedRequest(this.credentials, this.now(), method, path, params));
+    const envelope = response.json as BitgetEnvelope | undefined;
+    if (!envelope || typeof envelope !== "object" || envelope.code === undefined) {
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    }
+    if (!isCode(envelope.code, BITGET_SUCCESS)) {
+      throw this.fail(
+        String(envelope.code),
+        envelope.msg ?? envelope.message ?? "Unknown error",
+        response.status,
+        response.headers,
+      );
+    }
+    return envelope;
+  }
+
+  private orderRequest(order: OrderToPlace): Record<string, string> {
+    return {
+      side: order.side === "Buy" ? "buy" : "sell",
+      orderType: "limit",
+      force: "gtc",
+      price: order.price,
+      size: order.amount,
+      clientOid: order.clientOrderId,
+    };
+  }
+
+  private placed(order: OrderToPlace, id: string, time: unknown): Order {
+    return {
+      pair: order.pair,
+      id,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: toMillis(time) || this.now(),
+    };
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    const envelope = await this.call("POST", BITGET_PATHS.placeOrder, {
+      symbol: exchangeSymbol(order.pair, ""),
+      ...this.orderRequest(order),
+    });
+    return this.placed(
+      order,
+      String((envelope.data as { orderId?: string } | undefined)?.orderId ?? ""),
+      envelope.requestTime,
+    );
+  }
+
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    try {
+      const envelope = await this.call("GET", BITGET_PATHS.orderInfo, { clientOid: clientOrderId });
+      const raw = (Array.isArray(envelope.data) ? envelope.data : [])[0] as BitgetOrder | undefined;
+      return raw ? parseBitgetOrder(raw, pair) : undefined;
+    } catch (error) {
+      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
+      throw error;
+    }
+  }
+
+  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    const envelope = await this.call("POST", BITGET_PATHS.batchOrders, {
+      symbol: exchangeSymbol(pair, ""),
+      orderList: orders.map((o) => this.orderRequest(o)),
+    });
+    const result = (envelope.data ?? {}) as BitgetBatchResult;
+    const failures = result.failureList ?? [];
+    if (failures.length > 0) {
+      // Seed 001 §5: bitget batch create fails with "Failure List: ..." if any item failed.
+      const list = failures
+        .map(
+          (f) =>
+            `${f.clientOid ?? f.orderId ?? "?"}: ${f.errorMsg ?? "failed"}${f.errorCode ? ` (${f.errorCode})` : ""}`,
+        )
+        .join("; ");
+      const code = failures[0]?.errorCode;
+      // The kind follows the first failure's documented code (43012 → insufficient funds).
+      throw new ExchangeError(this.id, `Failure List: ${list}`, {
+        kind: code ? this.fail(code, "").kind : "invalid-order",
+        ...(code ? { code } : {}),
+      });
+    }
+    const success = result.successList ?? [];
+    return orders.map((order, i) => {
+      const item = success.find((s) => s.clientOid === order.clientOrderId) ?? success[i];
+      return this.placed(order, String(item?.orderId ?? ""), envelope.requestTime);
+    });
+  }
+
+  protected async submitCancel(pair: string, id: string): Promise<string> {
+    const envelope = await this.call("POST", BITGET_PATHS.cancelOrder, {
+      symbol: exchangeSymbol(pair, ""),
+      orderId: id,
+    });
+    return String((envelope.data as { orderId?: string } | undefined)?.orderId ?? id);
+  }
+
+  protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
+    const envelope = await this.call("POST", BITGET_PATHS.batchCancel, {
+      symbol: exchangeSymbol(pair, ""),
+      orderList: ids.map((orderId) => ({ orderId })),
+    });
+    const result = (envelope.data ?? {}) as BitgetBatchResult;
+    return (result.successList ?? []).map((s) => String(s.orderId ?? ""));
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    // cancel-symbol-order answers only {symbol}: the ids cancelled are not named.
+    await this.call("POST", BITGET_PATHS.cancelSymbol, { symbol: exchangeSymbol(pair, "") });
+    return [];
+  }
+
+  async fetchOrder(pair: string, id: string): Promise<Order> {
+    const p = this.pairOf(pair);
+    const envelope = await this.call("GET", BITGET_PATHS.orderInfo, { orderId: this.orderId(id) });
+    const raw = (Array.isArray(envelope.data) ? envelope.data : [])[0] as BitgetOrder | undefined;
+    if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
+    return parseBitgetOrder(raw, p);
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const p = this.pairOf(pair);
+    const orders: Order[] = [];
+    let idLessThan: string | undefined;
+    // Pages of 100 (the documented maximum), up to the open-orders limit of 100 (seed 001 §9).
+    for (;;) {
+      const envelope = await this.call("GET", BITGET_PATHS.unfilled, {
+        symbol: exchangeSymbol(p, ""),
+        ...(idLessThan ? { idLessThan } : {}),
+        limit: "100",
+      });
+      const page = (Array.isArray(envelope.data) ? envelope.data : []) as BitgetOrder[];
+      orders.push(...page.map((raw) => parseBitgetOrder(raw, p)));
+      if (page.length < 100 || orders.length >= 100) return orders;
+      idLessThan = page[page.length - 1]?.orderId;
+    }
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    const envelope = await this.call("GET", BITGET_PATHS.assets);
+    const rows = (Array.isArray(envelope.data) ? envelope.data : []) as {
+      coin: string;
+      available?: string;
+      frozen?: string;
+      locked?: string;
+    }[];
+    return collectBalances(
+      rows.map((r) => ({
+        currency: r.coin,
+        free: r.available,
+        // frozen: held by open orders; locked: held by other products (fiat, merchant)
+        locked: new Decimal(toDecimalString(r.frozen)).plus(toDecimalString(r.locked)).toFixed(),
+      })),
+    );
+  }
+}
+
+export function createBitgetExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new BitgetAdapter(credentials, options);
+}

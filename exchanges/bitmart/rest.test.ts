@@ -1,0 +1,293 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cli-scenario.js";
+import { runCli } from "../../test/exchanges/run-cli.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { BITMART_KEY, BITMART_MEMO, BITMART_SECRET, type BitmartMock, startBitmartMock } from "./mock.js";
+import { BitmartAdapter, bitmartSignedRequest, parseBitmartBalances, parseBitmartOrder } from "./rest.js";
+
+const credentials = { api: BITMART_KEY, secret: BITMART_SECRET, password: BITMART_MEMO };
+let mock: BitmartMock;
+let bitmart: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startBitmartMock();
+  bitmart = createExchange("bitmart", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body) as Record<string, unknown>;
+
+describe("bitmart signing (official docs, Signature example)", () => {
+  it("reproduces the documented X-BM-SIGN c31dc326… over 1589793796145#test001#{body}", () => {
+    // The docs' example body has keys symbol, price, count in that order; JSON.stringify keeps it.
+    const request = bitmartSignedRequest(credentials, 1589793796145, "POST", "/spot/v1/test-post", {
+      symbol: "BTC_USDT",
+      price: "8600",
+      count: "100",
+    });
+    expect(request.body).toBe('{"symbol":"BTC_USDT","price":"8600","count":"100"}');
+    expect(request.headers).toMatchObject({
+      "X-BM-KEY": BITMART_KEY,
+      "X-BM-TIMESTAMP": "1589793796145",
+      "X-BM-SIGN": "c31dc326bf87f38bfb49a3f8494961abfa291bd549d0d98d9578e87516cee46d",
+    });
+  });
+
+  it("signs a GET's query string in place of the body", () => {
+    const request = bitmartSignedRequest(credentials, 1, "GET", "/account/v1/wallet", { currency: "USDT" });
+    expect(request.query).toBe("currency=USDT");
+    expect(request.body).toBe("");
+  });
+});
+
+describe("bitmart operations (001 §1, §7) against the signature-checking mock", () => {
+  it("creates a limit buy on BTC_USDT through /spot/v2/submit_order with a 32-hex client_order_id (001 §3, PRODUCT D11)", async () => {
+    const order = await bitmart.createOrder(buy);
+    expect(routes()).toEqual(["POST /spot/v2/submit_order"]);
+    const body = lastBody();
+    expect(body).toMatchObject({ symbol: "BTC_USDT", side: "buy", type: "limit", size: "0.01", price: "30000" });
+    expect(body.client_order_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: body.client_order_id,
+      status: "open",
+      side: "Buy",
+    });
+  });
+
+  it("creates a batch through /spot/v4/batch_orders (orderParams, recvWindow 5000)", async () => {
+    const orders = await bitmart.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "0.01", price: "29000" },
+      { side: "Sell", amount: "0.01", price: "33000" },
+    ]);
+    expect(orders.map((o) => o.id)).toEqual([...mock.orders.keys()]);
+    const body = lastBody();
+    expect(body).toMatchObject({ symbol: "BTC_USDT", recvWindow: 5000 });
+    expect((body.orderParams as { clientOrderId: string }[]).map((p) => p.clientOrderId)).toEqual(
+      orders.map((o) => o.clientOrderId),
+    );
+  });
+
+  it("fails a batch with the nested error code of the batch answer", async () => {
+    const error = await rejection(
+      bitmart.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "0.01", price: "29000", clientOrderId: "same" } as never,
+        { side: "Buy", amount: "0.01", price: "29000", clientOrderId: "same" } as never,
+      ]),
+    );
+    expect(error).toMatchObject({ kind: "invalid-order", code: 50042 });
+  });
+
+  it("rejects batches over 10 with the seed's messages before any request (001 §5, §9)", async () => {
+    const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
+    expect((await rejection(bitmart.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: bitmart, msg: Maximum for 'createBatch' is: 10",
+    );
+    expect(
+      (
+        await rejection(
+          bitmart.cancelBatch(
+            "BTC/USDT",
+            Array.from({ length: 11 }, (_, i) => String(i)),
+          ),
+        )
+      ).message,
+    ).toBe("ExchangeId: bitmart, msg: Maximum for 'cancelBatch' is: 10");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels one (/spot/v3/cancel_order), a batch (/spot/v4/cancel_orders) and all (/spot/v4/cancel_all)", async () => {
+    const [a, b, c, d] = await Promise.all(["1", "2", "3", "4"].map((p) => bitmart.createOrder({ ...buy, price: p })));
+    await expect(bitmart.cancelOrder("BTC/USDT", a!.id)).resolves.toBe(a!.id);
+    expect(lastBody()).toEqual({ symbol: "BTC_USDT", order_id: a!.id });
+    await expect(bitmart.cancelBatch("BTC/USDT", [b!.id, c!.id])).resolves.toEqual([b!.id, c!.id]);
+    expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", orderIds: [b!.id, c!.id], recvWindow: 5000 });
+    await expect(bitmart.cancelAll("BTC/USDT")).resolves.toEqual([]);
+    expect(mock.orders.get(d!.id)!.state).toBe("canceled");
+    expect(routes().slice(-3)).toEqual([
+      "POST /spot/v3/cancel_order",
+      "POST /spot/v4/cancel_orders",
+      "POST /spot/v4/cancel_all",
+    ]);
+  });
+
+  it("reports a cancel of an order no longer open (result false) as order-not-found", async () => {
+    const a = await bitmart.createOrder(buy);
+    await bitmart.cancelOrder("BTC/USDT", a.id);
+    expect((await rejection(bitmart.cancelOrder("BTC/USDT", a.id))).kind).toBe("order-not-found");
+    expect(await rejection(bitmart.cancelBatch("BTC/USDT", [a.id]))).toMatchObject({ kind: "order-not-found" });
+  });
+
+  it("fetches one order (POST /spot/v4/query/order) and the open orders (POST /spot/v4/query/open-orders, limit 200)", async () => {
+    const a = await bitmart.createOrder(buy);
+    const b = await bitmart.createOrder({ ...buy, amount: "0.02" });
+    await bitmart.cancelOrder("BTC/USDT", b.id);
+    expect(await bitmart.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      rawStatus: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
+    expect((await bitmart.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+    expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", orderMode: "spot", limit: 200, recvWindow: 5000 });
+  });
+
+  it("fetches balances from GET /account/v1/wallet: available/frozen, zero dropped, upper-cased, long numbers exact (001 §3, §9)", async () => {
+    await expect(bitmart.fetchBalances()).resolves.toEqual({
+      USDT: { f: "1000", l: "12.5" },
+      BTC: { f: "0.1234567890123456789", l: "0" },
+    });
+    expect(routes()).toEqual(["GET /account/v1/wallet"]);
+  });
+});
+
+describe("bitmart errors (001 §8; BitMart's documented success is code 1000)", () => {
+  it("answers a wrong secret with 30005 as auth after exactly one request (no retry)", async () => {
+    const wrong = new BitmartAdapter({ ...credentials, secret: "wrong-secret-value" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: 30005 });
+    expect(error.message).toBe("ExchangeId: bitmart, msg: Header X-BM-SIGN is wrong (code 30005)");
+    expect(error.message).not.toContain("wrong-secret-value");
+    expect(mock.server.requests).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("answers a wrong memo (passphrase) with 30005 as auth", async () => {
+    const wrong = new BitmartAdapter({ ...credentials, password: "other-memo" }, { baseUrl: mock.url });
+    expect(await rejection(wrong.fetchOpenOrders("BTC/USDT"))).toMatchObject({ kind: "auth", code: 30005 });
+  });
+
+  it("answers a clock outside the recvWindow with 30007 as auth", async () => {
+    const late = new BitmartAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 6000 });
+    expect(await rejection(late.fetchOpenOrders("BTC/USDT"))).toMatchObject({ kind: "auth", code: 30007 });
+  });
+
+  it("maps 50020 to insufficient-funds and 50005 to order-not-found", async () => {
+    mock.failNext(50020, "Balance not enough");
+    expect(await rejection(bitmart.createOrder(buy))).toMatchObject({ kind: "insufficient-funds", code: 50020 });
+    expect(await rejection(bitmart.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: 50005,
+    });
+  });
+
+  it("maps HTTP 429 / 30013 to rate-limit with one X-BM-RateLimit-Reset window (seconds) as the hint", async () => {
+    mock.rateLimitNext();
+    expect(await rejection(bitmart.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: 30013,
+      retryAfterMs: 2000,
+    });
+  });
+
+  it("maps HTTP 418 (IP blocked after 429s) to rate-limit", async () => {
+    mock.server.intercept(() => ({ status: 418, body: "" }));
+    expect((await rejection(bitmart.fetchBalances())).kind).toBe("rate-limit");
+  });
+});
+
+describe("bitmart time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+  it("looks the order up by clientOrderId after a time-out and returns it; the mock holds one order", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("bitmart", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.orderId, clientOrderId: only!.clientOrderId, status: "open" });
+    expect(routes()).toEqual(["POST /spot/v2/submit_order", "POST /spot/v4/query/client-order"]);
+    expect(lastBody().clientOrderId).toBe(only!.clientOrderId);
+  });
+});
+
+describe("bitmart status and timestamp rules (001 §3, §4, PRODUCT D9) with the documented order example", () => {
+  const documented = {
+    orderId: "118100034543076010",
+    clientOrderId: "118100034543076010",
+    symbol: "BTC_USDT",
+    side: "buy",
+    orderMode: "spot",
+    type: "limit",
+    state: "filled",
+    cancelSource: "",
+    stpMode: "cancel_maker",
+    price: "48800.00",
+    priceAvg: "39999.00",
+    size: "0.10000",
+    filledSize: "0.10000",
+    notional: "4880.00000",
+    filledNotional: "3999.90000",
+    createTime: 1681701557927,
+    updateTime: 1681701559408,
+  };
+  const status = (state: string) => parseBitmartOrder({ ...documented, state }, "BTC/USDT").status;
+
+  it("maps new and partially_filled to open, filled to closed, canceled to canceled", () => {
+    expect(["new", "partially_filled", "filled", "canceled"].map(status)).toEqual([
+      "open",
+      "open",
+      "closed",
+      "canceled",
+    ]);
+  });
+  it("maps partially_canceled to canceled by the general rule (only mexc's exact 'PARTIALLY_CANCELED' is open, PRODUCT D9) and keeps the raw word", () => {
+    expect(parseBitmartOrder({ ...documented, state: "partially_canceled" }, "BTC/USDT")).toMatchObject({
+      status: "canceled",
+      rawStatus: "partially_canceled",
+    });
+  });
+  it("yields undefined for an unknown status", () => {
+    expect(status("mystery")).toBeUndefined();
+  });
+  it("keeps createTime in milliseconds, the 18-digit id and the decimals exact", () => {
+    expect(parseBitmartOrder(documented, "BTC/USDT")).toMatchObject({
+      id: "118100034543076010",
+      timestamp: 1681701557927,
+      price: "48800",
+      amount: "0.1",
+      filled: "0.1",
+      side: "Buy",
+    });
+  });
+  it("drops all-zero balances of the documented wallet shape", () => {
+    expect(
+      parseBitmartBalances({
+        wallet: [
+          { currency: "USDT", name: "Tether USD", available: "0.00000000", frozen: "0.00000000", unAvailable: "0" },
+        ],
+      }),
+    ).toEqual({});
+  });
+});
+
+describe("bitmart through the built CLI", () => {
+  const env = {
+    SPOTDESK_API_KEY: BITMART_KEY,
+    SPOTDESK_API_SECRET: BITMART_SECRET,
+    SPOTDESK_API_PASSWORD: BITMART_MEMO,
+  };
+
+  it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
+    const base = await runCliScenario({
+      id: "bitmart",
+      mock,
+      env,
+      status: (o) => o.state,
+      open: "new",
+      canceled: "canceled",
+      batch: THREE_ORDERS,
+      balances: { USDT: { f: "1000", l: "12.5" } },
+    });
+    const noMemo = await runCli([...base, "balances"], {
+      SPOTDESK_API_KEY: BITMART_KEY,
+      SPOTDESK_API_SECRET: BITMART_SECRET,
+    });
+    expect(noMemo.code).toBe(3);
+  });
+});

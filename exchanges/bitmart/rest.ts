@@ -1,0 +1,375 @@
+import { z } from "zod";
+import { toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
+import { isCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+
+/**
+ * BitMart spot (https://developer-pro.bitmart.com/en/spot/): headers X-BM-KEY, X-BM-TIMESTAMP (ms)
+ * and X-BM-SIGN = hex HMAC-SHA256 of `timestamp#memo#payload`, where the memo is the key's
+ * passphrase (seed 001 §3) and the payload is the JSON body of a POST or the query string of a GET.
+ * v4 endpoints take `recvWindow` (5000, seed 001 §9) in the body; v2/v3 ones do not document it.
+ *
+ * Success: BitMart answers {code, message, trace, data} and documents code 1000 ("OK") as success
+ * (with HTTP 200). Seed 001 §8 lists bitmart's success as 200 — that is the HTTP status which
+ * accompanies code 1000, not a body code BitMart sends; so success here is body code 1000.
+ */
+export const BITMART_BASE_URL = "https://api-cloud.bitmart.com";
+export const BITMART_RECV_WINDOW = 5000;
+export const BITMART_SUCCESS = 1000;
+
+export const BITMART_PATHS = {
+  submitOrder: "/spot/v2/submit_order",
+  batchOrders: "/spot/v4/batch_orders",
+  cancelOrder: "/spot/v3/cancel_order",
+  cancelOrders: "/spot/v4/cancel_orders",
+  cancelAll: "/spot/v4/cancel_all",
+  queryOrder: "/spot/v4/query/order",
+  queryClientOrder: "/spot/v4/query/client-order",
+  openOrders: "/spot/v4/query/open-orders",
+  wallet: "/account/v1/wallet",
+} as const;
+
+/** BitMart's documented error codes (Restful Error Code tables). */
+export const BITMART_CODE = {
+  KEY_EMPTY: 30001,
+  KEY_NOT_FOUND: 30002,
+  KEY_FROZEN: 30003,
+  SIGN_EMPTY: 30004,
+  SIGN_WRONG: 30005,
+  TIMESTAMP_EMPTY: 30006,
+  TIMESTAMP_OUT_OF_WINDOW: 30007,
+  TIMESTAMP_FORMAT: 30008,
+  IP_FORBIDDEN: 30010,
+  KEY_EXPIRED: 30011,
+  KEY_FORBIDDEN: 30012,
+  TOO_MANY_REQUESTS: 30013,
+  ACCOUNT_RATE_REJECTED: 30017,
+  BAD_REQUEST: 50000,
+  SYMBOL_NOT_FOUND: 50001,
+  ORDER_ID_NOT_FOUND: 50005,
+  MIN_SIZE: 50006,
+  MIN_PRICE: 50008,
+  MIN_NOTIONAL: 50009,
+  BALANCE_NOT_ENOUGH: 50020,
+  ORDER_ALREADY_CANCELED: 50030,
+  ORDER_ALREADY_COMPLETED: 50031,
+  ORDER_DOES_NOT_EXIST: 50032,
+  CLIENT_ORDER_ID_DUPLICATE: 50042,
+  OPERATION_LIMITED: 51008,
+  ACCOUNT_FROZEN: 53000,
+} as const;
+
+const C = BITMART_CODE;
+export const BITMART_ERRORS: ErrorCodeTable = {
+  auth: [
+    C.KEY_EMPTY,
+    C.KEY_NOT_FOUND,
+    C.KEY_FROZEN,
+    C.SIGN_EMPTY,
+    C.SIGN_WRONG,
+    C.TIMESTAMP_EMPTY,
+    C.TIMESTAMP_OUT_OF_WINDOW,
+    C.TIMESTAMP_FORMAT,
+    C.IP_FORBIDDEN,
+    C.KEY_EXPIRED,
+    C.KEY_FORBIDDEN,
+    C.ACCOUNT_FROZEN,
+  ],
+  "rate-limit": [C.TOO_MANY_REQUESTS, C.ACCOUNT_RATE_REJECTED, C.OPERATION_LIMITED],
+  "insufficient-funds": [C.BALANCE_NOT_ENOUGH],
+  "order-not-found": [
+    C.ORDER_ID_NOT_FOUND,
+    C.ORDER_DOES_NOT_EXIST,
+    C.ORDER_ALREADY_CANCELED,
+    C.ORDER_ALREADY_COMPLETED,
+  ],
+  "invalid-order": [
+    C.BAD_REQUEST,
+    C.SYMBOL_NOT_FOUND,
+    C.MIN_SIZE,
+    C.MIN_PRICE,
+    C.MIN_NOTIONAL,
+    C.CLIENT_ORDER_ID_DUPLICATE,
+  ],
+};
+
+type Params = Record<string, unknown>;
+
+/** Builds the signed request: the JSON body (POST) or query (GET) is built once, signed and sent. */
+export function bitmartSignedRequest(
+  credentials: Pick<Credentials, "api" | "secret" | "password">,
+  timestamp: number,
+  method: HttpMethod,
+  path: string,
+  params: Params = {},
+): HttpRequest {
+  const query = method === "GET" ? buildQuery(params as Record<string, string | number | undefined>) : "";
+  const body = method === "GET" ? "" : JSON.stringify(params);
+  const ts = String(timestamp);
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers: {
+      "X-BM-KEY": credentials.api,
+      "X-BM-TIMESTAMP": ts,
+      "X-BM-SIGN": hmacSha256Hex(
+        credentials.secret,
+        `${ts}#${credentials.password ?? ""}#${method === "GET" ? query : body}`,
+      ),
+      ...(method === "GET" ? {} : { "Content-Type": "application/json" }),
+    },
+  };
+}
+
+const num = z.union([z.string(), z.number()]);
+const id = z.union([z.string(), z.number()]).transform(String);
+
+/** The v4 order object of query/order, query/client-order and query/open-orders. */
+const BitmartOrderSchema = z.object({
+  orderId: id,
+  clientOrderId: z.string().nullable().optional(),
+  symbol: z.string().optional(),
+  side: z.string(),
+  type: z.string().optional(),
+  state: z.string().optional(),
+  price: num.optional(),
+  size: num.optional(),
+  filledSize: num.optional(),
+  createTime: num.optional(),
+});
+
+const EnvelopeSchema = z.object({ code: num, message: z.string().optional(), data: z.unknown().optional() });
+
+/**
+ * Seed 001 §4 by the general table: new and partially_filled are open, filled is closed, canceled
+ * and partially_canceled are canceled (PRODUCT D9: only the exact 'PARTIALLY_CANCELED' spelling is
+ * open, and that is mexc's; BitMart's word is kept in rawStatus).
+ */
+export function parseBitmartOrder(raw: unknown, pair: string): Order {
+  const o = BitmartOrderSchema.parse(raw);
+  const order: Order = {
+    pair,
+    id: o.orderId,
+    clientOrderId: o.clientOrderId ?? "",
+    price: toDecimalString(o.price),
+    amount: toDecimalString(o.size),
+    filled: toDecimalString(o.filledSize),
+    type: (o.type ?? "limit").toLowerCase(),
+    side: parseSide(o.side),
+    status: normalizeStatus("bitmart", o.state),
+    timestamp: toMillis(o.createTime),
+  };
+  if (o.state !== undefined) order.rawStatus = o.state;
+  return order;
+}
+
+/** GET /account/v1/wallet: available is free, frozen is what orders lock (BitMart returns only non-zero assets). */
+export function parseBitmartBalances(data: unknown): Balances {
+  const { wallet } = z
+    .object({
+      wallet: z
+        .array(z.object({ currency: z.string(), available: num, frozen: num }))
+        .nullable()
+        .optional(),
+    })
+    .parse(data);
+  return collectBalances((wallet ?? []).map((w) => ({ currency: w.currency, free: w.available, locked: w.frozen })));
+}
+
+export class BitmartAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions = {}) {
+    // client_order_id: "case-sensitive alphanumerics ... up to 32 characters" — 32 hex (PRODUCT D11).
+    super("bitmart", credentials, options, {
+      baseUrl: BITMART_BASE_URL,
+      errors: BITMART_ERRORS,
+    });
+  }
+
+  private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
+    const response = await this.sendJson(bitmartSignedRequest(this.credentials, this.now(), method, path, params));
+    const parsed = EnvelopeSchema.safeParse(response.json);
+    if (!parsed.success)
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    const { code, message = "" } = parsed.data;
+    if (isCode(code, BITMART_SUCCESS) && response.status < 400) return parsed.data.data;
+    // X-BM-RateLimit-Reset is the length of the current limit window in seconds (docs: "Current
+    // time window, in seconds"; 600 calls per 60 s reads Limit 600, Reset 60): waiting one whole
+    // window is the safe hint, as BitMart gives no time of reset.
+    const reset = Number(response.headers["x-bm-ratelimit-reset"]);
+    throw this.fail(code, message || `HTTP ${response.status}`, response.status, response.headers, {
+      retryAfterMs: Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined,
+    });
+  }
+
+  private symbol(pair: string): string {
+    return exchangeSymbol(pair, "_");
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    // A BitMart limit order rests until filled or canceled (good-till-cancel); v2 takes snake_case.
+    const data = await this.call("POST", BITMART_PATHS.submitOrder, {
+      symbol: this.symbol(order.pair),
+      side: order.side === "Buy" ? "buy" : "sell",
+      type: "limit",
+      size: order.amount,
+      price: order.price,
+      client_order_id: order.clientOrderId,
+    });
+    // "The request is successful only when order_id is returned."
+    const orderId = z.object({ order_id: id }).safeParse(data);
+    if (!orderId.success)
+      throw new ExchangeError(this.id, "Order was not placed: no order_id in the answer", { kind: "invalid-order" });
+    return this.placed(order, orderId.data.order_id);
+  }
+
+  private placed(order: OrderToPlace, orderId: string): Order {
+    return {
+      pair: order.pair,
+      id: orderId,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: this.now(),
+    };
+  }
+
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    try {
+      return parseBitmartOrder(
+        await this.call("POST", BITMART_PATHS.queryClientOrder, { clientOrderId, recvWindow: BITMART_RECV_WINDOW }),
+        pair,
+      );
+    } catch (error) {
+      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
+      throw error;
+    }
+  }
+
+  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    const data = await this.call("POST", BITMART_PATHS.batchOrders, {
+      symbol: this.symbol(pair),
+      orderParams: orders.map((o) => ({
+        clientOrderId: o.clientOrderId,
+        size: o.amount,
+        price: o.price,
+        side: o.side === "Buy" ? "buy" : "sell",
+        type: "limit",
+      })),
+      recvWindow: BITMART_RECV_WINDOW,
+    });
+    // The documented answer nests its own {code, msg, data: {orderIds}} (0 there is success);
+    // a flat data {orderIds} is read too.
+    const inner = z
+      .object({
+        code: num.optional(),
+        msg: z.string().optional(),
+        data: z
+          .object({ orderIds: z.array(id).optional() })
+          .nullable()
+          .optional(),
+        orderIds: z.array(id).optional(),
+      })
+      .parse(data ?? {});
+    if (inner.code !== undefined && !isCode(inner.code, 0)) throw this.fail(inner.code, inner.msg ?? "Batch failed");
+    const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
+    if (ids.length !== orders.length) {
+      throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, {
+        kind: "invalid-order",
+      });
+    }
+    return orders.map((order, i) => this.placed(order, ids[i]!));
+  }
+
+  protected async submitCancel(pair: string, orderId: string): Promise<string> {
+    const data = z
+      .object({ result: z.boolean().optional() })
+      .parse(
+        (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
+      );
+    // "result = false indicates that the cancel failed because the order was matched or cancelled."
+    if (data.result === false) {
+      throw new ExchangeError(this.id, `Cancel failed: order ${orderId} was already filled or canceled`, {
+        kind: "order-not-found",
+      });
+    }
+    return orderId;
+  }
+
+  protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
+    const data = z
+      .object({ successIds: z.array(id).nullable().optional(), failIds: z.array(id).nullable().optional() })
+      .parse(
+        (await this.call("POST", BITMART_PATHS.cancelOrders, {
+          symbol: this.symbol(pair),
+          orderIds: ids,
+          recvWindow: BITMART_RECV_WINDOW,
+        })) ?? {},
+      );
+    const failed = data.failIds ?? [];
+    if (failed.length) {
+      const done = data.successIds ?? [];
+      throw new ExchangeError(
+        this.id,
+        `Cancel failed for ${failed.join(", ")}${done.length ? `; canceled ${done.join(", ")}` : ""}`,
+        {
+          kind: "order-not-found",
+        },
+      );
+    }
+    return data.successIds ?? [];
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    // BitMart answers data {}: it does not say which orders it canceled.
+    await this.call("POST", BITMART_PATHS.cancelAll, { symbol: this.symbol(pair) });
+    return [];
+  }
+
+  async fetchOrder(pair: string, orderId: string): Promise<Order> {
+    const p = this.pairOf(pair);
+    return parseBitmartOrder(
+      await this.call("POST", BITMART_PATHS.queryOrder, {
+        orderId: this.orderId(orderId),
+        recvWindow: BITMART_RECV_WINDOW,
+      }),
+      p,
+    );
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const p = this.pairOf(pair);
+    // limit 200: the documented maximum and the open-orders limit of seed 001 §9.
+    const data = await this.call("POST", BITMART_PATHS.openOrders, {
+      symbol: this.symbol(p),
+      orderMode: "spot",
+      limit: 200,
+      recvWindow: BITMART_RECV_WINDOW,
+    });
+    return z
+      .array(z.unknown())
+      .parse(data ?? [])
+      .map((raw) => parseBitmartOrder(raw, p));
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return parseBitmartBalances((await this.call("GET", BITMART_PATHS.wallet)) ?? {});
+  }
+}
+
+export function createBitmartExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new BitmartAdapter(credentials, options);
+}

@@ -1,0 +1,258 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { parseQuery } from "../core/testing/http-mock.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { BITRUE_KEY, BITRUE_SECRET, type BitrueMock, startBitrueMock } from "./mock.js";
+import { BitrueAdapter, bitrueSignedQuery, parseBitrueBalances, parseBitrueOrder } from "./rest.js";
+
+const credentials = { api: BITRUE_KEY, secret: BITRUE_SECRET };
+let mock: BitrueMock;
+let bitrue: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startBitrueMock();
+  bitrue = createExchange("bitrue", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("bitrue signing (official docs, SIGNED Endpoint Examples for POST /api/v1/order)", () => {
+  it("reproduces the documented signature c8db5682… over symbol=LTCBTC&…&recvWindow=5000&timestamp=1499827319559", () => {
+    const query = bitrueSignedQuery(
+      BITRUE_SECRET,
+      { symbol: "LTCBTC", side: "BUY", type: "LIMIT", timeInForce: "GTC", quantity: "1", price: "0.1" },
+      1499827319559,
+    );
+    expect(query).toBe(
+      "symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559" +
+        "&signature=c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71",
+    );
+  });
+});
+
+describe("bitrue operations (001 §1, §7) against the signature-checking mock", () => {
+  it("creates a LIMIT GTC BUY on BTCUSDT with a 32-hex newClientOrderId (001 §3, PRODUCT D11)", async () => {
+    const order = await bitrue.createOrder(buy);
+    const req = mock.server.requests.at(-1)!;
+    expect(`${req.method} ${req.path}`).toBe("POST /api/v1/order");
+    const q = parseQuery(req.query);
+    expect(q).toMatchObject({
+      symbol: "BTCUSDT",
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      quantity: "0.01",
+      price: "30000",
+      recvWindow: "5000",
+    });
+    expect(q.newClientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    expect(req.body).toBe("");
+    // the docs' answer: an 18-digit orderId (beyond 2^53) with its orderIdStr, kept exact
+    const [only] = [...mock.orders.values()];
+    expect(only!.orderId).toMatch(/^\d{18}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: only!.orderId,
+      clientOrderId: q.newClientOrderId,
+      status: "open",
+      side: "Buy",
+    });
+  });
+
+  it("refuses batch, cancel batch and cancel all with 'Not supported for bitrue' before any request (001 §5, §9)", async () => {
+    for (const call of [
+      bitrue.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
+      bitrue.cancelBatch("BTC/USDT", ["1"]),
+      bitrue.cancelAll("BTC/USDT"),
+    ]) {
+      expect(await rejection(call)).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: bitrue, msg: Not supported for bitrue",
+      });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels with DELETE /api/v1/order, fetches with GET /api/v1/order and GET /api/v1/openOrders", async () => {
+    const a = await bitrue.createOrder(buy);
+    const b = await bitrue.createOrder({ ...buy, amount: "0.02" });
+    await expect(bitrue.cancelOrder("BTC/USDT", b.id)).resolves.toBe(b.id);
+    expect(await bitrue.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
+    expect((await bitrue.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+    expect(routes().slice(-3)).toEqual(["DELETE /api/v1/order", "GET /api/v1/order", "GET /api/v1/openOrders"]);
+  });
+
+  it("fetches balances from GET /api/v1/account: zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
+    await expect(bitrue.fetchBalances()).resolves.toEqual({
+      BTC: { f: "4723846.89208129", l: "0" },
+      LTC: { f: "4763368.680060111234567", l: "1.5" },
+    });
+  });
+});
+
+describe("bitrue errors (001 §8: {code, msg})", () => {
+  it("answers a wrong secret with the documented -1022 (HTTP 401) as auth after exactly one request (no retry)", async () => {
+    const wrong = new BitrueAdapter({ ...credentials, secret: "the-wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: -1022 });
+    expect(error.message).toBe(
+      "ExchangeId: bitrue, msg: Invalid signature or Invalid timestamp or Unauthorized for API. (code -1022)",
+    );
+    expect(error.message).not.toContain("the-wrong-secret");
+    expect(mock.server.requests).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("answers a clock outside the 5000 ms recvWindow with -1022 (the docs' one code for signature and timestamp) as auth", async () => {
+    const late = new BitrueAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 6000 });
+    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: -1022 });
+  });
+
+  it("maps -2013 (sent with HTTP 200) to order-not-found and a -2010 (406) balance rejection to insufficient-funds", async () => {
+    expect(await rejection(bitrue.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: -2013,
+    });
+    expect(await rejection(bitrue.cancelOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: -2013,
+    });
+    mock.failNext(-2010, "Account has insufficient balance for requested action.", 406);
+    expect(await rejection(bitrue.createOrder(buy))).toMatchObject({ kind: "insufficient-funds", code: -2010 });
+    mock.failNext(-1111, "Invalid volume or price or address given.", 412);
+    expect(await rejection(bitrue.createOrder(buy))).toMatchObject({ kind: "invalid-order", code: -1111 });
+  });
+
+  it("maps HTTP 429 to rate-limit with Retry-After", async () => {
+    mock.rateLimitNext();
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: -1003,
+      retryAfterMs: 4000,
+    });
+  });
+});
+
+describe("bitrue time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+  it("finds the order by its clientOrderId among the open orders after a time-out; the mock holds one order", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.orderId, clientOrderId: only!.clientOrderId, status: "open" });
+    expect(routes()).toEqual(["POST /api/v1/order", "GET /api/v1/openOrders"]);
+  });
+
+  it("a 5xx on create is 'execution status UNKNOWN' (docs): looked up by client order id, then sent once", async () => {
+    mock.failNext(-1016, "Service unavailable", 500);
+    const order = await bitrue.createOrder(buy);
+    expect(routes()).toEqual([
+      "POST /api/v1/order",
+      "GET /api/v1/openOrders",
+      "GET /api/v1/allOrders",
+      "POST /api/v1/order",
+    ]);
+    expect(mock.orders.size).toBe(1);
+    expect(order.status).toBe("open");
+  });
+
+  // Changed: GET /api/v1/order documents orderId as mandatory, so a look-up by origClientOrderId alone
+  // is not a documented call; allOrders ("active, canceled, or filled") carries clientOrderId.
+  it("finds the order in GET /api/v1/allOrders when it is no longer open, and resends only when unknown", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const placing = slow.createOrder(buy);
+    // the exchange filled it meanwhile: not open any more
+    await new Promise((r) => setTimeout(r, 100));
+    [...mock.orders.values()][0]!.status = "FILLED";
+    const order = await placing;
+    expect(order.status).toBe("closed");
+    expect(mock.orders.size).toBe(1);
+    expect(routes()).toEqual(["POST /api/v1/order", "GET /api/v1/openOrders", "GET /api/v1/allOrders"]);
+    expect(parseQuery(mock.server.requests[2]!.query).symbol).toBe("BTCUSDT");
+  });
+});
+
+describe("bitrue status and timestamp rules (001 §3, §4) with the documented order example", () => {
+  const documented = {
+    symbol: "LTCBTC",
+    orderId: 1,
+    clientOrderId: "myOrder1",
+    price: "0.1",
+    origQty: "1.0",
+    executedQty: "0.0",
+    cummulativeQuoteQty: "0.0",
+    status: "NEW",
+    timeInForce: "GTC",
+    type: "LIMIT",
+    side: "BUY",
+    stopPrice: "0.0",
+    icebergQty: "0.0",
+    time: 1499827319559,
+    updateTime: 1499827319559,
+    isWorking: true,
+  };
+  const status = (s: string) => parseBitrueOrder({ ...documented, status: s }, "LTC/BTC").status;
+
+  it("maps NEW, PARTIALLY_FILLED to open, FILLED to closed, CANCELED, PENDING_CANCEL, REJECTED, EXPIRED to canceled", () => {
+    expect(
+      ["NEW", "PARTIALLY_FILLED", "FILLED", "CANCELED", "PENDING_CANCEL", "REJECTED", "EXPIRED"].map(status),
+    ).toEqual(["open", "open", "closed", "canceled", "canceled", "canceled", "canceled"]);
+  });
+  it("maps PENDING_CREATE ('your order is in queue', docs 2023-07-14) to open and keeps it in rawStatus", () => {
+    expect(parseBitrueOrder({ ...documented, status: "PENDING_CREATE" }, "LTC/BTC")).toMatchObject({
+      status: "open",
+      rawStatus: "PENDING_CREATE",
+    });
+  });
+  it("prefers orderIdStr and keeps an 18-digit orderId exact", () => {
+    expect(
+      parseBitrueOrder({ ...documented, orderId: "307650651173648896", orderIdStr: "307650651173648896" }, "LTC/BTC")
+        .id,
+    ).toBe("307650651173648896");
+  });
+  it("yields undefined for an unknown status", () => {
+    expect(status("SOMEWHERE")).toBeUndefined();
+  });
+  it("keeps time in milliseconds and decimals as strings", () => {
+    expect(parseBitrueOrder(documented, "LTC/BTC")).toMatchObject({
+      id: "1",
+      timestamp: 1499827319559,
+      amount: "1",
+      price: "0.1",
+      filled: "0",
+      side: "Buy",
+    });
+  });
+  it("drops all-zero balances", () => {
+    expect(parseBitrueBalances({ balances: [{ asset: "BTC", free: "0.00000000", locked: "0.00000000" }] })).toEqual({});
+  });
+});
+
+describe("bitrue through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: BITRUE_KEY, SPOTDESK_API_SECRET: BITRUE_SECRET };
+
+  it("buy, order, orders, cancel, balances end to end; batch, cancel-batch, cancel-all are 'Not supported'", async () => {
+    await runCliScenario({
+      id: "bitrue",
+      mock,
+      env,
+      status: (o) => o.status,
+      open: "NEW",
+      canceled: "CANCELED",
+      unsupported: ["batch", "cancel-batch", "cancel-all"],
+      balances: { BTC: { f: "4723846.89208129", l: "0" } },
+    });
+  });
+});

@@ -1,0 +1,288 @@
+import { z } from "zod";
+import { toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { assertSupported } from "../core/limits.js";
+import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
+import { isCode, isSuccessCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+
+/**
+ * Bitrue spot v1, checked against the official docs (github.com/Bitrue-exchange/Spot-official-api-docs,
+ * README "Public Rest API for Bitrue (2023-07-14)"): header X-MBX-APIKEY; `signature` = hex
+ * HMAC-SHA256 of totalParams (the query string concatenated with the body), sent in the query string;
+ * `timestamp` in ms and `recvWindow` (default 5000, seed 001 §9) among the parameters. Every parameter
+ * travels in the query string (the docs' Example 1), so totalParams is exactly the query sent.
+ *
+ * Success: order and account answers are bare objects; a failure is {code, msg} with a negative code,
+ * documented with its HTTP status ("Error Codes": -2013 arrives with HTTP 200). Seed 001 §8's "200" is
+ * the success code of the {code, msg, data} envelopes of the wallet endpoints; an answer carrying a
+ * `code` other than 200 is a failure. HTTP 5xx: "the execution status is UNKNOWN and could have been
+ * a success" — reported as a network failure so a create is looked up before any resend.
+ * Seed 001 §9: no batch, no cancel batch, no cancel all on bitrue.
+ */
+export const BITRUE_BASE_URL = "https://openapi.bitrue.com";
+export const BITRUE_RECV_WINDOW = 5000;
+export const BITRUE_SUCCESS = 200;
+
+export const BITRUE_PATHS = {
+  order: "/api/v1/order",
+  openOrders: "/api/v1/openOrders",
+  allOrders: "/api/v1/allOrders",
+  account: "/api/v1/account",
+} as const;
+
+/** Bitrue's error codes ({code, msg}): the docs' "Error Codes" table first, then binance-family spellings it may still send. */
+export const BITRUE_CODE = {
+  // documented (README "Error Codes", with their HTTP status)
+  METHOD_NOT_SUPPORTED: -1020, // 405
+  SIGNATURE_TIMESTAMP_OR_UNAUTHORIZED: -1022, // 401 "Invalid signature or Invalid timestamp or Unauthorized for API."
+  MANDATORY_PARAMETER: -1102, // 412
+  INVALID_VOLUME_OR_PRICE: -1111, // 412
+  INVALID_SYMBOL: -1121, // 412
+  REJECTED: -2010, // 406 "Order placement or cancellation or withdrawal rejected."
+  NO_SUCH_ORDER: -2013, // 200 "Could not find order information for given order ID."
+  SERVICE_UNAVAILABLE: -1016, // 500
+  // not in Bitrue's table: binance-family codes kept so an answer carrying them is still classified
+  TOO_MANY_REQUESTS: -1003,
+  TIMESTAMP_OUTSIDE_RECV_WINDOW: -1021,
+  INVALID_QUANTITY: -1013,
+  CANCEL_REJECTED: -2011,
+  API_KEY_FORMAT_INVALID: -2014,
+  API_KEY_REJECTED: -2015,
+} as const;
+
+const C = BITRUE_CODE;
+export const BITRUE_ERRORS: ErrorCodeTable = {
+  auth: [
+    C.SIGNATURE_TIMESTAMP_OR_UNAUTHORIZED,
+    C.TIMESTAMP_OUTSIDE_RECV_WINDOW,
+    C.API_KEY_FORMAT_INVALID,
+    C.API_KEY_REJECTED,
+  ],
+  "rate-limit": [C.TOO_MANY_REQUESTS],
+  "order-not-found": [C.NO_SUCH_ORDER, C.CANCEL_REJECTED],
+  "invalid-order": [
+    C.MANDATORY_PARAMETER,
+    C.INVALID_VOLUME_OR_PRICE,
+    C.INVALID_SYMBOL,
+    C.REJECTED,
+    C.METHOD_NOT_SUPPORTED,
+    C.INVALID_QUANTITY,
+  ],
+};
+/** -2010 carries the reason in its text; an "insufficient balance" rejection is insufficient-funds. */
+const INSUFFICIENT = /insufficient|balance/i;
+
+type Params = Record<string, string | number | undefined>;
+
+/** The signed query: parameters, timestamp and recvWindow, URL-encoded once, then `&signature=` over exactly that. */
+export function bitrueSignedQuery(secret: string, params: Params, timestamp: number): string {
+  let query = "";
+  for (const key in params) {
+    const value = params[key];
+    if (value === undefined) continue;
+    const text = String(value);
+    query += `${key}=${encodeQueryValue(text)}&`;
+  }
+  query += `recvWindow=${BITRUE_RECV_WINDOW}&timestamp=${timestamp}`;
+  return `${query}&signature=${hmacSha256Hex(secret, query)}`;
+}
+
+export function bitrueSignedRequest(
+  credentials: Pick<Credentials, "api" | "secret">,
+  timestamp: number,
+  method: HttpMethod,
+  path: string,
+  params: Params = {},
+): HttpRequest {
+  return {
+    method,
+    path,
+    query: bitrueSignedQuery(credentials.secret, params, timestamp),
+    body: "",
+    headers: { "X-MBX-APIKEY": credentials.api },
+  };
+}
+
+const num = z.union([z.string(), z.number()]);
+const id = z.union([z.string(), z.number()]).transform(String);
+
+const BitrueOrderSchema = z.object({
+  symbol: z.string().optional(),
+  orderId: id,
+  orderIdStr: z.string().optional(),
+  clientOrderId: z.string().nullable().optional(),
+  price: num.optional(),
+  origQty: num.optional(),
+  executedQty: num.optional(),
+  status: z.string().optional(),
+  type: z.string().optional(),
+  side: z.string(),
+  time: num.optional(),
+});
+
+/**
+ * Seed 001 §4 by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, PENDING_CANCEL,
+ * REJECTED, EXPIRED canceled. PENDING_CREATE ("your order is in queue", docs' release note 2023-07-14)
+ * is an accepted order not yet resting: open.
+ */
+export function bitrueStatus(raw: string | undefined): Order["status"] {
+  return raw === "PENDING_CREATE" ? "open" : normalizeStatus("bitrue", raw);
+}
+
+export function parseBitrueOrder(raw: unknown, pair: string): Order {
+  const o = BitrueOrderSchema.parse(raw);
+  const order: Order = {
+    pair,
+    id: o.orderIdStr ?? o.orderId,
+    clientOrderId: o.clientOrderId ?? "",
+    price: toDecimalString(o.price),
+    amount: toDecimalString(o.origQty),
+    filled: toDecimalString(o.executedQty),
+    type: (o.type ?? "LIMIT").toLowerCase(),
+    side: parseSide(o.side),
+    status: bitrueStatus(o.status),
+    timestamp: toMillis(o.time),
+  };
+  if (o.status !== undefined) order.rawStatus = o.status;
+  return order;
+}
+
+export function parseBitrueBalances(raw: unknown): Balances {
+  const { balances } = z
+    .object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) })
+    .parse(raw);
+  return collectBalances(balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
+}
+
+export class BitrueAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions = {}) {
+    // newClientOrderId: "a unique id for the order" (no documented shape); 32 hex as on its binance-family peers (PRODUCT D11).
+    super("bitrue", credentials, options, {
+      baseUrl: BITRUE_BASE_URL,
+      errors: BITRUE_ERRORS,
+    });
+  }
+
+  private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
+    const response = await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params));
+    const json = response.json as { code?: unknown; msg?: unknown } | undefined;
+    const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;
+    if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true)) return json;
+    const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
+    if (response.status >= 500) {
+      // Docs: a 5xx is NOT a failure; the execution status is unknown (placeOnce looks the order up).
+      throw new ExchangeError(this.id, `${msg} (HTTP ${response.status}: execution status unknown)`, {
+        kind: "network",
+        code: code ?? response.status,
+      });
+    }
+    const error = this.fail(code, msg, response.status, response.headers);
+    if (isCode(code, C.REJECTED) && INSUFFICIENT.test(msg))
+      throw new ExchangeError(this.id, error.detail, { kind: "insufficient-funds", code: code! });
+    throw error;
+  }
+
+  private symbol(pair: string): string {
+    return exchangeSymbol(pair, "");
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    const answer = z
+      .object({
+        orderId: id,
+        orderIdStr: z.string().optional(),
+        clientOrderId: z.string().nullable().optional(),
+        transactTime: num.optional(),
+      })
+      .parse(
+        await this.call("POST", BITRUE_PATHS.order, {
+          symbol: this.symbol(order.pair),
+          side: order.side === "Buy" ? "BUY" : "SELL",
+          type: "LIMIT",
+          timeInForce: "GTC",
+          quantity: order.amount,
+          price: order.price,
+          newClientOrderId: order.clientOrderId,
+        }),
+      );
+    return {
+      pair: order.pair,
+      // the docs' answer carries an 18-digit orderId beside its text form orderIdStr
+      id: answer.orderIdStr ?? answer.orderId,
+      clientOrderId: answer.clientOrderId || order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: toMillis(answer.transactTime) || this.now(),
+    };
+  }
+
+  /**
+   * After a time-out: the open orders carry clientOrderId; an order no longer open is found in GET
+   * /api/v1/allOrders ("active, canceled, or filled", most recent first). Not GET /api/v1/order: its
+   * documented orderId is mandatory. A failing look-up keeps placeOnce from resending.
+   */
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    const resting = (await this.fetchOpenOrders(pair)).find((o) => o.clientOrderId === clientOrderId);
+    if (resting) return resting;
+    const all = z
+      .array(z.unknown())
+      .parse(await this.call("GET", BITRUE_PATHS.allOrders, { symbol: this.symbol(pair) }));
+    return all.map((raw) => parseBitrueOrder(raw, pair)).find((o) => o.clientOrderId === clientOrderId);
+  }
+
+  // Seed 001 §9: the base refuses these before any request; they stay unreachable.
+  protected async submitBatch(): Promise<Order[]> {
+    assertSupported("bitrue", "createBatch");
+    return [];
+  }
+  protected async submitCancelBatch(): Promise<string[]> {
+    assertSupported("bitrue", "cancelBatch");
+    return [];
+  }
+  protected async submitCancelAll(): Promise<string[]> {
+    assertSupported("bitrue", "cancelAll");
+    return [];
+  }
+
+  protected async submitCancel(pair: string, orderId: string): Promise<string> {
+    const answer = z
+      .object({ orderId: id, orderIdStr: z.string().optional() })
+      .parse(await this.call("DELETE", BITRUE_PATHS.order, { symbol: this.symbol(pair), orderId }));
+    return answer.orderIdStr ?? answer.orderId;
+  }
+
+  async fetchOrder(pair: string, orderId: string): Promise<Order> {
+    const p = this.pairOf(pair);
+    return parseBitrueOrder(
+      await this.call("GET", BITRUE_PATHS.order, { symbol: this.symbol(p), orderId: this.orderId(orderId) }),
+      p,
+    );
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const p = this.pairOf(pair);
+    return z
+      .array(z.unknown())
+      .parse(await this.call("GET", BITRUE_PATHS.openOrders, { symbol: this.symbol(p) }))
+      .map((raw) => parseBitrueOrder(raw, p));
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return parseBitrueBalances(await this.call("GET", BITRUE_PATHS.account));
+  }
+}
+
+export function createBitrueExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new BitrueAdapter(credentials, options);
+}

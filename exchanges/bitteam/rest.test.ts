@@ -1,0 +1,341 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { parseQuery } from "../core/testing/http-mock.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { BITTEAM_KEY, BITTEAM_SECRET, type BitteamMock, startBitteamMock } from "./mock.js";
+import {
+  BITTEAM_PATHS,
+  BitteamAdapter,
+  bitteamAuthorization,
+  parseBitteamBalances,
+  parseBitteamOrder,
+} from "./rest.js";
+
+const credentials = { api: BITTEAM_KEY, secret: BITTEAM_SECRET };
+let mock: BitteamMock;
+let bitteam: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startBitteamMock();
+  bitteam = createExchange("bitteam", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+const creates = () => mock.server.requests.filter((r) => r.path === BITTEAM_PATHS.orderCreate);
+const basic = `Basic ${Buffer.from(`${BITTEAM_KEY}:${BITTEAM_SECRET}`).toString("base64")}`;
+
+describe("bitteam signing (001 §7 'bitteam: basic authentication')", () => {
+  it("sends Authorization: Basic base64(key:secret), as RFC 7617's Aladdin:open sesame example", () => {
+    expect(bitteamAuthorization({ api: "Aladdin", secret: "open sesame" })).toBe("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+  });
+
+  it("puts the header on every private call and none on the public pairs list", async () => {
+    await bitteam.createOrder(buy);
+    await bitteam.fetchBalances();
+    const [pairs, ...privateCalls] = mock.server.requests;
+    expect(pairs!.path).toBe(BITTEAM_PATHS.pairs);
+    expect(pairs!.headers.authorization).toBeUndefined();
+    expect(privateCalls.map((r) => r.headers.authorization)).toEqual([basic, basic]);
+  });
+});
+
+describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock", () => {
+  it("creates a limit buy with POST ordercreate: JSON body with the pair id of btc_usdt as a string", async () => {
+    const order = await bitteam.createOrder(buy);
+    expect(routes()).toEqual([`GET ${BITTEAM_PATHS.pairs}`, `POST ${BITTEAM_PATHS.orderCreate}`]);
+    expect(JSON.parse(creates()[0]!.body)).toEqual({
+      pairId: "22",
+      type: "limit",
+      side: "buy",
+      amount: "0.01",
+      price: "30000",
+    });
+    const stored = [...mock.orders.values()][0]!;
+    expect(order).toEqual({
+      pair: "BTC/USDT",
+      id: String(stored.id),
+      clientOrderId: "",
+      price: "30000",
+      amount: "0.01",
+      filled: "0",
+      type: "limit",
+      side: "Buy",
+      status: "open",
+      rawStatus: "created",
+      timestamp: stored.timestamp * 1000,
+    });
+  });
+
+  it("creates a limit sell", async () => {
+    expect(await bitteam.createOrder({ ...buy, side: "Sell" })).toMatchObject({ side: "Sell", status: "open" });
+    expect(JSON.parse(creates()[0]!.body).side).toBe("sell");
+  });
+
+  it("fetches GET /trade/api/ccxt/pairs once per adapter (pair ids cached)", async () => {
+    await bitteam.createOrder(buy);
+    await bitteam.createOrder({ ...buy, pair: "ETH/USDT" });
+    await bitteam.cancelAll("BTC/USDT");
+    expect(routes().filter((r) => r.endsWith(BITTEAM_PATHS.pairs))).toHaveLength(1);
+    expect(JSON.parse(creates()[1]!.body).pairId).toBe("2");
+  });
+
+  it("refuses a pair bitteam does not list before any order request", async () => {
+    expect(await rejection(bitteam.createOrder({ ...buy, pair: "DOGE/USDT" }))).toMatchObject({
+      kind: "invalid-order",
+    });
+    expect(routes()).toEqual([`GET ${BITTEAM_PATHS.pairs}`]);
+  });
+
+  it("refuses batch create and batch cancel with 'Not supported for bitteam' before any request (001 §5, §9)", async () => {
+    for (const call of [
+      bitteam.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
+      bitteam.cancelBatch("BTC/USDT", ["1"]),
+    ]) {
+      expect(await rejection(call)).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: bitteam, msg: Not supported for bitteam",
+      });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels with POST cancelorder {id}, fetches with GET order/{id} and lists open orders with GET ordersOfUser", async () => {
+    const a = await bitteam.createOrder(buy);
+    const b = await bitteam.createOrder({ ...buy, price: "29000" });
+    await expect(bitteam.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ id: a.id });
+    expect(await bitteam.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      status: "canceled",
+      rawStatus: "cancelled",
+      amount: "0.01",
+    });
+    expect(mock.server.requests.at(-1)!.path).toBe(BITTEAM_PATHS.order(a.id));
+    expect((await bitteam.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
+    const last = mock.server.requests.at(-1)!;
+    expect(last.path).toBe(BITTEAM_PATHS.ordersOfUser);
+    expect(parseQuery(last.query)).toEqual({ type: "active", pair: "btc_usdt", limit: "100", offset: "0" });
+  });
+
+  it("cancels all for the pair with POST cancel-all-order {pairId} (cancel all supported, 001 §9)", async () => {
+    await bitteam.createOrder(buy);
+    await bitteam.createOrder(buy);
+    const eth = await bitteam.createOrder({ ...buy, pair: "ETH/USDT" });
+    await expect(bitteam.cancelAll("BTC/USDT")).resolves.toEqual([]);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ pairId: "22" });
+    expect([...mock.orders.values()].map((o) => o.status)).toEqual(["cancelled", "cancelled", "accepted"]);
+    expect(mock.orders.get(eth.id)!.status).toBe("accepted");
+  });
+
+  it("pages open orders 100 at a time (001 §9 open-orders limit 100, PRODUCT D10)", async () => {
+    for (let i = 0; i < 150; i++) mock.seedOrder({ side: "buy", quantity: "1", price: String(100 + i) });
+    const open = await bitteam.fetchOpenOrders("BTC/USDT");
+    expect(open).toHaveLength(150);
+    expect(new Set(open.map((o) => o.id)).size).toBe(150);
+    expect(mock.server.requests.map((r) => parseQuery(r.query).offset)).toEqual(["0", "100"]);
+  });
+
+  it("fetches balances from GET balance: zero dropped, upper-cased, a 19-digit number exact (001 §3, §9)", async () => {
+    await expect(bitteam.fetchBalances()).resolves.toEqual({
+      USDT: { f: "1500.5", l: "300" },
+      BTC: { f: "0.25", l: "0" },
+      DEL: { f: "1234567.890123456789", l: "0.5" },
+    });
+  });
+});
+
+describe("bitteam errors (001 §8: success code 0; {ok: false, code, message} otherwise)", () => {
+  it("answers wrong credentials with 401000 as auth after exactly one create (no retry)", async () => {
+    const wrong = new BitteamAdapter({ ...credentials, secret: "the-wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: 401000 });
+    expect(error.message).toBe("ExchangeId: bitteam, msg: Missing authentication (code 401000)");
+    expect(error.message).not.toContain("the-wrong-secret");
+    expect(creates()).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("maps the exchange codes: 450000 insufficient-funds, 404300 order-not-found, 403002 invalid-order", async () => {
+    mock.failNext(450000, "Insufficient funds");
+    expect(await rejection(bitteam.createOrder(buy))).toMatchObject({
+      kind: "insufficient-funds",
+      code: 450000,
+      message: "ExchangeId: bitteam, msg: Insufficient funds (code 450000)",
+    });
+    expect(await rejection(bitteam.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: 404300,
+    });
+    const order = await bitteam.createOrder(buy);
+    await bitteam.cancelOrder("BTC/USDT", order.id);
+    expect(await rejection(bitteam.cancelOrder("BTC/USDT", order.id))).toMatchObject({
+      kind: "invalid-order",
+      code: 403002,
+    });
+  });
+
+  it("treats ok: false as a failure even under HTTP 200 (only code 0 / ok true is success, 001 §8)", async () => {
+    mock.failNext(400000, "Invalid request params input", 200);
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({ kind: "invalid-order", code: 400000 });
+  });
+
+  it("maps HTTP 429 to rate-limit with the Retry-After hint", async () => {
+    mock.rateLimitNext();
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({ kind: "rate-limit", retryAfterMs: 3000 });
+  });
+
+  it("maps 403000 'Service Unavailable' to network, not auth, despite its 403 status", async () => {
+    mock.failNext(403000, "Service Unavailable", 403);
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({ kind: "network", code: 403000 });
+  });
+});
+
+describe("bitteam time-out on create (PRODUCT: a create is never sent twice blindly; bitteam has no client order id)", () => {
+  const slow = () => createExchange("bitteam", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+
+  it("returns the matching new open order found in ordersOfUser; the mock holds exactly one order", async () => {
+    mock.delayNextCreate(1500);
+    const order = await slow().createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({
+      id: String(only!.id),
+      pair: "BTC/USDT",
+      side: "Buy",
+      price: "30000",
+      amount: "0.01",
+      status: "open",
+    });
+    expect(routes()).toEqual([
+      `GET ${BITTEAM_PATHS.pairs}`,
+      `POST ${BITTEAM_PATHS.orderCreate}`,
+      `GET ${BITTEAM_PATHS.ordersOfUser}`,
+    ]);
+  });
+
+  it("does not take an identical order created before the request began", async () => {
+    const older = mock.seedOrder({ side: "buy", quantity: "0.01", price: "30000", ageMs: 60_000 });
+    mock.delayNextCreate(1500);
+    const order = await slow().createOrder(buy);
+    expect(order.id).not.toBe(String(older.id));
+    expect(mock.orders.has(order.id)).toBe(true);
+    expect(creates()).toHaveLength(1);
+  });
+
+  it("fails with the original network error and does not resend when the look-up fails", async () => {
+    mock.delayNextCreate(1500);
+    mock.failNextOrdersOfUser(500, { ok: false, code: 500000, message: "Internal error" });
+    const error = await rejection(slow().createOrder(buy));
+    expect(error).toMatchObject({ kind: "network", code: "ETIMEDOUT" });
+    expect(creates()).toHaveLength(1);
+    expect(mock.orders.size).toBe(1);
+  });
+
+  it("fails with the original network error and does not resend when no matching order is found", async () => {
+    mock.loseNextCreate(1500);
+    const error = await rejection(slow().createOrder(buy));
+    expect(error).toMatchObject({ kind: "network", code: "ETIMEDOUT" });
+    expect(creates()).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("fails with the original network error and does not resend when two new orders match (cannot decide)", async () => {
+    mock.seedOrder({ side: "buy", quantity: "0.01", price: "30000" });
+    mock.delayNextCreate(1500);
+    expect(await rejection(slow().createOrder(buy))).toMatchObject({ kind: "network", code: "ETIMEDOUT" });
+    expect(creates()).toHaveLength(1);
+    expect(mock.orders.size).toBe(2);
+  });
+});
+
+describe("bitteam status and timestamp rules (001 §3, §4) with the documented order examples", () => {
+  const documented = {
+    id: 106733308,
+    orderId: "13074362",
+    userId: 21639,
+    pair: "btc_usdt",
+    pairId: 22,
+    quantity: "0.00001",
+    price: "50000",
+    executedPrice: "37017.495008",
+    orderCid: null,
+    executed: "0.00001",
+    expires: null,
+    baseDecimals: 8,
+    quoteDecimals: 6,
+    timestamp: 1700594959,
+    status: "executed",
+    side: "buy",
+    type: "limit",
+    createdAt: "2023-11-21T19:29:19.946Z",
+    updatedAt: "2023-11-21T19:29:19.946Z",
+  };
+  const status = (s: string) => parseBitteamOrder({ ...documented, status: s }).status;
+
+  it("maps created, accepted, executing to open; executed to closed; cancelled and partiallyCancelled to canceled", () => {
+    expect(["created", "accepted", "executing", "executed", "cancelled", "partiallyCancelled"].map(status)).toEqual([
+      "open",
+      "open",
+      "open",
+      "closed",
+      "canceled",
+      "canceled",
+    ]);
+  });
+
+  it("yields undefined for an unknown status and keeps the raw word", () => {
+    expect(parseBitteamOrder({ ...documented, status: "somewhere" })).toMatchObject({
+      status: undefined,
+      rawStatus: "somewhere",
+    });
+  });
+
+  it("reads createdAt as milliseconds, else the timestamp in seconds × 1000", () => {
+    expect(parseBitteamOrder(documented)).toMatchObject({
+      id: "106733308",
+      pair: "BTC/USDT",
+      timestamp: 1700594959946,
+      filled: "0.00001",
+      side: "Buy",
+    });
+    const { createdAt: _c, updatedAt: _u, ...created } = documented;
+    expect(parseBitteamOrder({ ...created, timestamp: "1700594959" }).timestamp).toBe(1700594959000);
+  });
+
+  it("drops all-zero balances and ignores the free/used/total maps", () => {
+    expect(
+      parseBitteamBalances({
+        free: { BTC: "1" },
+        used: { BTC: "0" },
+        total: { BTC: "1" },
+        BTC: { free: "0", used: "0", total: "0" },
+      }),
+    ).toEqual({});
+  });
+});
+
+describe("bitteam through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: BITTEAM_KEY, SPOTDESK_API_SECRET: BITTEAM_SECRET };
+
+  it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
+    await runCliScenario({
+      id: "bitteam",
+      mock,
+      env,
+      status: (o) => o.status,
+      open: "open",
+      canceled: "cancelled",
+      unsupported: ["batch", "cancel-batch"],
+      sell: ["0.02", "31000"],
+      balances: {
+        USDT: { f: "1500.5", l: "300" },
+        DEL: { f: "1234567.890123456789", l: "0.5" },
+      },
+    });
+  });
+});

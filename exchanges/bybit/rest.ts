@@ -1,0 +1,361 @@
+/**
+ * bybit v5 (https://bybit-exchange.github.io/docs/v5/guide): spot orders on the unified account.
+ *
+ * Signing: X-BAPI-SIGN = hex HMAC-SHA256 of timestamp + apiKey + recvWindow + (queryString | jsonBody),
+ * with X-BAPI-API-KEY, X-BAPI-TIMESTAMP (ms) and X-BAPI-RECV-WINDOW (5000, seed 001 §9) headers.
+ * Success is retCode 0 (seed 001 §8); batch results carry per-item codes in retExtInfo.list.
+ */
+import { Decimal, toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
+import { isCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+
+export const BYBIT_BASE_URL = "https://api.bybit.com";
+export const BYBIT_RECV_WINDOW = 5000;
+
+export const BYBIT_PATHS = {
+  create: "/v5/order/create",
+  createBatch: "/v5/order/create-batch",
+  cancel: "/v5/order/cancel",
+  cancelBatch: "/v5/order/cancel-batch",
+  cancelAll: "/v5/order/cancel-all",
+  orders: "/v5/order/realtime",
+  balance: "/v5/account/wallet-balance",
+} as const;
+
+/** retCodes of https://bybit-exchange.github.io/docs/v5/error (UTA and "Spot Trade" tables) */
+export const BYBIT_CODES = {
+  PARAMS_ERROR: 10001,
+  TIMESTAMP_OUT_OF_WINDOW: 10002,
+  INVALID_API_KEY: 10003,
+  INVALID_SIGNATURE: 10004,
+  PERMISSION_DENIED: 10005,
+  TOO_MANY_VISITS: 10006,
+  AUTHENTICATION_FAILED: 10007,
+  IP_BANNED: 10009,
+  IP_NOT_ALLOWED: 10010,
+  IP_RATE_LIMITED: 10018,
+  SPOT_API_KEY_EXPIRED: -2015,
+  DERIVATIVES_API_KEY_EXPIRED: 33004,
+  ORDER_NOT_EXISTS: 110001,
+  WALLET_BALANCE_INSUFFICIENT: 110004,
+  INSUFFICIENT_BALANCE: 110007,
+  ORDER_COMPLETED_OR_CANCELLED: 110008,
+  INSUFFICIENT_AVAILABLE_BALANCE: 110012,
+  SPOT_TOO_MANY_NEW_ORDERS: 170005,
+  SPOT_MARGIN_INSUFFICIENT: 170033,
+  SPOT_INSUFFICIENT_BALANCE: 170131,
+  SPOT_ORDER_FILLED: 170139,
+  SPOT_ORDER_CANCELLED: 170142,
+  SPOT_NOT_ON_ORDER_BOOK: 170143,
+  SPOT_ORDER_NOT_EXISTS: 170213,
+  SPOT_TOO_MANY_REQUESTS: 170222,
+} as const;
+
+const C = BYBIT_CODES;
+export const BYBIT_ERRORS: ErrorCodeTable = {
+  auth: [
+    C.TIMESTAMP_OUT_OF_WINDOW,
+    C.INVALID_API_KEY,
+    C.INVALID_SIGNATURE,
+    C.PERMISSION_DENIED,
+    C.AUTHENTICATION_FAILED,
+    C.IP_BANNED,
+    C.IP_NOT_ALLOWED,
+    C.SPOT_API_KEY_EXPIRED,
+    C.DERIVATIVES_API_KEY_EXPIRED,
+  ],
+  "rate-limit": [C.TOO_MANY_VISITS, C.IP_RATE_LIMITED, C.SPOT_TOO_MANY_NEW_ORDERS, C.SPOT_TOO_MANY_REQUESTS],
+  "insufficient-funds": [
+    C.WALLET_BALANCE_INSUFFICIENT,
+    C.INSUFFICIENT_BALANCE,
+    C.INSUFFICIENT_AVAILABLE_BALANCE,
+    C.SPOT_MARGIN_INSUFFICIENT,
+    C.SPOT_INSUFFICIENT_BALANCE,
+  ],
+  // An order that is already filled or cancelled is no longer there to cancel.
+  "order-not-found": [
+    C.ORDER_NOT_EXISTS,
+    C.ORDER_COMPLETED_OR_CANCELLED,
+    C.SPOT_ORDER_FILLED,
+    C.SPOT_ORDER_CANCELLED,
+    C.SPOT_NOT_ON_ORDER_BOOK,
+    C.SPOT_ORDER_NOT_EXISTS,
+  ],
+  "invalid-order": [C.PARAMS_ERROR],
+};
+
+/** The v5 order object of /v5/order/realtime (the fields we read). */
+interface BybitOrder {
+  orderId?: string;
+  orderLinkId?: string;
+  symbol?: string;
+  price?: string;
+  qty?: string;
+  cumExecQty?: string;
+  side?: string;
+  orderType?: string;
+  orderStatus?: string;
+  createdTime?: string;
+}
+
+interface BybitEnvelope {
+  retCode: number | string;
+  retMsg?: string;
+  result?: unknown;
+  retExtInfo?: { list?: { code?: number | string; msg?: string }[] };
+  time?: number | string;
+}
+
+/**
+ * bybit's nextPageCursor arrives already percent-encoded ("page_args%3D...%26symbol%3D6%26") and its
+ * SDKs put it back on the query as it came; encoding it again would send a different cursor.
+ */
+function encodeUnlessEncoded(value: string): string {
+  return /^[A-Za-z0-9%._~-]*$/.test(value) ? value : encodeURIComponent(value);
+}
+
+/** Builds the signed request of bybit v5: the same query or body string is signed and sent. */
+export function bybitSignedRequest(
+  credentials: Pick<Credentials, "api" | "secret">,
+  timestamp: number,
+  method: HttpMethod,
+  path: string,
+  params: Record<string, unknown>,
+): HttpRequest {
+  const query =
+    method === "GET"
+      ? buildQuery(params as Record<string, string | number | undefined>, { encode: encodeUnlessEncoded })
+      : "";
+  const body = method === "GET" ? "" : JSON.stringify(params);
+  const ts = String(timestamp);
+  const signature = hmacSha256Hex(
+    credentials.secret,
+    ts + credentials.api + BYBIT_RECV_WINDOW + (method === "GET" ? query : body),
+  );
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers: {
+      "X-BAPI-API-KEY": credentials.api,
+      "X-BAPI-TIMESTAMP": ts,
+      "X-BAPI-RECV-WINDOW": String(BYBIT_RECV_WINDOW),
+      "X-BAPI-SIGN": signature,
+      ...(method === "GET" ? {} : { "Content-Type": "application/json" }),
+    },
+  };
+}
+
+export function parseBybitOrder(raw: BybitOrder, pair: string): Order {
+  const order: Order = {
+    pair,
+    id: String(raw.orderId ?? ""),
+    clientOrderId: String(raw.orderLinkId ?? ""),
+    price: toDecimalString(raw.price),
+    amount: toDecimalString(raw.qty),
+    filled: toDecimalString(raw.cumExecQty),
+    type: String(raw.orderType ?? "Limit").toLowerCase(),
+    side: parseSide(raw.side),
+    status: normalizeStatus("bybit", raw.orderStatus),
+    timestamp: toMillis(raw.createdTime),
+  };
+  if (raw.orderStatus !== undefined) order.rawStatus = String(raw.orderStatus);
+  return order;
+}
+
+function asList<T>(value: unknown): T[] {
+  const list = (value as { list?: unknown } | undefined)?.list;
+  return Array.isArray(list) ? (list as T[]) : [];
+}
+
+export class BybitAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions = {}) {
+    super("bybit", credentials, options, {
+      baseUrl: BYBIT_BASE_URL,
+      errors: BYBIT_ERRORS,
+    });
+  }
+
+  private async call(method: HttpMethod, path: string, params: Record<string, unknown>): Promise<BybitEnvelope> {
+    const response = await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params)).catch(
+      (error: unknown) => {
+        // bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure.
+        if (error instanceof ExchangeError && error.kind === "auth" && /too frequent/i.test(error.detail)) {
+          throw new ExchangeError(this.id, error.detail, { kind: "rate-limit", retryAfterMs: 600_000 });
+        }
+        throw error;
+      },
+    );
+    const envelope = response.json as BybitEnvelope | undefined;
+    if (!envelope || typeof envelope !== "object" || envelope.retCode === undefined) {
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    }
+    if (!isCode(envelope.retCode, 0)) {
+      // bybit announces when the rate-limit window reopens (ms since the epoch).
+      const reset = Number(response.headers["x-bapi-limit-reset-timestamp"]);
+      throw this.fail(envelope.retCode, envelope.retMsg ?? "Unknown error", response.status, response.headers, {
+        retryAfterMs: Number.isFinite(reset) && reset > 0 ? Math.max(0, reset - this.now()) : undefined,
+      });
+    }
+    return envelope;
+  }
+
+  private orderRequest(order: OrderToPlace): Record<string, string> {
+    return {
+      symbol: exchangeSymbol(order.pair, ""),
+      side: order.side,
+      orderType: "Limit",
+      qty: order.amount,
+      price: order.price,
+      timeInForce: "GTC",
+      orderLinkId: order.clientOrderId,
+    };
+  }
+
+  private placed(order: OrderToPlace, id: string, time: unknown): Order {
+    return {
+      pair: order.pair,
+      id,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: toMillis(time) || this.now(),
+    };
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    const envelope = await this.call("POST", BYBIT_PATHS.create, { category: "spot", ...this.orderRequest(order) });
+    const result = envelope.result as { orderId?: string } | undefined;
+    return this.placed(order, String(result?.orderId ?? ""), envelope.time);
+  }
+
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    const envelope = await this.call("GET", BYBIT_PATHS.orders, {
+      category: "spot",
+      symbol: exchangeSymbol(pair, ""),
+      orderLinkId: clientOrderId,
+    });
+    const raw = asList<BybitOrder>(envelope.result)[0];
+    return raw ? parseBybitOrder(raw, pair) : undefined;
+  }
+
+  protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    const envelope = await this.call("POST", BYBIT_PATHS.createBatch, {
+      category: "spot",
+      request: orders.map((o) => this.orderRequest(o)),
+    });
+    // Seed 001 §5: any extra-info error entry fails the batch; so does an order without id and time.
+    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
+    if (failed) {
+      throw new ExchangeError(this.id, `One of orders threw an error (${failed.code}, ${failed.msg ?? ""})`, {
+        kind: this.fail(failed.code, failed.msg ?? "").kind,
+        code: failed.code ?? "",
+      });
+    }
+    const list = asList<{ orderId?: string; orderLinkId?: string; createAt?: string }>(envelope.result);
+    return orders.map((order, i) => {
+      const item = list.find((r) => r.orderLinkId === order.clientOrderId) ?? list[i];
+      if (!item || (!item.orderId && !item.createAt)) {
+        throw new ExchangeError(this.id, "One of orders was not placed", { kind: "invalid-order" });
+      }
+      return this.placed(order, String(item.orderId ?? ""), item.createAt);
+    });
+  }
+
+  protected async submitCancel(pair: string, id: string): Promise<string> {
+    const envelope = await this.call("POST", BYBIT_PATHS.cancel, {
+      category: "spot",
+      symbol: exchangeSymbol(pair, ""),
+      orderId: id,
+    });
+    return String((envelope.result as { orderId?: string } | undefined)?.orderId ?? id);
+  }
+
+  protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
+    const symbol = exchangeSymbol(pair, "");
+    const envelope = await this.call("POST", BYBIT_PATHS.cancelBatch, {
+      category: "spot",
+      request: ids.map((orderId) => ({ symbol, orderId })),
+    });
+    // result.list and retExtInfo.list are parallel (bybit "Batch Cancel Order"): an item whose
+    // entry carries an error code was not cancelled, so its id is left out and the caller names it
+    // (ExchangeAdapter.cancelBatch resolves to the ids cancelled; docs/orders.md "Cancels").
+    const codes = envelope.retExtInfo?.list ?? [];
+    return asList<{ orderId?: string }>(envelope.result)
+      .filter((_, i) => codes[i]?.code === undefined || isCode(codes[i]?.code, 0))
+      .map((r) => String(r.orderId ?? ""));
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    const envelope = await this.call("POST", BYBIT_PATHS.cancelAll, {
+      category: "spot",
+      symbol: exchangeSymbol(pair, ""),
+    });
+    return asList<{ orderId?: string }>(envelope.result).map((r) => String(r.orderId ?? ""));
+  }
+
+  async fetchOrder(pair: string, id: string): Promise<Order> {
+    const p = this.pairOf(pair);
+    const envelope = await this.call("GET", BYBIT_PATHS.orders, {
+      category: "spot",
+      symbol: exchangeSymbol(p, ""),
+      orderId: this.orderId(id),
+    });
+    const raw = asList<BybitOrder>(envelope.result)[0];
+    if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
+    return parseBybitOrder(raw, p);
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const p = this.pairOf(pair);
+    const orders: Order[] = [];
+    let cursor: string | undefined;
+    // Pages of at most 50 (the documented maximum) chained by nextPageCursor, up to the 500 open
+    // spot orders bybit keeps per account ("Place Order": order limits).
+    do {
+      const envelope = await this.call("GET", BYBIT_PATHS.orders, {
+        category: "spot",
+        symbol: exchangeSymbol(p, ""),
+        openOnly: 0,
+        limit: 50,
+        ...(cursor ? { cursor } : {}),
+      });
+      const page = asList<BybitOrder>(envelope.result);
+      orders.push(...page.map((raw) => parseBybitOrder(raw, p)));
+      const next = (envelope.result as { nextPageCursor?: string } | undefined)?.nextPageCursor;
+      cursor = page.length === 50 && next ? next : undefined;
+    } while (cursor && orders.length < 500);
+    return orders;
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    const envelope = await this.call("GET", BYBIT_PATHS.balance, { accountType: "UNIFIED" });
+    const accounts = asList<{ coin?: { coin: string; walletBalance?: string; locked?: string }[] }>(envelope.result);
+    const rows = accounts.flatMap((a) => a.coin ?? []);
+    // walletBalance includes what open orders lock; free is the rest.
+    return collectBalances(
+      rows.map((c) => {
+        const total = toDecimalString(c.walletBalance);
+        const locked = toDecimalString(c.locked);
+        return { currency: c.coin, free: new Decimal(total).minus(locked).toFixed(), locked };
+      }),
+    );
+  }
+}
+
+export function createBybitExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new BybitAdapter(credentials, options);
+}

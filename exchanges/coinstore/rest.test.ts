@@ -1,0 +1,311 @@
+import { createHmac } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { parseQuery } from "../core/testing/http-mock.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { COINSTORE_KEY, COINSTORE_SECRET, type CoinstoreMock, startCoinstoreMock } from "./mock.js";
+import {
+  COINSTORE_PATHS,
+  CoinstoreAdapter,
+  coinstoreBucketKey,
+  coinstoreOrderFromInfo,
+  coinstoreSignedRequest,
+  parseCoinstoreBalances,
+  parseCoinstoreOrder,
+} from "./rest.js";
+
+const credentials = { api: COINSTORE_KEY, secret: COINSTORE_SECRET };
+let mock: CoinstoreMock;
+let coinstore: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startCoinstoreMock();
+  coinstore = createExchange("coinstore", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body) as Record<string, unknown>;
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("coinstore signing (001 §7 double HMAC keyed by the 30-second bucket)", () => {
+  it("keys the HMAC with hex HMAC-SHA256(secret, floor(expires/30000)) and signs the JSON body of a POST", () => {
+    const expires = 1_700_000_012_345;
+    const request = coinstoreSignedRequest(credentials, expires, "POST", COINSTORE_PATHS.place, { symbol: "BTCUSDT" });
+    const key = createHmac("sha256", COINSTORE_SECRET)
+      .update(String(Math.floor(expires / 30000)))
+      .digest("hex");
+    expect(coinstoreBucketKey(COINSTORE_SECRET, expires)).toBe(key);
+    expect(request.body).toBe('{"symbol":"BTCUSDT"}');
+    expect(request.headers).toMatchObject({
+      "X-CS-APIKEY": COINSTORE_KEY,
+      "X-CS-EXPIRES": String(expires),
+      "X-CS-SIGN": createHmac("sha256", key).update(request.body).digest("hex"),
+    });
+  });
+
+  it("signs the query string of a GET, and the key changes only at the 30-second boundary", () => {
+    const request = coinstoreSignedRequest(credentials, 1_700_000_010_000, "GET", COINSTORE_PATHS.active, {
+      symbol: "BTCUSDT",
+    });
+    expect(request.query).toBe("symbol=BTCUSDT");
+    const key = coinstoreBucketKey(COINSTORE_SECRET, 1_700_000_010_000);
+    expect(request.headers["X-CS-SIGN"]).toBe(createHmac("sha256", key).update("symbol=BTCUSDT").digest("hex"));
+    // 1_700_000_010_000 / 30000 = 56666667.0: same bucket up to +29_999 ms, a new one at +30_000
+    expect(coinstoreBucketKey(COINSTORE_SECRET, 1_700_000_039_999)).toBe(key);
+    expect(coinstoreBucketKey(COINSTORE_SECRET, 1_700_000_040_000)).not.toBe(key);
+  });
+});
+
+describe("coinstore operations (001 §1, §7) against the signature-checking mock", () => {
+  it("places a LIMIT GTC BUY on BTCUSDT with a 32-hex clOrdId; the 19-digit ordId stays exact (001 §9)", async () => {
+    const order = await coinstore.createOrder(buy);
+    expect(routes()).toEqual([`POST ${COINSTORE_PATHS.place}`]);
+    const b = lastBody();
+    expect(b).toMatchObject({
+      symbol: "BTCUSDT",
+      side: "BUY",
+      ordType: "LIMIT",
+      ordPrice: "30000",
+      ordQty: "0.01",
+      timeInForce: "GTC",
+    });
+    expect(b.clOrdId).toMatch(/^[0-9a-f]{32}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: "1694171424893030000",
+      clientOrderId: b.clOrdId,
+      status: "open",
+      side: "Buy",
+    });
+  });
+
+  it("places a LIMIT SELL", async () => {
+    await coinstore.createOrder({ ...buy, side: "Sell" });
+    expect(lastBody().side).toBe("SELL");
+  });
+
+  it("sends the documented required `timestamp` (ms) in the place and placeBatch bodies", async () => {
+    const mockNow = Date.now();
+    await coinstore.createOrder(buy);
+    expect(Math.abs(Number(lastBody().timestamp) - mockNow)).toBeLessThan(5000);
+    await coinstore.createBatch("BTC/USDT", [{ side: "Buy", amount: "0.01", price: "29000" }]);
+    expect(typeof lastBody().timestamp).toBe("number");
+  });
+
+  it("places a batch through placeBatch with the orders in `orders`", async () => {
+    const orders = await coinstore.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "0.01", price: "29000" },
+      { side: "Sell", amount: "0.02", price: "33000" },
+    ]);
+    expect(orders.map((o) => o.id)).toEqual([...mock.orders.keys()]);
+    expect((lastBody().orders as unknown[]).length).toBe(2);
+  });
+
+  it("fails a batch when one item is refused: 'One of orders threw an error' (001 §5)", async () => {
+    mock.refuseNextBatchItem(1, 3103, "invalid price or quantity");
+    const error = await rejection(
+      coinstore.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Buy", amount: "0.01", price: "1" },
+      ]),
+    );
+    expect(error.detail).toBe("One of orders threw an error (3103, invalid price or quantity)");
+  });
+
+  it("rejects a batch of 41 with \"Maximum for 'createBatch' is: 40\" and a cancel batch of 41 likewise, before any request (001 §5, §9)", async () => {
+    const items = Array.from({ length: 41 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
+    expect((await rejection(coinstore.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: coinstore, msg: Maximum for 'createBatch' is: 40",
+    );
+    expect(
+      (
+        await rejection(
+          coinstore.cancelBatch(
+            "BTC/USDT",
+            items.map((_, i) => String(i)),
+          ),
+        )
+      ).message,
+    ).toBe("ExchangeId: coinstore, msg: Maximum for 'cancelBatch' is: 40");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels one (cancel {symbol, ordId}) and a batch (cancelBatch {symbol, orderIds})", async () => {
+    const a = await coinstore.createOrder(buy);
+    const b = await coinstore.createOrder(buy);
+    const c = await coinstore.createOrder(buy);
+    await expect(coinstore.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
+    expect(lastBody()).toEqual({ symbol: "BTCUSDT", ordId: a.id });
+    await expect(coinstore.cancelBatch("BTC/USDT", [b.id, c.id])).resolves.toEqual([b.id, c.id]);
+    expect(lastBody()).toEqual({ symbol: "BTCUSDT", orderIds: [b.id, c.id] });
+    expect([...mock.orders.values()].every((o) => o.ordStatus === "CANCELED")).toBe(true);
+  });
+
+  it('rejects cancel all with "Not supported for coinstore" before any request (001 §9)', async () => {
+    expect(await rejection(coinstore.cancelAll("BTC/USDT"))).toMatchObject({
+      kind: "unsupported",
+      message: "ExchangeId: coinstore, msg: Not supported for coinstore",
+    });
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("fetches one order (v2 orderInfo) and the open ones (v2 active)", async () => {
+    const a = await coinstore.createOrder(buy);
+    const b = await coinstore.createOrder(buy);
+    await coinstore.cancelOrder("BTC/USDT", b.id);
+    expect(await coinstore.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      clientOrderId: b.clientOrderId,
+      pair: "BTC/USDT",
+    });
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ ordId: b.id });
+    expect((await coinstore.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+  });
+
+  it("reads balances from accountList: AVAILABLE free, FROZEN locked, all-zero dropped, codes upper-cased (001 §3)", async () => {
+    await expect(coinstore.fetchBalances()).resolves.toEqual({
+      USDT: { f: "1000.123456789012345678", l: "20" },
+      BTC: { f: "0.5", l: "0" },
+    });
+    expect(mock.server.requests[0]!.body).toBe("{}");
+  });
+});
+
+describe("coinstore errors (001 §8: success code 0)", () => {
+  it("answers a wrong secret with an auth error after exactly one request", async () => {
+    const wrong = new CoinstoreAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({
+      kind: "auth",
+      code: 401,
+      message: "ExchangeId: coinstore, msg: Signature-Failed (code 401)",
+    });
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("passes an exchange error code and message through as an invalid order", async () => {
+    mock.failNext(3103, "invalid price or quantity");
+    expect(await rejection(coinstore.createOrder(buy))).toMatchObject({
+      kind: "invalid-order",
+      code: 3103,
+      message: "ExchangeId: coinstore, msg: invalid price or quantity (code 3103)",
+    });
+  });
+
+  it("maps HTTP 429 to rate-limit with the Retry-After hint", async () => {
+    mock.rateLimitNext();
+    expect(await rejection(coinstore.fetchBalances())).toMatchObject({ kind: "rate-limit", retryAfterMs: 2000 });
+  });
+});
+
+describe("coinstore time-out on create (PRODUCT: never two orders)", () => {
+  it("looks the order up by clOrdId after a time-out and returns it; one order on the mock", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("coinstore", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.ordId, clientOrderId: only!.clOrdId, status: "open" });
+    expect(routes()).toEqual([`POST ${COINSTORE_PATHS.place}`, `GET ${COINSTORE_PATHS.orderInfo}`]);
+    expect(parseQuery(mock.server.requests[1]!.query)).toEqual({ clOrdId: only!.clOrdId });
+  });
+});
+
+describe("coinstore status and timestamp rules (001 §3, §4) with the documented order fields", () => {
+  const documented = {
+    baseCurrency: "BTC",
+    quoteCurrency: "USDT",
+    symbol: "BTCUSDT",
+    timestamp: 1694171424,
+    side: "BUY",
+    accountId: 1138204,
+    ordId: 1694171424893030000n.toString(),
+    clOrdId: "",
+    ordType: "LIMIT",
+    ordState: "SUBMITTED",
+    ordPrice: "25000",
+    ordQty: "0.01",
+    ordAmt: "0",
+    cumAmt: "0",
+    cumQty: "0",
+    leavesQty: "0.01",
+    avgPrice: "0",
+    feeCurrency: "USDT",
+    timeInForce: "GTC",
+  };
+  const status = (s: string) => parseCoinstoreOrder({ ...documented, ordState: s }, "BTC/USDT").status;
+
+  // The docs' "Get order information V2" answer: data is a list, the status is `ordStatus`, times in ms.
+  const v2 = {
+    baseCurrency: "A123",
+    quoteCurrency: "USDT",
+    side: "BUY",
+    cumQty: "0",
+    ordId: "1758065956225025",
+    clOrdId: "tLCGVA4g19zuEBwsITXi9g3U624Al0Bw",
+    ordType: "LIMIT",
+    ordQty: "10",
+    cumAmt: "0",
+    accountId: 1134912,
+    timeInForce: "GTC",
+    ordPrice: "100",
+    leavesQty: "10",
+    avgPrice: "0",
+    ordStatus: "SUBMITTED",
+    symbol: "A123USDT",
+    orderUpdateTime: 1676622290389,
+    timestamp: 1676622290389,
+  };
+  it("reads the docs' v2 orderInfo answer (a list, ordStatus, millisecond timestamp); NOT_FOUND is no order", () => {
+    expect(coinstoreOrderFromInfo([v2], "A123/USDT")).toMatchObject({
+      id: "1758065956225025",
+      pair: "A123/USDT",
+      status: "open",
+      rawStatus: "SUBMITTED",
+      timestamp: 1676622290389,
+      amount: "10",
+      price: "100",
+    });
+    expect(coinstoreOrderFromInfo([{ ...v2, ordStatus: "NOT_FOUND" }], "A123/USDT")).toBeUndefined();
+    expect(coinstoreOrderFromInfo([], "A123/USDT")).toBeUndefined();
+  });
+  it("multiplies second timestamps by 1000 (001 §3 'coinstore-like sources give seconds')", () => {
+    expect(parseCoinstoreOrder(documented, "BTC/USDT").timestamp).toBe(1694171424000);
+  });
+  it("maps SUBMITTING, SUBMITTED, PARTIAL_FILLED to open, FILLED to closed, CANCELED to canceled, unknown to undefined", () => {
+    expect(["SUBMITTING", "SUBMITTED", "PARTIAL_FILLED", "FILLED", "CANCELED", "WHATEVER"].map(status)).toEqual([
+      "open",
+      "open",
+      "open",
+      "closed",
+      "canceled",
+      undefined,
+    ]);
+  });
+  it("drops all-zero balances", () => {
+    expect(parseCoinstoreBalances([{ currency: "X", balance: "0", type: 1, typeName: "AVAILABLE" }])).toEqual({});
+  });
+});
+
+describe("coinstore through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: COINSTORE_KEY, SPOTDESK_API_SECRET: COINSTORE_SECRET };
+
+  it("buy, order, orders, cancel, batch, cancel-batch, balances end to end; cancel-all is 'Not supported'", async () => {
+    await runCliScenario({
+      id: "coinstore",
+      mock,
+      env,
+      status: (o) => o.ordStatus,
+      open: "SUBMITTED",
+      canceled: "CANCELED",
+      cancelBatchAll: true,
+      unsupported: ["cancel-all"],
+      balances: { USDT: { f: "1000.123456789012345678", l: "20" } },
+    });
+  });
+});

@@ -1,0 +1,372 @@
+/**
+ * The base every REST adapter of a real exchange builds on. It holds what two exchanges share and
+ * nothing particular to one: the adapter's own file keeps its paths, signer and parsers.
+ *
+ * CONTRACT (for adapter authors)
+ *
+ *   class BybitAdapter extends RestAdapter {
+ *     constructor(credentials, options) {
+ *       super("bybit", credentials, options, { baseUrl: "https://api.bybit.com", clientOrderId: { length: 32 }, errors: BYBIT_ERRORS });
+ *     }
+ *     protected submitOrder(order: OrderToPlace): Promise<Order>                  // one create, no retry
+ *     protected findByClientOrderId(pair, clientOrderId): Promise<Order|undefined> // after a time-out
+ *     protected submitBatch(pair, orders: OrderToPlace[]): Promise<Order[]>
+ *     protected submitCancel(pair, id): Promise<string>
+ *     protected submitCancelBatch(pair, ids): Promise<string[]>
+ *     protected submitCancelAll(pair): Promise<string[]>     // never called when LIMITS say unsupported
+ *     fetchOrder(pair, id), fetchOpenOrders(pair), fetchBalances()                 // public, as in ExchangeAdapter
+ *   }
+ *
+ * What the base does before calling those hooks:
+ * - `this.rest` is a RestClient on `options.baseUrl ?? defaults.baseUrl` (baseUrl replaces EVERY
+ *   REST host: build every request's path on `this.rest`), with `options.timeoutMs` and the proxy
+ *   from `credentials.httpAgent` (PRODUCT D12). `this.now()` is `options.now ?? Date.now`.
+ * - createOrder: the pair is normalized (BTC/USDT), amount and price must be positive decimals
+ *   ('bad-input' otherwise, before any request), a hexadecimal client order id is generated with
+ *   the exchange's rule (PRODUCT D11) unless the caller gave one, and the create goes through
+ *   placeOnce: after a time-out the order is looked up by client order id before any resend.
+ * - A caller's client order id (CLI --client-order-id, a batch item's clientOrderId) is checked
+ *   against the rule (chars, min/max length, prefix) before any request; the public
+ *   findOrderByClientOrderId(pair, id) wraps the findByClientOrderId hook for retries
+ *   (docs/orders.md "Client order ids").
+ * - createBatch / cancelBatch: assertBatchSize (seed 001 §5 "Maximum for ... is: {max}", "Not
+ *   supported for {id}") and item validation before any request; every item gets its own id.
+ * - cancelAll: assertSupported before any request.
+ * - `this.sendJson(request)` sends through RestClient and parses the body with `parseJsonExact`
+ *   (numbers longer than 15 characters arrive as strings, seed 001 §9). It throws only for
+ *   transport failures and non-JSON HTTP errors; the adapter checks its own success code and calls
+ *   `this.fail(code, message, httpStatus, headers)` to throw an ExchangeError whose kind comes
+ *   from the exchange's table of NAMED codes (`ErrorCodeTable`); HTTP 429 is rate-limit (with
+ *   Retry-After, or the exchange's hint via `retryAfterMs`), 401/403 are auth.
+ * - `collectBalances(rows)` drops all-zero currencies and upper-cases the codes (seed 001 §3).
+ */
+import { Decimal, toDecimalString } from "../../lib/decimal.js";
+import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
+import type { Logger } from "../../lib/log.js";
+import { normalizePair } from "../../lib/pair.js";
+import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
+import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
+import type { ClientOrderIdRule, ErrorCodeTable } from "./info.js";
+import { assertBatchSize, assertSupported } from "./limits.js";
+import { placeOnce } from "./place.js";
+import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
+
+/** An order that passed validation: pair BTC/USDT, decimal strings > 0, a client order id. */
+export interface OrderToPlace {
+  pair: string;
+  side: Side;
+  amount: string;
+  price: string;
+  clientOrderId: string;
+}
+
+/** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
+export type { ErrorCodeTable };
+
+export interface AdapterDefaults {
+  /** the exchange's production REST host, used when options.baseUrl is absent */
+  baseUrl: string;
+  errors: ErrorCodeTable;
+}
+
+/** A parsed JSON answer. `json` is undefined when the body was not JSON. */
+export interface JsonResponse {
+  status: number;
+  headers: HttpResponse["headers"];
+  json: unknown;
+  text: string;
+}
+
+const POSITIVE_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
+
+/** Checks a decimal string > 0 and returns its plain form (no exponent, no trailing dot). */
+export function positiveDecimal(exchange: string, field: string, value: string): string {
+  const text = String(value ?? "").trim();
+  if (!POSITIVE_DECIMAL.test(text)) {
+    throw new ExchangeError(exchange, `Invalid ${field} '${value}': expected a positive decimal number`, {
+      kind: "bad-input",
+    });
+  }
+  const n = new Decimal(text);
+  if (!n.isGreaterThan(0))
+    throw new ExchangeError(exchange, `Invalid ${field} '${value}': it must be above zero`, { kind: "bad-input" });
+  return n.toFixed();
+}
+
+/**
+ * JSON.parse that keeps long numbers exact (seed 001 §9: "Numbers longer than 15 characters are
+ * parsed as big numbers"): every numeric literal longer than 15 characters outside a string is
+ * quoted before parsing, so it arrives as its exact decimal text. Short numbers stay numbers.
+ */
+export function parseJsonExact(text: string): unknown {
+  if (!/[\d.eE+-]{16}/.test(text)) return JSON.parse(text);
+  let out = "";
+  let last = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i += 2;
+        else if (d === 34) break;
+        else i++;
+      }
+      i++;
+    } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+      const start = i;
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) i++;
+        else break;
+      }
+      if (i - start > 15) {
+        out += `${text.slice(last, start)}"${text.slice(start, i)}"`;
+        last = i;
+      }
+    } else {
+      i++;
+    }
+  }
+  return JSON.parse(out + text.slice(last));
+}
+
+/**
+ * Seed 001 §3 balances: currency → {f, l} as decimal strings; currencies whose free and locked
+ * are both zero are dropped and codes are upper-cased. Repeated codes are added.
+ */
+export function collectBalances(rows: Iterable<{ currency: string; free: unknown; locked: unknown }>): Balances {
+  const out: Balances = {};
+  for (const row of rows) {
+    const f = new Decimal(toDecimalString(row.free));
+    const l = new Decimal(toDecimalString(row.locked));
+    if (f.isZero() && l.isZero()) continue;
+    const code = row.currency.toUpperCase();
+    const prev = out[code];
+    out[code] = prev
+      ? { f: f.plus(prev.f).toFixed(), l: l.plus(prev.l).toFixed() }
+      : { f: f.toFixed(), l: l.toFixed() };
+  }
+  return out;
+}
+
+/** Milliseconds from an exchange timestamp: seconds (10 digits or fewer) are multiplied by 1000 (seed 001 §3). */
+export function toMillis(value: unknown): number {
+  if (value === null || value === undefined || value === "") return 0;
+  const n = typeof value === "number" ? value : Number(value);
+  if (!Number.isFinite(n)) {
+    const parsed = Date.parse(String(value));
+    return Number.isNaN(parsed) ? 0 : parsed;
+  }
+  return Math.abs(n) < 1e11 ? Math.round(n * 1000) : Math.trunc(n);
+}
+
+export function kindForCode(table: ErrorCodeTable, code: string | number | undefined): ErrorKind | undefined {
+  if (code === undefined || code === null || code === "") return undefined;
+  const text = String(code);
+  for (const [kind, codes] of Object.entries(table) as [ErrorKind, readonly (string | number)[]][]) {
+    if (codes.some((c) => String(c) === text)) return kind;
+  }
+  return undefined;
+}
+
+/**
+ * The error mapper: (exchange code, message, HTTP status) → ExchangeError. The exchange's own table
+ * wins; then HTTP 429 (and 418, the ban after repeated 429s) → rate-limit, 401/403 → auth;
+ * anything else is an invalid order (the exchange refused the request).
+ */
+export function exchangeError(
+  exchange: RealExchangeId,
+  table: ErrorCodeTable,
+  failure: {
+    code?: string | number | undefined;
+    message: string;
+    status?: number | undefined;
+    headers?: HttpResponse["headers"] | undefined;
+    /** the exchange's own retry hint in ms, when its body carries one */
+    retryAfterMs?: number | undefined;
+    /** overrides the message text (okx's "Transaction failed (code, msg)") */
+    detail?: string | undefined;
+  },
+): ExchangeError {
+  let kind = kindForCode(table, failure.code);
+  if (!kind) {
+    // 418: the IP ban that follows repeated 429s (mexc's and bitmart's docs), with Retry-After.
+    if (failure.status === 429 || failure.status === 418) kind = "rate-limit";
+    else if (failure.status === 401 || failure.status === 403) kind = "auth";
+    else kind = "invalid-order";
+  }
+  const detail =
+    failure.detail ??
+    (failure.code !== undefined && failure.code !== "" ? `${failure.message} (code ${failure.code})` : failure.message);
+  const retry =
+    kind === "rate-limit"
+      ? (failure.retryAfterMs ?? (failure.headers ? retryAfterMs(failure.headers) : undefined) ?? 1000)
+      : undefined;
+  return new ExchangeError(exchange, detail, {
+    kind,
+    ...(failure.code !== undefined && failure.code !== "" ? { code: failure.code } : {}),
+    ...(retry !== undefined ? { retryAfterMs: retry } : {}),
+  });
+}
+
+export abstract class RestAdapter implements ExchangeAdapter {
+  readonly id: RealExchangeId;
+  protected readonly rest: RestClient;
+  protected readonly credentials: Credentials;
+  protected readonly now: () => number;
+  protected readonly logger: Logger | undefined;
+  protected readonly errorCodes: ErrorCodeTable;
+  private readonly clientOrderIdRule: ClientOrderIdRule;
+
+  protected constructor(
+    id: RealExchangeId,
+    credentials: Credentials,
+    options: ExchangeOptions,
+    defaults: AdapterDefaults,
+  ) {
+    this.id = id;
+    this.credentials = credentials;
+    this.now = options.now ?? Date.now;
+    this.logger = options.logger;
+    this.errorCodes = defaults.errors;
+    // the exchange's documented client order id shape, from its info.ts (docs/orders.md "Client order ids")
+    this.clientOrderIdRule = CATALOGUE[id].clientOrderId;
+    this.rest = new RestClient(id, {
+      baseUrl: options.baseUrl ?? defaults.baseUrl,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(credentials.httpAgent ? { proxy: credentials.httpAgent } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.dryRun ? { dryRun: true } : {}),
+    });
+  }
+
+  // ---- hooks each exchange implements ----
+  protected abstract submitOrder(order: OrderToPlace): Promise<Order>;
+  protected abstract findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined>;
+  protected abstract submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]>;
+  protected abstract submitCancel(pair: string, id: string): Promise<string>;
+  protected abstract submitCancelBatch(pair: string, ids: string[]): Promise<string[]>;
+  protected abstract submitCancelAll(pair: string): Promise<string[]>;
+  abstract fetchOrder(pair: string, id: string): Promise<Order>;
+  abstract fetchOpenOrders(pair: string): Promise<Order[]>;
+  abstract fetchBalances(): Promise<Balances>;
+
+  // ---- the generic parts of the nine operations ----
+  newClientOrderId(): string {
+    return newClientOrderId(this.clientOrderIdRule);
+  }
+
+  protected orderToPlace(
+    pair: string,
+    item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
+  ): OrderToPlace {
+    if (item.side !== "Buy" && item.side !== "Sell") {
+      throw new ExchangeError(this.id, `Invalid side '${String(item.side)}': expected Buy or Sell`, {
+        kind: "bad-input",
+      });
+    }
+    return {
+      pair: normalizePair(pair, this.id),
+      side: item.side,
+      amount: positiveDecimal(this.id, "amount", item.amount),
+      price: positiveDecimal(this.id, "price", item.price),
+      clientOrderId:
+        item.clientOrderId === undefined ? this.newClientOrderId() : this.checkClientOrderId(item.clientOrderId),
+    };
+  }
+
+  /** A caller's client order id checked against the exchange's documented rule (docs/orders.md "Client order ids"). */
+  checkClientOrderId(clientOrderId: string): string {
+    return checkClientOrderId(this.id, this.clientOrderIdRule, clientOrderId);
+  }
+
+  /**
+   * The order the exchange knows by this client order id, or undefined: the look-up of the
+   * time-out rule, also used before a retried create (docs/orders.md "Client order ids").
+   */
+  async findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    return this.findByClientOrderId(normalizePair(pair, this.id), this.checkClientOrderId(clientOrderId));
+  }
+
+  async createOrder(request: CreateOrderRequest): Promise<Order> {
+    const order = this.orderToPlace(request.pair, request);
+    return placeOnce(
+      () => this.submitOrder(order),
+      () => this.findByClientOrderId(order.pair, order.clientOrderId),
+    );
+  }
+
+  async createBatch(pair: string, items: readonly BatchItem[]): Promise<Order[]> {
+    assertBatchSize(this.id, "createBatch", items.length);
+    const orders = items.map((item) => this.orderToPlace(pair, item));
+    return this.submitBatch(orders[0]!.pair, orders);
+  }
+
+  async cancelOrder(pair: string, id: string): Promise<string> {
+    return this.submitCancel(normalizePair(pair, this.id), this.orderId(id));
+  }
+
+  async cancelBatch(pair: string, ids: readonly string[]): Promise<string[]> {
+    assertBatchSize(this.id, "cancelBatch", ids.length);
+    return this.submitCancelBatch(
+      normalizePair(pair, this.id),
+      ids.map((id) => this.orderId(id)),
+    );
+  }
+
+  async cancelAll(pair: string): Promise<string[]> {
+    assertSupported(this.id, "cancelAll");
+    return this.submitCancelAll(normalizePair(pair, this.id));
+  }
+
+  async close(): Promise<void> {}
+
+  /** The pair written BTC/USDT, checked (bad-input otherwise). */
+  protected pairOf(pair: string): string {
+    return normalizePair(pair, this.id);
+  }
+
+  protected orderId(id: string): string {
+    const text = String(id ?? "").trim();
+    if (!text) throw new ExchangeError(this.id, "An order id is required", { kind: "bad-input" });
+    return text;
+  }
+
+  // ---- transport and errors ----
+  /** Sends the request exactly as built and parses the JSON answer with long numbers kept exact. */
+  protected async sendJson(request: HttpRequest): Promise<JsonResponse> {
+    const response = await this.rest.send(request);
+    let json: unknown;
+    try {
+      json = response.text === "" ? undefined : parseJsonExact(response.text);
+    } catch {
+      json = undefined;
+    }
+    if (json === undefined && response.status >= 400) {
+      throw this.fail(
+        undefined,
+        response.text.slice(0, 200) || `HTTP ${response.status}`,
+        response.status,
+        response.headers,
+      );
+    }
+    return { status: response.status, headers: response.headers, json, text: response.text };
+  }
+
+  /** Builds (does not throw) the ExchangeError for an exchange failure. */
+  protected fail(
+    code: string | number | undefined,
+    message: string,
+    status?: number,
+    headers?: HttpResponse["headers"],
+    extra: { retryAfterMs?: number | undefined; detail?: string | undefined } = {},
+  ): ExchangeError {
+    return exchangeError(this.id, this.errorCodes, { code, message, status, headers, ...extra });
+  }
+}

@@ -1,0 +1,361 @@
+import { createHmac } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { runCli } from "../../test/exchanges/run-cli.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { HTX_KEY, HTX_SECRET, type HtxMock, startHtxMock } from "./mock.js";
+import {
+  HtxAdapter,
+  htxCanonicalQuery,
+  htxRetryAfterMs,
+  htxSignedQuery,
+  htxTimestamp,
+  parseHtxBalances,
+  parseHtxOrder,
+} from "./rest.js";
+
+const credentials = { api: HTX_KEY, secret: HTX_SECRET };
+let mock: HtxMock;
+let htx: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startHtxMock();
+  htx = createExchange("htx", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const orderRoutes = () =>
+  mock.server.requests.filter((r) => r.path.startsWith("/v1/order")).map((r) => `${r.method} ${r.path}`);
+
+describe("htx signature version 2 (official docs)", () => {
+  it("writes Timestamp as UTC YYYY-MM-DDThh:mm:ss", () => {
+    expect(htxTimestamp(Date.UTC(2017, 4, 11, 15, 19, 30, 123))).toBe("2017-05-11T15:19:30");
+  });
+
+  it("sorts parameters by ASCII and URL-encodes them (the documented canonical query)", () => {
+    expect(
+      htxCanonicalQuery({
+        "order-id": "1234567890",
+        Timestamp: "2017-05-11T15:19:30",
+        AccessKeyId: "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx",
+        SignatureVersion: "2",
+        SignatureMethod: "HmacSHA256",
+      }),
+    ).toBe(
+      "AccessKeyId=e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx&SignatureMethod=HmacSHA256&SignatureVersion=2&Timestamp=2017-05-11T15%3A19%3A30&order-id=1234567890",
+    );
+  });
+
+  it("signs METHOD\\nhost\\npath\\nquery with base64 HMAC-SHA256 and appends the encoded Signature", () => {
+    const ms = Date.UTC(2017, 4, 11, 15, 19, 30);
+    const query = htxSignedQuery(
+      { api: "AK", secret: "SK" },
+      "GET",
+      "api.huobi.pro",
+      "/v1/order/orders",
+      { "order-id": "1234567890" },
+      ms,
+    );
+    const [canonical, signature] = query.split("&Signature=");
+    const expected = createHmac("sha256", "SK")
+      .update(`GET\napi.huobi.pro\n/v1/order/orders\n${canonical}`)
+      .digest("base64");
+    expect(decodeURIComponent(signature!)).toBe(expected);
+  });
+
+  it("signs the host of the base URL actually used, so --base-url reaches the signature too", async () => {
+    await htx.fetchBalances();
+    // The mock recomputes with the Host header it received: a pass proves host and port were signed.
+    expect(mock.server.requests.map((r) => r.path)).toEqual([
+      "/v1/account/accounts",
+      "/v1/account/accounts/100009/balance",
+    ]);
+  });
+});
+
+describe("htx spot account lookup (001 §5)", () => {
+  it("looks up the spot account id once through the base URL and uses it", async () => {
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    await htx.fetchOpenOrders("BTC/USDT");
+    expect(mock.server.requests.filter((r) => r.path === "/v1/account/accounts")).toHaveLength(1);
+    expect(JSON.parse(mock.server.requests[1]!.body)["account-id"]).toBe("100009");
+  });
+
+  it('fails with "No account found for spot trading for this api key" before any order request', async () => {
+    mock.spotAccount = undefined;
+    const error = await rejection(htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" }));
+    expect(error.message).toBe("ExchangeId: htx, msg: No account found for spot trading for this api key");
+    expect(orderRoutes()).toEqual([]);
+  });
+});
+
+describe("htx operations (001 §1) against the signature-checking mock", () => {
+  it("places a buy-limit on btcusdt with a 32-hex client-order-id (PRODUCT D11)", async () => {
+    const order = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const sent = JSON.parse(mock.server.requests.at(-1)!.body);
+    expect(sent).toMatchObject({ symbol: "btcusdt", type: "buy-limit", amount: "0.01", price: "30000" });
+    expect(sent["client-order-id"]).toMatch(/^[0-9a-f]{32}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: sent["client-order-id"],
+      status: "open",
+      side: "Buy",
+    });
+  });
+
+  it("places a sell-limit", async () => {
+    expect((await htx.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "1", price: "40000" })).side).toBe("Sell");
+    expect(JSON.parse(mock.server.requests.at(-1)!.body).type).toBe("sell-limit");
+  });
+
+  it("places a batch through /v1/order/batch-orders", async () => {
+    const orders = await htx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "0.01", price: "29000" },
+      { side: "Sell", amount: "0.01", price: "33000" },
+    ]);
+    expect(orders.map((o) => o.id)).toEqual([...mock.orders.keys()]);
+    expect(orderRoutes()).toEqual(["POST /v1/order/batch-orders"]);
+  });
+
+  it("fails a batch per item with 'One of orders threw an error' (001 §5)", async () => {
+    mock.refuseNextBatchItem(1, "order-limitorder-amount-min-error", "limit order amount error, min: `0.0001`");
+    const error = await rejection(
+      htx.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "0.01", price: "29000" },
+        { side: "Buy", amount: "0.00001", price: "29000" },
+      ]),
+    );
+    expect(error.message).toBe(
+      "ExchangeId: htx, msg: One of orders threw an error (order-limitorder-amount-min-error, limit order amount error, min: `0.0001`)",
+    );
+    expect(error.kind).toBe("invalid-order");
+  });
+
+  it("rejects a batch of 11 and a cancel batch of 51 with the seed's maxima before any request (001 §5, §9)", async () => {
+    const create = await rejection(
+      htx.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
+    expect(create.message).toBe("ExchangeId: htx, msg: Maximum for 'createBatch' is: 10");
+    const cancel = await rejection(
+      htx.cancelBatch(
+        "BTC/USDT",
+        Array.from({ length: 51 }, (_, i) => String(i + 1)),
+      ),
+    );
+    expect(cancel.message).toBe("ExchangeId: htx, msg: Maximum for 'cancelBatch' is: 50");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels one with submitcancel, a batch with batchcancel, all with batchCancelOpenOrders (PRODUCT D10)", async () => {
+    const o1 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const o2 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });
+    const o3 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30002" });
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30003" });
+    await expect(htx.cancelOrder("BTC/USDT", o1.id)).resolves.toBe(o1.id);
+    await expect(htx.cancelBatch("BTC/USDT", [o2.id, o3.id])).resolves.toEqual([o2.id, o3.id]);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ "order-ids": [o2.id, o3.id] });
+    await expect(htx.cancelAll("BTC/USDT")).resolves.toEqual([]);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({
+      "account-id": "100009",
+      symbol: "btcusdt",
+      size: 100,
+    });
+    expect([...mock.orders.values()].map((o) => o.state)).toEqual(["canceled", "canceled", "canceled", "canceled"]);
+    expect(orderRoutes().slice(-3)).toEqual([
+      `POST /v1/order/orders/${o1.id}/submitcancel`,
+      "POST /v1/order/orders/batchcancel",
+      "POST /v1/order/orders/batchCancelOpenOrders",
+    ]);
+  });
+
+  it("cancels all past the 100 orders one batchCancelOpenOrders call takes, until next-id is -1", async () => {
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const template = [...mock.orders.values()][0]!;
+    for (let i = 1; i <= 149; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
+    await htx.cancelAll("BTC/USDT");
+    expect(orderRoutes().filter((r) => r.endsWith("batchCancelOpenOrders"))).toHaveLength(2);
+    expect([...mock.orders.values()].filter((o) => o.state !== "canceled")).toHaveLength(0);
+  });
+
+  it("fetches one order and the open orders", async () => {
+    const a = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.02", price: "30000" });
+    await htx.cancelOrder("BTC/USDT", b.id);
+    expect(await htx.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+      pair: "BTC/USDT",
+    });
+    expect((await htx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+  });
+
+  it("fetches balances: trade is free, frozen is locked, all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+    await expect(htx.fetchBalances()).resolves.toEqual({
+      USDT: { f: "91.850043797676510303", l: "5.160000000000000015" },
+      POLY: { f: "0.04", l: "0" },
+    });
+  });
+});
+
+describe('htx errors (001 §8: status "ok" is success)', () => {
+  it("answers a wrong secret with an auth error after exactly one request", async () => {
+    const wrong = new HtxAdapter({ ...credentials, secret: "bad-htx-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.fetchBalances());
+    expect(error).toMatchObject({ kind: "auth", code: "api-signature-not-valid" });
+    expect(error.message).not.toContain("bad-htx-secret");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("maps account-balance-insufficient-error to insufficient-funds", async () => {
+    await htx.fetchBalances();
+    mock.failNext("account-balance-insufficient-error", "trade account balance is not enough, left: `0.0001`");
+    const error = await rejection(htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "10", price: "30000" }));
+    expect(error).toMatchObject({ kind: "insufficient-funds", code: "account-balance-insufficient-error" });
+    expect(error.message).toBe(
+      "ExchangeId: htx, msg: trade account balance is not enough, left: `0.0001` (code account-balance-insufficient-error)",
+    );
+  });
+
+  it("maps base-record-invalid to order-not-found", async () => {
+    expect((await rejection(htx.fetchOrder("BTC/USDT", "1"))).kind).toBe("order-not-found");
+  });
+
+  it("maps base-request-exceed-frequency-limit and invalid-parameter 'request limit' to rate-limit", async () => {
+    mock.failNext(
+      "base-request-exceed-frequency-limit",
+      "Frequency of requests has exceeded the limit, please try again later",
+    );
+    expect(await rejection(htx.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: "base-request-exceed-frequency-limit",
+    });
+    mock.failNext("invalid-parameter", "request limit");
+    expect(await rejection(htx.fetchBalances())).toMatchObject({ kind: "rate-limit", code: "invalid-parameter" });
+    mock.failNext("invalid-parameter", "invalid symbol");
+    expect((await rejection(htx.fetchBalances())).kind).toBe("invalid-order");
+  });
+
+  it("reads X-HB-RateLimit-Requests-Expire as an epoch deadline or as milliseconds to wait", () => {
+    expect(htxRetryAfterMs("1710000001500", 1710000000000)).toBe(1500);
+    expect(htxRetryAfterMs("800", 1710000000000)).toBe(800);
+    expect(htxRetryAfterMs(undefined, 1)).toBeUndefined();
+  });
+
+  it("maps a 429 to rate-limit with the X-HB-RateLimit-Requests-Expire hint", async () => {
+    mock.rateLimitNext();
+    const error = await rejection(htx.fetchBalances());
+    expect(error.kind).toBe("rate-limit");
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe("htx time-out on create (PRODUCT: never two orders)", () => {
+  it("looks the order up with getClientOrder after a time-out and returns it; one order on the mock", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("htx", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: String(only!.id), clientOrderId: only!["client-order-id"], status: "open" });
+    expect(orderRoutes()).toEqual(["POST /v1/order/orders/place", "GET /v1/order/orders/getClientOrder"]);
+  });
+});
+
+describe("htx status and timestamp rules (001 §4) with the documented order example", () => {
+  const documented = {
+    id: 59378,
+    symbol: "ethusdt",
+    "account-id": 100009,
+    amount: "10.1000000000",
+    price: "100.1000000000",
+    "created-at": 1494901162595,
+    type: "buy-limit",
+    "field-amount": "10.1000000000",
+    "field-cash-amount": "1011.0100000000",
+    "field-fees": "0.0202000000",
+    "finished-at": 1494901400468,
+    source: "api",
+    state: "filled",
+    "canceled-at": 0,
+  };
+  const status = (state: string) => parseHtxOrder({ ...documented, state }, "ETH/USDT").status;
+
+  it("reads the documented filled order: closed, ms timestamp, exact decimals", () => {
+    expect(parseHtxOrder(documented, "ETH/USDT")).toMatchObject({
+      id: "59378",
+      status: "closed",
+      timestamp: 1494901162595,
+      amount: "10.1",
+      price: "100.1",
+      filled: "10.1",
+      side: "Buy",
+      type: "limit",
+    });
+  });
+  it("maps created, submitted and partial-filled to open", () => {
+    expect([status("created"), status("submitted"), status("partial-filled")]).toEqual(["open", "open", "open"]);
+  });
+  it("maps partial-canceled to open and canceling to canceled, keeping HTX's word (001 §4, PRODUCT D9)", () => {
+    expect(parseHtxOrder({ ...documented, state: "partial-canceled" }, "ETH/USDT")).toMatchObject({
+      status: "open",
+      rawStatus: "partial-canceled",
+    });
+    expect(parseHtxOrder({ ...documented, state: "canceling" }, "ETH/USDT")).toMatchObject({
+      status: "canceled",
+      rawStatus: "canceling",
+    });
+  });
+  it("maps canceled to canceled and an unknown state to undefined", () => {
+    expect([status("canceled"), status("mystery")]).toEqual(["canceled", undefined]);
+  });
+  it("keeps an order id longer than 15 digits exact when the JSON carries it as a number", async () => {
+    const { parseJsonExact } = await import("../core/adapter.js");
+    const raw = parseJsonExact(
+      '{"id":1234567890123456789,"symbol":"btcusdt","amount":"1","price":"1","created-at":1494901162595,"type":"sell-limit","filled-amount":"0","state":"submitted"}',
+    );
+    expect(parseHtxOrder(raw, "BTC/USDT").id).toBe("1234567890123456789");
+  });
+  it("adds nothing for an all-zero currency", () => {
+    expect(
+      parseHtxBalances({
+        list: [
+          { currency: "x", type: "trade", balance: "0" },
+          { currency: "x", type: "frozen", balance: "0" },
+        ],
+      }),
+    ).toEqual({});
+  });
+});
+
+describe("htx through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: HTX_KEY, SPOTDESK_API_SECRET: HTX_SECRET };
+
+  it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
+    await runCliScenario({
+      id: "htx",
+      mock,
+      env,
+      status: (o) => o.state,
+      open: "submitted",
+      canceled: "canceled",
+      balances: "USDT",
+    });
+  });
+
+  it("reports the missing spot account on stderr with a non-zero exit", async () => {
+    mock.spotAccount = undefined;
+    const result = await runCli(["--exchange", "htx", "--base-url", mock.url, "--json", "balances"], env);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("No account found for spot trading for this api key");
+  });
+});

@@ -1,0 +1,380 @@
+import { z } from "zod";
+import { toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Base64 } from "../core/sign.js";
+import { kucoinStatus } from "../core/status.js";
+import { isCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { KUCOIN_INFO } from "./info.js";
+
+/**
+ * KuCoin spot REST (https://www.kucoin.com/docs/rest/): KC-API-SIGN = base64 HMAC-SHA256 over
+ * timestamp + METHOD + endpoint (with its query, not URL-encoded) + body; key version 2 sends the
+ * passphrase itself HMAC-SHA256-signed with the secret, base64. The seed's /api/v1/orders paths are
+ * still in KuCoin's current documentation (as the "- Old" order endpoints), so they stay (PRODUCT D10).
+ */
+export const KUCOIN_BASE_URL = "https://api.kucoin.com";
+
+export const KUCOIN_PATHS = {
+  orders: "/api/v1/orders",
+  order: (id: string) => `/api/v1/orders/${encodeURIComponent(id)}`,
+  multi: "/api/v1/orders/multi",
+  byClientOid: (clientOid: string) => `/api/v1/order/client-order/${encodeURIComponent(clientOid)}`,
+  accounts: "/api/v1/accounts",
+} as const;
+
+/** Success code of every KuCoin answer (001 §8). */
+export const KUCOIN_OK = "200000";
+
+/** KuCoin's documented error codes. */
+export const KUCOIN_CODE = {
+  HEADER_MISSING: "400001",
+  TIMESTAMP_INVALID: "400002",
+  KEY_NOT_EXISTS: "400003",
+  PASSPHRASE_ERROR: "400004",
+  SIGNATURE_ERROR: "400005",
+  IP_NOT_WHITELISTED: "400006",
+  ACCESS_DENIED: "400007",
+  USER_FROZEN: "411100",
+  TOO_MANY_REQUESTS: "429000",
+  BALANCE_INSUFFICIENT: "200004",
+  /** "account.noBalance" */
+  NO_BALANCE: "260100",
+  PARAMETER_ERROR: "400100",
+  SYMBOL_NOT_EXISTS: "900001",
+} as const;
+
+export const KUCOIN_ERRORS: ErrorCodeTable = {
+  auth: [
+    KUCOIN_CODE.HEADER_MISSING,
+    KUCOIN_CODE.TIMESTAMP_INVALID,
+    KUCOIN_CODE.KEY_NOT_EXISTS,
+    KUCOIN_CODE.PASSPHRASE_ERROR,
+    KUCOIN_CODE.SIGNATURE_ERROR,
+    KUCOIN_CODE.IP_NOT_WHITELISTED,
+    KUCOIN_CODE.ACCESS_DENIED,
+    KUCOIN_CODE.USER_FROZEN,
+  ],
+  "rate-limit": [KUCOIN_CODE.TOO_MANY_REQUESTS],
+  "insufficient-funds": [KUCOIN_CODE.BALANCE_INSUFFICIENT, KUCOIN_CODE.NO_BALANCE],
+  "invalid-order": [KUCOIN_CODE.PARAMETER_ERROR, KUCOIN_CODE.SYMBOL_NOT_EXISTS],
+};
+
+/**
+ * KuCoin has no code of its own for a missing order: it answers 400100 (or the text itself as the
+ * code) with "order not exist.", "order_not_exist", "order_not_exist_or_not_allow_to_cancel" or
+ * "The order does not exist.".
+ */
+export const KUCOIN_ORDER_NOT_EXIST = /order[\s_]*(?:does[\s_]*)?not[\s_]*exists?/i;
+
+export interface KucoinSignInput {
+  method: HttpMethod;
+  /** the endpoint with its query, e.g. /api/v1/orders?status=active */
+  endpoint: string;
+  body: string;
+  /** milliseconds, as sent in KC-API-TIMESTAMP */
+  timestamp: string;
+}
+
+export function kucoinSignature(secret: string, input: KucoinSignInput): string {
+  return hmacSha256Base64(secret, `${input.timestamp}${input.method}${input.endpoint}${input.body}`);
+}
+
+/** Key version 2: the passphrase travels HMAC-SHA256-signed with the secret, base64. */
+export function kucoinPassphrase(secret: string, passphrase: string): string {
+  // The same key signs the same passphrase on every request: remember the last one.
+  if (lastPassphrase && lastPassphrase.secret === secret && lastPassphrase.passphrase === passphrase)
+    return lastPassphrase.signed;
+  const signed = hmacSha256Base64(secret, passphrase);
+  lastPassphrase = { secret, passphrase, signed };
+  return signed;
+}
+let lastPassphrase: { secret: string; passphrase: string; signed: string } | undefined;
+
+export function kucoinSignedHeaders(
+  credentials: Credentials,
+  input: KucoinSignInput,
+  signedPassphrase?: string,
+): Record<string, string> {
+  return {
+    "KC-API-KEY": credentials.api,
+    "KC-API-SIGN": kucoinSignature(credentials.secret, input),
+    "KC-API-TIMESTAMP": input.timestamp,
+    "KC-API-PASSPHRASE": signedPassphrase ?? kucoinPassphrase(credentials.secret, credentials.password ?? ""),
+    "KC-API-KEY-VERSION": "2",
+    "Content-Type": "application/json",
+  };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Builds one signed request exactly as it goes on the wire (the endpoint signed carries the query sent). */
+export function kucoinSignedRequest(
+  credentials: Credentials,
+  nowMs: number,
+  method: HttpMethod,
+  path: string,
+  params: Record<string, string | number | undefined> = {},
+  payload?: unknown,
+  signedPassphrase?: string,
+): HttpRequest {
+  const query = buildQuery(params);
+  const body = payload === undefined ? "" : JSON.stringify(payload);
+  // KuCoin signs the URL as it reads before URL-encoding ("/api/v1/sub/api-key?...&passphrase=abc!@#11"),
+  // while the wire carries the encoded form; for plain values the two are the same bytes.
+  const rawQuery = buildQuery(params, { encode: (value) => value });
+  const rawPath = safeDecode(path);
+  const endpoint = rawQuery ? `${rawPath}?${rawQuery}` : rawPath;
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers: kucoinSignedHeaders(credentials, { method, endpoint, body, timestamp: String(nowMs) }, signedPassphrase),
+  };
+}
+
+const num = z.union([z.string(), z.number()]);
+
+const KucoinOrderSchema = z.object({
+  id: z.string(),
+  symbol: z.string(),
+  type: z.string().optional().default("limit"),
+  side: z.string(),
+  price: num.nullable().optional(),
+  size: num.nullable().optional(),
+  dealSize: num.nullable().optional(),
+  clientOid: z.string().nullable().optional(),
+  isActive: z.boolean(),
+  cancelExist: z.boolean(),
+  createdAt: num,
+});
+
+const KucoinPageSchema = z.object({
+  currentPage: z.number(),
+  pageSize: z.number(),
+  totalNum: z.number(),
+  totalPage: z.number(),
+  items: z.array(z.unknown()),
+});
+
+const KucoinMultiItemSchema = z.object({
+  id: z.string().nullable().optional(),
+  clientOid: z.string().nullable().optional(),
+  status: z.string(),
+  failMsg: z.string().nullable().optional(),
+  side: z.string(),
+  price: num.nullable().optional(),
+  size: num.nullable().optional(),
+  symbol: z.string(),
+});
+
+const KucoinCancelledSchema = z.object({ cancelledOrderIds: z.array(z.string()) });
+
+const KucoinAccountsSchema = z.array(
+  z.object({ currency: z.string(), type: z.string(), balance: num, available: num, holds: num }),
+);
+
+export function parseKucoinOrder(raw: unknown): Order {
+  const order = KucoinOrderSchema.parse(raw);
+  const dealSize = toDecimalString(order.dealSize);
+  return {
+    pair: order.symbol.replace("-", "/").toUpperCase(),
+    id: order.id,
+    clientOrderId: order.clientOid ?? "",
+    price: toDecimalString(order.price),
+    amount: toDecimalString(order.size),
+    filled: dealSize,
+    type: order.type,
+    side: parseSide(order.side),
+    // Seed 001 §4: kucoin derives the status from dealSize, isActive and cancelExist.
+    status: kucoinStatus({ isActive: order.isActive, cancelExist: order.cancelExist, dealSize }),
+    timestamp: toMillis(order.createdAt),
+  };
+}
+
+/** Trade-account balances: free = available, locked = holds (seed 001 §3 rules via collectBalances). */
+export function parseKucoinBalances(raw: unknown): Balances {
+  return collectBalances(
+    KucoinAccountsSchema.parse(raw)
+      .filter((row) => row.type === "trade")
+      .map((row) => ({ currency: row.currency, free: row.available, locked: row.holds })),
+  );
+}
+
+type Params = Record<string, string | number | undefined>;
+
+export class KucoinAdapter extends RestAdapter {
+  private readonly signedPassphrase: string;
+
+  constructor(credentials: Credentials, options: ExchangeOptions) {
+    // clientOid: "the use of UUID, with a maximum length of 128 bits" — 32 hexadecimal characters.
+    super("kucoin", credentials, options, {
+      baseUrl: KUCOIN_BASE_URL,
+      errors: KUCOIN_ERRORS,
+    });
+    this.signedPassphrase = kucoinPassphrase(credentials.secret, credentials.password ?? "");
+  }
+
+  private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
+    const response = await this.sendJson(
+      kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
+    );
+    const envelope = (response.json ?? {}) as { code?: unknown; msg?: unknown; data?: unknown };
+    if (isCode(envelope.code, KUCOIN_OK)) return envelope.data;
+    throw this.kucoinError(response, envelope);
+  }
+
+  private kucoinError(response: JsonResponse, envelope: { code?: unknown; msg?: unknown }): ExchangeError {
+    const code = envelope.code === undefined ? undefined : String(envelope.code);
+    const msg = typeof envelope.msg === "string" ? envelope.msg : `HTTP ${response.status}`;
+    if (KUCOIN_ORDER_NOT_EXIST.test(msg) || (code !== undefined && KUCOIN_ORDER_NOT_EXIST.test(code))) {
+      return new ExchangeError("kucoin", `${msg} (code ${code})`, { kind: "order-not-found", code });
+    }
+    // KuCoin's rate-limit hint: gw-ratelimit-reset, milliseconds until the window resets.
+    const reset = Number(response.headers["gw-ratelimit-reset"]);
+    return this.fail(
+      code,
+      msg,
+      response.status,
+      response.headers,
+      Number.isFinite(reset) && reset > 0 ? { retryAfterMs: reset } : {},
+    );
+  }
+
+  private symbol(pair: string): string {
+    return exchangeSymbol(pair, "-");
+  }
+
+  private limitOrder(order: OrderToPlace) {
+    return {
+      clientOid: order.clientOrderId,
+      side: order.side === "Buy" ? "buy" : "sell",
+      symbol: this.symbol(order.pair),
+      type: "limit",
+      price: order.price,
+      size: order.amount,
+      timeInForce: "GTC",
+    };
+  }
+
+  /** KuCoin's create answers only the order id; the rest is what was placed. */
+  private placed(order: OrderToPlace, id: string): Order {
+    return {
+      pair: order.pair,
+      id,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: this.now(),
+    };
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    const data = z
+      .object({ orderId: z.string() })
+      .parse(await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)));
+    return this.placed(order, data.orderId);
+  }
+
+  protected async findByClientOrderId(_pair: string, clientOrderId: string): Promise<Order | undefined> {
+    try {
+      return parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.byClientOid(clientOrderId)));
+    } catch (error) {
+      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
+      throw error;
+    }
+  }
+
+  protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    const payload = {
+      symbol: this.symbol(pair),
+      orderList: orders.map((o) => {
+        const { symbol: _symbol, ...item } = this.limitOrder(o);
+        return item;
+      }),
+    };
+    const data = await this.call("POST", KUCOIN_PATHS.multi, {}, payload);
+    // The documented answer is {data: [...]} inside the envelope's data.
+    const list = z
+      .array(KucoinMultiItemSchema)
+      .parse(Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data);
+    const failed = list.find((item) => item.status !== "success");
+    if (failed) {
+      const placed = list.filter((item) => item.status === "success").length;
+      throw new ExchangeError(
+        "kucoin",
+        `One of orders threw an error (${failed.failMsg ?? failed.status}); ${placed} of ${list.length} placed`,
+        { kind: "invalid-order" },
+      );
+    }
+    return list.map((item, i) => this.placed(orders[i]!, item.id ?? ""));
+  }
+
+  protected async submitCancel(_pair: string, id: string): Promise<string> {
+    const data = KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.order(id)));
+    return data.cancelledOrderIds[0] ?? id;
+  }
+
+  protected async submitCancelBatch(): Promise<string[]> {
+    // Unreachable: seed 001 §9 lists cancel batch as unsupported on kucoin, and the base checks first.
+    throw new ExchangeError("kucoin", "Not supported for kucoin", { kind: "unsupported" });
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    return KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) }))
+      .cancelledOrderIds;
+  }
+
+  async fetchOrder(_pair: string, id: string): Promise<Order> {
+    return parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.order(this.orderId(id))));
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    // PRODUCT D10: the open-orders limit (500) is the page size; `orders` pages past it.
+    const pageSize = KUCOIN_INFO.limits.openOrders ?? 500;
+    const orders: Order[] = [];
+    for (let currentPage = 1; ; currentPage++) {
+      const page = KucoinPageSchema.parse(
+        await this.call("GET", KUCOIN_PATHS.orders, {
+          status: "active",
+          symbol: this.symbol(pair),
+          currentPage,
+          pageSize,
+        }),
+      );
+      orders.push(...page.items.map(parseKucoinOrder));
+      if (currentPage >= page.totalPage || page.items.length === 0) return orders;
+    }
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return parseKucoinBalances(await this.call("GET", KUCOIN_PATHS.accounts, { type: "trade" }));
+  }
+}
+
+export function createKucoinExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new KucoinAdapter(credentials, options);
+}

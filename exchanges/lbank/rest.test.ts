@@ -1,0 +1,278 @@
+import { createHash, createHmac } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { LBANK_KEY, LBANK_SECRET, type LbankMock, startLbankMock } from "./mock.js";
+import {
+  LBANK_PATHS,
+  LbankAdapter,
+  lbankParamString,
+  lbankSignature,
+  lbankSignedRequest,
+  parseLbankBalances,
+  parseLbankOpenOrders,
+  parseLbankOrder,
+} from "./rest.js";
+
+const credentials = { api: LBANK_KEY, secret: LBANK_SECRET };
+let mock: LbankMock;
+let lbank: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startLbankMock();
+  lbank = createExchange("lbank", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const form = () => new URLSearchParams(mock.server.requests.at(-1)!.body);
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("lbank signing (001 §7 'lbank signs an MD5 digest', LBank v2 docs 'Authentication')", () => {
+  // Changed: the form body no longer repeats timestamp, signature_method and echostr. The docs'
+  // "Submit" step sends the endpoint's parameters, api_key and sign; the three are request headers
+  // (as the official Java and Node connectors send them).
+  it("signs the sorted parameters with api_key, timestamp, signature_method and echostr (MD5 upper-case, then HMAC-SHA256 hex); the body holds parameters, api_key and sign", () => {
+    const request = lbankSignedRequest(
+      credentials,
+      1700000000000,
+      LBANK_PATHS.createOrder,
+      { symbol: "btc_usdt", type: "buy", price: "1", amount: "2" },
+      "a".repeat(32),
+    );
+    const signed = `amount=2&api_key=${LBANK_KEY}&echostr=${"a".repeat(32)}&price=1&signature_method=HmacSHA256&symbol=btc_usdt&timestamp=1700000000000&type=buy`;
+    const digest = createHash("md5").update(signed).digest("hex").toUpperCase();
+    expect(request.body).toBe(
+      `amount=2&api_key=${LBANK_KEY}&price=1&symbol=btc_usdt&type=buy&sign=${createHmac("sha256", LBANK_SECRET).update(digest).digest("hex")}`,
+    );
+    expect(request.headers).toMatchObject({
+      "Content-Type": "application/x-www-form-urlencoded",
+      timestamp: "1700000000000",
+      signature_method: "HmacSHA256",
+      echostr: "a".repeat(32),
+    });
+    expect(lbankSignature(LBANK_SECRET, lbankParamString({ b: "2", a: "1" }))).toBe(
+      createHmac("sha256", LBANK_SECRET)
+        .update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase())
+        .digest("hex"),
+    );
+  });
+});
+
+describe("lbank operations (001 §1, §7) against the signature-checking mock", () => {
+  it("creates a limit buy on btc_usdt with a 32-hex custom_id (001 §3, PRODUCT D11)", async () => {
+    const order = await lbank.createOrder(buy);
+    expect(routes()).toEqual([`POST ${LBANK_PATHS.createOrder}`]);
+    const f = form();
+    expect(Object.fromEntries(f)).toMatchObject({ symbol: "btc_usdt", type: "buy", price: "30000", amount: "0.01" });
+    expect(f.get("custom_id")).toMatch(/^[0-9a-f]{32}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: [...mock.orders.keys()][0],
+      clientOrderId: f.get("custom_id"),
+      status: "open",
+      side: "Buy",
+    });
+  });
+
+  it("creates a limit sell", async () => {
+    await lbank.createOrder({ ...buy, side: "Sell" });
+    expect(form().get("type")).toBe("sell");
+  });
+
+  it("cancels one order (cancel_order.do), fetches it as canceled (status -1, 001 §4) and lists open ones", async () => {
+    const a = await lbank.createOrder(buy);
+    const b = await lbank.createOrder({ ...buy, price: "29000" });
+    await expect(lbank.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
+    expect(form().get("orderId")).toBe(a.id);
+    expect(await lbank.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      status: "canceled",
+      clientOrderId: a.clientOrderId,
+      amount: "0.01",
+    });
+    expect((await lbank.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
+    expect(Object.fromEntries(form())).toMatchObject({ symbol: "btc_usdt", current_page: "1", page_length: "200" });
+  });
+
+  it("cancels all for the pair with cancel_order_by_symbol.do", async () => {
+    const a = await lbank.createOrder(buy);
+    const b = await lbank.createOrder(buy);
+    await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual([a.id, b.id]);
+    expect(routes().at(-1)).toBe(`POST ${LBANK_PATHS.cancelBySymbol}`);
+    expect([...mock.orders.values()].every((o) => o.status === -1)).toBe(true);
+  });
+
+  it("reads balances from user_info_account.do: all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+    await expect(lbank.fetchBalances()).resolves.toEqual({
+      USDT: { f: "1000.000000000000000001", l: "5" },
+      BTC: { f: "0.5", l: "0" },
+    });
+  });
+
+  it('rejects batch create and cancel batch with "Not supported for lbank" before any request (001 §9)', async () => {
+    for (const call of [
+      () => lbank.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
+      () => lbank.cancelBatch("BTC/USDT", ["1"]),
+    ]) {
+      expect(await rejection(call())).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: lbank, msg: Not supported for lbank",
+      });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+});
+
+describe("lbank errors (001 §8: result false with msg and error_code)", () => {
+  it("answers a wrong secret with 10007 as auth after exactly one request", async () => {
+    const wrong = new LbankAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: 10007 });
+    expect(error.message).toBe("ExchangeId: lbank, msg: Invalid signature (error_code 10007)");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  // Changed: the docs name 10600 ("intercepted by replay attacks filter, check timestamp") for a stale
+  // timestamp, not 10002; the window is 5000 ms back and 1 s ahead.
+  it("refuses a clock outside the 5000 ms window (or 1 s ahead) with 10600 as auth", async () => {
+    const late = new LbankAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 10_000 });
+    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: 10600 });
+    const early = new LbankAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() + 3000 });
+    expect(await rejection(early.fetchBalances())).toMatchObject({ kind: "auth", code: 10600 });
+  });
+
+  it("maps 10016 to insufficient-funds with msg and error_code in the message", async () => {
+    mock.failNext(10016, "Insufficient account balance");
+    const error = await rejection(lbank.createOrder(buy));
+    expect(error).toMatchObject({
+      kind: "insufficient-funds",
+      code: 10016,
+      message: "ExchangeId: lbank, msg: Insufficient account balance (error_code 10016)",
+    });
+  });
+
+  it("maps 10004 'Request too frequent' to rate-limit with a retry hint", async () => {
+    mock.rateLimitNext();
+    const error = await rejection(lbank.fetchBalances());
+    expect(error).toMatchObject({ kind: "rate-limit", code: 10004 });
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it("reports a missing order (10032) and a cancel of a finished one (10037) as order-not-found", async () => {
+    expect(await rejection(lbank.fetchOrder("BTC/USDT", "nope"))).toMatchObject({
+      kind: "order-not-found",
+      code: 10032,
+    });
+    const order = await lbank.createOrder(buy);
+    await lbank.cancelOrder("BTC/USDT", order.id);
+    expect(await rejection(lbank.cancelOrder("BTC/USDT", order.id))).toMatchObject({
+      kind: "order-not-found",
+      code: 10037,
+    });
+  });
+});
+
+describe("lbank time-out on create (PRODUCT: never two orders)", () => {
+  it("looks the order up by origClientOrderId after a time-out and returns it; one order on the mock", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.orderId, clientOrderId: only!.clientOrderId, status: "open" });
+    expect(routes()).toEqual([`POST ${LBANK_PATHS.createOrder}`, `POST ${LBANK_PATHS.ordersInfo}`]);
+    expect(form().get("origClientOrderId")).toBe(only!.clientOrderId);
+  });
+});
+
+describe("lbank status and timestamp rules (001 §3, §4) with LBank's documented order fields", () => {
+  // LBank's supplement order object (orders_info.do), as the docs show it.
+  const documented = {
+    cummulativeQuoteQty: 0,
+    symbol: "doge_usdt",
+    executedQty: 0,
+    orderId: "53d2d53e-70fb-4398-b722-f48571a5f61e",
+    origQty: 100,
+    price: 0.05,
+    clientOrderId: null,
+    origCummulativeQuoteQty: 5,
+    updateTime: 1648163406000,
+    time: 1648163139387,
+    type: "buy_maker",
+    status: -1,
+  };
+  const status = (s: number) => parseLbankOrder({ ...documented, status: s }).status;
+
+  it("maps -1, 3, 4 to canceled; 0, 1 to open; 2 to closed (001 §4 lbank numerics)", () => {
+    expect([-1, 3, 4, 0, 1, 2].map(status)).toEqual(["canceled", "canceled", "canceled", "open", "open", "closed"]);
+  });
+  it("yields undefined for an unknown status", () => {
+    expect(status(9)).toBeUndefined();
+  });
+  it("keeps millisecond times, reads the side from buy_maker, pair from doge_usdt", () => {
+    expect(parseLbankOrder(documented)).toMatchObject({
+      timestamp: 1648163139387,
+      side: "Buy",
+      type: "maker",
+      pair: "DOGE/USDT",
+      amount: "100",
+      price: "0.05",
+      clientOrderId: "",
+    });
+  });
+  it("drops all-zero balances", () => {
+    expect(parseLbankBalances({ balances: [{ asset: "x", free: "0", locked: "0" }] })).toEqual({});
+  });
+  it("reads the docs' query-order example (status as the string '3': partially filled then canceled)", () => {
+    const docs = {
+      symbol: "lbk_usdt",
+      orderId: "10e71fd6-99ab-425e-939d-1447dfbe594e",
+      clientOrderId: "46a1e423-be95-4ded-8887-a489d38577a8",
+      price: "0.1",
+      origQty: "1.0",
+      executedQty: "0.0",
+      cummulativeQuoteQty: "0.0",
+      status: "3",
+      type: "buy",
+      time: 1499827319559,
+      updateTime: 1499827319559,
+      origQuoteOrderQty: "0.000000",
+    };
+    expect(parseLbankOrder(docs)).toMatchObject({
+      pair: "LBK/USDT",
+      status: "canceled",
+      side: "Buy",
+      amount: "1",
+      filled: "0",
+      timestamp: 1499827319559,
+    });
+    // open orders: the recorded {total, orders} page and the docs' bare array are both read
+    expect(parseLbankOpenOrders([docs]).orders).toHaveLength(1);
+    expect(parseLbankOpenOrders({ total: 1, page_length: 200, orders: [docs], current_page: 1 })).toMatchObject({
+      total: 1,
+      orders: [{ id: docs.orderId }],
+    });
+  });
+});
+
+describe("lbank through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: LBANK_KEY, SPOTDESK_API_SECRET: LBANK_SECRET };
+
+  it("buy, order, orders, cancel, cancel-all, balances end to end; batch and cancel-batch are 'Not supported'", async () => {
+    await runCliScenario({
+      id: "lbank",
+      mock,
+      env,
+      status: (o) => o.status,
+      open: 0,
+      canceled: -1,
+      unsupported: ["batch", "cancel-batch"],
+      sell: ["0.01", "31000"],
+      balances: { USDT: { f: "1000.000000000000000001", l: "5" } },
+    });
+  });
+});

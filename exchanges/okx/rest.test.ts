@@ -1,0 +1,356 @@
+import { createHmac } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { createExchange } from "../registry.js";
+import { type OkxMock, startOkxMock } from "./mock.js";
+import { OkxAdapter, okxSignedRequest, parseOkxOrder } from "./rest.js";
+
+const creds = { api: "okx-test-key", secret: "okx-test-secret", password: "okx-pass-phrase" };
+
+describe("okx adapter against a loopback mock", () => {
+  let mock: OkxMock;
+  let okx: OkxAdapter;
+
+  beforeAll(async () => {
+    mock = await startOkxMock(creds);
+    okx = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+  afterEach(() => {
+    mock.orders.clear();
+    mock.server.requests.length = 0;
+  });
+
+  it("creates a cash limit order with a 32-alphanumeric clOrdId, signed with the ISO timestamp (001 §7, PRODUCT D11)", async () => {
+    const order = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open" });
+    expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    const req = mock.server.requests[0]!;
+    expect(JSON.parse(req.body)).toEqual({
+      instId: "BTC-USDT",
+      tdMode: "cash",
+      clOrdId: order.clientOrderId,
+      side: "buy",
+      ordType: "limit",
+      px: "30000",
+      sz: "0.01",
+    });
+    expect(req.headers["ok-access-timestamp"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(req.headers["ok-access-passphrase"]).toBe(creds.password);
+  });
+
+  it("fetches one order (query signed as part of requestPath), lists open orders and cancels one (001 §1)", async () => {
+    const a = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await okx.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
+    expect(await okx.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      clientOrderId: a.clientOrderId,
+      side: "Buy",
+      status: "open",
+      filled: "0",
+    });
+    expect((await okx.fetchOpenOrders("BTC/USDT")).map((o) => o.id).sort()).toEqual([a.id, b.id].sort());
+    expect(mock.server.requests.at(-1)!.query).toBe("instType=SPOT&instId=BTC-USDT&limit=100");
+    expect(await okx.cancelOrder("BTC/USDT", a.id)).toBe(a.id);
+    expect((await okx.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
+  });
+
+  it("creates and cancels a batch (001 §7)", async () => {
+    const created = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    expect(created.map((o) => o.id).every((id) => mock.orders.has(id))).toBe(true);
+    expect(
+      (
+        await okx.cancelBatch(
+          "BTC/USDT",
+          created.map((o) => o.id),
+        )
+      ).sort(),
+    ).toEqual(created.map((o) => o.id).sort());
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toEqual([]);
+  });
+
+  it('says "Not supported for okx" for cancel all, before any request (001 §5, §9)', async () => {
+    const error = await rejects(okx.cancelAll("BTC/USDT"));
+    expect(error.message).toBe("ExchangeId: okx, msg: Not supported for okx");
+    expect(error.kind).toBe("unsupported");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("rejects 21 orders with \"Maximum for 'createBatch' is: 20\" before any request (001 §9)", async () => {
+    const error = await rejects(
+      okx.createBatch(
+        "BTC/USDT",
+        Array.from({ length: 21 }, () => ({ side: "Buy" as const, amount: "1", price: "1" })),
+      ),
+    );
+    expect(error.message).toBe("ExchangeId: okx, msg: Maximum for 'createBatch' is: 20");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("reads balances from details: availBal free, frozenBal locked, zero dropped, long numbers exact (001 §3, §9)", async () => {
+    expect(await okx.fetchBalances()).toEqual({
+      USDT: { f: "1200.25", l: "300" },
+      BTC: { f: "0.00000000000000000001", l: "0" },
+    });
+  });
+
+  it('wraps a wrong secret as an auth error "Transaction failed (50113, ...)" (001 §8)', async () => {
+    const wrong = new OkxAdapter({ ...creds, secret: "nope" }, { baseUrl: mock.url });
+    const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toBe("ExchangeId: okx, msg: Transaction failed (50113, Invalid signature.)");
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("refuses a wrong passphrase as auth (50105)", async () => {
+    const wrong = new OkxAdapter({ ...creds, password: "other" }, { baseUrl: mock.url });
+    const error = await rejects(wrong.fetchBalances());
+    expect(error).toMatchObject({ kind: "auth", code: "50105" });
+  });
+
+  it("reads an item's sCode: 51008 is insufficient funds (001 §8)", async () => {
+    mock.errorNext = { sCode: "51008", sMsg: "Order failed. Insufficient USDT balance in account." };
+    const error = await rejects(okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
+    expect(error.kind).toBe("insufficient-funds");
+    expect(error.message).toBe(
+      "ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)",
+    );
+    expect((await rejects(okx.fetchOrder("BTC/USDT", "123"))).kind).toBe("order-not-found");
+  });
+
+  it("maps HTTP 429 / 50011 to rate-limit", async () => {
+    mock.rateLimitNext = true;
+    const error = await rejects(okx.fetchOpenOrders("BTC/USDT"));
+    expect(error.kind).toBe("rate-limit");
+    expect(error.code).toBe("50011");
+    expect(error.retryAfterMs).toBeGreaterThan(0);
+  });
+
+  it("after a create time-out looks the order up by clOrdId and never sends it twice (PRODUCT)", async () => {
+    mock.delayNextCreateMs = 800;
+    const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    const order = await slow.createOrder({ pair: "ETH/USDT", side: "Sell", amount: "1.5", price: "2000" });
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.orders.size).toBe(1);
+    expect([...mock.orders.values()][0]!.clOrdId).toBe(order.clientOrderId);
+    expect(mock.server.requests.filter((r) => r.path === "/api/v5/trade/order" && r.method === "POST")).toHaveLength(1);
+  });
+
+  const addOrders = (count: number, instId = "BTC-USDT") =>
+    Array.from({ length: count }, (_, i) =>
+      mock.addOrder({ instId, side: i % 2 ? "sell" : "buy", sz: "0.01", px: String(20000 + i), clOrdId: `p${i}` }),
+    );
+
+  it("follows `after` past the first page: 250 open orders arrive whole, in pages of 100 (001 §1)", async () => {
+    const placed = addOrders(250);
+    addOrders(3, "ETH-USDT");
+    const open = await okx.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id).sort()).toEqual(placed.map((o) => o.ordId).sort());
+    const pages = mock.server.requests.map((r) => new URLSearchParams(r.query));
+    // newest first: each next page starts after the last ordId of the one before
+    const newest = placed.map((o) => o.ordId).reverse();
+    expect(pages.map((q) => [q.get("instId"), q.get("limit"), q.get("after")])).toEqual([
+      ["BTC-USDT", "100", null],
+      ["BTC-USDT", "100", newest[99]],
+      ["BTC-USDT", "100", newest[199]],
+    ]);
+  });
+
+  it("stops at a page shorter than 100, and at okx's 500 open orders (001 §9)", async () => {
+    addOrders(100);
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(100);
+    // a full page is followed by an empty one
+    expect(mock.server.requests).toHaveLength(2);
+    mock.server.requests.length = 0;
+    addOrders(520);
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
+    expect(mock.server.requests).toHaveLength(5);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (50014)", async () => {
+    const [a, b] = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await okx.cancelOrder("BTC/USDT", a!.id);
+    await okx.cancelBatch("BTC/USDT", [b!.id]);
+    await okx.fetchOrder("BTC/USDT", b!.id);
+    const sent = mock.server.requests.map((r) => ({
+      path: r.path,
+      params: r.method === "GET" ? Object.fromEntries(new URLSearchParams(r.query)) : JSON.parse(r.body),
+    }));
+    expect(sent.map((r) => r.params)).toEqual([
+      [
+        {
+          instId: "BTC-USDT",
+          tdMode: "cash",
+          clOrdId: a!.clientOrderId,
+          side: "buy",
+          ordType: "limit",
+          px: "100",
+          sz: "1",
+        },
+        {
+          instId: "BTC-USDT",
+          tdMode: "cash",
+          clOrdId: b!.clientOrderId,
+          side: "sell",
+          ordType: "limit",
+          px: "200",
+          sz: "2",
+        },
+      ],
+      { instId: "BTC-USDT", ordId: a!.id },
+      [{ instId: "BTC-USDT", ordId: b!.id }],
+      { instId: "BTC-USDT", ordId: b!.id },
+    ]);
+    const bare = await fetch(`${mock.url}/api/v5/trade/cancel-order`, {
+      method: "POST",
+      headers: signedHeaders("POST", "/api/v5/trade/cancel-order", '{"ordId":"1"}'),
+      body: '{"ordId":"1"}',
+    });
+    expect([bare.status, await bare.json()]).toEqual([
+      400,
+      { code: "50014", msg: "Parameter instId can not be empty.", data: [] },
+    ]);
+  });
+
+  it("a partly failed batch create fails with the refused item's code and kind", async () => {
+    mock.fake.refuseNextBatchItem(1, { code: "51008", msg: "Order failed. Insufficient USDT balance in account." });
+    const error = await rejects(
+      okx.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "100" },
+        { side: "Buy", amount: "1", price: "101" },
+      ]),
+    );
+    expect([error.code, error.kind]).toEqual(["51008", "insufficient-funds"]);
+    expect(error.message).toBe(
+      "ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)",
+    );
+    expect(mock.orders.size).toBe(1);
+  });
+
+  it("a partly failed batch cancel resolves to the ids really cancelled; the failed ones are not among them", async () => {
+    const [a, b] = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Buy", amount: "1", price: "101" },
+    ]);
+    await okx.cancelOrder("BTC/USDT", b!.id);
+    // b is already cancelled and 777 never existed: okx answers code "2" with sCode 51400 for those
+    expect(await okx.cancelBatch("BTC/USDT", [b!.id, a!.id, "777"])).toEqual([a!.id]);
+    expect(mock.orders.get(a!.id)?.state).toBe("canceled");
+    // all failed: code "1", nothing cancelled
+    expect(await okx.cancelBatch("BTC/USDT", ["778", "779"])).toEqual([]);
+    // a refusal of the whole call (no items) is still an error
+    mock.rateLimitNext = true;
+    expect((await rejects(okx.cancelBatch("BTC/USDT", ["780"]))).kind).toBe("rate-limit");
+  });
+
+  it("is built by createExchange and needs the passphrase (001 §3)", () => {
+    expect(() => createExchange("okx", { api: "a", secret: "b" }, { baseUrl: mock.url })).toThrow(/passphrase/);
+    expect(createExchange("okx", creds, { baseUrl: mock.url }).id).toBe("okx");
+  });
+});
+
+/** okx's signed headers for a request sent by hand (to show what the mock refuses). */
+function signedHeaders(method: "GET" | "POST", path: string, body: string): Record<string, string> {
+  const ts = new Date().toISOString();
+  return {
+    "OK-ACCESS-KEY": creds.api,
+    "OK-ACCESS-SIGN": createHmac("sha256", creds.secret)
+      .update(ts + method + path + body)
+      .digest("base64"),
+    "OK-ACCESS-TIMESTAMP": ts,
+    "OK-ACCESS-PASSPHRASE": creds.password,
+    "Content-Type": "application/json",
+  };
+}
+
+describe("okx signing as the REST authentication section documents it", () => {
+  // The docs' example: timestamp 2020-12-08T09:08:57.715Z, GET /api/v5/account/balance?ccy=BTC,
+  // SecretKey 22582BD0CFF14C41EDBF1AB98506286D; the GET query is part of requestPath, not the body.
+  const secret = "22582BD0CFF14C41EDBF1AB98506286D";
+  const ts = Date.parse("2020-12-08T09:08:57.715Z");
+  it("signs timestamp + GET + requestPath with its query, base64 HMAC-SHA256, ISO ms timestamp header", () => {
+    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "GET", "/api/v5/account/balance", {
+      ccy: "BTC",
+    });
+    expect(request.query).toBe("ccy=BTC");
+    expect(request.body).toBe("");
+    const expected = createHmac("sha256", secret)
+      .update("2020-12-08T09:08:57.715ZGET/api/v5/account/balance?ccy=BTC")
+      .digest("base64");
+    expect(request.headers).toMatchObject({
+      "OK-ACCESS-SIGN": expected,
+      "OK-ACCESS-TIMESTAMP": "2020-12-08T09:08:57.715Z",
+      "OK-ACCESS-KEY": "k",
+      "OK-ACCESS-PASSPHRASE": "p",
+    });
+  });
+  it("signs the JSON body of a POST as sent", () => {
+    const request = okxSignedRequest({ api: "k", secret, password: "p" }, ts, "POST", "/api/v5/account/set-leverage", {
+      instId: "BTC-USDT",
+      lever: "5",
+      mgnMode: "isolated",
+    });
+    expect(request.body).toBe('{"instId":"BTC-USDT","lever":"5","mgnMode":"isolated"}');
+    const expected = createHmac("sha256", secret)
+      .update(`2020-12-08T09:08:57.715ZPOST/api/v5/account/set-leverage${request.body}`)
+      .digest("base64");
+    expect(request.headers["OK-ACCESS-SIGN"]).toBe(expected);
+  });
+});
+
+describe("okx status and timestamp rules (001 §3, §4)", () => {
+  // The documented example order of GET /api/v5/trade/order.
+  const example = {
+    instId: "BTC-USDT",
+    ordId: "312269865356374016",
+    clOrdId: "b1",
+    px: "999",
+    sz: "3",
+    accFillSz: "0",
+    side: "buy",
+    ordType: "limit",
+    cTime: "1597026383085",
+  };
+  it.each([
+    ["live", "open"],
+    ["partially_filled", "open"],
+    ["filled", "closed"],
+    ["canceled", "canceled"],
+    ["mmp_canceled", "canceled"],
+  ])("maps okx %s to %s", (state, expected) => {
+    expect(parseOkxOrder({ ...example, state }, "BTC/USDT").status).toBe(expected);
+  });
+  it("keeps cTime in ms and the 18-digit ordId exact", () => {
+    const order = parseOkxOrder({ ...example, state: "live" }, "BTC/USDT");
+    expect(order.timestamp).toBe(1597026383085);
+    expect(order.id).toBe("312269865356374016");
+  });
+});
+
+describe("okx through the built CLI", () => {
+  let mock: OkxMock;
+  beforeAll(async () => {
+    mock = await startOkxMock(creds);
+  });
+  afterAll(() => mock.close());
+
+  it("buys, lists, fetches, cancels, batches, refuses cancel-all and reads balances (PRODUCT CLI surface)", async () => {
+    await runCliScenario({
+      id: "okx",
+      mock,
+      env: { SPOTDESK_API_KEY: creds.api, SPOTDESK_API_SECRET: creds.secret, SPOTDESK_API_PASSWORD: creds.password },
+      status: (o) => o.state,
+      open: "live",
+      canceled: "canceled",
+      batch: [{ side: "Buy", amount: "1", price: "10" }],
+      unsupported: ["cancel-all"],
+      balances: { USDT: { f: "1200.25", l: "300" } },
+    });
+  });
+});

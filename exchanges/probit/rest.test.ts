@@ -1,0 +1,291 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { parseQuery } from "../core/testing/http-mock.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { PROBIT_KEY, PROBIT_SECRET, type ProbitMock, startProbitMock } from "./mock.js";
+import {
+  PROBIT_PATHS,
+  ProbitAdapter,
+  ProbitTokenCache,
+  parseProbitBalances,
+  parseProbitOrder,
+  probitBasicAuth,
+  probitTokenRequest,
+} from "./rest.js";
+
+const credentials = { api: PROBIT_KEY, secret: PROBIT_SECRET };
+let mock: ProbitMock;
+let probit: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startProbitMock();
+  probit = createExchange("probit", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.001", price: "3772.4" };
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+
+describe("probit bearer token (001 §4, docs-en.probit.com Authorization)", () => {
+  it("asks POST /token with Basic base64(clientId:secret) and grant_type client_credentials", () => {
+    const request = probitTokenRequest({ api: "12345678", secret: "1a2b3c4d5e6f7g8h" });
+    expect(request).toMatchObject({ method: "POST", path: "/token", body: '{"grant_type":"client_credentials"}' });
+    expect(request.headers.Authorization).toBe(`Basic ${Buffer.from("12345678:1a2b3c4d5e6f7g8h").toString("base64")}`);
+    expect(probitBasicAuth({ api: "a", secret: "b" })).toBe("Basic YTpi");
+  });
+
+  it("sends the token as Authorization: Bearer on every private call and reaches the token host through --base-url", async () => {
+    await probit.fetchBalances();
+    expect(routes()).toEqual(["POST /token", "GET /api/exchange/v1/balance"]);
+    expect(String(mock.server.requests[1]!.headers.authorization)).toMatch(/^Bearer [0-9a-f]{32}$/);
+  });
+
+  it("fetches one token for many concurrent calls: only one fetch in flight (001 §4)", async () => {
+    mock.delayTokens(150);
+    const adapter = new ProbitAdapter(credentials, { baseUrl: mock.url });
+    const results = await Promise.all(Array.from({ length: 25 }, () => adapter.fetchBalances()));
+    expect(results).toHaveLength(25);
+    expect(mock.tokenFetches()).toBe(1);
+    expect(routes().filter((r) => r === "GET /api/exchange/v1/balance")).toHaveLength(25);
+  });
+
+  it("caches the token per key: a second adapter with the same key reuses it (001 §4)", async () => {
+    await new ProbitAdapter(credentials, { baseUrl: mock.url }).fetchBalances();
+    await new ProbitAdapter(credentials, { baseUrl: mock.url }).fetchOpenOrders("BTC/USDT");
+    expect(mock.tokenFetches()).toBe(1);
+  });
+
+  it("renews the token at 95% of its lifetime, not before (001 §4, §9) — injected clock", async () => {
+    let clock = 1_700_000_000_000;
+    const now = () => clock;
+    const timed = await startProbitMock({ now, clients: { "clock-key": "clock-secret" } });
+    try {
+      timed.expiresIn(100);
+      const adapter = new ProbitAdapter({ api: "clock-key", secret: "clock-secret" }, { baseUrl: timed.url, now });
+      await adapter.fetchBalances();
+      clock += 94_999;
+      await adapter.fetchBalances();
+      expect(timed.tokenFetches()).toBe(1);
+      clock += 1;
+      await adapter.fetchBalances();
+      expect(timed.tokenFetches()).toBe(2);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it("deduplicates with a pure cache too: 50 waiters, one fetch; a failed fetch is not cached", async () => {
+    let calls = 0;
+    let fail = true;
+    let release: () => void = () => {};
+    const cache = new ProbitTokenCache(
+      () =>
+        new Promise((resolve, reject) => {
+          calls++;
+          release = () => (fail ? reject(new Error("down")) : resolve({ accessToken: `t${calls}`, expiresIn: 60 }));
+        }),
+      () => 0,
+    );
+    const first = Array.from({ length: 50 }, () => cache.get().catch((e: Error) => e.message));
+    release();
+    expect(new Set(await Promise.all(first))).toEqual(new Set(["down"]));
+    expect(calls).toBe(1);
+    fail = false;
+    const second = Array.from({ length: 50 }, () => cache.get());
+    release();
+    expect(new Set(await Promise.all(second))).toEqual(new Set(["t2"]));
+    expect(calls).toBe(2);
+  });
+});
+
+describe("probit operations (001 §1, §7) against the token-checking mock", () => {
+  it("creates a limit gtc buy on BTC-USDT with a 32-hex client_order_id (001 §3, PRODUCT D11)", async () => {
+    const order = await probit.createOrder(buy);
+    const req = mock.server.requests.at(-1)!;
+    expect(`${req.method} ${req.path}`).toBe(`POST ${PROBIT_PATHS.newOrder}`);
+    const body = JSON.parse(req.body) as Record<string, string>;
+    expect(body).toMatchObject({
+      market_id: "BTC-USDT",
+      type: "limit",
+      side: "buy",
+      time_in_force: "gtc",
+      limit_price: "3772.4",
+      quantity: "0.001",
+    });
+    expect(body.client_order_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: "853073",
+      clientOrderId: body.client_order_id,
+      status: "open",
+      rawStatus: "open",
+      side: "Buy",
+      amount: "0.001",
+      price: "3772.4",
+    });
+  });
+
+  it("creates a limit sell", async () => {
+    expect((await probit.createOrder({ ...buy, side: "Sell" })).side).toBe("Sell");
+    expect(JSON.parse(mock.server.requests.at(-1)!.body).side).toBe("sell");
+  });
+
+  it("cancels with POST cancel_order {market_id, order_id} and fetches the order as cancelled → canceled", async () => {
+    const a = await probit.createOrder(buy);
+    await expect(probit.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ market_id: "BTC-USDT", order_id: a.id });
+    expect(await probit.fetchOrder("BTC/USDT", a.id)).toMatchObject({
+      id: a.id,
+      status: "canceled",
+      rawStatus: "cancelled",
+      clientOrderId: a.clientOrderId,
+    });
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ market_id: "BTC-USDT", order_id: a.id });
+  });
+
+  it("lists open orders with GET open_order?market_id=BTC-USDT", async () => {
+    const a = await probit.createOrder(buy);
+    const b = await probit.createOrder({ ...buy, price: "3000" });
+    await probit.cancelOrder("BTC/USDT", b.id);
+    expect((await probit.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+    expect(mock.server.requests.at(-1)!.query).toBe("market_id=BTC-USDT");
+  });
+
+  it("reads balances: locked = total − available, all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+    await expect(probit.fetchBalances()).resolves.toEqual({
+      XRP: { f: "0", l: "100" },
+      USDT: { f: "900.123456789012345678", l: "100" },
+      BTC: { f: "0.5", l: "0" },
+    });
+  });
+
+  it('rejects batch create, cancel batch and cancel all with "Not supported for probit" before any request (001 §5, §9)', async () => {
+    for (const call of [
+      () => probit.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
+      () => probit.cancelBatch("BTC/USDT", ["1"]),
+      () => probit.cancelAll("BTC/USDT"),
+    ]) {
+      expect(await rejection(call())).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: probit, msg: Not supported for probit",
+      });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+});
+
+describe("probit errors (001 §8: {errorCode, message, details})", () => {
+  it("answers a wrong secret with an auth error after exactly one token request, nothing else sent", async () => {
+    const wrong = new ProbitAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: "UNAUTHORIZED" });
+    expect(error.message).not.toContain("wrong-secret");
+    expect(routes()).toEqual(["POST /token"]);
+  });
+
+  it("maps NOT_ENOUGH_BALANCE to insufficient-funds with the message", async () => {
+    mock.failNext("NOT_ENOUGH_BALANCE", "not enough ;)");
+    const error = await rejection(probit.createOrder(buy));
+    expect(error).toMatchObject({ kind: "insufficient-funds", code: "NOT_ENOUGH_BALANCE" });
+    expect(error.message).toBe("ExchangeId: probit, msg: not enough ;) (code NOT_ENOUGH_BALANCE)");
+  });
+
+  it("maps INVALID_ORDER to order-not-found", async () => {
+    expect(await rejection(probit.fetchOrder("BTC/USDT", "1"))).toMatchObject({
+      kind: "order-not-found",
+      code: "INVALID_ORDER",
+    });
+  });
+
+  it("maps RATE_LIMIT_EXCEEDED (HTTP 429) to rate-limit with the Retry-After hint", async () => {
+    await probit.fetchBalances();
+    mock.rateLimitNext();
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      kind: "rate-limit",
+      code: "RATE_LIMIT_EXCEEDED",
+      retryAfterMs: 3000,
+    });
+  });
+});
+
+describe("probit time-out on create (PRODUCT: never two orders)", () => {
+  it("looks the order up by client_order_id after a time-out and returns it; one order on the mock", async () => {
+    const slow = createExchange("probit", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await slow.fetchBalances(); // the token is fetched before the slow create
+    mock.delayNextCreate(1500);
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.id, clientOrderId: only!.client_order_id, status: "open" });
+    expect(routes().slice(-2)).toEqual([`POST ${PROBIT_PATHS.newOrder}`, `GET ${PROBIT_PATHS.order}`]);
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({
+      market_id: "BTC-USDT",
+      client_order_id: only!.client_order_id,
+    });
+  });
+});
+
+describe("probit status and timestamp rules (001 §3, §4, PRODUCT D9) with the documented order example", () => {
+  // docs-en.probit.com/reference/order-1, response of "Buying 0.001 BTC at 3772.4 USDT"
+  const documented = {
+    id: "853073",
+    user_id: "1c7d2747-9b50-46c8-b917-d8cef81f7595",
+    market_id: "BTC-USDT",
+    type: "limit",
+    side: "buy",
+    quantity: "0.001",
+    limit_price: "3772.4",
+    time_in_force: "gtc",
+    filled_cost: "0",
+    filled_quantity: "0",
+    open_quantity: "0.001",
+    cancelled_quantity: "0",
+    status: "open",
+    time: "2022-12-12T06:55:31.409Z",
+    client_order_id: "",
+  };
+
+  it("parses the ISO time to milliseconds (001 §3 'Probit gives an ISO time, which is parsed')", () => {
+    expect(parseProbitOrder(documented)).toMatchObject({
+      timestamp: Date.UTC(2022, 11, 12, 6, 55, 31, 409),
+      pair: "BTC/USDT",
+      side: "Buy",
+      amount: "0.001",
+      price: "3772.4",
+      filled: "0",
+    });
+  });
+
+  it("normalizes open, filled, cancelled by the general rule and keeps ProBit's string in rawStatus (PRODUCT D9)", () => {
+    const of = (status: string) => parseProbitOrder({ ...documented, status });
+    expect(of("open")).toMatchObject({ status: "open", rawStatus: "open" });
+    expect(of("filled")).toMatchObject({ status: "closed", rawStatus: "filled" });
+    expect(of("cancelled")).toMatchObject({ status: "canceled", rawStatus: "cancelled" });
+    expect(of("mystery")).toMatchObject({ status: undefined, rawStatus: "mystery" });
+  });
+
+  it("drops all-zero balances", () => {
+    expect(parseProbitBalances({ data: [{ currency_id: "X", total: "0", available: "0" }] })).toEqual({});
+  });
+});
+
+describe("probit through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: PROBIT_KEY, SPOTDESK_API_SECRET: PROBIT_SECRET };
+
+  it("buy, order, orders, cancel, balances end to end; batch, cancel-batch and cancel-all are 'Not supported'", async () => {
+    await runCliScenario({
+      id: "probit",
+      mock,
+      env,
+      status: (o) => o.status,
+      open: "open",
+      canceled: "cancelled",
+      buy: ["0.001", "3772.4"],
+      unsupported: ["batch", "cancel-batch", "cancel-all"],
+      balances: { XRP: { f: "0", l: "100" } },
+    });
+  });
+});

@@ -1,0 +1,273 @@
+import { createHmac } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cli-scenario.js";
+import { parseQuery } from "../core/testing/http-mock.js";
+import { createExchange } from "../registry.js";
+import type { ExchangeAdapter } from "../types.js";
+import { startXtMock, XT_KEY, XT_SECRET, type XtMock } from "./mock.js";
+import { parseXtBalances, parseXtOrder, XtAdapter, xtSignedRequest } from "./rest.js";
+
+const credentials = { api: XT_KEY, secret: XT_SECRET };
+let mock: XtMock;
+let xt: ExchangeAdapter;
+
+beforeEach(async () => {
+  mock = await startXtMock();
+  xt = createExchange("xt", credentials, { baseUrl: mock.url });
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000" };
+const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
+const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body || "{}") as Record<string, unknown>;
+
+describe("xt signing (official docs, Signature generation)", () => {
+  // The docs' demo signature (2b5eb11e…, secret bc6630d0…, timestamp 1641446237201) cannot serve as a
+  // vector: no rendering of its sample body reproduces it, and the "Complete Example" gives no secret.
+  // The rule (X sorted headers + #METHOD#path[#query][#body]) is checked here and by the mock.
+  it("signs X + Y: the four validate-* headers sorted, then #POST#/v4/order#{raw JSON body}", () => {
+    const body = { symbol: "btc_usdt", side: "BUY", type: "LIMIT", timeInForce: "GTC", price: "39000", quantity: "2" };
+    const request = xtSignedRequest(credentials, 1641446237201, "POST", "/v4/order", {}, body);
+    const original =
+      `validate-algorithms=HmacSHA256&validate-appkey=${XT_KEY}&validate-recvwindow=5000&validate-timestamp=1641446237201` +
+      `#POST#/v4/order#${JSON.stringify(body)}`;
+    expect(request.headers).toMatchObject({
+      "validate-algorithms": "HmacSHA256",
+      "validate-appkey": XT_KEY,
+      "validate-recvwindow": "5000",
+      "validate-timestamp": "1641446237201",
+      "validate-signature": createHmac("sha256", XT_SECRET).update(original).digest("hex"),
+    });
+    expect(request.body).toBe(JSON.stringify(body));
+  });
+
+  it("puts the query with sorted keys after the path and leaves out an empty body (#METHOD#path#query)", () => {
+    const request = xtSignedRequest(credentials, 1, "GET", "/v4/open-order", { symbol: "btc_usdt", bizType: "SPOT" });
+    expect(request.query).toBe("bizType=SPOT&symbol=btc_usdt");
+    const original = `validate-algorithms=HmacSHA256&validate-appkey=${XT_KEY}&validate-recvwindow=5000&validate-timestamp=1#GET#/v4/open-order#bizType=SPOT&symbol=btc_usdt`;
+    expect(request.headers["validate-signature"]).toBe(createHmac("sha256", XT_SECRET).update(original).digest("hex"));
+  });
+});
+
+describe("xt operations (001 §1, §7) against the signature-checking mock", () => {
+  it("creates a LIMIT GTC SPOT buy on btc_usdt with a 22-hex clientOrderId (001 §3, PRODUCT D11)", async () => {
+    const order = await xt.createOrder(buy);
+    expect(routes()).toEqual(["POST /v4/order"]);
+    const body = lastBody();
+    expect(body).toMatchObject({
+      symbol: "btc_usdt",
+      side: "BUY",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      bizType: "SPOT",
+      price: "30000",
+      quantity: "0.01",
+    });
+    expect(body.clientOrderId).toMatch(/^[0-9a-f]{22}$/);
+    expect(order).toMatchObject({
+      pair: "BTC/USDT",
+      id: "6216559590087220004",
+      clientOrderId: body.clientOrderId,
+      status: "open",
+    });
+  });
+
+  it("creates a batch through POST /v4/batch-order (items)", async () => {
+    const orders = await xt.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "0.01", price: "29000" },
+      { side: "Sell", amount: "0.01", price: "33000" },
+    ]);
+    expect(orders.map((o) => o.id)).toEqual([...mock.orders.keys()]);
+    expect((lastBody().items as unknown[]).length).toBe(2);
+  });
+
+  it("skips rejected batch items and returns the accepted ones (001 §5 'xt batch skips rejected items')", async () => {
+    mock.rejectNextBatchItem(1);
+    const orders = await xt.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "0.01", price: "29000" },
+      { side: "Buy", amount: "0.01", price: "29001" },
+      { side: "Buy", amount: "0.01", price: "29002" },
+    ]);
+    expect(orders.map((o) => o.price)).toEqual(["29000", "29002"]);
+    expect(mock.orders.size).toBe(2);
+  });
+
+  it("rejects batches over 40 with the seed's messages before any request (001 §5, §9)", async () => {
+    const items = Array.from({ length: 41 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
+    expect((await rejection(xt.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: xt, msg: Maximum for 'createBatch' is: 40",
+    );
+    expect(
+      (
+        await rejection(
+          xt.cancelBatch(
+            "BTC/USDT",
+            Array.from({ length: 41 }, (_, i) => String(i)),
+          ),
+        )
+      ).message,
+    ).toBe("ExchangeId: xt, msg: Maximum for 'cancelBatch' is: 40");
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("cancels one (DELETE /v4/order/{id}), a batch (DELETE /v4/batch-order) and all (DELETE /v4/open-order)", async () => {
+    const [a, b, c, d] = await Promise.all(["1", "2", "3", "4"].map((p) => xt.createOrder({ ...buy, price: p })));
+    await expect(xt.cancelOrder("BTC/USDT", a!.id)).resolves.toBe(a!.id);
+    await expect(xt.cancelBatch("BTC/USDT", [b!.id, c!.id])).resolves.toEqual([b!.id, c!.id]);
+    expect(lastBody()).toEqual({ orderIds: [b!.id, c!.id] });
+    await expect(xt.cancelAll("BTC/USDT")).resolves.toEqual([]);
+    expect(lastBody()).toEqual({ symbol: "btc_usdt", bizType: "SPOT" });
+    expect(mock.orders.get(d!.id)!.state).toBe("CANCELED");
+    expect(routes().slice(-3)).toEqual([
+      `DELETE /v4/order/${a!.id}`,
+      "DELETE /v4/batch-order",
+      "DELETE /v4/open-order",
+    ]);
+  });
+
+  it("fetches one order (GET /v4/order/{id}) and the open orders (GET /v4/open-order)", async () => {
+    const a = await xt.createOrder(buy);
+    const b = await xt.createOrder({ ...buy, amount: "0.02" });
+    await xt.cancelOrder("BTC/USDT", b.id);
+    expect(await xt.fetchOrder("BTC/USDT", b.id)).toMatchObject({
+      id: b.id,
+      status: "canceled",
+      amount: "0.02",
+      clientOrderId: b.clientOrderId,
+    });
+    expect((await xt.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ bizType: "SPOT", symbol: "btc_usdt" });
+  });
+
+  it("fetches balances: availableAmount/frozenAmount, zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
+    await expect(xt.fetchBalances()).resolves.toEqual({
+      USDT: { f: "1000.5", l: "120" },
+      BTC: { f: "0.1234567890123456789", l: "0" },
+    });
+  });
+});
+
+describe("xt errors (001 §8: rc 0 is success, mc names the failure)", () => {
+  it("answers a wrong secret with AUTH_103 as auth after exactly one request (no retry)", async () => {
+    const wrong = new XtAdapter({ ...credentials, secret: "secret-that-is-wrong" }, { baseUrl: mock.url });
+    const error = await rejection(wrong.createOrder(buy));
+    expect(error).toMatchObject({ kind: "auth", code: "AUTH_103" });
+    expect(error.message).toBe("ExchangeId: xt, msg: Signature error (code AUTH_103)");
+    expect(error.message).not.toContain("secret-that-is-wrong");
+    expect(mock.server.requests).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("answers a clock outside validate-recvwindow with AUTH_105 as auth", async () => {
+    const late = new XtAdapter(credentials, { baseUrl: mock.url, now: () => Date.now() - 6000 });
+    expect(await rejection(late.fetchBalances())).toMatchObject({ kind: "auth", code: "AUTH_105" });
+  });
+
+  it("maps ORDER_002 to insufficient-funds and ORDER_005 to order-not-found", async () => {
+    mock.failNext("ORDER_002");
+    expect(await rejection(xt.createOrder(buy))).toMatchObject({ kind: "insufficient-funds", code: "ORDER_002" });
+    expect(await rejection(xt.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+      kind: "order-not-found",
+      code: "ORDER_005",
+    });
+  });
+
+  it("maps HTTP 429 to rate-limit with Retry-After", async () => {
+    mock.rateLimitNext();
+    expect(await rejection(xt.fetchBalances())).toMatchObject({ kind: "rate-limit", retryAfterMs: 3000 });
+  });
+});
+
+describe("xt time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+  it("looks the order up with GET /v4/order?clientOrderId= after a time-out; the mock holds one order", async () => {
+    mock.delayNextCreate(1500);
+    const slow = createExchange("xt", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(mock.orders.size).toBe(1);
+    const [only] = [...mock.orders.values()];
+    expect(order).toMatchObject({ id: only!.orderId, clientOrderId: only!.clientOrderId, status: "open" });
+    expect(routes()).toEqual(["POST /v4/order", "GET /v4/order"]);
+    expect(parseQuery(mock.server.requests[1]!.query)).toEqual({ clientOrderId: only!.clientOrderId });
+  });
+});
+
+describe("xt status and timestamp rules (001 §3, §4) with the documented order example", () => {
+  const documented = {
+    symbol: "BTC_USDT",
+    orderId: "6216559590087220004",
+    clientOrderId: "16559590087220001",
+    baseCurrency: "string",
+    quoteCurrency: "string",
+    side: "BUY",
+    type: "LIMIT",
+    timeInForce: "GTC",
+    price: "40000",
+    origQty: "2",
+    origQuoteQty: "48000",
+    executedQty: "1.2",
+    leavingQty: "string",
+    tradeBase: "2",
+    tradeQuote: "48000",
+    avgPrice: "42350",
+    fee: "string",
+    feeCurrency: "string",
+    state: "NEW",
+    time: 1655958915583,
+    ip: "127.0.0.1",
+    updatedTime: 1655958915583,
+  };
+  const status = (state: string) => parseXtOrder({ ...documented, state }, "BTC/USDT").status;
+
+  it("maps NEW and PARTIALLY_FILLED to open, FILLED to closed, CANCELED, REJECTED and EXPIRED to canceled", () => {
+    expect(["NEW", "PARTIALLY_FILLED", "FILLED", "CANCELED", "REJECTED", "EXPIRED"].map(status)).toEqual([
+      "open",
+      "open",
+      "closed",
+      "canceled",
+      "canceled",
+      "canceled",
+    ]);
+  });
+  it("yields undefined for an unknown status", () => {
+    expect(status("LIMBO")).toBeUndefined();
+  });
+  it("keeps time in milliseconds, the 19-digit id and the decimals", () => {
+    expect(parseXtOrder(documented, "BTC/USDT")).toMatchObject({
+      id: "6216559590087220004",
+      timestamp: 1655958915583,
+      amount: "2",
+      filled: "1.2",
+      price: "40000",
+      side: "Buy",
+    });
+  });
+  it("drops all-zero balances of the documented shape", () => {
+    expect(
+      parseXtBalances({
+        totalBtcAmount: 0,
+        assets: [
+          { currency: "x", currencyId: 0, frozenAmount: 0, availableAmount: 0, totalAmount: 0, convertBtcAmount: 0 },
+        ],
+      }),
+    ).toEqual({});
+  });
+});
+
+describe("xt through the built CLI", () => {
+  const env = { SPOTDESK_API_KEY: XT_KEY, SPOTDESK_API_SECRET: XT_SECRET };
+
+  it("buy, order, orders, cancel, batch, cancel-batch, cancel-all, balances end to end", async () => {
+    await runCliScenario({
+      id: "xt",
+      mock,
+      env,
+      status: (o) => o.state,
+      open: "NEW",
+      canceled: "CANCELED",
+      batch: THREE_ORDERS,
+      balances: { USDT: { f: "1000.5", l: "120" } },
+    });
+  });
+});

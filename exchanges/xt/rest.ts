@@ -1,0 +1,299 @@
+import { z } from "zod";
+import { toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
+import { exchangeSymbol } from "../../lib/pair.js";
+import { parseSide } from "../../lib/side.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
+import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
+import { isCode } from "../core/success.js";
+import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+
+/**
+ * XT spot v4 (https://doc.xt.com/docs/spot/Access%20Description/signSteps): headers
+ * validate-algorithms (HmacSHA256), validate-appkey, validate-recvwindow (5000, seed 001 §9),
+ * validate-timestamp (ms) and validate-signature = hex HMAC-SHA256 of X + Y, where
+ *   X = those four headers as `key=value` sorted by key and joined with '&';
+ *   Y = `#METHOD#path`, then `#query` (keys sorted) when there is one, then `#body` (raw JSON) when there is one.
+ * Answers are {rc, mc, ma, result}: rc 0 is success (seed 001 §8), mc names the failure.
+ */
+export const XT_BASE_URL = "https://sapi.xt.com";
+export const XT_RECV_WINDOW = 5000;
+
+export const XT_PATHS = {
+  order: "/v4/order",
+  orderById: (id: string) => `/v4/order/${encodeURIComponent(id)}`,
+  batchOrder: "/v4/batch-order",
+  openOrder: "/v4/open-order",
+  balances: "/v4/balances",
+} as const;
+
+/** XT's documented message codes (mc) with their documented messages. */
+export const XT_CODE = {
+  AUTH_001: "Missing request header validate-appkey",
+  AUTH_002: "Missing request header validate-timestamp",
+  AUTH_003: "Missing request header validate-recvwindow",
+  AUTH_004: "Bad request header validate-recvwindow",
+  AUTH_005: "Missing request header validate-algorithms",
+  AUTH_006: "Bad request header validate-algorithms",
+  AUTH_007: "Missing request header validate-signature",
+  AUTH_101: "ApiKey does not exist",
+  AUTH_102: "ApiKey is not activated",
+  AUTH_103: "Signature error",
+  AUTH_104: "Unbound IP request",
+  AUTH_105: "Outdated message",
+  AUTH_106: "Exceeded apikey permission",
+  SYMBOL_001: "Symbol not exist",
+  ORDER_001: "Platform rejection",
+  ORDER_002: "Insufficient funds",
+  ORDER_004: "No transaction",
+  ORDER_005: "Order not exist",
+  ORDER_006: "Too many open orders",
+  ORDER_008: "The order price or quantity precision is abnormal",
+} as const;
+type XtCode = keyof typeof XT_CODE;
+const codes = (...names: XtCode[]) => names;
+
+export const XT_ERRORS: ErrorCodeTable = {
+  auth: codes(
+    "AUTH_001",
+    "AUTH_002",
+    "AUTH_003",
+    "AUTH_004",
+    "AUTH_005",
+    "AUTH_006",
+    "AUTH_007",
+    "AUTH_101",
+    "AUTH_102",
+    "AUTH_103",
+    "AUTH_104",
+    "AUTH_105",
+    "AUTH_106",
+  ),
+  "insufficient-funds": codes("ORDER_002"),
+  "order-not-found": codes("ORDER_005"),
+  "invalid-order": codes("SYMBOL_001", "ORDER_001", "ORDER_004", "ORDER_006", "ORDER_008"),
+};
+
+type Params = Record<string, string | number | undefined>;
+
+/** Builds the signed request; `query` keys are sorted as XT signs them, the body is the raw JSON sent. */
+export function xtSignedRequest(
+  credentials: Pick<Credentials, "api" | "secret">,
+  timestamp: number,
+  method: HttpMethod,
+  path: string,
+  query: Params = {},
+  body?: unknown,
+): HttpRequest {
+  const queryString = buildQuery(query, { sort: true });
+  const bodyText = body === undefined ? "" : JSON.stringify(body);
+  const ts = String(timestamp);
+  const x = `validate-algorithms=HmacSHA256&validate-appkey=${credentials.api}&validate-recvwindow=${XT_RECV_WINDOW}&validate-timestamp=${ts}`;
+  const y = `#${method}#${path}${queryString ? `#${queryString}` : ""}${bodyText ? `#${bodyText}` : ""}`;
+  return {
+    method,
+    path,
+    query: queryString,
+    body: bodyText,
+    headers: {
+      "validate-algorithms": "HmacSHA256",
+      "validate-appkey": credentials.api,
+      "validate-recvwindow": String(XT_RECV_WINDOW),
+      "validate-timestamp": ts,
+      "validate-signature": hmacSha256Hex(credentials.secret, x + y),
+      ...(bodyText ? { "Content-Type": "application/json" } : {}),
+    },
+  };
+}
+
+const num = z.union([z.string(), z.number()]);
+const id = z.union([z.string(), z.number()]).transform(String);
+
+const XtOrderSchema = z.object({
+  symbol: z.string().optional(),
+  orderId: id,
+  clientOrderId: z.string().nullable().optional(),
+  side: z.string(),
+  type: z.string().optional(),
+  price: num.nullable().optional(),
+  origQty: num.nullable().optional(),
+  executedQty: num.nullable().optional(),
+  state: z.string().optional(),
+  time: num.optional(),
+});
+
+const EnvelopeSchema = z.object({ rc: num, mc: z.string().nullable().optional(), result: z.unknown().optional() });
+
+/** Seed 001 §4 by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, REJECTED, EXPIRED canceled. */
+export function parseXtOrder(raw: unknown, pair: string): Order {
+  const o = XtOrderSchema.parse(raw);
+  const order: Order = {
+    pair,
+    id: o.orderId,
+    clientOrderId: o.clientOrderId ?? "",
+    price: toDecimalString(o.price),
+    amount: toDecimalString(o.origQty),
+    filled: toDecimalString(o.executedQty),
+    type: (o.type ?? "LIMIT").toLowerCase(),
+    side: parseSide(o.side),
+    status: normalizeStatus("xt", o.state),
+    timestamp: toMillis(o.time),
+  };
+  if (o.state !== undefined) order.rawStatus = o.state;
+  return order;
+}
+
+export function parseXtBalances(result: unknown): Balances {
+  const { assets } = z
+    .object({
+      assets: z
+        .array(z.object({ currency: z.string(), availableAmount: num, frozenAmount: num }))
+        .nullable()
+        .optional(),
+    })
+    .parse(result);
+  return collectBalances(
+    (assets ?? []).map((a) => ({ currency: a.currency, free: a.availableAmount, locked: a.frozenAmount })),
+  );
+}
+
+/** One item of the batch answer: accepted items carry orderId, rejected ones reject=true and a reason. */
+const BatchItemSchema = z.object({
+  index: z.number().optional(),
+  clientOrderId: z.string().nullable().optional(),
+  orderId: id.nullable().optional(),
+  reject: z.boolean().optional(),
+  reason: z.string().nullable().optional(),
+});
+
+export class XtAdapter extends RestAdapter {
+  constructor(credentials: Credentials, options: ExchangeOptions = {}) {
+    // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
+    super("xt", credentials, options, {
+      baseUrl: XT_BASE_URL,
+      errors: XT_ERRORS,
+    });
+  }
+
+  private async call(method: HttpMethod, path: string, query: Params = {}, body?: unknown): Promise<unknown> {
+    const response = await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body));
+    const parsed = EnvelopeSchema.safeParse(response.json);
+    if (!parsed.success)
+      throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
+    if (isCode(parsed.data.rc, 0) && response.status < 400) return parsed.data.result;
+    const mc = parsed.data.mc ?? undefined;
+    const message = (mc && (XT_CODE as Record<string, string>)[mc]) || mc || `HTTP ${response.status}`;
+    throw this.fail(mc, message, response.status, response.headers);
+  }
+
+  private symbol(pair: string): string {
+    return exchangeSymbol(pair, "_", true);
+  }
+
+  private orderBody(order: OrderToPlace): Record<string, string> {
+    return {
+      symbol: this.symbol(order.pair),
+      clientOrderId: order.clientOrderId,
+      side: order.side === "Buy" ? "BUY" : "SELL",
+      type: "LIMIT",
+      timeInForce: "GTC",
+      bizType: "SPOT",
+      price: order.price,
+      quantity: order.amount,
+    };
+  }
+
+  private placed(order: OrderToPlace, orderId: string): Order {
+    return {
+      pair: order.pair,
+      id: orderId,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: this.now(),
+    };
+  }
+
+  protected async submitOrder(order: OrderToPlace): Promise<Order> {
+    const result = z.object({ orderId: id }).parse(await this.call("POST", XT_PATHS.order, {}, this.orderBody(order)));
+    return this.placed(order, result.orderId);
+  }
+
+  protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
+    try {
+      const result = await this.call("GET", XT_PATHS.order, { clientOrderId });
+      return result ? parseXtOrder(result, pair) : undefined;
+    } catch (error) {
+      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
+      throw error;
+    }
+  }
+
+  protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
+    const result = z
+      .object({ items: z.array(BatchItemSchema).nullable().optional() })
+      .parse((await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {});
+    // Seed 001 §5: xt batch skips rejected items — the accepted ones are returned, the others logged.
+    const placed: Order[] = [];
+    for (const [i, item] of (result.items ?? []).entries()) {
+      const order = orders.find((o) => o.clientOrderId === item.clientOrderId) ?? orders[item.index ?? i];
+      if (!order) continue;
+      if (item.reject || !item.orderId) {
+        this.logger?.warn("xt batch item rejected", { clientOrderId: order.clientOrderId, reason: item.reason ?? "" });
+        continue;
+      }
+      placed.push(this.placed(order, item.orderId));
+    }
+    return placed;
+  }
+
+  protected async submitCancel(_pair: string, orderId: string): Promise<string> {
+    const result = z
+      .object({ cancelId: id.optional() })
+      .parse((await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {});
+    return result.cancelId ?? orderId;
+  }
+
+  protected async submitCancelBatch(_pair: string, ids: string[]): Promise<string[]> {
+    // XT answers result {}: the call either cancels the list or fails as a whole.
+    await this.call("DELETE", XT_PATHS.batchOrder, {}, { orderIds: ids });
+    return ids;
+  }
+
+  protected async submitCancelAll(pair: string): Promise<string[]> {
+    // result {}: XT does not say which orders it canceled.
+    await this.call("DELETE", XT_PATHS.openOrder, {}, { symbol: this.symbol(pair), bizType: "SPOT" });
+    return [];
+  }
+
+  async fetchOrder(pair: string, orderId: string): Promise<Order> {
+    const p = this.pairOf(pair);
+    const result = await this.call("GET", XT_PATHS.orderById(this.orderId(orderId)));
+    if (!result) throw new ExchangeError(this.id, `Order ${orderId} not found`, { kind: "order-not-found" });
+    return parseXtOrder(result, p);
+  }
+
+  async fetchOpenOrders(pair: string): Promise<Order[]> {
+    const p = this.pairOf(pair);
+    const result = await this.call("GET", XT_PATHS.openOrder, { symbol: this.symbol(p), bizType: "SPOT" });
+    return z
+      .array(z.unknown())
+      .parse(result ?? [])
+      .map((raw) => parseXtOrder(raw, p));
+  }
+
+  async fetchBalances(): Promise<Balances> {
+    return parseXtBalances((await this.call("GET", XT_PATHS.balances)) ?? {});
+  }
+}
+
+export function createXtExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
+  return new XtAdapter(credentials, options);
+}

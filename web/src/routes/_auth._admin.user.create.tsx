@@ -1,0 +1,5 @@
+/** Seed 000 §2 "/user/create": Create user (admin; split into its own chunk). */
+import { createFileRoute } from "@tanstack/react-router";
+import { UserCreatePage } from "../features/users/UserCreatePage";
+
+export const Route = createFileRoute("/_auth/_admin/user/create")({ component: UserCreatePage });

@@ -1,0 +1,15 @@
+/**
+ * Seed 000 §2 "/c/{queryPath}": the client trading view (split into its own chunk). The param is
+ * only bounded here; decoding to exactly three parts (PRODUCT D13) is the view's rule: anything
+ * else leaves it empty rather than not found.
+ */
+import { createFileRoute } from "@tanstack/react-router";
+import { z } from "zod";
+import { TradingPage } from "../features/trading/TradingPage";
+
+const paramsSchema = z.object({ queryPath: z.string().max(1000) });
+
+export const Route = createFileRoute("/_auth/c/$queryPath")({
+  params: { parse: (p) => paramsSchema.parse(p), stringify: (p) => ({ queryPath: p.queryPath }) },
+  component: TradingPage,
+});

@@ -1,0 +1,5 @@
+/** Seed 000 §2 "/": Home, the clients list. */
+import { createFileRoute } from "@tanstack/react-router";
+import { HomePage } from "../features/home/HomePage";
+
+export const Route = createFileRoute("/_auth/")({ component: HomePage });
