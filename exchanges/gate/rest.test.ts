@@ -521,6 +521,15 @@ describe("gate status and timestamp rules (001 §3, §4) with the documented ord
     expect(parseGateOrder(withoutMs).timestamp).toBe(1710488334000);
   });
 
+  it("gives the average fill price and the fee with its currency (docs/tui.md 'Fills')", () => {
+    expect(parseGateOrder(documented)).toMatchObject({
+      average: "63469.3",
+      fee: { amount: "0.00000022", currency: "BTC" },
+    });
+    const open = parseGateOrder({ ...documented, status: "open", filled_amount: "0", avg_deal_price: "0" });
+    expect(open.average).toBeUndefined();
+  });
+
   it("derives filled from amount − left when filled_amount is absent", () => {
     const { filled_amount: _f, ...old } = documented;
     expect(parseGateOrder({ ...old, amount: "0.3", left: "0.1" }).filled).toBe("0.2");

@@ -490,6 +490,17 @@ describe("okx status and timestamp rules (001 §3, §4)", () => {
       rawStatus: "live",
     });
   });
+  it("gives the average fill price and the fee as a positive charge in its currency, where okx sends them", () => {
+    const filled = parseOkxOrder(
+      { ...example, state: "filled", accFillSz: "3", avgPx: "998.5", fee: "-0.003", feeCcy: "BTC" },
+      "BTC/USDT",
+    );
+    expect(filled).toMatchObject({ average: "998.5", fee: { amount: "0.003", currency: "BTC" } });
+    // nothing filled: okx sends avgPx "" and fee "0"
+    const resting = parseOkxOrder({ ...example, state: "live", avgPx: "", fee: "0", feeCcy: "BTC" }, "BTC/USDT");
+    expect(resting.average).toBeUndefined();
+    expect(resting.fee).toEqual({ amount: "0", currency: "BTC" });
+  });
   it("keeps cTime in ms and the 18-digit ordId exact", () => {
     const order = parseOkxOrder({ ...example, state: "live" }, "BTC/USDT");
     expect(order.timestamp).toBe(1597026383085);
