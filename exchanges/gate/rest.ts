@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Decimal, toDecimalString } from "../../lib/decimal.js";
+import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
@@ -97,6 +97,9 @@ const GateOrderSchema = z.object({
   price: num.optional(),
   left: num.optional(),
   filled_amount: num.optional(),
+  avg_deal_price: num.optional(),
+  fee: num.optional(),
+  fee_currency: z.string().optional(),
 });
 type GateOrder = z.infer<typeof GateOrderSchema>;
 
@@ -162,8 +165,14 @@ export function parseGateOrder(raw: unknown): Order {
     ...(order.status && order.status !== status
       ? { rawStatus: order.finish_as ? `${order.status}/${order.finish_as}` : order.status }
       : {}),
+    ...averageField(averagePrice(order.avg_deal_price, filled)),
+    ...(order.fee !== undefined && order.fee_currency
+      ? { fee: { amount: toDecimalString(order.fee), currency: order.fee_currency } }
+      : {}),
   };
 }
+
+const averageField = (average: string | undefined) => (average === undefined ? {} : { average });
 
 export function parseGateBalances(raw: unknown): Balances {
   return collectBalances(

@@ -7,7 +7,7 @@
  * Failures read "Transaction failed (code, msg)" (seed 001 §8). Cancel all is unsupported (seed 001 §9).
  */
 
-import { toDecimalString } from "../../lib/decimal.js";
+import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
@@ -43,6 +43,11 @@ interface OkxOrder {
   px?: string;
   sz?: string;
   accFillSz?: string;
+  /** average fill price; "" while nothing filled */
+  avgPx?: string;
+  /** fees so far: negative is a charge, positive a rebate (OKX's sign) */
+  fee?: string;
+  feeCcy?: string;
   side?: string;
   ordType?: string;
   state?: string;
@@ -105,6 +110,11 @@ export function parseOkxOrder(raw: OkxOrder, pair: string): Order {
     timestamp: toMillis(raw.cTime),
   };
   if (raw.state !== undefined) order.rawStatus = String(raw.state);
+  const average = averagePrice(raw.avgPx, order.filled);
+  if (average !== undefined) order.average = average;
+  // Order.fee counts a charge as positive: OKX writes it negative
+  const fee = toDecimalString(raw.fee, "");
+  if (fee !== "" && raw.feeCcy) order.fee = { amount: new Decimal(fee).negated().toFixed(), currency: raw.feeCcy };
   return order;
 }
 

@@ -1,4 +1,4 @@
-import { useRouterState } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
 import { exchangeName } from "../../../../exchanges/catalogue.js";
 import { isExchangeId } from "../../../../lib/types.js";
@@ -12,16 +12,16 @@ import { OrderBookPanel } from "./book/OrderBookPanel";
 import { useOrderBook } from "./book/useOrderBook";
 import { DecimalsSetup } from "./DecimalsSetup";
 import { TradingPanel } from "./panel/TradingPanel";
-import { decodeQueryPath, queryPathOf } from "./query-path";
+import { decodeQueryPath } from "./query-path";
 
+const route = getRouteApi("/_auth/c/$queryPath");
 const ChartPanel = lazy(() => import("./chart/ChartPanel").then((m) => ({ default: m.ChartPanel })));
 const BotsButton = lazy(() => import("../bots/BotsDialog").then((m) => ({ default: m.BotsDialog })));
 
 /** Seed 000 §2 "Client trading view" (docs/web-trading.md): chart, book, panel, balances, orders, bots, switcher, decimals. */
 export function TradingPage() {
-  // the raw path, not the route's decoded param (PRODUCT D13: the segments are decoded once, here)
-  const queryPath = useRouterState({ select: (s) => queryPathOf(s.location.publicHref) });
-  const path = queryPath === undefined ? undefined : decodeQueryPath(queryPath);
+  const { queryPath } = route.useParams();
+  const path = decodeQueryPath(queryPath);
   const accounts = useAccounts();
   const pairs = useTokenPairs();
   const { admin } = useSession();
