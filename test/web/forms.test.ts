@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)("early, specific validation in Chromium (issue 17)
     served = await startServe();
     browser = await launch();
     page = browser.page;
-    page.setDefaultTimeout(8_000);
+    page.setDefaultTimeout(20_000);
   }, 120_000);
 
   afterAll(async () => {

@@ -110,7 +110,7 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
     browser = await launch();
     page = browser.page;
     // a step that waits fails with Playwright's own message, inside the test's time
-    page.setDefaultTimeout(8_000);
+    page.setDefaultTimeout(20_000);
     // the first admin and the accounts, through the API (server/README.md)
     const registered = await fetch(`${served.url}/register`, {
       method: "POST",
@@ -336,7 +336,7 @@ describe.skipIf(!hasChromium)("dashboard links, layouts and weight in Chromium (
     await page.goto(`${served.url}/c/[Demo][paper][main]`);
     await page.getByRole("region", { name: "Order book" }).locator("tr[data-testid=bid-row]").first().waitFor();
     await shot(page, "phone-trading");
-  });
+  }, 120_000);
 
   it("shows the Demo avatar against the dark background, and takes the screenshots at 1440x900 dark and light", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
