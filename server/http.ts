@@ -320,7 +320,7 @@ export function createRouter(
   return (req, res) => {
     handing = req;
     try {
-      return listener(req, res).then(() => undefined);
+      return listener(req, res);
     } finally {
       handing = undefined;
     }
