@@ -310,6 +310,16 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
       .map((d) => JSON.parse(d) as { botId: string; updatedAt?: number })
       .filter((d) => bots.includes(d.botId) && (d.updatedAt ?? 0) > killedAt);
     expect(new Set(afterKill.map((d) => d.botId)).size).toBe(3);
+    // bounded takeover: the victim's leases expire at most LEASE_MS after its last renewal and
+    // the survivors sweep every third of it (docs/scale-out.md); the rest is slack for a busy machine
+    const backAt = new Map<string, number>();
+    live[1]!.messages.forEach((m, n) => {
+      if (m.type === "delta" && bots.includes(m.data.botId) && (m.data.updatedAt ?? 0) > killedAt)
+        if (!backAt.has(m.data.botId)) backAt.set(m.data.botId, received[1]![n]!);
+    });
+    const takeover = Math.max(...[...backAt.values()].map((t) => t - killedAt));
+    process.stderr.write(`[scale-out] every bot back ${takeover} ms after the kill (lease ${LEASE_MS} ms)\n`);
+    expect(takeover).toBeLessThan((LEASE_MS * 4) / 3 + 8000);
     for (const client of live) client.ws.close();
   }, 120_000);
 
