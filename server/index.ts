@@ -211,13 +211,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { wss, onUpgrade } = attachWebsockets(app, hub, relay, () => draining);
   server.on("upgrade", onUpgrade);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => {
-      server.off("error", reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => {
+        server.off("error", reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // a port in use: the connections opened above must not keep the process alive
+    relay.close();
+    hub.close();
+    await cluster?.close();
+    await storage.close();
+    throw error;
+  }
   boundPort = (server.address() as AddressInfo).port;
   const scheme = tls || config.behindTlsProxy ? "https" : "http";
   origins =

@@ -142,7 +142,7 @@ export class BotHost {
     this.running.delete(botId);
     this.app.logger.warn("bot lease lost: stopped here", { botId });
     await current.runner.stop().catch(() => undefined);
-    this.unsaved.delete(botId);
+    this.unsaved.delete(botId); // what the stop itself reported: the new owner writes the state now
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
   }
