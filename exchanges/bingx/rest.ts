@@ -1,11 +1,19 @@
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type MessageRule,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { id, notPlacedMessage, num } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -63,7 +71,9 @@ export const BINGX_ERRORS: ErrorCodeTable = {
 };
 
 /** BingX reuses 100421/100400 for several failures; an answer that says the order does not exist is order-not-found. */
-const ORDER_NOT_EXIST = /order (does )?not exist|not a valid order id/i;
+export const BINGX_MESSAGES: readonly MessageRule[] = [
+  { text: ["order not exist", "order does not exist", "not a valid order id"], kind: "order-not-found" },
+];
 /** 100410 says when the endpoint reopens: "will be unblocked after 1727193814249" / "can retry after time: 1727193970155". */
 const UNBLOCKED_AT = /(?:unblocked after|retry after time:?)\s*(\d{13})/i;
 
@@ -107,9 +117,6 @@ export function bingxSignedRequest(
     headers: { "X-BX-APIKEY": credentials.api },
   };
 }
-
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
 
 /** The order object of /trade/query, /openOrders, /order, /cancel (fields we read). */
 const BingxOrderSchema = z.object({
@@ -173,21 +180,24 @@ export class BingxAdapter extends RestAdapter {
       baseUrl: BINGX_BASE_URL,
       clientOrderId: { length: 32, chars: "A-Za-z0-9_" },
       errors: BINGX_ERRORS,
+      messages: BINGX_MESSAGES,
     });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(bingxSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(bingxSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, msg, data}: code 0 is success. */
+  protected unwrap(response: JsonResponse): unknown {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success)
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, msg = "" } = parsed.data;
     if (isCode(code, 0) && response.status < 400) return parsed.data.data;
-    const error = this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
+    throw this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
       retryAfterMs: this.unblockedIn(msg),
     });
-    if (ORDER_NOT_EXIST.test(msg)) throw new ExchangeError(this.id, error.detail, { kind: "order-not-found", code });
-    throw error;
   }
 
   private unblockedIn(msg: string): number | undefined {
@@ -221,15 +231,12 @@ export class BingxAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseBingxOrder(
+    return this.unlessNotFound(async () =>
+      parseBingxOrder(
         await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(pair), clientOrderID: clientOrderId }),
         pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+      ),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -241,9 +248,7 @@ export class BingxAdapter extends RestAdapter {
     return orders.map((order, i) => {
       const found = byClientId.get(order.clientOrderId) ?? (placed.length === orders.length ? placed[i] : undefined);
       if (!found) {
-        throw new ExchangeError(this.id, `One of orders was not placed (${placed.length} of ${orders.length} placed)`, {
-          kind: "invalid-order",
-        });
+        throw this.fail(undefined, notPlacedMessage({ placed: placed.length, total: orders.length }));
       }
       return {
         ...found,

@@ -5,7 +5,15 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { id, notPlacedMessage, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -131,9 +139,6 @@ export function bitmartSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 /** The v4 order object of query/order, query/client-order and query/open-orders. */
 const BitmartOrderSchema = z.object({
   orderId: id,
@@ -197,7 +202,11 @@ export class BitmartAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(bitmartSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(bitmartSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, message, trace, data}: code 1000 with HTTP 200 is success. */
+  protected unwrap(response: JsonResponse): unknown {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success)
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
@@ -233,31 +242,13 @@ export class BitmartAdapter extends RestAdapter {
     return this.placed(order, orderId.data.order_id);
   }
 
-  private placed(order: OrderToPlace, orderId: string): Order {
-    return {
-      pair: order.pair,
-      id: orderId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseBitmartOrder(
+    return this.unlessNotFound(async () =>
+      parseBitmartOrder(
         await this.call("POST", BITMART_PATHS.queryClientOrder, { clientOrderId, recvWindow: BITMART_RECV_WINDOW }),
         pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+      ),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -288,7 +279,7 @@ export class BitmartAdapter extends RestAdapter {
     if (inner.code !== undefined && !isCode(inner.code, 0)) throw this.fail(inner.code, inner.msg ?? "Batch failed");
     const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
     if (ids.length !== orders.length) {
-      throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, {
+      throw new ExchangeError(this.id, notPlacedMessage({ placed: ids.length, total: orders.length }), {
         kind: "invalid-order",
       });
     }

@@ -6,10 +6,19 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type MessageRule,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
-import { isCode, isSuccessCode } from "../core/success.js";
+import { isSuccessCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
 /**
@@ -77,7 +86,9 @@ export const BITRUE_ERRORS: ErrorCodeTable = {
   ],
 };
 /** -2010 carries the reason in its text; an "insufficient balance" rejection is insufficient-funds. */
-const INSUFFICIENT = /insufficient|balance/i;
+export const BITRUE_MESSAGES: readonly MessageRule[] = [
+  { code: C.REJECTED, text: ["insufficient", "balance"], kind: "insufficient-funds" },
+];
 
 type Params = Record<string, string | number | undefined>;
 
@@ -109,9 +120,6 @@ export function bitrueSignedRequest(
     headers: { "X-MBX-APIKEY": credentials.api },
   };
 }
-
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
 
 const BitrueOrderSchema = z.object({
   symbol: z.string().optional(),
@@ -168,11 +176,16 @@ export class BitrueAdapter extends RestAdapter {
       baseUrl: BITRUE_BASE_URL,
       clientOrderId: { length: 32 },
       errors: BITRUE_ERRORS,
+      messages: BITRUE_MESSAGES,
     });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** No envelope: a 2xx answer without an error `code` is the payload (PRODUCT D20). */
+  protected unwrap(response: JsonResponse): unknown {
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;
     if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true)) return json;
@@ -184,10 +197,7 @@ export class BitrueAdapter extends RestAdapter {
         code: code ?? response.status,
       });
     }
-    const error = this.fail(code, msg, response.status, response.headers);
-    if (isCode(code, C.REJECTED) && INSUFFICIENT.test(msg))
-      throw new ExchangeError(this.id, error.detail, { kind: "insufficient-funds", code: code! });
-    throw error;
+    throw this.fail(code, msg, response.status, response.headers);
   }
 
   private symbol(pair: string): string {
@@ -214,17 +224,9 @@ export class BitrueAdapter extends RestAdapter {
         }),
       );
     return {
-      pair: order.pair,
       // the docs' answer carries an 18-digit orderId beside its text form orderIdStr
-      id: answer.orderIdStr ?? answer.orderId,
+      ...this.placed(order, answer.orderIdStr ?? answer.orderId, answer.transactTime),
       clientOrderId: answer.clientOrderId || order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(answer.transactTime) || this.now(),
     };
   }
 

@@ -6,7 +6,15 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { isCode, isSuccessCode } from "../core/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -85,11 +93,8 @@ export function bitteamRequest(
   return { method, path, query: get ? buildQuery(params) : "", body: get ? "" : JSON.stringify(params), headers };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 const PairsSchema = z.object({
-  pairs: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string() }).passthrough()),
+  pairs: z.array(z.object({ id: num, name: z.string() }).passthrough()),
 });
 
 /** The order object of ordercreate, order/{id} and ordersOfUser. */
@@ -170,9 +175,13 @@ export class BitteamAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}, authorized = true): Promise<unknown> {
-    const response = await this.sendJson(
-      bitteamRequest(authorized ? this.authorization : undefined, method, path, params),
+    return this.unwrap(
+      await this.sendJson(bitteamRequest(authorized ? this.authorization : undefined, method, path, params)),
     );
+  }
+
+  /** {ok, result} on success, {ok: false, code, message} on failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as {
       ok?: unknown;
       code?: unknown;

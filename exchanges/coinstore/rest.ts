@@ -5,7 +5,15 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { batchFailureMessage, id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -83,9 +91,6 @@ export function coinstoreSignedRequest(
     },
   };
 }
-
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
 
 /**
  * The order object of orderInfo and active (v2). The v2 answers name the status `ordStatus`; the v1
@@ -172,7 +177,11 @@ export class CoinstoreAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    const response = await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, message, data}: code 0 is success. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as { code?: unknown; message?: unknown; msg?: unknown; data?: unknown };
     if (response.status < 400 && isCode(json.code, COINSTORE_CODE.SUCCESS)) return json.data;
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
@@ -196,21 +205,6 @@ export class CoinstoreAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, ordId: string): Order {
-    return {
-      pair: order.pair,
-      id: ordId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   /** `timestamp` (ms) is a required body field of place and placeBatch (docs "Create order"). */
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     // The table names the answer's id `ordId`; the docs' example answer writes `order_id`: either is read.
@@ -228,15 +222,9 @@ export class CoinstoreAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return coinstoreOrderFromInfo(
-        await this.call("GET", COINSTORE_PATHS.orderInfo, { clOrdId: clientOrderId }),
-        pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () =>
+      coinstoreOrderFromInfo(await this.call("GET", COINSTORE_PATHS.orderInfo, { clOrdId: clientOrderId }), pair),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -261,7 +249,7 @@ export class CoinstoreAdapter extends RestAdapter {
       (item) => !item.ordId || (item.errno !== undefined && item.errno !== null && Number(item.errno) !== 0),
     );
     if (failed || data.length !== orders.length) {
-      const detail = `One of orders threw an error (${failed?.errno ?? ""}, ${failed?.errMsg ?? "not placed"})`;
+      const detail = batchFailureMessage([failed?.errno ?? undefined, failed?.errMsg ?? "not placed"]);
       throw this.fail(failed?.errno ?? undefined, detail, undefined, undefined, { detail });
     }
     return data.map((item, i) => this.placed(orders[i]!, item.ordId as string));

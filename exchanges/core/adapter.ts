@@ -40,6 +40,7 @@
  *   Retry-After, or the exchange's hint via `retryAfterMs`), 401/403 are auth.
  * - `collectBalances(rows)` drops all-zero currencies and upper-cases the codes (seed 001 §3).
  */
+import type { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
 import { assertBatchSize, assertSupported } from "../../lib/limits.js";
@@ -47,6 +48,7 @@ import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
 import { type ClientOrderIdRule, checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 import { placeOnce } from "./place.js";
 import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
@@ -68,12 +70,35 @@ export type ErrorCodeTable = Partial<
   >
 >;
 
+type MappedKind = Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">;
+
+/**
+ * A failure read from its message, where the exchange's code alone does not tell (bybit's bare
+ * "403, access too frequent", htx's invalid-parameter "request limit"). Checked before the table of
+ * codes (docs/exchange-rules.md "Errors and success codes").
+ */
+export interface MessageRule {
+  /** case-insensitive substrings of the exchange's message; any one matches */
+  text: readonly string[];
+  /** the message must begin with the text */
+  start?: boolean;
+  kind: MappedKind;
+  /** only with this exchange code */
+  code?: string | number;
+  /** only when the code table and the HTTP status alone read the failure as this kind */
+  over?: ErrorKind;
+  /** the wait this failure asks for, when the exchange documents one */
+  retryAfterMs?: number;
+}
+
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
   baseUrl: string;
   /** PRODUCT D11: the exchange's documented client order id shape */
   clientOrderId: ClientOrderIdRule;
   errors: ErrorCodeTable;
+  /** kinds read from message substrings, beside the exact codes of `errors` */
+  messages?: readonly MessageRule[];
 }
 
 /** A parsed JSON answer. `json` is undefined when the body was not JSON. */
@@ -180,10 +205,28 @@ export function kindForCode(table: ErrorCodeTable, code: string | number | undef
   return undefined;
 }
 
+/** The first message rule that reads this failure, or undefined. */
+export function messageRule(
+  rules: readonly MessageRule[],
+  kind: ErrorKind,
+  code: string | number | undefined,
+  message: string,
+): MessageRule | undefined {
+  if (rules.length === 0) return undefined;
+  const text = message.toLowerCase();
+  return rules.find(
+    (rule) =>
+      (rule.code === undefined || String(rule.code) === String(code)) &&
+      (rule.over === undefined || rule.over === kind) &&
+      rule.text.some((part) => (rule.start ? text.startsWith(part.toLowerCase()) : text.includes(part.toLowerCase()))),
+  );
+}
+
 /**
  * The error mapper: (exchange code, message, HTTP status) → ExchangeError. The exchange's own table
  * wins; then HTTP 429 (and 418, the ban after repeated 429s) → rate-limit, 401/403 → auth;
- * anything else is an invalid order (the exchange refused the request).
+ * anything else is an invalid order (the exchange refused the request). A message rule that
+ * matches then decides the kind (and its wait).
  */
 export function exchangeError(
   exchange: RealExchangeId,
@@ -198,6 +241,7 @@ export function exchangeError(
     /** overrides the message text (okx's "Transaction failed (code, msg)") */
     detail?: string | undefined;
   },
+  messages: readonly MessageRule[] = [],
 ): ExchangeError {
   let kind = kindForCode(table, failure.code);
   if (!kind) {
@@ -206,12 +250,17 @@ export function exchangeError(
     else if (failure.status === 401 || failure.status === 403) kind = "auth";
     else kind = "invalid-order";
   }
+  const rule = messageRule(messages, kind, failure.code, failure.message);
+  if (rule) kind = rule.kind;
   const detail =
     failure.detail ??
     (failure.code !== undefined && failure.code !== "" ? `${failure.message} (code ${failure.code})` : failure.message);
   const retry =
     kind === "rate-limit"
-      ? (failure.retryAfterMs ?? (failure.headers ? retryAfterMs(failure.headers) : undefined) ?? 1000)
+      ? (rule?.retryAfterMs ??
+        failure.retryAfterMs ??
+        (failure.headers ? retryAfterMs(failure.headers) : undefined) ??
+        1000)
       : undefined;
   return new ExchangeError(exchange, detail, {
     kind,
@@ -220,6 +269,19 @@ export function exchangeError(
   });
 }
 
+/** The operations whose answers an adapter reads (the nine of seed 001 §1 and the client-id look-up). */
+const OPERATIONS = [
+  "createOrder",
+  "createBatch",
+  "cancelOrder",
+  "cancelBatch",
+  "cancelAll",
+  "fetchOrder",
+  "fetchOpenOrders",
+  "fetchBalances",
+  "findOrderByClientOrderId",
+] as const;
+
 export abstract class RestAdapter implements ExchangeAdapter {
   readonly id: RealExchangeId;
   protected readonly rest: RestClient;
@@ -227,6 +289,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
   protected readonly now: () => number;
   protected readonly logger: Logger | undefined;
   protected readonly errorCodes: ErrorCodeTable;
+  protected readonly errorMessages: readonly MessageRule[];
   private readonly clientOrderIdRule: ClientOrderIdRule;
 
   protected constructor(
@@ -240,6 +303,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
     this.errorCodes = defaults.errors;
+    this.errorMessages = defaults.messages ?? [];
     this.clientOrderIdRule = defaults.clientOrderId;
     this.rest = new RestClient(id, {
       baseUrl: options.baseUrl ?? defaults.baseUrl,
@@ -248,9 +312,23 @@ export abstract class RestAdapter implements ExchangeAdapter {
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.dryRun ? { dryRun: true } : {}),
     });
+    // Every operation reads answers through schemas: a refusal that escaped parseAnswer still
+    // leaves as the exchange's "Unexpected answer", never as a schema library's error.
+    for (const name of OPERATIONS) {
+      const operation = this[name] as (...args: unknown[]) => Promise<unknown>;
+      (this as Record<string, unknown>)[name] = (...args: unknown[]) =>
+        operation.apply(this, args).catch((error: unknown) => {
+          throw isSchemaError(error) ? unexpectedAnswer(this.id, error) : error;
+        });
+    }
   }
 
   // ---- hooks each exchange implements ----
+  /**
+   * The exchange's envelope: the payload of a successful answer, or the failure it carries thrown
+   * as `this.fail(...)`. Every signed call goes `this.unwrap(await this.sendJson(request))`.
+   */
+  protected abstract unwrap(response: JsonResponse): unknown;
   protected abstract submitOrder(order: OrderToPlace): Promise<Order>;
   protected abstract findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined>;
   protected abstract submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]>;
@@ -331,6 +409,47 @@ export abstract class RestAdapter implements ExchangeAdapter {
 
   async close(): Promise<void> {}
 
+  /**
+   * What a create returns when the exchange answers only the order's id (and perhaps its time):
+   * the order as sent, open, nothing filled, stamped with the exchange's time or our clock.
+   */
+  protected placed(order: OrderToPlace, id: string, time?: unknown): Order {
+    return {
+      pair: order.pair,
+      id,
+      clientOrderId: order.clientOrderId,
+      price: order.price,
+      amount: order.amount,
+      filled: "0",
+      type: "limit",
+      side: order.side,
+      status: "open",
+      timestamp: toMillis(time) || this.now(),
+    };
+  }
+
+  /**
+   * A look-up whose "not found" answer means the order is not there (the time-out rule's
+   * findByClientOrderId): undefined instead of the error. `notFound` says which errors mean that
+   * (kind order-not-found unless the exchange needs a narrower test).
+   */
+  protected async unlessNotFound<T>(
+    lookup: () => Promise<T>,
+    notFound: (error: ExchangeError) => boolean = (error) => error.kind === "order-not-found",
+  ): Promise<T | undefined> {
+    try {
+      return await lookup();
+    } catch (error) {
+      if (error instanceof ExchangeError && notFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Parses an answer with a schema; another shape is "Unexpected answer from {id}: {field} …" (core/answer.ts). */
+  protected parse<S extends z.ZodType>(schema: S, answer: unknown, root = ""): z.output<S> {
+    return parseAnswer(this.id, schema, answer, root);
+  }
+
   /** The pair written BTC/USDT, checked (bad-input otherwise). */
   protected pairOf(pair: string): string {
     return normalizePair(pair, this.id);
@@ -371,6 +490,6 @@ export abstract class RestAdapter implements ExchangeAdapter {
     headers?: HttpResponse["headers"],
     extra: { retryAfterMs?: number | undefined; detail?: string | undefined } = {},
   ): ExchangeError {
-    return exchangeError(this.id, this.errorCodes, { code, message, status, headers, ...extra });
+    return exchangeError(this.id, this.errorCodes, { code, message, status, headers, ...extra }, this.errorMessages);
   }
 }

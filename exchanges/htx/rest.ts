@@ -5,7 +5,16 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type MessageRule,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { batchFailureMessage, id, num } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -89,6 +98,11 @@ export const HTX_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** HTX also throttles as {"err-code":"invalid-parameter","err-msg":"request limit"}. */
+export const HTX_MESSAGES: readonly MessageRule[] = [
+  { code: HTX_CODE.INVALID_PARAMETER, text: ["request limit"], start: true, kind: "rate-limit" },
+];
+
 /** UTC YYYY-MM-DDThh:mm:ss, the only Timestamp form HTX accepts. */
 export function htxTimestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
@@ -163,9 +177,6 @@ export function htxRetryAfterMs(header: string | string[] | undefined, nowMs: nu
   if (!Number.isFinite(expire) || expire <= 0) return undefined;
   return expire > 1e12 ? Math.max(0, expire - nowMs) : expire;
 }
-
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
 
 const HtxOrderSchema = z.object({
   id,
@@ -255,7 +266,12 @@ export class HtxAdapter extends RestAdapter {
   private spotAccountId: Promise<string> | undefined;
 
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("htx", credentials, options, { baseUrl: HTX_BASE_URL, clientOrderId: { length: 32 }, errors: HTX_ERRORS });
+    super("htx", credentials, options, {
+      baseUrl: HTX_BASE_URL,
+      clientOrderId: { length: 32 },
+      errors: HTX_ERRORS,
+      messages: HTX_MESSAGES,
+    });
     // The host signed is the host actually called (a testnet, a proxy or a mock under --base-url).
     this.host = new URL(this.rest.baseUrl).host.toLowerCase();
   }
@@ -266,9 +282,13 @@ export class HtxAdapter extends RestAdapter {
     params: Record<string, string> = {},
     payload?: unknown,
   ): Promise<unknown> {
-    const response = await this.sendJson(
-      htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload),
+    return this.unwrap(
+      await this.sendJson(htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload)),
     );
+  }
+
+  /** {status: "ok", data} on success, {status: "error", err-code, err-msg} on failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const envelope = (response.json ?? {}) as {
       status?: unknown;
       data?: unknown;
@@ -279,10 +299,6 @@ export class HtxAdapter extends RestAdapter {
     const code = typeof envelope["err-code"] === "string" ? envelope["err-code"] : undefined;
     const msg = typeof envelope["err-msg"] === "string" ? envelope["err-msg"] : `HTTP ${response.status}`;
     const hint = htxRetryAfterMs(response.headers["x-hb-ratelimit-requests-expire"], this.now());
-    // HTX also throttles as {"err-code":"invalid-parameter","err-msg":"request limit"}.
-    if (code === HTX_CODE.INVALID_PARAMETER && /^request limit/i.test(msg)) {
-      throw new ExchangeError("htx", `${msg} (code ${code})`, { kind: "rate-limit", code, retryAfterMs: hint ?? 1000 });
-    }
     throw this.fail(code, msg, response.status, response.headers, { retryAfterMs: hint });
   }
 
@@ -320,33 +336,15 @@ export class HtxAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, orderId: string): Order {
-    return {
-      pair: order.pair,
-      id: orderId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const orderId = id.parse(await this.call("POST", HTX_PATHS.place, {}, await this.limitOrder(order)));
+    const orderId = this.parse(id, await this.call("POST", HTX_PATHS.place, {}, await this.limitOrder(order)), "data");
     return this.placed(order, orderId);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseHtxOrder(await this.call("GET", HTX_PATHS.byClientOrderId, { clientOrderId }), pair);
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () =>
+      parseHtxOrder(await this.call("GET", HTX_PATHS.byClientOrderId, { clientOrderId }), pair),
+    );
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -356,21 +354,14 @@ export class HtxAdapter extends RestAdapter {
     const failed = answer.find((item) => item["err-code"] || item["order-id"] === undefined);
     if (failed) {
       const code = failed["err-code"] ?? undefined;
-      throw this.fail(
-        code,
-        `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
-        undefined,
-        undefined,
-        {
-          detail: `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
-        },
-      );
+      const detail = batchFailureMessage([code, failed["err-msg"] ?? undefined]);
+      throw this.fail(code, detail, undefined, undefined, { detail });
     }
     return answer.map((item, i) => this.placed(orders[i]!, item["order-id"] as string));
   }
 
   protected async submitCancel(_pair: string, orderId: string): Promise<string> {
-    return id.parse(await this.call("POST", HTX_PATHS.submitCancel(orderId), {}, {}));
+    return this.parse(id, await this.call("POST", HTX_PATHS.submitCancel(orderId), {}, {}), "data");
   }
 
   protected async submitCancelBatch(_pair: string, ids: string[]): Promise<string[]> {

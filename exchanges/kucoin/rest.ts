@@ -14,6 +14,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
+import { batchFailureMessage, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -152,8 +153,6 @@ export function kucoinSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const KucoinOrderSchema = z.object({
   id: z.string(),
   symbol: z.string(),
@@ -236,9 +235,15 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const response = await this.sendJson(
-      kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
+    return this.unwrap(
+      await this.sendJson(
+        kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
+      ),
     );
+  }
+
+  /** {code: "200000", data} on success. */
+  protected unwrap(response: JsonResponse): unknown {
     const envelope = (response.json ?? {}) as { code?: unknown; msg?: unknown; data?: unknown };
     if (isCode(envelope.code, KUCOIN_OK)) return envelope.data;
     throw this.kucoinError(response, envelope);
@@ -277,22 +282,6 @@ export class KucoinAdapter extends RestAdapter {
     };
   }
 
-  /** KuCoin's create answers only the order id; the rest is what was placed. */
-  private placed(order: OrderToPlace, id: string): Order {
-    return {
-      pair: order.pair,
-      id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     const data = z
       .object({ orderId: z.string() })
@@ -301,12 +290,9 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(_pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.byClientOid(clientOrderId)));
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () =>
+      parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.byClientOid(clientOrderId))),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -327,7 +313,7 @@ export class KucoinAdapter extends RestAdapter {
       const placed = list.filter((item) => item.status === "success").length;
       throw new ExchangeError(
         "kucoin",
-        `One of orders threw an error (${failed.failMsg ?? failed.status}); ${placed} of ${list.length} placed`,
+        batchFailureMessage([failed.failMsg ?? failed.status], { placed, total: list.length }),
         { kind: "invalid-order" },
       );
     }

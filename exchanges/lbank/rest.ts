@@ -7,7 +7,15 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -208,9 +216,6 @@ export function lbankSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 /** The supplement order object of orders_info, orders_info_no_deal and cancel answers. */
 const LbankOrderSchema = z.object({
   symbol: z.string(),
@@ -289,7 +294,11 @@ export class LbankAdapter extends RestAdapter {
 
   /** Seed 001 §8: success is result true; result false carries error_code and msg. */
   private async call(path: string, params: Record<string, string> = {}): Promise<unknown> {
-    const response = await this.sendJson(lbankSignedRequest(this.credentials, this.now(), path, params));
+    return this.unwrap(await this.sendJson(lbankSignedRequest(this.credentials, this.now(), path, params)));
+  }
+
+  /** {result: true, data} on success, {result: false, error_code, msg} on failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as { result?: unknown; data?: unknown; error_code?: unknown; msg?: unknown };
     const ok = json.result === true || json.result === "true";
     if (ok && response.status < 400) return json.data;
@@ -316,32 +325,18 @@ export class LbankAdapter extends RestAdapter {
         custom_id: order.clientOrderId,
       }),
     );
-    return {
-      pair: order.pair,
-      id: data.order_id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
+    return this.placed(order, data.order_id);
   }
 
   /** orders_info.do takes the user-defined id as origClientOrderId (docs "Query order"). */
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
+    return this.unlessNotFound(async () => {
       const data = await this.call(LBANK_PATHS.ordersInfo, {
         symbol: this.symbol(pair),
         origClientOrderId: clientOrderId,
       });
       return data === null || data === undefined ? undefined : parseLbankOrder(data);
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    });
   }
 
   protected async submitBatch(): Promise<Order[]> {

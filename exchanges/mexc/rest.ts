@@ -5,7 +5,15 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { batchFailureMessage, id, num } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -118,11 +126,9 @@ export function mexcSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const MexcOrderSchema = z.object({
   symbol: z.string(),
-  orderId: z.union([z.string(), z.number()]).transform(String),
+  orderId: id,
   clientOrderId: z.string().nullable().optional(),
   origClientOrderId: z.string().nullable().optional(),
   price: num.optional(),
@@ -139,9 +145,9 @@ const MexcOrderSchema = z.object({
 
 const MexcBatchItemSchema = z.object({
   symbol: z.string().optional(),
-  orderId: z.union([z.string(), z.number()]).transform(String).optional(),
+  orderId: id.optional(),
   newClientOrderId: z.string().optional(),
-  code: z.union([z.string(), z.number()]).optional(),
+  code: num.optional(),
   msg: z.string().optional(),
 });
 
@@ -182,7 +188,11 @@ export class MexcAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(mexcSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(mexcSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** No envelope on success; a failure is an HTTP error or a body {code, msg} with a code other than 0 or 200. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const failed =
       response.status >= 400 ||
@@ -214,36 +224,18 @@ export class MexcAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, id: string, time: unknown): Order {
-    return {
-      pair: order.pair,
-      id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(time) || this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     const answer = MexcOrderSchema.parse(await this.call("POST", MEXC_PATHS.order, this.limitParams(order)));
     return this.placed(order, answer.orderId, answer.transactTime);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseMexcOrder(
+    return this.unlessNotFound(async () =>
+      parseMexcOrder(
         await this.call("GET", MEXC_PATHS.order, { symbol: this.symbol(pair), origClientOrderId: clientOrderId }),
         pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+      ),
+    );
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -253,12 +245,9 @@ export class MexcAdapter extends RestAdapter {
     if (failed) {
       const placed =
         answer.length - answer.filter((item) => item.code !== undefined || item.orderId === undefined).length;
-      throw this.fail(
-        failed.code,
-        `One of orders threw an error (${failed.code ?? ""}, ${failed.msg ?? ""}); ${placed} of ${answer.length} placed`,
-      );
+      throw this.fail(failed.code, batchFailureMessage([failed.code, failed.msg], { placed, total: answer.length }));
     }
-    return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string, undefined));
+    return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string));
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {

@@ -8,10 +8,12 @@ import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
   type ErrorCodeTable,
+  type JsonResponse,
   type OrderToPlace,
   parseJsonExact,
   RestAdapter,
 } from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -178,13 +180,11 @@ export function probitSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: num, token_type: z.string().optional() });
 
 /** The ORDER object of new_order, cancel_order, order and open_order. */
 const ProbitOrderSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id,
   market_id: z.string(),
   type: z.string().optional(),
   side: z.string(),
@@ -309,10 +309,16 @@ export class ProbitAdapter extends RestAdapter {
   private async call(method: HttpMethod, path: string, params: Record<string, string> = {}): Promise<unknown> {
     const token = await this.tokens.get();
     const response = await this.sendJson(probitSignedRequest(token, method, path, params));
+    const refused = (response.json as { errorCode?: unknown } | undefined)?.errorCode === PROBIT_CODE.UNAUTHORIZED;
+    if (refused || response.status === 401) this.tokens.invalidate(token);
+    return this.unwrap(response);
+  }
+
+  /** {data} on success, {errorCode, message, details} on 4xx/5xx. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as { data?: unknown; errorCode?: unknown; message?: unknown };
     if (response.status < 300 && json.data !== undefined) return json.data;
     const code = typeof json.errorCode === "string" ? json.errorCode : undefined;
-    if (code === PROBIT_CODE.UNAUTHORIZED || response.status === 401) this.tokens.invalidate(token);
     const msg = typeof json.message === "string" && json.message ? json.message : `HTTP ${response.status}`;
     throw this.fail(code, msg, response.status, response.headers);
   }
@@ -346,12 +352,7 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return await this.queryOrder(pair, { client_order_id: clientOrderId });
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () => await this.queryOrder(pair, { client_order_id: clientOrderId }));
   }
 
   protected async submitBatch(): Promise<Order[]> {

@@ -5,7 +5,15 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type ErrorCodeTable, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import {
+  collectBalances,
+  type ErrorCodeTable,
+  type JsonResponse,
+  type OrderToPlace,
+  RestAdapter,
+  toMillis,
+} from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -109,9 +117,6 @@ export function xtSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 const XtOrderSchema = z.object({
   symbol: z.string().optional(),
   orderId: id,
@@ -180,7 +185,11 @@ export class XtAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, query: Params = {}, body?: unknown): Promise<unknown> {
-    const response = await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body));
+    return this.unwrap(await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body)));
+  }
+
+  /** {rc, mc, result}: rc 0 is success; mc names the failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success)
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
@@ -207,34 +216,16 @@ export class XtAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, orderId: string): Order {
-    return {
-      pair: order.pair,
-      id: orderId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     const result = z.object({ orderId: id }).parse(await this.call("POST", XT_PATHS.order, {}, this.orderBody(order)));
     return this.placed(order, result.orderId);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
+    return this.unlessNotFound(async () => {
       const result = await this.call("GET", XT_PATHS.order, { clientOrderId });
       return result ? parseXtOrder(result, pair) : undefined;
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    });
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
