@@ -279,6 +279,7 @@ export class BookRelay {
       const feed = createFeed(exchange, pair, {
         ...nodeFeedOptions(),
         ...(exchange === "paper" ? { now: () => this.app.now() } : {}),
+        ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
       });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);

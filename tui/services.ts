@@ -73,6 +73,8 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
         ...common,
         ...(depth === undefined ? {} : { depth }),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        // PRODUCT D12: the account's proxy carries the feed's snapshots too.
+        ...(options.credentials?.httpAgent ? { proxy: options.credentials.httpAgent } : {}),
       });
     },
     listAccounts: (exchange) => listPaperAccounts(exchange, options.dataDir),

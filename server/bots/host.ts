@@ -167,6 +167,7 @@ export class BotHost {
           : createFeed(exchange, pair, {
               ...nodeFeedOptions(),
               logger: this.app.logger,
+              ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
               ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
             });
       entry = { feed, users: 0 };
