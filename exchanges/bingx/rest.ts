@@ -13,7 +13,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { id, notPlacedMessage, num } from "../core/answer.js";
+import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -144,7 +144,7 @@ const EnvelopeSchema = z.object({
 const OrdersSchema = z.object({ orders: z.array(z.unknown()).nullable().optional() });
 
 export function parseBingxOrder(raw: unknown, pair: string): Order {
-  const o = BingxOrderSchema.parse(raw);
+  const o = parseAnswer("bingx", BingxOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderId,
@@ -162,14 +162,16 @@ export function parseBingxOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseBingxBalances(data: unknown): Balances {
-  const { balances } = z
-    .object({
+  const { balances } = parseAnswer(
+    "bingx",
+    z.object({
       balances: z
         .array(z.object({ asset: z.string(), free: num, locked: num }))
         .nullable()
         .optional(),
-    })
-    .parse(data);
+    }),
+    data,
+  );
   return collectBalances((balances ?? []).map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
 }
 
@@ -242,7 +244,7 @@ export class BingxAdapter extends RestAdapter {
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     // sync=true: the orders may differ in side (BingX's parallel mode wants one symbol/side/type).
     const data = JSON.stringify(orders.map((o) => this.limitParams(o)));
-    const answer = OrdersSchema.parse(await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
+    const answer = this.parse(OrdersSchema, await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
     const placed = (answer.orders ?? []).map((raw) => parseBingxOrder(raw, pair));
     const byClientId = new Map(placed.map((o) => [o.clientOrderId, o]));
     return orders.map((order, i) => {
@@ -259,7 +261,8 @@ export class BingxAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return BingxOrderSchema.parse(
+    return this.parse(
+      BingxOrderSchema,
       await this.call("POST", BINGX_PATHS.cancel, { symbol: this.symbol(pair), orderId: id }),
     ).orderId;
   }
@@ -270,21 +273,23 @@ export class BingxAdapter extends RestAdapter {
       symbol: this.symbol(pair),
       orderIds: ids.join(","),
     });
-    const answer = z
-      .object({
+    const answer = this.parse(
+      z.object({
         success: z.array(z.unknown()).nullable().optional(),
         orders: z.array(z.unknown()).nullable().optional(),
-      })
-      .parse(data ?? {});
+      }),
+      data ?? {},
+    );
     const canceled = answer.success ?? answer.orders ?? [];
-    return canceled.length ? canceled.map((raw) => BingxOrderSchema.parse(raw).orderId) : ids;
+    return canceled.length ? canceled.map((raw) => this.parse(BingxOrderSchema, raw).orderId) : ids;
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = OrdersSchema.parse(
+    const answer = this.parse(
+      OrdersSchema,
       (await this.call("POST", BINGX_PATHS.cancelOpenOrders, { symbol: this.symbol(pair) })) ?? {},
     );
-    return (answer.orders ?? []).map((raw) => BingxOrderSchema.parse(raw).orderId);
+    return (answer.orders ?? []).map((raw) => this.parse(BingxOrderSchema, raw).orderId);
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
@@ -297,7 +302,8 @@ export class BingxAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const answer = OrdersSchema.parse(
+    const answer = this.parse(
+      OrdersSchema,
       (await this.call("GET", BINGX_PATHS.openOrders, { symbol: this.symbol(p) })) ?? {},
     );
     return (answer.orders ?? []).map((raw) => parseBingxOrder(raw, p));

@@ -13,7 +13,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { id, notPlacedMessage, num } from "../core/answer.js";
+import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -161,7 +161,7 @@ const EnvelopeSchema = z.object({ code: num, message: z.string().optional(), dat
  * open, and that is mexc's; BitMart's word is kept in rawStatus).
  */
 export function parseBitmartOrder(raw: unknown, pair: string): Order {
-  const o = BitmartOrderSchema.parse(raw);
+  const o = parseAnswer("bitmart", BitmartOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderId,
@@ -180,14 +180,16 @@ export function parseBitmartOrder(raw: unknown, pair: string): Order {
 
 /** GET /account/v1/wallet: available is free, frozen is what orders lock (BitMart returns only non-zero assets). */
 export function parseBitmartBalances(data: unknown): Balances {
-  const { wallet } = z
-    .object({
+  const { wallet } = parseAnswer(
+    "bitmart",
+    z.object({
       wallet: z
         .array(z.object({ currency: z.string(), available: num, frozen: num }))
         .nullable()
         .optional(),
-    })
-    .parse(data);
+    }),
+    data,
+  );
   return collectBalances((wallet ?? []).map((w) => ({ currency: w.currency, free: w.available, locked: w.frozen })));
 }
 
@@ -265,8 +267,8 @@ export class BitmartAdapter extends RestAdapter {
     });
     // The documented answer nests its own {code, msg, data: {orderIds}} (0 there is success);
     // a flat data {orderIds} is read too.
-    const inner = z
-      .object({
+    const inner = this.parse(
+      z.object({
         code: num.optional(),
         msg: z.string().optional(),
         data: z
@@ -274,8 +276,9 @@ export class BitmartAdapter extends RestAdapter {
           .nullable()
           .optional(),
         orderIds: z.array(id).optional(),
-      })
-      .parse(data ?? {});
+      }),
+      data ?? {},
+    );
     if (inner.code !== undefined && !isCode(inner.code, 0)) throw this.fail(inner.code, inner.msg ?? "Batch failed");
     const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
     if (ids.length !== orders.length) {
@@ -287,11 +290,10 @@ export class BitmartAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
-    const data = z
-      .object({ result: z.boolean().optional() })
-      .parse(
-        (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
-      );
+    const data = this.parse(
+      z.object({ result: z.boolean().optional() }),
+      (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
+    );
     // "result = false indicates that the cancel failed because the order was matched or cancelled."
     if (data.result === false) {
       throw new ExchangeError(this.id, `Cancel failed: order ${orderId} was already filled or canceled`, {
@@ -302,15 +304,14 @@ export class BitmartAdapter extends RestAdapter {
   }
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
-    const data = z
-      .object({ successIds: z.array(id).nullable().optional(), failIds: z.array(id).nullable().optional() })
-      .parse(
-        (await this.call("POST", BITMART_PATHS.cancelOrders, {
-          symbol: this.symbol(pair),
-          orderIds: ids,
-          recvWindow: BITMART_RECV_WINDOW,
-        })) ?? {},
-      );
+    const data = this.parse(
+      z.object({ successIds: z.array(id).nullable().optional(), failIds: z.array(id).nullable().optional() }),
+      (await this.call("POST", BITMART_PATHS.cancelOrders, {
+        symbol: this.symbol(pair),
+        orderIds: ids,
+        recvWindow: BITMART_RECV_WINDOW,
+      })) ?? {},
+    );
     const failed = data.failIds ?? [];
     if (failed.length) {
       const done = data.successIds ?? [];
@@ -351,10 +352,7 @@ export class BitmartAdapter extends RestAdapter {
       limit: 200,
       recvWindow: BITMART_RECV_WINDOW,
     });
-    return z
-      .array(z.unknown())
-      .parse(data ?? [])
-      .map((raw) => parseBitmartOrder(raw, p));
+    return this.parse(z.array(z.unknown()), data ?? []).map((raw) => parseBitmartOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -15,7 +15,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isSuccessCode } from "../core/success.js";
@@ -145,7 +145,7 @@ export function bitrueStatus(raw: string | undefined): Order["status"] {
 }
 
 export function parseBitrueOrder(raw: unknown, pair: string): Order {
-  const o = BitrueOrderSchema.parse(raw);
+  const o = parseAnswer("bitrue", BitrueOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderIdStr ?? o.orderId,
@@ -163,9 +163,11 @@ export function parseBitrueOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseBitrueBalances(raw: unknown): Balances {
-  const { balances } = z
-    .object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) })
-    .parse(raw);
+  const { balances } = parseAnswer(
+    "bitrue",
+    z.object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) }),
+    raw,
+  );
   return collectBalances(balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
 }
 
@@ -205,24 +207,23 @@ export class BitrueAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const answer = z
-      .object({
+    const answer = this.parse(
+      z.object({
         orderId: id,
         orderIdStr: z.string().optional(),
         clientOrderId: z.string().nullable().optional(),
         transactTime: num.optional(),
-      })
-      .parse(
-        await this.call("POST", BITRUE_PATHS.order, {
-          symbol: this.symbol(order.pair),
-          side: order.side === "Buy" ? "BUY" : "SELL",
-          type: "LIMIT",
-          timeInForce: "GTC",
-          quantity: order.amount,
-          price: order.price,
-          newClientOrderId: order.clientOrderId,
-        }),
-      );
+      }),
+      await this.call("POST", BITRUE_PATHS.order, {
+        symbol: this.symbol(order.pair),
+        side: order.side === "Buy" ? "BUY" : "SELL",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        quantity: order.amount,
+        price: order.price,
+        newClientOrderId: order.clientOrderId,
+      }),
+    );
     return {
       // the docs' answer carries an 18-digit orderId beside its text form orderIdStr
       ...this.placed(order, answer.orderIdStr ?? answer.orderId, answer.transactTime),
@@ -238,9 +239,10 @@ export class BitrueAdapter extends RestAdapter {
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     const resting = (await this.fetchOpenOrders(pair)).find((o) => o.clientOrderId === clientOrderId);
     if (resting) return resting;
-    const all = z
-      .array(z.unknown())
-      .parse(await this.call("GET", BITRUE_PATHS.allOrders, { symbol: this.symbol(pair) }));
+    const all = this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", BITRUE_PATHS.allOrders, { symbol: this.symbol(pair) }),
+    );
     return all.map((raw) => parseBitrueOrder(raw, pair)).find((o) => o.clientOrderId === clientOrderId);
   }
 
@@ -259,9 +261,10 @@ export class BitrueAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
-    const answer = z
-      .object({ orderId: id, orderIdStr: z.string().optional() })
-      .parse(await this.call("DELETE", BITRUE_PATHS.order, { symbol: this.symbol(pair), orderId }));
+    const answer = this.parse(
+      z.object({ orderId: id, orderIdStr: z.string().optional() }),
+      await this.call("DELETE", BITRUE_PATHS.order, { symbol: this.symbol(pair), orderId }),
+    );
     return answer.orderIdStr ?? answer.orderId;
   }
 
@@ -275,10 +278,10 @@ export class BitrueAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    return z
-      .array(z.unknown())
-      .parse(await this.call("GET", BITRUE_PATHS.openOrders, { symbol: this.symbol(p) }))
-      .map((raw) => parseBitrueOrder(raw, p));
+    return this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", BITRUE_PATHS.openOrders, { symbol: this.symbol(p) }),
+    ).map((raw) => parseBitrueOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

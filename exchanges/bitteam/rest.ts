@@ -14,7 +14,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { isCode, isSuccessCode } from "../core/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -125,7 +125,7 @@ function pairOfName(name: string): string {
  * Seed 001 §3: `createdAt` (ISO) when present, else `timestamp` in seconds × 1000.
  */
 export function parseBitteamOrder(raw: unknown): Order {
-  const o = BitteamOrderSchema.parse(raw);
+  const o = parseAnswer("bitteam", BitteamOrderSchema, raw);
   const created = o.createdAt ? Date.parse(o.createdAt) : Number.NaN;
   const order: Order = {
     pair: pairOfName(o.pair),
@@ -148,7 +148,7 @@ export function parseBitteamOrder(raw: unknown): Order {
  * per-currency objects are read. Seed 001 §3: all-zero currencies dropped, codes upper-cased.
  */
 export function parseBitteamBalances(result: unknown): Balances {
-  const rows = z.record(z.string(), z.unknown()).parse(result);
+  const rows = parseAnswer("bitteam", z.record(z.string(), z.unknown()), result);
   const entry = z.object({ free: num.nullable().optional(), used: num.nullable().optional() });
   const out: { currency: string; free: unknown; locked: unknown }[] = [];
   for (const [currency, value] of Object.entries(rows)) {
@@ -210,7 +210,7 @@ export class BitteamAdapter extends RestAdapter {
   /** The numeric pair id of a pair, from the pairs list cached per adapter (a failed fetch is not kept). */
   private async pairId(pair: string): Promise<string> {
     this.pairIds ??= this.call("GET", BITTEAM_PATHS.pairs, {}, false).then(
-      (result) => new Map(PairsSchema.parse(result).pairs.map((p) => [p.name.toLowerCase(), String(p.id)])),
+      (result) => new Map(this.parse(PairsSchema, result).pairs.map((p) => [p.name.toLowerCase(), String(p.id)])),
       (error: unknown) => {
         this.pairIds = undefined;
         throw error;
@@ -333,7 +333,8 @@ export class BitteamAdapter extends RestAdapter {
     const out: Order[] = [];
     const seen = new Set<string>();
     for (let offset = 0; ; offset += limit) {
-      const page = OrdersOfUserSchema.parse(
+      const page = this.parse(
+        OrdersOfUserSchema,
         (await this.call("GET", BITTEAM_PATHS.ordersOfUser, { type: "active", pair: this.symbol(p), limit, offset })) ??
           {},
       );

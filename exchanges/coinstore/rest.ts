@@ -13,7 +13,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { batchFailureMessage, id, num } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -125,7 +125,7 @@ const AccountRowSchema = z.object({
  * SUBMITTED, PARTIAL_FILLED open; FILLED closed; CANCELED, NOT_FOUND canceled).
  */
 export function parseCoinstoreOrder(raw: unknown, pair: string): Order {
-  const order = CoinstoreOrderSchema.parse(raw);
+  const order = parseAnswer("coinstore", CoinstoreOrderSchema, raw);
   const state = order.ordStatus ?? order.ordState;
   const fromCurrencies =
     order.baseCurrency && order.quoteCurrency
@@ -157,13 +157,10 @@ export function coinstoreOrderFromInfo(data: unknown, pair: string): Order | und
 /** accountList gives one row per currency and type: AVAILABLE (type 1) is free, FROZEN (type 4) locked. */
 export function parseCoinstoreBalances(raw: unknown): Balances {
   return collectBalances(
-    z
-      .array(AccountRowSchema)
-      .parse(raw)
-      .map((row) => {
-        const frozen = row.typeName === "FROZEN" || String(row.type) === "4";
-        return { currency: row.currency, free: frozen ? "0" : row.balance, locked: frozen ? row.balance : "0" };
-      }),
+    parseAnswer("coinstore", z.array(AccountRowSchema), raw).map((row) => {
+      const frozen = row.typeName === "FROZEN" || String(row.type) === "4";
+      return { currency: row.currency, free: frozen ? "0" : row.balance, locked: frozen ? row.balance : "0" };
+    }),
   );
 }
 
@@ -208,16 +205,16 @@ export class CoinstoreAdapter extends RestAdapter {
   /** `timestamp` (ms) is a required body field of place and placeBatch (docs "Create order"). */
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     // The table names the answer's id `ordId`; the docs' example answer writes `order_id`: either is read.
-    const data = z
-      .object({ ordId: id.optional(), order_id: id.optional() })
-      .refine((d) => d.ordId !== undefined || d.order_id !== undefined, "ordId missing")
-      .parse(
-        await this.call("POST", COINSTORE_PATHS.place, {
-          symbol: this.symbol(order.pair),
-          ...this.limitOrder(order),
-          timestamp: this.now(),
-        }),
-      );
+    const data = this.parse(
+      z
+        .object({ ordId: id.optional(), order_id: id.optional() })
+        .refine((d) => d.ordId !== undefined || d.order_id !== undefined, "ordId missing"),
+      await this.call("POST", COINSTORE_PATHS.place, {
+        symbol: this.symbol(order.pair),
+        ...this.limitOrder(order),
+        timestamp: this.now(),
+      }),
+    );
     return this.placed(order, (data.ordId ?? data.order_id)!);
   }
 
@@ -228,8 +225,8 @@ export class CoinstoreAdapter extends RestAdapter {
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const data = z
-      .array(
+    const data = this.parse(
+      z.array(
         // docs "Batch ordering": each item is {ordId, clOrdId, errno, errMsg}
         z.object({
           ordId: id.nullable().optional(),
@@ -237,14 +234,13 @@ export class CoinstoreAdapter extends RestAdapter {
           errno: num.nullable().optional(),
           errMsg: z.string().nullable().optional(),
         }),
-      )
-      .parse(
-        await this.call("POST", COINSTORE_PATHS.placeBatch, {
-          symbol: this.symbol(pair),
-          orders: orders.map((o) => this.limitOrder(o)),
-          timestamp: this.now(),
-        }),
-      );
+      ),
+      await this.call("POST", COINSTORE_PATHS.placeBatch, {
+        symbol: this.symbol(pair),
+        orders: orders.map((o) => this.limitOrder(o)),
+        timestamp: this.now(),
+      }),
+    );
     const failed = data.find(
       (item) => !item.ordId || (item.errno !== undefined && item.errno !== null && Number(item.errno) !== 0),
     );
@@ -262,9 +258,10 @@ export class CoinstoreAdapter extends RestAdapter {
 
   /** docs "Batch cancellation according to order id": data {success: [ids], reject: [ids]}; the canceled ids are returned. */
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
-    const data = z
-      .object({ success: z.array(id).nullable().optional(), reject: z.array(id).nullable().optional() })
-      .parse(await this.call("POST", COINSTORE_PATHS.cancelBatch, { symbol: this.symbol(pair), orderIds: ids }));
+    const data = this.parse(
+      z.object({ success: z.array(id).nullable().optional(), reject: z.array(id).nullable().optional() }),
+      await this.call("POST", COINSTORE_PATHS.cancelBatch, { symbol: this.symbol(pair), orderIds: ids }),
+    );
     return data.success ?? [];
   }
 
@@ -284,9 +281,10 @@ export class CoinstoreAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const rows = z
-      .array(z.unknown())
-      .parse((await this.call("GET", COINSTORE_PATHS.active, { symbol: this.symbol(p) })) ?? []);
+    const rows = this.parse(
+      z.array(z.unknown()),
+      (await this.call("GET", COINSTORE_PATHS.active, { symbol: this.symbol(p) })) ?? [],
+    );
     return rows.map((row) => parseCoinstoreOrder(row, p));
   }
 

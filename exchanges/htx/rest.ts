@@ -14,7 +14,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { batchFailureMessage, id, num } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -231,7 +231,7 @@ const HtxCancelOpenSchema = z.object({
 
 /** btcusdt → BTC/USDT needs the quote; the caller's pair is used (HTX symbols have no separator). */
 export function parseHtxOrder(raw: unknown, pair: string): Order {
-  const order = HtxOrderSchema.parse(raw);
+  const order = parseAnswer("htx", HtxOrderSchema, raw);
   const [side = "", ...rest] = order.type.split("-");
   const status = normalizeStatus("htx", order.state);
   return {
@@ -253,7 +253,7 @@ export function parseHtxOrder(raw: unknown, pair: string): Order {
 /** HTX lists "trade" (free) and "frozen" (locked) rows per currency. */
 export function parseHtxBalances(raw: unknown): Balances {
   return collectBalances(
-    HtxBalanceSchema.parse(raw).list.map((row) => ({
+    parseAnswer("htx", HtxBalanceSchema, raw).list.map((row) => ({
       currency: row.currency,
       free: row.type === "trade" ? row.balance : "0",
       locked: row.type === "frozen" ? row.balance : "0",
@@ -305,7 +305,7 @@ export class HtxAdapter extends RestAdapter {
   /** Seed 001 §5: the key's spot account id, looked up once through the same base URL. */
   private accountId(): Promise<string> {
     this.spotAccountId ??= (async () => {
-      const accounts = HtxAccountsSchema.parse(await this.call("GET", HTX_PATHS.accounts));
+      const accounts = this.parse(HtxAccountsSchema, await this.call("GET", HTX_PATHS.accounts));
       const spot =
         accounts.find((a) => a.type === "spot" && (a.state === undefined || a.state === "working")) ??
         accounts.find((a) => a.type === "spot");
@@ -349,7 +349,7 @@ export class HtxAdapter extends RestAdapter {
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const payload = await Promise.all(orders.map((o) => this.limitOrder(o)));
-    const answer = z.array(HtxBatchItemSchema).parse(await this.call("POST", HTX_PATHS.batchOrders, {}, payload));
+    const answer = this.parse(z.array(HtxBatchItemSchema), await this.call("POST", HTX_PATHS.batchOrders, {}, payload));
     // Seed 001 §5: "htx batch fails per item with the same 'One of orders threw an error' message".
     const failed = answer.find((item) => item["err-code"] || item["order-id"] === undefined);
     if (failed) {
@@ -365,7 +365,8 @@ export class HtxAdapter extends RestAdapter {
   }
 
   protected async submitCancelBatch(_pair: string, ids: string[]): Promise<string[]> {
-    return HtxBatchCancelSchema.parse(await this.call("POST", HTX_PATHS.batchCancel, {}, { "order-ids": ids })).success;
+    return this.parse(HtxBatchCancelSchema, await this.call("POST", HTX_PATHS.batchCancel, {}, { "order-ids": ids }))
+      .success;
   }
 
   /**
@@ -376,7 +377,7 @@ export class HtxAdapter extends RestAdapter {
   protected async submitCancelAll(pair: string): Promise<string[]> {
     const body = { "account-id": await this.accountId(), symbol: this.symbol(pair), size: HTX_CANCEL_ALL_PAGE };
     for (let round = 0; round < 10; round++) {
-      const answer = HtxCancelOpenSchema.parse(await this.call("POST", HTX_PATHS.cancelAllOpen, {}, body));
+      const answer = this.parse(HtxCancelOpenSchema, await this.call("POST", HTX_PATHS.cancelAllOpen, {}, body));
       if (String(answer["next-id"]) === "-1" || Number(answer["success-count"]) === 0) break;
     }
     return [];
@@ -387,7 +388,8 @@ export class HtxAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z.array(z.unknown()).parse(
+    const rows = this.parse(
+      z.array(z.unknown()),
       await this.call("GET", HTX_PATHS.openOrders, {
         "account-id": await this.accountId(),
         symbol: this.symbol(pair),

@@ -14,7 +14,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { batchFailureMessage, num } from "../core/answer.js";
+import { batchFailureMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -193,7 +193,7 @@ const KucoinAccountsSchema = z.array(
 );
 
 export function parseKucoinOrder(raw: unknown): Order {
-  const order = KucoinOrderSchema.parse(raw);
+  const order = parseAnswer("kucoin", KucoinOrderSchema, raw);
   const dealSize = toDecimalString(order.dealSize);
   return {
     pair: order.symbol.replace("-", "/").toUpperCase(),
@@ -213,7 +213,7 @@ export function parseKucoinOrder(raw: unknown): Order {
 /** Trade-account balances: free = available, locked = holds (seed 001 §3 rules via collectBalances). */
 export function parseKucoinBalances(raw: unknown): Balances {
   return collectBalances(
-    KucoinAccountsSchema.parse(raw)
+    parseAnswer("kucoin", KucoinAccountsSchema, raw)
       .filter((row) => row.type === "trade")
       .map((row) => ({ currency: row.currency, free: row.available, locked: row.holds })),
   );
@@ -283,9 +283,10 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const data = z
-      .object({ orderId: z.string() })
-      .parse(await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)));
+    const data = this.parse(
+      z.object({ orderId: z.string() }),
+      await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)),
+    );
     return this.placed(order, data.orderId);
   }
 
@@ -305,9 +306,10 @@ export class KucoinAdapter extends RestAdapter {
     };
     const data = await this.call("POST", KUCOIN_PATHS.multi, {}, payload);
     // The documented answer is {data: [...]} inside the envelope's data.
-    const list = z
-      .array(KucoinMultiItemSchema)
-      .parse(Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data);
+    const list = this.parse(
+      z.array(KucoinMultiItemSchema),
+      Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data,
+    );
     const failed = list.find((item) => item.status !== "success");
     if (failed) {
       const placed = list.filter((item) => item.status === "success").length;
@@ -321,7 +323,7 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitCancel(_pair: string, id: string): Promise<string> {
-    const data = KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.order(id)));
+    const data = this.parse(KucoinCancelledSchema, await this.call("DELETE", KUCOIN_PATHS.order(id)));
     return data.cancelledOrderIds[0] ?? id;
   }
 
@@ -331,8 +333,10 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    return KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) }))
-      .cancelledOrderIds;
+    return this.parse(
+      KucoinCancelledSchema,
+      await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) }),
+    ).cancelledOrderIds;
   }
 
   async fetchOrder(_pair: string, id: string): Promise<Order> {
@@ -344,7 +348,8 @@ export class KucoinAdapter extends RestAdapter {
     const pageSize = LIMITS.kucoin.openOrders ?? 500;
     const orders: Order[] = [];
     for (let currentPage = 1; ; currentPage++) {
-      const page = KucoinPageSchema.parse(
+      const page = this.parse(
+        KucoinPageSchema,
         await this.call("GET", KUCOIN_PATHS.orders, {
           status: "active",
           symbol: this.symbol(pair),

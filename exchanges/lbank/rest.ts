@@ -15,7 +15,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -241,7 +241,7 @@ const OpenOrdersSchema = z.union([
 ]);
 
 export function parseLbankOpenOrders(data: unknown): { orders: Order[]; total: number | undefined } {
-  const page = OpenOrdersSchema.parse(data ?? {});
+  const page = parseAnswer("lbank", OpenOrdersSchema, data ?? {});
   return {
     orders: (page.orders ?? []).map(parseLbankOrder),
     total: page.total === undefined ? undefined : Number(page.total),
@@ -260,7 +260,7 @@ function pairOfSymbol(symbol: string): string {
  * lib/status.ts. The side is written into `type` (buy, sell_maker, …).
  */
 export function parseLbankOrder(raw: unknown): Order {
-  const order = LbankOrderSchema.parse(raw);
+  const order = parseAnswer("lbank", LbankOrderSchema, raw);
   const kind = order.type ?? order.tradeType ?? "buy";
   const [, suffix] = /^(?:buy|sell)_?(.*)$/i.exec(kind) ?? [];
   return {
@@ -279,7 +279,11 @@ export function parseLbankOrder(raw: unknown): Order {
 
 export function parseLbankBalances(raw: unknown): Balances {
   return collectBalances(
-    AccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })),
+    parseAnswer("lbank", AccountSchema, raw).balances.map((b) => ({
+      currency: b.asset,
+      free: b.free,
+      locked: b.locked,
+    })),
   );
 }
 
@@ -316,7 +320,8 @@ export class LbankAdapter extends RestAdapter {
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     // type buy / sell is LBank's limit order; it rests until filled or canceled (good-till-cancel).
-    const data = z.object({ order_id: id }).parse(
+    const data = this.parse(
+      z.object({ order_id: id }),
       await this.call(LBANK_PATHS.createOrder, {
         symbol: this.symbol(order.pair),
         type: order.side === "Buy" ? "buy" : "sell",
@@ -354,11 +359,7 @@ export class LbankAdapter extends RestAdapter {
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
     const data = await this.call(LBANK_PATHS.cancelBySymbol, { symbol: this.symbol(pair) });
-    return z
-      .array(z.object({ orderId: id }).passthrough())
-      .catch([])
-      .parse(data)
-      .map((o) => o.orderId);
+    return this.parse(z.array(z.object({ orderId: id }).passthrough()).catch([]), data).map((o) => o.orderId);
   }
 
   async fetchOrder(pair: string, orderId: string): Promise<Order> {

@@ -13,7 +13,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { batchFailureMessage, id, num } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -155,7 +155,7 @@ const MexcAccountSchema = z.object({ balances: z.array(z.object({ asset: z.strin
 
 /** BTCUSDT → BTC/USDT needs the quote; the request's pair is passed where the answer lacks a separator. */
 export function parseMexcOrder(raw: unknown, pair: string): Order {
-  const order = MexcOrderSchema.parse(raw);
+  const order = parseAnswer("mexc", MexcOrderSchema, raw);
   const status = normalizeStatus("mexc", order.status);
   return {
     pair,
@@ -176,7 +176,11 @@ export function parseMexcOrder(raw: unknown, pair: string): Order {
 
 export function parseMexcBalances(raw: unknown): Balances {
   return collectBalances(
-    MexcAccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })),
+    parseAnswer("mexc", MexcAccountSchema, raw).balances.map((b) => ({
+      currency: b.asset,
+      free: b.free,
+      locked: b.locked,
+    })),
   );
 }
 
@@ -225,7 +229,7 @@ export class MexcAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const answer = MexcOrderSchema.parse(await this.call("POST", MEXC_PATHS.order, this.limitParams(order)));
+    const answer = this.parse(MexcOrderSchema, await this.call("POST", MEXC_PATHS.order, this.limitParams(order)));
     return this.placed(order, answer.orderId, answer.transactTime);
   }
 
@@ -240,7 +244,10 @@ export class MexcAdapter extends RestAdapter {
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const batchOrders = JSON.stringify(orders.map((o) => this.limitParams(o)));
-    const answer = z.array(MexcBatchItemSchema).parse(await this.call("POST", MEXC_PATHS.batchOrders, { batchOrders }));
+    const answer = this.parse(
+      z.array(MexcBatchItemSchema),
+      await this.call("POST", MEXC_PATHS.batchOrders, { batchOrders }),
+    );
     const failed = answer.find((item) => item.code !== undefined || item.orderId === undefined);
     if (failed) {
       const placed =
@@ -251,7 +258,8 @@ export class MexcAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return MexcOrderSchema.parse(
+    return this.parse(
+      MexcOrderSchema,
       await this.call("DELETE", MEXC_PATHS.order, { symbol: this.symbol(pair), orderId: id }),
     ).orderId;
   }
@@ -262,9 +270,10 @@ export class MexcAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = z
-      .array(MexcOrderSchema)
-      .parse(await this.call("DELETE", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
+    const answer = this.parse(
+      z.array(MexcOrderSchema),
+      await this.call("DELETE", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }),
+    );
     return answer.map((o) => o.orderId);
   }
 
@@ -276,9 +285,10 @@ export class MexcAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z
-      .array(z.unknown())
-      .parse(await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
+    const rows = this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }),
+    );
     return rows.map((row) => parseMexcOrder(row, normalizePair(pair, "mexc")));
   }
 

@@ -13,7 +13,7 @@ import {
   parseJsonExact,
   RestAdapter,
 } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -212,7 +212,7 @@ function pairOfMarket(marketId: string): string {
  * ProBit's own string kept in `rawStatus`. Seed 001 §3: the ISO time is parsed to milliseconds.
  */
 export function parseProbitOrder(raw: unknown): Order {
-  const order = ProbitOrderSchema.parse(raw);
+  const order = parseAnswer("probit", ProbitOrderSchema, raw);
   const filled = toDecimalString(order.filled_quantity);
   const amount =
     order.quantity !== undefined
@@ -240,7 +240,7 @@ export function parseProbitOrder(raw: unknown): Order {
 /** ProBit gives total and available: locked is their difference. */
 export function parseProbitBalances(raw: unknown): Balances {
   return collectBalances(
-    BalanceSchema.parse(raw).data.map((row) => {
+    parseAnswer("probit", BalanceSchema, raw).data.map((row) => {
       const total = toDecimalString(row.total);
       const available = toDecimalString(row.available);
       return { currency: row.currency_id, free: available, locked: new Decimal(total).minus(available).toFixed() };
@@ -381,9 +381,10 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z
-      .array(z.unknown())
-      .parse(await this.call("GET", PROBIT_PATHS.openOrder, { market_id: this.symbol(this.pairOf(pair)) }));
+    const rows = this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", PROBIT_PATHS.openOrder, { market_id: this.symbol(this.pairOf(pair)) }),
+    );
     return rows.map(parseProbitOrder);
   }
 

@@ -13,7 +13,7 @@ import {
   RestAdapter,
   toMillis,
 } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { isCode } from "../core/success.js";
@@ -134,7 +134,7 @@ const EnvelopeSchema = z.object({ rc: num, mc: z.string().nullable().optional(),
 
 /** Seed 001 §4 by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, REJECTED, EXPIRED canceled. */
 export function parseXtOrder(raw: unknown, pair: string): Order {
-  const o = XtOrderSchema.parse(raw);
+  const o = parseAnswer("xt", XtOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderId,
@@ -152,14 +152,16 @@ export function parseXtOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseXtBalances(result: unknown): Balances {
-  const { assets } = z
-    .object({
+  const { assets } = parseAnswer(
+    "xt",
+    z.object({
       assets: z
         .array(z.object({ currency: z.string(), availableAmount: num, frozenAmount: num }))
         .nullable()
         .optional(),
-    })
-    .parse(result);
+    }),
+    result,
+  );
   return collectBalances(
     (assets ?? []).map((a) => ({ currency: a.currency, free: a.availableAmount, locked: a.frozenAmount })),
   );
@@ -217,7 +219,10 @@ export class XtAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const result = z.object({ orderId: id }).parse(await this.call("POST", XT_PATHS.order, {}, this.orderBody(order)));
+    const result = this.parse(
+      z.object({ orderId: id }),
+      await this.call("POST", XT_PATHS.order, {}, this.orderBody(order)),
+    );
     return this.placed(order, result.orderId);
   }
 
@@ -229,9 +234,10 @@ export class XtAdapter extends RestAdapter {
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const result = z
-      .object({ items: z.array(BatchItemSchema).nullable().optional() })
-      .parse((await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {});
+    const result = this.parse(
+      z.object({ items: z.array(BatchItemSchema).nullable().optional() }),
+      (await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {},
+    );
     // Seed 001 §5: xt batch skips rejected items — the accepted ones are returned, the others logged.
     const placed: Order[] = [];
     for (const [i, item] of (result.items ?? []).entries()) {
@@ -247,9 +253,10 @@ export class XtAdapter extends RestAdapter {
   }
 
   protected async submitCancel(_pair: string, orderId: string): Promise<string> {
-    const result = z
-      .object({ cancelId: id.optional() })
-      .parse((await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {});
+    const result = this.parse(
+      z.object({ cancelId: id.optional() }),
+      (await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {},
+    );
     return result.cancelId ?? orderId;
   }
 
@@ -275,10 +282,7 @@ export class XtAdapter extends RestAdapter {
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
     const result = await this.call("GET", XT_PATHS.openOrder, { symbol: this.symbol(p), bizType: "SPOT" });
-    return z
-      .array(z.unknown())
-      .parse(result ?? [])
-      .map((raw) => parseXtOrder(raw, p));
+    return this.parse(z.array(z.unknown()), result ?? []).map((raw) => parseXtOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {
