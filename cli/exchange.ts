@@ -213,7 +213,7 @@ export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, d
     import("../exchanges/feeds.js"),
     import("../exchanges/feed-node.js"),
   ]);
-  // PRODUCT D12: the snapshots go through --proxy like the orders do.
+  // docs/decisions.md#d12: the snapshots go through --proxy like the orders do.
   const proxy = proxyUrl(ctx.options);
   return createFeed(id, pair, { ...nodeFeedOptions(), ...options, ...(proxy ? { proxy } : {}) });
 }

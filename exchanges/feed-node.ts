@@ -27,7 +27,7 @@ export const nodeInflate: Inflate = (data, format) => {
 
 /**
  * The feeds' REST calls in Node go through the adapters' RestClient (one transport, docs/feeds.md
- * "Snapshots"): the same time-out, gzip, logging and PRODUCT D12 proxy as orders. One client per
+ * "Snapshots"): the same time-out, gzip, logging and proxy (docs/decisions.md#d12) as orders. One client per
  * host, as a feed calls at most two (kucoin's token and its snapshot share one). An answer that is
  * not 2xx throws the same text as the browser's fetch path.
  */

@@ -88,7 +88,7 @@ export interface FeedOptions {
   /** paper: where the simulated exchange keeps its state */
   dataDir?: string;
   /**
-   * PRODUCT D12 proxy URL for the feed's REST calls (snapshots, tokens, symbol ids) in Node, the
+   * Proxy URL (docs/decisions.md#d12) for the feed's REST calls (snapshots, tokens, symbol ids) in Node, the
    * same RestClient path as the adapters' calls; the websocket itself connects directly.
    */
   proxy?: string;

@@ -73,7 +73,7 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
         ...common,
         ...(depth === undefined ? {} : { depth }),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-        // PRODUCT D12: the account's proxy carries the feed's snapshots too.
+        // docs/decisions.md#d12: the account's proxy carries the feed's snapshots too.
         ...(options.credentials?.httpAgent ? { proxy: options.credentials.httpAgent } : {}),
       });
     },

@@ -186,7 +186,7 @@ export class BitrueAdapter extends RestAdapter {
     return this.unwrap(await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params)));
   }
 
-  /** No envelope: a 2xx answer without an error `code` is the payload (PRODUCT D20). */
+  /** No envelope: a 2xx answer without an error `code` is the payload (docs/decisions.md#d20). */
   protected unwrap(response: JsonResponse): unknown {
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;

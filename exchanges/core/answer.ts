@@ -13,7 +13,7 @@ import { ExchangeError } from "../../lib/errors.js";
 /** A number as exchanges write it, text or JSON number; read it with toDecimalString. */
 export const num = z.union([z.string(), z.number()]);
 
-/** An id as exchanges write it, text or JSON number, read as text (long ids arrive as text, seed 001 §9). */
+/** An id as exchanges write it, text or JSON number, read as text (long ids arrive as text, docs/exchange-rules.md#limits). */
 export const id = z.union([z.string(), z.number()]).transform(String);
 
 /** A zod issue path as a reader writes it: `orders[0].id`, `[2].price`, `data.list`. */
@@ -108,7 +108,7 @@ export function parseAnswer<S extends z.ZodType>(exchange: string, schema: S, an
   throw unexpectedAnswer(exchange, parsed.error, root, { value: answer });
 }
 
-/** The batch failure of seed 001 §5: "One of orders threw an error (code, msg)", with the count placed when known. */
+/** The batch failure of docs/exchange-rules.md#validation: "One of orders threw an error (code, msg)", with the count placed when known. */
 export function batchFailureMessage(
   causes: readonly (string | number | undefined)[],
   counts?: { placed: number; total: number },

@@ -102,7 +102,7 @@ export function mayHaveReachedExchange(error: unknown): boolean {
 
 /**
  * The one HTTP transport of the exchange layer: every adapter's signed calls and, in Node, every
- * feed's REST snapshot (exchanges/feed-node.ts), so the proxy of PRODUCT D12 covers both.
+ * feed's REST snapshot (exchanges/feed-node.ts), so the proxy of docs/decisions.md#d12 covers both.
  */
 export class RestClient {
   readonly exchange: ExchangeId;

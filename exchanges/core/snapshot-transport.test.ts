@@ -1,6 +1,6 @@
 /**
  * One HTTP transport for orders and book snapshots (docs/feeds.md "Snapshots"): in Node a feed's
- * REST calls go through the adapters' RestClient, so the proxy of PRODUCT D12 (`--proxy`) carries
+ * REST calls go through the adapters' RestClient, so the proxy of docs/decisions.md#d12 (`--proxy`) carries
  * a polled book (bitteam) and a REST snapshot behind a websocket (gate) as it carries orders.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -53,7 +53,7 @@ async function tunnellingProxy(
   };
 }
 
-describe("feed snapshots take the adapters' transport and its proxy (PRODUCT D12)", () => {
+describe("feed snapshots take the adapters' transport and its proxy (docs/decisions.md#d12)", () => {
   let feed: BookFeed | undefined;
   afterEach(() => feed?.stop());
 
