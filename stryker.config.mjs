@@ -27,6 +27,9 @@ export const MUTATE = [
   "!exchanges/*/mock.ts",
   "!exchanges/*/ws-mock.ts",
   "!exchanges/core/testing/*.ts",
+  // pure data (docs/exchanges.md "What info.ts holds")
+  "!exchanges/core/info.ts",
+  "!exchanges/paper/info.ts",
 ];
 
 /**
@@ -37,6 +40,8 @@ export const TESTS = [
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
+  ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
+  ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
   ["exchanges/core/", ["exchanges/core/*.test.ts", "exchanges/*/rest.test.ts", "exchanges/*/feed.test.ts"]],
   ["server/", ["test/server/auth.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts"]],
 ];

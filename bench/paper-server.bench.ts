@@ -4,13 +4,20 @@
  * it; the authenticated balances read of the same account, same connections, is the reference
  * (alternated with it). The same place+cancel with paper's group commit off (one call per taking
  * of the lock, `setGroupLimit(1)`) runs beside it, so the gain of the groups is measured in this
- * process. docs/paper-store.md has the figures before and after the journal store and the groups.
+ * process. docs/paper-store.md has the figures before and after the journal store and the groups;
+ * docs/server-speed.md the client p99.
  *
- * Targets (issue 16: at least 10x the single-file store's rate, p99 under 50 ms):
- * - rate: at least 0.74x the balances read (the single-file store made 0.05-0.07x);
+ * Every run opens its 200 connections in a warm-up of WARMUP_S seconds that is not counted
+ * (`windowedRun`): the timed window sees the server's steady state, not each connection's first
+ * answer waiting for 199 handshakes and the harness's start.
+ *
+ * Targets (issue 16):
+ * - rate: at least 10x the single-file store's ~400 req/s at 200 connections, i.e. 4000 req/s
+ *   (absolute: the balances read beside it is the reference of this machine's load, its ratio
+ *   printed, not a target, since the read got faster with the same work);
+ * - p99 seen by the client under 50 ms, over the requests sent in the timed window;
  * - p99 inside the server (the router's logged time per request, from its first byte read to the
- *   answer) under 50 ms. The p99 autocannon sees also holds the time a request waits for a
- *   saturated process (autocannon runs in it): it is reported against the balances read's p99.
+ *   answer) under 50 ms.
  *
  * The order is a buy of 0.001 BTC at 1000 USDT, far below the synthetic market, so it rests and
  * the cancel always finds it open; each connection has at most one order open at a time, so the
@@ -27,13 +34,24 @@ import { pathHeader } from "../lib/api.js";
 import { startServer } from "../server/index.js";
 import { createJsonLogger } from "../server/log.js";
 import { type BenchOutcome, median } from "./index.js";
-import { type AutocannonResult, CONNECTIONS, loadAutocannon, RUN_SECONDS, registerBenchAdmin } from "./server.bench.js";
+import {
+  CONNECTIONS,
+  loadAutocannon,
+  RUN_SECONDS,
+  registerBenchAdmin,
+  type WindowedResult,
+  windowedRun,
+} from "./server.bench.js";
 
 const RUNS = 3;
 /** paper's place+cancel p99 goal, ms (issue 16) */
 export const P99_TARGET_MS = 50;
-/** place+cancel rate over the balances read's: 10x the single-file store's 0.074 (issue 16) */
-export const RATE_TARGET_RATIO = 0.74;
+/** the single-file store's place+cancel rate at 200 connections, req/s (issue 16) */
+export const SINGLE_FILE_RATE = 400;
+/** issue 16: at least 10x the single-file store's rate */
+export const RATE_TARGET = 10 * SINGLE_FILE_RATE;
+/** seconds of each run that open the connections and are not counted */
+export const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /** autocannon's per-request time-out, s: a create that timed out would leave its order open */
 const TIMEOUT_S = 60;
 
@@ -84,43 +102,46 @@ export async function run(): Promise<BenchOutcome[]> {
     const autocannon = await loadAutocannon();
     const url = server.url;
     const placeCancel = (seconds: number) =>
-      autocannon({
-        url,
-        connections: CONNECTIONS,
-        duration: seconds,
-        timeout: TIMEOUT_S,
-        headers,
-        requests: [
-          {
-            method: "POST",
-            path: "/token/trade/order/create",
-            body: order,
-            onResponse: (status: number, body: string, context: Record<string, unknown>) => {
-              context.id = status === 200 ? (JSON.parse(body) as { id: string }).id : undefined;
+      windowedRun(
+        autocannon,
+        {
+          url,
+          connections: CONNECTIONS,
+          timeout: TIMEOUT_S,
+          headers,
+          requests: [
+            {
+              method: "POST",
+              path: "/token/trade/order/create",
+              body: order,
+              onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+                context.id = status === 200 ? (JSON.parse(body) as { id: string }).id : undefined;
+              },
             },
-          },
-          {
-            method: "POST",
-            path: "/token/trade/order/cancel",
-            // no order to cancel (the create failed): start the pair over
-            setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) =>
-              context.id === undefined ? null : { ...request, body: JSON.stringify({ id: context.id }) },
-          },
-        ],
-      });
+            {
+              method: "POST",
+              path: "/token/trade/order/cancel",
+              // no order to cancel (the create failed): start the pair over
+              setupRequest: (request: Record<string, unknown>, context: Record<string, unknown>) =>
+                context.id === undefined ? null : { ...request, body: JSON.stringify({ id: context.id }) },
+            },
+          ],
+        },
+        WARMUP_S,
+        seconds,
+      );
     const balances = (seconds: number) =>
-      autocannon({
-        url: `${url}/token/trade/balances`,
-        connections: CONNECTIONS,
-        duration: seconds,
-        timeout: TIMEOUT_S,
-        headers,
-      });
+      windowedRun(
+        autocannon,
+        { url: `${url}/token/trade/balances`, connections: CONNECTIONS, timeout: TIMEOUT_S, headers },
+        WARMUP_S,
+        seconds,
+      );
     const cancelAll = async (): Promise<void> => {
       const res = await fetch(`${url}/token/trade/order/cancel-all`, { method: "POST", headers, body: "{}" });
       if (res.status !== 200) throw new Error(`cancel-all answered ${res.status}: ${await res.text()}`);
     };
-    const placeCancelRun = async (seconds: number): Promise<AutocannonResult> => {
+    const placeCancelRun = async (seconds: number): Promise<WindowedResult> => {
       const result = await placeCancel(seconds);
       await cancelAll();
       return result;
@@ -128,9 +149,9 @@ export async function run(): Promise<BenchOutcome[]> {
     // warm-up: also fills the account's history to paper's limit
     await placeCancelRun(Math.max(2, RUN_SECONDS));
     await balances(1);
-    const trades: AutocannonResult[] = [];
-    const ungrouped: AutocannonResult[] = [];
-    const reads: AutocannonResult[] = [];
+    const trades: WindowedResult[] = [];
+    const ungrouped: WindowedResult[] = [];
+    const reads: WindowedResult[] = [];
     for (let i = 0; i < RUNS; i++) {
       reads.push(await balances(RUN_SECONDS));
       recording = true;
@@ -144,32 +165,29 @@ export async function run(): Promise<BenchOutcome[]> {
       }
     }
     serverMs.sort((a, b) => a - b);
-    const failuresOf = (runs: AutocannonResult[]) => runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+    const failuresOf = (runs: WindowedResult[]) => runs.reduce((n, r) => n + r.failures, 0);
     const failures = failuresOf(trades);
-    const detail = `${CONNECTIONS} connections, median of ${RUNS} runs of ${RUN_SECONDS} s, ${trades.reduce((n, r) => n + r.requests.total, 0)} requests (create and cancel), ${failures} failures; autocannon in the same process`;
+    const detail = `${CONNECTIONS} connections opened in a ${WARMUP_S} s warm-up, median of ${RUNS} timed windows of ${RUN_SECONDS} s, ${trades.reduce((n, r) => n + r.total, 0)} requests (create and cancel), ${failures} failures; autocannon in the same process`;
     return [
       {
         name: `${name}: group commit (requests/s)`,
         unit: "req/s",
         better: "higher",
-        value: Math.round(median(trades.map((r) => r.requests.average))),
+        value: Math.round(median(trades.map((r) => r.rate))),
         baseline: {
           name: "one call per taking of the lock",
-          value: Math.round(median(ungrouped.map((r) => r.requests.average))),
+          value: Math.round(median(ungrouped.map((r) => r.rate))),
         },
-        detail: `alternated in this process; one call per lock: p99 (client) ${median(ungrouped.map((r) => r.latency.p99))} ms, ${failuresOf(ungrouped)} failures`,
+        detail: `alternated in this process; one call per lock: p99 (client) ${median(ungrouped.map((r) => r.p99))} ms, ${failuresOf(ungrouped)} failures`,
       },
       {
         name: `${name} (requests/s)`,
         unit: "req/s",
         better: "higher",
-        value: Math.round(median(trades.map((r) => r.requests.average))),
-        baseline: {
-          name: "GET /token/trade/balances",
-          value: Math.round(median(reads.map((r) => r.requests.average))),
-        },
-        targetRatio: RATE_TARGET_RATIO,
-        detail,
+        value: Math.round(median(trades.map((r) => r.rate))),
+        baseline: { name: "GET /token/trade/balances", value: Math.round(median(reads.map((r) => r.rate))) },
+        target: RATE_TARGET,
+        detail: `target 10x the single-file store's ${SINGLE_FILE_RATE} req/s; ${detail}`,
       },
       {
         name: `${name} p99 inside the server`,
@@ -183,9 +201,10 @@ export async function run(): Promise<BenchOutcome[]> {
         name: `${name} p99 seen by the client`,
         unit: "ms",
         better: "lower",
-        value: median(trades.map((r) => r.latency.p99)),
-        baseline: { name: "balances p99", value: median(reads.map((r) => r.latency.p99)) },
-        detail,
+        value: Math.round(median(trades.map((r) => r.p99)) * 10) / 10,
+        baseline: { name: "balances p99", value: Math.round(median(reads.map((r) => r.p99)) * 10) / 10 },
+        target: P99_TARGET_MS,
+        detail: `requests sent in the timed windows (p50 ${median(trades.map((r) => r.p50)).toFixed(1)} ms, max ${Math.max(...trades.map((r) => r.max)).toFixed(0)} ms); ${detail}`,
       },
     ];
   } finally {

@@ -24,7 +24,12 @@ export interface AutocannonResult {
   errors: number;
   timeouts: number;
 }
-export type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+/** A run in progress: a promise of its result that also reports each answer as it comes. */
+export type AutocannonRun = Promise<AutocannonResult> & {
+  on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  on(event: "reqError", listener: (error: unknown) => void): void;
+};
+export type Autocannon = (options: Record<string, unknown>) => AutocannonRun;
 /** autocannon ships no types; a non-literal specifier keeps the compiler from looking for them. */
 export async function loadAutocannon(): Promise<Autocannon> {
   const specifier: string = "autocannon";
@@ -33,6 +38,63 @@ export async function loadAutocannon(): Promise<Autocannon> {
 }
 
 export const CONNECTIONS = 200;
+
+/** One timed window of a run whose connections were opened before it (`windowedRun`). */
+export interface WindowedResult {
+  /** answers completed in the window, per second */
+  rate: number;
+  /** latency percentiles of the requests sent in the window, ms */
+  p50: number;
+  p99: number;
+  max: number;
+  /** answers completed in the window */
+  total: number;
+  /** non-2xx answers and request errors in the window */
+  failures: number;
+}
+
+const percentileOf = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+/**
+ * A run of `warmupSeconds + seconds` whose first `warmupSeconds` open the connections and get each
+ * one's first answer, and are not counted (docs/server-speed.md "The client p99"): 200 connections
+ * opened at once make their first answers wait for each other's handshakes and the harness's own
+ * start, which is not the server's steady state. The rate counts answers completed in the timed
+ * window; the percentiles count requests sent in it (an answer's start is its end minus its time).
+ */
+export async function windowedRun(
+  autocannon: Autocannon,
+  options: Record<string, unknown>,
+  warmupSeconds: number,
+  seconds: number,
+): Promise<WindowedResult> {
+  const windowStart = performance.now() + warmupSeconds * 1000;
+  const latencies: number[] = [];
+  let total = 0;
+  let failures = 0;
+  const run = autocannon({ ...options, duration: warmupSeconds + seconds });
+  run.on("response", (_client, status, _bytes, ms) => {
+    const now = performance.now();
+    if (now < windowStart) return;
+    total++;
+    if (status < 200 || status > 299) failures++;
+    else if (now - ms >= windowStart) latencies.push(ms);
+  });
+  run.on("reqError", () => {
+    if (performance.now() >= windowStart) failures++;
+  });
+  await run;
+  latencies.sort((a, b) => a - b);
+  return {
+    rate: total / seconds,
+    p50: percentileOf(latencies, 0.5),
+    p99: percentileOf(latencies, 0.99),
+    max: latencies.at(-1) ?? Number.NaN,
+    total,
+    failures,
+  };
+}
 /** seconds per measured run; three runs of each, alternated with the baseline */
 export const RUN_SECONDS = Number(process.env.BENCH_SERVER_SECONDS ?? 3);
 const RUNS = 3;

@@ -1,9 +1,10 @@
 /** The `batch` command's work: read, validate every item, check the limit, then send. */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { CATALOGUE } from "../exchanges/catalogue.js";
+import { assertBatchSize, assertSupported } from "../exchanges/core/limits.js";
 import { resolveTypedOrder } from "../lib/decimal.js";
 import { ExchangeError, isExchangeError } from "../lib/errors.js";
-import { assertBatchSize, assertSupported, LIMITS } from "../lib/limits.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
@@ -152,7 +153,7 @@ export async function placeBatch(
   split: boolean,
   flags: GuardFlags = {},
 ): Promise<Order[]> {
-  const max = LIMITS[exchange].createBatch;
+  const max = CATALOGUE[exchange].limits.createBatch;
   if (split && items.length > max) {
     assertSupported(exchange, "createBatch");
     if (max === 0) assertBatchSize(exchange, "createBatch", items.length);

@@ -1,9 +1,9 @@
 /** The `book` command's work: read a feed, print snapshots (seed 001 §4 "Public order-book feeds"). */
 
+import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, FeedState } from "../exchanges/types.js";
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
 import { formatSpread, formatUtcTimestamp } from "../lib/format.js";
 import type { BookLevel, ExchangeId } from "../lib/types.js";
 import type { Context } from "./context.js";
@@ -51,7 +51,7 @@ export function renderBook(
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r.cells[i] ?? "").length)));
   const line = (cells: Cell[], style?: "red" | "green" | "dim" | "bold") =>
     paint(cells.map((c, i) => (typeof c === "string" ? c : c.text).padStart(widths[i] ?? 0)).join("  "), style, color);
-  const title = `${EXCHANGES[snapshot.exchange].name} ${snapshot.pair}  ${formatUtcTimestamp(snapshot.ts)}${state ? `  [${state}]` : ""}`;
+  const title = `${CATALOGUE[snapshot.exchange].name} ${snapshot.pair}  ${formatUtcTimestamp(snapshot.ts)}${state ? `  [${state}]` : ""}`;
   return [title, line(headers, "bold"), ...rows.map((r) => line(r.cells, r.style))].join("\n");
 }
 
@@ -100,7 +100,7 @@ export interface ShowBookOptions {
 }
 
 export async function showBook(ctx: Context, id: ExchangeId, pair: string, options: ShowBookOptions): Promise<void> {
-  const depth = options.depth ?? EXCHANGES[id].depth;
+  const depth = options.depth ?? CATALOGUE[id].depth;
   const feed = await openBookFeed(ctx, id, pair, depth);
   const out = ctx.out;
   const clearScreen = !out.json && options.watch && cursorControl(process.stdout);

@@ -1,16 +1,15 @@
-import type { BookFeed, ExchangeAdapter, FeedOptions } from "../exchanges/types.js";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { CATALOGUE } from "../exchanges/catalogue.js";
+import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
-import type { Credentials, ExchangeId, Order } from "../lib/types.js";
+import { type Credentials, type ExchangeId, isExchangeId, type Order } from "../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "./context.js";
 
-/**
- * Checks --exchange. paper is answered without loading the registry: the registry imports every
- * adapter, and `balances --json` on paper must start within 1.5x of bare node (issue 2 bench).
- */
+/** Checks --exchange; only a wrong id loads the registry, for its message naming the known ones. */
 export async function resolveExchangeId(ctx: Context): Promise<ExchangeId> {
   const id = ctx.options.exchange;
-  if (id === "paper") return "paper";
+  if (isExchangeId(id)) return id;
   const { assertExchangeId } = await import("../exchanges/registry.js");
   return assertExchangeId(id);
 }
@@ -20,7 +19,7 @@ export function missingCredentials(id: ExchangeId, credentials: Credentials): st
   const missing: string[] = [];
   if (!credentials.api) missing.push("API key (SPOTDESK_API_KEY)");
   if (!credentials.secret) missing.push("API secret (SPOTDESK_API_SECRET)");
-  if (EXCHANGES[id].needsPassphrase && !credentials.password) missing.push("passphrase (SPOTDESK_API_PASSWORD)");
+  if (CATALOGUE[id].needsPassphrase && !credentials.password) missing.push("passphrase (SPOTDESK_API_PASSWORD)");
   return missing;
 }
 
@@ -43,7 +42,7 @@ export function credentialSource(ctx: Context, env: NodeJS.ProcessEnv = process.
 
 /** The account a command acts on, as JSON output names it: the stored/simulated name, or ENV_ACCOUNT. */
 export function accountLabel(ctx: Context, id: ExchangeId): string {
-  if (id === "paper") return ctx.options.account;
+  if (!CATALOGUE[id].needsApiKey) return ctx.options.account;
   return credentialSource(ctx) === "env" ? ENV_ACCOUNT : ctx.options.account;
 }
 
@@ -81,7 +80,7 @@ export async function resolveCredentials(id: ExchangeId, ctx: Context): Promise<
     const store = await openStore();
     const entry = store.find(id, account);
     if (!entry) {
-      const needs = EXCHANGES[id].needsPassphrase
+      const needs = CATALOGUE[id].needsPassphrase
         ? ", SPOTDESK_API_SECRET and SPOTDESK_API_PASSWORD"
         : " and SPOTDESK_API_SECRET";
       throw new ExchangeError(
@@ -118,64 +117,48 @@ async function storedAccountExists(id: ExchangeId, account: string): Promise<boo
   }
 }
 
-/** The adapter for --exchange with its credentials and options (PRODUCT "The exchange layer contract"). */
+/**
+ * The adapter for --exchange with its credentials and options (PRODUCT "The exchange layer
+ * contract"), opened through exchanges/open.ts like the TUI's and the server's. An exchange that
+ * needs no key (paper) ignores SPOTDESK_API_*, keeps its state under the data directory and takes
+ * --account as the simulated account's name.
+ */
 export async function openExchange(ctx: Context, id?: ExchangeId): Promise<ExchangeAdapter> {
   const exchange = id ?? (await resolveExchangeId(ctx));
-  const base = {
+  const options = {
     ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
     ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
     now: ctx.now,
+    ...(ctx.dryRun ? { dryRun: true } : {}),
   };
-  if (exchange === "paper") {
-    const { createPaperExchange, defaultDataDir, paperStateFile } = await import("../exchanges/paper/index.js");
+  const { openAccount } = await import("../exchanges/open.js");
+  if (!CATALOGUE[exchange].needsApiKey) {
     const dataDir = paperDataDir();
-    // paper needs no keys; --account names the simulated account.
-    if (envHasCredentials())
-      ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
-    const { existsSync } = await import("node:fs");
-    const { dirname } = await import("node:path");
-    const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
-    const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
-    ensureWritableDir(dirname(stateFile), DATA_DIR, "paper");
-    // docs/cli.md "Paper accounts": a typed --account that does not exist yet is created, and says so
-    // (a typo would otherwise trade on a fresh account without a word).
-    if (ctx.accountGiven && !existsSync(stateFile)) {
-      ctx.out.note(`paper account '${ctx.options.account}' does not exist yet: creating it with the demo balances`);
-    }
-    const paper = createPaperExchange(
-      { api: "", secret: "" },
-      { ...base, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) },
-    );
-    return ctx.dryRun ? await paperDryRun(paper) : paper;
+    await prepareSimulatedAccount(ctx, dataDir);
+    return openAccount(exchange, { ...options, account: ctx.options.account, ...(dataDir ? { dataDir } : {}) });
   }
   const credentials = await resolveCredentials(exchange, ctx);
-  const { createExchange } = await import("../exchanges/registry.js");
   if (ctx.dryRun) {
     const { rememberSecrets } = await import("./dry-run.js");
     rememberSecrets([credentials.api, credentials.secret, credentials.password]);
   }
-  return createExchange(exchange, credentials, { ...base, ...(ctx.dryRun ? { dryRun: true } : {}) });
+  return openAccount(exchange, { ...options, credentials });
 }
 
 /**
- * paper signs nothing: under --dry-run its order operations are caught as a pseudo-request
- * (`POST paper:createOrder` with the checked arguments) instead of being carried out.
+ * paper's account file before the first call: its directory writable (a clear error otherwise), and
+ * a note when a typed --account does not exist yet (docs/cli.md "Paper accounts": a typo would
+ * otherwise trade on a fresh account without a word).
  */
-async function paperDryRun(paper: ExchangeAdapter): Promise<ExchangeAdapter> {
-  const { DryRun } = await import("../exchanges/core/rest.js");
-  const writes = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll"]);
-  return new Proxy(paper, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver);
-      if (typeof value !== "function") return value;
-      // the adapter's own methods run on the adapter, not on the proxy
-      if (typeof name !== "string" || !writes.has(name)) return value.bind(target);
-      return (...args: unknown[]) => {
-        const body = JSON.stringify(args.length === 1 ? args[0] : args);
-        throw new DryRun({ method: "POST", path: `paper:${name}`, query: "", body, headers: {} }, `paper:${name}`);
-      };
-    },
-  });
+async function prepareSimulatedAccount(ctx: Context, dataDir: string | undefined): Promise<void> {
+  const { defaultDataDir, paperStateFile } = await import("../exchanges/paper/index.js");
+  if (envHasCredentials()) ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
+  const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
+  const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
+  ensureWritableDir(dirname(stateFile), DATA_DIR, "paper");
+  if (ctx.accountGiven && !existsSync(stateFile)) {
+    ctx.out.note(`paper account '${ctx.options.account}' does not exist yet: creating it with the demo balances`);
+  }
 }
 
 /** Runs work with an adapter and always releases it (sockets, timers, file handles). */
@@ -194,26 +177,20 @@ export async function withExchange<T>(
 }
 
 /**
- * The public order-book feed of an exchange: paper's synthetic feed straight from its module (no
- * ws or zlib loaded), the live feeds of the fifteen exchanges from exchanges/feeds.ts (issue 4).
+ * The public order-book feed of an exchange through exchanges/open.ts: paper's synthetic feed
+ * without ws or zlib loaded, the live feeds of the fifteen exchanges from exchanges/feeds.ts.
  */
 export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, depth?: number): Promise<BookFeed> {
-  const options: FeedOptions = {
+  const dataDir = paperDataDir();
+  const proxy = proxyUrl(ctx.options);
+  const { openFeed } = await import("../exchanges/open.js");
+  return openFeed(id, pair, {
     ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
     ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
     ...(depth !== undefined ? { depth } : {}),
     now: ctx.now,
-  };
-  if (id === "paper") {
-    const { createPaperFeed } = await import("../exchanges/paper/index.js");
-    const dataDir = paperDataDir();
-    return createPaperFeed(pair, { ...options, ...(dataDir ? { dataDir } : {}) });
-  }
-  const [{ createFeed }, { nodeFeedOptions }] = await Promise.all([
-    import("../exchanges/feeds.js"),
-    import("../exchanges/feed-node.js"),
-  ]);
-  // docs/decisions.md#d12: the snapshots go through --proxy like the orders do.
-  const proxy = proxyUrl(ctx.options);
-  return createFeed(id, pair, { ...nodeFeedOptions(), ...options, ...(proxy ? { proxy } : {}) });
+    ...(dataDir ? { dataDir } : {}),
+    // docs/decisions.md#d12: the snapshots go through --proxy like the orders do.
+    ...(proxy ? { proxy } : {}),
+  });
 }

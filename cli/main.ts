@@ -29,8 +29,13 @@ if (argv.includes("--json") && argv.some(isVersion) && onlyGlobals(argv)) {
 const [
   { Command, CommanderError, Option },
   commands,
-  { flushAndExit, onStdoutError, reportError, reportUsageError, UNEXPECTED_EXIT_CODE },
+  { flushAndExit, handleStdoutErrors, reportError, reportUsageError, UNEXPECTED_EXIT_CODE },
 ] = await Promise.all([import("commander"), import("./commands/index.js"), import("./run.js")]);
+
+// A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error; a full
+// disk, or a closed pipe after an order went out, is (cli/run.ts onStdoutError). Set before
+// anything touches process.stdout, which is built only when needed (cli/output.ts writeStdout).
+handleStdoutErrors();
 
 const program = new Command("spotdesk")
   .description("A trading console for spot markets on fifteen crypto exchanges, and paper, the built-in simulated one.")
@@ -48,10 +53,6 @@ const program = new Command("spotdesk")
   .exitOverride();
 
 commands.registerCommands(program, argv);
-
-// A reader that closes the pipe early (`spotdesk orders … | head -1`) is not an error; a full
-// disk, or a closed pipe after an order went out, is (cli/run.ts onStdoutError).
-process.stdout.on("error", onStdoutError);
 
 let code = 0;
 try {

@@ -2,6 +2,7 @@
  * Everything the CLI prints. stdout carries the result (one JSON document with --json, a table
  * otherwise); stderr carries errors and progress. Plain ANSI, no colour library: cold start matters.
  */
+import { writeSync } from "node:fs";
 
 export type Style = "green" | "red" | "dim" | "bold" | "yellow";
 
@@ -79,17 +80,88 @@ export function formatTable(
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * stdout and stderr without their streams until something needs them (docs/cli.md "Cold start").
+ * Node builds `process.stdout` on first use, and on a pipe that loads `net` and the streams stack,
+ * a tenth of a read command's start. Results are written with `writeSync(1)` while no stream
+ * exists; once one does (the TUI, `book --watch`, commander's help), every write goes through it so
+ * nothing overtakes what it still buffers. A pipe left non-blocking by another process (EAGAIN)
+ * hands the rest to the stream too. A failed write goes to the same handler as the stream's
+ * 'error' event, which is attached whenever the stream is built.
+ */
+const opened: { stdout?: NodeJS.WriteStream; stderr?: NodeJS.WriteStream } = {};
+let onWriteError: ((error: NodeJS.ErrnoException) => void) | undefined;
+
+/** Watches for process.stdout and process.stderr to be built; `onStdoutError` gets stdout's failures. */
+export function watchStdio(onStdoutError: (error: NodeJS.ErrnoException) => void): void {
+  onWriteError = onStdoutError;
+  for (const name of ["stdout", "stderr"] as const) {
+    const descriptor = Object.getOwnPropertyDescriptor(process, name);
+    const get = descriptor?.get;
+    if (!get || !descriptor.configurable) {
+      opened[name] = process[name];
+      continue;
+    }
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: descriptor.enumerable,
+      get(): NodeJS.WriteStream {
+        const stream = get.call(process) as NodeJS.WriteStream;
+        if (opened[name] === undefined) {
+          opened[name] = stream;
+          if (name === "stdout") stream.on("error", onStdoutError);
+        }
+        return stream;
+      },
+    });
+  }
+}
+
+/** The stream, when something built it (or nothing is watched); undefined while none exists. */
+export function openedStream(name: "stdout" | "stderr"): NodeJS.WriteStream | undefined {
+  return onWriteError === undefined ? process[name] : opened[name];
+}
+
+/** Writes the result on stdout: directly while no stream exists, else through it. */
+export function writeStdout(text: string): void {
+  if (onWriteError === undefined || opened.stdout !== undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    if (failure.code !== "EAGAIN") {
+      onWriteError(failure);
+      return;
+    }
+    process.stdout.write(bytes.subarray(done));
+  }
+}
+
 export class Output {
   readonly json: boolean;
-  readonly color: boolean;
-  /** progress lines only on a terminal that can rewrite a line: a pipe, a log file or TERM=dumb stays quiet */
-  readonly progressEnabled: boolean;
   private progressShown = false;
+  #color: boolean | undefined;
+  #progressEnabled: boolean | undefined;
 
   constructor(json: boolean) {
     this.json = json;
-    this.color = !json && colorEnabled(process.stdout);
-    this.progressEnabled = cursorControl(process.stderr);
+  }
+
+  /** Colour on stdout; asked only when a table is printed (it may build the stream). */
+  get color(): boolean {
+    this.#color ??= !this.json && colorEnabled(process.stdout);
+    return this.#color;
+  }
+
+  /** progress lines only on a terminal that can rewrite a line: a pipe, a log file or TERM=dumb stays quiet */
+  get progressEnabled(): boolean {
+    this.#progressEnabled ??= cursorControl(process.stderr);
+    return this.#progressEnabled;
   }
 
   /**
@@ -102,20 +174,20 @@ export class Output {
 
   /** The one JSON document of a --json command. */
   document(value: unknown): void {
-    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    writeStdout(`${JSON.stringify(value, null, 2)}\n`);
   }
 
   /** One compact JSON object per line (the --watch stream). */
   line(value: unknown): void {
-    process.stdout.write(`${JSON.stringify(value)}\n`);
+    writeStdout(`${JSON.stringify(value)}\n`);
   }
 
   text(value: string): void {
-    process.stdout.write(value.endsWith("\n") ? value : `${value}\n`);
+    writeStdout(value.endsWith("\n") ? value : `${value}\n`);
   }
 
   table(headers: readonly string[], rows: readonly Cell[][], align: readonly Align[]): void {
-    process.stdout.write(formatTable(headers, rows, align, this.color));
+    writeStdout(formatTable(headers, rows, align, this.color));
   }
 
   /** A message for the person at the terminal, on stderr so stdout stays the result. */

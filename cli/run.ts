@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { EXIT_CODES, ExchangeError, isExchangeError } from "../lib/errors.js";
 import { isExchangeId } from "../lib/types.js";
 import { type Context, createContext } from "./context.js";
-import { sentSoFar } from "./output.js";
+import { openedStream, sentSoFar, watchStdio } from "./output.js";
 
 /** Exit code of a commander usage error (unknown option, missing argument, …). */
 export const USAGE_EXIT_CODE = 2;
@@ -137,14 +137,22 @@ export function onStdoutError(error: NodeJS.ErrnoException): void {
   process.exit(reportError(failure, process.argv.includes("--json")));
 }
 
-/** Waits until stdout and stderr have handed over what was written, then exits. */
+/** stdout's failures go to onStdoutError, whether written directly or through its stream (cli/output.ts). */
+export function handleStdoutErrors(): void {
+  watchStdio(onStdoutError);
+}
+
+/**
+ * Waits until stdout and stderr have handed over what was written, then exits. A stream that was
+ * never built has nothing pending (writeStdout wrote directly) and is not built for this.
+ */
 export async function flushAndExit(code: number): Promise<never> {
-  const drain = (stream: NodeJS.WriteStream) =>
+  const drain = (stream: NodeJS.WriteStream | undefined) =>
     new Promise<void>((resolve) => {
-      if (stream.destroyed || !stream.writable) resolve();
+      if (!stream || stream.destroyed || !stream.writable) resolve();
       else stream.write("", () => resolve());
     });
-  await Promise.all([drain(process.stdout), drain(process.stderr)]);
+  await Promise.all([drain(openedStream("stdout")), drain(openedStream("stderr"))]);
   // A failed write reports through stdout's 'error' event, which comes after the write's callback.
   await new Promise((resolve) => setImmediate(resolve));
   process.exit(code);

@@ -1,5 +1,4 @@
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
 import { normalizePair } from "../lib/pair.js";
 import { isExchangeId } from "../lib/types.js";
 import { BingxFeed } from "./bingx/feed.js";
@@ -8,6 +7,7 @@ import { BitmartFeed } from "./bitmart/feed.js";
 import { BitrueFeed } from "./bitrue/feed.js";
 import { BitteamFeed } from "./bitteam/feed.js";
 import { BybitFeed } from "./bybit/feed.js";
+import { CATALOGUE } from "./catalogue.js";
 import { CoinstoreFeed } from "./coinstore/feed.js";
 import type { FeedRuntimeOptions } from "./core/options.js";
 import { GateFeed } from "./gate/feed.js";
@@ -52,7 +52,7 @@ export function createFeed(id: string, pair: string, options: FeedOptions): Book
   const normalized = normalizePair(pair, id);
   if (id === "paper") return createPaper(normalized, options);
   const make = MAKERS[id];
-  if (!make) throw new ExchangeError(id, `No live order book for ${EXCHANGES[id].name} yet`, { kind: "unsupported" });
+  if (!make) throw new ExchangeError(id, `No live order book for ${CATALOGUE[id].name} yet`, { kind: "unsupported" });
   return make(normalized, options as FeedRuntimeOptions);
 }
 
@@ -69,6 +69,3 @@ export function feedExchanges(): string[] {
 function createPaper(pair: string, options: FeedOptions): BookFeed {
   return createPaperFeed(pair, options);
 }
-
-/** Kept for callers written when paper was loaded lazily; nothing to wait for now. */
-export async function preloadPaperFeed(): Promise<void> {}

@@ -1,6 +1,6 @@
 import { ExchangeError } from "../lib/errors.js";
-import { EXCHANGES } from "../lib/exchanges.js";
 import { type Credentials, type ExchangeId, isExchangeId } from "../lib/types.js";
+import { CATALOGUE } from "./catalogue.js";
 import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
@@ -35,7 +35,7 @@ export function hasAdapter(id: ExchangeId): boolean {
 /** Checks an exchange id typed by a person, naming the valid ones when it is wrong. */
 export function assertExchangeId(id: string): ExchangeId {
   if (!isExchangeId(id)) {
-    throw new ExchangeError(id, `Unknown exchange '${id}'. Known exchanges: ${Object.keys(EXCHANGES).join(", ")}`, {
+    throw new ExchangeError(id, `Unknown exchange '${id}'. Known exchanges: ${Object.keys(CATALOGUE).join(", ")}`, {
       kind: "bad-input",
     });
   }
@@ -54,10 +54,10 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
       kind: "unsupported",
     });
   }
-  if (exchange !== "paper") {
+  if (CATALOGUE[exchange].needsApiKey) {
     if (!credentials.api) throw new ExchangeError(exchange, "Missing credential: API key", { kind: "auth" });
     if (!credentials.secret) throw new ExchangeError(exchange, "Missing credential: API secret", { kind: "auth" });
-    if (EXCHANGES[exchange].needsPassphrase && !credentials.password) {
+    if (CATALOGUE[exchange].needsPassphrase && !credentials.password) {
       throw new ExchangeError(exchange, "Missing credential: passphrase (needed on bitmart, bitget, kucoin and okx)", {
         kind: "auth",
       });

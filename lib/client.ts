@@ -60,10 +60,12 @@ export interface ClientOptions {
   timeoutMs?: number;
   accessToken?: () => string | undefined;
   userId?: () => string | undefined;
+  /** after every request: false when no answer came at all (the server may be down), true on any answer */
+  onReachable?: (reachable: boolean) => void;
   /** every failure (for toasts and redirects: one central place, STYLE.md) */
   onFailure?: (failure: ApiFailure) => void;
-  /** seed 000 §7: successful non-GET calls show a success toast */
-  onSuccess?: (method: string, path: string) => void;
+  /** seed 000 §7: successful non-GET calls show a success toast (the route names it in words) */
+  onSuccess?: (method: string, path: string, route: RouteName) => void;
   /**
    * Asked before a failure is reported: resolve true once the cause is repaired (a 602 after a
    * token refresh) and the call is sent once more; only the second outcome is reported.
@@ -141,10 +143,12 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
       });
       text = await response.text();
     } catch {
+      options.onReachable?.(false);
       return fail(networkFailure(method, path));
     } finally {
       clearTimeout(timer);
     }
+    options.onReachable?.(true);
     let json: unknown;
     try {
       json = text === "" ? undefined : JSON.parse(text);
@@ -156,7 +160,7 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
       if (isApiErrorBody(json)) return fail(describeFailure(json.code, json.msg, method, path));
       return fail(networkFailure(method, path));
     }
-    if (method !== "GET" && !call.quiet) options.onSuccess?.(method, path);
+    if (method !== "GET" && !call.quiet) options.onSuccess?.(method, path, name);
     return { ok: true, data: json as T };
   }
 

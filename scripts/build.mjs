@@ -9,6 +9,7 @@
 // source, and writes each output file atomically (temp file + rename), so a concurrent reader
 // never sees half a file. `--force` always builds.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
@@ -20,13 +21,67 @@ const SOURCE_DIRS = ["lib", "exchanges", "cli", "tui", "server"];
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 // commander is on every command's path: bundled into the core chunk. Every other package stays
 // external and is imported where it is used.
-const BUNDLED = new Set(["commander"]);
+const BUNDLED = new Set(["commander", "bignumber.js"]);
 const EXTERNAL = Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name));
-const isExternal = (id) => id.startsWith("node:") || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
+// Built-ins are resolved by builtinsByRequire below.
+const isExternal = (id) => id === "node:module" || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
 
 /** What a simple command (`balances --json` on paper, `orders`, `buy`) needs, as one chunk. */
 const CORE =
-  /\/(cli\/(run|context|output|exchange|args|commands\/[a-z-]+)|lib\/(errors|types|pair|limits|exchanges|decimal|orderbook|format|log|random)|exchanges\/paper\/[a-z-]+|exchanges\/core\/client-order-id)\.ts$|\/node_modules\/commander\//;
+  /\/(cli\/(run|context|output|exchange|args|commands\/[a-z-]+)|lib\/(errors|types|pair|decimal|orderbook|format|log|random)|exchanges\/(catalogue|open|registry|[a-z]+\/info|paper\/[a-z-]+|core\/(client-order-id|info|limits)))\.ts$|\/node_modules\/(commander|bignumber\.js)\//;
+
+/**
+ * Node's built-in modules reached through `require` instead of `import`. Importing a built-in as
+ * ESM builds its facade, which reads every export, lazy getters included: `node:fs`'s
+ * `ReadStream` getter alone loads the whole streams stack (about 2 ms of a 60 ms start, issue 21).
+ * Each built-in our code imports becomes a small module that requires it and re-exports what it
+ * has as plain values; a getter is read only where a module imports it by name.
+ */
+const requireBuiltin = createRequire(import.meta.url);
+const BUILTIN_PREFIX = "\0builtin:";
+const builtinsByRequire = {
+  name: "builtins-by-require",
+  resolveId(id, importer, { kind }) {
+    if (!id.startsWith("node:") || id === "node:module" || importer?.startsWith(BUILTIN_PREFIX)) return null;
+    // a require() or import() takes the whole module anyway: left to node
+    if (kind !== "import-statement") return { id, external: true };
+    return { id: `${BUILTIN_PREFIX}${id}`, moduleSideEffects: false };
+  },
+  load(id) {
+    if (!id.startsWith(BUILTIN_PREFIX)) return null;
+    const name = id.slice(BUILTIN_PREFIX.length);
+    const names = Object.keys(requireBuiltin(name)).filter(
+      (key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== "default",
+    );
+    return {
+      code: [
+        'import { createRequire } from "node:module";',
+        `const builtin = createRequire(import.meta.url)(${JSON.stringify(name)});`,
+        "export default builtin;",
+        ...names.map((key) => `export const ${key} = /* @__PURE__ */ (() => builtin.${key})();`),
+      ].join("\n"),
+      moduleSideEffects: false,
+    };
+  },
+};
+
+/**
+ * commander requires `node:child_process` at load for its executable subcommands, which spotdesk
+ * does not have; loading it (and `net`, `stream`) cost about 2 ms of every start. It is required
+ * when first spawned instead.
+ */
+const lazyChildProcess = {
+  name: "commander-lazy-child-process",
+  transform(code, id) {
+    if (!/[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
+    const eager = "const childProcess = require('node:child_process');";
+    if (!code.includes(eager)) throw new Error(`${id}: commander no longer requires child_process as expected`);
+    return code.replace(
+      eager,
+      "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+    );
+  },
+};
 
 function newestSource() {
   let newest = statSync(join(root, "package.json")).mtimeMs;
@@ -63,10 +118,13 @@ if (process.argv.includes("--force") || !upToDate()) {
     platform: "node",
     external: isExternal,
     transform: { jsx: "react-jsx" },
+    plugins: [builtinsByRequire, lazyChildProcess],
     // A module imported both statically and dynamically stays where the static import puts it:
     // expected here (the core chunk), not a problem to report on every build.
     onLog(level, log, handler) {
       if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") return;
+      // lazyChildProcess replaces one line by one line: the source map's lines stay right
+      if (log.code === "SOURCEMAP_BROKEN" && log.plugin === lazyChildProcess.name) return;
       handler(level, log);
     },
   });

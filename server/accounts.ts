@@ -4,7 +4,8 @@
  * memory with the `key` header (never logged, never stored in clear).
  */
 import { createHash } from "node:crypto";
-import { createExchange } from "../exchanges/registry.js";
+import { needsApiKey } from "../exchanges/catalogue.js";
+import { openAccount } from "../exchanges/open.js";
 import type { ExchangeAdapter } from "../exchanges/types.js";
 import { type AccountPath, API_ERROR, HEADER } from "../lib/api.js";
 import { openCredentials, type StoredCredentials } from "../lib/envelope.js";
@@ -106,17 +107,17 @@ export async function openEnvelope(record: ApiKeyRecord, key: string | undefined
 export function buildAdapter(app: App, path: AccountPath, credentials: StoredCredentials | undefined): ExchangeAdapter {
   const exchange = path[1];
   try {
-    if (exchange === "paper") {
-      return createExchange(
-        "paper",
-        { api: "", secret: "" },
-        { dataDir: app.paperDir, account: paperAccountName(path), now: () => app.now() },
-      );
-    }
-    if (!credentials) throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
+    if (!credentials && needsApiKey(exchange)) throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
     // PRODUCT D12: the server's proxy carries its exchange calls
     const proxy = app.config.proxy;
-    return createExchange(exchange, proxy ? { ...credentials, httpAgent: proxy } : credentials, { logger: app.logger });
+    return openAccount(exchange, {
+      ...(credentials ? { credentials: proxy ? { ...credentials, httpAgent: proxy } : credentials } : {}),
+      logger: app.logger,
+      // paper: one simulated account per server account, on the server's clock
+      dataDir: app.paperDir,
+      account: paperAccountName(path),
+      marketNow: () => app.now(),
+    });
   } catch (error) {
     if (error instanceof ApiError) throw error;
     app.logger.warn("exchange object refused", {
@@ -146,7 +147,7 @@ export function exchangeFailure(error: unknown): ApiError {
  */
 const paperReads = new Map<string, Promise<unknown>>();
 function sharedPaperRead<T>(path: AccountPath, what: string | undefined, read: () => Promise<T>): Promise<T> {
-  if (path[1] !== "paper" || what === undefined) return read();
+  if (needsApiKey(path[1]) || what === undefined) return read();
   const key = `${pathKey(path)}:${what}`;
   const inFlight = paperReads.get(key) as Promise<T> | undefined;
   if (inFlight) return inFlight;
@@ -177,7 +178,7 @@ async function runWithAdapter<T>(
   account: { path: AccountPath; record: ApiKeyRecord },
   work: (adapter: ExchangeAdapter, account: { path: AccountPath; record: ApiKeyRecord }) => Promise<T>,
 ): Promise<T> {
-  if (account.path[1] === "paper") {
+  if (!needsApiKey(account.path[1])) {
     try {
       // paper's calls on one account queue and run in groups inside its store (docs/paper-store.md)
       return await work(paperAdapter(app, account.path), account);

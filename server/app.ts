@@ -39,7 +39,8 @@ export interface App {
   readonly dataKey: string;
   /** WebAuthn origins accepted (known once the port is bound) */
   origins(): string[];
-  readonly limiter: RateLimiter;
+  /** PRODUCT D8 (604): per process in memory, or shared through Redis (docs/scale-out.md) */
+  readonly limiter: CallLimiter;
   /** failed sign-in and token checks per address and per e-mail (docs/server-limits.md) */
   readonly signIn: SignInGuard;
   bots: BotEvents;
@@ -55,8 +56,31 @@ export interface App {
 }
 
 /**
+ * A sliding-window call limiter (PRODUCT D8), as the routes use it: the in-process RateLimiter
+ * below, or the Redis one of server/cluster/limits.ts that every server process shares
+ * (docs/scale-out.md).
+ */
+export interface CallLimiter {
+  /** Records a call; false when it is over the limit (and then records nothing). */
+  take(key: string, limit: number, windowMs: number, now: number): Promise<boolean>;
+  /** Calls recorded for `key` within the window, without recording one. */
+  count(key: string, windowMs: number, now: number): Promise<number>;
+  /** Records a call without a limit (failures are recorded after the fact). */
+  record(key: string, windowMs: number, now: number): Promise<void>;
+}
+
+/** The in-process limiter behind the CallLimiter interface (one server process, the default). */
+export function memoryLimiter(limiter = new RateLimiter()): CallLimiter {
+  return {
+    take: async (key, limit, windowMs, now) => limiter.take(key, limit, windowMs, now),
+    count: async (key, windowMs, now) => limiter.count(key, windowMs, now),
+    record: async (key, windowMs, now) => limiter.record(key, windowMs, now),
+  };
+}
+
+/**
  * Sliding-window limiter (PRODUCT D8: more than N calls in the window is 604). In memory, per
- * process: a deployment with several server processes needs a shared store (PostgreSQL issue).
+ * process; several server processes share server/cluster/limits.ts instead.
  *
  * Each key keeps the times of its calls in the window, oldest first, as a queue whose head moves
  * forward (docs/server-speed.md): dropping the calls that left the window costs O(1) a call,

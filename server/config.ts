@@ -57,6 +57,20 @@ export interface ServerOptions {
   signIn?: SignInLimitOptions;
   /** websocket limits (docs/server-limits.md) */
   websocket?: WebsocketLimitOptions;
+  /**
+   * docs/scale-out.md: `postgres://user:pass@host:5432/db` stores everything in PostgreSQL, so
+   * several server processes share it; unset (the default) is the embedded SQLite file.
+   */
+  database?: string;
+  /**
+   * docs/scale-out.md: `redis://host:6379` carries live-channel deltas and session ends between
+   * processes, the shared rate limits, and the bots' leases; unset, all of it stays in the process.
+   */
+  redis?: string;
+  /** the access-token signing secret (64 hex characters) shared by every process; else `token-secret` */
+  tokenSecret?: string;
+  /** docs/scale-out.md: a bot's lease lasts this long unless renewed (ms, default 10 s) */
+  botLeaseMs?: number;
 }
 
 /**
@@ -139,6 +153,10 @@ export interface ResolvedConfig {
   proxy?: string;
   signIn: Required<SignInLimitOptions>;
   websocket: Required<WebsocketLimitOptions>;
+  database?: string;
+  redis?: string;
+  tokenSecret?: string;
+  botLeaseMs: number;
 }
 
 export interface ResolvedSmtp {
@@ -234,6 +252,9 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
   // PRODUCT D12, as the CLI reads it: SPOTDESK_PROXY, else the standard HTTPS_PROXY
   const proxy = [env.SPOTDESK_PROXY, env.HTTPS_PROXY, env.https_proxy].find((v) => v !== undefined && v !== "");
   if (proxy) out.proxy = proxy;
+  if (env.SPOTDESK_DATABASE_URL) out.database = env.SPOTDESK_DATABASE_URL;
+  if (env.SPOTDESK_REDIS_URL) out.redis = env.SPOTDESK_REDIS_URL;
+  if (env.SPOTDESK_TOKEN_SECRET) out.tokenSecret = env.SPOTDESK_TOKEN_SECRET;
   return out;
 }
 
@@ -339,6 +360,16 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
       `Refusing to serve plain HTTP on ${host}: give --tls-cert and --tls-key, or --behind-tls-proxy when a TLS proxy terminates HTTPS (PRODUCT D7)`,
     );
   }
+  // the URLs may hold a password: the errors name the scheme, never the text
+  if (merged.database !== undefined && !/^postgres(ql)?:\/\/./i.test(merged.database))
+    throw new Error("--database must be a PostgreSQL URL (postgres://user:pass@host:5432/db); omit it for SQLite");
+  if (merged.redis !== undefined && !/^rediss?:\/\/./i.test(merged.redis))
+    throw new Error("--redis must be a Redis URL (redis://host:6379 or rediss://…)");
+  if (merged.tokenSecret !== undefined && !/^[0-9a-f]{64}$/i.test(merged.tokenSecret))
+    throw new Error("SPOTDESK_TOKEN_SECRET must be 64 hex characters (32 bytes)");
+  const botLeaseMs = merged.botLeaseMs ?? 10_000;
+  if (!Number.isInteger(botLeaseMs) || botLeaseMs < 1000)
+    throw new Error(`Invalid botLeaseMs ${String(merged.botLeaseMs)}: whole milliseconds, at least 1000`);
   return {
     port,
     host,
@@ -362,5 +393,9 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     ...(merged.proxy ? { proxy: merged.proxy } : {}),
     signIn: resolveLimits("signIn", SIGN_IN_DEFAULTS, [file.signIn, options.signIn]),
     websocket: resolveLimits("websocket", WEBSOCKET_DEFAULTS, [file.websocket, options.websocket]),
+    ...(merged.database ? { database: merged.database } : {}),
+    ...(merged.redis ? { redis: merged.redis } : {}),
+    ...(merged.tokenSecret ? { tokenSecret: merged.tokenSecret.toLowerCase() } : {}),
+    botLeaseMs,
   };
 }

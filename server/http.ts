@@ -90,7 +90,7 @@ export interface RouterHooks {
   /** authenticates "user"/"admin" routes: sets ctx.user and ctx.token or throws */
   authenticate(ctx: RequestContext, route: Route): Promise<void>;
   /** public routes: a per-address limit (604) */
-  limitPublic(ctx: RequestContext): void;
+  limitPublic(ctx: RequestContext): Promise<void> | void;
   logger: Logger;
   /** origins allowed to call with credentials (CORS) */
   corsOrigins: Set<string>;
@@ -107,8 +107,8 @@ interface CompiledRoute extends Route {
 
 /** What the Node adapter hands to Hono, plus what `requestPath` read of the target. */
 interface Bindings extends HttpBindings {
-  /** the request target as a URL; absent when it is not a path (400) */
-  target?: URL;
+  /** the request target's path and query (`?…` or ""); absent when it is not a path (400) */
+  target?: { pathname: string; search: string };
   /** when the request reached the router (performance.now()), for the log line */
   started?: number;
 }
@@ -116,16 +116,29 @@ type RouterEnv = { Bindings: Bindings };
 
 /**
  * Hono's `getPath`: the request target's path as the old router saw it (no decoding, empty
- * segments dropped), so `//`, `//@`, `//[::1` or `//%zz` stay paths. The parsed target is kept
- * for the handler; a target that is not a path gets a path no route has, and the handler answers 400.
+ * segments dropped), so `//`, `//@`, `//[::1` or `//%zz` stay paths. Only origin-form targets
+ * ("/path?query", `parseTarget`) are served; their path and query are read from the URL the
+ * adapter already parsed (scheme, host, then the target as `new URL` reads it), not parsed again.
+ * A target that is not a path gets a path no route has, and the handler answers 400.
  */
-function requestPath(env: Bindings | undefined): string {
+function requestPath(request: Request, env: Bindings | undefined): string {
   if (!env) return "/";
   env.started = performance.now();
-  const target = parseTarget(env.incoming.url);
-  if (!target) return "/";
-  env.target = target;
-  return `/${target.pathname.split("/").filter(Boolean).join("/")}`;
+  if (!env.incoming.url?.startsWith("/")) return "/";
+  const href = request.url;
+  const afterOrigin = href.slice(href.indexOf("/", href.indexOf("//") + 2));
+  const hash = afterOrigin.indexOf("#");
+  const target = hash < 0 ? afterOrigin : afterOrigin.slice(0, hash);
+  const query = target.indexOf("?");
+  const pathname = query < 0 ? target : target.slice(0, query);
+  env.target = { pathname, search: query < 0 ? "" : target.slice(query) };
+  return `/${pathname.split("/").filter(Boolean).join("/")}`;
+}
+
+/** Whether the route's path has the request's segments (a `:param` takes any one segment). */
+function pathMatches(route: CompiledRoute, parts: string[]): boolean {
+  if (route.segments.length !== parts.length) return false;
+  return route.segments.every((seg, i) => seg.startsWith(":") || seg === parts[i]);
 }
 
 /** The route's params read from the request's path segments; undefined when one does not decode. */
@@ -256,16 +269,19 @@ export function createRouter(
   routes: readonly Route[],
   hooks: RouterHooks,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const app = new Hono<RouterEnv>({ getPath: (_request, options) => requestPath(options?.env) });
+  const app = new Hono<RouterEnv>({ getPath: (request, options) => requestPath(request, options?.env) });
   const compiled: CompiledRoute[] = routes.map((route) => {
     const segments = route.path.split("/").filter(Boolean);
     return { ...route, segments, hasParams: segments.some((seg) => seg.startsWith(":")) };
   });
   for (const route of compiled) app.on(route.method, route.path, (c) => answer(c, hooks, route, true));
-  // after every route: a known path with another method is 405 (Hono itself would say 404)
-  const paths = new Map(compiled.map((route) => [route.path, route]));
-  for (const [path, route] of paths) app.all(path, (c) => answer(c, hooks, route, false));
-  app.notFound((c) => answer(c, hooks, undefined, false));
+  // No route for this method: a known path is 405, anything else 404 (Hono itself says 404). The
+  // walk over the routes happens only here, so a matched call stays on Hono's one-handler path.
+  app.notFound((c) => {
+    const parts = c.env.target?.pathname.split("/").filter(Boolean) ?? [];
+    const samePath = c.env.target ? compiled.find((route) => pathMatches(route, parts)) : undefined;
+    return answer(c, hooks, samePath, false);
+  });
   app.onError((error, c) => {
     // answer() catches every failure of a handler; this is the router's own last guard
     hooks.logger.error("unexpected failure", { path: c.env.target?.pathname ?? "", error: String(error) });
@@ -345,12 +361,13 @@ async function answer(
     }
     if (hooks.draining()) throw taskFailed("The server is shutting down", 503);
     if (!url) throw taskFailed("Invalid request target: expected a path such as /health", 400);
-    const params = route ? paramsOf(route, url.pathname.split("/").filter(Boolean)) : undefined;
+    const params = route ? paramsOf(route, pathname.split("/").filter(Boolean)) : undefined;
     if (!route || !params) throw taskFailed(`Not found: ${method} ${pathname}`, 404);
     // HEAD reaches the GET route (Hono answers HEAD with GET's headers); the API has no HEAD calls
     if (!methodMatched || method !== route.method) throw taskFailed(`Method ${method} not allowed on ${pathname}`, 405);
 
     let cookieJar: Map<string, string> | undefined;
+    let query: URLSearchParams | undefined;
     let bodyRead = false;
     const ctx: RequestContext = {
       req,
@@ -358,7 +375,10 @@ async function answer(
       method,
       path: pathname,
       params,
-      query: url.searchParams,
+      get query() {
+        query ??= new URLSearchParams(url.search);
+        return query;
+      },
       ip: hooks.clientAddress(req),
       header(name) {
         const v = req.headers[name];
@@ -396,7 +416,7 @@ async function answer(
         cookies.push(cookie);
       },
     };
-    if (route.auth === "public") hooks.limitPublic(ctx);
+    if (route.auth === "public") await hooks.limitPublic(ctx);
     else await hooks.authenticate(ctx, route);
     userId = ctx.user?.id;
     const result = await route.handler(ctx);

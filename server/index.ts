@@ -12,11 +12,15 @@ import { join } from "node:path";
 import { API_ERROR, type RouteName } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import { clientAddress } from "./address.js";
-import { type App, type BotEvents, RateLimiter } from "./app.js";
+import { type App, type BotEvents, memoryLimiter } from "./app.js";
 import { SignInGuard } from "./auth/limits.js";
 import { dataKeyFile, generateCode, loadOrCreateSecret, sha256Hex, tokenSecretFile } from "./auth/secrets.js";
 import { authenticate } from "./auth/session.js";
-import { BotHost } from "./bots/host.js";
+import { type BotCluster, BotHost } from "./bots/host.js";
+import { ClusterBus } from "./cluster/bus.js";
+import { BotLeases } from "./cluster/lease.js";
+import { redisLimiter } from "./cluster/limits.js";
+import { openRedis } from "./cluster/redis.js";
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
 import { ApiError } from "./errors.js";
 import { createRouter, type Handler, routesFromTable } from "./http.js";
@@ -32,6 +36,7 @@ import { publicRoutes } from "./routes/public.js";
 import { tradeRoutes } from "./routes/trade.js";
 import { createSecurityHook } from "./security-headers.js";
 import { createStaticHandler, findWebDist } from "./static.js";
+import { openPostgresStorage } from "./storage/postgres.js";
 import { openSqliteStorage } from "./storage/sqlite.js";
 import type { Storage } from "./storage/types.js";
 
@@ -64,8 +69,10 @@ export const DATABASE_FILE = "spotdesk.sqlite";
 export const DEMO_PATH = ["Demo", "paper", "main"] as [string, string, string];
 const DEMO_META = "demo_seeded";
 
-function openStorage(dataDir: string): Storage {
+/** docs/scale-out.md: PostgreSQL when a database URL is configured, else the embedded SQLite file. */
+async function openStorage(dataDir: string, database: string | undefined): Promise<Storage> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (database) return openPostgresStorage(database);
   const file = join(dataDir, DATABASE_FILE);
   // Password hashes and envelopes live here: owner-only, and SQLite gives -wal/-shm the same mode.
   if (!existsSync(file)) writeFileSync(file, "", { mode: 0o600 });
@@ -98,8 +105,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const config = resolveConfig(options);
   const logger: Logger = options.logger ?? createJsonLogger({ level: config.logLevel });
   const now = options.now ?? Date.now;
-  const storage = openStorage(config.dataDir);
-  const tokenSecret = loadOrCreateSecret(tokenSecretFile(config.dataDir));
+  const storage = await openStorage(config.dataDir, config.database);
+  // several processes sign and check each other's access tokens: one secret (docs/scale-out.md)
+  const tokenSecret = config.tokenSecret ?? loadOrCreateSecret(tokenSecretFile(config.dataDir));
+  const cluster = config.redis ? await openCluster(config.redis, config.botLeaseMs, logger) : undefined;
+  if (config.database && !cluster)
+    logger.warn(
+      "PostgreSQL without --redis: limits, the live channel and the bots stay in this process; run one process only (docs/scale-out.md)",
+      {},
+    );
   let dataKey: string;
   if (config.dataKey) {
     if (!/^[0-9a-f]{64}$/i.test(config.dataKey))
@@ -125,8 +139,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     tokenSecret,
     dataKey,
     origins: () => origins,
-    limiter: new RateLimiter(),
-    signIn: new SignInGuard(config.signIn, now),
+    limiter: cluster?.limiter ?? memoryLimiter(),
+    signIn: new SignInGuard(config.signIn, now, cluster?.limiter),
     bots: { changed() {}, removed() {} } as BotEvents,
     sessions: { ended() {}, userRemoved() {} },
     paperDir: config.dataDir,
@@ -134,16 +148,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(mailer ? { mailer } : {}),
   };
   const hub = new LiveHub(app);
+  if (cluster) hub.attachBus(cluster.bus);
   app.bots = hub;
   app.sessions = hub;
   // docs/bots.md: serve runs every stored runnable bot; a created or changed bot reaches the host too
-  const botHost = options.runBots === false ? undefined : new BotHost(app, hub, options.botEndpoints ?? {});
+  const botHost = options.runBots === false ? undefined : new BotHost(app, hub, options.botEndpoints ?? {}, cluster);
   if (botHost) {
     app.botRunner = botHost;
     app.bots = {
       changed(botId) {
         hub.changed(botId);
         botHost.changed(botId);
+        cluster?.bus.send({ kind: "bot-changed", botId }); // the bot's owner may be another process
       },
       removed: (botId, client) => hub.removed(botId, client),
     };
@@ -244,6 +260,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       mailer?.close();
+      await cluster?.close();
       await storage.close();
       logger.info("server stopped", {});
     })();
@@ -265,6 +282,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
+/** The Redis side of a scale-out deployment (docs/scale-out.md): bus, shared limits, bot leases. */
+async function openCluster(
+  url: string,
+  leaseMs: number,
+  logger: Logger,
+): Promise<BotCluster & { limiter: ReturnType<typeof redisLimiter>; close(): Promise<void> }> {
+  const publisher = await openRedis(url, logger, "commands");
+  let subscriber: Awaited<ReturnType<typeof openRedis>>;
+  try {
+    subscriber = await openRedis(url, logger, "subscriber");
+  } catch (error) {
+    publisher.disconnect();
+    throw error;
+  }
+  const bus = new ClusterBus(publisher, subscriber, logger);
+  await bus.start();
+  return {
+    bus,
+    leases: new BotLeases(publisher, bus.instanceId, leaseMs),
+    limiter: redisLimiter(publisher),
+    async close() {
+      bus.close();
+      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+    },
+  };
+}
+
 /** Options of `spotdesk serve [--port N] [--data DIR] [--host H] [--tls-cert F --tls-key F | --behind-tls-proxy] [--config F]`. */
 export interface ServeCommandOptions {
   port?: number | string;
@@ -274,6 +318,10 @@ export interface ServeCommandOptions {
   tlsKey?: string;
   behindTlsProxy?: boolean;
   config?: string;
+  /** docs/scale-out.md: postgres://… instead of the embedded SQLite file */
+  database?: string;
+  /** docs/scale-out.md: redis://… to share live deltas, limits and bot leases between processes */
+  redis?: string;
 }
 
 /**
@@ -292,6 +340,8 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
     ...(options.tlsKey ? { tlsKey: options.tlsKey } : {}),
     ...(options.behindTlsProxy ? { behindTlsProxy: true } : {}),
     ...(options.config ? { configFile: options.config } : {}),
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.redis ? { redis: options.redis } : {}),
   });
   process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
   process.stderr.write(`Open ${running.browserUrl} in the browser (the address key login works on)\n`);
@@ -317,9 +367,13 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
  * `spotdesk users grant-admin EMAIL --data DIR` (PRODUCT D5): makes an existing user an admin,
  * or permits a new e-mail as an admin with scope all. Returns the user's uuid.
  */
-export async function grantAdmin(email: string, dataDir?: string): Promise<{ uuid: string; created: boolean }> {
-  const config = resolveConfig({ ...(dataDir ? { dataDir } : {}) });
-  const storage = openStorage(config.dataDir);
+export async function grantAdmin(
+  email: string,
+  dataDir?: string,
+  database?: string,
+): Promise<{ uuid: string; created: boolean }> {
+  const config = resolveConfig({ ...(dataDir ? { dataDir } : {}), ...(database ? { database } : {}) });
+  const storage = await openStorage(config.dataDir, config.database);
   try {
     const normalized = email.trim().toLowerCase();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(normalized)) throw new Error(`Invalid e-mail '${email}'`);

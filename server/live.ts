@@ -22,6 +22,7 @@ import { clientAddress } from "./address.js";
 import { type App, type BotEvents, RateLimiter, type SessionEvents } from "./app.js";
 import { checkAccessTokenFrom, inScope } from "./auth/session.js";
 import { botAnswer, latestBot, sortBots } from "./bots.js";
+import type { ClusterBus, ClusterEnvelope } from "./cluster/bus.js";
 import { ApiError, taskFailed } from "./errors.js";
 import { parseTarget } from "./http.js";
 import type { BotRecord } from "./storage/types.js";
@@ -64,8 +65,33 @@ const EXPIRY_STEP_MS = 60_000;
 
 export class LiveHub implements BotEvents, SessionEvents {
   private readonly clients = new Set<LiveClient>();
+  private bus: ClusterBus | undefined;
 
   constructor(private readonly app: App) {}
+
+  /**
+   * docs/scale-out.md "Live channel": with several processes, every delta and every ended session
+   * goes to the others through Redis too; what they send is delivered to this process's sockets.
+   */
+  attachBus(bus: ClusterBus): void {
+    this.bus = bus;
+    bus.on((event) => this.fromCluster(event));
+  }
+
+  private fromCluster(event: ClusterEnvelope): void {
+    if (event.kind === "delta") {
+      void this.publish(event.client, event.message).catch((error: unknown) =>
+        this.app.logger.error("live delta failed", { error: String(error) }),
+      );
+    } else if (event.kind === "session-ended") this.endWhere((c) => c.sessionId === event.sessionId);
+    else if (event.kind === "user-removed") this.endWhere((c) => c.userId === event.userId);
+  }
+
+  /** delivers here and on every other process */
+  private broadcast(client: string, message: LiveMessage): Promise<void> {
+    this.bus?.send({ kind: "delta", client, message });
+    return this.publish(client, message);
+  }
 
   accept(ws: WebSocket, address: string): void {
     const client: LiveClient = { ws, address };
@@ -98,10 +124,12 @@ export class LiveHub implements BotEvents, SessionEvents {
 
   /** /user/logout (or a replayed refresh token) ended a session: its sockets close at once. */
   ended(sessionId: string): void {
+    this.bus?.send({ kind: "session-ended", sessionId });
     this.endWhere((c) => c.sessionId === sessionId);
   }
 
   userRemoved(userId: string): void {
+    this.bus?.send({ kind: "user-removed", userId });
     this.endWhere((c) => c.userId === userId);
   }
 
@@ -217,19 +245,19 @@ export class LiveHub implements BotEvents, SessionEvents {
   changed(botId: string): void {
     void (async () => {
       const bot = await this.app.storage.getBot(botId);
-      if (bot) await this.publish(bot.path[0], { type: "delta", data: botAnswer(bot) });
+      if (bot) await this.broadcast(bot.path[0], { type: "delta", data: botAnswer(bot) });
     })().catch((error: unknown) => this.app.logger.error("live delta failed", { error: String(error) }));
   }
 
   /** A bot's state straight from the runner (server/bots/host.ts), without reading it back from storage. */
   publishBot(bot: BotRecord): void {
-    void this.publish(bot.path[0], { type: "delta", data: botAnswer(bot) }).catch((error: unknown) =>
+    void this.broadcast(bot.path[0], { type: "delta", data: botAnswer(bot) }).catch((error: unknown) =>
       this.app.logger.error("live delta failed", { error: String(error) }),
     );
   }
 
   removed(botId: string, client: string): void {
-    void this.publish(client, { type: "delta", data: { botId, removed: true } }).catch((error: unknown) =>
+    void this.broadcast(client, { type: "delta", data: { botId, removed: true } }).catch((error: unknown) =>
       this.app.logger.error("live delta failed", { error: String(error) }),
     );
   }
@@ -276,9 +304,10 @@ export class BookRelay {
           503,
         );
       }
+      // only paper's feed reads `now` (its market on the server's clock); live feeds keep the wall clock
       const feed = createFeed(exchange, pair, {
         ...nodeFeedOptions(),
-        ...(exchange === "paper" ? { now: () => this.app.now() } : {}),
+        now: () => this.app.now(),
         ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
       });
       entry = { feed, users: 0 };

@@ -1,6 +1,6 @@
 import { Box, Text, useApp } from "ink";
 import { useCallback, useEffect, useMemo, useRef } from "react";
-import { EXCHANGES } from "../lib/exchanges.js";
+import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { ExchangeId } from "../lib/types.js";
 import { Balances } from "./components/Balances.js";
 import { Fills } from "./components/Fills.js";
@@ -104,7 +104,7 @@ export const MIN_ROWS = 16;
 
 /** The most levels a side the feed of `exchange` keeps: paper's synthetic book has 50. */
 export function feedDepth(exchange: ExchangeId): number {
-  return exchange === "paper" ? PAPER_FEED_DEPTH : EXCHANGES[exchange].depth;
+  return exchange === "paper" ? PAPER_FEED_DEPTH : CATALOGUE[exchange].depth;
 }
 /** exchanges/paper/market.ts BOOK_LEVELS: the TUI opens paper's feed at its full depth */
 export const PAPER_FEED_DEPTH = 50;
@@ -239,7 +239,7 @@ export function App(props: AppProps) {
   const bodyHeight = height - 2 - extraLines;
 
   // header: where we are, the sparkline and the last mid
-  const title = `spotdesk · ${EXCHANGES[session.exchange].name} · ${session.account} · ${session.pair}`;
+  const title = `spotdesk · ${CATALOGUE[session.exchange].name} · ${session.account} · ${session.pair}`;
   // a mid from a book that is not live is not shown (docs/tui.md "Stale book")
   const midText = view.mid === undefined || staleness ? "" : ` ${formatPrice(view.mid)}`;
   const hint = "  ? help  q quit";

@@ -1,6 +1,6 @@
+import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
-import { EXCHANGES } from "../lib/exchanges.js";
-import type { Credentials, ExchangeId } from "../lib/types.js";
+import { type Credentials, type ExchangeId, isExchangeId } from "../lib/types.js";
 import { errorText } from "./errors.js";
 import { defaultServices, listPaperAccounts, paperDecimals, type TuiServices } from "./services.js";
 
@@ -66,13 +66,13 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const exchangeText = options.exchange ?? "paper";
-  if (!(exchangeText in EXCHANGES)) {
+  if (!isExchangeId(exchangeText)) {
     stderr.write(
-      `spotdesk tui: unknown exchange '${exchangeText}'. Known exchanges: ${Object.keys(EXCHANGES).join(", ")}\n`,
+      `spotdesk tui: unknown exchange '${exchangeText}'. Known exchanges: ${Object.keys(CATALOGUE).join(", ")}\n`,
     );
     return 2;
   }
-  const exchange = exchangeText as ExchangeId;
+  const exchange: ExchangeId = exchangeText;
   const services = servicesFor(options);
   const { normalizePair } = await import("../lib/pair.js");
   let pair: string;

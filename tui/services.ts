@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
@@ -48,28 +49,22 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
   };
   return {
     async openExchange(exchange, account) {
-      if (exchange === "paper") {
-        const { createPaperExchange } = await import("../exchanges/paper/index.js");
-        return createPaperExchange(options.credentials ?? { api: "", secret: "" }, {
-          ...common,
-          account,
-          ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-        });
-      }
-      if (!options.credentials) {
+      if (CATALOGUE[exchange].needsApiKey && !options.credentials) {
         throw new ExchangeError(exchange, `Missing credential: no API key for ${exchange} account '${account}'`, {
           kind: "auth",
         });
       }
-      const { createExchange } = await import("../exchanges/registry.js");
-      return createExchange(exchange, options.credentials, common);
+      const { openAccount } = await import("../exchanges/open.js");
+      return openAccount(exchange, {
+        ...common,
+        credentials: options.credentials,
+        account,
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      });
     },
     async openFeed(exchange, pair, depth) {
-      const { createFeed, preloadPaperFeed } = await import("../exchanges/feeds.js");
-      const { nodeFeedOptions } = await import("../exchanges/feed-node.js");
-      if (exchange === "paper") await preloadPaperFeed();
-      return createFeed(exchange, pair, {
-        ...nodeFeedOptions(),
+      const { openFeed } = await import("../exchanges/open.js");
+      return openFeed(exchange, pair, {
         ...common,
         ...(depth === undefined ? {} : { depth }),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),

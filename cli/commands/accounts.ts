@@ -43,8 +43,9 @@ async function realExchange(ctx: Context): Promise<ExchangeId> {
     );
   }
   const id = await resolveExchangeId(ctx);
-  if (id === "paper")
-    throw new ExchangeError("paper", "paper needs no credentials: nothing to store", { kind: "bad-input" });
+  const { CATALOGUE } = await import("../../exchanges/catalogue.js");
+  if (!CATALOGUE[id].needsApiKey)
+    throw new ExchangeError(id, `${id} needs no credentials: nothing to store`, { kind: "bad-input" });
   return id;
 }
 
@@ -104,10 +105,10 @@ export function registerAccounts(program: Command): void {
           }
         }
         const storeKey = await readStoreKey(store, { creating: true });
-        const { EXCHANGES } = await import("../../lib/exchanges.js");
+        const { CATALOGUE } = await import("../../exchanges/catalogue.js");
         const api = await readSecret("SPOTDESK_API_KEY", "API key");
         const secret = await readSecret("SPOTDESK_API_SECRET", "API secret");
-        const needsPassphrase = EXCHANGES[exchange].needsPassphrase;
+        const needsPassphrase = CATALOGUE[exchange].needsPassphrase;
         // Only bitget, bitmart, kucoin and okx have a passphrase (seed 001 §3): nobody else is asked.
         const password = needsPassphrase
           ? await readSecret("SPOTDESK_API_PASSWORD", "API passphrase")

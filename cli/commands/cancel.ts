@@ -1,7 +1,7 @@
 import type { Command } from "commander";
+import { assertBatchSize, assertSupported } from "../../exchanges/core/limits.js";
 import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { assertBatchSize, assertSupported } from "../../lib/limits.js";
 import { normalizePair } from "../../lib/pair.js";
 import { checkOrderId } from "../args.js";
 import type { Context } from "../context.js";

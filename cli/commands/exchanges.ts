@@ -1,10 +1,9 @@
 import type { Command } from "commander";
-import { EXCHANGES } from "../../lib/exchanges.js";
-import { LIMITS } from "../../lib/limits.js";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import { EXCHANGE_IDS } from "../../lib/types.js";
 import { action } from "../run.js";
 
-/** `spotdesk exchanges`: what each exchange needs and allows, from the one limits table (lib/limits.ts). */
+/** `spotdesk exchanges`: what each exchange needs and allows, from the catalogue (exchanges/<id>/info.ts). */
 export function registerExchanges(program: Command): void {
   program
     .command("exchanges")
@@ -13,8 +12,8 @@ export function registerExchanges(program: Command): void {
       action(async (ctx) => {
         const { hasAdapter } = await import("../../exchanges/registry.js");
         const rows = EXCHANGE_IDS.map((id) => {
-          const info = EXCHANGES[id];
-          const limits = LIMITS[id];
+          const info = CATALOGUE[id];
+          const limits = info.limits;
           return {
             id,
             name: info.name,

@@ -12,6 +12,8 @@ interface ServeFlags {
   tlsKey?: string;
   behindTlsProxy?: boolean;
   config?: string;
+  database?: string;
+  redis?: string;
 }
 
 /**
@@ -47,6 +49,9 @@ function serveError(error: unknown, host: string, port: number, data: string | u
     });
   }
   if (isFsError(error)) return serveDirError(error, data);
+  // docs/scale-out.md: the database or Redis is out of reach (the message names the URL without its password)
+  if (error instanceof Error && /^(PostgreSQL|Redis) at /.test(error.message))
+    return new ExchangeError("spotdesk", error.message, { kind: "network", cause: error });
   return error;
 }
 
@@ -85,6 +90,11 @@ export function registerServer(program: Command): void {
     .option("--tls-key <file>", "TLS private key (PEM)")
     .option("--behind-tls-proxy", "TLS is terminated by a proxy in front of the server")
     .option("--config <file>", "server configuration file")
+    .option(
+      "--database <url>",
+      "PostgreSQL (postgres://user:pass@host:5432/db) shared by several server processes; default: SQLite in --data",
+    )
+    .option("--redis <url>", "Redis (redis://host:6379) for live deltas, limits and bot leases across processes")
     .action(
       action(async (_ctx, flags: ServeFlags) => {
         // 0 is valid: the system picks a free port (tests do that).
@@ -104,6 +114,8 @@ export function registerServer(program: Command): void {
             ...(flags.tlsKey ? { tlsKey: flags.tlsKey } : {}),
             ...(flags.behindTlsProxy ? { behindTlsProxy: true } : {}),
             ...(flags.config ? { configFile: flags.config } : {}),
+            ...(flags.database ? { database: flags.database } : {}),
+            ...(flags.redis ? { redis: flags.redis } : {}),
           });
         } catch (error) {
           if (isFsError(error)) throw serveDirError(error, flags.data);
@@ -124,12 +136,13 @@ export function registerServer(program: Command): void {
     .description("make the user EMAIL an admin, or permit EMAIL to register as a new admin")
     .argument("<email>", "the user's e-mail")
     .requiredOption("--data <dir>", "the server's data directory")
+    .option("--database <url>", "the server's PostgreSQL database (when it runs with --database)")
     .action(
-      action(async (ctx, email: string, flags: { data: string }) => {
+      action(async (ctx, email: string, flags: { data: string; database?: string }) => {
         if (!EMAIL_RE.test(email.trim()))
           throw new ExchangeError("spotdesk", `Invalid e-mail '${email}'`, { kind: "bad-input" });
         const { grantAdmin } = await import("../../server/index.js");
-        const result = await grantAdmin(email, flags.data);
+        const result = await grantAdmin(email, flags.data, flags.database);
         if (ctx.out.json) return ctx.out.document({ email: email.trim().toLowerCase(), admin: true, ...result });
         ctx.out.text(
           `${email.trim().toLowerCase()} is now an admin${result.created ? " (new user: registers with this e-mail)" : ""}`,

@@ -7,7 +7,8 @@ export const DEFAULT_PAIR = "BTC/USDT";
 
 /** Accounts the TUI's switcher offers: paper's simulated ones, or the credential store's for a real exchange. */
 async function listAccounts(exchange: ExchangeId, dataDir: string | undefined): Promise<string[]> {
-  if (exchange === "paper") {
+  const { CATALOGUE } = await import("../../exchanges/catalogue.js");
+  if (!CATALOGUE[exchange].needsApiKey) {
     const { listPaperAccounts } = await import("../../tui/services.js");
     return listPaperAccounts(exchange, dataDir);
   }
@@ -47,7 +48,8 @@ export function registerTui(program: Command): void {
         });
         // A store key prompt must happen before Ink takes the terminal: resolve a real exchange's
         // credentials now (a missing one ends here with exit 3, like any other command).
-        if (id !== "paper") await open.resolveCredentials(id, ctx);
+        const { CATALOGUE } = await import("../../exchanges/catalogue.js");
+        if (CATALOGUE[id].needsApiKey) await open.resolveCredentials(id, ctx);
         const { runTui } = await import("../../tui/index.js");
         // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
         const store = import("../store.js").then((m) => m.openStore());

@@ -1,17 +1,26 @@
 import { createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  OrderStore,
+  parseParams,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * A BingX spot v1 mock on 127.0.0.1. It verifies every private request the way BingX documents it:
- * header X-BX-APIKEY; `signature` = hex HMAC-SHA256 over the parameters as sent but with each value
- * URL-DECODED (BingX signs the original values, then URL-encodes them on the wire); the timestamp
- * within recvWindow (5000 unless sent). Answers are {code, msg, debugMsg, data}, code 0 = success.
+ * A BingX spot v1 mock on the fake exchange (exchanges/core/testing/fake-exchange.ts). It verifies
+ * every private request the way BingX documents it: header X-BX-APIKEY; `signature` = hex
+ * HMAC-SHA256 over the parameters as sent but with each value URL-DECODED (BingX signs the original
+ * values, then URL-encodes them on the wire); the timestamp within recvWindow (5000 unless sent).
+ * Answers are {code, msg, debugMsg, data}, code 0 = success.
+ *
+ * Every call checks the parameters BingX documents as required (symbol, side and type on an order
+ * and per item of a batch's `data`; symbol and orderId or clientOrderID on a cancel or a lookup;
+ * symbol and orderIds on a batch cancel; timestamp everywhere) and answers 100400 otherwise. Open
+ * orders are one list: BingX documents no paging there. A batch cancel runs in BingX's default
+ * mode (process=0): one order it cannot cancel fails the whole call.
  */
 export interface BingxMockOrder {
   symbol: string;
@@ -36,6 +45,8 @@ export interface BingxMockOrder {
 export interface BingxMock {
   server: MockServer;
   url: string;
+  /** the fake underneath */
+  fake: FakeExchange;
   orders: Map<string, BingxMockOrder>;
   delayNextCreate(ms: number): void;
   rateLimitNext(): void;
@@ -63,17 +74,17 @@ export function bingxSignedString(rawQuery: string): { payload: string; signatur
   return { payload, signature: rawQuery.slice(at + "&signature=".length) };
 }
 
+/** The query's parameters, with a batch's `data` (a JSON list sent as one parameter) read as a list. */
+function bingxParams(req: ReceivedRequest): FakeParams {
+  const params = parseParams(req);
+  if (typeof params.data === "string") params.data = JSON.parse(params.data);
+  return params;
+}
+
 export async function startBingxMock(options: { now?: () => number } = {}): Promise<BingxMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
-  const orders = new Map<string, BingxMockOrder>();
-  let seq = 1736011869418901234n;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: number; msg: string } | undefined;
-  let refuseIndex: number | undefined;
+  const orders = new OrderStore<BingxMockOrder>(1736011869418901234n, (o) => o.orderId);
 
-  const ok = (data: unknown, delayMs = 0): MockReply => ({ body: { code: 0, msg: "", debugMsg: "", data }, delayMs });
   const error = (code: number, msg: string, status = 200): MockReply => ({ status, body: { code, msg, debugMsg: "" } });
 
   function verify(req: ReceivedRequest): MockReply | undefined {
@@ -86,22 +97,10 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
     const ts = Number(q.timestamp);
     const window = Number(q.recvWindow ?? 5000);
     if (!Number.isFinite(ts) || Math.abs(now() - ts) > window) return error(80014, "timestamp is invalid");
-    if (rateLimit) {
-      rateLimit = false;
-      return error(
-        100410,
-        `code:100410:The endpoint trigger frequency limit rule is currently in the disabled period and will be unblocked after ${now() + 3000}`,
-      );
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.code, f.msg);
-    }
     return undefined;
   }
 
-  function place(input: Record<string, unknown>): BingxMockOrder | { code: number; msg: string } {
+  function place(input: FakeParams): BingxMockOrder | { code: number; msg: string } {
     if (input.type !== "LIMIT") return { code: 100400, msg: "only LIMIT in this mock" };
     if (input.timeInForce !== undefined && input.timeInForce !== "GTC")
       return { code: 100400, msg: "GTC only in this mock" };
@@ -113,13 +112,13 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
       return { code: 100400, msg: "price can't be lte 0 in limit order" };
     }
     const client = String(input.newClientOrderId ?? "");
-    if (client && [...orders.values()].some((o) => o.clientOrderID === client)) {
+    if (client && orders.find((o) => o.clientOrderID === client)) {
       return { code: 100400, msg: "Different orders cannot use the same newClientOrderId" };
     }
     const t = now();
     const order: BingxMockOrder = {
       symbol: String(input.symbol),
-      orderId: String(seq++),
+      orderId: orders.nextId(),
       price: String(input.price),
       origQty: String(input.quantity),
       executedQty: "0",
@@ -136,8 +135,7 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
       stopPrice: "0",
       avgPrice: "0",
     };
-    orders.set(order.orderId, order);
-    return order;
+    return orders.add(order);
   }
 
   /** The create answer of POST /trade/order. */
@@ -162,93 +160,118 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
     return view;
   };
 
-  server.intercept((req) => verify(req));
+  const byId = (q: FakeParams) =>
+    q.orderId ? orders.get(String(q.orderId)) : orders.find((o) => o.clientOrderID === q.clientOrderID);
+  const openOf = (symbol: unknown) => orders.filter((o) => o.symbol === symbol && open(o));
 
-  server.on("POST /openApi/spot/v1/trade/order", (req) => {
-    const result = place(parseQuery(req.query));
-    if (!("orderId" in result)) return error(result.code, result.msg);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return ok(created(result), d);
+  // Place order: symbol, side, type and timestamp are required (quantity and price for a LIMIT order).
+  const ORDER = ["symbol", "side", "type", "quantity", "price"];
+  const fake = await startFakeExchange({
+    name: "bingx",
+    verify,
+    params: bingxParams,
+    envelope: {
+      ok: (data) => ({ body: { code: 0, msg: "", debugMsg: "", data } }),
+      error: (e) => error(Number(e.code), e.msg, e.status),
+    },
+    rateLimited: () =>
+      error(
+        100410,
+        `code:100410:The endpoint trigger frequency limit rule is currently in the disabled period and will be unblocked after ${now() + 3000}`,
+      ),
+    missing: (name) => ({ code: 100400, msg: `${name} is required` }),
+    routes: {
+      "POST /openApi/spot/v1/trade/order": {
+        required: [...ORDER, "timestamp"],
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params);
+          if (!("orderId" in result)) throw refuse(result.code, result.msg);
+          return created(result);
+        },
+      },
+      "POST /openApi/spot/v1/trade/batchOrders": {
+        required: [...ORDER.map((name) => `data[].${name}`), "timestamp"],
+        handle: ({ params }) => {
+          const placed: BingxMockOrder[] = [];
+          for (const [index, item] of (params.data as FakeParams[]).entries()) {
+            if (fake.takeBatchFault(index)) continue;
+            const result = place(item);
+            if ("orderId" in result) placed.push(result);
+          }
+          fake.endBatch();
+          return { orders: placed.map(created) };
+        },
+      },
+      "POST /openApi/spot/v1/trade/cancel": {
+        required: ["symbol", ["orderId", "clientOrderID"], "timestamp"],
+        handle: ({ params: q }) => {
+          const order = byId(q);
+          if (!order || order.symbol !== q.symbol) throw refuse(100421, "cancel fail, order not exist");
+          // The code and text BingX really answers for a cancel of a finished order.
+          if (!open(order))
+            throw refuse(
+              100404,
+              "the order you want to cancel is FILLED or CANCELLED already, or is not a valid order id ,please verify",
+            );
+          return cancel(order);
+        },
+      },
+      "POST /openApi/spot/v1/trade/cancelOrders": {
+        required: ["symbol", ["orderIds", "clientOrderIDs"], "timestamp"],
+        handle: ({ params: q }) => {
+          const list = String(q.orderIds ?? "")
+            .split(",")
+            .map((id) => orders.get(id));
+          if (list.some((o) => !o || !open(o) || o.symbol !== q.symbol))
+            throw refuse(100421, "cancel fail, order not exist");
+          return { success: list.map((o) => cancel(o!)), failed: null };
+        },
+      },
+      "POST /openApi/spot/v1/trade/cancelOpenOrders": {
+        required: ["timestamp"],
+        handle: ({ params: q }) => ({ orders: openOf(q.symbol).map(cancel) }),
+      },
+      "GET /openApi/spot/v1/trade/query": {
+        required: ["symbol", ["orderId", "clientOrderID"], "timestamp"],
+        handle: ({ params: q }) => {
+          const order = byId(q);
+          if (!order || order.symbol !== q.symbol) throw refuse(100404, " order not exist");
+          return order;
+        },
+      },
+      "GET /openApi/spot/v1/trade/openOrders": {
+        required: ["timestamp"],
+        handle: ({ params: q }) => ({
+          orders: openOf(q.symbol).map(({ fee: _f, feeAsset: _a, clientOrderID: _c, avgPrice: _p, ...o }) => o),
+        }),
+      },
+      "GET /openApi/spot/v1/account/balance": {
+        required: ["timestamp"],
+        handle: () => ({
+          balances: [
+            { asset: "USDT", displayName: "USDT", free: "1000.5", locked: "120" },
+            { asset: "btc", displayName: "BTC", free: "0.12345678901234567890", locked: "0" },
+            { asset: "DOGE", displayName: "DOGE", free: "0", locked: "0.0" },
+          ],
+        }),
+      },
+    },
   });
-  server.on("POST /openApi/spot/v1/trade/batchOrders", (req) => {
-    const list = JSON.parse(parseQuery(req.query).data ?? "[]") as Record<string, unknown>[];
-    const placed: BingxMockOrder[] = [];
-    const refuse = refuseIndex;
-    refuseIndex = undefined;
-    for (const [index, item] of list.entries()) {
-      if (index === refuse) continue;
-      const result = place(item);
-      if ("orderId" in result) placed.push(result);
-    }
-    return ok({ orders: placed.map(created) });
-  });
-  server.on("POST /openApi/spot/v1/trade/cancel", (req) => {
-    const q = parseQuery(req.query);
-    const order = q.orderId
-      ? orders.get(q.orderId)
-      : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
-    if (!order || order.symbol !== q.symbol) return error(100421, "cancel fail, order not exist");
-    // The code and text BingX really answers for a cancel of a finished order.
-    if (!open(order))
-      return error(
-        100404,
-        "the order you want to cancel is FILLED or CANCELLED already, or is not a valid order id ,please verify",
-      );
-    return ok(cancel(order));
-  });
-  server.on("POST /openApi/spot/v1/trade/cancelOrders", (req) => {
-    const q = parseQuery(req.query);
-    const list = (q.orderIds ?? "").split(",").map((id) => orders.get(id));
-    if (list.some((o) => !o || !open(o) || o.symbol !== q.symbol)) return error(100421, "cancel fail, order not exist");
-    return ok({ success: list.map((o) => cancel(o!)), failed: null });
-  });
-  server.on("POST /openApi/spot/v1/trade/cancelOpenOrders", (req) => {
-    const q = parseQuery(req.query);
-    return ok({ orders: [...orders.values()].filter((o) => o.symbol === q.symbol && open(o)).map(cancel) });
-  });
-  server.on("GET /openApi/spot/v1/trade/query", (req) => {
-    const q = parseQuery(req.query);
-    const order = q.orderId
-      ? orders.get(q.orderId)
-      : [...orders.values()].find((o) => o.clientOrderID === q.clientOrderID);
-    if (!order || order.symbol !== q.symbol) return error(100404, " order not exist");
-    return ok(order);
-  });
-  server.on("GET /openApi/spot/v1/trade/openOrders", (req) => {
-    const q = parseQuery(req.query);
-    return ok({
-      orders: [...orders.values()]
-        .filter((o) => o.symbol === q.symbol && open(o))
-        .map(({ fee: _f, feeAsset: _a, clientOrderID: _c, avgPrice: _p, ...o }) => o),
-    });
-  });
-  server.on("GET /openApi/spot/v1/account/balance", () =>
-    ok({
-      balances: [
-        { asset: "USDT", displayName: "USDT", free: "1000.5", locked: "120" },
-        { asset: "btc", displayName: "BTC", free: "0.12345678901234567890", locked: "0" },
-        { asset: "DOGE", displayName: "DOGE", free: "0", locked: "0.0" },
-      ],
-    }),
-  );
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
+    fake,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, msg) {
-      failure = { code, msg };
+      fake.failNext({ code, msg });
     },
     refuseNextBatchItem(index) {
-      refuseIndex = index;
+      fake.dropNextBatchItem(index);
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

@@ -5,7 +5,14 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "./mock.js";
-import { BingxAdapter, bingxSignature, bingxSignedQuery, parseBingxBalances, parseBingxOrder } from "./rest.js";
+import {
+  BingxAdapter,
+  bingxSignature,
+  bingxSignedQuery,
+  bingxSignedRequest,
+  parseBingxBalances,
+  parseBingxOrder,
+} from "./rest.js";
 
 const credentials = { api: BINGX_KEY, secret: BINGX_SECRET };
 let mock: BingxMock;
@@ -155,6 +162,65 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
       BTC: { f: "0.1234567890123456789", l: "0" },
     });
     expect(routes()).toEqual(["GET /openApi/spot/v1/account/balance"]);
+  });
+});
+
+describe("bingx's documented required parameters and batch cancels (issue 25)", () => {
+  it("sends every required parameter on every call; the mock refuses a call without one (100400)", async () => {
+    const [a] = await bingx.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]);
+    await bingx.fetchOrder("BTC/USDT", a!.id);
+    await bingx.cancelOrder("BTC/USDT", a!.id);
+    const b = await bingx.createOrder(buy);
+    await bingx.cancelBatch("BTC/USDT", [b.id]);
+    await bingx.fetchOpenOrders("BTC/USDT");
+    await bingx.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => {
+      const { timestamp, signature: _s, recvWindow: _r, ...rest } = parseQuery(r.query);
+      expect(timestamp, r.path).toMatch(/^\d{13}$/);
+      return rest.data ? { ...rest, data: JSON.parse(rest.data) } : rest;
+    });
+    expect(sent).toEqual([
+      {
+        data: [
+          expect.objectContaining({ symbol: "BTC-USDT", side: "BUY", type: "LIMIT", quantity: "1", price: "100" }),
+        ],
+        sync: "true",
+      },
+      { symbol: "BTC-USDT", orderId: a!.id },
+      { symbol: "BTC-USDT", orderId: a!.id },
+      expect.objectContaining({ symbol: "BTC-USDT", side: "BUY", type: "LIMIT", quantity: "0.01", price: "30000" }),
+      { symbol: "BTC-USDT", orderIds: b.id },
+      { symbol: "BTC-USDT" },
+      { symbol: "BTC-USDT" },
+    ]);
+    const request = bingxSignedRequest(credentials, Date.now(), "POST", "/openApi/spot/v1/trade/cancel", {
+      orderId: "1",
+    });
+    const bare = await fetch(`${mock.url}${request.path}?${request.query}`, {
+      method: "POST",
+      headers: request.headers,
+    });
+    expect(await bare.json()).toEqual({ code: 100400, msg: "symbol is required", debugMsg: "" });
+  });
+
+  it("a batch cancel with one order BingX cannot cancel fails whole (process=0): nothing is half done", async () => {
+    const a = await bingx.createOrder(buy);
+    expect((await rejection(bingx.cancelBatch("BTC/USDT", [a.id, "777"]))).kind).toBe("order-not-found");
+    expect(mock.orders.get(a.id)!.status).toBe("NEW");
+  });
+
+  it("reads a partly failed batch cancel by its success list: an empty one cancelled none", async () => {
+    const answer = (data: unknown) => mock.fake.replyNext({ body: { code: 0, msg: "", debugMsg: "", data } });
+    answer({
+      success: [{ orderId: "11", symbol: "BTC-USDT", side: "BUY", status: "CANCELED" }],
+      failed: [{ orderId: "12", errorCode: 100421 }],
+    });
+    expect(await bingx.cancelBatch("BTC/USDT", ["11", "12"])).toEqual(["11"]);
+    answer({ success: [], failed: [{ orderId: "12", errorCode: 100421 }] });
+    expect(await bingx.cancelBatch("BTC/USDT", ["12"])).toEqual([]);
+    // an answer naming no list at all: the ids as asked
+    answer({});
+    expect(await bingx.cancelBatch("BTC/USDT", ["13"])).toEqual(["13"]);
   });
 });
 

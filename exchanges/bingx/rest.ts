@@ -2,7 +2,6 @@ import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,6 +15,7 @@ import {
 import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -180,7 +180,6 @@ export class BingxAdapter extends RestAdapter {
     // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
     super("bingx", credentials, options, {
       baseUrl: BINGX_BASE_URL,
-      clientOrderId: { length: 32, chars: "A-Za-z0-9_" },
       errors: BINGX_ERRORS,
       messages: BINGX_MESSAGES,
     });
@@ -280,8 +279,10 @@ export class BingxAdapter extends RestAdapter {
       }),
       data ?? {},
     );
-    const canceled = answer.success ?? answer.orders ?? [];
-    return canceled.length ? canceled.map((raw) => this.parse(BingxOrderSchema, raw).orderId) : ids;
+    // Only an answer that names no list stands for "all of them"; an empty success list (the others
+    // in `failed`) cancelled none, and the caller names them (docs/orders.md "Cancels").
+    const canceled = answer.success ?? answer.orders;
+    return canceled ? canceled.map((raw) => this.parse(BingxOrderSchema, raw).orderId) : ids;
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {

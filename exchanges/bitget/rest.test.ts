@@ -79,6 +79,84 @@ describe("bitget adapter against a loopback mock", () => {
     expect(error).toMatchObject({ kind: "insufficient-funds", code: "43012" });
   });
 
+  const add = (count: number, symbol = "BTCUSDT") =>
+    Array.from({ length: count }, (_, i) =>
+      mock.addOrder({ symbol, side: "buy", price: String(100 + i), size: "1", clientOid: `c${i}` }),
+    );
+
+  it("lists open orders newest first in one page of 100, bitget's open-order limit (001 §9)", async () => {
+    const placed = add(130);
+    add(2, "ETHUSDT");
+    const open = await bitget.fetchOpenOrders("BTC/USDT");
+    // the newest 100: the page bitget answers first
+    expect(open.map((o) => o.id)).toEqual(
+      placed
+        .map((o) => o.orderId)
+        .reverse()
+        .slice(0, 100),
+    );
+    expect(mock.server.requests.map((r) => r.query)).toEqual(["limit=100&symbol=BTCUSDT"]);
+    mock.server.requests.length = 0;
+    expect(await bitget.fetchOpenOrders("ETH/USDT")).toHaveLength(2);
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (40019)", async () => {
+    const [a, b] = await bitget.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await bitget.cancelOrder("BTC/USDT", a!.id);
+    await bitget.cancelBatch("BTC/USDT", [b!.id]);
+    await bitget.fetchOrder("BTC/USDT", b!.id);
+    await bitget.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => (r.method === "GET" ? r.query : JSON.parse(r.body)));
+    expect(sent).toEqual([
+      {
+        symbol: "BTCUSDT",
+        orderList: [
+          expect.objectContaining({ side: "buy", orderType: "limit", force: "gtc", size: "1", price: "100" }),
+          expect.objectContaining({ side: "sell", orderType: "limit", force: "gtc", size: "2", price: "200" }),
+        ],
+      },
+      { symbol: "BTCUSDT", orderId: a!.id },
+      { symbol: "BTCUSDT", orderList: [{ orderId: b!.id }] },
+      expect.stringContaining(`orderId=${b!.id}`),
+      { symbol: "BTCUSDT" },
+    ]);
+    const request = bitgetSignedRequest(creds, Date.now(), "POST", "/api/v2/spot/trade/cancel-order", { orderId: "1" });
+    const bare = await fetch(`${mock.url}${request.path}`, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+    });
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toMatchObject({ code: "40019", msg: "Parameter symbol cannot be empty" });
+  });
+
+  it("a partly failed batch cancel resolves to the ids in successList; the failed ones are not among them", async () => {
+    const [a, b] = await bitget.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Buy", amount: "1", price: "101" },
+    ]);
+    await bitget.cancelOrder("BTC/USDT", b!.id);
+    expect(await bitget.cancelBatch("BTC/USDT", [b!.id, a!.id, "777"])).toEqual([a!.id]);
+    expect(mock.orders.get(a!.id)?.status).toBe("cancelled");
+    expect(await bitget.cancelBatch("BTC/USDT", ["778"])).toEqual([]);
+  });
+
+  it("a partly failed batch create fails with its failure list, though the other items were placed", async () => {
+    mock.fake.refuseNextBatchItem(1, { code: "43012", msg: "Insufficient balance" });
+    const error = await rejects(
+      bitget.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "100" },
+        { side: "Buy", amount: "1", price: "101", clientOrderId: "c0ffee" },
+      ]),
+    );
+    expect(error.detail).toBe("Failure List: c0ffee: Insufficient balance (43012)");
+    expect(mock.orders.size).toBe(1);
+  });
+
   it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (001 §9)", async () => {
     const error = await rejects(
       bitget.createBatch(

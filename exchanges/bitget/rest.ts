@@ -11,7 +11,6 @@ import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -24,6 +23,7 @@ import {
 import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -199,7 +199,6 @@ export class BitgetAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     super("bitget", credentials, options, {
       baseUrl: BITGET_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: BITGET_ERRORS,
     });
   }

@@ -3,7 +3,6 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,6 +15,7 @@ import {
 import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -198,7 +198,6 @@ export class BitmartAdapter extends RestAdapter {
     // client_order_id: "case-sensitive alphanumerics ... up to 32 characters" — 32 hex (PRODUCT D11).
     super("bitmart", credentials, options, {
       baseUrl: BITMART_BASE_URL,
-      clientOrderId: { length: 32, chars: "A-Za-z0-9" },
       errors: BITMART_ERRORS,
     });
   }

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { assertSupported } from "../../lib/limits.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,8 +14,10 @@ import {
   toMillis,
 } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { assertSupported } from "../core/limits.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isSuccessCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -176,7 +176,6 @@ export class BitrueAdapter extends RestAdapter {
     // newClientOrderId: "a unique id for the order" (no documented shape); 32 hex as on its binance-family peers (PRODUCT D11).
     super("bitrue", credentials, options, {
       baseUrl: BITRUE_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: BITRUE_ERRORS,
       messages: BITRUE_MESSAGES,
     });

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { LIMITS } from "../../lib/limits.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,8 +14,10 @@ import {
 } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { BITTEAM_INFO } from "./info.js";
 
 /**
  * BIT.TEAM (https://bit.team/trade/api/documentation, section CCXT): seed 001 §7 "bitteam: basic
@@ -120,7 +120,7 @@ function pairOfName(name: string): string {
 }
 
 /**
- * Seed 001 §4 through lib/status.ts (created, accepted, executing → open; executed → closed;
+ * Seed 001 §4 through exchanges/core/status.ts (created, accepted, executing → open; executed → closed;
  * cancelled, partiallyCancelled → canceled); BIT.TEAM's own word is kept in `rawStatus`.
  * Seed 001 §3: `createdAt` (ISO) when present, else `timestamp` in seconds × 1000.
  */
@@ -168,7 +168,6 @@ export class BitteamAdapter extends RestAdapter {
     // clientOrderId: BIT.TEAM documents none (see createOrder); the rule only shapes the unused local id.
     super("bitteam", credentials, options, {
       baseUrl: BITTEAM_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: BITTEAM_ERRORS,
     });
     this.authorization = bitteamAuthorization(credentials);
@@ -329,7 +328,7 @@ export class BitteamAdapter extends RestAdapter {
   /** PRODUCT D10: pages of the open-orders limit (100), following `offset` until `count` is reached. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const limit = LIMITS.bitteam.openOrders ?? 100;
+    const limit = BITTEAM_INFO.limits.openOrders ?? 100;
     const out: Order[] = [];
     const seen = new Set<string>();
     for (let offset = 0; ; offset += limit) {

@@ -1,15 +1,18 @@
 import { createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeError,
+  type FakeParams,
+  OrderStore,
+  pageByCursor,
+  raw,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * A bybit v5 mock that verifies requests the way bybit documents it
- * (https://bybit-exchange.github.io/docs/v5/guide): X-BAPI-SIGN recomputed as hex HMAC-SHA256 over
+ * A bybit v5 mock on the fake exchange (exchanges/core/testing/fake-exchange.ts) that verifies
+ * requests the way bybit's v5 guide documents it: X-BAPI-SIGN recomputed as hex HMAC-SHA256 over
  * timestamp + apiKey + recvWindow + raw query (GET) or raw body (POST); the timestamp must satisfy
  * server_time - recv_window <= timestamp < server_time + 1000. Anything else gets bybit's envelope
  * with retCode 10003 / 10004 / 10002.
@@ -86,104 +89,72 @@ export interface BybitMock {
   close(): Promise<void>;
 }
 
-let nextId = 1_620_000_000_000_000_000n;
-
-function envelope(retCode: number, retMsg: string, result: unknown = {}, retExtInfo: unknown = {}) {
+/** bybit's envelope; `result` and `retExtInfo` are objects even when empty. */
+function envelope(retCode: number | string, retMsg: string, result: unknown = {}, retExtInfo: unknown = {}) {
   return { retCode, retMsg, result, retExtInfo, time: Date.now() };
 }
 
-export async function startBybitMock(credentials: { api: string; secret: string }): Promise<BybitMock> {
-  const server = await startMockServer();
-  const mock: BybitMock = {
-    server,
-    url: server.url,
-    orders: new Map(),
-    delayNextCreateMs: 0,
-    rateLimitNext: false,
-    ipBanNext: false,
-    errorNext: undefined,
-    failBatchItem: undefined,
-    dropBatchItem: undefined,
-    replyNext: undefined,
-    endlessCursor: false,
-    coins: [
-      { coin: "USDT", walletBalance: "1000.5", locked: "300" },
-      { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
-      { coin: "ETH", walletBalance: "0", locked: "0" },
-    ],
-    addOrder: (fields) => create({ ...fields, orderType: "Limit", timeInForce: "GTC" }),
-    close: () => server.close(),
-  };
+/** The rate-limit refusal, with bybit's reset time. */
+const TOO_MANY: FakeError = {
+  code: 10006,
+  msg: "Too many visits!",
+  get headers() {
+    return { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) };
+  },
+};
+const ORDER_MISSING = refuse(170213, "Order does not exist.").error;
+const open = (o: BybitMockOrder) => o.orderStatus === "New" || o.orderStatus === "PartiallyFilled";
 
-  function verify(req: ReceivedRequest): ReturnType<typeof envelope> | undefined {
+export async function startBybitMock(credentials: { api: string; secret: string }): Promise<BybitMock> {
+  const orders = new OrderStore<BybitMockOrder>(1_620_000_000_000_000_000n, (o) => o.orderId);
+  let ipBanNext = false;
+  let endlessCursor = false;
+  let coins = [
+    { coin: "USDT", walletBalance: "1000.5", locked: "300" },
+    { coin: "BTC", walletBalance: "0.12345678901234567891", locked: "0" },
+    { coin: "ETH", walletBalance: "0", locked: "0" },
+  ];
+
+  function verify(req: ReceivedRequest): MockReply | undefined {
     const key = String(req.headers["x-bapi-api-key"] ?? "");
     const ts = String(req.headers["x-bapi-timestamp"] ?? "");
     const recv = String(req.headers["x-bapi-recv-window"] ?? "5000");
     const sign = String(req.headers["x-bapi-sign"] ?? "");
-    if (key !== credentials.api) return envelope(10003, "API key is invalid.");
+    if (key !== credentials.api) return { body: envelope(10003, "API key is invalid.") };
     const now = Date.now();
     const t = Number(ts);
     if (!/^\d{13}$/.test(ts) || !(now - Number(recv) <= t && t < now + 1000)) {
-      return envelope(
-        10002,
-        `invalid request, please check your server timestamp or recv_window param. req_timestamp[${ts}],server_timestamp[${now}],recv_window[${recv}]`,
-      );
+      return {
+        body: envelope(
+          10002,
+          `invalid request, please check your server timestamp or recv_window param. req_timestamp[${ts}],server_timestamp[${now}],recv_window[${recv}]`,
+        ),
+      };
     }
     const payload = req.method === "GET" ? req.query : req.body;
     const expected = createHmac("sha256", credentials.secret)
       .update(ts + key + recv + payload)
       .digest("hex");
-    if (sign !== expected) return envelope(10004, `error sign! origin_string[${ts + key + recv + payload}]`);
-    if (mock.rateLimitNext) {
-      mock.rateLimitNext = false;
-      return envelope(10006, "Too many visits!");
-    }
-    if (mock.errorNext) {
-      const e = mock.errorNext;
-      mock.errorNext = undefined;
-      return envelope(e.retCode, e.retMsg);
-    }
+    if (sign !== expected) return { body: envelope(10004, `error sign! origin_string[${ts + key + recv + payload}]`) };
     return undefined;
   }
 
-  server.intercept((req) => {
-    if (mock.ipBanNext) {
-      mock.ipBanNext = false;
-      return { status: 403, headers: { "content-type": "text/plain" }, body: "access too frequent" };
-    }
-    const failure = verify(req);
-    if (!failure && mock.replyNext) {
-      const reply = mock.replyNext;
-      mock.replyNext = undefined;
-      return reply;
-    }
-    if (!failure) return undefined;
-    const headers: Record<string, string> =
-      failure.retCode === 10006 ? { "X-Bapi-Limit-Reset-Timestamp": String(Date.now() + 2000) } : {};
-    return { status: 200, headers, body: failure };
-  });
-
-  function create(o: Record<string, string>): BybitMockOrder {
+  /** A limit GTC order as the adapter places them; anything else is bybit's 10001. */
+  function create(o: FakeParams): BybitMockOrder {
     const sideOk = o.side === "Buy" || o.side === "Sell";
-    if (
-      !sideOk ||
-      o.orderType !== "Limit" ||
-      o.timeInForce !== "GTC" ||
-      !o.qty ||
-      !o.price ||
-      !o.symbol ||
-      !o.orderLinkId
-    ) {
-      throw Object.assign(new Error("params error"), { retCode: 10001 });
+    if (!sideOk || o.orderType !== "Limit" || o.timeInForce !== "GTC" || !o.price || !o.orderLinkId) {
+      throw refuse(10001, "params error");
     }
     const now = String(Date.now());
-    const order: BybitMockOrder = {
-      orderId: String(nextId++),
-      orderLinkId: o.orderLinkId,
-      symbol: o.symbol,
-      price: o.price,
-      qty: o.qty,
-      side: o.side ?? "",
+    const qty = String(o.qty);
+    const price = String(o.price);
+    return orders.add({
+      orderId: orders.nextId(),
+      orderLinkId: String(o.orderLinkId),
+      symbol: String(o.symbol),
+      price,
+      qty,
+      side: String(o.side),
       orderType: "Limit",
       orderStatus: "New",
       cumExecQty: "0",
@@ -196,8 +167,8 @@ export async function startBybitMock(credentials: { api: string; secret: string 
       cancelType: "UNKNOWN",
       rejectReason: "EC_NoError",
       avgPrice: "",
-      leavesQty: o.qty,
-      leavesValue: (Number(o.qty) * Number(o.price)).toString(),
+      leavesQty: qty,
+      leavesValue: (Number(qty) * Number(price)).toString(),
       cumExecValue: "0",
       cumExecFee: "0",
       stopOrderType: "",
@@ -208,181 +179,269 @@ export async function startBybitMock(credentials: { api: string; secret: string 
       reduceOnly: false,
       closeOnTrigger: false,
       cumFeeDetail: {},
-    };
-    mock.orders.set(order.orderId, order);
-    return order;
+    });
   }
 
   /** bybit's v5 order calls all require `category`; this mock trades spot only. */
-  const notSpot = (category: unknown) =>
-    category === "spot" ? undefined : { body: envelope(10001, "params error: category") };
+  function spotOnly(params: FakeParams) {
+    if (params.category !== "spot") throw refuse(10001, "params error: category");
+  }
   /** Cancels name the order by orderId or orderLinkId, on its symbol (both documented as required). */
-  function target(item: Record<string, string>): BybitMockOrder | undefined {
+  function target(item: FakeParams): BybitMockOrder | undefined {
     const order = item.orderId
-      ? mock.orders.get(item.orderId)
-      : [...mock.orders.values()].find((o) => item.orderLinkId && o.orderLinkId === item.orderLinkId);
+      ? orders.get(String(item.orderId))
+      : orders.find((o) => o.orderLinkId === item.orderLinkId);
     return order && order.symbol === item.symbol && order.orderStatus === "New" ? order : undefined;
   }
-  const badCancel = (item: Record<string, string>) => !item.symbol || (!item.orderId && !item.orderLinkId);
 
-  server.on("POST /v5/order/create", (req) => {
-    const body = JSON.parse(req.body) as Record<string, string>;
-    if (body.category !== "spot") return { body: envelope(10001, "params error: category") };
-    const delay = mock.delayNextCreateMs;
-    mock.delayNextCreateMs = 0;
-    try {
-      const order = create(body);
-      return { delayMs: delay, body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
-    } catch {
-      return { body: envelope(10001, "params error") };
-    }
+  const fake = await startFakeExchange({
+    name: "bybit",
+    before: () => {
+      if (!ipBanNext) return undefined;
+      ipBanNext = false;
+      return { status: 403, headers: { "content-type": "text/plain" }, body: "access too frequent" };
+    },
+    verify,
+    envelope: {
+      ok: (result) => ({ body: envelope(0, "OK", result) }),
+      error: (e) => ({ status: e.status ?? 200, body: envelope(e.code, e.msg) }),
+    },
+    rateLimited: () => ({ headers: TOO_MANY.headers, body: envelope(TOO_MANY.code, TOO_MANY.msg) }),
+    missing: (name) => ({ code: 10001, msg: `params error: ${name}` }),
+    routes: {
+      "POST /v5/order/create": {
+        // Place Order: category, symbol, side, orderType and qty are required.
+        required: ["category", "symbol", "side", "orderType", "qty"],
+        create: true,
+        handle: ({ params }) => {
+          spotOnly(params);
+          const order = create(params);
+          return { orderId: order.orderId, orderLinkId: order.orderLinkId };
+        },
+      },
+      "POST /v5/order/create-batch": {
+        required: ["category", "request[].symbol", "request[].side", "request[].orderType", "request[].qty"],
+        handle: ({ params }) => {
+          spotOnly(params);
+          const list: unknown[] = [];
+          const ext: unknown[] = [];
+          (params.request as FakeParams[]).forEach((item, i) => {
+            const fault = fake.takeBatchFault(i);
+            if (fault) {
+              // refused: its code in retExtInfo; dropped: code 0 but neither orderId nor createAt
+              list.push({
+                category: "spot",
+                symbol: item.symbol,
+                orderId: "",
+                orderLinkId: item.orderLinkId,
+                createAt: "",
+              });
+              ext.push("refuse" in fault ? { code: fault.refuse.code, msg: fault.refuse.msg } : { code: 0, msg: "OK" });
+              return;
+            }
+            const order = create(item);
+            list.push({
+              category: "spot",
+              symbol: order.symbol,
+              orderId: order.orderId,
+              orderLinkId: order.orderLinkId,
+              createAt: order.createdTime,
+            });
+            ext.push({ code: 0, msg: "OK" });
+          });
+          fake.endBatch();
+          return raw({ body: envelope(0, "OK", { list }, { list: ext }) });
+        },
+      },
+      "POST /v5/order/cancel": {
+        required: ["category", "symbol", ["orderId", "orderLinkId"]],
+        handle: ({ params }) => {
+          spotOnly(params);
+          const order = target(params);
+          if (!order) throw refuse(ORDER_MISSING.code, ORDER_MISSING.msg);
+          order.orderStatus = "Cancelled";
+          order.cancelType = "CancelByUser";
+          return { orderId: order.orderId, orderLinkId: order.orderLinkId };
+        },
+      },
+      "POST /v5/order/cancel-batch": {
+        required: ["category", "request[].symbol", ["request[].orderId", "request[].orderLinkId"]],
+        handle: ({ params }) => {
+          spotOnly(params);
+          const list: unknown[] = [];
+          const ext: unknown[] = [];
+          for (const item of params.request as FakeParams[]) {
+            const order = target(item);
+            if (!order) {
+              list.push({ category: "spot", symbol: item.symbol, orderId: item.orderId, orderLinkId: "" });
+              ext.push({ code: ORDER_MISSING.code, msg: ORDER_MISSING.msg });
+              continue;
+            }
+            order.orderStatus = "Cancelled";
+            list.push({
+              category: "spot",
+              symbol: order.symbol,
+              orderId: order.orderId,
+              orderLinkId: order.orderLinkId,
+            });
+            ext.push({ code: 0, msg: "OK" });
+          }
+          return raw({ body: envelope(0, "OK", { list }, { list: ext }) });
+        },
+      },
+      "POST /v5/order/cancel-all": {
+        required: ["category"],
+        handle: ({ params }) => {
+          spotOnly(params);
+          // For spot the symbol is optional: without it bybit cancels the open orders of every symbol.
+          const list = orders
+            .filter((o) => (!params.symbol || o.symbol === params.symbol) && o.orderStatus === "New")
+            .map((o) => {
+              o.orderStatus = "Cancelled";
+              return { orderId: o.orderId, orderLinkId: o.orderLinkId };
+            });
+          return { list, success: "1" };
+        },
+      },
+      "GET /v5/order/realtime": {
+        required: ["category"],
+        handle: ({ params: q }) => {
+          spotOnly(q);
+          let list = orders.filter((o) => !q.symbol || o.symbol === q.symbol);
+          if (q.orderId) list = list.filter((o) => o.orderId === q.orderId);
+          else if (q.orderLinkId) list = list.filter((o) => o.orderLinkId === q.orderLinkId);
+          else list = list.filter(open);
+          list.sort(
+            (a, b) => Number(b.createdTime) - Number(a.createdTime) || (BigInt(b.orderId) > BigInt(a.orderId) ? 1 : -1),
+          );
+          // The cursor travels percent-encoded (bybit's own form); the query was decoded once.
+          const encode = (offset: number) => encodeURIComponent(`page_args=${offset}&symbol=${q.symbol ?? ""}&`);
+          const { page, offset, limit } = pageByCursor(list, q, {
+            cursor: "cursor",
+            size: { name: "limit", default: 20, max: 50, invalid: { code: 10001, msg: "params error: limit" } },
+            encode,
+            decode: (cursor) => {
+              const match = /^page_args=(\d+)&symbol=[A-Z]*&$/.exec(cursor);
+              if (!match) return undefined;
+              return endlessCursor ? 0 : Number(match[1]);
+            },
+            invalidCursor: { code: 10001, msg: "params error: cursor" },
+          });
+          // A cursor comes with every non-empty page, the last one included: bybit does not promise an
+          // empty cursor at the end, so a client stops at a short page or an empty one.
+          return { category: "spot", nextPageCursor: page.length > 0 ? encode(offset + limit) : "", list: page };
+        },
+      },
+      "GET /v5/account/wallet-balance": {
+        required: ["accountType"],
+        handle: ({ params }) => {
+          if (params.accountType !== "UNIFIED") throw refuse(10001, "accountType only support UNIFIED.");
+          return {
+            list: [
+              {
+                accountType: "UNIFIED",
+                totalEquity: "3.31216591",
+                totalWalletBalance: "3.00326056",
+                totalAvailableBalance: "3.00326056",
+                coin: coins.map((c) => ({
+                  ...c,
+                  equity: c.walletBalance,
+                  usdValue: "0",
+                  spotHedgingQty: "0",
+                  borrowAmount: "0.0",
+                  availableToWithdraw: "",
+                  accruedInterest: "0",
+                  totalOrderIM: "0",
+                  totalPositionIM: "0",
+                  totalPositionMM: "0",
+                  unrealisedPnl: "0",
+                  cumRealisedPnl: "0",
+                  bonus: "0",
+                  marginCollateral: true,
+                  collateralSwitch: true,
+                  availableToBorrow: "",
+                  spotBorrow: "0",
+                })),
+              },
+            ],
+          };
+        },
+      },
+    },
   });
 
-  server.on("POST /v5/order/create-batch", (req) => {
-    const body = JSON.parse(req.body) as { category: string; request: Record<string, string>[] };
-    const refused = notSpot(body.category);
-    if (refused) return refused;
-    if (!Array.isArray(body.request) || body.request.length === 0)
-      return { body: envelope(10001, "params error: request") };
-    const list: unknown[] = [];
-    const ext: unknown[] = [];
-    body.request.forEach((item, i) => {
-      if (mock.failBatchItem === i) {
-        list.push({ category: "spot", symbol: item.symbol, orderId: "", orderLinkId: item.orderLinkId, createAt: "" });
-        ext.push({ code: 170131, msg: "Balance insufficient" });
-        return;
-      }
-      if (mock.dropBatchItem === i) {
-        list.push({ category: "spot", symbol: item.symbol, orderId: "", orderLinkId: item.orderLinkId, createAt: "" });
-        ext.push({ code: 0, msg: "OK" });
-        return;
-      }
-      const order = create(item);
-      list.push({
-        category: "spot",
-        symbol: order.symbol,
-        orderId: order.orderId,
-        orderLinkId: order.orderLinkId,
-        createAt: order.createdTime,
-      });
-      ext.push({ code: 0, msg: "OK" });
-    });
-    mock.failBatchItem = undefined;
-    mock.dropBatchItem = undefined;
-    return { body: envelope(0, "OK", { list }, { list: ext }) };
-  });
-
-  server.on("POST /v5/order/cancel", (req) => {
-    const body = JSON.parse(req.body) as Record<string, string>;
-    const refused = notSpot(body.category);
-    if (refused) return refused;
-    if (badCancel(body)) return { body: envelope(10001, "params error: symbol and orderId or orderLinkId") };
-    const order = target(body);
-    if (!order) return { body: envelope(170213, "Order does not exist.") };
-    order.orderStatus = "Cancelled";
-    order.cancelType = "CancelByUser";
-    return { body: envelope(0, "OK", { orderId: order.orderId, orderLinkId: order.orderLinkId }) };
-  });
-
-  server.on("POST /v5/order/cancel-batch", (req) => {
-    const body = JSON.parse(req.body) as { category: string; request: Record<string, string>[] };
-    const refused = notSpot(body.category);
-    if (refused) return refused;
-    if (!Array.isArray(body.request) || body.request.length === 0 || body.request.some(badCancel)) {
-      return { body: envelope(10001, "params error: request") };
-    }
-    const list: unknown[] = [];
-    const ext: unknown[] = [];
-    for (const item of body.request) {
-      const order = target(item);
-      if (!order) {
-        list.push({ category: "spot", symbol: item.symbol, orderId: item.orderId, orderLinkId: "" });
-        ext.push({ code: 170213, msg: "Order does not exist." });
-        continue;
-      }
-      order.orderStatus = "Cancelled";
-      list.push({ category: "spot", symbol: order.symbol, orderId: order.orderId, orderLinkId: order.orderLinkId });
-      ext.push({ code: 0, msg: "OK" });
-    }
-    return { body: envelope(0, "OK", { list }, { list: ext }) };
-  });
-
-  server.on("POST /v5/order/cancel-all", (req) => {
-    const body = JSON.parse(req.body) as Record<string, string>;
-    const refused = notSpot(body.category);
-    if (refused) return refused;
-    // For spot the symbol is optional: without it bybit cancels the open orders of every symbol.
-    const list = [...mock.orders.values()]
-      .filter((o) => (!body.symbol || o.symbol === body.symbol) && o.orderStatus === "New")
-      .map((o) => {
-        o.orderStatus = "Cancelled";
-        return { orderId: o.orderId, orderLinkId: o.orderLinkId };
-      });
-    return { body: envelope(0, "OK", { list, success: "1" }) };
-  });
-
-  server.on("GET /v5/order/realtime", (req) => {
-    const q = parseQuery(req.query);
-    if (q.category !== "spot") return { body: envelope(10001, "params error: category") };
-    let list = [...mock.orders.values()].filter((o) => !q.symbol || o.symbol === q.symbol);
-    if (q.orderId) list = list.filter((o) => o.orderId === q.orderId);
-    else if (q.orderLinkId) list = list.filter((o) => o.orderLinkId === q.orderLinkId);
-    else list = list.filter((o) => o.orderStatus === "New" || o.orderStatus === "PartiallyFilled");
-    list.sort(
-      (a, b) => Number(b.createdTime) - Number(a.createdTime) || (BigInt(b.orderId) > BigInt(a.orderId) ? 1 : -1),
-    );
-    const limit = q.limit === undefined ? 20 : Number(q.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 50) return { body: envelope(10001, "params error: limit") };
-    // The cursor travels percent-encoded (bybit's own form); parseQuery has decoded it once.
-    let offset = 0;
-    if (q.cursor) {
-      const match = /^page_args=(\d+)&symbol=[A-Z]*&$/.exec(q.cursor);
-      if (!match) return { body: envelope(10001, "params error: cursor") };
-      offset = mock.endlessCursor ? 0 : Number(match[1]);
-    }
-    const page = list.slice(offset, offset + limit);
-    // A cursor comes with every non-empty page, the last one included: bybit does not promise an
-    // empty cursor at the end, so a client stops at a short page or an empty one.
-    const nextPageCursor =
-      page.length > 0 ? encodeURIComponent(`page_args=${offset + limit}&symbol=${q.symbol ?? ""}&`) : "";
-    return { body: envelope(0, "OK", { category: "spot", nextPageCursor, list: page }) };
-  });
-
-  server.on("GET /v5/account/wallet-balance", (req) => {
-    const q = parseQuery(req.query);
-    if (q.accountType !== "UNIFIED") return { body: envelope(10001, "accountType only support UNIFIED.") };
-    return {
-      body: envelope(0, "OK", {
-        list: [
-          {
-            accountType: "UNIFIED",
-            totalEquity: "3.31216591",
-            totalWalletBalance: "3.00326056",
-            totalAvailableBalance: "3.00326056",
-            coin: mock.coins.map((c) => ({
-              ...c,
-              equity: c.walletBalance,
-              usdValue: "0",
-              spotHedgingQty: "0",
-              borrowAmount: "0.0",
-              availableToWithdraw: "",
-              accruedInterest: "0",
-              totalOrderIM: "0",
-              totalPositionIM: "0",
-              totalPositionMM: "0",
-              unrealisedPnl: "0",
-              cumRealisedPnl: "0",
-              bonus: "0",
-              marginCollateral: true,
-              collateralSwitch: true,
-              availableToBorrow: "",
-              spotBorrow: "0",
-            })),
-          },
-        ],
-      }),
-    };
-  });
-
-  return mock;
+  const { faults } = fake;
+  const batchIndex = (kind: "refuse" | "drop") => {
+    for (const [i, f] of faults.batch) if (kind in f) return i;
+    return undefined;
+  };
+  const setBatch = (kind: "refuse" | "drop", index: number | undefined) => {
+    for (const [i, f] of faults.batch) if (kind in f) faults.batch.delete(i);
+    if (index === undefined) return;
+    if (kind === "refuse") fake.refuseNextBatchItem(index, { code: 170131, msg: "Balance insufficient" });
+    else fake.dropNextBatchItem(index);
+  };
+  // The tests set faults as fields; each reads and writes the fake's pending fault.
+  return {
+    server: fake.server,
+    url: fake.url,
+    orders,
+    get delayNextCreateMs() {
+      return faults.delayCreateMs;
+    },
+    set delayNextCreateMs(ms) {
+      faults.delayCreateMs = ms;
+    },
+    get rateLimitNext() {
+      return faults.rateLimit;
+    },
+    set rateLimitNext(on) {
+      faults.rateLimit = on;
+    },
+    get ipBanNext() {
+      return ipBanNext;
+    },
+    set ipBanNext(on) {
+      ipBanNext = on;
+    },
+    get errorNext() {
+      const f = faults.failure;
+      return f && { retCode: Number(f.code), retMsg: f.msg };
+    },
+    set errorNext(e) {
+      faults.failure = e && { code: e.retCode, msg: e.retMsg };
+    },
+    get failBatchItem() {
+      return batchIndex("refuse");
+    },
+    set failBatchItem(index) {
+      setBatch("refuse", index);
+    },
+    get dropBatchItem() {
+      return batchIndex("drop");
+    },
+    set dropBatchItem(index) {
+      setBatch("drop", index);
+    },
+    get coins() {
+      return coins;
+    },
+    set coins(list) {
+      coins = list;
+    },
+    get endlessCursor() {
+      return endlessCursor;
+    },
+    set endlessCursor(on) {
+      endlessCursor = on;
+    },
+    get replyNext() {
+      return faults.reply;
+    },
+    set replyNext(reply) {
+      faults.reply = reply;
+    },
+    addOrder: (fields) => create({ ...fields, orderType: "Limit", timeInForce: "GTC" }),
+    close: () => fake.close(),
+  };
 }

@@ -10,7 +10,6 @@ import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -24,6 +23,7 @@ import {
 import { batchFailureMessage, id, notPlacedMessage, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -222,7 +222,6 @@ export class BybitAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     super("bybit", credentials, options, {
       baseUrl: BYBIT_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: BYBIT_ERRORS,
       messages: BYBIT_MESSAGES,
     });

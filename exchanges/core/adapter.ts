@@ -50,13 +50,15 @@
 import type { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
-import { assertBatchSize, assertSupported } from "../../lib/limits.js";
 import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
 import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
-import { type ClientOrderIdRule, checkClientOrderId, newClientOrderId } from "./client-order-id.js";
+import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
+import type { ClientOrderIdRule, CodedErrorKind, ErrorCodeTable } from "./info.js";
+import { assertBatchSize, assertSupported } from "./limits.js";
 import { placeOnce } from "./place.js";
 import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
 
@@ -69,15 +71,8 @@ export interface OrderToPlace {
   clientOrderId: string;
 }
 
-/** The exchange's error codes, by kind. Adapters fill it from NAMED constants of their docs. */
-export type ErrorCodeTable = Partial<
-  Record<
-    Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">,
-    readonly (string | number)[]
-  >
->;
-
-type MappedKind = Exclude<ErrorKind, "network" | "unsupported" | "bad-input" | "config" | "output">;
+/** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
+export type { ErrorCodeTable };
 
 /**
  * A failure read from its message, where the exchange's code alone does not tell (bybit's bare
@@ -89,7 +84,7 @@ export interface MessageRule {
   text: readonly string[];
   /** the message must begin with the text */
   start?: boolean;
-  kind: MappedKind;
+  kind: CodedErrorKind;
   /** only with this exchange code */
   code?: string | number;
   /** only when the code table and the HTTP status alone read the failure as this kind */
@@ -101,8 +96,6 @@ export interface MessageRule {
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
   baseUrl: string;
-  /** PRODUCT D11: the exchange's documented client order id shape */
-  clientOrderId: ClientOrderIdRule;
   errors: ErrorCodeTable;
   /** kinds read from message substrings, beside the exact codes of `errors` */
   messages?: readonly MessageRule[];
@@ -319,7 +312,8 @@ export abstract class RestAdapter implements ExchangeAdapter {
     this.logger = options.logger;
     this.errorCodes = defaults.errors;
     this.errorMessages = defaults.messages ?? [];
-    this.clientOrderIdRule = defaults.clientOrderId;
+    // the exchange's documented client order id shape, from its info.ts (docs/orders.md "Client order ids")
+    this.clientOrderIdRule = CATALOGUE[id].clientOrderId;
     this.rest = new RestClient(id, {
       baseUrl: options.baseUrl ?? defaults.baseUrl,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),

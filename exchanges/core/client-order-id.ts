@@ -1,20 +1,8 @@
 import { ExchangeError } from "../../lib/errors.js";
 import { randomHex } from "../../lib/random.js";
+import type { ClientOrderIdRule } from "./info.js";
 
-/**
- * An exchange's documented client order id shape (PRODUCT D11): an optional prefix (gate's "t-"),
- * the longest id we send, the shortest the exchange takes, and the characters it allows (a regex
- * character class body). Generated ids are hexadecimal, so they fit every rule.
- */
-export interface ClientOrderIdRule {
-  /** total length of a generated id, and the longest id accepted (default 32) */
-  length?: number;
-  prefix?: string;
-  /** shortest id accepted, prefix included (default 1 after the prefix) */
-  minLength?: number;
-  /** characters allowed after the prefix (default A-Za-z0-9_-) */
-  chars?: string;
-}
+export type { ClientOrderIdRule };
 
 /**
  * Generated hexadecimal client order ids (seed 001 §3, PRODUCT D11), shaped to each exchange's
@@ -31,7 +19,7 @@ export function newClientOrderId(rule: ClientOrderIdRule = {}): string {
 /** Words for a rule, used in the refusal: "2 to 30 characters starting with t-: A-Za-z0-9_.-". */
 export function describeClientOrderIdRule(rule: ClientOrderIdRule): string {
   const prefix = rule.prefix ?? "";
-  const max = rule.length ?? 32;
+  const max = rule.maxLength ?? rule.length ?? 32;
   const min = rule.minLength ?? prefix.length + 1;
   return `${min} to ${max} characters${prefix ? ` starting with '${prefix}'` : ""}, using ${rule.chars ?? "A-Za-z0-9_-"}`;
 }
@@ -42,7 +30,7 @@ export function describeClientOrderIdRule(rule: ClientOrderIdRule): string {
  */
 export function checkClientOrderId(exchange: string, rule: ClientOrderIdRule, id: string): string {
   const prefix = rule.prefix ?? "";
-  const max = rule.length ?? 32;
+  const max = rule.maxLength ?? rule.length ?? 32;
   const min = rule.minLength ?? prefix.length + 1;
   const chars = new RegExp(`^[${rule.chars ?? "A-Za-z0-9_-"}]*$`);
   const text = String(id);

@@ -1,8 +1,8 @@
-import { EXCHANGES } from "../../lib/exchanges.js";
 import type { Logger } from "../../lib/log.js";
 import { silentLogger } from "../../lib/log.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel, ExchangeId } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import type { BookFeed, FeedState } from "../types.js";
 import { FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson, feedFetchJson } from "./options.js";
 
@@ -34,7 +34,7 @@ export abstract class PollingFeed implements BookFeed {
     this.exchange = exchange;
     this.pair = pair;
     this.options = options;
-    this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : EXCHANGES[exchange].depth;
+    this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : CATALOGUE[exchange].depth;
     this.log = options.logger ?? silentLogger;
     this.fetchJson = feedFetchJson(exchange, options);
   }

@@ -1,8 +1,8 @@
-import { EXCHANGES } from "../../lib/exchanges.js";
 import type { Logger } from "../../lib/log.js";
 import { silentLogger } from "../../lib/log.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import type { ExchangeId } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import type { BookFeed, FeedState, WebSocketFactory, WebSocketLike } from "../types.js";
 import { browserInflate, type Compression, compressionOf, type Inflate, plainText } from "./inflate.js";
 import { FeedParseError } from "./levels.js";
@@ -96,7 +96,7 @@ export abstract class SocketFeed implements BookFeed {
     this.exchange = exchange;
     this.pair = pair;
     this.options = options;
-    this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : EXCHANGES[exchange].depth;
+    this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : CATALOGUE[exchange].depth;
     this.log = options.logger ?? silentLogger;
     this.fetchJson = feedFetchJson(exchange, options);
     this.inflate = options.inflate ?? browserInflate();

@@ -1,17 +1,25 @@
 import { createHash, createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  OrderStore,
+  pageByNumber,
+  raw,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * A Gate APIv4 spot mock on 127.0.0.1. It verifies every private request the way Gate documents it
- * (KEY, Timestamp in seconds within 60 s, SIGN = hex HMAC-SHA512 over
- * METHOD\n/api/v4/path\nraw query\nhex SHA512(raw body)\ntimestamp) and answers with Gate's shapes
- * and its {label, message} error envelope.
+ * A Gate APIv4 spot mock on the fake exchange (exchanges/core/testing/fake-exchange.ts). It verifies
+ * every private request the way Gate documents it (KEY, Timestamp in seconds within 60 s, SIGN = hex
+ * HMAC-SHA512 over METHOD\n/api/v4/path\nraw query\nhex SHA512(raw body)\ntimestamp) and answers
+ * with Gate's shapes and its {label, message} error envelope.
+ *
+ * Every call checks the parameters Gate documents as required (currency_pair, side and amount on an
+ * order, currency_pair on a cancel, a lookup and the open-order list, which also needs status) and
+ * answers 400 MISSING_REQUIRED_PARAM otherwise. Open orders come in numbered pages (`page` from 1,
+ * `limit` 100 by default and at most); a short page is the last.
  */
 export interface GateMockOrder {
   id: string;
@@ -53,6 +61,8 @@ export interface GateMockOrder {
 export interface GateMock {
   server: MockServer;
   url: string;
+  /** the fake underneath */
+  fake: FakeExchange;
   orders: Map<string, GateMockOrder>;
   /** private requests that passed the signature check, per route */
   accepted: string[];
@@ -70,20 +80,15 @@ export interface GateMock {
 export const GATE_KEY = "gate-test-key";
 export const GATE_SECRET = "gate-test-secret-0123456789abcdef";
 
+const ORDER_NOT_FOUND = refuse("ORDER_NOT_FOUND", "Order not found", 404);
+
 export async function startGateMock(
   options: { key?: string; secret?: string; now?: () => number } = {},
 ): Promise<GateMock> {
   const key = options.key ?? GATE_KEY;
   const secret = options.secret ?? GATE_SECRET;
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
-  const orders = new Map<string, GateMockOrder>();
-  const accepted: string[] = [];
-  let nextId = 12_332_324n;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { status: number; label: string; message: string } | undefined;
-  let refusal: { index: number; label: string; message: string } | undefined;
+  const orders = new OrderStore<GateMockOrder>(12_332_324n, (o) => o.id);
 
   const error = (status: number, label: string, message: string): MockReply => ({ status, body: { label, message } });
 
@@ -97,24 +102,10 @@ export async function startGateMock(
     const payload = `${req.method}\n${req.path}\n${decodeURIComponent(req.query)}\n${createHash("sha512").update(req.body).digest("hex")}\n${ts}`;
     const expected = createHmac("sha512", secret).update(payload).digest("hex");
     if (req.headers.sign !== expected) return error(401, "INVALID_SIGNATURE", "Signature mismatch");
-    if (rateLimit) {
-      rateLimit = false;
-      return {
-        status: 429,
-        headers: { "x-gate-ratelimit-reset-timestamp": String(now() + 1500) },
-        body: { label: "TOO_MANY_REQUESTS", message: "Request Rate limit Exceeded" },
-      };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.status, f.label, f.message);
-    }
-    accepted.push(`${req.method} ${req.path}`);
     return undefined;
   }
 
-  function place(input: Record<string, unknown>): GateMockOrder | { label: string; message: string } {
+  function place(input: FakeParams): GateMockOrder | { label: string; message: string } {
     const text = String(input.text ?? "");
     if (text && !/^t-[0-9A-Za-z_.-]{1,28}$/.test(text))
       return {
@@ -127,7 +118,7 @@ export async function startGateMock(
       return { label: "INVALID_PARAM_VALUE", message: "Invalid amount or price" };
     const ms = now();
     const order: GateMockOrder = {
-      id: String(nextId++),
+      id: orders.nextId(),
       text,
       create_time: String(Math.floor(ms / 1000)),
       update_time: String(Math.floor(ms / 1000)),
@@ -164,12 +155,11 @@ export async function startGateMock(
       stp_id: 0,
       stp_act: "-",
     };
-    orders.set(order.id, order);
-    return order;
+    return orders.add(order);
   }
 
-  const find = (idOrText: string, pair: string | undefined) =>
-    [...orders.values()].find(
+  const find = (idOrText: string, pair: unknown) =>
+    orders.find(
       (o) => (o.id === idOrText || (o.text === idOrText && o.status === "open")) && (!pair || o.currency_pair === pair),
     );
 
@@ -178,124 +168,153 @@ export async function startGateMock(
     order.finish_as = "cancelled";
     order.update_time_ms = now();
   };
+  const openOf = (pair: unknown) => orders.filter((o) => o.currency_pair === pair && o.status === "open");
 
-  server.on("POST /api/v4/spot/orders", (req) => {
-    const result = place(JSON.parse(req.body));
-    if ("label" in result) return error(400, result.label, result.message);
-    return { status: 201, body: result, delayMs: takeDelay() };
-  });
-  function takeDelay(): number {
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return d;
-  }
-  server.on("POST /api/v4/spot/batch_orders", (req) => {
-    const list = JSON.parse(req.body) as Record<string, unknown>[];
-    if (list.length > 10) return error(400, "INVALID_PARAM_VALUE", "batch orders limit 10");
-    const refuse = refusal;
-    refusal = undefined;
-    return {
-      body: list.map((input, index) => {
-        const result = refuse?.index === index ? { label: refuse.label, message: refuse.message } : place(input);
-        // "Batch order details": order_id beside id, succeeded/label/message on every item.
-        return "label" in result
-          ? {
-              order_id: "",
-              id: "",
-              amend_text: "-",
-              text: input.text,
-              succeeded: false,
-              label: result.label,
-              message: result.message,
-            }
-          : { order_id: result.id, ...result, succeeded: true, label: "", message: "" };
-      }),
-    };
-  });
-  server.on("POST /api/v4/spot/cancel_batch_orders", (req) => {
-    const list = JSON.parse(req.body) as { currency_pair: string; id: string }[];
-    if (list.length > 20) return error(400, "INVALID_PARAM_VALUE", "cancel batch limit 20");
-    return {
-      body: list.map((item) => {
-        const order = find(item.id, item.currency_pair);
-        if (order?.status !== "open")
-          return {
-            currency_pair: item.currency_pair,
-            id: item.id,
-            succeeded: false,
-            label: "ORDER_NOT_FOUND",
-            message: "Order not found",
-          };
-        cancel(order);
-        return {
-          currency_pair: item.currency_pair,
-          id: order.id,
-          text: order.text,
-          succeeded: true,
-          label: "",
-          message: "",
-        };
-      }),
-    };
-  });
-  server.on("GET /api/v4/spot/orders", (req) => {
-    const q = parseQuery(req.query);
-    if (!q.currency_pair || q.status !== "open")
-      return error(400, "MISSING_REQUIRED_PARAM", "currency_pair and status required");
-    const limit = Number(q.limit ?? 100);
-    const page = Number(q.page ?? 1);
-    const open = [...orders.values()].filter((o) => o.currency_pair === q.currency_pair && o.status === "open");
-    return { body: open.slice((page - 1) * limit, page * limit) };
-  });
-  server.on("DELETE /api/v4/spot/orders", (req) => {
-    const q = parseQuery(req.query);
-    if (!q.currency_pair) return error(400, "MISSING_REQUIRED_PARAM", "currency_pair required");
-    const open = [...orders.values()].filter((o) => o.currency_pair === q.currency_pair && o.status === "open");
-    for (const o of open) cancel(o);
-    return { body: open.map((o) => ({ ...o, succeeded: true, label: "", message: "" })) };
-  });
-  server.on("GET /api/v4/spot/accounts", () => ({
-    body: [
-      { currency: "usdt", available: "1000.5", locked: "300", update_id: 1 },
-      { currency: "BTC", available: "0.12345678901234567890", locked: "0", update_id: 2 },
-      { currency: "ETH", available: "0", locked: "0", update_id: 3 },
-    ],
-  }));
-
-  // Every request passes the signature check first; GET/DELETE /api/v4/spot/orders/{id} are answered
-  // here because the router matches exact paths only.
-  server.intercept((req) => {
-    const denied = verify(req);
-    if (denied) return denied;
-    const match = /^\/api\/v4\/spot\/orders\/([^/]+)$/.exec(req.path);
-    if (!match) return undefined;
-    const q = parseQuery(req.query);
-    const order = find(decodeURIComponent(match[1]!), q.currency_pair);
-    if (!order) return error(404, "ORDER_NOT_FOUND", "Order not found");
-    if (req.method === "DELETE") {
-      if (order.status !== "open") return error(404, "ORDER_NOT_FOUND", "Order not found");
-      cancel(order);
-    }
-    return { body: order };
+  // Create an order: currency_pair, side and amount are required (price for a limit order).
+  const ORDER = ["currency_pair", "side", "amount"];
+  const fake = await startFakeExchange({
+    name: "gate",
+    verify,
+    envelope: {
+      ok: (body) => ({ body }),
+      error: (e) => error(e.status ?? 400, String(e.code), e.msg),
+    },
+    rateLimited: () => ({
+      status: 429,
+      headers: { "x-gate-ratelimit-reset-timestamp": String(now() + 1500) },
+      body: { label: "TOO_MANY_REQUESTS", message: "Request Rate limit Exceeded" },
+    }),
+    missing: (name) => ({ code: "MISSING_REQUIRED_PARAM", msg: `Missing required parameter: ${name}`, status: 400 }),
+    routes: {
+      "POST /api/v4/spot/orders": {
+        required: ORDER,
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params);
+          if ("label" in result) throw refuse(result.label, result.message, 400);
+          return raw({ status: 201, body: result });
+        },
+      },
+      "POST /api/v4/spot/batch_orders": {
+        required: ORDER.map((name) => `[].${name}`),
+        handle: ({ params }) => {
+          const list = params as unknown as FakeParams[];
+          if (list.length > 10) throw refuse("INVALID_PARAM_VALUE", "batch orders limit 10", 400);
+          const answer = list.map((input, index) => {
+            const fault = fake.takeBatchFault(index);
+            const result =
+              fault && "refuse" in fault
+                ? { label: String(fault.refuse.code), message: fault.refuse.msg }
+                : place(input);
+            // "Batch order details": order_id beside id, succeeded/label/message on every item.
+            return "label" in result
+              ? {
+                  order_id: "",
+                  id: "",
+                  amend_text: "-",
+                  text: input.text,
+                  succeeded: false,
+                  label: result.label,
+                  message: result.message,
+                }
+              : { order_id: result.id, ...result, succeeded: true, label: "", message: "" };
+          });
+          fake.endBatch();
+          return answer;
+        },
+      },
+      "POST /api/v4/spot/cancel_batch_orders": {
+        required: ["[].currency_pair", "[].id"],
+        handle: ({ params }) => {
+          const list = params as unknown as { currency_pair: string; id: string }[];
+          if (list.length > 20) throw refuse("INVALID_PARAM_VALUE", "cancel batch limit 20", 400);
+          return list.map((item) => {
+            const order = find(item.id, item.currency_pair);
+            if (order?.status !== "open")
+              return {
+                currency_pair: item.currency_pair,
+                id: item.id,
+                succeeded: false,
+                label: "ORDER_NOT_FOUND",
+                message: "Order not found",
+              };
+            cancel(order);
+            return {
+              currency_pair: item.currency_pair,
+              id: order.id,
+              text: order.text,
+              succeeded: true,
+              label: "",
+              message: "",
+            };
+          });
+        },
+      },
+      "GET /api/v4/spot/orders": {
+        required: ["currency_pair", "status"],
+        handle: ({ params: q }) => {
+          if (q.status !== "open") throw refuse("INVALID_PARAM_VALUE", "status must be open or finished", 400);
+          return pageByNumber(openOf(q.currency_pair), q, {
+            page: "page",
+            size: {
+              name: "limit",
+              default: 100,
+              max: 100,
+              invalid: { code: "INVALID_PARAM_VALUE", msg: "limit must be within 1 and 100", status: 400 },
+            },
+            invalidPage: { code: "INVALID_PARAM_VALUE", msg: "page must be at least 1", status: 400 },
+          }).page;
+        },
+      },
+      "DELETE /api/v4/spot/orders": {
+        required: ["currency_pair"],
+        handle: ({ params: q }) => {
+          const open = openOf(q.currency_pair);
+          for (const o of open) cancel(o);
+          return open.map((o) => ({ ...o, succeeded: true, label: "", message: "" }));
+        },
+      },
+      "GET /api/v4/spot/orders/:id": {
+        required: ["currency_pair"],
+        handle: ({ params, path }) => {
+          const order = find(path.id ?? "", params.currency_pair);
+          if (!order) throw ORDER_NOT_FOUND;
+          return order;
+        },
+      },
+      "DELETE /api/v4/spot/orders/:id": {
+        required: ["currency_pair"],
+        handle: ({ params, path }) => {
+          const order = find(path.id ?? "", params.currency_pair);
+          if (order?.status !== "open") throw ORDER_NOT_FOUND;
+          cancel(order);
+          return order;
+        },
+      },
+      "GET /api/v4/spot/accounts": {
+        handle: () => [
+          { currency: "usdt", available: "1000.5", locked: "300", update_id: 1 },
+          { currency: "BTC", available: "0.12345678901234567890", locked: "0", update_id: 2 },
+          { currency: "ETH", available: "0", locked: "0", update_id: 3 },
+        ],
+      },
+    },
   });
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
+    fake,
     orders,
-    accepted,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    accepted: fake.accepted,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     refuseNextBatchItem(index, label, message) {
-      refusal = { index, label, message };
+      fake.refuseNextBatchItem(index, { code: label, msg: message });
     },
     failNext(status, label, message) {
-      failure = { status, label, message };
+      fake.failNext({ code: label, msg: message, status });
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

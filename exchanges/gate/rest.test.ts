@@ -257,6 +257,75 @@ describe("gate errors (001 §8, PRODUCT error kinds)", () => {
   });
 });
 
+describe("gate's documented required parameters, pages and partial batches (issue 25)", () => {
+  it("sends currency_pair (and status for the list) on every call; the mock refuses a call without it", async () => {
+    const [a, b] = await gate.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await gate.cancelOrder("BTC/USDT", a!.id);
+    await gate.fetchOrder("BTC/USDT", a!.id);
+    await gate.cancelBatch("BTC/USDT", [b!.id]);
+    await gate.fetchOpenOrders("BTC/USDT");
+    await gate.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => ({
+      route: `${r.method} ${r.path.replace(/\/\d+$/, "/{id}")}`,
+      params: r.body ? JSON.parse(r.body) : parseQuery(r.query),
+    }));
+    expect(sent).toEqual([
+      {
+        route: "POST /api/v4/spot/batch_orders",
+        params: [
+          expect.objectContaining({ currency_pair: "BTC_USDT", side: "buy", amount: "1", price: "100" }),
+          expect.objectContaining({ currency_pair: "BTC_USDT", side: "sell", amount: "2", price: "200" }),
+        ],
+      },
+      { route: "DELETE /api/v4/spot/orders/{id}", params: { currency_pair: "BTC_USDT" } },
+      { route: "GET /api/v4/spot/orders/{id}", params: { currency_pair: "BTC_USDT" } },
+      { route: "POST /api/v4/spot/cancel_batch_orders", params: [{ currency_pair: "BTC_USDT", id: b!.id }] },
+      {
+        route: "GET /api/v4/spot/orders",
+        params: { currency_pair: "BTC_USDT", status: "open", page: "1", limit: "100" },
+      },
+      { route: "DELETE /api/v4/spot/orders", params: { currency_pair: "BTC_USDT" } },
+    ]);
+    const request = gateSignedRequest(
+      { api: GATE_KEY, secret: GATE_SECRET },
+      Date.now(),
+      "GET",
+      "/api/v4/spot/orders",
+      {
+        status: "open",
+      },
+    );
+    const bare = await fetch(`${mock.url}${request.path}?${request.query}`, { headers: request.headers });
+    expect([bare.status, await bare.json()]).toEqual([
+      400,
+      { label: "MISSING_REQUIRED_PARAM", message: "Missing required parameter: currency_pair" },
+    ]);
+  });
+
+  it("follows full pages to the short one: 201 open orders arrive whole in three pages of 100", async () => {
+    for (let i = 0; i < 201; i++)
+      await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: String(100 + i) });
+    await gate.createOrder({ pair: "ETH/USDT", side: "Buy", amount: "1", price: "1" });
+    mock.server.requests.length = 0;
+    const open = await gate.fetchOpenOrders("BTC/USDT");
+    expect(new Set(open.map((o) => o.id)).size).toBe(201);
+    expect(open.every((o) => o.pair === "BTC/USDT")).toBe(true);
+    expect(mock.server.requests.map((r) => parseQuery(r.query).page)).toEqual(["1", "2", "3"]);
+  });
+
+  it("a partly failed batch cancel resolves to the ids really cancelled; the failed ones are not among them", async () => {
+    const a = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "100" });
+    const b = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "101" });
+    await gate.cancelOrder("BTC/USDT", b.id);
+    expect(await gate.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).toEqual([a.id]);
+    expect(mock.orders.get(a.id)!.status).toBe("cancelled");
+    expect(await gate.cancelBatch("BTC/USDT", ["778"])).toEqual([]);
+  });
+});
+
 describe("gate time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
   it("looks the order up by its text after a time-out and returns it; the exchange holds exactly one order", async () => {
     mock.delayNextCreate(1500);

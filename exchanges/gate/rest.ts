@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
-import { LIMITS } from "../../lib/limits.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -15,7 +13,9 @@ import {
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { GATE_INFO } from "./info.js";
 
 /**
  * Gate APIv4 spot (https://www.gate.com/docs/developers/apiv4/): headers KEY, Timestamp (seconds,
@@ -34,7 +34,7 @@ export const GATE_PATHS = {
 } as const;
 
 /** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (PRODUCT D11: hex). */
-export const GATE_CLIENT_ID_RULE = { prefix: "t-", length: 30, chars: "0-9A-Za-z_.-" } as const;
+export const GATE_CLIENT_ID_RULE = GATE_INFO.clientOrderId;
 
 /** Error labels of Gate's documented error list (the `label` of {label, message}), by kind. */
 export const GATE_LABEL = {
@@ -237,7 +237,6 @@ export class GateAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
     super("gate", credentials, options, {
       baseUrl: GATE_BASE_URL,
-      clientOrderId: GATE_CLIENT_ID_RULE,
       errors: GATE_ERRORS,
     });
   }
@@ -345,7 +344,7 @@ export class GateAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     // PRODUCT D10: the open-orders limit is the page size; `orders` pages past it.
-    const limit = LIMITS.gate.openOrders ?? 100;
+    const limit = GATE_INFO.limits.openOrders ?? 100;
     const orders: Order[] = [];
     for (let page = 1; ; page++) {
       const rows = this.parse(

@@ -3,7 +3,6 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -17,6 +16,7 @@ import {
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
 /**
@@ -266,12 +266,7 @@ export class HtxAdapter extends RestAdapter {
   private spotAccountId: Promise<string> | undefined;
 
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("htx", credentials, options, {
-      baseUrl: HTX_BASE_URL,
-      clientOrderId: { length: 32 },
-      errors: HTX_ERRORS,
-      messages: HTX_MESSAGES,
-    });
+    super("htx", credentials, options, { baseUrl: HTX_BASE_URL, errors: HTX_ERRORS, messages: HTX_MESSAGES });
     // The host signed is the host actually called (a testnet, a proxy or a mock under --base-url).
     this.host = new URL(this.rest.baseUrl).host.toLowerCase();
   }

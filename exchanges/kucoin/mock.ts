@@ -1,17 +1,25 @@
 import { createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  OrderStore,
+  pageByNumber,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * A KuCoin spot mock on 127.0.0.1. It verifies every private request the way KuCoin documents it:
- * KC-API-KEY, KC-API-KEY-VERSION "2", KC-API-PASSPHRASE = base64 HMAC-SHA256(secret, passphrase),
- * KC-API-TIMESTAMP within 5 s, KC-API-SIGN = base64 HMAC-SHA256(secret, timestamp + METHOD +
- * endpoint-with-query + raw body). Answers use the {code: "200000", data} envelope; errors {code, msg}.
+ * A KuCoin spot mock on the fake exchange (exchanges/core/testing/fake-exchange.ts). It verifies
+ * every private request the way KuCoin documents it: KC-API-KEY, KC-API-KEY-VERSION "2",
+ * KC-API-PASSPHRASE = base64 HMAC-SHA256(secret, passphrase), KC-API-TIMESTAMP within 5 s,
+ * KC-API-SIGN = base64 HMAC-SHA256(secret, timestamp + METHOD + endpoint-with-query + raw body).
+ * Answers use the {code: "200000", data} envelope; errors {code, msg}.
+ *
+ * Every call checks the parameters KuCoin documents as required (clientOid, side and symbol on an
+ * order, and per item of a multi order with the symbol once) and answers 400100 otherwise. Active
+ * orders come in numbered pages (`currentPage` from 1, `pageSize` 50 by default, at most 500) with
+ * `totalPage` beside them.
  */
 export interface KucoinMockOrder {
   id: string;
@@ -49,10 +57,20 @@ export interface KucoinMockOrder {
 export interface KucoinMock {
   server: MockServer;
   url: string;
+  /** the fake underneath: batch faults (refuseNextBatchItem) and the rest */
+  fake: FakeExchange;
   orders: Map<string, KucoinMockOrder>;
   delayNextCreate(ms: number): void;
   rateLimitNext(): void;
   failNext(code: string, msg: string, status?: number): void;
+  /** puts an active order on the book directly (no request), as if placed earlier */
+  addOrder(fields: {
+    symbol: string;
+    side: "buy" | "sell";
+    price: string;
+    size: string;
+    clientOid: string;
+  }): KucoinMockOrder;
   close(): Promise<void>;
 }
 
@@ -61,18 +79,16 @@ export const KUCOIN_SECRET = "kucoin-test-secret";
 export const KUCOIN_PASSPHRASE = "kucoin-pass phrase";
 
 const b64hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("base64");
+const NOT_EXIST = refuse("400100", "order not exist.", 400);
 
 export async function startKucoinMock(options: { now?: () => number } = {}): Promise<KucoinMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
-  const orders = new Map<string, KucoinMockOrder>();
+  // KuCoin's order ids are 24 hexadecimal digits.
+  const orders = new OrderStore<KucoinMockOrder>(0n, (o) => o.id);
   let seq = 0x5bd6e9286d99522an;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: string; msg: string; status: number } | undefined;
+  const nextId = () => (seq++).toString(16).padStart(24, "0");
 
   const error = (status: number, code: string, msg: string): MockReply => ({ status, body: { code, msg } });
-  const ok = (data: unknown, delayMs = 0): MockReply => ({ body: { code: "200000", data }, delayMs });
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     const h = req.headers;
@@ -90,29 +106,16 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
     const endpoint = decodeURIComponent(req.query ? `${req.path}?${req.query}` : req.path);
     if (h["kc-api-sign"] !== b64hmac(KUCOIN_SECRET, `${h["kc-api-timestamp"]}${req.method}${endpoint}${req.body}`))
       return error(401, "400005", "Invalid KC-API-SIGN");
-    if (rateLimit) {
-      rateLimit = false;
-      return {
-        status: 429,
-        headers: { "gw-ratelimit-limit": "4000", "gw-ratelimit-remaining": "0", "gw-ratelimit-reset": "1200" },
-        body: { code: "429000", msg: "Too Many Requests" },
-      };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.status, f.code, f.msg);
-    }
     return undefined;
   }
 
-  function place(input: Record<string, unknown>, symbol: string): KucoinMockOrder | string {
+  function place(input: FakeParams, symbol: string): KucoinMockOrder | string {
     if (!input.clientOid) return "clientOid is required";
     if (input.type !== "limit" || (input.timeInForce ?? "GTC") !== "GTC") return "only GTC limit orders in this mock";
     if (!/^\d+(\.\d+)?$/.test(String(input.size)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
       return "Invalid size or price";
     const order: KucoinMockOrder = {
-      id: (seq++).toString(16).padStart(24, "0"),
+      id: nextId(),
       symbol,
       opType: "DEAL",
       type: "limit",
@@ -143,135 +146,170 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
       createdAt: now(),
       tradeType: "TRADE",
     };
-    orders.set(order.id, order);
-    return order;
+    return orders.add(order);
   }
 
   const cancel = (o: KucoinMockOrder) => {
     o.isActive = false;
     o.cancelExist = true;
   };
+  const activeOf = (symbol: unknown) => orders.filter((o) => o.isActive && (!symbol || o.symbol === symbol));
 
-  server.intercept((req) => {
-    const denied = verify(req);
-    if (denied) return denied;
-    let m = /^\/api\/v1\/orders\/([0-9a-f]+)$/.exec(req.path);
-    if (m) {
-      const order = orders.get(m[1]!);
-      if (!order) return error(400, "400100", "order not exist.");
-      if (req.method === "DELETE") {
-        if (!order.isActive) return error(400, "400100", "order_not_exist_or_not_allow_to_cancel");
-        cancel(order);
-        return ok({ cancelledOrderIds: [order.id] });
-      }
-      return ok(order);
-    }
-    m = /^\/api\/v1\/order\/client-order\/([^/]+)$/.exec(req.path);
-    if (m && req.method === "GET") {
-      const order = [...orders.values()].find((o) => o.clientOid === decodeURIComponent(m![1]!));
-      return order ? ok(order) : error(400, "400100", "order not exist.");
-    }
-    return undefined;
-  });
-
-  server.on("POST /api/v1/orders", (req) => {
-    const input = JSON.parse(req.body);
-    const result = place(input, String(input.symbol));
-    if (typeof result === "string") return error(400, "400100", result);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return ok({ orderId: result.id }, d);
-  });
-  server.on("POST /api/v1/orders/multi", (req) => {
-    const input = JSON.parse(req.body) as { symbol: string; orderList: Record<string, unknown>[] };
-    if (input.orderList.length > 5) return error(400, "400100", "orderList size must be <= 5");
-    return ok({
-      data: input.orderList.map((item) => {
-        const result = place(item, input.symbol);
-        const base = {
-          symbol: input.symbol,
-          type: "limit",
-          side: item.side,
-          price: item.price,
-          size: item.size,
-          funds: null,
-          stp: "",
-          stop: "",
-          stopPrice: null,
-          timeInForce: "GTC",
-          cancelAfter: 0,
-          postOnly: false,
-          hidden: false,
-          iceberge: false,
-          iceberg: false,
-          visibleSize: null,
-          channel: "API",
-          clientOid: item.clientOid,
-        };
-        return typeof result === "string"
-          ? { ...base, id: null, status: "fail", failMsg: result }
-          : { ...base, id: result.id, status: "success", failMsg: null };
-      }),
-    });
-  });
-  server.on("GET /api/v1/orders", (req) => {
-    const q = parseQuery(req.query);
-    if (q.status !== "active") return error(400, "400100", "this mock lists active orders only");
-    const active = [...orders.values()].filter((o) => o.isActive && (!q.symbol || o.symbol === q.symbol));
-    const pageSize = Number(q.pageSize ?? 50);
-    const currentPage = Number(q.currentPage ?? 1);
-    return ok({
-      currentPage,
-      pageSize,
-      totalNum: active.length,
-      totalPage: Math.max(1, Math.ceil(active.length / pageSize)),
-      items: active.slice((currentPage - 1) * pageSize, currentPage * pageSize),
-    });
-  });
-  server.on("DELETE /api/v1/orders", (req) => {
-    const q = parseQuery(req.query);
-    const active = [...orders.values()].filter((o) => o.isActive && (!q.symbol || o.symbol === q.symbol));
-    for (const o of active) cancel(o);
-    return ok({ cancelledOrderIds: active.map((o) => o.id) });
-  });
-  server.on("GET /api/v1/accounts", (req) => {
-    const q = parseQuery(req.query);
-    const all = [
-      {
-        id: "5bd6e9216d99522a52e458d6",
-        currency: "BTC",
-        type: "trade",
-        balance: "1.00000000000000000001",
-        available: "0.75",
-        holds: "0.25000000000000000001",
+  const fake = await startFakeExchange({
+    name: "kucoin",
+    verify,
+    envelope: {
+      ok: (data) => ({ body: { code: "200000", data } }),
+      error: (e) => error(e.status ?? 400, String(e.code), e.msg),
+    },
+    rateLimited: () => ({
+      status: 429,
+      headers: { "gw-ratelimit-limit": "4000", "gw-ratelimit-remaining": "0", "gw-ratelimit-reset": "1200" },
+      body: { code: "429000", msg: "Too Many Requests" },
+    }),
+    missing: (name) => ({ code: "400100", msg: `${name} is required`, status: 400 }),
+    routes: {
+      "POST /api/v1/orders": {
+        // Place Order: clientOid, side and symbol are required (price and size for a limit order).
+        required: ["clientOid", "side", "symbol", "price", "size"],
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params, String(params.symbol));
+          if (typeof result === "string") throw refuse("400100", result, 400);
+          return { orderId: result.id };
+        },
       },
-      {
-        id: "5bd6e9216d99522a52e458d7",
-        currency: "USDT",
-        type: "trade",
-        balance: "5000",
-        available: "5000",
-        holds: "0",
+      "POST /api/v1/orders/multi": {
+        required: ["symbol", "orderList[].clientOid", "orderList[].side", "orderList[].price", "orderList[].size"],
+        handle: ({ params }) => {
+          const symbol = String(params.symbol);
+          const list = params.orderList as FakeParams[];
+          if (list.length > 5) throw refuse("400100", "orderList size must be <= 5", 400);
+          const data = list.map((item, index) => {
+            const fault = fake.takeBatchFault(index);
+            const result = fault && "refuse" in fault ? fault.refuse.msg : place(item, symbol);
+            const base = {
+              symbol,
+              type: "limit",
+              side: item.side,
+              price: item.price,
+              size: item.size,
+              funds: null,
+              stp: "",
+              stop: "",
+              stopPrice: null,
+              timeInForce: "GTC",
+              cancelAfter: 0,
+              postOnly: false,
+              hidden: false,
+              iceberge: false,
+              iceberg: false,
+              visibleSize: null,
+              channel: "API",
+              clientOid: item.clientOid,
+            };
+            return typeof result === "string"
+              ? { ...base, id: null, status: "fail", failMsg: result }
+              : { ...base, id: result.id, status: "success", failMsg: null };
+          });
+          fake.endBatch();
+          return { data };
+        },
       },
-      { id: "5bd6e9216d99522a52e458d8", currency: "KCS", type: "trade", balance: "0", available: "0", holds: "0" },
-      { id: "5bd6e9216d99522a52e458d9", currency: "ETH", type: "main", balance: "9", available: "9", holds: "0" },
-    ];
-    return ok(q.type ? all.filter((a) => a.type === q.type) : all);
+      "GET /api/v1/orders": {
+        handle: ({ params: q }) => {
+          if (q.status !== "active") throw refuse("400100", "this mock lists active orders only", 400);
+          const active = activeOf(q.symbol);
+          const { page, number, size, totalPages } = pageByNumber(active, q, {
+            page: "currentPage",
+            size: {
+              name: "pageSize",
+              default: 50,
+              max: 500,
+              invalid: { code: "400100", msg: "pageSize must be within 1 and 500", status: 400 },
+            },
+            invalidPage: { code: "400100", msg: "currentPage must be at least 1", status: 400 },
+          });
+          return { currentPage: number, pageSize: size, totalNum: active.length, totalPage: totalPages, items: page };
+        },
+      },
+      "DELETE /api/v1/orders": {
+        // Cancel All Orders: symbol is optional (without it, every symbol's orders).
+        handle: ({ params: q }) => {
+          const active = activeOf(q.symbol);
+          for (const o of active) cancel(o);
+          return { cancelledOrderIds: active.map((o) => o.id) };
+        },
+      },
+      "GET /api/v1/orders/:id": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id ?? "");
+          if (!order) throw NOT_EXIST;
+          return order;
+        },
+      },
+      "DELETE /api/v1/orders/:id": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id ?? "");
+          if (!order) throw NOT_EXIST;
+          if (!order.isActive) throw refuse("400100", "order_not_exist_or_not_allow_to_cancel", 400);
+          cancel(order);
+          return { cancelledOrderIds: [order.id] };
+        },
+      },
+      "GET /api/v1/order/client-order/:clientOid": {
+        handle: ({ path }) => {
+          const order = orders.find((o) => o.clientOid === path.clientOid);
+          if (!order) throw NOT_EXIST;
+          return order;
+        },
+      },
+      "GET /api/v1/accounts": {
+        handle: ({ params: q }) => {
+          const all = [
+            {
+              id: "5bd6e9216d99522a52e458d6",
+              currency: "BTC",
+              type: "trade",
+              balance: "1.00000000000000000001",
+              available: "0.75",
+              holds: "0.25000000000000000001",
+            },
+            {
+              id: "5bd6e9216d99522a52e458d7",
+              currency: "USDT",
+              type: "trade",
+              balance: "5000",
+              available: "5000",
+              holds: "0",
+            },
+            {
+              id: "5bd6e9216d99522a52e458d8",
+              currency: "KCS",
+              type: "trade",
+              balance: "0",
+              available: "0",
+              holds: "0",
+            },
+            { id: "5bd6e9216d99522a52e458d9", currency: "ETH", type: "main", balance: "9", available: "9", holds: "0" },
+          ];
+          return q.type ? all.filter((a) => a.type === q.type) : all;
+        },
+      },
+    },
   });
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
+    fake,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, msg, status = 400) {
-      failure = { code, msg, status };
+      fake.failNext({ code, msg, status });
     },
-    close: () => server.close(),
+    addOrder: (fields) => place({ ...fields, type: "limit" }, fields.symbol) as KucoinMockOrder,
+    close: () => fake.close(),
   };
 }

@@ -208,6 +208,73 @@ describe("kucoin errors (001 §8)", () => {
   });
 });
 
+describe("kucoin's documented required parameters, pages and partial batches (issue 25)", () => {
+  const add = (count: number, symbol = "BTC-USDT") =>
+    Array.from({ length: count }, (_, i) =>
+      mock.addOrder({ symbol, side: "buy", price: String(100 + i), size: "1", clientOid: `c${i}` }),
+    );
+
+  it("follows currentPage to totalPage: 1001 active orders arrive whole in pages of 500", async () => {
+    const placed = add(1001);
+    add(2, "ETH-USDT");
+    const open = await kucoin.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id).sort()).toEqual(placed.map((o) => o.id).sort());
+    expect(mock.server.requests.map((r) => [parseQuery(r.query).currentPage, parseQuery(r.query).pageSize])).toEqual([
+      ["1", "500"],
+      ["2", "500"],
+      ["3", "500"],
+    ]);
+  });
+
+  it("stops at the last page KuCoin counts, even a full one", async () => {
+    add(500);
+    expect(await kucoin.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
+    expect(mock.server.requests).toHaveLength(1);
+    mock.server.requests.length = 0;
+    expect(await kucoin.fetchOpenOrders("ETH/USDT")).toEqual([]);
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("sends clientOid, side, symbol, price and size on every order; the mock refuses an order without one", async () => {
+    const [a] = await kucoin.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]);
+    const b = await kucoin.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "2", price: "200" });
+    const [multi, one] = mock.server.requests.map((r) => JSON.parse(r.body));
+    expect(multi).toEqual({
+      symbol: "BTC-USDT",
+      orderList: [expect.objectContaining({ clientOid: a!.clientOrderId, side: "buy", price: "100", size: "1" })],
+    });
+    expect(one).toMatchObject({
+      clientOid: b.clientOrderId,
+      side: "sell",
+      symbol: "BTC-USDT",
+      price: "200",
+      size: "2",
+    });
+    const payload = { side: "buy", symbol: "BTC-USDT", type: "limit", price: "1", size: "1" };
+    const request = kucoinSignedRequest(credentials, Date.now(), "POST", "/api/v1/orders", {}, payload);
+    const bare = await fetch(`${mock.url}/api/v1/orders`, {
+      method: "POST",
+      headers: request.headers,
+      body: request.body,
+    });
+    expect([bare.status, await bare.json()]).toEqual([400, { code: "400100", msg: "clientOid is required" }]);
+  });
+
+  it("a partly failed multi order fails naming the refused item and how many were placed", async () => {
+    mock.fake.refuseNextBatchItem(1, { code: "400100", msg: "Balance insufficient" });
+    const error = await rejection(
+      kucoin.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "100" },
+        { side: "Buy", amount: "1", price: "101" },
+        { side: "Buy", amount: "1", price: "102" },
+      ]),
+    );
+    expect(error).toMatchObject({ kind: "invalid-order" });
+    expect(error.detail).toBe("One of orders threw an error (Balance insufficient); 2 of 3 placed");
+    expect(mock.orders.size).toBe(2);
+  });
+});
+
 describe("kucoin time-out on create (PRODUCT: never two orders)", () => {
   it("looks the order up by clientOid after a time-out and returns it; the mock holds exactly one order", async () => {
     mock.delayNextCreate(1500);

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { LIMITS } from "../../lib/limits.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { kucoinStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -17,8 +15,10 @@ import {
 import { batchFailureMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
+import { kucoinStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { KUCOIN_INFO } from "./info.js";
 
 /**
  * KuCoin spot REST (https://www.kucoin.com/docs/rest/): KC-API-SIGN = base64 HMAC-SHA256 over
@@ -228,7 +228,6 @@ export class KucoinAdapter extends RestAdapter {
     // clientOid: "the use of UUID, with a maximum length of 128 bits" — 32 hexadecimal characters.
     super("kucoin", credentials, options, {
       baseUrl: KUCOIN_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: KUCOIN_ERRORS,
     });
     this.signedPassphrase = kucoinPassphrase(credentials.secret, credentials.password ?? "");
@@ -345,7 +344,7 @@ export class KucoinAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     // PRODUCT D10: the open-orders limit (500) is the page size; `orders` pages past it.
-    const pageSize = LIMITS.kucoin.openOrders ?? 500;
+    const pageSize = KUCOIN_INFO.limits.openOrders ?? 500;
     const orders: Order[] = [];
     for (let currentPage = 1; ; currentPage++) {
       const page = this.parse(

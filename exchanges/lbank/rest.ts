@@ -2,10 +2,8 @@ import * as crypto from "node:crypto";
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { LIMITS } from "../../lib/limits.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -17,7 +15,9 @@ import {
 } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
+import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { LBANK_INFO } from "./info.js";
 
 /**
  * LBank spot v2, checked against the official docs (www.lbank.com/en-US/docs, "Authentication",
@@ -257,7 +257,7 @@ function pairOfSymbol(symbol: string): string {
 
 /**
  * Seed 001 §4: lbank's numeric statuses (-1, 3, 4 canceled; 0, 1 open; 2 closed) through
- * lib/status.ts. The side is written into `type` (buy, sell_maker, …).
+ * exchanges/core/status.ts. The side is written into `type` (buy, sell_maker, …).
  */
 export function parseLbankOrder(raw: unknown): Order {
   const order = parseAnswer("lbank", LbankOrderSchema, raw);
@@ -291,7 +291,6 @@ export class LbankAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
     super("lbank", credentials, options, {
       baseUrl: LBANK_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: LBANK_ERRORS,
     });
   }
@@ -374,7 +373,7 @@ export class LbankAdapter extends RestAdapter {
 
   /** PRODUCT D10: the page size is the open-orders limit (200, LBank's maximum); pages past it. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const pageLength = LIMITS.lbank.openOrders ?? 200;
+    const pageLength = LBANK_INFO.limits.openOrders ?? 200;
     const out: Order[] = [];
     for (let page = 1; ; page++) {
       const data = parseLbankOpenOrders(

@@ -1,17 +1,26 @@
 import { createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  OrderStore,
+  parseParams,
+  raw,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * A MEXC spot v3 mock on 127.0.0.1. It verifies every private request the way MEXC documents it:
- * X-MEXC-APIKEY, `signature` = lower-case hex HMAC-SHA256 over totalParams (the raw query string
- * without `&signature=…`, concatenated with the raw body), and the timing rule
- * timestamp < serverTime + 1000 && serverTime − timestamp <= recvWindow. Errors are {code, msg}.
+ * A MEXC spot v3 mock on the fake exchange (exchanges/core/testing/fake-exchange.ts). It verifies
+ * every private request the way MEXC documents it: X-MEXC-APIKEY, `signature` = lower-case hex
+ * HMAC-SHA256 over totalParams (the raw query string without `&signature=…`, concatenated with the
+ * raw body), and the timing rule timestamp < serverTime + 1000 && serverTime − timestamp <=
+ * recvWindow. Errors are {code, msg}.
+ *
+ * Every call checks the parameters MEXC documents as mandatory (symbol, side, type, quantity and
+ * price of a LIMIT order, per item of batchOrders too; symbol and orderId or origClientOrderId on a
+ * cancel or a lookup; symbol on the open-order calls; timestamp everywhere) and answers 33333 (or
+ * 700004 for the order id pair) otherwise. Open orders are one list: MEXC documents no paging there.
  */
 export interface MexcMockOrder {
   symbol: string;
@@ -37,6 +46,8 @@ export interface MexcMockOrder {
 export interface MexcMock {
   server: MockServer;
   url: string;
+  /** the fake underneath */
+  fake: FakeExchange;
   orders: Map<string, MexcMockOrder>;
   delayNextCreate(ms: number): void;
   rateLimitNext(): void;
@@ -48,15 +59,36 @@ export interface MexcMock {
 export const MEXC_KEY = "mx0vgl-test-key";
 export const MEXC_SECRET = "mexc-test-secret";
 
+/** The documented Account Information example, with one long balance. */
+const ACCOUNT = {
+  makerCommission: null,
+  takerCommission: null,
+  buyerCommission: null,
+  sellerCommission: null,
+  canTrade: true,
+  canWithdraw: true,
+  canDeposit: true,
+  updateTime: null,
+  accountType: "SPOT",
+  balances: [
+    { asset: "NBNTEST", free: "1112", locked: "0" },
+    { asset: "MX", free: "3", locked: "0" },
+    { asset: "BTC", free: "0.00000000000000000001", locked: "0.5" },
+    { asset: "DOGE", free: "0", locked: "0" },
+  ],
+  permissions: ["SPOT"],
+};
+
+/** The query and body's parameters, with batchOrders (a JSON list sent as one parameter) read as a list. */
+function mexcParams(req: ReceivedRequest): FakeParams {
+  const params = parseParams(req);
+  if (typeof params.batchOrders === "string") params.batchOrders = JSON.parse(params.batchOrders);
+  return params;
+}
+
 export async function startMexcMock(options: { now?: () => number } = {}): Promise<MexcMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
-  const orders = new Map<string, MexcMockOrder>();
-  let seq = 1196315350023612316n;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: number; msg: string; status: number } | undefined;
-  let refusal: { index: number; code: number; msg: string } | undefined;
+  const orders = new OrderStore<MexcMockOrder>(1196315350023612316n, (o) => o.orderId);
 
   const error = (status: number, code: number, msg: string): MockReply => ({ status, body: { code, msg } });
 
@@ -75,26 +107,17 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
     const serverTime = now();
     if (!(ts < serverTime + 1000 && serverTime - ts <= recvWindow))
       return error(400, 700003, "Timestamp for this request is outside of the recvWindow.");
-    if (rateLimit) {
-      rateLimit = false;
-      return { status: 429, headers: { "retry-after": "2" }, body: { code: 429, msg: "Too Many Requests" } };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.status, f.code, f.msg);
-    }
     return undefined;
   }
 
-  function place(input: Record<string, unknown>): MexcMockOrder | { code: number; msg: string } {
+  function place(input: FakeParams): MexcMockOrder | { code: number; msg: string } {
     if (input.type !== "LIMIT") return { code: 700004, msg: "only LIMIT in this mock" };
     if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
       return { code: 30002, msg: "The minimum transaction volume cannot be less than:0.5USDT" };
     const t = now();
     const order: MexcMockOrder = {
       symbol: String(input.symbol),
-      orderId: String(seq++),
+      orderId: orders.nextId(),
       orderListId: -1,
       clientOrderId: String(input.newClientOrderId ?? ""),
       price: String(input.price),
@@ -112,8 +135,7 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
       isWorking: true,
       origQuoteOrderQty: "0",
     };
-    orders.set(order.orderId, order);
-    return order;
+    return orders.add(order);
   }
 
   const cancelView = (o: MexcMockOrder) => {
@@ -134,105 +156,113 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
       side: o.side,
     };
   };
+
   const open = (o: MexcMockOrder) => o.status === "NEW" || o.status === "PARTIALLY_FILLED";
+  const openOf = (symbol: unknown) => orders.filter((o) => o.symbol === symbol && open(o));
 
-  server.intercept((req) => verify(req));
-
-  server.on("POST /api/v3/order", (req) => {
-    const q = { ...parseQuery(req.query), ...(req.body ? JSON.parse(req.body) : {}) };
-    const result = place(q);
-    if (!("orderId" in result)) return error(400, result.code, result.msg);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return {
-      body: {
-        symbol: result.symbol,
-        orderId: result.orderId,
-        orderListId: -1,
-        price: result.price,
-        origQty: result.origQty,
-        type: "LIMIT",
-        side: result.side,
-        transactTime: result.time,
-      },
-      delayMs: d,
-    };
-  });
-  server.on("POST /api/v3/batchOrders", (req) => {
-    const list = JSON.parse(parseQuery(req.query).batchOrders ?? "[]") as Record<string, unknown>[];
-    if (list.length > 20) return error(400, 700004, "batchOrders supports max 20 orders");
-    const refuse = refusal;
-    refusal = undefined;
-    return {
-      body: list.map((item, index) => {
-        const result = refuse?.index === index ? { code: refuse.code, msg: refuse.msg } : place(item);
-        return "orderId" in result
-          ? { symbol: result.symbol, orderId: result.orderId, orderListId: -1 }
-          : { newClientOrderId: item.newClientOrderId, msg: result.msg, code: result.code };
-      }),
-    };
-  });
-  server.on("GET /api/v3/order", (req) => {
-    const q = parseQuery(req.query);
-    const order = q.orderId
-      ? orders.get(q.orderId)
-      : [...orders.values()].find((o) => o.clientOrderId === q.origClientOrderId);
-    // Not in the docs' table, but what MEXC really answers (with its `_extend` field).
-    if (!order || order.symbol !== q.symbol)
-      return { status: 400, body: { msg: "Order does not exist.", code: -2013, _extend: null } };
-    return { body: order };
-  });
-  server.on("DELETE /api/v3/order", (req) => {
-    const q = parseQuery(req.query);
-    const order = q.orderId ? orders.get(q.orderId) : undefined;
-    if (!order || !open(order)) return error(400, -2011, "Unknown order sent.");
-    return { body: cancelView(order) };
-  });
-  server.on("GET /api/v3/openOrders", (req) => {
-    const q = parseQuery(req.query);
-    return { body: [...orders.values()].filter((o) => o.symbol === q.symbol && open(o)) };
-  });
-  server.on("DELETE /api/v3/openOrders", (req) => {
-    const q = parseQuery(req.query);
-    return { body: [...orders.values()].filter((o) => o.symbol === q.symbol && open(o)).map(cancelView) };
-  });
-  server.on("GET /api/v3/account", () => ({
-    body: {
-      makerCommission: null,
-      takerCommission: null,
-      buyerCommission: null,
-      sellerCommission: null,
-      canTrade: true,
-      canWithdraw: true,
-      canDeposit: true,
-      updateTime: null,
-      accountType: "SPOT",
-      balances: [
-        { asset: "NBNTEST", free: "1112", locked: "0" },
-        { asset: "MX", free: "3", locked: "0" },
-        { asset: "BTC", free: "0.00000000000000000001", locked: "0.5" },
-        { asset: "DOGE", free: "0", locked: "0" },
-      ],
-      permissions: ["SPOT"],
+  // New Order: symbol, side, type and timestamp are mandatory; quantity and price for a LIMIT order.
+  const ORDER = ["symbol", "side", "type", "quantity", "price"];
+  const fake = await startFakeExchange({
+    name: "mexc",
+    verify,
+    params: mexcParams,
+    envelope: {
+      ok: (body) => ({ body }),
+      error: (e) => error(e.status ?? 400, Number(e.code), e.msg),
     },
-  }));
+    rateLimited: () => ({
+      status: 429,
+      headers: { "retry-after": "2" },
+      body: { code: 429, msg: "Too Many Requests" },
+    }),
+    missing: (name) =>
+      name.includes(" or ")
+        ? { code: 700004, msg: "Param 'origClientOrderId' or 'orderId' must be sent, but both were empty/null!" }
+        : { code: 33333, msg: `Parameter error: ${name}` },
+    routes: {
+      "POST /api/v3/order": {
+        required: [...ORDER, "timestamp"],
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params);
+          if (!("orderId" in result)) throw refuse(result.code, result.msg, 400);
+          return {
+            symbol: result.symbol,
+            orderId: result.orderId,
+            orderListId: -1,
+            price: result.price,
+            origQty: result.origQty,
+            type: "LIMIT",
+            side: result.side,
+            transactTime: result.time,
+          };
+        },
+      },
+      "POST /api/v3/batchOrders": {
+        required: [...ORDER.map((name) => `batchOrders[].${name}`), "timestamp"],
+        handle: ({ params }) => {
+          const list = params.batchOrders as FakeParams[];
+          if (list.length > 20) throw refuse(700004, "batchOrders supports max 20 orders", 400);
+          const answer = list.map((item, index) => {
+            const fault = fake.takeBatchFault(index);
+            const result =
+              fault && "refuse" in fault ? { code: Number(fault.refuse.code), msg: fault.refuse.msg } : place(item);
+            return "orderId" in result
+              ? { symbol: result.symbol, orderId: result.orderId, orderListId: -1 }
+              : { newClientOrderId: item.newClientOrderId, msg: result.msg, code: result.code };
+          });
+          fake.endBatch();
+          return answer;
+        },
+      },
+      "GET /api/v3/order": {
+        required: ["symbol", ["orderId", "origClientOrderId"], "timestamp"],
+        handle: ({ params: q }) => {
+          const order = q.orderId
+            ? orders.get(String(q.orderId))
+            : orders.find((o) => o.clientOrderId === q.origClientOrderId);
+          // Not in the docs' table, but what MEXC really answers (with its `_extend` field).
+          if (!order || order.symbol !== q.symbol)
+            return raw({ status: 400, body: { msg: "Order does not exist.", code: -2013, _extend: null } });
+          return order;
+        },
+      },
+      "DELETE /api/v3/order": {
+        required: ["symbol", ["orderId", "origClientOrderId"], "timestamp"],
+        handle: ({ params: q }) => {
+          const order = q.orderId ? orders.get(String(q.orderId)) : undefined;
+          if (!order || !open(order)) throw refuse(-2011, "Unknown order sent.", 400);
+          return cancelView(order);
+        },
+      },
+      "GET /api/v3/openOrders": {
+        required: ["symbol", "timestamp"],
+        handle: ({ params: q }) => openOf(q.symbol),
+      },
+      "DELETE /api/v3/openOrders": {
+        required: ["symbol", "timestamp"],
+        handle: ({ params: q }) => openOf(q.symbol).map(cancelView),
+      },
+      "GET /api/v3/account": {
+        required: ["timestamp"],
+        handle: () => ACCOUNT,
+      },
+    },
+  });
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
+    fake,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, msg, status = 400) {
-      failure = { code, msg, status };
+      fake.failNext({ code, msg, status });
     },
     refuseNextBatchItem(index, code, msg) {
-      refusal = { index, code, msg };
+      fake.refuseNextBatchItem(index, { code, msg });
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

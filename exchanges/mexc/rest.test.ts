@@ -5,7 +5,14 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "./mock.js";
-import { MexcAdapter, mexcSignature, mexcSignedQuery, parseMexcBalances, parseMexcOrder } from "./rest.js";
+import {
+  MexcAdapter,
+  mexcSignature,
+  mexcSignedQuery,
+  mexcSignedRequest,
+  parseMexcBalances,
+  parseMexcOrder,
+} from "./rest.js";
 
 const credentials = { api: MEXC_KEY, secret: MEXC_SECRET };
 let mock: MexcMock;
@@ -121,6 +128,47 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     expect(error.detail).toContain(
       "One of orders threw an error (30002, The minimum transaction volume cannot be less than:0.5USDT); 1 of 2 placed",
     );
+  });
+
+  it("sends every mandatory parameter on every call; the mock refuses a call without one (33333, 700004)", async () => {
+    const [a] = await mexc.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]);
+    await mexc.fetchOrder("BTC/USDT", a!.id);
+    await mexc.cancelOrder("BTC/USDT", a!.id);
+    await mexc.fetchOpenOrders("BTC/USDT");
+    await mexc.cancelAll("BTC/USDT");
+    await mexc.fetchBalances();
+    const sent = mock.server.requests.map((r) => {
+      const { timestamp, signature: _s, recvWindow: _r, ...rest } = parseQuery(r.query);
+      expect(timestamp, r.path).toMatch(/^\d{13}$/);
+      return rest.batchOrders ? { ...rest, batchOrders: JSON.parse(rest.batchOrders) } : rest;
+    });
+    expect(sent).toEqual([
+      {
+        batchOrders: [
+          expect.objectContaining({ symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "1", price: "100" }),
+        ],
+      },
+      { symbol: "BTCUSDT", orderId: a!.id },
+      { symbol: "BTCUSDT", orderId: a!.id },
+      { symbol: "BTCUSDT" },
+      { symbol: "BTCUSDT" },
+      {},
+    ]);
+    for (const [query, answer] of [
+      [
+        { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", price: "1" },
+        { code: 33333, msg: "Parameter error: quantity" },
+      ],
+      [
+        { symbol: "BTCUSDT" },
+        { code: 700004, msg: "Param 'origClientOrderId' or 'orderId' must be sent, but both were empty/null!" },
+      ],
+    ] as const) {
+      const method = "price" in query ? "POST" : "DELETE";
+      const request = mexcSignedRequest(credentials, Date.now(), method, "/api/v3/order", query);
+      const bare = await fetch(`${mock.url}/api/v3/order?${request.query}`, { method, headers: request.headers });
+      expect([bare.status, await bare.json()]).toEqual([400, answer]);
+    }
   });
 
   it('rejects cancel batch with "Not supported for mexc" before any request (001 §9)', async () => {

@@ -3,7 +3,6 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,6 +15,7 @@ import {
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -188,7 +188,7 @@ type Params = Record<string, string | number | undefined>;
 
 export class MexcAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("mexc", credentials, options, { baseUrl: MEXC_BASE_URL, clientOrderId: { length: 32 }, errors: MEXC_ERRORS });
+    super("mexc", credentials, options, { baseUrl: MEXC_BASE_URL, errors: MEXC_ERRORS });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {

@@ -1,18 +1,27 @@
 import { createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  OrderStore,
+  pageAfterId,
+  raw,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * An okx v5 mock that verifies requests the way okx documents it
- * (https://www.okx.com/docs-v5/en/#overview-rest-authentication): OK-ACCESS-SIGN recomputed as base64
- * HMAC-SHA256 over timestamp + METHOD + requestPath (with the raw query) + raw body; the ISO
+ * An okx v5 mock on the fake exchange (exchanges/core/testing/fake-exchange.ts) that verifies
+ * requests the way okx's REST authentication section documents it: OK-ACCESS-SIGN recomputed as
+ * base64 HMAC-SHA256 over timestamp + METHOD + requestPath (with the raw query) + raw body; the ISO
  * timestamp must be within 30 s of the server clock; the passphrase must match. Failures use okx's
  * envelope {code, msg, data: []} with HTTP 401 (auth) or 429 (rate limit).
+ *
+ * Every call checks the parameters okx documents as required (instId, tdMode, side, ordType and sz
+ * on an order, instId and ordId or clOrdId on a cancel or a lookup, per item in a batch) and answers
+ * 50014 "Parameter {name} can not be empty." otherwise. Open orders come newest first in pages of
+ * `limit` (default and maximum 100), the next page asked for with `after` = the last ordId seen.
+ * A batch whose items partly fail answers code "2" with each item's sCode, all failed "1".
  */
 export interface OkxMockOrder {
   instId: string;
@@ -52,38 +61,30 @@ export interface OkxMockOrder {
 export interface OkxMock {
   server: MockServer;
   url: string;
+  /** the fake underneath: batch faults (refuseNextBatchItem, dropNextBatchItem) and the rest */
+  fake: FakeExchange;
   orders: Map<string, OkxMockOrder>;
   delayNextCreateMs: number;
   rateLimitNext: boolean;
   /** the next trade call fails with this sCode/sMsg (envelope code "1") */
   errorNext: { sCode: string; sMsg: string } | undefined;
   details: { ccy: string; availBal: string; frozenBal: string; cashBal: string; eq: string }[];
+  /** puts a live order on the book directly (no request), as if placed earlier */
+  addOrder(fields: { instId: string; side: "buy" | "sell"; sz: string; px: string; clOrdId: string }): OkxMockOrder;
   close(): Promise<void>;
 }
 
-let nextId = 590_000_000_000_000_000n;
-
 const fail = (status: number, code: string, msg: string): MockReply => ({ status, body: { code, msg, data: [] } });
-const ok = (data: unknown[]): MockReply => ({
-  body: { code: "0", msg: "", data, inTime: String(Date.now() * 1000), outTime: String(Date.now() * 1000) },
-});
+const CANCEL_FAILED = "Order cancellation failed as the order has been filled, canceled or does not exist.";
 
 export async function startOkxMock(credentials: { api: string; secret: string; password: string }): Promise<OkxMock> {
-  const server = await startMockServer();
-  const mock: OkxMock = {
-    server,
-    url: server.url,
-    orders: new Map(),
-    delayNextCreateMs: 0,
-    rateLimitNext: false,
-    errorNext: undefined,
-    details: [
-      { ccy: "USDT", availBal: "1200.25", frozenBal: "300", cashBal: "1500.25", eq: "1500.25" },
-      { ccy: "BTC", availBal: "0.00000000000000000001", frozenBal: "0", cashBal: "0", eq: "0" },
-      { ccy: "ETH", availBal: "0", frozenBal: "0", cashBal: "0", eq: "0" },
-    ],
-    close: () => server.close(),
-  };
+  const orders = new OrderStore<OkxMockOrder>(590_000_000_000_000_000n, (o) => o.ordId);
+  let errorNext: { sCode: string; sMsg: string } | undefined;
+  let details = [
+    { ccy: "USDT", availBal: "1200.25", frozenBal: "300", cashBal: "1500.25", eq: "1500.25" },
+    { ccy: "BTC", availBal: "0.00000000000000000001", frozenBal: "0", cashBal: "0", eq: "0" },
+    { ccy: "ETH", availBal: "0", frozenBal: "0", cashBal: "0", eq: "0" },
+  ];
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     const h = req.headers;
@@ -105,36 +106,32 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       .digest("base64");
     if (sign !== expected) return fail(401, "50113", "Invalid signature.");
     if (pass !== credentials.password) return fail(401, "50105", 'Request header "OK-ACCESS-PASSPHRASE" incorrect.');
-    if (mock.rateLimitNext) {
-      mock.rateLimitNext = false;
-      return fail(429, "50011", "Too Many Requests");
-    }
     return undefined;
   }
-  server.intercept(verify);
 
   function item(o: Partial<OkxMockOrder>, sCode = "0", sMsg = "Order placed") {
     return { clOrdId: o.clOrdId ?? "", ordId: o.ordId ?? "", tag: "", ts: String(Date.now()), sCode, sMsg };
   }
 
-  function place(p: Record<string, string>): OkxMockOrder | { sCode: string; sMsg: string } {
-    if (mock.errorNext) {
-      const e = mock.errorNext;
-      mock.errorNext = undefined;
+  function place(p: FakeParams): OkxMockOrder | { sCode: string; sMsg: string } {
+    if (errorNext) {
+      const e = errorNext;
+      errorNext = undefined;
       return e;
     }
-    if (p.tdMode !== "cash" || p.ordType !== "limit" || !p.px || !p.sz || !p.instId)
-      return { sCode: "51000", sMsg: "Parameter error" };
-    if (p.clOrdId && !/^[A-Za-z0-9]{1,32}$/.test(p.clOrdId)) return { sCode: "51000", sMsg: "Parameter clOrdId error" };
+    if (p.tdMode !== "cash" || p.ordType !== "limit" || !p.px) return { sCode: "51000", sMsg: "Parameter error" };
+    const clOrdId = String(p.clOrdId ?? "");
+    if (clOrdId && !/^[A-Za-z0-9]{1,32}$/.test(clOrdId)) return { sCode: "51000", sMsg: "Parameter clOrdId error" };
+    const instId = String(p.instId);
     const now = String(Date.now());
-    const order: OkxMockOrder = {
-      instId: p.instId,
-      ordId: String(nextId++),
-      clOrdId: p.clOrdId ?? "",
-      px: p.px,
-      sz: p.sz,
+    return orders.add({
+      instId,
+      ordId: orders.nextId(),
+      clOrdId,
+      px: String(p.px),
+      sz: String(p.sz),
       accFillSz: "0",
-      side: p.side ?? "",
+      side: String(p.side),
       ordType: "limit",
       state: "live",
       tdMode: "cash",
@@ -150,7 +147,7 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       tradeId: "",
       fillTime: "",
       fee: "0",
-      feeCcy: p.instId.split("-")[p.side === "buy" ? 0 : 1] ?? "",
+      feeCcy: instId.split("-")[p.side === "buy" ? 0 : 1] ?? "",
       rebate: "0",
       rebateCcy: "",
       lever: "",
@@ -159,40 +156,25 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       cancelSource: "",
       reduceOnly: "false",
       stpMode: "cancel_maker",
-    };
-    mock.orders.set(order.ordId, order);
-    return order;
+    });
   }
 
-  server.on("POST /api/v5/trade/order", (req) => {
-    const delay = mock.delayNextCreateMs;
-    mock.delayNextCreateMs = 0;
-    const result = place(JSON.parse(req.body));
-    if ("sCode" in result && !("ordId" in result))
-      return { body: { code: "1", msg: "All operations failed", data: [item({}, result.sCode, result.sMsg)] } };
-    return { ...ok([item(result as OkxMockOrder)]), delayMs: delay };
-  });
-
-  server.on("POST /api/v5/trade/batch-orders", (req) => {
-    const list = JSON.parse(req.body) as Record<string, string>[];
-    const data = list.map((p) => {
-      const r = place(p);
-      return "ordId" in r ? item(r) : item({ clOrdId: p.clOrdId ?? "" }, r.sCode, r.sMsg);
-    });
+  /** A batch answer: code "0" when every item passed, "2" when some failed, "1" when all did. */
+  function batch(data: { sCode: string }[]) {
     const failed = data.filter((d) => d.sCode !== "0").length;
     const code = failed === 0 ? "0" : failed === data.length ? "1" : "2";
-    return { body: { code, msg: code === "0" ? "" : "Operation failed", data } };
-  });
+    return raw({ body: { code, msg: code === "0" ? "" : "Operation failed", data } });
+  }
 
-  function cancel(p: Record<string, string>) {
-    const o = mock.orders.get(p.ordId ?? "");
+  function cancel(p: FakeParams) {
+    const o = p.ordId ? orders.get(String(p.ordId)) : orders.find((x) => x.clOrdId === p.clOrdId);
     if (!o || o.instId !== p.instId || o.state !== "live") {
       return {
-        clOrdId: "",
-        ordId: p.ordId ?? "",
+        clOrdId: String(p.clOrdId ?? ""),
+        ordId: String(p.ordId ?? ""),
         ts: String(Date.now()),
         sCode: "51400",
-        sMsg: "Order cancellation failed as the order has been filled, canceled or does not exist.",
+        sMsg: CANCEL_FAILED,
       };
     }
     o.state = "canceled";
@@ -200,38 +182,123 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
     return { clOrdId: o.clOrdId, ordId: o.ordId, ts: String(Date.now()), sCode: "0", sMsg: "" };
   }
 
-  server.on("POST /api/v5/trade/cancel-order", (req) => {
-    const d = cancel(JSON.parse(req.body));
-    return { body: { code: d.sCode === "0" ? "0" : "1", msg: "", data: [d] } };
+  // Place Order: instId, tdMode, side, ordType and sz are required (px for a limit order).
+  const ORDER = ["instId", "tdMode", "side", "ordType", "sz"];
+  const fake = await startFakeExchange({
+    name: "okx",
+    verify,
+    envelope: {
+      ok: (data) => ({
+        body: { code: "0", msg: "", data, inTime: String(Date.now() * 1000), outTime: String(Date.now() * 1000) },
+      }),
+      error: (e) => ({ status: e.status ?? 200, body: { code: String(e.code), msg: e.msg, data: [] } }),
+    },
+    rateLimited: () => fail(429, "50011", "Too Many Requests"),
+    missing: (name) => ({ code: "50014", msg: `Parameter ${name} can not be empty.`, status: 400 }),
+    routes: {
+      "POST /api/v5/trade/order": {
+        required: ORDER,
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params);
+          if (!("ordId" in result))
+            return raw({
+              body: { code: "1", msg: "All operations failed", data: [item({}, result.sCode, result.sMsg)] },
+            });
+          return [item(result)];
+        },
+      },
+      "POST /api/v5/trade/batch-orders": {
+        required: ORDER.map((name) => `[].${name}`),
+        handle: ({ params }) => {
+          const data = (params as unknown as FakeParams[]).map((p, i) => {
+            const fault = fake.takeBatchFault(i);
+            if (fault && "refuse" in fault)
+              return item({ clOrdId: String(p.clOrdId ?? "") }, String(fault.refuse.code), fault.refuse.msg);
+            const r = place(p);
+            if (!("ordId" in r)) return item({ clOrdId: String(p.clOrdId ?? "") }, r.sCode, r.sMsg);
+            // dropped: placed, but the answer's item lost its ordId
+            return fault ? item({ clOrdId: r.clOrdId }) : item(r);
+          });
+          fake.endBatch();
+          return batch(data);
+        },
+      },
+      "POST /api/v5/trade/cancel-order": {
+        required: ["instId", ["ordId", "clOrdId"]],
+        handle: ({ params }) => {
+          const d = cancel(params);
+          return d.sCode === "0" ? [d] : raw({ body: { code: "1", msg: "", data: [d] } });
+        },
+      },
+      "POST /api/v5/trade/cancel-batch-orders": {
+        required: ["[].instId", ["[].ordId", "[].clOrdId"]],
+        handle: ({ params }) => batch((params as unknown as FakeParams[]).map(cancel)),
+      },
+      "GET /api/v5/trade/order": {
+        required: ["instId", ["ordId", "clOrdId"]],
+        handle: ({ params: q }) => {
+          const o = orders.find(
+            (x) => x.instId === q.instId && (q.ordId ? x.ordId === q.ordId : x.clOrdId === q.clOrdId),
+          );
+          if (!o) throw refuse("51603", "Order does not exist.");
+          return [o];
+        },
+      },
+      "GET /api/v5/trade/orders-pending": {
+        handle: ({ params: q }) =>
+          pageAfterId(
+            orders
+              .filter(
+                (o) => (o.state === "live" || o.state === "partially_filled") && (!q.instId || o.instId === q.instId),
+              )
+              .sort((a, b) => (BigInt(b.ordId) > BigInt(a.ordId) ? 1 : -1)),
+            q,
+            {
+              // `after`: records earlier than this ordId; `limit` at most 100, 100 by default.
+              after: "after",
+              size: { name: "limit", default: 100, max: 100, invalid: { code: "51000", msg: "Parameter limit error" } },
+              idOf: (o) => o.ordId,
+            },
+          ),
+      },
+      "GET /api/v5/account/balance": {
+        handle: () => [{ uTime: String(Date.now()), totalEq: "1500.25", details }],
+      },
+    },
   });
 
-  server.on("POST /api/v5/trade/cancel-batch-orders", (req) => {
-    const data = (JSON.parse(req.body) as Record<string, string>[]).map(cancel);
-    const failed = data.filter((d) => d.sCode !== "0").length;
-    return { body: { code: failed === 0 ? "0" : failed === data.length ? "1" : "2", msg: "", data } };
-  });
-
-  server.on("GET /api/v5/trade/order", (req) => {
-    const q = parseQuery(req.query);
-    const o = [...mock.orders.values()].find(
-      (x) => x.instId === q.instId && (q.ordId ? x.ordId === q.ordId : x.clOrdId === q.clOrdId),
-    );
-    if (!o) return { body: { code: "51603", msg: "Order does not exist.", data: [] } };
-    return ok([o]);
-  });
-
-  server.on("GET /api/v5/trade/orders-pending", (req) => {
-    const q = parseQuery(req.query);
-    const list = [...mock.orders.values()]
-      .filter((o) => o.state === "live" || o.state === "partially_filled")
-      .filter((o) => !q.instId || o.instId === q.instId)
-      .sort((a, b) => (BigInt(b.ordId) > BigInt(a.ordId) ? 1 : -1));
-    return ok(list.slice(0, Number(q.limit ?? 100)));
-  });
-
-  server.on("GET /api/v5/account/balance", () =>
-    ok([{ uTime: String(Date.now()), totalEq: "1500.25", details: mock.details }]),
-  );
-
-  return mock;
+  const { faults } = fake;
+  return {
+    server: fake.server,
+    url: fake.url,
+    fake,
+    orders,
+    get delayNextCreateMs() {
+      return faults.delayCreateMs;
+    },
+    set delayNextCreateMs(ms) {
+      faults.delayCreateMs = ms;
+    },
+    get rateLimitNext() {
+      return faults.rateLimit;
+    },
+    set rateLimitNext(on) {
+      faults.rateLimit = on;
+    },
+    get errorNext() {
+      return errorNext;
+    },
+    set errorNext(e) {
+      errorNext = e;
+    },
+    get details() {
+      return details;
+    },
+    set details(list) {
+      details = list;
+    },
+    addOrder: (fields) => place({ ...fields, tdMode: "cash", ordType: "limit" }) as OkxMockOrder,
+    close: () => fake.close(),
+  };
 }

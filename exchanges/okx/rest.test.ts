@@ -139,11 +139,135 @@ describe("okx adapter against a loopback mock", () => {
     expect(mock.server.requests.filter((r) => r.path === "/api/v5/trade/order" && r.method === "POST")).toHaveLength(1);
   });
 
+  const addOrders = (count: number, instId = "BTC-USDT") =>
+    Array.from({ length: count }, (_, i) =>
+      mock.addOrder({ instId, side: i % 2 ? "sell" : "buy", sz: "0.01", px: String(20000 + i), clOrdId: `p${i}` }),
+    );
+
+  it("follows `after` past the first page: 250 open orders arrive whole, in pages of 100 (001 §1)", async () => {
+    const placed = addOrders(250);
+    addOrders(3, "ETH-USDT");
+    const open = await okx.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id).sort()).toEqual(placed.map((o) => o.ordId).sort());
+    const pages = mock.server.requests.map((r) => new URLSearchParams(r.query));
+    // newest first: each next page starts after the last ordId of the one before
+    const newest = placed.map((o) => o.ordId).reverse();
+    expect(pages.map((q) => [q.get("instId"), q.get("limit"), q.get("after")])).toEqual([
+      ["BTC-USDT", "100", null],
+      ["BTC-USDT", "100", newest[99]],
+      ["BTC-USDT", "100", newest[199]],
+    ]);
+  });
+
+  it("stops at a page shorter than 100, and at okx's 500 open orders (001 §9)", async () => {
+    addOrders(100);
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(100);
+    // a full page is followed by an empty one
+    expect(mock.server.requests).toHaveLength(2);
+    mock.server.requests.length = 0;
+    addOrders(520);
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
+    expect(mock.server.requests).toHaveLength(5);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (50014)", async () => {
+    const [a, b] = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await okx.cancelOrder("BTC/USDT", a!.id);
+    await okx.cancelBatch("BTC/USDT", [b!.id]);
+    await okx.fetchOrder("BTC/USDT", b!.id);
+    const sent = mock.server.requests.map((r) => ({
+      path: r.path,
+      params: r.method === "GET" ? Object.fromEntries(new URLSearchParams(r.query)) : JSON.parse(r.body),
+    }));
+    expect(sent.map((r) => r.params)).toEqual([
+      [
+        {
+          instId: "BTC-USDT",
+          tdMode: "cash",
+          clOrdId: a!.clientOrderId,
+          side: "buy",
+          ordType: "limit",
+          px: "100",
+          sz: "1",
+        },
+        {
+          instId: "BTC-USDT",
+          tdMode: "cash",
+          clOrdId: b!.clientOrderId,
+          side: "sell",
+          ordType: "limit",
+          px: "200",
+          sz: "2",
+        },
+      ],
+      { instId: "BTC-USDT", ordId: a!.id },
+      [{ instId: "BTC-USDT", ordId: b!.id }],
+      { instId: "BTC-USDT", ordId: b!.id },
+    ]);
+    const bare = await fetch(`${mock.url}/api/v5/trade/cancel-order`, {
+      method: "POST",
+      headers: signedHeaders("POST", "/api/v5/trade/cancel-order", '{"ordId":"1"}'),
+      body: '{"ordId":"1"}',
+    });
+    expect([bare.status, await bare.json()]).toEqual([
+      400,
+      { code: "50014", msg: "Parameter instId can not be empty.", data: [] },
+    ]);
+  });
+
+  it("a partly failed batch create fails with the refused item's code and kind", async () => {
+    mock.fake.refuseNextBatchItem(1, { code: "51008", msg: "Order failed. Insufficient USDT balance in account." });
+    const error = await rejects(
+      okx.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "100" },
+        { side: "Buy", amount: "1", price: "101" },
+      ]),
+    );
+    expect([error.code, error.kind]).toEqual(["51008", "insufficient-funds"]);
+    expect(error.message).toBe(
+      "ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)",
+    );
+    expect(mock.orders.size).toBe(1);
+  });
+
+  it("a partly failed batch cancel resolves to the ids really cancelled; the failed ones are not among them", async () => {
+    const [a, b] = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Buy", amount: "1", price: "101" },
+    ]);
+    await okx.cancelOrder("BTC/USDT", b!.id);
+    // b is already cancelled and 777 never existed: okx answers code "2" with sCode 51400 for those
+    expect(await okx.cancelBatch("BTC/USDT", [b!.id, a!.id, "777"])).toEqual([a!.id]);
+    expect(mock.orders.get(a!.id)?.state).toBe("canceled");
+    // all failed: code "1", nothing cancelled
+    expect(await okx.cancelBatch("BTC/USDT", ["778", "779"])).toEqual([]);
+    // a refusal of the whole call (no items) is still an error
+    mock.rateLimitNext = true;
+    expect((await rejects(okx.cancelBatch("BTC/USDT", ["780"]))).kind).toBe("rate-limit");
+  });
+
   it("is built by createExchange and needs the passphrase (001 §3)", () => {
     expect(() => createExchange("okx", { api: "a", secret: "b" }, { baseUrl: mock.url })).toThrow(/passphrase/);
     expect(createExchange("okx", creds, { baseUrl: mock.url }).id).toBe("okx");
   });
 });
+
+/** okx's signed headers for a request sent by hand (to show what the mock refuses). */
+function signedHeaders(method: "GET" | "POST", path: string, body: string): Record<string, string> {
+  const ts = new Date().toISOString();
+  return {
+    "OK-ACCESS-KEY": creds.api,
+    "OK-ACCESS-SIGN": createHmac("sha256", creds.secret)
+      .update(ts + method + path + body)
+      .digest("base64"),
+    "OK-ACCESS-TIMESTAMP": ts,
+    "OK-ACCESS-PASSPHRASE": creds.password,
+    "Content-Type": "application/json",
+  };
+}
 
 describe("okx signing as the REST authentication section documents it", () => {
   // The docs' example: timestamp 2020-12-08T09:08:57.715Z, GET /api/v5/account/balance?ccy=BTC,

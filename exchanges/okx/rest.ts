@@ -11,7 +11,6 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -24,6 +23,7 @@ import {
 import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -177,7 +177,6 @@ export class OkxAdapter extends RestAdapter {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
     super("okx", credentials, options, {
       baseUrl: OKX_BASE_URL,
-      clientOrderId: { length: 32, chars: "A-Za-z0-9" },
       errors: OKX_ERRORS,
     });
   }
@@ -192,16 +191,25 @@ export class OkxAdapter extends RestAdapter {
     return this.fail(code, msg, status, headers, { detail: `Transaction failed (${code}, ${msg})` });
   }
 
+  /**
+   * One signed call; its data, or the failure. With `perItem`, a batch whose items carry their own
+   * sCode answers its items even when some or all failed (envelope code "2" or "1"), so the caller
+   * reads which ones did.
+   */
   private async call(
     method: HttpMethod,
     path: string,
     params?: Record<string, unknown> | unknown[],
+    perItem = false,
   ): Promise<unknown[]> {
-    return this.unwrap(await this.sendJson(okxSignedRequest(this.credentials, this.now(), method, path, params)));
+    return this.unwrap(
+      await this.sendJson(okxSignedRequest(this.credentials, this.now(), method, path, params)),
+      perItem,
+    );
   }
 
   /** The data list of {code: "0", data}; a failure names its cause per item (sCode/sMsg) or on the envelope. */
-  protected unwrap(response: JsonResponse): unknown[] {
+  protected unwrap(response: JsonResponse, perItem = false): unknown[] {
     const parsed = OkxEnvelopeSchema.safeParse(response.json);
     if (!parsed.success) {
       throw this.failure(
@@ -213,6 +221,9 @@ export class OkxAdapter extends RestAdapter {
     }
     const envelope = parsed.data;
     const data = Array.isArray(envelope.data) ? envelope.data : [];
+    if (perItem && data.length > 0 && data.every((d) => OkxItemSchema.safeParse(d).data?.sCode !== undefined)) {
+      return data;
+    }
     if (!isCode(envelope.code, "0")) {
       // A failed trade call names the cause per item (sCode/sMsg); the envelope says only "1".
       const item = data
@@ -295,9 +306,12 @@ export class OkxAdapter extends RestAdapter {
         "POST",
         OKX_PATHS.cancelBatchOrders,
         ids.map((ordId) => ({ instId, ordId })),
+        true,
       ),
     );
-    return items.map((r) => r.ordId ?? "");
+    // A partly failed batch (code "2") names each item's sCode: an item that is not "0" was not
+    // cancelled, so its id is left out and the caller names it (docs/orders.md "Cancels").
+    return items.filter((r) => r.sCode === undefined || isCode(r.sCode, "0")).map((r) => r.ordId ?? "");
   }
 
   protected async submitCancelAll(): Promise<string[]> {

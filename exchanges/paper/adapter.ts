@@ -1,10 +1,11 @@
 import { truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { assertBatchSize } from "../../lib/limits.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
-import { newClientOrderId } from "../core/client-order-id.js";
+import { checkClientOrderId, newClientOrderId } from "../core/client-order-id.js";
+import { assertBatchSize } from "../core/limits.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
 import { PaperEngine, type ValidOrder } from "./engine.js";
+import { PAPER_INFO } from "./info.js";
 import { bucketOf, resolveSeed } from "./market.js";
 import { paperPair } from "./pairs.js";
 import { newPaperState, toOrder } from "./state.js";
@@ -25,7 +26,6 @@ export interface PaperOptions extends ExchangeOptions {
 }
 
 const POSITIVE_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
-const CLIENT_ORDER_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A decimal string > 0, truncated toward zero to `decimals` (PRODUCT D1). */
 function positiveAmount(field: "amount" | "price", value: unknown, decimals: number, pair: string): string {
@@ -48,18 +48,6 @@ function positiveAmount(field: "amount" | "price", value: unknown, decimals: num
   return truncated.toFixed();
 }
 
-/** paper's client order id rule: 1 to 64 letters, digits, '_' or '-'. */
-function checkPaperClientOrderId(clientOrderId: string): string {
-  if (!CLIENT_ORDER_ID_RE.test(clientOrderId)) {
-    throw new ExchangeError(
-      "paper",
-      `Invalid client order id '${clientOrderId}': paper takes 1 to 64 characters, using A-Za-z0-9_-`,
-      { kind: "bad-input" },
-    );
-  }
-  return clientOrderId;
-}
-
 export function validateOrder(
   pair: string,
   item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
@@ -70,7 +58,10 @@ export function validateOrder(
       kind: "bad-input",
     });
   }
-  const clientOrderId = checkPaperClientOrderId(item.clientOrderId ?? newClientOrderId({ length: 32 }));
+  const clientOrderId =
+    item.clientOrderId === undefined
+      ? newClientOrderId(PAPER_INFO.clientOrderId)
+      : checkClientOrderId("paper", PAPER_INFO.clientOrderId, item.clientOrderId);
   return {
     pair: spec,
     side: item.side,
@@ -205,7 +196,7 @@ export class PaperExchange implements ExchangeAdapter {
   /** The order with this client order id (docs/orders.md "Client order ids"), or undefined. */
   async findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     const name = paperPair(pair).pair;
-    const key = checkPaperClientOrderId(clientOrderId);
+    const key = checkClientOrderId("paper", PAPER_INFO.clientOrderId, clientOrderId);
     return this.transact((engine) => {
       // The client order id only: an exchange id that happens to equal it is another order.
       const record = engine.state.orders.find((o) => o.pair === name && o.clientOrderId === key);

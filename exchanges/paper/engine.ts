@@ -1,7 +1,7 @@
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { LIMITS } from "../../lib/limits.js";
 import type { Balances, Side } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import {
   BOOK_LEVELS,
   BUCKET_MS,
@@ -243,7 +243,7 @@ export class PaperEngine {
   /** Locks the funds, takes the crossing synthetic liquidity at `nowMs`, rests the rest. */
   place(order: ValidOrder, nowMs: number): PaperOrderRecord {
     const { pair, side, price, amount, clientOrderId } = order;
-    const max = LIMITS.paper.openOrders;
+    const max = CATALOGUE.paper.limits.openOrders;
     if (max !== null && this.state.orders.filter((o) => o.status === "open" && o.pair === pair.pair).length >= max) {
       throw new ExchangeError("paper", `Too many open orders on ${pair.pair}: paper allows ${max} per pair`, {
         kind: "invalid-order",

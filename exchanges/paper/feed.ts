@@ -1,8 +1,8 @@
 import { Decimal } from "../../lib/decimal.js";
-import { EXCHANGES } from "../../lib/exchanges.js";
 import type { Logger } from "../../lib/log.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import type { BookFeed, FeedOptions, FeedState } from "../types.js";
 import { BOOK_LEVELS, bucketOf, resolveSeed, type SyntheticMarket, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
@@ -48,7 +48,7 @@ class PaperFeed implements BookFeed {
     const spec = paperPair(pair);
     this.pair = spec.pair;
     this.market = syntheticMarket(spec, resolveSeed(options.seed));
-    this.depth = Math.max(1, Math.min(options.depth ?? EXCHANGES.paper.depth, BOOK_LEVELS));
+    this.depth = Math.max(1, Math.min(options.depth ?? CATALOGUE.paper.depth, BOOK_LEVELS));
     this.now = options.now ?? Date.now;
     this.intervalMs = options.intervalMs ?? PAPER_FEED_INTERVAL_MS;
     this.logger = options.logger;

@@ -13,8 +13,9 @@
  *   adapter.ts the ExchangeAdapter
  *   feed.ts    the BookFeed
  */
-import { EXCHANGES } from "../../lib/exchanges.js";
+
 import type { BookLevel } from "../../lib/types.js";
+import { CATALOGUE } from "../catalogue.js";
 import { resolveSeed, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
 
@@ -34,6 +35,6 @@ export function paperBook(
 ): { pair: string; ts: number; mid: string; bids: BookLevel[]; asks: BookLevel[] } {
   const spec = paperPair(pair);
   const ts = (options.now ?? Date.now)();
-  const book = syntheticMarket(spec, resolveSeed(options.seed)).book(ts, options.depth ?? EXCHANGES.paper.depth);
+  const book = syntheticMarket(spec, resolveSeed(options.seed)).book(ts, options.depth ?? CATALOGUE.paper.depth);
   return { pair: spec.pair, ts, ...book };
 }

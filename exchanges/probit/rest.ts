@@ -3,7 +3,6 @@ import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,6 +15,7 @@ import {
 import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
 /**
@@ -255,7 +255,6 @@ export class ProbitAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
     super("probit", credentials, options, {
       baseUrl: PROBIT_BASE_URL,
-      clientOrderId: { length: 32 },
       errors: PROBIT_ERRORS,
     });
     // The token host is a second host: --base-url replaces it too (issue 8).

@@ -3,7 +3,6 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
-import { normalizeStatus } from "../../lib/status.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import {
   collectBalances,
@@ -16,6 +15,7 @@ import {
 import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
+import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 
@@ -181,7 +181,6 @@ export class XtAdapter extends RestAdapter {
     // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
     super("xt", credentials, options, {
       baseUrl: XT_BASE_URL,
-      clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" },
       errors: XT_ERRORS,
     });
   }

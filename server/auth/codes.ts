@@ -101,11 +101,11 @@ export async function claimEmailCode(app: App, email: string, code: string, addr
     SERVER_LIMITS.codeAttempts,
   );
   if (claimed === "exhausted") {
-    app.signIn.fail(address, email);
+    await app.signIn.fail(address, email);
     throw taskFailed(`This code was tried ${SERVER_LIMITS.codeAttempts} times: request a new one`, 401);
   }
   if (!claimed) {
-    app.signIn.fail(address, email);
+    await app.signIn.fail(address, email);
     throw taskFailed(WRONG_CREDENTIALS, 401);
   }
   return claimed.id;

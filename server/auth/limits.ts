@@ -12,36 +12,51 @@
  * token from the same address still works.
  */
 import { API_ERROR } from "../../lib/api.js";
-import { RateLimiter } from "../app.js";
+import { type CallLimiter, memoryLimiter } from "../app.js";
 import type { ResolvedConfig } from "../config.js";
 import { ApiError } from "../errors.js";
 
 export class SignInGuard {
-  private readonly byAddress = new RateLimiter();
-  private readonly byEmail = new RateLimiter();
-
+  /**
+   * `limiter` holds the failures: in memory per process, or in Redis shared by every process
+   * (docs/scale-out.md); the keys are prefixed `fail-address:` and `fail-email:`.
+   */
   constructor(
     private readonly limits: ResolvedConfig["signIn"],
     private readonly now: () => number,
+    private readonly limiter: CallLimiter = memoryLimiter(),
   ) {}
 
   /** 604 when the address, or the e-mail when given, has used its failure budget. */
-  check(address: string, email?: string): void {
-    if (this.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
+  async check(address: string, email?: string): Promise<void> {
+    if (await this.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
     const { failuresPerEmail, failureWindowMs } = this.limits;
-    if (email !== undefined && this.byEmail.count(email, failureWindowMs, this.now()) >= failuresPerEmail)
+    if (
+      email !== undefined &&
+      (await this.limiter.count(`fail-email:${email}`, failureWindowMs, this.now())) >= failuresPerEmail
+    )
       throw new ApiError(API_ERROR.RATE_LIMIT);
   }
 
-  overAddress(address: string): boolean {
+  async overAddress(address: string): Promise<boolean> {
     const { failuresPerAddress, failureWindowMs } = this.limits;
-    return this.byAddress.count(address, failureWindowMs, this.now()) >= failuresPerAddress;
+    return (await this.limiter.count(`fail-address:${address}`, failureWindowMs, this.now())) >= failuresPerAddress;
+  }
+
+  /**
+   * Records one failed token check of the address unless it is over its budget, in one limiter
+   * call, so parallel checks cannot all pass the count before any is recorded; true when over
+   * (the answer is then 604 and nothing is recorded).
+   */
+  async failOver(address: string): Promise<boolean> {
+    const { failuresPerAddress, failureWindowMs } = this.limits;
+    return !(await this.limiter.take(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now()));
   }
 
   /** Records one failed check of the address (and of the e-mail when given). */
-  fail(address: string, email?: string): void {
+  async fail(address: string, email?: string): Promise<void> {
     const now = this.now();
-    this.byAddress.record(address, this.limits.failureWindowMs, now);
-    if (email !== undefined) this.byEmail.record(email, this.limits.failureWindowMs, now);
+    await this.limiter.record(`fail-address:${address}`, this.limits.failureWindowMs, now);
+    if (email !== undefined) await this.limiter.record(`fail-email:${email}`, this.limits.failureWindowMs, now);
   }
 }

@@ -62,10 +62,10 @@ export async function issueSession(
 export async function refreshSession(app: App, ctx: RequestContext, userId: string): Promise<RefreshAnswer> {
   const token = ctx.cookie(REFRESH_COOKIE);
   if (!token) throw new ApiError(API_ERROR.ALL_EXPIRED);
-  if (app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
+  if (await app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
   const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
   if (!found) {
-    app.signIn.fail(ctx.ip);
+    await app.signIn.fail(ctx.ip);
     throw new ApiError(API_ERROR.INVALID_TOKEN);
   }
   const { session, replay } = found;
@@ -156,10 +156,8 @@ export async function checkAccessTokenFrom(
   try {
     return await checkAccessToken(app, token);
   } catch (error) {
-    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) {
-      if (app.signIn.overAddress(address)) throw new ApiError(API_ERROR.RATE_LIMIT);
-      app.signIn.fail(address);
-    }
+    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN && (await app.signIn.failOver(address)))
+      throw new ApiError(API_ERROR.RATE_LIMIT);
     throw error;
   }
 }
@@ -171,7 +169,7 @@ export async function authenticate(app: App, ctx: RequestContext, route: Route):
   const { user, payload } = await checkAccessTokenFrom(app, match?.[1] ?? "", ctx.ip);
   const now = app.now();
   const { calls, windowMs } = app.config.rateLimit;
-  if (!app.limiter.take(`user:${user.id}`, calls, windowMs, now)) throw new ApiError(API_ERROR.RATE_LIMIT);
+  if (!(await app.limiter.take(`user:${user.id}`, calls, windowMs, now))) throw new ApiError(API_ERROR.RATE_LIMIT);
   if (route.auth === "admin" && !user.admin) throw forbidden("this call is for admins (PRODUCT D5)");
   // Last seen, written at most once a minute so busy sessions do not write on every call.
   if (user.lastActive === null || now - user.lastActive > 60_000) {

@@ -4,18 +4,22 @@
  * restarted runner recognises its own open orders and adopts them instead of placing them again.
  */
 import { createHash } from "node:crypto";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import { randomHex } from "../../lib/random.js";
+import { isExchangeId } from "../../lib/types.js";
 
 export interface ClientIdRule {
   prefix?: string;
   length: number;
 }
 
-/** The exchanges' rules as their adapters apply them (gate: "t-" and 30 in all; xt: 22; the rest: 32). */
+/**
+ * The exchange's rule as its adapter applies it, from its info.ts (gate: "t-" and 30 in all; xt:
+ * 22; the rest: 32); an id the catalogue does not know gets the common 32.
+ */
 export function clientIdRule(exchange: string): ClientIdRule {
-  if (exchange === "gate") return { prefix: "t-", length: 30 };
-  if (exchange === "xt") return { length: 22 };
-  return { length: 32 };
+  const rule = isExchangeId(exchange) ? CATALOGUE[exchange].clientOrderId : {};
+  return { ...(rule.prefix ? { prefix: rule.prefix } : {}), length: rule.length ?? 32 };
 }
 
 /** The 8 hex characters that mark a bot's orders. */

@@ -6,15 +6,18 @@
  * record and published on the live channel (snapshot/delta, scope D6) by the hub.
  */
 
+import { needsApiKey } from "../../exchanges/catalogue.js";
 import { nodeFeedOptions } from "../../exchanges/feed-node.js";
 import { createFeed } from "../../exchanges/feeds.js";
-import { createPaperFeed, paperPair } from "../../exchanges/paper/index.js";
-import { createExchange } from "../../exchanges/registry.js";
+import { openAccount } from "../../exchanges/open.js";
+import { paperPair } from "../../exchanges/paper/index.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import { decryptText, type StoredCredentials } from "../../lib/envelope.js";
 import { isExchangeId } from "../../lib/types.js";
 import { buildAdapter } from "../accounts.js";
 import type { App, BotEvents } from "../app.js";
+import type { ClusterBus, ClusterEnvelope } from "../cluster/bus.js";
+import { type BotLeases, fencedAdapter } from "../cluster/lease.js";
 import { type BotRecord, pathKey } from "../storage/types.js";
 import { AccountLedger, BotRunner, type BotState, message } from "./runner.js";
 import { createStrategy, isRunnable } from "./strategies/index.js";
@@ -39,6 +42,15 @@ interface Running {
   feedKey: string;
 }
 
+/** Several server processes (docs/scale-out.md): who runs which bot, and how they talk. */
+export interface BotCluster {
+  leases: BotLeases;
+  bus: ClusterBus;
+}
+
+/** How long a process waits for the bot's owner to remove it (cancels included). */
+export const REMOTE_REMOVE_TIMEOUT_MS = 30_000;
+
 export class BotHost {
   private readonly running = new Map<string, Running>();
   private readonly feeds = new Map<string, FeedEntry>();
@@ -54,11 +66,95 @@ export class BotHost {
     private readonly hub: BotPublisher,
     /** REST and feed URLs per exchange id (ServerOptions.botEndpoints) */
     private readonly endpoints: Partial<Record<string, { baseUrl?: string; wsUrl?: string }>> = {},
-  ) {}
+    /** with several processes: a bot runs only where its lease is held (docs/scale-out.md) */
+    private readonly cluster?: BotCluster,
+  ) {
+    cluster?.bus.on((event) => this.onClusterMessage(event));
+  }
 
-  /** Resumes every stored runnable bot (serve's start). */
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  /** bots whose lease this process holds without running them (they could not start) */
+  private readonly parked = new Set<string>();
+  private readonly remoteRemovals = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+
+  /** Resumes every stored runnable bot (serve's start); with leases, those nobody else runs. */
   async startAll(): Promise<void> {
     for (const bot of await this.app.storage.listBots()) await this.start(bot.id);
+    if (this.cluster) this.scheduleSweep();
+  }
+
+  /**
+   * docs/scale-out.md: every third of the lease time the process renews its leases (a bot whose
+   * lease was lost stops here at once, its orders left to the new owner) and takes the leases
+   * nobody holds (a dead process's bots): a bot is back within about 1.3 lease times.
+   */
+  private scheduleSweep(): void {
+    if (this.closed || !this.cluster) return;
+    this.sweepTimer = setTimeout(
+      () => {
+        void this.sweep()
+          .catch((error: unknown) => this.app.logger.warn("bot lease sweep failed", { error: String(error) }))
+          .finally(() => this.scheduleSweep());
+      },
+      Math.floor(this.cluster.leases.leaseMs / 3),
+    );
+    this.sweepTimer.unref();
+  }
+
+  private async sweep(): Promise<void> {
+    const leases = this.cluster!.leases;
+    for (const botId of leases.heldBots()) {
+      if (this.closed) return;
+      if (!(await leases.renew(botId))) await this.lose(botId);
+    }
+    const stored = await this.app.storage.listBots();
+    const ids = new Set(stored.map((b) => b.id));
+    for (const botId of leases.heldBots()) if (!ids.has(botId)) await this.lose(botId); // removed elsewhere
+    for (const bot of stored) {
+      if (this.closed) return;
+      if (!this.running.has(bot.id) && !this.parked.has(bot.id) && isRunnable(bot.botType)) await this.start(bot.id);
+    }
+  }
+
+  /** The lease is gone (taken over, or the bot removed): stop here without a word or a write. */
+  private async lose(botId: string): Promise<void> {
+    this.parked.delete(botId);
+    this.unsaved.delete(botId);
+    const current = this.running.get(botId);
+    await this.cluster?.leases.release(botId);
+    if (!current) return;
+    this.running.delete(botId);
+    this.app.logger.warn("bot lease lost: stopped here", { botId });
+    await current.runner.stop().catch(() => undefined);
+    this.unsaved.delete(botId);
+    this.releaseFeed(current.feedKey);
+    await current.adapter.close().catch(() => undefined);
+  }
+
+  private onClusterMessage(event: ClusterEnvelope): void {
+    if (this.closed || !this.cluster) return;
+    const me = this.cluster.bus.instanceId;
+    if (event.kind === "bot-changed") {
+      // only the owner reacts (removed credentials stop the bot); a free lease is taken by the sweep
+      if (this.running.has(event.botId) || this.parked.has(event.botId)) this.changed(event.botId);
+    } else if (event.kind === "bot-remove" && event.to === me) {
+      this.remove(event.botId).then(
+        () => this.cluster?.bus.send({ kind: "bot-remove-done", requestId: event.requestId, to: event.origin }),
+        (error: unknown) =>
+          this.cluster?.bus.send({
+            kind: "bot-remove-done",
+            requestId: event.requestId,
+            to: event.origin,
+            error: message(error),
+          }),
+      );
+    } else if (event.kind === "bot-remove-done" && event.to === me) {
+      const waiting = this.remoteRemovals.get(event.requestId);
+      if (!waiting) return;
+      this.remoteRemovals.delete(event.requestId);
+      if (event.error === undefined) waiting.resolve();
+      else waiting.reject(new Error(event.error));
+    }
   }
 
   /** A bot was created or its record changed (the routes call this through app.bots). */
@@ -82,26 +178,50 @@ export class BotHost {
     const bot = await this.app.storage.getBot(botId);
     if (!bot || !isRunnable(bot.botType) || this.closed) return;
     const current = this.running.get(botId);
+    if (!current && this.cluster) {
+      // docs/scale-out.md: only the holder of the bot's lease runs it
+      if (!(await this.cluster.leases.acquire(botId))) return;
+      this.parked.delete(botId);
+      const prepared = await this.prepare(bot);
+      if (!prepared || this.closed) {
+        if (prepared) await prepared.adapter.close().catch(() => undefined);
+        else this.parked.add(botId); // could not start: the lease stays here until the record changes
+        return;
+      }
+      this.running.set(bot.id, prepared);
+      prepared.runner.start();
+      return;
+    }
     if (current) {
       // PRODUCT D4: removing the API key deleted the bot's credentials: it can no longer trade
-      if (bot.path[1] !== "paper" && bot.wrappedCredentials === null)
+      if (needsApiKey(bot.path[1]) && bot.wrappedCredentials === null)
         await this.halt(
           botId,
           "The account's API key was removed; the bot stopped (its orders were left as they are).",
         );
       return;
     }
+    const prepared = await this.prepare(bot);
+    if (!prepared) return;
+    this.running.set(bot.id, prepared);
+    prepared.runner.start();
+  }
+
+  /** The bot's runner with its adapter and feed, not started; undefined (stored as stopped) when it cannot run. */
+  private async prepare(bot: BotRecord): Promise<Running | undefined> {
+    if (!isRunnable(bot.botType)) return undefined;
     let adapter: ExchangeAdapter;
     let pair: string;
     try {
       pair = createStrategy(bot.botType, bot.setup).pair;
       adapter = await this.adapterFor(bot);
+      if (this.cluster) adapter = fencedAdapter(adapter, bot.id, this.cluster.leases);
     } catch (error) {
       await this.stopWith(bot, error);
-      return;
+      return undefined;
     }
     const exchange = bot.path[1];
-    if (!isExchangeId(exchange)) return;
+    if (!isExchangeId(exchange)) return undefined;
     const feedKey = `${exchange}:${pair}`;
     let feed: BookFeed;
     let decimals: { price: number; amount: number } | undefined;
@@ -113,7 +233,7 @@ export class BotHost {
       if (this.feeds.has(feedKey)) this.releaseFeed(feedKey);
       await adapter.close().catch(() => undefined);
       await this.stopWith(bot, error);
-      return;
+      return undefined;
     }
     const runner = new BotRunner({
       botId: bot.id,
@@ -130,13 +250,12 @@ export class BotHost {
       logger: this.app.logger,
       onState: (state, published) => this.saveState(bot.id, state, published),
     });
-    this.running.set(bot.id, { record: bot, runner, adapter, feedKey });
-    runner.start();
+    return { record: bot, runner, adapter, feedKey };
   }
 
   private async adapterFor(bot: BotRecord): Promise<ExchangeAdapter> {
     // paper queues and groups its own calls per account (docs/paper-store.md)
-    if (bot.path[1] === "paper") return buildAdapter(this.app, bot.path, undefined);
+    if (!needsApiKey(bot.path[1])) return buildAdapter(this.app, bot.path, undefined);
     if (!bot.wrappedCredentials)
       throw new Error("No credentials for this bot: add the account's API key and create the bot again (PRODUCT D4)");
     const all = JSON.parse(await decryptText(bot.wrappedCredentials, this.app.dataKey)) as Record<
@@ -146,7 +265,7 @@ export class BotHost {
     const credentials = all[pathKey(bot.path)];
     if (!credentials) throw new Error("No credentials for this bot's account (PRODUCT D4)");
     const baseUrl = this.endpoints[bot.path[1]]?.baseUrl;
-    return createExchange(bot.path[1], credentials, { logger: this.app.logger, ...(baseUrl ? { baseUrl } : {}) });
+    return openAccount(bot.path[1], { credentials, logger: this.app.logger, ...(baseUrl ? { baseUrl } : {}) });
   }
 
   private async decimalsFor(exchange: string, pair: string): Promise<{ price: number; amount: number } | undefined> {
@@ -161,15 +280,14 @@ export class BotHost {
   private acquireFeed(exchange: string, pair: string, key: string): BookFeed {
     let entry = this.feeds.get(key);
     if (!entry) {
-      const feed =
-        exchange === "paper"
-          ? createPaperFeed(pair, { now: () => this.app.now() })
-          : createFeed(exchange, pair, {
-              ...nodeFeedOptions(),
-              logger: this.app.logger,
-              ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
-              ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
-            });
+      // the feed index builds paper's feed too; only paper reads `now` (the server's clock)
+      const feed = createFeed(exchange, pair, {
+        ...nodeFeedOptions(),
+        logger: this.app.logger,
+        now: () => this.app.now(),
+        ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
+        ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
+      });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();
@@ -230,7 +348,11 @@ export class BotHost {
 
   /** every pending state in one transaction: one commit (one fsync) per period, not one per bot */
   private async flushAll(): Promise<void> {
-    const entries = [...this.unsaved].map(([id, state]) => ({ id, state }));
+    // docs/scale-out.md: a process writes only the states of bots whose lease it still holds
+    const leases = this.cluster?.leases;
+    const entries = [...this.unsaved]
+      .filter(([id]) => !leases || leases.valid(id))
+      .map(([id, state]) => ({ id, state }));
     this.unsaved.clear();
     if (entries.length === 0) return;
     try {
@@ -249,6 +371,7 @@ export class BotHost {
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
     await this.saveNow(botId, { ...current.runner.state(), status: "stopped", reason, updatedAt: this.app.now() });
+    if (this.cluster) this.parked.add(botId);
   }
 
   /**
@@ -258,7 +381,10 @@ export class BotHost {
   async remove(botId: string): Promise<void> {
     await this.starting.get(botId);
     const current = this.running.get(botId);
-    if (!current) return;
+    if (!current) {
+      if (this.cluster) await this.removeElsewhere(botId);
+      return;
+    }
     try {
       await current.runner.stop({ cancelOrders: true });
     } catch (error) {
@@ -268,6 +394,51 @@ export class BotHost {
     this.running.delete(botId);
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
+    // the lease is kept until the record is gone (the next sweep lets it go): no one restarts it meanwhile
+  }
+
+  /**
+   * docs/scale-out.md: a bot this process does not run is removed by its owner (asked on the
+   * bus); a bot nobody runs (its owner died, or it could not start) is taken over here just to
+   * cancel its orders, without placing any.
+   */
+  private async removeElsewhere(botId: string): Promise<void> {
+    const { leases, bus } = this.cluster!;
+    if (this.parked.has(botId)) return; // never started here: it placed nothing
+    const holder = await leases.holderOf(botId);
+    if (holder !== undefined && holder !== bus.instanceId) {
+      const requestId = `${bus.instanceId}:${botId}:${Date.now()}`;
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.remoteRemovals.delete(requestId);
+          reject(new Error(`the process running this bot did not answer within ${REMOTE_REMOVE_TIMEOUT_MS} ms`));
+        }, REMOTE_REMOVE_TIMEOUT_MS);
+        timer.unref();
+        this.remoteRemovals.set(requestId, {
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        });
+        bus.send({ kind: "bot-remove", botId, requestId, to: holder });
+      });
+      return;
+    }
+    const bot = await this.app.storage.getBot(botId);
+    if (!bot || !isRunnable(bot.botType)) return;
+    if (!(await leases.acquire(botId))) throw new Error("another process took this bot over meanwhile: try again");
+    const prepared = await this.prepare(bot);
+    if (!prepared) return;
+    try {
+      await prepared.runner.stop({ cancelOrders: true });
+    } finally {
+      this.releaseFeed(prepared.feedKey);
+      await prepared.adapter.close().catch(() => undefined);
+    }
   }
 
   latest(botId: string): Record<string, unknown> | undefined {
@@ -286,6 +457,7 @@ export class BotHost {
   /** serve stops: every loop ends, orders stay resting for the next start to adopt. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
     await Promise.allSettled([...this.starting.values()]);
     await Promise.allSettled([...this.running.values()].map((r) => r.runner.stop()));
     for (const r of this.running.values()) await r.adapter.close().catch(() => undefined);
@@ -295,5 +467,9 @@ export class BotHost {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.flushAll(); // the last states reach the records before the database closes
+    // a clean stop hands the bots over at once instead of after the lease time
+    if (this.cluster) for (const botId of this.cluster.leases.heldBots()) await this.cluster.leases.release(botId);
+    for (const waiting of this.remoteRemovals.values()) waiting.reject(new Error("the server is stopping"));
+    this.remoteRemovals.clear();
   }
 }

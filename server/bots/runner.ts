@@ -8,9 +8,10 @@
  * place what is missing. Nothing thrown by the exchange or the strategy leaves this class: an error
  * backs the bot off (1 s doubling to 60 s) and shows in its state.
  */
+
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import { isExchangeError } from "../../lib/errors.js";
-import { LIMITS } from "../../lib/limits.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
 import {
@@ -50,7 +51,7 @@ export interface RunnerOptions {
   random?: () => number;
   /** how often the open orders are listed to see fills and foreign cancels (5 s) */
   syncIntervalMs?: number;
-  /** the account's open-orders limit; the limits table's (lib/limits.ts) when absent */
+  /** the account's open-orders limit; the catalogue's (exchanges/<id>/info.ts) when absent */
   openOrdersLimit?: number;
   /** at most one tick per this many ms caused by book changes (100 ms) */
   bookGapMs?: number;
@@ -103,7 +104,7 @@ export class BotRunner {
     this.syncIntervalMs = options.syncIntervalMs ?? 5000;
     this.bookGapMs = options.bookGapMs ?? 100;
     this.fundsPauseMs = options.fundsPauseMs ?? 60_000;
-    const limit = options.openOrdersLimit ?? LIMITS[options.exchange].openOrders;
+    const limit = options.openOrdersLimit ?? CATALOGUE[options.exchange].limits.openOrders;
     this.limit = limit === null || limit === 0 ? Number.POSITIVE_INFINITY : limit;
     this.ledger = options.ledger ?? new AccountLedger();
     this.decimals = options.decimals;

@@ -86,11 +86,11 @@ export function authRoutes(app: App) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
       const password = field(passwordSchema, ctx.requireHeader(HEADER.password), "password");
       const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
-      app.signIn.check(ctx.ip, email);
+      await app.signIn.check(ctx.ip, email);
       const now = app.now();
       let user = await app.storage.getUserByEmail(email);
       const setupHash = await app.storage.getMeta(SETUP_CODE_META);
-      if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) app.signIn.fail(ctx.ip);
+      if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) await app.signIn.fail(ctx.ip);
       // PRODUCT D5: the account registered with the one-time setup code is the first admin; the
       // code is taken with a compare-and-delete so two parallel registrations make one admin.
       if (
@@ -129,16 +129,16 @@ export function authRoutes(app: App) {
       const password = ctx.requireHeader(HEADER.password);
       const code = field(codeSchema, ctx.requireHeader(HEADER.code), "code").toUpperCase();
       checkTimestamp(app, ctx);
-      app.signIn.check(ctx.ip, email);
+      await app.signIn.check(ctx.ip, email);
       const user = await app.storage.getUserByEmail(email);
       if (!user || user.passwordHash === null) {
-        app.signIn.fail(ctx.ip);
+        await app.signIn.fail(ctx.ip);
         throw new ApiError(API_ERROR.NO_SUCH_USER);
       }
       // The code's attempt is spent before the password is checked: 5 password guesses per code.
       const codeId = await claimEmailCode(app, email, code, ctx.ip);
       if (!(await verifyPassword(password, user.passwordHash))) {
-        app.signIn.fail(ctx.ip, email);
+        await app.signIn.fail(ctx.ip, email);
         throw taskFailed(WRONG_CREDENTIALS, 401);
       }
       const credentialsId = await maybeEnroll(app, ctx, user, email, code);
@@ -154,7 +154,7 @@ export function authRoutes(app: App) {
       const timestamp = checkTimestamp(app, ctx);
       // A key signature cannot be guessed: only the address's failures count here, so a flood of
       // wrong guesses against the e-mail never keeps its owner's key out (docs/server-limits.md).
-      app.signIn.check(ctx.ip);
+      await app.signIn.check(ctx.ip);
       try {
         const user = await app.storage.getUserByEmail(email);
         if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
@@ -173,7 +173,7 @@ export function authRoutes(app: App) {
           throw taskFailed("Key login refused: replayed signature", 401);
         return await issueSession(app, ctx, user, credential.id);
       } catch (error) {
-        if (error instanceof ApiError && error.status !== 500) app.signIn.fail(ctx.ip);
+        if (error instanceof ApiError && error.status !== 500) await app.signIn.fail(ctx.ip);
         throw error;
       }
     },

@@ -6,6 +6,7 @@
  * as they are stored. Removing a bot cancels its orders first (docs/bots.md).
  */
 import { randomUUID } from "node:crypto";
+import { needsApiKey } from "../../exchanges/catalogue.js";
 import { type AccountPath, HEADER } from "../../lib/api.js";
 import { encryptText } from "../../lib/envelope.js";
 import {
@@ -45,7 +46,7 @@ export function botRoutes(app: App) {
         requireScope(ctx.user!, p);
         const r = pathKey(p) === pathKey(path) ? record : await app.storage.getApiKey(p);
         if (!r) throw notFound(`no account at ${JSON.stringify(p)}`);
-        if (p[1] !== "paper") clear[pathKey(p)] = await openEnvelope(r, ctx.header(HEADER.key));
+        if (needsApiKey(p[1])) clear[pathKey(p)] = await openEnvelope(r, ctx.header(HEADER.key));
       }
       const wrapped = Object.keys(clear).length > 0 ? await encryptText(JSON.stringify(clear), app.dataKey) : null;
       const notRun = NOT_RUN_BOT_TYPES.includes(body.botType as BotType);

@@ -1,5 +1,5 @@
 /**
- * Public calls: GET /health, the order-book relay GET /book/{exchange}/{pair} (PRODUCT D14) and
+ * Public calls: GET /health (with `firstRun`: no user yet, docs/dashboard.md "First run"), the order-book relay GET /book/{exchange}/{pair} (PRODUCT D14) and
  * paper's candle history GET /candles/paper/{pair} (PRODUCT D13, the trading view's built-in chart).
  */
 
@@ -17,8 +17,9 @@ const DEFAULT_CANDLE_SECONDS = 300;
 export function publicRoutes(app: App, relay: BookRelay) {
   return {
     async health() {
-      await app.storage.countUsers(); // the database answers
-      return { status: "ok", storage: app.storage.kind, time: app.now() };
+      // the database answers; with no user yet the registration page says the setup code goes in Code
+      const firstRun = (await app.storage.countUsers()) === 0;
+      return { status: "ok", storage: app.storage.kind, time: app.now(), firstRun };
     },
     async book(ctx) {
       const { exchange, pair } = BookRelay.parse(ctx.params.exchange!, ctx.params.pair!);

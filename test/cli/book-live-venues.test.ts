@@ -17,6 +17,7 @@ import { BitgetMock } from "../../exchanges/bitget/ws-mock.js";
 import { BitmartMock } from "../../exchanges/bitmart/ws-mock.js";
 import { BitrueMock } from "../../exchanges/bitrue/ws-mock.js";
 import { BybitMock } from "../../exchanges/bybit/ws-mock.js";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import { CoinstoreMock } from "../../exchanges/coinstore/ws-mock.js";
 import { priceKey } from "../../exchanges/core/levels.js";
 import { startMockServer } from "../../exchanges/core/testing/http-mock.js";
@@ -30,7 +31,6 @@ import { OkxMock } from "../../exchanges/okx/ws-mock.js";
 import { ProbitMock } from "../../exchanges/probit/ws-mock.js";
 import { XtMock } from "../../exchanges/xt/ws-mock.js";
 import { Decimal } from "../../lib/decimal.js";
-import { EXCHANGES } from "../../lib/exchanges.js";
 import type { BookLevel, ExchangeId } from "../../lib/types.js";
 import { buildCli, type Sandbox, sandbox } from "./helpers.js";
 
@@ -345,7 +345,7 @@ afterAll(() => cli.cleanup());
 
 describe("book --watch --json ends equal to the venue's true book (issue 19)", () => {
   for (const [id, start] of Object.entries(VENUES)) {
-    const depth = EXCHANGES[id as ExchangeId].depth;
+    const depth = CATALOGUE[id as ExchangeId].depth;
     it(`${id}: clean, with a message dropped, with a sequence gap where the venue numbers its messages, and after unreadable frames`, async () => {
       const venue = await start();
       venue.truth.reset(ladder("bid", 30), ladder("ask", 30));

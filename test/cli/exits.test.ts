@@ -3,10 +3,10 @@
  * process, with stdout on /dev/full or a closed pipe, signals during --watch, a busy port, an
  * unwritable HOME, usage errors under --json.
  */
-import { spawn } from "node:child_process";
-import { closeSync, openSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, constants, openSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { createServer } from "node:net";
+import { createServer, Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../lib/types.js";
@@ -65,6 +65,45 @@ describe("a result that cannot be written (docs/cli.md 'Exit codes')", () => {
     expect(order.stderr).toContain(`sell order ${placed!.id} placed`);
     const read = await runWithStdout(["-a", "pipe", "orders", "BTC/USDT"], "closed-pipe", at);
     expect(read).toEqual({ code: 0, stderr: "" });
+  });
+
+  it("writes a result larger than the pipe whole when stdout is a non-blocking pipe (docs/cli.md 'Cold start')", async () => {
+    // A FIFO opened O_NONBLOCK on both ends, read only after the CLI has filled it: the CLI's
+    // direct write meets EAGAIN after 64 KiB and must hand the rest to the stream, not drop it.
+    const fifo = join(cli.home, "stdout.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const readFd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writeFd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    const orders = Array.from({ length: 300 }, (_, i) => ({ side: "buy", amount: "0.001", price: String(20_000 + i) }));
+    const batchFile = join(cli.home, "batch-300.json");
+    writeFileSync(batchFile, JSON.stringify(orders));
+    const child = spawn(
+      process.execPath,
+      [buildCli(), "-a", "fifo", "batch", "BTC/USDT", batchFile, "--split", "--json"],
+      { env: { ...cli.env, ...at }, cwd: cli.home, stdio: ["ignore", writeFd, "pipe"] },
+    );
+    closeSync(writeFd);
+    let stderr = "";
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    // Nothing is read until the CLI has written more than the pipe holds, or exited.
+    const waited = await new Promise<"exited" | "blocked">((resolve) => {
+      const timer = setTimeout(() => resolve("blocked"), 3000);
+      child.on("exit", () => {
+        clearTimeout(timer);
+        resolve("exited");
+      });
+    });
+    expect(waited).toBe("blocked");
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const reader = new Socket({ fd: readFd, readable: true, writable: false });
+    let stdout = "";
+    reader.on("data", (chunk) => (stdout += chunk));
+    await new Promise((resolve) => reader.on("close", resolve));
+    const code = await closed;
+    expect({ code, stderr: stderr.replace(/^paper account .*\n/, "") }).toEqual({ code: 0, stderr: "" });
+    expect(Buffer.byteLength(stdout)).toBeGreaterThan(65_536);
+    const placed = JSON.parse(stdout) as Order[];
+    expect(placed.map((o) => o.price)).toEqual(orders.map((o) => o.price));
   });
 
   it("exits 11 when a read's result does not fit on the disk", async () => {

@@ -43,7 +43,7 @@ describe("spotdesk --version and exchanges", () => {
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 
-  it("lists every exchange with its limits from lib/limits.ts (seed 001 §9)", async () => {
+  it("lists every exchange with its limits from the catalogue (seed 001 §9)", async () => {
     const rows = await cli.json<Array<Record<string, unknown>>>(["exchanges"]);
     expect(rows.map((r) => r.id)).toEqual([
       "paper",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CATALOGUE, type Operation } from "../../exchanges/catalogue.js";
+import { assertBatchSize, assertSupported, isSupported } from "../../exchanges/core/limits.js";
 import { ExchangeError } from "../../lib/errors.js";
-import { assertBatchSize, assertSupported, isSupported, LIMITS, type Operation } from "../../lib/limits.js";
 import { REAL_EXCHANGE_IDS, type RealExchangeId } from "../../lib/types.js";
 
 /** Seed 001 §9, verbatim: exchange | open-orders limit | create batch max | cancel batch max. */
@@ -34,23 +35,23 @@ function thrown(fn: () => void): ExchangeError {
 
 describe("seed 001 §9 Business constants and limits", () => {
   it("holds a row for each of the fifteen exchanges (001 §1)", () => {
-    for (const id of REAL_EXCHANGE_IDS) expect(LIMITS[id], id).toBeDefined();
+    for (const id of REAL_EXCHANGE_IDS) expect(CATALOGUE[id].limits, id).toBeDefined();
   });
 
   for (const id of REAL_EXCHANGE_IDS) {
     const [open, create, cancel] = SEED_TABLE[id];
     it(`gives ${id} open-orders ${open}, create batch max ${create}, cancel batch max ${cancel} (001 §9)`, () => {
       // PRODUCT D10: 0 and "unlimited" mean no cap of ours (null).
-      expect(LIMITS[id].openOrders).toBe(open === "unlimited" || open === 0 ? null : open);
-      expect(LIMITS[id].createBatch).toBe(create);
-      expect(LIMITS[id].cancelBatch).toBe(cancel);
+      expect(CATALOGUE[id].limits.openOrders).toBe(open === "unlimited" || open === 0 ? null : open);
+      expect(CATALOGUE[id].limits.createBatch).toBe(create);
+      expect(CATALOGUE[id].limits.cancelBatch).toBe(cancel);
     });
   }
 
   it("treats 'A maximum of 0 means the operation is unsupported' (001 §9)", () => {
     for (const id of REAL_EXCHANGE_IDS) {
-      expect(isSupported(id, "createBatch"), `${id} createBatch`).toBe(LIMITS[id].createBatch > 0);
-      expect(isSupported(id, "cancelBatch"), `${id} cancelBatch`).toBe(LIMITS[id].cancelBatch > 0);
+      expect(isSupported(id, "createBatch"), `${id} createBatch`).toBe(CATALOGUE[id].limits.createBatch > 0);
+      expect(isSupported(id, "cancelBatch"), `${id} cancelBatch`).toBe(CATALOGUE[id].limits.cancelBatch > 0);
     }
   });
 
@@ -92,7 +93,7 @@ describe("seed 001 §5 validation messages", () => {
 
   it("rejects an over-long batch create with \"Maximum for 'createBatch' is: {max}\" (001 §5)", () => {
     for (const id of REAL_EXCHANGE_IDS) {
-      const max = LIMITS[id].createBatch;
+      const max = CATALOGUE[id].limits.createBatch;
       if (max === 0) continue;
       expect(() => assertBatchSize(id, "createBatch", max)).not.toThrow();
       const error = thrown(() => assertBatchSize(id, "createBatch", max + 1));
@@ -125,11 +126,11 @@ describe("seed 001 §5 validation messages", () => {
     const noCancelAll = new Set(["bitrue", "coinstore", "okx", "probit"]);
     for (const id of [...REAL_EXCHANGE_IDS, "paper" as const]) {
       const expected = [
-        ...(LIMITS[id].createBatch === 0 ? ["createBatch"] : []),
-        ...(LIMITS[id].cancelBatch === 0 ? ["cancelBatch"] : []),
+        ...(CATALOGUE[id].limits.createBatch === 0 ? ["createBatch"] : []),
+        ...(CATALOGUE[id].limits.cancelBatch === 0 ? ["cancelBatch"] : []),
         ...(noCancelAll.has(id) ? ["cancelAll"] : []),
       ];
-      expect([...LIMITS[id].unsupported].sort(), id).toEqual(expected.sort());
+      expect([...CATALOGUE[id].limits.unsupported].sort(), id).toEqual(expected.sort());
     }
   });
 });

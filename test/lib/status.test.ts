@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldStatus, kucoinStatus, normalizeStatus } from "../../lib/status.js";
+import { foldStatus, kucoinStatus, normalizeStatus } from "../../exchanges/core/status.js";
 import { type ExchangeId, REAL_EXCHANGE_IDS } from "../../lib/types.js";
 
 // Exchanges whose statuses go through the general table (all but lbank's numerics and kucoin's

@@ -40,6 +40,20 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(again.body.code).toBe(606);
   });
 
+  it('says on GET /health whether the server has no user yet, for the registration page\'s setup-code hint (docs/dashboard.md "First run")', async () => {
+    server = await startTestServer();
+    const before = await call(server, "GET", "/health");
+    expect(before.body).toMatchObject({ status: "ok", firstRun: true });
+    const admin = await registerFirstAdmin(server);
+    expect((await call(server, "GET", "/health")).body).toMatchObject({ status: "ok", firstRun: false });
+    // an admin cannot remove their own account: 600 with the reason, and the account stays
+    const self = await call(server, "DELETE", `/token/admin/user/${admin.session.uuid}`, {
+      token: admin.session.accessToken,
+    });
+    expect(self.body).toMatchObject({ code: 600, msg: "An admin cannot remove their own account" });
+    expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.admin).toBe(true);
+  });
+
   it("refuses registration and codes for an e-mail no admin permitted with 606 (PRODUCT D5)", async () => {
     server = await startTestServer();
     await registerFirstAdmin(server);

@@ -12,9 +12,9 @@ import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import { createFeed } from "../../exchanges/feeds.js";
 import type { WebSocketLike } from "../../exchanges/types.js";
-import { EXCHANGES } from "../../lib/exchanges.js";
 import {
   CHART_PROVIDER,
   feedOrigins,
@@ -238,7 +238,7 @@ describe("the page policy's lists (issue 23)", () => {
     const allowed = feedOrigins();
     for (const origin of allowed) expect(origin).toMatch(/^(wss|https):\/\/[a-z0-9.-]+(:\d+)?$/);
     const opened = new Set<string>();
-    for (const [id, info] of Object.entries(EXCHANGES)) {
+    for (const [id, info] of Object.entries(CATALOGUE)) {
       if (id === "paper") continue;
       const urls: string[] = [];
       // seed 001 §7: the browser reaches kucoin's token and bitteam's book through the server's relays

@@ -143,7 +143,8 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await signInForm("/registration", ADMIN, ADMIN_PASSWORD, () => served.setupCode);
     await page.getByRole("article", { name: "Client Demo" }).waitFor();
     await page.getByRole("link", { name: "API Keys Manager" }).waitFor();
-    await visibleText(page, "Connected");
+    // 'Connected' is raised first; 'Subscribed' then takes its place (docs/dashboard.md "Toasts")
+    await visibleText(page, "Subscribed");
     await shot(page, "registered-home");
   });
 
@@ -188,6 +189,9 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
   it("stores an API key encrypted in the browser: the server holds only ciphertext (000 §5, PRODUCT D3)", async () => {
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
+    // shown once with Copy and the warning (docs/dashboard.md "The encryption key"), then Done
+    await page.getByTestId("generated-key").waitFor();
+    await page.getByRole("button", { name: "Done" }).click();
     expect(
       await page.evaluate(() =>
         JSON.parse(localStorage.getItem("panel_state") ?? "{}").k?.map((p: string) => p.length),
@@ -220,7 +224,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
       expect(envelope).not.toContain("plain-secret-456");
       expect(JSON.parse(envelope).data).toMatch(/^[0-9a-f]{24}[0-9a-f]{32,}$/);
     });
-    await visibleText(page, "Success");
+    await visibleText(page, "API key saved");
     await shot(page, "apikeys");
   });
 

@@ -52,7 +52,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     await client.call("clients");
     expect(onSuccess).not.toHaveBeenCalled();
     await client.call("setApiKeys", { body: {} });
-    expect(onSuccess).toHaveBeenCalledWith("POST", "/token/admin/apikeys");
+    expect(onSuccess).toHaveBeenCalledWith("POST", "/token/admin/apikeys", "setApiKeys");
   });
 
   it.each([

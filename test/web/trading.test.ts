@@ -482,6 +482,9 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     );
     const price = /@ ([\d.]+)/.exec((await first.getByTestId("bot-state").textContent()) ?? "")![1]!;
     await first.getByRole("button", { name: "Remove" }).click();
+    // a risky action asks first (docs/dashboard.md "Risky actions")
+    await page.getByRole("alertdialog").getByRole("button", { name: "Remove bot" }).click();
+    await page.getByRole("alertdialog").waitFor({ state: "detached" });
     await until("bot removed", async () => (await list.getByRole("listitem", { name: id! }).count()) === 0);
     expect(await cards.count()).toBe(6);
     await page.keyboard.press("Escape");
@@ -635,7 +638,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
     await enabled(submit);
     await submit.click();
-    await page.getByText("Success", { exact: true }).first().waitFor();
+    await page.getByText("API key saved", { exact: true }).first().waitFor();
     // offline: the provider's script fails; the chart is the candle chart of live mids, never an empty box
     await page.goto(`${served.url}/c/[Beta][bybit][main]`);
     const chart = page.getByRole("region", { name: "Chart" });
@@ -761,7 +764,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
     await enabled(submit);
     await submit.click();
-    await page.getByText("Success", { exact: true }).first().waitFor();
+    await page.getByText("API key saved", { exact: true }).first().waitFor();
     await page.goto(`${served.url}${DEMO}`);
     const switcher = page.getByRole("navigation", { name: "Accounts" });
     await switcher.getByRole("button", { name: "desk" }).waitFor();

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import { Decimal, resolveOrderAmount } from "../../lib/decimal.js";
-import { EXCHANGES } from "../../lib/exchanges.js";
 import { normalizePair } from "../../lib/pair.js";
 import { EXCHANGE_IDS, type ExchangeId, type Side } from "../../lib/types.js";
 import {
@@ -160,7 +160,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
   const openPicker = async (kind: PickerKind) => {
     let options: PickerItem[];
     if (kind === "exchange") {
-      options = EXCHANGE_IDS.map((id) => ({ value: id, label: `${EXCHANGES[id].name} (${id})` }));
+      options = EXCHANGE_IDS.map((id) => ({ value: id, label: `${CATALOGUE[id].name} (${id})` }));
     } else if (kind === "account") {
       const listed = (await services.listAccounts?.(session.exchange).catch(() => [])) ?? [];
       options = [...new Set([session.account, ...listed])].map((a) => ({ value: a, label: a }));
@@ -226,7 +226,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
         ...(session.decimals ?? {}),
       });
       const total = price.times(amount);
-      const where = `${EXCHANGES[session.exchange].name}/${session.account}`;
+      const where = `${CATALOGUE[session.exchange].name}/${session.account}`;
       const draft: OrderDraft = { side, price: price.toFixed(), amount: amount.toFixed(), pair: session.pair };
       // docs/tui.md "Order checks": the free balance before the question
       const funds = checkFunds(draft, balances);
@@ -461,8 +461,8 @@ export function useDesk(inputs: DeskInputs): DeskState {
           // without a list there is no count to show: the exchange cancels whatever is open
           text:
             orders.error || orders.lastUpdate === undefined
-              ? `Cancel all? [y/N] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${EXCHANGES[session.exchange].name}/${session.account}`
-              : `Cancel all? [y/N] ${orders.rows.length} open ${session.pair} orders on ${EXCHANGES[session.exchange].name}/${session.account}`,
+              ? `Cancel all? [y/N] every open ${session.pair} order (list ${orders.error ? `unavailable: ${orders.error}` : "not loaded yet"}) on ${CATALOGUE[session.exchange].name}/${session.account}`
+              : `Cancel all? [y/N] ${orders.rows.length} open ${session.pair} orders on ${CATALOGUE[session.exchange].name}/${session.account}`,
         });
       case "r":
         return refreshBook();

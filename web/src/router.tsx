@@ -9,7 +9,7 @@ import { setNavigator } from "./app/api";
 import { routeTree } from "./routeTree.gen";
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: true });
-setNavigator((to) => void router.navigate({ to }));
+setNavigator((href) => router.history.push(href));
 
 declare module "@tanstack/react-router" {
   interface Register {

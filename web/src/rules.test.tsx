@@ -5,7 +5,7 @@ import type { AccountAnswer } from "../../lib/api.js";
 import { resolveColorMode } from "./app/color-mode";
 import { AWAKE_TOAST, awakeToast, listen, TOAST_POSITION, TOAST_VISIBLE, type ToastEvent } from "./app/events";
 import { liveMessageAction, liveUrl, subscribeMessage } from "./app/live";
-import { REFRESH_MARGIN_MS, refreshDelay } from "./app/session";
+import { MIN_REFRESH_DELAY_MS, REFRESH_MARGIN_MS, refreshDelay } from "./app/session";
 import { STORAGE } from "./app/storage";
 import { ClientMultiSelect } from "./components/ClientMultiSelect";
 import { addListItem, EMPTY_LIST_TEXT, numberOnBlur, removeListItem, reportRange } from "./components/inputs";
@@ -85,7 +85,14 @@ describe("session (000 §4, §9)", () => {
   it("refreshes the access token 3 minutes before it expires", () => {
     expect(REFRESH_MARGIN_MS).toBe(180_000);
     expect(refreshDelay(1_000_000, 500_000)).toBe(320_000);
-    expect(refreshDelay(1_000_000, 900_000)).toBe(0);
+    expect(refreshDelay(15 * 60_000, 0)).toBe(12 * 60_000);
+  });
+  it("refreshes a token shorter-lived than twice the margin at half its life, never sooner than 5 s (docs/dashboard.md)", () => {
+    expect(refreshDelay(6 * 60_000, 0)).toBe(3 * 60_000); // both rules meet at twice the margin
+    expect(refreshDelay(60_000, 0)).toBe(30_000);
+    expect(refreshDelay(1_000_000, 900_000)).toBe(50_000);
+    expect(refreshDelay(4_000, 0)).toBe(MIN_REFRESH_DELAY_MS);
+    expect(refreshDelay(0, 10_000)).toBe(MIN_REFRESH_DELAY_MS); // already expired: no loop either
   });
   it("uses the seed's local-storage names exactly (000 §3, PRODUCT D17)", () => {
     expect(Object.values(STORAGE).sort()).toEqual(
@@ -179,10 +186,11 @@ describe("routes and header (000 §2, PRODUCT D5, D13)", () => {
     expect(decodeQueryPath("[a][b][c]x")).toBeUndefined();
     expect(decodeQueryPath("Demo/paper/main")).toBeUndefined();
   });
-  it("disables the current page and hides admin navigation from others", () => {
-    expect(navFor("/", false).map((i) => i.label)).toEqual(["Home", "Login", "Register"]);
-    const admin = navFor("/users", true);
-    expect(admin.map((i) => i.label)).toEqual(["Home", "API Keys Manager", "Users Manager", "Login", "Register"]);
+  it("disables the current page, hides admin navigation from others and sign-in entries from the signed-in", () => {
+    expect(navFor("/", false, false).map((i) => i.label)).toEqual(["Home", "Login", "Register"]);
+    expect(navFor("/", false, true).map((i) => i.label)).toEqual(["Home"]);
+    const admin = navFor("/users", true, true);
+    expect(admin.map((i) => i.label)).toEqual(["Home", "API Keys Manager", "Users Manager"]);
     expect(admin.filter((i) => i.current).map((i) => i.label)).toEqual(["Users Manager"]);
   });
   it("has the exit dialog's texts", () => {

@@ -1,13 +1,27 @@
 import { useEffect } from "react";
 import { Toaster, toast } from "sonner";
-import { AWAKE_TOAST, listen, TOAST_DURATIONS, TOAST_POSITION, TOAST_VISIBLE, type ToastEvent } from "./events";
+import {
+  AWAKE_TOAST,
+  listen,
+  TOAST_DURATIONS,
+  TOAST_POSITION,
+  TOAST_VISIBLE,
+  type ToastEvent,
+  toastId,
+} from "./events";
 
 /** The toast area (seed 000 §2, §9): every toast arrives as an AWAKE_TOAST event (PRODUCT D17). */
 export function Toasts({ theme }: { theme: "dark" | "light" }) {
   useEffect(
     () =>
-      listen<ToastEvent>(AWAKE_TOAST, ({ kind, title, description }) => {
-        const options = { duration: TOAST_DURATIONS[kind], ...(description ? { description } : {}) };
+      listen<ToastEvent>(AWAKE_TOAST, (event) => {
+        const { kind, title, description } = event;
+        // one id per place: a repeated toast replaces its twin (sonner ids), docs/dashboard.md "Toasts"
+        const options = {
+          id: toastId(event),
+          duration: TOAST_DURATIONS[kind],
+          ...(description ? { description } : {}),
+        };
         if (kind === "default") toast(title, options);
         else toast[kind](title, options);
       }),

@@ -1,26 +1,35 @@
 /**
  * The one backend client of the app and the one place that turns failures into toasts and
- * redirects (STYLE.md): error toasts with the seed 000 §8 texts, a success toast on every
- * non-GET call (seed 000 §7), a token refresh and one retry after a 602, and a redirect to the
- * login screen when the tokens are gone.
+ * redirects (STYLE.md): error toasts with the seed 000 §8 texts, a success toast in words on every
+ * non-GET call (seed 000 §7, docs/dashboard.md "Toasts"), a token refresh and one retry after a
+ * 602, the end of the session on 603/607 (docs/dashboard.md "Sessions"), and whether the server
+ * answers at all.
  */
 import { API_ERROR, type RouteName } from "../../../lib/api.js";
 import { type ApiFailure, createApiClient } from "../../../lib/client.js";
-import { awakeToast } from "./events";
-import { getSession, setSession } from "./session-store";
+import { awakeToast, emit } from "./events";
+import { reportServerReachable } from "./server-status";
+import { getSession } from "./session-store";
 
-type Navigate = (to: string) => void;
-let navigate: Navigate = (to) => window.location.assign(to);
+type Navigate = (href: string) => void;
+let navigate: Navigate = (href) => window.location.assign(href);
 let refreshAccess: () => Promise<boolean> = async () => false;
 
-/** The router registers itself so a 603/607 can send the user to the login screen. */
+/** The router registers itself so an ended session can go to the login screen (an href with its search). */
 export function setNavigator(fn: Navigate): void {
   navigate = fn;
+}
+export function navigateTo(href: string): void {
+  navigate(href);
 }
 /** The session registers its refresh (it imports this module, so it cannot be imported here). */
 export function setAccessExpiredHandler(fn: () => Promise<boolean>): void {
   refreshAccess = fn;
 }
+
+/** Why a session ended; session.ts listens for SESSION_ENDED and says so on the login screen. */
+export type SessionEndReason = "expired" | "revoked" | "elsewhere";
+export const SESSION_ENDED = "SESSION_ENDED";
 
 /** Calls that must not wait on a refresh: the refresh itself, the profile it loads, the logout. */
 const NO_RETRY: readonly RouteName[] = ["refresh", "me", "logout"];
@@ -35,17 +44,46 @@ export async function recoverFailure(failure: ApiFailure, route: RouteName): Pro
   return refreshAccess();
 }
 
+/** The reason a failure ends the session, if it does: 603 expired; 607, or 606 on a signed-in call (user removed), revoked. */
+export function sessionEndOf(failure: ApiFailure): SessionEndReason | undefined {
+  if (failure.code === API_ERROR.ALL_EXPIRED) return "expired";
+  if (failure.code === API_ERROR.INVALID_TOKEN) return "revoked";
+  if (failure.code === API_ERROR.NO_SUCH_USER && failure.path.startsWith("/token/")) return "revoked";
+  return undefined;
+}
+
 /** Seed 000 §8 failures as toasts and what follows them. */
 export function handleFailure(failure: ApiFailure): void {
   awakeToast("error", failure.title, failure.description);
-  if (failure.code === API_ERROR.ALL_EXPIRED || failure.code === API_ERROR.INVALID_TOKEN) {
-    setSession({ accessToken: undefined, expires: undefined, admin: false });
-    navigate("/login/password");
-  }
+  const reason = sessionEndOf(failure);
+  if (reason && getSession().userId) emit<SessionEndReason>(SESSION_ENDED, reason);
 }
 
-export function successTitle(method: string, path: string): string {
-  return `${method} ${path}`;
+/**
+ * Seed 000 §7 "Successful non-GET calls show a success toast": what happened, in the operator's
+ * words (docs/dashboard.md "Toasts"), not the method and path.
+ */
+export const SUCCESS_TEXT: Partial<Record<RouteName, string>> = {
+  code: "Code sent: check your e-mail",
+  register: "Registered",
+  loginPassword: "Signed in",
+  loginSignature: "Signed in",
+  setApiKeys: "API key saved",
+  removeApiKeys: "API key deleted",
+  setTokenPair: "Pair decimals saved",
+  removeTokenPair: "Pair decimals removed",
+  createOrder: "Order placed",
+  cancelOrder: "Order cancelled",
+  cancelAll: "Open orders cancelled",
+  setUser: "User permitted to sign in",
+  removeUser: "User removed",
+  changeScope: "User scope changed",
+  setupBot: "Bot created",
+  removeBot: "Bot removed",
+};
+
+export function successTitle(route: RouteName): string {
+  return SUCCESS_TEXT[route] ?? "Done";
 }
 
 export const api = createApiClient({
@@ -53,6 +91,7 @@ export const api = createApiClient({
   accessToken: () => getSession().accessToken,
   userId: () => getSession().userId,
   onFailure: handleFailure,
+  onReachable: (reachable) => reportServerReachable(reachable),
   recover: recoverFailure,
-  onSuccess: (method, path) => awakeToast("success", "Success", successTitle(method, path)),
+  onSuccess: (_method, _path, route) => awakeToast("success", successTitle(route)),
 });

@@ -1,7 +1,14 @@
 /** The saved encryption key (seed 000 §3 panel_state, §5 "Encryption key"). */
 import { useSyncExternalStore } from "react";
 import { decodePanelState, encodePanelState } from "../../../lib/panel-state.js";
+import { emit } from "./events";
 import { readStorage, STORAGE, writeStorage } from "./storage";
+
+/** The app event that opens the encryption-key dialog with a reason (API keys' Submit without a saved key). */
+export const ASK_ENCRYPTION_KEY = "ASK_ENCRYPTION_KEY";
+export function askForEncryptionKey(reason: string): void {
+  emit<string>(ASK_ENCRYPTION_KEY, reason);
+}
 
 const listeners = new Set<() => void>();
 const notify = () => {

@@ -11,6 +11,8 @@ export interface ToastEvent {
   kind: ToastKind;
   title: string;
   description?: string;
+  /** toasts with one id share one place: a newer one replaces the older (docs/dashboard.md "Toasts") */
+  id?: string;
 }
 
 /** Seed 000 §9: success 1000 ms, info 3000 ms, error 3000 ms, default 5000 ms. */
@@ -31,6 +33,26 @@ export function listen<T>(name: string, handler: (detail: T) => void): () => voi
   return () => bus.removeEventListener(name, wrapped);
 }
 
-export function awakeToast(kind: ToastKind, title: string, description?: string): void {
-  emit<ToastEvent>(AWAKE_TOAST, description === undefined ? { kind, title } : { kind, title, description });
+/**
+ * The live channel's routine toasts share one place: 'Connected' and then 'Subscribed' come on every
+ * page load, and one replaces the other instead of stacking over the page (docs/dashboard.md "Toasts").
+ */
+export const LIVE_TOAST_ID = "live-channel";
+
+export function awakeToast(kind: ToastKind, title: string, description?: string, id?: string): void {
+  emit<ToastEvent>(AWAKE_TOAST, {
+    kind,
+    title,
+    ...(description === undefined ? {} : { description }),
+    ...(id === undefined ? {} : { id }),
+  });
+}
+
+/**
+ * Where a toast goes (docs/dashboard.md "Toasts"): its own id when it has one, else its kind and
+ * text, so the same error raised again (a server down, every 15 s) refreshes one toast instead of
+ * stacking copies.
+ */
+export function toastId(event: ToastEvent): string {
+  return event.id ?? `${event.kind}\u0000${event.title}\u0000${event.description ?? ""}`;
 }

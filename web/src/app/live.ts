@@ -6,8 +6,15 @@
  * become toasts; every other message is re-broadcast as an app event named by its type.
  */
 import { LIVE_SUBSCRIBE } from "../../../lib/api.js";
-import { awakeToast, emit, type ToastKind } from "./events";
+import { SESSION_ENDED, type SessionEndReason } from "./api";
+import { awakeToast, emit, LIVE_TOAST_ID, type ToastKind } from "./events";
+import { probeServer } from "./server-status";
 import { getSession, hasValidToken, subscribeSession } from "./session-store";
+
+/** The server closes a subscription whose session was revoked with 4607 (server/live.ts LIVE_CLOSE_SESSION_ENDED). */
+export const LIVE_CLOSE_SESSION_ENDED = 4607;
+/** Closes that say nothing about the server being down: normal, expired token, session ended. */
+const EXPECTED_CLOSES = new Set([1000, 4602, LIVE_CLOSE_SESSION_ENDED]);
 
 /** Seed 000 §9: websocket keep-alive 15 s. */
 export const KEEP_ALIVE_MS = 15_000;
@@ -60,19 +67,32 @@ function open(): void {
   const ws = new WebSocket(liveUrl(window.location, import.meta.env.VITE_LIVE_URL || undefined));
   socket = ws;
   ws.onopen = () => {
-    awakeToast("success", "Connected");
+    awakeToast("success", "Connected", undefined, LIVE_TOAST_ID);
     const s = getSession();
     subscribedToken = s.accessToken;
     ws.send(subscribeMessage(s.userId ?? "", s.accessToken ?? ""));
   };
-  ws.onclose = (e) => awakeToast("info", "Disconnected", `With code: ${e.code}`);
+  ws.onclose = (e) => {
+    awakeToast("info", "Disconnected", `With code: ${e.code}`);
+    if (socket !== ws) return; // closed by stopLive: nothing to learn
+    if (e.code === LIVE_CLOSE_SESSION_ENDED) emit<SessionEndReason>(SESSION_ENDED, "revoked");
+    // a dropped socket may be a server down: ask /health, so the page says so (docs/dashboard.md "Sessions")
+    else if (!EXPECTED_CLOSES.has(e.code)) void probeServer();
+  };
   ws.onerror = (e) => {
     awakeToast("error", "WebSocket Error", JSON.stringify({ type: e.type }));
     ws.close();
   };
   ws.onmessage = (e) => {
     const action = liveMessageAction(typeof e.data === "string" ? e.data : "");
-    if (action.kind === "toast") awakeToast(action.toast, action.title, action.description);
+    // Connected and its Subscribed share one place (every page load raises both); "Not subscribed" stands alone
+    if (action.kind === "toast")
+      awakeToast(
+        action.toast,
+        action.title,
+        action.description,
+        action.toast === "success" ? LIVE_TOAST_ID : undefined,
+      );
     else if (action.kind === "event") emit(action.name, action.data);
   };
 }

@@ -15,6 +15,8 @@ export interface SessionState {
   expires: number | undefined;
   admin: boolean;
   email: string | undefined;
+  /** why the last session ended, for the login screen to say (docs/dashboard.md "Sessions") */
+  ended?: "expired" | "revoked" | "elsewhere" | undefined;
 }
 
 let state: SessionState = {

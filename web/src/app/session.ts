@@ -1,16 +1,27 @@
-/** Session actions (seed 000 §4 "Session", PRODUCT D7): sign-in, the timed refresh, exit. */
+/** Session actions (seed 000 §4 "Session", PRODUCT D7): sign-in, the timed refresh, exit, and the end of a session. */
 import type { RefreshAnswer, SessionAnswer } from "../../../lib/api.js";
-import { api, setAccessExpiredHandler } from "./api";
+import { api, navigateTo, SESSION_ENDED, type SessionEndReason, setAccessExpiredHandler } from "./api";
+import { listen } from "./events";
+import { stopLive } from "./live";
 import { queryClient } from "./query";
+import { setServerProbe } from "./server-status";
 import { getSession, hasValidToken, setSession } from "./session-store";
 import { readStorage, STORAGE, writeStorage } from "./storage";
 
 /** Seed 000 §9: refresh 3 minutes before expiry. */
 export const REFRESH_MARGIN_MS = 3 * 60_000;
+/** Never two refreshes closer than this, whatever the token says (a skewed clock, a tiny lifetime). */
+export const MIN_REFRESH_DELAY_MS = 5_000;
 
-/** When the next refresh is due: 3 minutes before the access token expires, never in the past. */
+/**
+ * When the next refresh is due (docs/dashboard.md "Sessions"): 3 minutes before the access token
+ * expires (seed 000 §9) while it has more than twice that left; a shorter-lived token is refreshed
+ * at half its remaining life, and never sooner than 5 s, so a lifetime under the margin cannot loop.
+ */
 export function refreshDelay(expires: number, now: number): number {
-  return Math.max(0, expires - REFRESH_MARGIN_MS - now);
+  const remaining = expires - now;
+  if (remaining > 2 * REFRESH_MARGIN_MS) return remaining - REFRESH_MARGIN_MS;
+  return Math.max(MIN_REFRESH_DELAY_MS, Math.floor(remaining / 2));
 }
 
 /** Seed 000 §4: refresh only while the refresh token is still valid. */
@@ -26,19 +37,34 @@ function scheduleRefresh(): void {
   if (expires === undefined) return;
   timer = setTimeout(
     () => {
-      if (refreshTokenValid()) void refreshSession();
+      if (!refreshTokenValid()) endSession("expired");
+      else
+        void refreshSession().then((ok) => {
+          if (!ok && lastRefreshEnd) endSession(lastRefreshEnd);
+        });
     },
     refreshDelay(expires, Date.now()),
   );
 }
 
+/** Why the last refresh failed when its answer ends the session (603, 607, 606); undefined for a server that did not answer. */
+let lastRefreshEnd: SessionEndReason | undefined;
 let refreshing: Promise<boolean> | undefined;
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      if (!getSession().userId || !refreshTokenValid()) return false;
+      lastRefreshEnd = undefined;
+      if (!getSession().userId) return false;
+      if (!refreshTokenValid()) {
+        lastRefreshEnd = "expired";
+        return false;
+      }
       const answer = await api.call<RefreshAnswer>("refresh", { quiet: true });
-      if (!answer.ok) return false;
+      if (!answer.ok) {
+        if (answer.code === 603) lastRefreshEnd = "expired";
+        else if (answer.code === 606 || answer.code === 607) lastRefreshEnd = "revoked";
+        return false;
+      }
       writeStorage(STORAGE.refreshTokenExpiry, String(answer.data.refreshTokenExpiry));
       setSession({ accessToken: answer.data.accessToken });
       scheduleRefresh();
@@ -62,7 +88,7 @@ setAccessExpiredHandler(refreshSession);
 export async function signIn(answer: SessionAnswer, email: string): Promise<void> {
   writeStorage(STORAGE.userId, answer.uuid);
   writeStorage(STORAGE.refreshTokenExpiry, String(answer.refreshTokenExpiry));
-  setSession({ userId: answer.uuid, accessToken: answer.accessToken, admin: answer.admin, email });
+  setSession({ userId: answer.uuid, accessToken: answer.accessToken, admin: answer.admin, email, ended: undefined });
   scheduleRefresh();
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ["clients"] }),
@@ -70,14 +96,68 @@ export async function signIn(answer: SessionAnswer, email: string): Promise<void
   ]);
 }
 
-/** The authenticated layout's guard: a valid token, or one obtained through the refresh cookie. */
+/**
+ * The authenticated layout's guard: a valid token, or one obtained through the refresh cookie. A
+ * refresh the server refused (603, 607) marks the session ended, so the login screen says why.
+ */
 export async function ensureSession(): Promise<boolean> {
   if (hasValidToken()) return true;
-  return refreshSession();
+  const ok = await refreshSession();
+  if (!ok && lastRefreshEnd) forgetSession(lastRefreshEnd);
+  return ok;
+}
+
+/** The login screen's return search for where the visitor is now (never a sign-in screen). */
+function loginHref(): string {
+  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  const onSignIn = /^\/(login|registration)\b/.test(window.location.pathname);
+  if (onSignIn || here === "/") return "/login/password";
+  return `/login/password?${new URLSearchParams({ redirect: here })}`;
+}
+
+/** Drops the session in this tab: no token, no admin entries, no live channel, no data of the old session. */
+function forgetSession(reason: SessionEndReason): void {
+  clearTimeout(timer);
+  stopLive();
+  queryClient.clear();
+  setSession({
+    userId: undefined,
+    accessToken: undefined,
+    expires: undefined,
+    admin: false,
+    email: undefined,
+    ended: reason,
+  });
+}
+
+/**
+ * The session ended under the page (docs/dashboard.md "Sessions"): expired, revoked (Exit in
+ * another tab, a removed user), or the other tab cleared the storage. The header loses its admin
+ * entries and Exit, and the login screen says why and offers the way back.
+ */
+export function endSession(reason: SessionEndReason): void {
+  if (!getSession().userId && !getSession().accessToken) return;
+  forgetSession(reason);
+  navigateTo(loginHref());
+}
+
+if (typeof window !== "undefined") {
+  listen<SessionEndReason>(SESSION_ENDED, (reason) => endSession(reason));
+  // Exit in another tab clears the shared local storage (seed 000 §2): this tab's session is over too.
+  window.addEventListener("storage", (e) => {
+    if ((e.key === null || e.key === STORAGE.userId) && !readStorage(STORAGE.userId) && getSession().userId)
+      endSession("elsewhere");
+  });
+  setServerProbe(
+    () => api.call("health", { quiet: true }),
+    () => void queryClient.invalidateQueries(),
+  );
 }
 
 /** Exit (seed 000 §2; PRODUCT D7): revoke the refresh token, clear local storage, reload. */
 export async function exitSession(): Promise<void> {
+  // this tab's own socket closes first, so the server's "session ended" close is not taken for a revocation
+  stopLive();
   await api.call("logout", { quiet: true });
   try {
     localStorage.clear();

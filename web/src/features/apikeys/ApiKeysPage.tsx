@@ -1,13 +1,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
+import { CATALOGUE } from "../../../../exchanges/catalogue.js";
 import { sealCredentials } from "../../../../lib/envelope.js";
-import { EXCHANGES } from "../../../../lib/exchanges.js";
 import { api } from "../../app/api";
-import { loadEncryptionKey } from "../../app/encryption-key";
+import { askForEncryptionKey, loadEncryptionKey } from "../../app/encryption-key";
 import { useAccounts } from "../../app/query";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { Select } from "../../components/Select";
+import { useSingleFlight } from "../../components/single-flight";
 import {
   type ApiKeyFields,
   apiKeyFormSchema,
@@ -18,6 +20,8 @@ import {
   removeApiKeysFormSchema,
 } from "./rules";
 
+export const NO_KEY_REASON =
+  "Save an encryption key first: API keys are sealed with it in this browser before they are sent. Then Submit again.";
 const EMPTY: ApiKeyFields = { client: "", account: "", pair: "", api: "", secret: "", password: "", exchange: "" };
 const TEXT_FIELDS: [Exclude<keyof ApiKeyFields, "exchange">, string, string][] = [
   ["client", "Client Name", "text"],
@@ -27,7 +31,7 @@ const TEXT_FIELDS: [Exclude<keyof ApiKeyFields, "exchange">, string, string][] =
   ["secret", "Secret Key", "password"],
   ["password", "Pass Phrase", "password"],
 ];
-const EXCHANGE_OPTIONS = Object.values(EXCHANGES).map((x) => ({ value: x.id, label: x.name }));
+const EXCHANGE_OPTIONS = Object.values(CATALOGUE).map((x) => ({ value: x.id, label: x.name }));
 
 export function ApiKeysPage() {
   return (
@@ -54,9 +58,13 @@ function CreateForm() {
     defaultValues: EMPTY,
   });
   const submit = handleSubmit(async (f) => {
-    // Seed 000 §5: without a saved encryption key nothing happens, silently.
+    // Seed 000 §5 sent nothing, silently, without a saved key; here the key dialog opens and says why
+    // (docs/dashboard.md "The encryption key"). Nothing is sent either way.
     const key = loadEncryptionKey();
-    if (!key) return;
+    if (!key) {
+      askForEncryptionKey(NO_KEY_REASON);
+      return;
+    }
     const envelope = await sealCredentials(
       { api: f.api.trim(), secret: f.secret.trim(), ...(f.password.trim() ? { password: f.password.trim() } : {}) },
       f.pair.trim(),
@@ -68,8 +76,16 @@ function CreateForm() {
       await invalidate();
     }
   });
+  const submitOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => submit(e));
   return (
-    <form className="panel form" aria-label="Add API keys" onSubmit={(e) => void submit(e)}>
+    <form
+      className="panel form"
+      aria-label="Add API keys"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submitOnce.run(e);
+      }}
+    >
       <h1>API Keys Manager</h1>
       {TEXT_FIELDS.map(([name, label, type]) => (
         <label key={name} className="field">
@@ -104,7 +120,11 @@ function CreateForm() {
         />
       </div>
       <div className="row end">
-        <button type="submit" className="btn primary" disabled={!formState.isValid || formState.isSubmitting}>
+        <button
+          type="submit"
+          className="btn primary"
+          disabled={!formState.isValid || formState.isSubmitting || submitOnce.busy}
+        >
           Submit
         </button>
       </div>
@@ -116,7 +136,7 @@ function RemoveForm() {
   const invalidate = useInvalidateAccounts();
   const accounts = useAccounts();
   const [search, setSearch] = useState("");
-  const { control, handleSubmit, reset, watch } = useForm<RemoveApiKeysForm>({
+  const { control, reset, watch } = useForm<RemoveApiKeysForm>({
     resolver: zodResolver(removeApiKeysFormSchema),
     mode: "onChange",
     defaultValues: { path: undefined },
@@ -124,16 +144,16 @@ function RemoveForm() {
   const chosen = watch("path");
   const needle = search.trim().toLowerCase();
   const matches = (accounts.data ?? []).filter((a) => a.path.join("/").toLowerCase().includes(needle));
-  const remove = handleSubmit(async ({ path }) => {
-    if (!path) return;
-    const r = await api.call("removeApiKeys", { body: { path } });
-    if (r.ok) {
-      reset({ path: undefined });
-      await invalidate();
-    }
-  });
+  const remove = async (): Promise<boolean> => {
+    if (!chosen) return false;
+    const r = await api.call("removeApiKeys", { body: { path: chosen } });
+    if (!r.ok) return false;
+    reset({ path: undefined });
+    await invalidate();
+    return true;
+  };
   return (
-    <form className="panel form" aria-label="Remove API keys" onSubmit={(e) => void remove(e)}>
+    <form className="panel form" aria-label="Remove API keys" onSubmit={(e) => e.preventDefault()}>
       <h2>Remove</h2>
       <label className="field">
         <span>Search a path</span>
@@ -170,9 +190,21 @@ function RemoveForm() {
         )}
       />
       <div className="row end">
-        <button type="submit" className="btn danger" disabled={!canDelete(chosen)}>
-          Delete
-        </button>
+        <ConfirmDialog
+          trigger={
+            <button type="button" className="btn danger" disabled={!canDelete(chosen)}>
+              Delete
+            </button>
+          }
+          title={`Delete the API key of ${chosen?.join("/") ?? ""}?`}
+          confirmLabel="Delete API key"
+          onConfirm={remove}
+        >
+          <p>
+            The account's sealed keys are deleted from the server, and the bots on this account lose their copy of them.
+            To trade on it again, the keys must be entered anew.
+          </p>
+        </ConfirmDialog>
       </div>
     </form>
   );

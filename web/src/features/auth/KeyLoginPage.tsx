@@ -1,10 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useNavigate } from "@tanstack/react-router";
+import type { FormEvent } from "react";
 import { useController, useForm } from "react-hook-form";
 import { HEADER, type SessionAnswer } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
+import { useSingleFlight } from "../../components/single-flight";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { useAfterSignIn } from "./return-to";
 import { canKeyLogin, type KeyLoginForm, keyLoginFormSchema } from "./rules";
@@ -44,6 +46,8 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
     await afterSignIn();
   });
 
+  const submitOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => submit(e));
+
   return (
     <form
       className="panel narrow form"
@@ -53,7 +57,8 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
           e.preventDefault();
           return;
         }
-        void submit(e);
+        e.preventDefault();
+        void submitOnce.run(e);
       }}
     >
       <h1>Login with a Key</h1>
@@ -62,7 +67,7 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
         <button type="button" className="btn" onClick={() => void navigate({ to: "/login/password" })}>
           Login with a code
         </button>
-        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting}>
+        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting || submitOnce.busy}>
           Submit
         </button>
       </div>

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useNavigate } from "@tanstack/react-router";
+import type { FormEvent } from "react";
 import { Controller, type Resolver, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
 import type { SessionAnswer } from "../../../../lib/api.js";
@@ -9,7 +10,9 @@ import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
 import { STORAGE, waEnabled, writeStorage } from "../../app/storage";
 import { Checkbox } from "../../components/Checkbox";
+import { useSingleFlight } from "../../components/single-flight";
 import { EmailField, useDebouncedEmail } from "./EmailField";
+import { FIRST_RUN_SEND_CODE, FirstRunHint, useFirstRun } from "./FirstRunHint";
 import { useAfterSignIn } from "./return-to";
 import {
   canSendCode,
@@ -19,9 +22,12 @@ import {
   type RegistrationForm,
   registrationFormSchema,
 } from "./rules";
+import { SessionEndedNotice } from "./SessionEndedNotice";
 import { createKeyHeaders } from "./webauthn";
 
 type SignInValues = z.output<typeof loginFormSchema>;
+/** After a code was sent, Send code rests this long (the server allows 5 codes an hour, PRODUCT D8). */
+const SEND_CODE_PAUSE_MS = 10_000;
 const DEFAULTS: RegistrationForm = { email: "", password: "", repeat: "", code: "", createKey: false };
 
 /** Login and Registration share the form (seed 000 §2): registration adds the repeated password. */
@@ -46,10 +52,20 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
   // Seed 000 §5: Submit only when all are valid, on the settled (debounced) e-mail.
   const ready = formState.isValid && emailField.value.trim() === email;
 
-  const sendCode = async () => {
-    await api.call("code", { headers: { [HEADER.email]: email } });
-  };
+  const firstRun = useFirstRun(mode === "register");
+  // one code per click, and none while one is on its way (docs/dashboard.md "Risky actions")
+  const sendCode = useSingleFlight(async () => {
+    if (firstRun) {
+      awakeToast("info", FIRST_RUN_SEND_CODE);
+      form.setFocus("code");
+      return;
+    }
+    const sent = await api.call("code", { headers: { [HEADER.email]: email } });
+    // a click that lands just after a fast answer is still the same double click: wait before the next code
+    if (sent.ok) await new Promise((r) => setTimeout(r, SEND_CODE_PAUSE_MS));
+  });
 
+  const submitOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => submit(e));
   const submit = handleSubmit(async (values) => {
     let keyHeaders: Record<string, string> = {};
     if (values.createKey && showKeyOption) {
@@ -83,10 +99,12 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
           e.preventDefault();
           return;
         }
-        void submit(e);
+        e.preventDefault();
+        void submitOnce.run(e);
       }}
     >
       <h1>{mode === "login" ? "Login" : "Registration"}</h1>
+      {mode === "login" ? <SessionEndedNotice returnTo={returnTo} /> : <FirstRunHint firstRun={firstRun} />}
       <EmailField value={emailField.value} onChange={emailField.onChange} settled={email} autoFocus />
       <label className="field">
         <span>Password</span>
@@ -125,7 +143,12 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
             {...register("code")}
             aria-invalid={code !== "" && !isValidCode(code)}
           />
-          <button type="button" className="btn" disabled={!canSendCode(email)} onClick={() => void sendCode()}>
+          <button
+            type="button"
+            className="btn"
+            disabled={!canSendCode(email) || sendCode.busy}
+            onClick={() => void sendCode.run()}
+          >
             Send code
           </button>
         </div>
@@ -150,7 +173,7 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
         ) : (
           <span />
         )}
-        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting}>
+        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting || submitOnce.busy}>
           Submit
         </button>
       </div>

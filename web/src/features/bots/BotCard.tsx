@@ -1,9 +1,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useState } from "react";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { api } from "../../app/api";
 import { queryClient } from "../../app/query";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { botLetter } from "../home/filters";
 import { forgetBot, type LiveBot } from "./bots-store";
 
@@ -34,16 +34,13 @@ export function botState(bot: LiveBot): Record<string, unknown> {
 
 /** Seed 000 §2 "Bot card": the id, a details dialog with the setup as formatted JSON, and Remove (which cancels its orders first, D25). */
 export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
-  const [busy, setBusy] = useState(false);
   const indicator = botIndicator(bot, now);
-  const remove = async () => {
-    setBusy(true);
+  const remove = async (): Promise<boolean> => {
     const r = await api.call("removeBot", { body: { botId: bot.botId } });
-    setBusy(false);
-    if (r.ok) {
-      forgetBot(bot.botId);
-      void queryClient.invalidateQueries({ queryKey: ["exchanges"] });
-    }
+    if (!r.ok) return false;
+    forgetBot(bot.botId);
+    void queryClient.invalidateQueries({ queryKey: ["exchanges"] });
+    return true;
   };
   return (
     <li className="bot-card" aria-label={`Bot ${bot.botId}`} data-bot-type={bot.botType}>
@@ -90,9 +87,18 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
-      <button type="button" className="btn small danger" disabled={busy} onClick={() => void remove()}>
-        Remove
-      </button>
+      <ConfirmDialog
+        trigger={
+          <button type="button" className="btn small danger">
+            Remove
+          </button>
+        }
+        title={`Remove bot ${bot.botId}?`}
+        confirmLabel="Remove bot"
+        onConfirm={remove}
+      >
+        <p>Its open orders are cancelled first, then it stops and its copy of the account's credentials is deleted.</p>
+      </ConfirmDialog>
     </li>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
+import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
-import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
 import { BOT_LIST_ORDER, type BotType } from "../../../../lib/schemas.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
@@ -15,7 +15,7 @@ import { botLetter, groupClients } from "./filters";
 const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
   (BOT_LIST_ORDER[x.botType as BotType] ?? 99) - (BOT_LIST_ORDER[y.botType as BotType] ?? 99);
 
-const displayName = (id: string) => (id in EXCHANGES ? exchangeName(id as ExchangeId) : id);
+const displayName = (id: string) => (id in CATALOGUE ? exchangeName(id as ExchangeId) : id);
 
 export function HomePage() {
   const clients = useClients();

@@ -6,14 +6,18 @@ import { startLive, stopLive } from "../../app/live";
 import { useSession } from "../../app/session-store";
 import { Toasts } from "../../app/Toasts";
 import { Header } from "./Header";
+import { ServerDownBanner, useServerDown } from "./ServerDown";
 
 export function AppShell() {
   // one colour-mode state for the header toggle and the toasts
   const [mode, toggle] = useColorMode();
+  const down = useServerDown();
   return (
     <Tooltip.Provider delayDuration={200}>
       <Header mode={mode} toggle={toggle} />
-      <main className="main">
+      <ServerDownBanner />
+      {/* a server down: the page stays (typed forms are kept) but dimmed and out of use, not shown as current */}
+      <main className={down ? "main stale-page" : "main"} inert={down} aria-busy={down}>
         <Outlet />
       </main>
       <Toasts theme={mode} />

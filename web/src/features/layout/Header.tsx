@@ -13,7 +13,7 @@ export function Header({ mode, toggle }: { mode: ColorMode; toggle: () => void }
       <span className="brand">spotdesk</span>
       <nav aria-label="Main" className="nav">
         {/* links, so an entry opens in a new tab (issue 17); the current page is a disabled link */}
-        {navFor(pathname, session.admin).map((item) => (
+        {navFor(pathname, session.admin, Boolean(session.userId)).map((item) => (
           <Link
             key={item.to}
             to={item.to}

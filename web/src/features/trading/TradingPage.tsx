@@ -1,6 +1,6 @@
 import { useRouterState } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
-import { EXCHANGES, exchangeName } from "../../../../lib/exchanges.js";
+import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
 import type { ExchangeId } from "../../../../lib/types.js";
 import { useAccounts } from "../../app/query";
 import { useSession } from "../../app/session-store";
@@ -32,7 +32,7 @@ export function TradingPage() {
   const book = useOrderBook(path?.[1] ?? "", pair);
   if (!path) return <section className="panel empty" aria-label="Trading view" data-testid="trading-empty" />;
   const [client, exchange, accountName] = path;
-  const name = exchange in EXCHANGES ? exchangeName(exchange as ExchangeId) : exchange;
+  const name = exchange in CATALOGUE ? exchangeName(exchange as ExchangeId) : exchange;
   const decimals = pair ? decimalsOf(pairs.data, exchange, pair) : undefined;
   return (
     <section className="trading" aria-label="Trading view">

@@ -1,11 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
+import type { FormEvent } from "react";
 import { Controller, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { api } from "../../app/api";
 import { useClients } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
+import { useSingleFlight } from "../../components/single-flight";
 import { scopeFromSelection, selectionOfScope, type UserCreateForm, userCreateFormSchema } from "./rules";
 
 export function UserCreatePage() {
@@ -29,8 +31,16 @@ export function UserCreatePage() {
       await navigate({ to: "/users" });
     }
   });
+  const submitOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => submit(e));
   return (
-    <form className="panel narrow form" aria-label="Create user" onSubmit={(e) => void submit(e)}>
+    <form
+      className="panel narrow form"
+      aria-label="Create user"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submitOnce.run(e);
+      }}
+    >
       <h1>Create user</h1>
       <label className="field">
         <span>E-mail</span>
@@ -56,7 +66,11 @@ export function UserCreatePage() {
         )}
       />
       <div className="row end">
-        <button type="submit" className="btn primary" disabled={!formState.isValid || formState.isSubmitting}>
+        <button
+          type="submit"
+          className="btn primary"
+          disabled={!formState.isValid || formState.isSubmitting || submitOnce.busy}
+        >
           Permit login
         </button>
       </div>

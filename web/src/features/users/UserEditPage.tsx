@@ -1,16 +1,21 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { getRouteApi, useNavigate } from "@tanstack/react-router";
-import { useEffect } from "react";
+import { type FormEvent, useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import { api } from "../../app/api";
 import { useClients, useUser } from "../../app/query";
+import { useSession } from "../../app/session-store";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { useSingleFlight } from "../../components/single-flight";
 import { type ChangeScopeForm, changeScopeFormSchema, scopeFromSelection, scopeText, selectionOfScope } from "./rules";
 
 const route = getRouteApi("/_auth/_admin/user/edit/$uuid");
+
+export const SELF_REMOVAL_TEXT = "This is your own account: another admin can remove it, you cannot.";
 
 export function UserEditPage() {
   const { uuid } = route.useParams();
@@ -45,15 +50,26 @@ export function UserEditPage() {
       await queryClient.invalidateQueries({ queryKey: ["users"] });
     }
   });
-  const remove = async () => {
+  const changeOnce = useSingleFlight(async (e: FormEvent<HTMLFormElement>) => change(e));
+  // docs/dashboard.md "Risky actions": removing yourself is refused here and by the server
+  const self = uuid === useSession().userId;
+  const remove = async (): Promise<boolean> => {
     const r = await api.call("removeUser", { params: { id: uuid } });
-    if (r.ok) {
-      await queryClient.invalidateQueries({ queryKey: ["users"] });
-      await navigate({ to: "/users" });
-    }
+    if (!r.ok) return false;
+    queryClient.removeQueries({ queryKey: ["user", uuid] });
+    await queryClient.invalidateQueries({ queryKey: ["users"] });
+    await navigate({ to: "/users" });
+    return true;
   };
   return (
-    <form className="panel narrow form" aria-label="Edit user" onSubmit={(e) => void change(e)}>
+    <form
+      className="panel narrow form"
+      aria-label="Edit user"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void changeOnce.run(e);
+      }}
+    >
       <div className="row between">
         <h1>Edit user</h1>
         <button type="button" className="btn" onClick={() => void user.refetch()} aria-label="Refresh">
@@ -79,11 +95,41 @@ export function UserEditPage() {
           />
         )}
       />
+      {self ? (
+        <p id="self-removal" className="muted">
+          {SELF_REMOVAL_TEXT}
+        </p>
+      ) : null}
       <div className="row between">
-        <button type="button" className="btn danger" disabled={!u} onClick={() => void remove()}>
-          Remove
-        </button>
-        <button type="submit" className="btn primary" disabled={!canChange || formState.isSubmitting}>
+        {self ? (
+          <button
+            type="button"
+            className="btn danger"
+            disabled
+            title={SELF_REMOVAL_TEXT}
+            aria-describedby="self-removal"
+          >
+            Remove
+          </button>
+        ) : (
+          <ConfirmDialog
+            trigger={
+              <button type="button" className="btn danger" disabled={!u}>
+                Remove
+              </button>
+            }
+            title={`Remove ${u?.email ?? "this user"}?`}
+            confirmLabel="Remove user"
+            onConfirm={remove}
+          >
+            <p>They can no longer sign in, and their open sessions end at once. This cannot be undone.</p>
+          </ConfirmDialog>
+        )}
+        <button
+          type="submit"
+          className="btn primary"
+          disabled={!canChange || formState.isSubmitting || changeOnce.busy}
+        >
           Change scope
         </button>
       </div>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { EXCHANGES } from "../../../../../lib/exchanges.js";
+import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
 import { type BookFeedState, type BookStaleness, bookStaleness } from "../../../../../lib/order-checks.js";
 import type { OrderBook } from "../../../../../lib/orderbook.js";
 import type { ExchangeId } from "../../../../../lib/types.js";
@@ -38,7 +38,7 @@ interface Health {
 }
 
 function depthOf(exchange: string): number {
-  return exchange in EXCHANGES ? EXCHANGES[exchange as ExchangeId].depth : 20;
+  return exchange in CATALOGUE ? CATALOGUE[exchange as ExchangeId].depth : 20;
 }
 
 /**

@@ -1,0 +1,76 @@
+/**
+ * The shape of an exchange's facts (docs/exchanges.md "What info.ts holds"): what every
+ * `exchanges/<id>/info.ts` declares and `exchanges/catalogue.ts` collects. Types only, so the web,
+ * the CLI's cold-start chunk and the adapters can all read the catalogue.
+ */
+import type { ExchangeId, OrderStatus } from "../../lib/types.js";
+
+/** Where the public order book comes from: a websocket, REST polling, or paper's own market. */
+export type FeedSource = "socket" | "polling" | "simulated";
+
+/** The operations a limit can name (the nine of the exchange contract, less the look-up). */
+export type Operation =
+  | "createOrder"
+  | "createBatch"
+  | "cancelOrder"
+  | "cancelBatch"
+  | "cancelAll"
+  | "fetchOrder"
+  | "fetchOpenOrders"
+  | "fetchBalances";
+
+export interface ExchangeLimits {
+  /** Most resting orders the bots keep and the page size of one fetch; null = no cap of ours. */
+  openOrders: number | null;
+  /** Most orders in one batch create; 0 means the operation is unsupported. */
+  createBatch: number;
+  /** Most ids in one batch cancel; 0 means the operation is unsupported. */
+  cancelBatch: number;
+  unsupported: readonly Operation[];
+}
+
+/**
+ * An exchange's documented client order id shape (docs/orders.md "Client order ids"): an optional
+ * prefix (gate's "t-"), the length of a generated id, the shortest and longest id accepted, and
+ * the characters allowed (a regex character class body). Generated ids are hexadecimal, so they
+ * fit every rule.
+ */
+export interface ClientOrderIdRule {
+  /** total length of a generated id, prefix included (default 32) */
+  length?: number;
+  /** longest id accepted (default: length) */
+  maxLength?: number;
+  prefix?: string;
+  /** shortest id accepted, prefix included (default 1 after the prefix) */
+  minLength?: number;
+  /** characters allowed after the prefix (default A-Za-z0-9_-) */
+  chars?: string;
+}
+
+/** The error kinds an exchange's own codes map to; the other kinds are ours (network, bad input, …). */
+export type CodedErrorKind = "auth" | "rate-limit" | "insufficient-funds" | "order-not-found" | "invalid-order";
+
+/** The exchange's error codes, by kind, from named constants of its docs. */
+export type ErrorCodeTable = Partial<Record<CodedErrorKind, readonly (string | number)[]>>;
+
+export interface ExchangeInfo {
+  id: ExchangeId;
+  /** Display name, as the CLI, the TUI and the web show it. */
+  name: string;
+  /** Orders need an API key and secret; false for a simulated exchange (paper). */
+  needsApiKey: boolean;
+  /** API keys of this exchange come with a passphrase (bitmart, bitget, kucoin, okx). */
+  needsPassphrase: boolean;
+  limits: ExchangeLimits;
+  clientOrderId: ClientOrderIdRule;
+  /**
+   * Statuses read before the general table (docs/exchanges.md "Order status"), on the exchange's
+   * exact string; with `onlyExceptions` an exchange's status outside this table is unknown.
+   */
+  statusExceptions?: Readonly<Record<string, OrderStatus>>;
+  onlyExceptions?: boolean;
+  /** where the public book comes from */
+  feed: FeedSource;
+  /** default order-book depth */
+  depth: 20 | 50;
+}

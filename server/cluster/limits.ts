@@ -1,0 +1,54 @@
+/**
+ * The call limits shared by every server process (PRODUCT D8 604, docs/server-limits.md,
+ * docs/scale-out.md): each key is a Redis sorted set of its calls' times, trimmed and counted in
+ * one Lua script, so the check and the record are atomic across processes. The same sliding
+ * window as the in-process RateLimiter (server/app.ts): a call leaves the window `windowMs` after
+ * it was made.
+ */
+import { randomBytes } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { CallLimiter } from "../app.js";
+
+const PREFIX = "spotdesk:limit:";
+
+/** mode 0 count, 1 take (refuse at the limit), 2 record; answers the count after, or -1 refused */
+const SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+local mode = ARGV[4]
+if mode == '0' then return n end
+if mode == '1' and n >= tonumber(ARGV[3]) then return -1 end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], window)
+return n + 1`;
+
+export function redisLimiter(redis: Redis): CallLimiter {
+  redis.defineCommand("spotdeskLimit", { numberOfKeys: 1, lua: SCRIPT });
+  const run = redis as unknown as {
+    spotdeskLimit(
+      key: string,
+      now: number,
+      window: number,
+      limit: number,
+      mode: string,
+      member: string,
+    ): Promise<number>;
+  };
+  // members must differ for calls in the same millisecond
+  let sequence = 0;
+  const prefix = randomBytes(4).toString("hex");
+  const member = (now: number) => `${now}:${prefix}:${++sequence}`;
+  return {
+    async take(key, limit, windowMs, now) {
+      return (await run.spotdeskLimit(PREFIX + key, now, windowMs, limit, "1", member(now))) >= 0;
+    },
+    async count(key, windowMs, now) {
+      return run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "0", "");
+    },
+    async record(key, windowMs, now) {
+      await run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "2", member(now));
+    },
+  };
+}
