@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "../../test/exchanges/run-cli.js";
 import { nodeFeedOptions } from "../feed-node.js";
 import { createFeed } from "../feeds.js";
 import { GateMock } from "../gate/ws-mock.js";
@@ -84,6 +85,33 @@ describe("feed snapshots take the adapters' transport and its proxy (docs/decisi
         // inside the tunnel: the adapters' request, gzip accepted, the exchange's host named
         expect(http.requests[0]?.headers).toMatchObject({ host: "bitteam.invalid", accept: "application/json" });
         expect(http.requests[0]?.headers["accept-encoding"]).toContain("gzip");
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it("the built CLI's `book --proxy` prints the book it polled through the proxy", async () => {
+      const proxy = await tunnellingProxy(() => http.url);
+      try {
+        const result = await runCli(
+          [
+            "--exchange",
+            "bitteam",
+            "--base-url",
+            "http://bitteam.invalid",
+            "--proxy",
+            proxy.url,
+            "--json",
+            "book",
+            "DEL/USDT",
+          ],
+          {},
+        );
+        expect(result.stderr).toBe("");
+        expect(result.code).toBe(0);
+        const book = JSON.parse(result.stdout) as { bids: string[][]; asks: string[][] };
+        expect([book.bids, book.asks]).toEqual([[["0.0101", "500"]], [["0.0103", "7"]]]);
+        expect(proxy.seen).toContain("CONNECT bitteam.invalid:80");
       } finally {
         await proxy.close();
       }
