@@ -5,9 +5,9 @@
  * prompt. Only the exchange, the account name and a masked key are kept in clear, for `list`.
  */
 import { mkdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import Conf from "conf";
+import envPaths from "env-paths";
 import {
   decryptText,
   type Envelope,
@@ -202,16 +202,14 @@ export class CredentialStore {
 }
 
 /**
- * The store's directory: SPOTDESK_CONFIG_DIR, else the user's config directory, named the way
- * conf's env-paths names it (~/.config/spotdesk on Linux, ~/Library/Preferences/spotdesk on macOS,
- * %APPDATA%/spotdesk/Config on Windows). Computed here so every message can name the file.
+ * The store's directory: SPOTDESK_CONFIG_DIR, else the user's config directory from env-paths
+ * (~/.config/spotdesk or $XDG_CONFIG_HOME/spotdesk on Linux, ~/Library/Preferences/spotdesk on
+ * macOS, %APPDATA%/spotdesk/Config on Windows: the paths spotdesk always used). Computed here so
+ * every message can name the file.
  */
 export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SPOTDESK_CONFIG_DIR) return env.SPOTDESK_CONFIG_DIR;
-  const home = homedir();
-  if (process.platform === "darwin") return join(home, "Library", "Preferences", "spotdesk");
-  if (process.platform === "win32") return join(env.APPDATA || join(home, "AppData", "Roaming"), "spotdesk", "Config");
-  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "spotdesk");
+  return envPaths("spotdesk", { suffix: "" }).config;
 }
 
 export async function openStore(): Promise<CredentialStore> {

@@ -23,8 +23,13 @@ import { XtFeed } from "./xt/feed.js";
 
 type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
 
-/** One constructor per exchange; seed 001 §4 sources, plus okx, htx and lbank (PRODUCT D14). */
+/**
+ * One constructor per exchange; seed 001 §4 sources, plus okx, htx and lbank (PRODUCT D14). The
+ * feed index runs in Node (CLI, TUI, server), so paper's feed, which reads its accounts on disk,
+ * is one of them; browser code imports exchanges/<id>/feed.ts directly.
+ */
 const MAKERS: Partial<Record<string, FeedMaker>> = {
+  paper: (pair, options) => createPaperFeed(pair, options),
   bingx: (pair, options) => new BingxFeed(pair, options),
   bitget: (pair, options) => new BitgetFeed(pair, options),
   bitmart: (pair, options) => new BitmartFeed(pair, options),
@@ -50,7 +55,6 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
 export function createFeed(id: string, pair: string, options: FeedOptions): BookFeed {
   if (!isExchangeId(id)) throw new ExchangeError("spotdesk", `Unknown exchange '${id}'`, { kind: "bad-input" });
   const normalized = normalizePair(pair, id);
-  if (id === "paper") return createPaper(normalized, options);
   const make = MAKERS[id];
   if (!make) throw new ExchangeError(id, `No live order book for ${CATALOGUE[id].name} yet`, { kind: "unsupported" });
   return make(normalized, options as FeedRuntimeOptions);
@@ -58,14 +62,5 @@ export function createFeed(id: string, pair: string, options: FeedOptions): Book
 
 /** Exchanges whose feed is built. */
 export function feedExchanges(): string[] {
-  return ["paper", ...Object.keys(MAKERS)];
-}
-
-/**
- * paper's feed (exchanges/paper). The registry runs in Node (CLI, TUI, server) and paper keeps its
- * state on disk, so it is imported statically; browser code imports exchanges/<id>/feed.ts
- * directly, which stay free of Node-only modules.
- */
-function createPaper(pair: string, options: FeedOptions): BookFeed {
-  return createPaperFeed(pair, options);
+  return Object.keys(MAKERS);
 }

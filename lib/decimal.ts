@@ -108,6 +108,15 @@ export function toDecimalString(value: unknown, fallback = "0"): string {
   return n.isFinite() ? n.toFixed() : fallback;
 }
 
+/**
+ * An exchange's average fill price as an Order's `average`: undefined when nothing filled or the
+ * exchange sent none (an empty string, "0").
+ */
+export function averagePrice(average: unknown, filled: string): string | undefined {
+  const value = toDecimalString(average, "");
+  return value !== "" && new Decimal(value).gt(0) && new Decimal(filled).gt(0) ? value : undefined;
+}
+
 /** Adds decimal strings exactly (the displayed total of a balance is f + l). */
 export function addDecimals(...values: BigNumber.Value[]): string {
   return values.reduce<Decimal>((sum, v) => sum.plus(v), new Decimal(0)).toFixed();

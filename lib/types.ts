@@ -46,6 +46,19 @@ export interface Order {
   timestamp: number;
   /** the exchange's own status string, kept where it differs from `status` (PRODUCT D9) */
   rawStatus?: string;
+  /**
+   * the average price of what filled so far, where the exchange gives it (paper, okx, gate);
+   * absent while nothing filled (docs/tui.md "Fills")
+   */
+  average?: string;
+  /** the fees charged on the fills so far and their currency, where the exchange gives them */
+  fee?: OrderFee;
+}
+
+/** A fee as a decimal string (a charge is positive, a rebate negative) in its currency. */
+export interface OrderFee {
+  amount: string;
+  currency: string;
 }
 
 /** Seed 001 §3: currency code → free (f) and locked (l), as decimal strings. */

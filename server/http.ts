@@ -30,6 +30,7 @@ import type { Logger } from "../lib/log.js";
 import { formatIssues } from "../lib/schemas.js";
 import { ApiError, taskFailed } from "./errors.js";
 import type { UserRecord } from "./storage/types.js";
+
 export interface RequestContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
@@ -119,7 +120,8 @@ type RouterEnv = { Bindings: Bindings };
  * segments dropped), so `//`, `//@`, `//[::1` or `//%zz` stay paths. Only origin-form targets
  * ("/path?query", `parseTarget`) are served; their path and query are read from the URL the
  * adapter already parsed (scheme, host, then the target as `new URL` reads it), not parsed again.
- * A target that is not a path gets a path no route has, and the handler answers 400.
+ * A target that is not a path is routed as "/" without a target, which `answer` refuses (400)
+ * before it looks at the route.
  */
 function requestPath(request: Request, env: Bindings | undefined): string {
   if (!env) return "/";
@@ -227,12 +229,14 @@ function parseCookies(header: string | undefined): Map<string, string> {
 }
 
 type AnswerHeaders = Record<string, string | string[]>;
+/** the extra headers of an answer without CORS or cookies: shared, never written to */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * A JSON answer as a Response of the Node adapter: with a string body and plain headers it is
  * written by one `writeHead` and one `end` (the adapter's cached path), as before Hono.
  */
-function jsonResponse(status: number, text: string, extraHeaders: AnswerHeaders): Response {
+function jsonResponse(status: number, text: string, extraHeaders: Readonly<AnswerHeaders>): Response {
   const headers = {
     "content-type": "application/json; charset=utf-8",
     "content-length": String(Buffer.byteLength(text)),
@@ -324,6 +328,75 @@ export function createRouter(
 }
 
 /**
+ * One call's RequestContext: a class, so a request allocates one object for it, not one per method
+ * (docs/server-speed.md "The router on Hono").
+ */
+class Call implements RequestContext {
+  user?: UserRecord;
+  token?: AccessTokenPayload;
+  bodyRead = false;
+  private cookieJar: Map<string, string> | undefined;
+  private queryParams: URLSearchParams | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly method: string,
+    readonly path: string,
+    readonly params: Record<string, string>,
+    private readonly search: string,
+    readonly ip: string,
+    /** the answer's set-cookie values */
+    private readonly cookies: string[],
+  ) {}
+
+  get query(): URLSearchParams {
+    this.queryParams ??= new URLSearchParams(this.search);
+    return this.queryParams;
+  }
+
+  header(name: string): string | undefined {
+    const v = this.req.headers[name];
+    const text = Array.isArray(v) ? v[0] : v;
+    const trimmed = text?.trim();
+    return trimmed ? trimmed : undefined;
+  }
+
+  requireHeader(name: string): string {
+    const v = this.header(name);
+    if (v === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
+    return v;
+  }
+
+  async body<S extends z.ZodType>(schema: S): Promise<z.output<S>> {
+    if (this.bodyRead) throw new Error("body read twice");
+    this.bodyRead = true;
+    const text = await readBody(this.req, SERVER_LIMITS.bodyLimitBytes);
+    let json: unknown;
+    try {
+      json = text.trim() === "" ? undefined : JSON.parse(text);
+    } catch {
+      throw taskFailed("Invalid JSON body");
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issues = formatIssues(parsed.error);
+      throw taskFailed(`Invalid request body: ${issues.join("; ")}`, 400, issues);
+    }
+    return parsed.data;
+  }
+
+  cookie(name: string): string | undefined {
+    this.cookieJar ??= parseCookies(this.req.headers.cookie);
+    return this.cookieJar.get(name);
+  }
+
+  setCookie(cookie: string): void {
+    this.cookies.push(cookie);
+  }
+}
+
+/**
  * One request's answer. `route` is the route Hono matched (by path, and by method when
  * `methodMatched`); none for a path no route has.
  */
@@ -338,10 +411,10 @@ async function answer(
   const pathname = url?.pathname ?? "(invalid target)";
   const method = (req.method ?? "GET").toUpperCase();
   const origin = req.headers.origin;
-  const cors: Record<string, string> =
+  const cors: Readonly<Record<string, string>> =
     origin && hooks.corsOrigins.has(origin)
       ? { "access-control-allow-origin": origin, "access-control-allow-credentials": "true", vary: "Origin" }
-      : {};
+      : NO_HEADERS;
   let status = 200;
   let code: number | undefined;
   let userId: string | undefined;
@@ -366,61 +439,12 @@ async function answer(
     // HEAD reaches the GET route (Hono answers HEAD with GET's headers); the API has no HEAD calls
     if (!methodMatched || method !== route.method) throw taskFailed(`Method ${method} not allowed on ${pathname}`, 405);
 
-    let cookieJar: Map<string, string> | undefined;
-    let query: URLSearchParams | undefined;
-    let bodyRead = false;
-    const ctx: RequestContext = {
-      req,
-      res,
-      method,
-      path: pathname,
-      params,
-      get query() {
-        query ??= new URLSearchParams(url.search);
-        return query;
-      },
-      ip: hooks.clientAddress(req),
-      header(name) {
-        const v = req.headers[name];
-        const text = Array.isArray(v) ? v[0] : v;
-        const trimmed = text?.trim();
-        return trimmed ? trimmed : undefined;
-      },
-      requireHeader(name) {
-        const v = this.header(name);
-        if (v === undefined) throw new ApiError(API_ERROR.MISSING_HEADER);
-        return v;
-      },
-      async body(schema) {
-        if (bodyRead) throw new Error("body read twice");
-        bodyRead = true;
-        const text = await readBody(req, SERVER_LIMITS.bodyLimitBytes);
-        let json: unknown;
-        try {
-          json = text.trim() === "" ? undefined : JSON.parse(text);
-        } catch {
-          throw taskFailed("Invalid JSON body");
-        }
-        const parsed = schema.safeParse(json);
-        if (!parsed.success) {
-          const issues = formatIssues(parsed.error);
-          throw taskFailed(`Invalid request body: ${issues.join("; ")}`, 400, issues);
-        }
-        return parsed.data;
-      },
-      cookie: (name) => {
-        cookieJar ??= parseCookies(req.headers.cookie);
-        return cookieJar.get(name);
-      },
-      setCookie: (cookie) => {
-        cookies.push(cookie);
-      },
-    };
+    const ctx = new Call(req, res, method, pathname, params, url.search, hooks.clientAddress(req), cookies);
     if (route.auth === "public") await hooks.limitPublic(ctx);
     else await hooks.authenticate(ctx, route);
     userId = ctx.user?.id;
     const result = await route.handler(ctx);
-    if (!bodyRead && (method === "POST" || method === "PUT" || method === "DELETE")) {
+    if (!ctx.bodyRead && (method === "POST" || method === "PUT" || method === "DELETE")) {
       // Drain an unread body so keep-alive connections stay usable (and huge ones are refused).
       await readBody(req, SERVER_LIMITS.bodyLimitBytes).catch(() => undefined);
     }

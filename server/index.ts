@@ -301,7 +301,7 @@ async function openCluster(
   return {
     bus,
     leases: new BotLeases(publisher, bus.instanceId, leaseMs),
-    limiter: redisLimiter(publisher),
+    limiter: redisLimiter(publisher, logger),
     async close() {
       bus.close();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);

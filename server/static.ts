@@ -182,21 +182,22 @@ function sendFile(req: IncomingMessage, res: ServerResponse, file: string): Prom
 export function createStaticHandler(root: string | undefined): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     if (!root || (req.method !== "GET" && req.method !== "HEAD")) return false;
-    let pathname: string;
+    let pathname: string | undefined;
     try {
       pathname = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
     } catch {
-      return false;
+      // not a file name (a stray `%`): a navigation still gets the app, whose route decides (an
+      // account link with a broken segment shows the empty trading view)
     }
-    const file = normalize(join(root, pathname));
+    const file = pathname === undefined ? undefined : normalize(join(root, pathname));
     let isFile = false;
     try {
-      isFile = file.startsWith(root + sep) && statSync(file).isFile();
+      if (file?.startsWith(root + sep)) isFile = statSync(file).isFile();
     } catch {
       // not there (or not a valid path): a navigation gets the app's page, anything else is the API's
     }
     const target = isFile
-      ? file
+      ? (file as string)
       : (req.headers.accept ?? "").includes("text/html")
         ? join(root, "index.html")
         : undefined;

@@ -1,5 +1,5 @@
 import { Decimal } from "../lib/decimal.js";
-import type { Order, Side } from "../lib/types.js";
+import type { Order, OrderFee, Side } from "../lib/types.js";
 
 /**
  * Your fills as the TUI sees them (docs/tui.md "Fills"): the exchange layer gives orders, not
@@ -12,7 +12,10 @@ export interface Fill {
   side: Side;
   pair: string;
   orderId: string;
-  /** the price it filled at: the order's limit for a resting order (a maker fills at its price) */
+  /**
+   * the price it filled at: from the order's average where the exchange gives one, else the
+   * order's limit (a resting order, a maker, fills at its price)
+   */
   price: string;
   /**
    * true when the fill took liquidity at once and the exchange gave no average: the price is
@@ -20,7 +23,7 @@ export interface Fill {
    */
   atLimitOrBetter: boolean;
   amount: string;
-  /** the fee, where the exchange gives it */
+  /** the fee of this fill and its currency ("0.0001 BTC"), where the exchange gives it */
   fee?: string | undefined;
   /** the order is now completely filled */
   complete: boolean;
@@ -33,10 +36,46 @@ export interface SeenOrder {
   price: string;
   amount: string;
   filled: string;
+  average?: string | undefined;
+  fee?: OrderFee | undefined;
 }
 
 export function seenOf(order: Order): SeenOrder {
-  return { side: order.side, pair: order.pair, price: order.price, amount: order.amount, filled: order.filled };
+  return {
+    side: order.side,
+    pair: order.pair,
+    price: order.price,
+    amount: order.amount,
+    filled: order.filled,
+    average: order.average,
+    fee: order.fee,
+  };
+}
+
+/**
+ * The price of the amount filled since the last look, from the two averages: (average now ×
+ * filled now − average before × filled before) / the new amount; undefined without both averages.
+ */
+function priceOfIncrement(was: Decimal, wasAverage: string | undefined, now: Order): string | undefined {
+  if (now.average === undefined) return undefined;
+  if (was.isZero()) return now.average;
+  if (wasAverage === undefined) return undefined;
+  const filled = new Decimal(now.filled);
+  return filled
+    .times(now.average)
+    .minus(was.times(wasAverage))
+    .div(filled.minus(was))
+    .decimalPlaces(12, Decimal.ROUND_DOWN)
+    .toFixed();
+}
+
+/** The fee of the amount filled since the last look, where the exchange gives it. */
+function feeOfIncrement(before: SeenOrder | undefined, now: Order): string | undefined {
+  if (!now.fee) return undefined;
+  const was = before?.fee;
+  if (was && was.currency !== now.fee.currency) return undefined;
+  if (!was && new Decimal(before?.filled ?? "0").gt(0)) return undefined;
+  return `${new Decimal(now.fee.amount).minus(was?.amount ?? "0").toFixed()} ${now.fee.currency}`;
 }
 
 /** The fill of `now` since `before` (undefined when nothing more filled). */
@@ -49,14 +88,17 @@ export function fillSince(
   const was = new Decimal(before?.filled ?? "0");
   const filled = new Decimal(now.filled || "0");
   if (!filled.isFinite() || !filled.gt(was)) return undefined;
+  const average = priceOfIncrement(was, before?.average, now);
+  const fee = feeOfIncrement(before, now);
   return {
     time,
     side: now.side,
     pair: now.pair,
     orderId: now.id,
-    price: now.price,
-    atLimitOrBetter,
+    price: average ?? now.price,
+    atLimitOrBetter: atLimitOrBetter && average === undefined,
     amount: filled.minus(was).toFixed(),
+    ...(fee === undefined ? {} : { fee }),
     complete: filled.gte(now.amount),
   };
 }

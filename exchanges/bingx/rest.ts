@@ -3,21 +3,16 @@ import { toDecimalString } from "../../lib/decimal.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type MessageRule,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { BINGX_CODE, BINGX_ERRORS } from "./info.js";
+
+export { BINGX_CODE, BINGX_ERRORS };
 
 /**
  * BingX spot v1 (https://bingx-api.github.io/docs/#/en-us/spot/authentication.html): header
@@ -42,38 +37,6 @@ export const BINGX_PATHS = {
   balance: "/openApi/spot/v1/account/balance",
 } as const;
 
-/** BingX's documented business codes (spot "Common Error Codes" and each endpoint's table). */
-export const BINGX_CODE = {
-  SIGNATURE_FAILED: 100001,
-  INSUFFICIENT_BALANCE: 100202,
-  NO_DATA: 100204,
-  INVALID_PARAMETER: 100400,
-  /** What BingX really answers for an unknown order: " order not exist", or a cancel of a finished one. */
-  ORDER_NOT_EXIST: 100404,
-  RATE_LIMITED: 100410,
-  INCORRECT_API_KEY: 100413,
-  ACCOUNT_RISK_CONTROL: 100414,
-  IP_NOT_WHITELISTED: 100419,
-  /** "Null timestamp or timestamp mismatch", also "cancel fail, order not exist" */
-  TIMESTAMP_MISMATCH_OR_NOT_EXIST: 100421,
-  PRICE_DEVIATES: 100440,
-  SYMBOL_OFFLINE: 100490,
-  TIMESTAMP_INVALID: 80014,
-} as const;
-
-const C = BINGX_CODE;
-export const BINGX_ERRORS: ErrorCodeTable = {
-  auth: [C.SIGNATURE_FAILED, C.INCORRECT_API_KEY, C.IP_NOT_WHITELISTED, C.TIMESTAMP_INVALID, C.ACCOUNT_RISK_CONTROL],
-  "rate-limit": [C.RATE_LIMITED],
-  "insufficient-funds": [C.INSUFFICIENT_BALANCE],
-  "order-not-found": [C.NO_DATA, C.ORDER_NOT_EXIST],
-  "invalid-order": [C.INVALID_PARAMETER, C.PRICE_DEVIATES, C.SYMBOL_OFFLINE],
-};
-
-/** BingX reuses 100421/100400 for several failures; an answer that says the order does not exist is order-not-found. */
-export const BINGX_MESSAGES: readonly MessageRule[] = [
-  { text: ["order not exist", "order does not exist", "not a valid order id"], kind: "order-not-found" },
-];
 /** 100410 says when the endpoint reopens: "will be unblocked after 1727193814249" / "can retry after time: 1727193970155". */
 const UNBLOCKED_AT = /(?:unblocked after|retry after time:?)\s*(\d{13})/i;
 
@@ -180,8 +143,6 @@ export class BingxAdapter extends RestAdapter {
     // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
     super("bingx", credentials, options, {
       baseUrl: BINGX_BASE_URL,
-      errors: BINGX_ERRORS,
-      messages: BINGX_MESSAGES,
     });
   }
 

@@ -12,20 +12,16 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { BITGET_CODES, BITGET_ERRORS } from "./info.js";
+
+export { BITGET_CODES, BITGET_ERRORS };
 
 export const BITGET_BASE_URL = "https://api.bitget.com";
 export const BITGET_SUCCESS = "00000";
@@ -40,55 +36,6 @@ export const BITGET_PATHS = {
   unfilled: "/api/v2/spot/trade/unfilled-orders",
   assets: "/api/v2/spot/account/assets",
 } as const;
-
-/** Codes of https://www.bitget.com/api-doc/spot/error-code/restapi */
-export const BITGET_CODES = {
-  ACCESS_KEY_EMPTY: "40001",
-  ACCESS_SIGN_EMPTY: "40002",
-  SIGNATURE_EMPTY: "40003",
-  INVALID_TIMESTAMP: "40005",
-  INVALID_ACCESS_KEY: "40006",
-  TIMESTAMP_EXPIRED: "40008",
-  SIGNATURE_ERROR: "40009",
-  PASSPHRASE_EMPTY: "40011",
-  PASSPHRASE_INCORRECT: "40012",
-  INCORRECT_PERMISSIONS: "40014",
-  INVALID_IP: "40018",
-  PASSPHRASE_ERROR: "40036",
-  API_KEY_NOT_EXIST: "40037",
-  IP_NOT_WHITELISTED: "40038",
-  TOO_MANY_REQUESTS: "429",
-  PARAMETER_ERROR: "40034",
-  ORDER_DATA_NOT_FOUND: "40109",
-  ORDER_NOT_EXIST: "43001",
-  NO_ORDER_TO_CANCEL: "43004",
-  INSUFFICIENT_BALANCE: "43012",
-  ORDER_NOT_EXIST_LEGACY: "45057",
-} as const;
-
-const C = BITGET_CODES;
-export const BITGET_ERRORS: ErrorCodeTable = {
-  auth: [
-    C.ACCESS_KEY_EMPTY,
-    C.ACCESS_SIGN_EMPTY,
-    C.SIGNATURE_EMPTY,
-    C.INVALID_TIMESTAMP,
-    C.INVALID_ACCESS_KEY,
-    C.TIMESTAMP_EXPIRED,
-    C.SIGNATURE_ERROR,
-    C.PASSPHRASE_EMPTY,
-    C.PASSPHRASE_INCORRECT,
-    C.INCORRECT_PERMISSIONS,
-    C.INVALID_IP,
-    C.PASSPHRASE_ERROR,
-    C.API_KEY_NOT_EXIST,
-    C.IP_NOT_WHITELISTED,
-  ],
-  "rate-limit": [C.TOO_MANY_REQUESTS],
-  "insufficient-funds": [C.INSUFFICIENT_BALANCE],
-  "order-not-found": [C.ORDER_DATA_NOT_FOUND, C.ORDER_NOT_EXIST, C.NO_ORDER_TO_CANCEL, C.ORDER_NOT_EXIST_LEGACY],
-  "invalid-order": [C.PARAMETER_ERROR],
-};
 
 /** bitget order of orderInfo / unfilled-orders; unfilled-orders names the order price `priceAvg`. */
 const BitgetOrderSchema = z.object({
@@ -199,7 +146,6 @@ export class BitgetAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     super("bitget", credentials, options, {
       baseUrl: BITGET_BASE_URL,
-      errors: BITGET_ERRORS,
     });
   }
 

@@ -4,15 +4,7 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type MessageRule,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { assertSupported } from "../core/limits.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
@@ -20,6 +12,11 @@ import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isSuccessCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { BITRUE_CODE, BITRUE_ERRORS } from "./info.js";
+
+export { BITRUE_CODE, BITRUE_ERRORS };
+
+const _C = BITRUE_CODE;
 
 /**
  * Bitrue spot v1, checked against the official docs (github.com/Bitrue-exchange/Spot-official-api-docs,
@@ -45,50 +42,6 @@ export const BITRUE_PATHS = {
   allOrders: "/api/v1/allOrders",
   account: "/api/v1/account",
 } as const;
-
-/** Bitrue's error codes ({code, msg}): the docs' "Error Codes" table first, then binance-family spellings it may still send. */
-export const BITRUE_CODE = {
-  // documented (README "Error Codes", with their HTTP status)
-  METHOD_NOT_SUPPORTED: -1020, // 405
-  SIGNATURE_TIMESTAMP_OR_UNAUTHORIZED: -1022, // 401 "Invalid signature or Invalid timestamp or Unauthorized for API."
-  MANDATORY_PARAMETER: -1102, // 412
-  INVALID_VOLUME_OR_PRICE: -1111, // 412
-  INVALID_SYMBOL: -1121, // 412
-  REJECTED: -2010, // 406 "Order placement or cancellation or withdrawal rejected."
-  NO_SUCH_ORDER: -2013, // 200 "Could not find order information for given order ID."
-  SERVICE_UNAVAILABLE: -1016, // 500
-  // not in Bitrue's table: binance-family codes kept so an answer carrying them is still classified
-  TOO_MANY_REQUESTS: -1003,
-  TIMESTAMP_OUTSIDE_RECV_WINDOW: -1021,
-  INVALID_QUANTITY: -1013,
-  CANCEL_REJECTED: -2011,
-  API_KEY_FORMAT_INVALID: -2014,
-  API_KEY_REJECTED: -2015,
-} as const;
-
-const C = BITRUE_CODE;
-export const BITRUE_ERRORS: ErrorCodeTable = {
-  auth: [
-    C.SIGNATURE_TIMESTAMP_OR_UNAUTHORIZED,
-    C.TIMESTAMP_OUTSIDE_RECV_WINDOW,
-    C.API_KEY_FORMAT_INVALID,
-    C.API_KEY_REJECTED,
-  ],
-  "rate-limit": [C.TOO_MANY_REQUESTS],
-  "order-not-found": [C.NO_SUCH_ORDER, C.CANCEL_REJECTED],
-  "invalid-order": [
-    C.MANDATORY_PARAMETER,
-    C.INVALID_VOLUME_OR_PRICE,
-    C.INVALID_SYMBOL,
-    C.REJECTED,
-    C.METHOD_NOT_SUPPORTED,
-    C.INVALID_QUANTITY,
-  ],
-};
-/** -2010 carries the reason in its text; an "insufficient balance" rejection is insufficient-funds. */
-export const BITRUE_MESSAGES: readonly MessageRule[] = [
-  { code: C.REJECTED, text: ["insufficient", "balance"], kind: "insufficient-funds" },
-];
 
 type Params = Record<string, string | number | undefined>;
 
@@ -176,8 +129,6 @@ export class BitrueAdapter extends RestAdapter {
     // newClientOrderId: "a unique id for the order" (no documented shape); 32 hex as on its binance-family peers (PRODUCT D11).
     super("bitrue", credentials, options, {
       baseUrl: BITRUE_BASE_URL,
-      errors: BITRUE_ERRORS,
-      messages: BITRUE_MESSAGES,
     });
   }
 

@@ -1,4 +1,31 @@
-import type { ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+
+/** BIT.TEAM's error codes as its API answers them ({ok: false, code, message}). */
+export const BITTEAM_CODE = {
+  INVALID_PARAMS: 400000,
+  PAIR_DEACTIVATED: 400002,
+  MISSING_AUTHENTICATION: 401000,
+  SERVICE_UNAVAILABLE: 403000,
+  STATUS_DOES_NOT_MATCH: 403002,
+  SYMBOL_NOT_FOUND: 404000,
+  PAIR_NOT_FOUND: 404200,
+  ORDER_NOT_FOUND: 404300,
+  INSUFFICIENT_FUNDS: 450000,
+} as const;
+
+const C = BITTEAM_CODE;
+export const BITTEAM_ERRORS: ErrorCodeTable = {
+  auth: [C.MISSING_AUTHENTICATION],
+  "insufficient-funds": [C.INSUFFICIENT_FUNDS],
+  "order-not-found": [C.ORDER_NOT_FOUND],
+  "invalid-order": [
+    C.INVALID_PARAMS,
+    C.PAIR_DEACTIVATED,
+    C.STATUS_DOES_NOT_MATCH,
+    C.SYMBOL_NOT_FOUND,
+    C.PAIR_NOT_FOUND,
+  ],
+};
 
 /** BIT.TEAM: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITTEAM_INFO: ExchangeInfo = {
@@ -8,6 +35,7 @@ export const BITTEAM_INFO: ExchangeInfo = {
   needsPassphrase: false,
   limits: { openOrders: 100, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch"] },
   clientOrderId: { length: 32 },
+  errors: BITTEAM_ERRORS,
   // withdrawn orders come back as "delete" and refused ones as "inactive" (both read as rejected)
   statusExceptions: { delete: "canceled", inactive: "canceled" },
   feed: "polling",

@@ -4,20 +4,17 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
-import { BITTEAM_INFO } from "./info.js";
+import { BITTEAM_CODE, BITTEAM_ERRORS, BITTEAM_INFO } from "./info.js";
+
+export { BITTEAM_CODE, BITTEAM_ERRORS };
+
+const C = BITTEAM_CODE;
 
 /**
  * BIT.TEAM (https://bit.team/trade/api/documentation, section CCXT): seed 001 §7 "bitteam: basic
@@ -42,33 +39,6 @@ export const BITTEAM_PATHS = {
   cancelOrder: "/trade/api/ccxt/cancelorder",
   cancelAll: "/trade/api/ccxt/cancel-all-order",
 } as const;
-
-/** BIT.TEAM's error codes as its API answers them ({ok: false, code, message}). */
-export const BITTEAM_CODE = {
-  INVALID_PARAMS: 400000,
-  PAIR_DEACTIVATED: 400002,
-  MISSING_AUTHENTICATION: 401000,
-  SERVICE_UNAVAILABLE: 403000,
-  STATUS_DOES_NOT_MATCH: 403002,
-  SYMBOL_NOT_FOUND: 404000,
-  PAIR_NOT_FOUND: 404200,
-  ORDER_NOT_FOUND: 404300,
-  INSUFFICIENT_FUNDS: 450000,
-} as const;
-
-const C = BITTEAM_CODE;
-export const BITTEAM_ERRORS: ErrorCodeTable = {
-  auth: [C.MISSING_AUTHENTICATION],
-  "insufficient-funds": [C.INSUFFICIENT_FUNDS],
-  "order-not-found": [C.ORDER_NOT_FOUND],
-  "invalid-order": [
-    C.INVALID_PARAMS,
-    C.PAIR_DEACTIVATED,
-    C.STATUS_DOES_NOT_MATCH,
-    C.SYMBOL_NOT_FOUND,
-    C.PAIR_NOT_FOUND,
-  ],
-};
 
 /** `Basic base64(apiKey:secret)` (seed 001 §7). */
 export function bitteamAuthorization(credentials: Pick<Credentials, "api" | "secret">): string {
@@ -168,7 +138,6 @@ export class BitteamAdapter extends RestAdapter {
     // clientOrderId: BIT.TEAM documents none (see createOrder); the rule only shapes the unused local id.
     super("bitteam", credentials, options, {
       baseUrl: BITTEAM_BASE_URL,
-      errors: BITTEAM_ERRORS,
     });
     this.authorization = bitteamAuthorization(credentials);
   }

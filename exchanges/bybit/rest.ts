@@ -11,21 +11,16 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type MessageRule,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, notPlacedMessage, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { BYBIT_CODES, BYBIT_ERRORS } from "./info.js";
+
+export { BYBIT_CODES, BYBIT_ERRORS };
 
 export const BYBIT_BASE_URL = "https://api.bybit.com";
 export const BYBIT_RECV_WINDOW = 5000;
@@ -39,73 +34,6 @@ export const BYBIT_PATHS = {
   orders: "/v5/order/realtime",
   balance: "/v5/account/wallet-balance",
 } as const;
-
-/** retCodes of https://bybit-exchange.github.io/docs/v5/error (UTA and "Spot Trade" tables) */
-export const BYBIT_CODES = {
-  PARAMS_ERROR: 10001,
-  TIMESTAMP_OUT_OF_WINDOW: 10002,
-  INVALID_API_KEY: 10003,
-  INVALID_SIGNATURE: 10004,
-  PERMISSION_DENIED: 10005,
-  TOO_MANY_VISITS: 10006,
-  AUTHENTICATION_FAILED: 10007,
-  IP_BANNED: 10009,
-  IP_NOT_ALLOWED: 10010,
-  IP_RATE_LIMITED: 10018,
-  SPOT_API_KEY_EXPIRED: -2015,
-  DERIVATIVES_API_KEY_EXPIRED: 33004,
-  ORDER_NOT_EXISTS: 110001,
-  WALLET_BALANCE_INSUFFICIENT: 110004,
-  INSUFFICIENT_BALANCE: 110007,
-  ORDER_COMPLETED_OR_CANCELLED: 110008,
-  INSUFFICIENT_AVAILABLE_BALANCE: 110012,
-  SPOT_TOO_MANY_NEW_ORDERS: 170005,
-  SPOT_MARGIN_INSUFFICIENT: 170033,
-  SPOT_INSUFFICIENT_BALANCE: 170131,
-  SPOT_ORDER_FILLED: 170139,
-  SPOT_ORDER_CANCELLED: 170142,
-  SPOT_NOT_ON_ORDER_BOOK: 170143,
-  SPOT_ORDER_NOT_EXISTS: 170213,
-  SPOT_TOO_MANY_REQUESTS: 170222,
-} as const;
-
-const C = BYBIT_CODES;
-export const BYBIT_ERRORS: ErrorCodeTable = {
-  auth: [
-    C.TIMESTAMP_OUT_OF_WINDOW,
-    C.INVALID_API_KEY,
-    C.INVALID_SIGNATURE,
-    C.PERMISSION_DENIED,
-    C.AUTHENTICATION_FAILED,
-    C.IP_BANNED,
-    C.IP_NOT_ALLOWED,
-    C.SPOT_API_KEY_EXPIRED,
-    C.DERIVATIVES_API_KEY_EXPIRED,
-  ],
-  "rate-limit": [C.TOO_MANY_VISITS, C.IP_RATE_LIMITED, C.SPOT_TOO_MANY_NEW_ORDERS, C.SPOT_TOO_MANY_REQUESTS],
-  "insufficient-funds": [
-    C.WALLET_BALANCE_INSUFFICIENT,
-    C.INSUFFICIENT_BALANCE,
-    C.INSUFFICIENT_AVAILABLE_BALANCE,
-    C.SPOT_MARGIN_INSUFFICIENT,
-    C.SPOT_INSUFFICIENT_BALANCE,
-  ],
-  // An order that is already filled or cancelled is no longer there to cancel.
-  "order-not-found": [
-    C.ORDER_NOT_EXISTS,
-    C.ORDER_COMPLETED_OR_CANCELLED,
-    C.SPOT_ORDER_FILLED,
-    C.SPOT_ORDER_CANCELLED,
-    C.SPOT_NOT_ON_ORDER_BOOK,
-    C.SPOT_ORDER_NOT_EXISTS,
-  ],
-  "invalid-order": [C.PARAMS_ERROR],
-};
-
-/** bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure. */
-export const BYBIT_MESSAGES: readonly MessageRule[] = [
-  { text: ["too frequent"], over: "auth", kind: "rate-limit", retryAfterMs: 600_000 },
-];
 
 /** The v5 order object of /v5/order/realtime (the fields we read). */
 const BybitOrderSchema = z.object({
@@ -222,8 +150,6 @@ export class BybitAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     super("bybit", credentials, options, {
       baseUrl: BYBIT_BASE_URL,
-      errors: BYBIT_ERRORS,
-      messages: BYBIT_MESSAGES,
     });
   }
 

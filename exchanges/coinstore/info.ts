@@ -1,4 +1,19 @@
-import type { ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+
+/** Coinstore's answer codes ({code, message, data}; 0 is success) and its documented HTTP statuses (401 signature failed, 404, 429). */
+export const COINSTORE_CODE = {
+  SUCCESS: 0,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  TOO_MANY_REQUESTS: 429,
+} as const;
+
+export const COINSTORE_ERRORS: ErrorCodeTable = {
+  auth: [COINSTORE_CODE.UNAUTHORIZED, COINSTORE_CODE.FORBIDDEN],
+  "rate-limit": [COINSTORE_CODE.TOO_MANY_REQUESTS],
+  "order-not-found": [COINSTORE_CODE.NOT_FOUND],
+};
 
 /** Coinstore: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const COINSTORE_INFO: ExchangeInfo = {
@@ -8,6 +23,7 @@ export const COINSTORE_INFO: ExchangeInfo = {
   needsPassphrase: false,
   limits: { openOrders: null, createBatch: 40, cancelBatch: 40, unsupported: ["cancelAll"] },
   clientOrderId: { length: 32 },
+  errors: COINSTORE_ERRORS,
   feed: "socket",
   depth: 20,
 };

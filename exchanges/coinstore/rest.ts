@@ -4,20 +4,16 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { COINSTORE_CODE, COINSTORE_ERRORS } from "./info.js";
+
+export { COINSTORE_CODE, COINSTORE_ERRORS };
 
 /**
  * Coinstore spot, checked against the official docs (coinstore-openapi.github.io/en, "Signature
@@ -42,21 +38,6 @@ export const COINSTORE_PATHS = {
 
 /** Seed 001 §9: "coinstore signing time bucket 30 seconds". */
 export const COINSTORE_BUCKET_MS = 30_000;
-
-/** Coinstore's answer codes ({code, message, data}; 0 is success) and its documented HTTP statuses (401 signature failed, 404, 429). */
-export const COINSTORE_CODE = {
-  SUCCESS: 0,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  TOO_MANY_REQUESTS: 429,
-} as const;
-
-export const COINSTORE_ERRORS: ErrorCodeTable = {
-  auth: [COINSTORE_CODE.UNAUTHORIZED, COINSTORE_CODE.FORBIDDEN],
-  "rate-limit": [COINSTORE_CODE.TOO_MANY_REQUESTS],
-  "order-not-found": [COINSTORE_CODE.NOT_FOUND],
-};
 
 /** The per-bucket key: hex HMAC-SHA256 of floor(expires / 30000) under the secret. */
 export function coinstoreBucketKey(secret: string, expires: number): string {
@@ -168,7 +149,6 @@ export class CoinstoreAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
     super("coinstore", credentials, options, {
       baseUrl: COINSTORE_BASE_URL,
-      errors: COINSTORE_ERRORS,
     });
   }
 

@@ -6,7 +6,8 @@
  *
  *   class BybitAdapter extends RestAdapter {
  *     constructor(credentials, options) {
- *       super("bybit", credentials, options, { baseUrl: "https://api.bybit.com", clientOrderId: { length: 32 }, errors: BYBIT_ERRORS });
+ *       // the client order id rule and the error codes by kind come from exchanges/bybit/info.ts
+ *       super("bybit", credentials, options, { baseUrl: "https://api.bybit.com" });
  *     }
  *     protected submitOrder(order: OrderToPlace): Promise<Order>                  // one create, no retry
  *     protected findByClientOrderId(pair, clientOrderId): Promise<Order|undefined> // after a time-out
@@ -57,7 +58,7 @@ import { CATALOGUE } from "../catalogue.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
 import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
 import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
-import type { ClientOrderIdRule, CodedErrorKind, ErrorCodeTable } from "./info.js";
+import type { ClientOrderIdRule, ErrorCodeTable, MessageRule } from "./info.js";
 import { assertBatchSize, assertSupported } from "./limits.js";
 import { placeOnce } from "./place.js";
 import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
@@ -72,33 +73,11 @@ export interface OrderToPlace {
 }
 
 /** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
-export type { ErrorCodeTable };
-
-/**
- * A failure read from its message, where the exchange's code alone does not tell (bybit's bare
- * "403, access too frequent", htx's invalid-parameter "request limit"). Checked before the table of
- * codes (docs/exchange-rules.md "Errors and success codes").
- */
-export interface MessageRule {
-  /** case-insensitive substrings of the exchange's message; any one matches */
-  text: readonly string[];
-  /** the message must begin with the text */
-  start?: boolean;
-  kind: CodedErrorKind;
-  /** only with this exchange code */
-  code?: string | number;
-  /** only when the code table and the HTTP status alone read the failure as this kind */
-  over?: ErrorKind;
-  /** the wait this failure asks for, when the exchange documents one */
-  retryAfterMs?: number;
-}
+export type { ErrorCodeTable, MessageRule };
 
 export interface AdapterDefaults {
   /** the exchange's production REST host, used when options.baseUrl is absent */
   baseUrl: string;
-  errors: ErrorCodeTable;
-  /** kinds read from message substrings, beside the exact codes of `errors` */
-  messages?: readonly MessageRule[];
 }
 
 /** A parsed JSON answer. `json` is undefined when the body was not JSON. */
@@ -310,8 +289,8 @@ export abstract class RestAdapter implements ExchangeAdapter {
     this.credentials = credentials;
     this.now = options.now ?? Date.now;
     this.logger = options.logger;
-    this.errorCodes = defaults.errors;
-    this.errorMessages = defaults.messages ?? [];
+    this.errorCodes = CATALOGUE[id].errors ?? {};
+    this.errorMessages = CATALOGUE[id].errorMessages ?? [];
     // the exchange's documented client order id shape, from its info.ts (docs/orders.md "Client order ids")
     this.clientOrderIdRule = CATALOGUE[id].clientOrderId;
     this.rest = new RestClient(id, {

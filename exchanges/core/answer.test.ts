@@ -91,7 +91,7 @@ describe("parseAnswer: one message per kind of surprise", () => {
 /** A minimal adapter that reads its balances with a bare zod parse, as a careless adapter might. */
 class CarelessAdapter extends RestAdapter {
   constructor(baseUrl: string) {
-    super("bitrue", { api: "k", secret: "s" } as Credentials, { baseUrl }, { baseUrl, errors: {} });
+    super("bitrue", { api: "k", secret: "s" } as Credentials, { baseUrl }, { baseUrl });
   }
   protected unwrap(response: JsonResponse): unknown {
     return response.json;

@@ -1,21 +1,17 @@
 import { z } from "zod";
-import { Decimal, toDecimalString } from "../../lib/decimal.js";
+import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
-import { GATE_INFO } from "./info.js";
+import { GATE_ERRORS, GATE_INFO, GATE_LABEL } from "./info.js";
+
+export { GATE_ERRORS, GATE_LABEL };
 
 /**
  * Gate APIv4 spot (https://www.gate.com/docs/developers/apiv4/): headers KEY, Timestamp (seconds,
@@ -35,51 +31,6 @@ export const GATE_PATHS = {
 
 /** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (PRODUCT D11: hex). */
 export const GATE_CLIENT_ID_RULE = GATE_INFO.clientOrderId;
-
-/** Error labels of Gate's documented error list (the `label` of {label, message}), by kind. */
-export const GATE_LABEL = {
-  INVALID_KEY: "INVALID_KEY",
-  INVALID_SIGNATURE: "INVALID_SIGNATURE",
-  MISSING_REQUIRED_HEADER: "MISSING_REQUIRED_HEADER",
-  REQUEST_EXPIRED: "REQUEST_EXPIRED",
-  IP_FORBIDDEN: "IP_FORBIDDEN",
-  READ_ONLY: "READ_ONLY",
-  FORBIDDEN: "FORBIDDEN",
-  INVALID_CREDENTIALS: "INVALID_CREDENTIALS",
-  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
-  BALANCE_NOT_ENOUGH: "BALANCE_NOT_ENOUGH",
-  ORDER_NOT_FOUND: "ORDER_NOT_FOUND",
-  ORDER_CLOSED: "ORDER_CLOSED",
-  ORDER_CANCELLED: "ORDER_CANCELLED",
-  INVALID_PARAM_VALUE: "INVALID_PARAM_VALUE",
-  INVALID_PRECISION: "INVALID_PRECISION",
-  INVALID_CURRENCY_PAIR: "INVALID_CURRENCY_PAIR",
-  AMOUNT_TOO_LITTLE: "AMOUNT_TOO_LITTLE",
-  AMOUNT_TOO_MUCH: "AMOUNT_TOO_MUCH",
-} as const;
-
-export const GATE_ERRORS: ErrorCodeTable = {
-  auth: [
-    GATE_LABEL.INVALID_KEY,
-    GATE_LABEL.INVALID_SIGNATURE,
-    GATE_LABEL.MISSING_REQUIRED_HEADER,
-    GATE_LABEL.REQUEST_EXPIRED,
-    GATE_LABEL.IP_FORBIDDEN,
-    GATE_LABEL.READ_ONLY,
-    GATE_LABEL.FORBIDDEN,
-    GATE_LABEL.INVALID_CREDENTIALS,
-  ],
-  "rate-limit": [GATE_LABEL.TOO_MANY_REQUESTS],
-  "insufficient-funds": [GATE_LABEL.BALANCE_NOT_ENOUGH],
-  "order-not-found": [GATE_LABEL.ORDER_NOT_FOUND, GATE_LABEL.ORDER_CLOSED, GATE_LABEL.ORDER_CANCELLED],
-  "invalid-order": [
-    GATE_LABEL.INVALID_PARAM_VALUE,
-    GATE_LABEL.INVALID_PRECISION,
-    GATE_LABEL.INVALID_CURRENCY_PAIR,
-    GATE_LABEL.AMOUNT_TOO_LITTLE,
-    GATE_LABEL.AMOUNT_TOO_MUCH,
-  ],
-};
 
 export interface GateSignInput {
   method: HttpMethod;
@@ -144,6 +95,9 @@ const GateOrderSchema = z.object({
   price: num.optional(),
   left: num.optional(),
   filled_amount: num.optional(),
+  avg_deal_price: num.optional(),
+  fee: num.optional(),
+  fee_currency: z.string().optional(),
 });
 type GateOrder = z.infer<typeof GateOrderSchema>;
 
@@ -210,8 +164,14 @@ export function parseGateOrder(raw: unknown, root = "order"): Order {
     ...(order.status && order.status !== status
       ? { rawStatus: order.finish_as ? `${order.status}/${order.finish_as}` : order.status }
       : {}),
+    ...averageField(averagePrice(order.avg_deal_price, filled)),
+    ...(order.fee !== undefined && order.fee_currency
+      ? { fee: { amount: toDecimalString(order.fee), currency: order.fee_currency } }
+      : {}),
   };
 }
+
+const averageField = (average: string | undefined) => (average === undefined ? {} : { average });
 
 export function parseGateBalances(raw: unknown): Balances {
   return collectBalances(
@@ -237,7 +197,6 @@ export class GateAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
     super("gate", credentials, options, {
       baseUrl: GATE_BASE_URL,
-      errors: GATE_ERRORS,
     });
   }
 

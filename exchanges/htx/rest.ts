@@ -4,20 +4,15 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type MessageRule,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { HTX_CODE, HTX_ERRORS } from "./info.js";
+
+export { HTX_CODE, HTX_ERRORS };
 
 /**
  * HTX (Huobi) spot v1, signature version 2 (https://huobiapi.github.io/docs/spot/v1/en/): the query
@@ -44,64 +39,6 @@ export const HTX_PATHS = {
 
 /** Seed 001 §5. */
 export const HTX_NO_SPOT_ACCOUNT = "No account found for spot trading for this api key";
-
-/**
- * HTX's err-code strings: the docs' per-endpoint examples (api-signature-not-valid,
- * base-record-invalid, base-not-found in batchcancel, order-orderstate-error) and codes HTX really
- * answers (base-request-exceed-frequency-limit: "Frequency of requests has exceeded the limit").
- */
-export const HTX_CODE = {
-  SIGNATURE_NOT_VALID: "api-signature-not-valid",
-  SIGNATURE_CHECK_FAILED: "api-signature-check-failed",
-  LOGIN_REQUIRED: "login-required",
-  KEY_PERMISSION_INVALID: "api-key-permission-invalid",
-  INVALID_IP: "invalid-ip",
-  EXCEED_FREQUENCY_LIMIT: "base-request-exceed-frequency-limit",
-  RATE_LIMIT: "api-request-too-frequent",
-  TOO_MANY_REQUESTS: "too-many-requests",
-  BALANCE_INSUFFICIENT: "account-balance-insufficient-error",
-  FROZEN_BALANCE_INSUFFICIENT: "account-frozen-balance-insufficient-error",
-  INSUFFICIENT_BALANCE: "insufficient-balance",
-  RECORD_INVALID: "base-record-invalid",
-  RECORD_NOT_FOUND: "base-not-found",
-  ORDER_NOT_FOUND: "order-queryorder-invalid",
-  ORDER_STATE_ERROR: "order-orderstate-error",
-  INVALID_PARAMETER: "invalid-parameter",
-  SYMBOL_ERROR: "base-symbol-error",
-  AMOUNT_MIN: "order-limitorder-amount-min-error",
-  PRICE_PRECISION: "order-orderprice-precision-error",
-  AMOUNT_PRECISION: "order-orderamount-precision-error",
-} as const;
-
-export const HTX_ERRORS: ErrorCodeTable = {
-  auth: [
-    HTX_CODE.SIGNATURE_NOT_VALID,
-    HTX_CODE.SIGNATURE_CHECK_FAILED,
-    HTX_CODE.LOGIN_REQUIRED,
-    HTX_CODE.KEY_PERMISSION_INVALID,
-    HTX_CODE.INVALID_IP,
-  ],
-  "rate-limit": [HTX_CODE.EXCEED_FREQUENCY_LIMIT, HTX_CODE.RATE_LIMIT, HTX_CODE.TOO_MANY_REQUESTS],
-  "insufficient-funds": [
-    HTX_CODE.BALANCE_INSUFFICIENT,
-    HTX_CODE.FROZEN_BALANCE_INSUFFICIENT,
-    HTX_CODE.INSUFFICIENT_BALANCE,
-  ],
-  "order-not-found": [HTX_CODE.RECORD_INVALID, HTX_CODE.RECORD_NOT_FOUND, HTX_CODE.ORDER_NOT_FOUND],
-  "invalid-order": [
-    HTX_CODE.ORDER_STATE_ERROR,
-    HTX_CODE.INVALID_PARAMETER,
-    HTX_CODE.SYMBOL_ERROR,
-    HTX_CODE.AMOUNT_MIN,
-    HTX_CODE.PRICE_PRECISION,
-    HTX_CODE.AMOUNT_PRECISION,
-  ],
-};
-
-/** HTX also throttles as {"err-code":"invalid-parameter","err-msg":"request limit"}. */
-export const HTX_MESSAGES: readonly MessageRule[] = [
-  { code: HTX_CODE.INVALID_PARAMETER, text: ["request limit"], start: true, kind: "rate-limit" },
-];
 
 /** UTC YYYY-MM-DDThh:mm:ss, the only Timestamp form HTX accepts. */
 export function htxTimestamp(ms: number): string {
@@ -266,7 +203,7 @@ export class HtxAdapter extends RestAdapter {
   private spotAccountId: Promise<string> | undefined;
 
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("htx", credentials, options, { baseUrl: HTX_BASE_URL, errors: HTX_ERRORS, messages: HTX_MESSAGES });
+    super("htx", credentials, options, { baseUrl: HTX_BASE_URL });
     // The host signed is the host actually called (a testnet, a proxy or a mock under --base-url).
     this.host = new URL(this.rest.baseUrl).host.toLowerCase();
   }

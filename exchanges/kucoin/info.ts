@@ -1,4 +1,38 @@
-import type { ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+
+/** KuCoin's documented error codes. */
+export const KUCOIN_CODE = {
+  HEADER_MISSING: "400001",
+  TIMESTAMP_INVALID: "400002",
+  KEY_NOT_EXISTS: "400003",
+  PASSPHRASE_ERROR: "400004",
+  SIGNATURE_ERROR: "400005",
+  IP_NOT_WHITELISTED: "400006",
+  ACCESS_DENIED: "400007",
+  USER_FROZEN: "411100",
+  TOO_MANY_REQUESTS: "429000",
+  BALANCE_INSUFFICIENT: "200004",
+  /** "account.noBalance" */
+  NO_BALANCE: "260100",
+  PARAMETER_ERROR: "400100",
+  SYMBOL_NOT_EXISTS: "900001",
+} as const;
+
+export const KUCOIN_ERRORS: ErrorCodeTable = {
+  auth: [
+    KUCOIN_CODE.HEADER_MISSING,
+    KUCOIN_CODE.TIMESTAMP_INVALID,
+    KUCOIN_CODE.KEY_NOT_EXISTS,
+    KUCOIN_CODE.PASSPHRASE_ERROR,
+    KUCOIN_CODE.SIGNATURE_ERROR,
+    KUCOIN_CODE.IP_NOT_WHITELISTED,
+    KUCOIN_CODE.ACCESS_DENIED,
+    KUCOIN_CODE.USER_FROZEN,
+  ],
+  "rate-limit": [KUCOIN_CODE.TOO_MANY_REQUESTS],
+  "insufficient-funds": [KUCOIN_CODE.BALANCE_INSUFFICIENT, KUCOIN_CODE.NO_BALANCE],
+  "invalid-order": [KUCOIN_CODE.PARAMETER_ERROR, KUCOIN_CODE.SYMBOL_NOT_EXISTS],
+};
 
 /** Kucoin: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const KUCOIN_INFO: ExchangeInfo = {
@@ -8,6 +42,7 @@ export const KUCOIN_INFO: ExchangeInfo = {
   needsPassphrase: true,
   limits: { openOrders: 500, createBatch: 5, cancelBatch: 0, unsupported: ["cancelBatch"] },
   clientOrderId: { length: 32 },
+  errors: KUCOIN_ERRORS,
   feed: "socket",
   depth: 50,
 };

@@ -4,21 +4,16 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { kucoinStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
-import { KUCOIN_INFO } from "./info.js";
+import { KUCOIN_CODE, KUCOIN_ERRORS, KUCOIN_INFO } from "./info.js";
+
+export { KUCOIN_CODE, KUCOIN_ERRORS };
 
 /**
  * KuCoin spot REST (https://www.kucoin.com/docs/rest/): KC-API-SIGN = base64 HMAC-SHA256 over
@@ -38,40 +33,6 @@ export const KUCOIN_PATHS = {
 
 /** Success code of every KuCoin answer (001 §8). */
 export const KUCOIN_OK = "200000";
-
-/** KuCoin's documented error codes. */
-export const KUCOIN_CODE = {
-  HEADER_MISSING: "400001",
-  TIMESTAMP_INVALID: "400002",
-  KEY_NOT_EXISTS: "400003",
-  PASSPHRASE_ERROR: "400004",
-  SIGNATURE_ERROR: "400005",
-  IP_NOT_WHITELISTED: "400006",
-  ACCESS_DENIED: "400007",
-  USER_FROZEN: "411100",
-  TOO_MANY_REQUESTS: "429000",
-  BALANCE_INSUFFICIENT: "200004",
-  /** "account.noBalance" */
-  NO_BALANCE: "260100",
-  PARAMETER_ERROR: "400100",
-  SYMBOL_NOT_EXISTS: "900001",
-} as const;
-
-export const KUCOIN_ERRORS: ErrorCodeTable = {
-  auth: [
-    KUCOIN_CODE.HEADER_MISSING,
-    KUCOIN_CODE.TIMESTAMP_INVALID,
-    KUCOIN_CODE.KEY_NOT_EXISTS,
-    KUCOIN_CODE.PASSPHRASE_ERROR,
-    KUCOIN_CODE.SIGNATURE_ERROR,
-    KUCOIN_CODE.IP_NOT_WHITELISTED,
-    KUCOIN_CODE.ACCESS_DENIED,
-    KUCOIN_CODE.USER_FROZEN,
-  ],
-  "rate-limit": [KUCOIN_CODE.TOO_MANY_REQUESTS],
-  "insufficient-funds": [KUCOIN_CODE.BALANCE_INSUFFICIENT, KUCOIN_CODE.NO_BALANCE],
-  "invalid-order": [KUCOIN_CODE.PARAMETER_ERROR, KUCOIN_CODE.SYMBOL_NOT_EXISTS],
-};
 
 /**
  * KuCoin has no code of its own for a missing order: it answers 400100 (or the text itself as the
@@ -228,7 +189,6 @@ export class KucoinAdapter extends RestAdapter {
     // clientOid: "the use of UUID, with a maximum length of 128 bits" — 32 hexadecimal characters.
     super("kucoin", credentials, options, {
       baseUrl: KUCOIN_BASE_URL,
-      errors: KUCOIN_ERRORS,
     });
     this.signedPassphrase = kucoinPassphrase(credentials.secret, credentials.password ?? "");
   }

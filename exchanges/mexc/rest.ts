@@ -4,20 +4,16 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { MEXC_CODE, MEXC_ERRORS } from "./info.js";
+
+export { MEXC_CODE, MEXC_ERRORS };
 
 /**
  * MEXC spot v3 (https://mexcdevelop.github.io/apidocs/spot_v3_en/): header X-MEXC-APIKEY; the
@@ -35,54 +31,6 @@ export const MEXC_PATHS = {
 } as const;
 
 export const MEXC_RECV_WINDOW = 5000;
-
-/**
- * MEXC's error codes ({code, msg}): the "Error Code" table of the spot v3 docs, plus -2013, which
- * the docs do not list but GET /api/v3/order really answers for an unknown order
- * ({"msg":"Order does not exist.","code":-2013,"_extend":null}).
- */
-export const MEXC_CODE = {
-  API_KEY_REQUIRED: 400,
-  NO_AUTHORITY: 401,
-  ACCESS_DENIED: 403,
-  TOO_MANY_REQUESTS: 429,
-  SIGNATURE_VERIFICATION_FAILED: 602,
-  INVALID_ACCESS_KEY: 10072,
-  INVALID_REQUEST_TIME: 10073,
-  INSUFFICIENT_BALANCE: 10101,
-  API_KEY_FORMAT_INVALID: 700001,
-  SIGNATURE_INVALID: 700002,
-  TIMESTAMP_OUTSIDE_RECV_WINDOW: 700003,
-  RECV_WINDOW_TOO_LARGE: 700005,
-  IP_NOT_WHITELISTED: 700006,
-  NO_PERMISSION: 700007,
-  ILLEGAL_CHARACTERS: 700008,
-  UNKNOWN_ORDER: -2011,
-  ORDER_NOT_EXIST: -2013,
-  MIN_TRANSACTION_VOLUME: 30002,
-  INSUFFICIENT_POSITION: 30004,
-  OVERSOLD: 30005,
-} as const;
-
-export const MEXC_ERRORS: ErrorCodeTable = {
-  auth: [
-    MEXC_CODE.API_KEY_REQUIRED,
-    MEXC_CODE.NO_AUTHORITY,
-    MEXC_CODE.ACCESS_DENIED,
-    MEXC_CODE.API_KEY_FORMAT_INVALID,
-    MEXC_CODE.SIGNATURE_INVALID,
-    MEXC_CODE.TIMESTAMP_OUTSIDE_RECV_WINDOW,
-    MEXC_CODE.IP_NOT_WHITELISTED,
-    MEXC_CODE.NO_PERMISSION,
-    MEXC_CODE.SIGNATURE_VERIFICATION_FAILED,
-    MEXC_CODE.INVALID_ACCESS_KEY,
-    MEXC_CODE.INVALID_REQUEST_TIME,
-  ],
-  "rate-limit": [MEXC_CODE.TOO_MANY_REQUESTS],
-  "insufficient-funds": [MEXC_CODE.INSUFFICIENT_POSITION, MEXC_CODE.OVERSOLD, MEXC_CODE.INSUFFICIENT_BALANCE],
-  "order-not-found": [MEXC_CODE.UNKNOWN_ORDER, MEXC_CODE.ORDER_NOT_EXIST],
-  "invalid-order": [MEXC_CODE.MIN_TRANSACTION_VOLUME, MEXC_CODE.RECV_WINDOW_TOO_LARGE, MEXC_CODE.ILLEGAL_CHARACTERS],
-};
 
 /**
  * Percent-encoding of parameter values. MEXC: special symbols "need to be URL encoded when
@@ -188,7 +136,7 @@ type Params = Record<string, string | number | undefined>;
 
 export class MexcAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
-    super("mexc", credentials, options, { baseUrl: MEXC_BASE_URL, errors: MEXC_ERRORS });
+    super("mexc", credentials, options, { baseUrl: MEXC_BASE_URL });
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {

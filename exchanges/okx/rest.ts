@@ -7,25 +7,23 @@
  * Failures read "Transaction failed (code, msg)" (seed 001 §8). Cancel all is unsupported (seed 001 §9).
  */
 import { z } from "zod";
-import { toDecimalString } from "../../lib/decimal.js";
+import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { OKX_CODES, OKX_ERRORS } from "./info.js";
+
+export { OKX_CODES, OKX_ERRORS };
+
+const C = OKX_CODES;
 
 export const OKX_BASE_URL = "https://www.okx.com";
 
@@ -38,61 +36,6 @@ export const OKX_PATHS = {
   balance: "/api/v5/account/balance",
 } as const;
 
-/** Error codes of https://www.okx.com/docs-v5/en/#error-code (general, API and trade classes) */
-export const OKX_CODES = {
-  RATE_LIMIT: "50011",
-  SYSTEMS_BUSY: "50013",
-  TOO_FREQUENT: "50040",
-  SUB_ACCOUNT_RATE_LIMIT: "50061",
-  API_FROZEN: "50100",
-  KEY_WRONG_ENVIRONMENT: "50101",
-  TIMESTAMP_EXPIRED: "50102",
-  KEY_EMPTY: "50103",
-  PASSPHRASE_EMPTY: "50104",
-  PASSPHRASE_INCORRECT: "50105",
-  SIGN_EMPTY: "50106",
-  TIMESTAMP_EMPTY: "50107",
-  IP_NOT_WHITELISTED: "50110",
-  INVALID_KEY: "50111",
-  INVALID_TIMESTAMP: "50112",
-  INVALID_SIGN: "50113",
-  INVALID_AUTHORIZATION: "50114",
-  KEY_NOT_EXIST: "50119",
-  KEY_NO_PERMISSION: "50120",
-  PARAMETER_ERROR: "51000",
-  INSUFFICIENT_BALANCE: "51008",
-  CANCEL_FAILED: "51400",
-  CANCEL_ALREADY_CANCELED: "51401",
-  CANCEL_ALREADY_COMPLETED: "51402",
-  ORDER_NOT_EXIST: "51603",
-} as const;
-
-const C = OKX_CODES;
-export const OKX_ERRORS: ErrorCodeTable = {
-  auth: [
-    C.API_FROZEN,
-    C.KEY_WRONG_ENVIRONMENT,
-    C.TIMESTAMP_EXPIRED,
-    C.KEY_EMPTY,
-    C.PASSPHRASE_EMPTY,
-    C.PASSPHRASE_INCORRECT,
-    C.SIGN_EMPTY,
-    C.TIMESTAMP_EMPTY,
-    C.IP_NOT_WHITELISTED,
-    C.INVALID_KEY,
-    C.INVALID_TIMESTAMP,
-    C.INVALID_SIGN,
-    C.INVALID_AUTHORIZATION,
-    C.KEY_NOT_EXIST,
-    C.KEY_NO_PERMISSION,
-  ],
-  "rate-limit": [C.RATE_LIMIT, C.SYSTEMS_BUSY, C.TOO_FREQUENT, C.SUB_ACCOUNT_RATE_LIMIT],
-  "insufficient-funds": [C.INSUFFICIENT_BALANCE],
-  // 51400: "Order cancellation failed as the order has been filled, canceled or does not exist."
-  "order-not-found": [C.ORDER_NOT_EXIST, C.CANCEL_FAILED, C.CANCEL_ALREADY_CANCELED, C.CANCEL_ALREADY_COMPLETED],
-  "invalid-order": [C.PARAMETER_ERROR],
-};
-
 /** okx order object of GET /api/v5/trade/order and orders-pending (the fields we read). */
 const OkxOrderSchema = z.object({
   instId: z.string().optional(),
@@ -101,6 +44,11 @@ const OkxOrderSchema = z.object({
   px: num.optional(),
   sz: num.optional(),
   accFillSz: num.optional(),
+  /** average fill price; "" while nothing filled */
+  avgPx: num.optional(),
+  /** fees so far: negative is a charge, positive a rebate (OKX's sign) */
+  fee: num.optional(),
+  feeCcy: z.string().optional(),
   side: z.string().optional(),
   ordType: z.string().optional(),
   state: z.string().optional(),
@@ -169,6 +117,11 @@ export function parseOkxOrder(raw: OkxOrder, pair: string): Order {
     timestamp: toMillis(raw.cTime),
   };
   if (raw.state !== undefined) order.rawStatus = String(raw.state);
+  const average = averagePrice(raw.avgPx, order.filled);
+  if (average !== undefined) order.average = average;
+  // Order.fee counts a charge as positive: OKX writes it negative
+  const fee = toDecimalString(raw.fee, "");
+  if (fee !== "" && raw.feeCcy) order.fee = { amount: new Decimal(fee).negated().toFixed(), currency: raw.feeCcy };
   return order;
 }
 
@@ -177,7 +130,6 @@ export class OkxAdapter extends RestAdapter {
     // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
     super("okx", credentials, options, {
       baseUrl: OKX_BASE_URL,
-      errors: OKX_ERRORS,
     });
   }
 

@@ -221,6 +221,13 @@ export class PaperEngine {
     }
     const filled = new Decimal(order.filled).plus(qty);
     order.filled = filled.toFixed();
+    // the average fill price is cost / filled (Order.average); an order stored before the cost was
+    // kept, and part-filled then, has no average
+    if (order.cost !== undefined || filled.eq(qty))
+      order.cost = at
+        .times(qty)
+        .plus(order.cost ?? 0)
+        .toFixed();
     if (filled.isGreaterThanOrEqualTo(order.amount)) order.status = "closed";
     order.updatedAt = Math.max(order.updatedAt, atMs);
     this.changes.order(order);

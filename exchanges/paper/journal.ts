@@ -79,6 +79,7 @@ export function isOrderRecord(value: unknown): value is PaperOrderRecord {
     DECIMAL_RE.test(o.amount) &&
     typeof o.filled === "string" &&
     DECIMAL_RE.test(o.filled) &&
+    (o.cost === undefined || (typeof o.cost === "string" && DECIMAL_RE.test(o.cost))) &&
     (o.status === "open" || o.status === "closed" || o.status === "canceled") &&
     Number.isSafeInteger(o.timestamp) &&
     Number.isSafeInteger(o.updatedAt) &&

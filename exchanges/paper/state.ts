@@ -17,6 +17,8 @@ export interface PaperOrderRecord {
   price: string;
   amount: string;
   filled: string;
+  /** price × amount of every fill so far, in the quote (absent on orders stored before it was kept) */
+  cost?: string;
   status: PaperOrderStatus;
   /** creation time, ms (the adapter's clock) */
   timestamp: number;
@@ -204,5 +206,13 @@ export function toOrder(record: PaperOrderRecord): Order {
     side: record.side,
     status: record.status,
     timestamp: record.timestamp,
+    ...(record.cost !== undefined && new Decimal(record.filled).gt(0)
+      ? { average: averageOf(record.cost, record.filled) }
+      : {}),
   };
+}
+
+/** The average fill price: cost / filled, cut to 12 decimals where it does not end sooner. */
+function averageOf(cost: string, filled: string): string {
+  return new Decimal(cost).div(filled).decimalPlaces(12, Decimal.ROUND_DOWN).toFixed();
 }

@@ -49,7 +49,8 @@ export { parseState, writeFileAtomic } from "./snapshot.js";
 /**
  * spotdesk's data directory: SPOTDESK_DATA_DIR, else the platform's user data directory
  * ($XDG_DATA_HOME/spotdesk or ~/.local/share/spotdesk; ~/Library/Application Support/spotdesk on
- * macOS; %LOCALAPPDATA%\spotdesk on Windows).
+ * macOS; %LOCALAPPDATA%\spotdesk on Windows). Not env-paths, unlike the credential store: its
+ * Windows data directory is %LOCALAPPDATA%\spotdesk\Data, where existing accounts are not.
  */
 export function defaultDataDir(
   env: NodeJS.ProcessEnv = process.env,

@@ -4,19 +4,15 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  parseJsonExact,
-  RestAdapter,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, parseJsonExact, RestAdapter } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { PROBIT_CODE, PROBIT_ERRORS } from "./info.js";
+
+export { PROBIT_CODE, PROBIT_ERRORS };
 
 /**
  * ProBit Global (https://docs-en.probit.com): OAuth 2.0 client credentials. POST
@@ -40,49 +36,6 @@ export const PROBIT_PATHS = {
 
 /** Seed 001 §9: "probit token refresh at 95% of its lifetime". */
 export const PROBIT_TOKEN_RENEW_AT = 0.95;
-
-/** ProBit's documented errorCode strings and HTTP statuses (docs-en.probit.com/docs/http-errors, checked). */
-export const PROBIT_CODE = {
-  INVALID_ARGUMENT: "INVALID_ARGUMENT",
-  INVALID_MARKET: "INVALID_MARKET",
-  INVALID_ORDER: "INVALID_ORDER", // 400 "Requested order is not exist. Or It is not your order."
-  INVALID_CURRENCY: "INVALID_CURRENCY",
-  NOT_ALLOWED_COMBINATION: "NOT_ALLOWED_COMBINATION",
-  NOT_ENOUGH_BALANCE: "NOT_ENOUGH_BALANCE",
-  MARKET_CLOSED: "MARKET_CLOSED",
-  MARKET_NOT_FOUND: "MARKET_NOT_FOUND",
-  MARKET_UNAVAILABLE: "MARKET_UNAVAILABLE",
-  UNAUTHORIZED: "UNAUTHORIZED",
-  FORBIDDEN: "FORBIDDEN",
-  TOO_MANY_OPEN_ORDERS: "TOO_MANY_OPEN_ORDERS",
-  UNKNOWN_USER_BLOCKED: "UNKNOWN_USER_BLOCKED",
-  RATE_LIMIT_EXCEEDED: "RATE_LIMIT_EXCEEDED",
-  TRADING_UNAVAILABLE: "TRADING_UNAVAILABLE",
-  PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
-  RESOURCE_LOCKED: "RESOURCE_LOCKED",
-  UNAVAILABLE: "UNAVAILABLE",
-} as const;
-
-export const PROBIT_ERRORS: ErrorCodeTable = {
-  auth: [PROBIT_CODE.UNAUTHORIZED, PROBIT_CODE.FORBIDDEN, PROBIT_CODE.UNKNOWN_USER_BLOCKED],
-  "rate-limit": [PROBIT_CODE.RATE_LIMIT_EXCEEDED],
-  "insufficient-funds": [PROBIT_CODE.NOT_ENOUGH_BALANCE],
-  "order-not-found": [PROBIT_CODE.INVALID_ORDER],
-  "invalid-order": [
-    PROBIT_CODE.INVALID_ARGUMENT,
-    PROBIT_CODE.INVALID_MARKET,
-    PROBIT_CODE.INVALID_CURRENCY,
-    PROBIT_CODE.NOT_ALLOWED_COMBINATION,
-    PROBIT_CODE.MARKET_CLOSED,
-    PROBIT_CODE.MARKET_NOT_FOUND,
-    PROBIT_CODE.MARKET_UNAVAILABLE,
-    PROBIT_CODE.TOO_MANY_OPEN_ORDERS,
-    PROBIT_CODE.TRADING_UNAVAILABLE,
-    PROBIT_CODE.PAYLOAD_TOO_LARGE,
-    PROBIT_CODE.RESOURCE_LOCKED,
-    PROBIT_CODE.UNAVAILABLE,
-  ],
-};
 
 // ---------------------------------------------------------------- the bearer token (seed 001 §4)
 
@@ -255,7 +208,6 @@ export class ProbitAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions) {
     super("probit", credentials, options, {
       baseUrl: PROBIT_BASE_URL,
-      errors: PROBIT_ERRORS,
     });
     // The token host is a second host: --base-url replaces it too (issue 8).
     this.accounts = new RestClient("probit", {

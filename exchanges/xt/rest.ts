@@ -4,20 +4,16 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import {
-  collectBalances,
-  type ErrorCodeTable,
-  type JsonResponse,
-  type OrderToPlace,
-  RestAdapter,
-  toMillis,
-} from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import { XT_CODE, XT_ERRORS } from "./info.js";
+
+export { XT_CODE, XT_ERRORS };
 
 /**
  * XT spot v4 (https://doc.xt.com/docs/spot/Access%20Description/signSteps): headers
@@ -37,53 +33,6 @@ export const XT_PATHS = {
   openOrder: "/v4/open-order",
   balances: "/v4/balances",
 } as const;
-
-/** XT's documented message codes (mc) with their documented messages. */
-export const XT_CODE = {
-  AUTH_001: "Missing request header validate-appkey",
-  AUTH_002: "Missing request header validate-timestamp",
-  AUTH_003: "Missing request header validate-recvwindow",
-  AUTH_004: "Bad request header validate-recvwindow",
-  AUTH_005: "Missing request header validate-algorithms",
-  AUTH_006: "Bad request header validate-algorithms",
-  AUTH_007: "Missing request header validate-signature",
-  AUTH_101: "ApiKey does not exist",
-  AUTH_102: "ApiKey is not activated",
-  AUTH_103: "Signature error",
-  AUTH_104: "Unbound IP request",
-  AUTH_105: "Outdated message",
-  AUTH_106: "Exceeded apikey permission",
-  SYMBOL_001: "Symbol not exist",
-  ORDER_001: "Platform rejection",
-  ORDER_002: "Insufficient funds",
-  ORDER_004: "No transaction",
-  ORDER_005: "Order not exist",
-  ORDER_006: "Too many open orders",
-  ORDER_008: "The order price or quantity precision is abnormal",
-} as const;
-type XtCode = keyof typeof XT_CODE;
-const codes = (...names: XtCode[]) => names;
-
-export const XT_ERRORS: ErrorCodeTable = {
-  auth: codes(
-    "AUTH_001",
-    "AUTH_002",
-    "AUTH_003",
-    "AUTH_004",
-    "AUTH_005",
-    "AUTH_006",
-    "AUTH_007",
-    "AUTH_101",
-    "AUTH_102",
-    "AUTH_103",
-    "AUTH_104",
-    "AUTH_105",
-    "AUTH_106",
-  ),
-  "insufficient-funds": codes("ORDER_002"),
-  "order-not-found": codes("ORDER_005"),
-  "invalid-order": codes("SYMBOL_001", "ORDER_001", "ORDER_004", "ORDER_006", "ORDER_008"),
-};
 
 type Params = Record<string, string | number | undefined>;
 
@@ -181,7 +130,6 @@ export class XtAdapter extends RestAdapter {
     // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
     super("xt", credentials, options, {
       baseUrl: XT_BASE_URL,
-      errors: XT_ERRORS,
     });
   }
 

@@ -70,17 +70,24 @@ export class BotHost {
     private readonly cluster?: BotCluster,
   ) {
     cluster?.bus.on((event) => this.onClusterMessage(event));
+    cluster?.bus.onRemoveRequest((botId) => this.remove(botId));
   }
 
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
+  private sweepError: string | undefined;
   /** bots whose lease this process holds without running them (they could not start) */
   private readonly parked = new Set<string>();
-  private readonly remoteRemovals = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+  /** bots removed here whose record may not be deleted yet: never started again */
+  private readonly removed = new Set<string>();
 
   /** Resumes every stored runnable bot (serve's start); with leases, those nobody else runs. */
   async startAll(): Promise<void> {
-    for (const bot of await this.app.storage.listBots()) await this.start(bot.id);
-    if (this.cluster) this.scheduleSweep();
+    if (this.cluster) this.scheduleSweep(); // also when a start below fails: the sweep tries again
+    for (const bot of await this.app.storage.listBots()) {
+      await this.start(bot.id).catch((error: unknown) =>
+        this.app.logger.error("bot start failed", { botId: bot.id, error: String(error) }),
+      );
+    }
   }
 
   /**
@@ -93,7 +100,15 @@ export class BotHost {
     this.sweepTimer = setTimeout(
       () => {
         void this.sweep()
-          .catch((error: unknown) => this.app.logger.warn("bot lease sweep failed", { error: String(error) }))
+          .then(() => {
+            this.sweepError = undefined;
+          })
+          .catch((error: unknown) => {
+            // once per outage, not every third of a lease time
+            if (String(error) !== this.sweepError)
+              this.app.logger.warn("bot lease sweep failed", { error: String(error) });
+            this.sweepError = String(error);
+          })
           .finally(() => this.scheduleSweep());
       },
       Math.floor(this.cluster.leases.leaseMs / 3),
@@ -119,6 +134,7 @@ export class BotHost {
   /** The lease is gone (taken over, or the bot removed): stop here without a word or a write. */
   private async lose(botId: string): Promise<void> {
     this.parked.delete(botId);
+    this.removed.delete(botId);
     this.unsaved.delete(botId);
     const current = this.running.get(botId);
     await this.cluster?.leases.release(botId);
@@ -133,28 +149,9 @@ export class BotHost {
 
   private onClusterMessage(event: ClusterEnvelope): void {
     if (this.closed || !this.cluster) return;
-    const me = this.cluster.bus.instanceId;
-    if (event.kind === "bot-changed") {
-      // only the owner reacts (removed credentials stop the bot); a free lease is taken by the sweep
-      if (this.running.has(event.botId) || this.parked.has(event.botId)) this.changed(event.botId);
-    } else if (event.kind === "bot-remove" && event.to === me) {
-      this.remove(event.botId).then(
-        () => this.cluster?.bus.send({ kind: "bot-remove-done", requestId: event.requestId, to: event.origin }),
-        (error: unknown) =>
-          this.cluster?.bus.send({
-            kind: "bot-remove-done",
-            requestId: event.requestId,
-            to: event.origin,
-            error: message(error),
-          }),
-      );
-    } else if (event.kind === "bot-remove-done" && event.to === me) {
-      const waiting = this.remoteRemovals.get(event.requestId);
-      if (!waiting) return;
-      this.remoteRemovals.delete(event.requestId);
-      if (event.error === undefined) waiting.resolve();
-      else waiting.reject(new Error(event.error));
-    }
+    // only the owner reacts (removed credentials stop the bot); a free lease is taken by the sweep
+    if (event.kind === "bot-changed" && (this.running.has(event.botId) || this.parked.has(event.botId)))
+      this.changed(event.botId);
   }
 
   /** A bot was created or its record changed (the routes call this through app.bots). */
@@ -176,7 +173,7 @@ export class BotHost {
 
   private async startNow(botId: string): Promise<void> {
     const bot = await this.app.storage.getBot(botId);
-    if (!bot || !isRunnable(bot.botType) || this.closed) return;
+    if (!bot || !isRunnable(bot.botType) || this.closed || this.removed.has(botId)) return;
     const current = this.running.get(botId);
     if (!current && this.cluster) {
       // docs/scale-out.md: only the holder of the bot's lease runs it
@@ -395,6 +392,7 @@ export class BotHost {
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
     // the lease is kept until the record is gone (the next sweep lets it go): no one restarts it meanwhile
+    if (this.cluster) this.removed.add(botId);
   }
 
   /**
@@ -407,25 +405,7 @@ export class BotHost {
     if (this.parked.has(botId)) return; // never started here: it placed nothing
     const holder = await leases.holderOf(botId);
     if (holder !== undefined && holder !== bus.instanceId) {
-      const requestId = `${bus.instanceId}:${botId}:${Date.now()}`;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          this.remoteRemovals.delete(requestId);
-          reject(new Error(`the process running this bot did not answer within ${REMOTE_REMOVE_TIMEOUT_MS} ms`));
-        }, REMOTE_REMOVE_TIMEOUT_MS);
-        timer.unref();
-        this.remoteRemovals.set(requestId, {
-          resolve: () => {
-            clearTimeout(timer);
-            resolve();
-          },
-          reject: (error) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        });
-        bus.send({ kind: "bot-remove", botId, requestId, to: holder });
-      });
+      await bus.askToRemove(botId, holder, REMOTE_REMOVE_TIMEOUT_MS);
       return;
     }
     const bot = await this.app.storage.getBot(botId);
@@ -435,6 +415,7 @@ export class BotHost {
     if (!prepared) return;
     try {
       await prepared.runner.stop({ cancelOrders: true });
+      this.removed.add(botId);
     } finally {
       this.releaseFeed(prepared.feedKey);
       await prepared.adapter.close().catch(() => undefined);
@@ -469,7 +450,5 @@ export class BotHost {
     await this.flushAll(); // the last states reach the records before the database closes
     // a clean stop hands the bots over at once instead of after the lease time
     if (this.cluster) for (const botId of this.cluster.leases.heldBots()) await this.cluster.leases.release(botId);
-    for (const waiting of this.remoteRemovals.values()) waiting.reject(new Error("the server is stopping"));
-    this.remoteRemovals.clear();
   }
 }

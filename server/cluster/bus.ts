@@ -62,6 +62,55 @@ export class ClusterBus {
     await this.subscriber.subscribe(CLUSTER_CHANNEL);
   }
 
+  private readonly pending = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();
+  private requests = 0;
+
+  /**
+   * Asks process `to` (the holder of the bot's lease) to remove the bot; resolves when it has
+   * (its orders cancelled), rejects with its error, or after `timeoutMs` without an answer.
+   */
+  askToRemove(botId: string, to: string, timeoutMs: number): Promise<void> {
+    const requestId = `${this.instanceId}:${++this.requests}`;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new Error(`the process running this bot did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      timer.unref();
+      const settle = (error?: Error) => {
+        clearTimeout(timer);
+        this.pending.delete(requestId);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.pending.set(requestId, { resolve: () => settle(), reject: settle });
+      this.send({ kind: "bot-remove", botId, requestId, to });
+    });
+  }
+
+  /** Answers the remove requests addressed to this process with `remove`'s outcome. */
+  onRemoveRequest(remove: (botId: string) => Promise<void>): void {
+    this.on((event) => {
+      if (event.kind === "bot-remove" && event.to === this.instanceId) {
+        const answer = (error?: string) =>
+          this.send({
+            kind: "bot-remove-done",
+            requestId: event.requestId,
+            to: event.origin,
+            ...(error !== undefined ? { error } : {}),
+          });
+        remove(event.botId).then(
+          () => answer(),
+          (error: unknown) => answer(error instanceof Error ? error.message : String(error)),
+        );
+      } else if (event.kind === "bot-remove-done" && event.to === this.instanceId) {
+        const waiting = this.pending.get(event.requestId);
+        if (event.error === undefined) waiting?.resolve();
+        else waiting?.reject(new Error(event.error));
+      }
+    });
+  }
+
   on(handler: (message: ClusterEnvelope) => void): void {
     this.handlers.push(handler);
   }
@@ -77,5 +126,6 @@ export class ClusterBus {
 
   close(): void {
     this.closed = true;
+    for (const waiting of this.pending.values()) waiting.reject(new Error("the server is stopping"));
   }
 }

@@ -145,7 +145,8 @@ export function fencedAdapter(adapter: ExchangeAdapter, botId: string, leases: B
     get(target, property, receiver) {
       if (property === "createOrder" || property === "createBatch") {
         const original = Reflect.get(target, property, receiver) as (...args: unknown[]) => Promise<unknown>;
-        return (...args: unknown[]) => {
+        // a refusal is a rejected promise, as the exchange's own errors are
+        return async (...args: unknown[]) => {
           check();
           return original.apply(target, args);
         };

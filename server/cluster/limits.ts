@@ -4,10 +4,14 @@
  * one Lua script, so the check and the record are atomic across processes. The same sliding
  * window as the in-process RateLimiter (server/app.ts): a call leaves the window `windowMs` after
  * it was made.
+ *
+ * While Redis cannot be reached the limits fall back to this process's memory (logged once), so
+ * the server keeps answering with per-process limits instead of failing every call.
  */
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { CallLimiter } from "../app.js";
+import type { Logger } from "../../lib/log.js";
+import { type CallLimiter, memoryLimiter } from "../app.js";
 
 const PREFIX = "spotdesk:limit:";
 
@@ -24,7 +28,7 @@ redis.call('ZADD', KEYS[1], now, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], window)
 return n + 1`;
 
-export function redisLimiter(redis: Redis): CallLimiter {
+export function redisLimiter(redis: Redis, logger: Logger): CallLimiter {
   redis.defineCommand("spotdeskLimit", { numberOfKeys: 1, lua: SCRIPT });
   const run = redis as unknown as {
     spotdeskLimit(
@@ -40,15 +44,37 @@ export function redisLimiter(redis: Redis): CallLimiter {
   let sequence = 0;
   const prefix = randomBytes(4).toString("hex");
   const member = (now: number) => `${now}:${prefix}:${++sequence}`;
+  const local = memoryLimiter();
+  let degraded = false;
+  const shared = async <T>(work: () => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work();
+      if (degraded) logger.info("limits shared through redis again", {});
+      degraded = false;
+      return result;
+    } catch (error) {
+      if (!degraded) logger.warn("redis unreachable: limits kept per process meanwhile", { error: String(error) });
+      degraded = true;
+      return fallback();
+    }
+  };
   return {
-    async take(key, limit, windowMs, now) {
-      return (await run.spotdeskLimit(PREFIX + key, now, windowMs, limit, "1", member(now))) >= 0;
-    },
-    async count(key, windowMs, now) {
-      return run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "0", "");
-    },
-    async record(key, windowMs, now) {
-      await run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "2", member(now));
-    },
+    take: (key, limit, windowMs, now) =>
+      shared(
+        async () => (await run.spotdeskLimit(PREFIX + key, now, windowMs, limit, "1", member(now))) >= 0,
+        () => local.take(key, limit, windowMs, now),
+      ),
+    count: (key, windowMs, now) =>
+      shared(
+        () => run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "0", ""),
+        () => local.count(key, windowMs, now),
+      ),
+    record: (key, windowMs, now) =>
+      shared(
+        async () => {
+          await run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "2", member(now));
+        },
+        () => local.record(key, windowMs, now),
+      ),
   };
 }

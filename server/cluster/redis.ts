@@ -1,8 +1,8 @@
 /**
  * The Redis connections of a server process started with `--redis` (docs/scale-out.md): one for
  * commands (limits, leases, publishing) and one subscribed to the cluster channel (a subscribed
- * connection can issue no other command). A lost connection reconnects with a capped backoff;
- * meanwhile commands wait in ioredis's offline queue and fail after `maxRetriesPerRequest`.
+ * connection can issue no other command). A lost connection reconnects with a capped backoff
+ * (ioredis subscribes again by itself); meanwhile commands fail at once.
  */
 import { Redis } from "ioredis";
 import type { Logger } from "../../lib/log.js";
@@ -15,7 +15,10 @@ export function redactRedisUrl(url: string): string {
 export function connectRedis(url: string, logger: Logger, role: string): Redis {
   const redis = new Redis(url, {
     lazyConnect: true,
-    maxRetriesPerRequest: 2,
+    // a command while disconnected fails at once (the limits fall back to memory, a lease
+    // renewal counts as missed) instead of waiting in a queue behind the reconnection
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
     connectTimeout: 5000,
     retryStrategy: (times) => Math.min(100 * 2 ** times, 2000),
   });

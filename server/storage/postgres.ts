@@ -11,8 +11,11 @@
  * - counting code requests and inserting one takes transaction-scoped advisory locks on the
  *   e-mail and the address first, so parallel requests on several processes cannot pass a limit
  *   together;
- * - nothing is cached in the process: another process's write (a logout, a scope change) is seen
- *   by the next read.
+ * - the rows every authenticated call reads (session, user, API-key record, token pair) are
+ *   cached as in sqlite.ts (docs/server-speed.md): any change to those tables, by any process,
+ *   moves `cache_version` (a trigger, in the writing transaction), and the cache is emptied when a
+ *   read finds it moved; the version is read at most once per event-loop turn, so a logout or a
+ *   scope change on another process counts on the next call here.
  *
  * Deleted means deleted (docs/scale-out.md "Deleted secrets on PostgreSQL"): PostgreSQL has no
  * secure_delete; after removing a secret the table is rewritten (`VACUUM FULL`), so the old row
@@ -64,7 +67,24 @@ const MIGRATIONS: string[] = [
      setup TEXT NOT NULL, credentials TEXT, state TEXT NOT NULL, created BIGINT NOT NULL);
    CREATE TABLE outbox (
      id BIGSERIAL PRIMARY KEY, ts BIGINT NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL, body TEXT NOT NULL);`,
+  // the read cache's version: any change to a cached table, by any process, moves it (in the
+  // writing transaction, so a reader that sees the new row sees the new version too)
+  `CREATE TABLE cache_version (n BIGINT NOT NULL);
+   INSERT INTO cache_version (n) VALUES (0);
+   CREATE FUNCTION spotdesk_cache_changed() RETURNS trigger LANGUAGE plpgsql AS
+     $$ BEGIN UPDATE cache_version SET n = n + 1; RETURN NULL; END $$;
+   CREATE TRIGGER users_cache AFTER INSERT OR UPDATE OR DELETE ON users
+     FOR EACH STATEMENT EXECUTE FUNCTION spotdesk_cache_changed();
+   CREATE TRIGGER sessions_cache AFTER INSERT OR UPDATE OR DELETE ON sessions
+     FOR EACH STATEMENT EXECUTE FUNCTION spotdesk_cache_changed();
+   CREATE TRIGGER api_keys_cache AFTER INSERT OR UPDATE OR DELETE ON api_keys
+     FOR EACH STATEMENT EXECUTE FUNCTION spotdesk_cache_changed();
+   CREATE TRIGGER token_pairs_cache AFTER INSERT OR UPDATE OR DELETE ON token_pairs
+     FOR EACH STATEMENT EXECUTE FUNCTION spotdesk_cache_changed();`,
 ];
+
+/** rows kept per table by the read cache (the oldest goes first) */
+const CACHED_ROWS = 4096;
 
 /** The advisory lock that serializes migrations of processes starting together. */
 const MIGRATION_LOCK = 1_505_150_001;
@@ -248,6 +268,69 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     for (const table of tables) await pool.query(`VACUUM FULL ${table}`);
   };
 
+  const cache = {
+    sessions: new Map<string, SessionRow | null>(),
+    users: new Map<string, UserRow | null>(),
+    apiKeys: new Map<string, ApiKeyRow | null>(),
+    pairs: new Map<string, PairRow | null>(),
+  };
+  /** moves with every emptying: a row read before it is not kept after it */
+  let generation = 0;
+  const forget = (): void => {
+    generation++;
+    cache.sessions.clear();
+    cache.users.clear();
+    cache.apiKeys.clear();
+    cache.pairs.clear();
+  };
+  let knownVersion: number | undefined;
+  let versionCheck: Promise<void> | undefined;
+  /** reads cache_version once for the reads of this turn; a changed version empties the cache */
+  const checkVersion = (): Promise<void> => {
+    if (versionCheck) return versionCheck;
+    const check = (async () => {
+      const version = (await one<{ n: number }>("SELECT n FROM cache_version"))?.n;
+      if (version !== knownVersion) {
+        knownVersion = version;
+        forget();
+      }
+    })();
+    versionCheck = check;
+    setImmediate(() => {
+      if (versionCheck === check) versionCheck = undefined;
+    }).unref();
+    return check;
+  };
+  const cached = async <R>(
+    map: Map<string, R | null>,
+    key: string,
+    load: () => Promise<R | undefined>,
+  ): Promise<R | undefined> => {
+    await checkVersion();
+    const hit = map.get(key);
+    if (hit !== undefined) return hit ?? undefined;
+    const seen = generation;
+    const row = await load();
+    if (seen === generation) {
+      if (map.size >= CACHED_ROWS) map.delete(map.keys().next().value!);
+      map.set(key, row ?? null);
+    }
+    return row;
+  };
+  /** runs a write to a cached table, then empties the cache (also when the write failed) */
+  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } finally {
+      forget();
+    }
+  };
+
+  /** a statement on a cached table (users, sessions, api_keys, token_pairs) */
+  const write = (sql: string, values: unknown[] = []) => writing(() => pool.query(sql, values));
+  const changedWrite = async (sql: string, values: unknown[] = []): Promise<number> =>
+    (await write(sql, values)).rowCount ?? 0;
+
   let closed = false;
   return {
     kind: "postgres",
@@ -269,13 +352,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       return (await one<{ n: number }>("SELECT COUNT(*)::int AS n FROM users"))?.n ?? 0;
     },
     async createUser(u) {
-      await pool.query(
+      await write(
         "INSERT INTO users (id, email, password_hash, admin, scope, last_active, created) VALUES ($1, $2, $3, $4, $5, $6, $7)",
         [u.id, u.email, u.passwordHash, u.admin, JSON.stringify(u.scope), u.lastActive, u.created],
       );
     },
     async getUser(id) {
-      const row = await one<UserRow>("SELECT * FROM users WHERE id = $1", [id]);
+      const row = await cached(cache.users, id, () => one<UserRow>("SELECT * FROM users WHERE id = $1", [id]));
       return row ? toUser(row) : undefined;
     },
     async getUserByEmail(email) {
@@ -298,10 +381,10 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       if (changes.lastActive !== undefined) set("last_active", changes.lastActive);
       if (sets.length === 0) return;
       values.push(id);
-      await pool.query(`UPDATE users SET ${sets.join(", ")} WHERE id = $${values.length}`, values);
+      await write(`UPDATE users SET ${sets.join(", ")} WHERE id = $${values.length}`, values);
     },
     async deleteUser(id) {
-      const removed = (await changed("DELETE FROM users WHERE id = $1", [id])) > 0;
+      const removed = (await changedWrite("DELETE FROM users WHERE id = $1", [id])) > 0;
       if (removed) await scrub("users", "credentials", "sessions");
       return removed;
     },
@@ -379,13 +462,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       await pool.query("DELETE FROM email_codes WHERE id = $1", [id]);
     },
     async createSession(s) {
-      await pool.query(
+      await write(
         "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created) VALUES ($1, $2, $3, $4, $5, $6)",
         [s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created],
       );
     },
     async getSession(id) {
-      const row = await one<SessionRow>("SELECT * FROM sessions WHERE id = $1", [id]);
+      const row = await cached(cache.sessions, id, () => one<SessionRow>("SELECT * FROM sessions WHERE id = $1", [id]));
       return row ? toSession(row) : undefined;
     },
     async findSessionByRefreshHash(hash) {
@@ -396,40 +479,43 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     },
     async rotateSession(id, expectedHash, nextHash, expires) {
       return (
-        (await changed(
+        (await changedWrite(
           "UPDATE sessions SET refresh_hash = $1, previous_hash = $2, expires = $3 WHERE id = $4 AND refresh_hash = $2",
           [nextHash, expectedHash, expires, id],
         )) === 1
       );
     },
     async deleteSession(id) {
-      await pool.query("DELETE FROM sessions WHERE id = $1", [id]);
+      await write("DELETE FROM sessions WHERE id = $1", [id]);
     },
     async deleteSessionsOfUser(userId) {
-      await pool.query("DELETE FROM sessions WHERE user_id = $1", [userId]);
+      await write("DELETE FROM sessions WHERE user_id = $1", [userId]);
     },
     async setApiKey(r) {
       const [client, exchange, account] = r.path;
-      await pool.query(
+      await write(
         `INSERT INTO api_keys (path, client, exchange, account, envelope, created) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (path) DO UPDATE SET envelope = excluded.envelope`,
         [pathKey(r.path), client, exchange, account, JSON.stringify(r.envelope), r.created],
       );
     },
     async getApiKey(path) {
-      const row = await one<ApiKeyRow>("SELECT * FROM api_keys WHERE path = $1", [pathKey(path)]);
+      const key = pathKey(path);
+      const row = await cached(cache.apiKeys, key, () =>
+        one<ApiKeyRow>("SELECT * FROM api_keys WHERE path = $1", [key]),
+      );
       return row ? toApiKey(row) : undefined;
     },
     async listApiKeys() {
       return (await rows<ApiKeyRow>("SELECT * FROM api_keys ORDER BY client, exchange, account")).map(toApiKey);
     },
     async deleteApiKey(path) {
-      const removed = (await changed("DELETE FROM api_keys WHERE path = $1", [pathKey(path)])) > 0;
+      const removed = (await changedWrite("DELETE FROM api_keys WHERE path = $1", [pathKey(path)])) > 0;
       if (removed) await scrub("api_keys");
       return removed;
     },
     async setTokenPair(r) {
-      await pool.query(
+      await write(
         `INSERT INTO token_pairs (exchange, pair, price_decimals, amount_decimals) VALUES ($1, $2, $3, $4)
          ON CONFLICT (exchange, pair) DO UPDATE SET price_decimals = excluded.price_decimals,
            amount_decimals = excluded.amount_decimals`,
@@ -437,14 +523,16 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       );
     },
     async getTokenPair(exchangeId, pair) {
-      const row = await one<PairRow>("SELECT * FROM token_pairs WHERE exchange = $1 AND pair = $2", [exchangeId, pair]);
+      const row = await cached(cache.pairs, JSON.stringify([exchangeId, pair]), () =>
+        one<PairRow>("SELECT * FROM token_pairs WHERE exchange = $1 AND pair = $2", [exchangeId, pair]),
+      );
       return row ? toPair(row) : undefined;
     },
     async listTokenPairs() {
       return (await rows<PairRow>("SELECT * FROM token_pairs ORDER BY exchange, pair")).map(toPair);
     },
     async deleteTokenPair(exchangeId, pair) {
-      return (await changed("DELETE FROM token_pairs WHERE exchange = $1 AND pair = $2", [exchangeId, pair])) > 0;
+      return (await changedWrite("DELETE FROM token_pairs WHERE exchange = $1 AND pair = $2", [exchangeId, pair])) > 0;
     },
     async createBot(b) {
       await pool.query(

@@ -123,3 +123,33 @@ describe("bench framework (issue 2: results as ratios against a baseline run in 
     expect(median([])).toBeNaN();
   });
 });
+
+describe("the CCXT comparison bench (bench/ccxt.bench.ts)", () => {
+  it("skips every result with the reason when CCXT cannot be installed", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "spotdesk-bench-ccxt-"));
+    // a version that does not exist, asked of npm offline: the install fails at once
+    writeFileSync(
+      join(folder, "package.json"),
+      JSON.stringify({ name: "x", private: true, dependencies: { ccxt: "0.0.0-none" } }),
+    );
+    const saved = { dir: process.env.BENCH_CCXT_DIR, offline: process.env.npm_config_offline };
+    process.env.BENCH_CCXT_DIR = folder;
+    process.env.npm_config_offline = "true";
+    try {
+      const { run } = await import("../../bench/ccxt.bench.js");
+      const outcomes = await run();
+      expect(outcomes).toHaveLength(5);
+      for (const outcome of outcomes) {
+        expect(outcome).toMatchObject({
+          skipped: expect.stringMatching(/^CCXT not installed: npm install --prefix bench\/ccxt/),
+        });
+      }
+    } finally {
+      if (saved.dir === undefined) delete process.env.BENCH_CCXT_DIR;
+      else process.env.BENCH_CCXT_DIR = saved.dir;
+      if (saved.offline === undefined) delete process.env.npm_config_offline;
+      else process.env.npm_config_offline = saved.offline;
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

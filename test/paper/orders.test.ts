@@ -59,6 +59,30 @@ describe("paper orders and balances", () => {
     expect(balances.BTC).toEqual({ f: "1", l: "0" });
   });
 
+  it("gives the average price of what a taking order filled: the quote it spent over the amount", async () => {
+    const clock = new TestClock();
+    const paper = paperOn(tempDataDir(), clock);
+    const m = market();
+    const [[askTicks]] = m.levels("ask", clock.bucket, 1) as [[number, number]];
+    const best = new Decimal(m.price(askTicks));
+    // enough to walk several levels, inside the limit (the rest of the amount rests)
+    const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.1", price: m.price(askTicks + 2000) });
+    expect(new Decimal(order.filled).gt(0)).toBe(true);
+    // free + locked of the quote fell by what the fills cost (the resting rest is only locked)
+    const { f, l } = (await paper.fetchBalances()).USDT!;
+    const spent = new Decimal(10000).minus(f).minus(l);
+    expect(order.average).toBeDefined();
+    const average = new Decimal(order.average!);
+    expect(average.gte(best)).toBe(true);
+    expect(average.lte(order.price)).toBe(true);
+    // paper charges no fee: what left the quote balance is exactly what the fills cost
+    expect(average.times(order.filled).minus(spent).abs().lte("1e-9")).toBe(true);
+    expect(order.fee).toBeUndefined();
+    // a resting order that has not filled has no average
+    const resting = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "30000" });
+    expect(resting.average).toBeUndefined();
+  });
+
   it("a resting sell locks the base amount", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     await paper.createOrder({ pair: "ETH/USDT", side: "Sell", amount: "2.5", price: "9000" });

@@ -50,9 +50,15 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
       body: { path: ACME, apis: envelope },
     });
     expect(set.status).toBe(200);
-    const db = new Database(join(server.dataDir, "spotdesk.sqlite"), { readonly: true });
-    const row = db.prepare("SELECT envelope FROM api_keys WHERE client = 'Acme'").get() as { envelope: string };
-    db.close();
+    let row: { envelope: string };
+    if (server.storage.kind === "sqlite") {
+      const db = new Database(join(server.dataDir, "spotdesk.sqlite"), { readonly: true });
+      row = db.prepare("SELECT envelope FROM api_keys WHERE client = 'Acme'").get() as { envelope: string };
+      db.close();
+    } else {
+      // SPOTDESK_TEST_STORAGE=postgres (test/server/helpers.ts): the row as the storage reads it
+      row = { envelope: JSON.stringify((await server.storage.getApiKey(ACME))?.envelope) };
+    }
     expect(JSON.parse(row.envelope)).toEqual(envelope);
     expect(row.envelope).not.toContain("SK-very-secret");
     const accounts = await call(server, "GET", "/token/exchanges", { token: admin.session.accessToken });

@@ -8,10 +8,34 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
+import { afterAll } from "vitest";
 import WebSocket from "ws";
 import { enrollChallengeText, loginChallengeText, type SessionAnswer } from "../../lib/api.js";
 import { type RunningServer, type ServerOptions, startServer } from "../../server/index.js";
 import { createJsonLogger } from "../../server/log.js";
+import { type PostgresService, servicesMissing, startPostgres } from "./services.js";
+
+/**
+ * `SPOTDESK_TEST_STORAGE=postgres` runs the server suites on PostgreSQL instead of SQLite
+ * (docs/scale-out.md "Tests"): one postgres per test file, a fresh database per server.
+ */
+const onPostgres = process.env.SPOTDESK_TEST_STORAGE === "postgres";
+/** why a suite about the SQLite file itself does not run on PostgreSQL, or undefined on SQLite */
+export const SQLITE_ONLY = onPostgres
+  ? "skipped: reads the SQLite file, and SPOTDESK_TEST_STORAGE=postgres (storage.test.ts covers PostgreSQL)"
+  : undefined;
+let postgres: Promise<PostgresService> | undefined;
+if (onPostgres) {
+  if (servicesMissing({ postgres: true })) throw new Error("SPOTDESK_TEST_STORAGE=postgres needs PostgreSQL");
+  afterAll(async () => {
+    await (await postgres)?.stop();
+  });
+}
+async function freshDatabase(): Promise<string | undefined> {
+  if (!onPostgres) return undefined;
+  postgres ??= startPostgres();
+  return (await postgres).createDatabase();
+}
 
 export interface Clock {
   now: number;
@@ -26,9 +50,10 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(
   options: Partial<ServerOptions> = {},
-  reuse?: { dataDir: string; clock: Clock; logs: string[] },
+  reuse?: { dataDir: string; clock: Clock; logs: string[]; database?: string },
 ): Promise<TestServer> {
   const dataDir = reuse?.dataDir ?? mkdtempSync(join(tmpdir(), "spotdesk-server-"));
+  const database = reuse ? reuse.database : await freshDatabase();
   const clock = reuse?.clock ?? { now: Date.now() };
   const logs = reuse?.logs ?? [];
   const running = await startServer({
@@ -39,6 +64,7 @@ export async function startTestServer(
     runBots: false,
     now: () => clock.now,
     logger: createJsonLogger({ level: "debug", write: (line) => logs.push(line), now: () => clock.now }),
+    ...(database ? { database } : {}),
     ...options,
   });
   const server: TestServer = Object.assign(running, {
@@ -46,7 +72,7 @@ export async function startTestServer(
     logs,
     async restart(extra: Partial<ServerOptions> = {}) {
       await running.close();
-      return startTestServer({ ...options, ...extra }, { dataDir, clock, logs });
+      return startTestServer({ ...options, ...extra }, { dataDir, clock, logs, ...(database ? { database } : {}) });
     },
     async cleanup() {
       await running.close();

@@ -186,7 +186,10 @@ describe("operations (PRODUCT D7, issue 6 Operations)", () => {
   it("answers GET /health and refuses new requests while shutting down", async () => {
     server = await startTestServer();
     const health = await call(server, "GET", "/health");
-    expect(health.body).toMatchObject({ status: "ok", storage: "sqlite" });
+    expect(health.body).toMatchObject({
+      status: "ok",
+      storage: process.env.SPOTDESK_TEST_STORAGE === "postgres" ? "postgres" : "sqlite",
+    });
     await server.close();
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
@@ -203,11 +206,11 @@ describe("operations (PRODUCT D7, issue 6 Operations)", () => {
     const admin = await registerFirstAdmin(server);
     const user = await permitAndRegister(server, admin, "t@example.com", ["Demo"]);
     expect((await call(server, "GET", "/token/admin/users", { token: user.session.accessToken })).status).toBe(403);
-    const granted = await grantAdmin("T@example.com", server.dataDir);
+    const granted = await grantAdmin("T@example.com", server.dataDir, server.config.database);
     expect(granted).toEqual({ uuid: user.session.uuid, created: false });
     const users = await call(server, "GET", "/token/admin/users", { token: user.session.accessToken });
     expect(users.status).toBe(200);
-    expect(existsSync(join(server.dataDir, "spotdesk.sqlite"))).toBe(true);
+    expect(existsSync(join(server.dataDir, "spotdesk.sqlite"))).toBe(server.storage.kind === "sqlite");
   });
 });
 

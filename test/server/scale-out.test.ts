@@ -119,6 +119,20 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     expect((await call(a!, "GET", "/token/me", { token: first.body.accessToken })).body.code).toBe(607);
   });
 
+  it("a logout on one process closes the session's live sockets on the others at once (4607)", async () => {
+    const user = await register("logout@example.com", ["Demo"]);
+    const [a, b, c] = procs() as [ServerProcess, ServerProcess, ServerProcess];
+    const sockets = [await openLive(b.wsUrl), await openLive(c.wsUrl)];
+    for (const live of sockets) {
+      live.ws.send(
+        JSON.stringify({ purpose: "sub_for_bots", userId: user.session.uuid, token: user.session.accessToken }),
+      );
+      await live.next(2);
+    }
+    expect((await call(a, "POST", "/user/logout", { cookie: user.cookie })).status).toBe(200);
+    for (const live of sockets) expect(await live.closed).toEqual({ code: 4607, reason: "session ended" });
+  });
+
   it("spends a code's 5 attempts across the processes: the sixth check is refused wherever it lands (D8)", async () => {
     const user = await register("attempts@example.com", ["Demo"]);
     expect((await call(procs()[0]!, "POST", "/code", { headers: { email: user.email } })).status).toBe(200);
@@ -298,4 +312,40 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     expect(new Set(afterKill.map((d) => d.botId)).size).toBe(3);
     for (const client of live) client.ws.close();
   }, 120_000);
+
+  it("removes a bot that another process runs: its owner cancels its orders first, and nobody places it again (D25)", async () => {
+    const token = admin.session.accessToken;
+    const headers = { path: pathHeader(DEMO) };
+    const [, owner, other] = procs() as [ServerProcess, ServerProcess, ServerProcess];
+    const created = await call(owner, "POST", "/token/bot", {
+      token,
+      headers,
+      body: { botType: "floating-bot", setup: { main: { pair: "BTC/USDT", side: "Sell", quote: 20, percent: 2 } } },
+    });
+    expect(created.status).toBe(200);
+    const botId = created.body.botId as string;
+    const ownOrders = async () => {
+      const res = await call(other, "GET", "/token/trade/orders", { token, headers });
+      return (res.body as { clientOrderId?: string }[]).filter((o) => o.clientOrderId?.startsWith(botTag(botId)));
+    };
+    await waitFor(async () => (await ownOrders()).length === 1, "the bot's order on paper");
+    // asked on the process that does not run it
+    const removed = await call(other, "DELETE", "/token/bot", { token, body: { botId } });
+    expect(removed.body).toEqual({ removed: true, botId });
+    expect(await ownOrders()).toEqual([]);
+    await new Promise((r) => setTimeout(r, LEASE_MS * 2)); // sweeps on every process
+    expect(await ownOrders()).toEqual([]);
+    const listed = (await call(owner, "GET", "/token/bots", { token })).body as { botId: string }[];
+    expect(listed.map((b) => b.botId)).not.toContain(botId);
+  });
+
+  it("keeps answering when Redis goes away: limits fall back to each process, nothing crashes", async () => {
+    await redis.stop();
+    for (const p of procs().slice(1)) {
+      expect((await call(p, "GET", "/health")).status).toBe(200);
+      const me = await call(p, "GET", "/token/me", { token: admin.session.accessToken });
+      expect(me.body).toMatchObject({ email: "admin@example.com" });
+    }
+    for (const p of procs().slice(1)) expect(p.child.exitCode).toBeNull();
+  });
 });

@@ -20,7 +20,14 @@ import { createRouter, type Route } from "../../server/http.js";
 import { grantAdmin } from "../../server/index.js";
 import { createJsonLogger, redactServer } from "../../server/log.js";
 import { openSqliteStorage } from "../../server/storage/sqlite.js";
-import { call, permitAndRegister, registerFirstAdmin, startTestServer, type TestServer } from "./helpers.js";
+import {
+  call,
+  permitAndRegister,
+  registerFirstAdmin,
+  SQLITE_ONLY,
+  startTestServer,
+  type TestServer,
+} from "./helpers.js";
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -30,109 +37,121 @@ afterEach(async () => {
 
 const DEMO = { path: pathHeader(["Demo", "paper", "main"]) };
 
-describe("cached reads of the request path", () => {
-  it("a user made admin by grant-admin (another connection to the file) is admin on the next call", async () => {
-    server = await startTestServer();
-    const admin = await registerFirstAdmin(server);
-    const user = await permitAndRegister(server, admin, "trader@example.com", ["Demo"]);
-    // the user's row is read (and remembered) by these calls
-    expect(
-      (await call(server, "GET", "/token/trade/balances", { token: user.session.accessToken, headers: DEMO })).status,
-    ).toBe(200);
-    expect((await call(server, "GET", "/token/admin/users", { token: user.session.accessToken })).status).toBe(403);
-    await grantAdmin("trader@example.com", server.dataDir);
-    const after = await call(server, "GET", "/token/admin/users", { token: user.session.accessToken });
-    expect(after.status).toBe(200);
-  });
-
-  it("a scope change, a removed account and a logout count on the very next call", async () => {
-    server = await startTestServer();
-    const admin = await registerFirstAdmin(server);
-    const user = await permitAndRegister(server, admin, "trader@example.com", ["Demo"]);
-    const token = user.session.accessToken;
-    expect((await call(server, "GET", "/token/trade/balances", { token, headers: DEMO })).status).toBe(200);
-
-    const scope = await call(server, "PUT", `/token/admin/user/${user.session.uuid}/scope`, {
-      token: admin.session.accessToken,
-      body: { scope: ["Elsewhere"] },
+describe.skipIf(SQLITE_ONLY !== undefined)(
+  `cached reads of the request path${SQLITE_ONLY ? ` (${SQLITE_ONLY})` : ""}`,
+  () => {
+    it("a user made admin by grant-admin (another connection to the file) is admin on the next call", async () => {
+      server = await startTestServer();
+      const admin = await registerFirstAdmin(server);
+      const user = await permitAndRegister(server, admin, "trader@example.com", ["Demo"]);
+      // the user's row is read (and remembered) by these calls
+      expect(
+        (await call(server, "GET", "/token/trade/balances", { token: user.session.accessToken, headers: DEMO })).status,
+      ).toBe(200);
+      expect((await call(server, "GET", "/token/admin/users", { token: user.session.accessToken })).status).toBe(403);
+      await grantAdmin("trader@example.com", server.dataDir);
+      const after = await call(server, "GET", "/token/admin/users", { token: user.session.accessToken });
+      expect(after.status).toBe(200);
     });
-    expect(scope.status).toBe(200);
-    const refused = await call(server, "GET", "/token/trade/balances", { token, headers: DEMO });
-    expect(refused.status).toBe(403);
 
-    // the admin's own reads of the demo account are remembered, then the account goes
-    expect(
-      (await call(server, "GET", "/token/trade/balances", { token: admin.session.accessToken, headers: DEMO })).status,
-    ).toBe(200);
-    const removed = await call(server, "DELETE", "/token/admin/apikeys", {
-      token: admin.session.accessToken,
-      body: { path: ["Demo", "paper", "main"] },
+    it("a scope change, a removed account and a logout count on the very next call", async () => {
+      server = await startTestServer();
+      const admin = await registerFirstAdmin(server);
+      const user = await permitAndRegister(server, admin, "trader@example.com", ["Demo"]);
+      const token = user.session.accessToken;
+      expect((await call(server, "GET", "/token/trade/balances", { token, headers: DEMO })).status).toBe(200);
+
+      const scope = await call(server, "PUT", `/token/admin/user/${user.session.uuid}/scope`, {
+        token: admin.session.accessToken,
+        body: { scope: ["Elsewhere"] },
+      });
+      expect(scope.status).toBe(200);
+      const refused = await call(server, "GET", "/token/trade/balances", { token, headers: DEMO });
+      expect(refused.status).toBe(403);
+
+      // the admin's own reads of the demo account are remembered, then the account goes
+      expect(
+        (await call(server, "GET", "/token/trade/balances", { token: admin.session.accessToken, headers: DEMO }))
+          .status,
+      ).toBe(200);
+      const removed = await call(server, "DELETE", "/token/admin/apikeys", {
+        token: admin.session.accessToken,
+        body: { path: ["Demo", "paper", "main"] },
+      });
+      expect(removed.status).toBe(200);
+      expect(
+        (await call(server, "GET", "/token/trade/balances", { token: admin.session.accessToken, headers: DEMO }))
+          .status,
+      ).toBe(404);
+
+      expect((await call(server, "POST", "/user/logout", { token: admin.session.accessToken })).status).toBe(200);
+      const after = await call(server, "GET", "/token/admin/users", { token: admin.session.accessToken });
+      expect(after.status).toBe(401);
+      expect(after.body.code).toBe(607);
     });
-    expect(removed.status).toBe(200);
-    expect(
-      (await call(server, "GET", "/token/trade/balances", { token: admin.session.accessToken, headers: DEMO })).status,
-    ).toBe(404);
 
-    expect((await call(server, "POST", "/user/logout", { token: admin.session.accessToken })).status).toBe(200);
-    const after = await call(server, "GET", "/token/admin/users", { token: admin.session.accessToken });
-    expect(after.status).toBe(401);
-    expect(after.body.code).toBe(607);
-  });
+    it("a token verified once does not vouch for a token with another signature", async () => {
+      server = await startTestServer();
+      const admin = await registerFirstAdmin(server);
+      const token = admin.session.accessToken;
+      expect((await call(server, "GET", "/token/admin/users", { token })).status).toBe(200);
+      const last = token.at(-1) === "A" ? "B" : "A";
+      const forged = await call(server, "GET", "/token/admin/users", { token: `${token.slice(0, -1)}${last}` });
+      expect(forged.body.code).toBe(607);
+      const [body] = token.split(".");
+      expect((await call(server, "GET", "/token/admin/users", { token: `${body}.` })).body.code).toBe(607);
+      expect((await call(server, "GET", "/token/admin/users", { token })).status).toBe(200);
+    });
 
-  it("a token verified once does not vouch for a token with another signature", async () => {
-    server = await startTestServer();
-    const admin = await registerFirstAdmin(server);
-    const token = admin.session.accessToken;
-    expect((await call(server, "GET", "/token/admin/users", { token })).status).toBe(200);
-    const last = token.at(-1) === "A" ? "B" : "A";
-    const forged = await call(server, "GET", "/token/admin/users", { token: `${token.slice(0, -1)}${last}` });
-    expect(forged.body.code).toBe(607);
-    const [body] = token.split(".");
-    expect((await call(server, "GET", "/token/admin/users", { token: `${body}.` })).body.code).toBe(607);
-    expect((await call(server, "GET", "/token/admin/users", { token })).status).toBe(200);
-  });
+    it("storage: own writes are read at once, another connection's commits from the next event-loop turn", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "spotdesk-cache-"));
+      const file = join(dir, "db.sqlite");
+      const a = openSqliteStorage(file);
+      const b = openSqliteStorage(file);
+      try {
+        const user = {
+          id: "u1",
+          email: "u1@example.com",
+          passwordHash: null,
+          admin: false,
+          scope: ["A"],
+          lastActive: null,
+          created: 1,
+        };
+        expect(await a.getUser("u1")).toBeUndefined(); // an absence is remembered too
+        await a.createUser(user);
+        expect((await a.getUser("u1"))?.scope).toEqual(["A"]);
+        const copy = await a.getUser("u1");
+        (copy!.scope as string[]).push("mutated");
+        expect((await a.getUser("u1"))?.scope).toEqual(["A"]); // a caller's change stays its own
 
-  it("storage: own writes are read at once, another connection's commits from the next event-loop turn", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "spotdesk-cache-"));
-    const file = join(dir, "db.sqlite");
-    const a = openSqliteStorage(file);
-    const b = openSqliteStorage(file);
-    try {
-      const user = {
-        id: "u1",
-        email: "u1@example.com",
-        passwordHash: null,
-        admin: false,
-        scope: ["A"],
-        lastActive: null,
-        created: 1,
-      };
-      expect(await a.getUser("u1")).toBeUndefined(); // an absence is remembered too
-      await a.createUser(user);
-      expect((await a.getUser("u1"))?.scope).toEqual(["A"]);
-      const copy = await a.getUser("u1");
-      (copy!.scope as string[]).push("mutated");
-      expect((await a.getUser("u1"))?.scope).toEqual(["A"]); // a caller's change stays its own
+        await a.createSession({
+          id: "s1",
+          userId: "u1",
+          refreshHash: "h1",
+          previousHash: null,
+          expires: 10,
+          created: 1,
+        });
+        expect((await a.getSession("s1"))?.userId).toBe("u1");
+        await b.updateUser("u1", { scope: "all", admin: true });
+        await b.deleteSession("s1");
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(await a.getUser("u1")).toMatchObject({ scope: "all", admin: true });
+        expect(await a.getSession("s1")).toBeUndefined();
 
-      await a.createSession({ id: "s1", userId: "u1", refreshHash: "h1", previousHash: null, expires: 10, created: 1 });
-      expect((await a.getSession("s1"))?.userId).toBe("u1");
-      await b.updateUser("u1", { scope: "all", admin: true });
-      await b.deleteSession("s1");
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(await a.getUser("u1")).toMatchObject({ scope: "all", admin: true });
-      expect(await a.getSession("s1")).toBeUndefined();
-
-      await a.setTokenPair({ exchangeId: "paper", pair: "BTC/USDT", priceDecimals: 2, amountDecimals: 4 });
-      expect((await a.getTokenPair("paper", "BTC/USDT"))?.priceDecimals).toBe(2);
-      await a.deleteTokenPair("paper", "BTC/USDT");
-      expect(await a.getTokenPair("paper", "BTC/USDT")).toBeUndefined();
-    } finally {
-      await a.close();
-      await b.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+        await a.setTokenPair({ exchangeId: "paper", pair: "BTC/USDT", priceDecimals: 2, amountDecimals: 4 });
+        expect((await a.getTokenPair("paper", "BTC/USDT"))?.priceDecimals).toBe(2);
+        await a.deleteTokenPair("paper", "BTC/USDT");
+        expect(await a.getTokenPair("paper", "BTC/USDT")).toBeUndefined();
+      } finally {
+        await a.close();
+        await b.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
 
 describe("the JSON logger", () => {
   it("writes the lines the two-pass redaction wrote, field for field", () => {

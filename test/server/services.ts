@@ -135,7 +135,7 @@ export async function startRedis(): Promise<Service> {
   return {
     url: `redis://127.0.0.1:${port}`,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once("exit", r));
         child.kill("SIGKILL");
         await exited;

@@ -125,6 +125,13 @@ describe("the static handler on a real socket", () => {
     expect(css1.body.equals(css)).toBe(true);
   });
 
+  it("answers a navigation to a path with a stray % with the app's page, and leaves other such requests to the API", async () => {
+    const page = await get(base, "/c/[50%][paper][main]", { accept: "text/html" });
+    expect(page.status).toBe(200);
+    expect(page.body.toString()).toContain("<title>t</title>");
+    expect((await get(base, "/c/[50%][paper][main]", {})).status).toBe(404);
+  });
+
   it("answers HEAD with the chosen form's headers and no body", async () => {
     const a = await get(base, "/assets/app.js", { "accept-encoding": "br" }, "HEAD");
     expect(a.headers["content-encoding"]).toBe("br");

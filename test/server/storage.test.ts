@@ -80,6 +80,12 @@ const backends: { name: string; make: () => Backend; skip?: string }[] = [
   { name: "postgres", make: postgres, ...(postgresSkip ? { skip: postgresSkip } : {}) },
 ];
 
+/**
+ * Both caches (docs/server-speed.md) see another connection's commit from the next event-loop
+ * turn on; two server processes never share a turn, the two connections of a test do.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const LIMITS = (now: number): CodeRequestLimits => ({
   since: now - 3600_000,
   perEmailAndAddress: 5,
@@ -124,7 +130,9 @@ for (const { name, make, skip } of backends) {
       await a.createUser({ ...user("u2", "two@example.com"), admin: true, scope: "all", created: 2000 });
       expect(await b.countUsers()).toBe(2);
       expect(await b.getUserByEmail("two@example.com")).toMatchObject({ id: "u2", admin: true, scope: "all" });
+      expect((await a.getUser("u1"))?.scope).toEqual(["Demo"]); // read (and cached) by a
       await b.updateUser("u1", { scope: ["Acme", "Demo"], lastActive: 1_764_000_000_123, passwordHash: "scrypt$x" });
+      await nextTurn();
       expect(await a.getUser("u1")).toEqual({
         ...user("u1", "one@example.com"),
         scope: ["Acme", "Demo"],
@@ -150,6 +158,7 @@ for (const { name, make, skip } of backends) {
       });
       expect((await b.getCredential("cred"))?.publicKey).toEqual(new Uint8Array([1, 2, 3]));
       expect(await b.deleteUser("u1")).toBe(true);
+      await nextTurn();
       expect(await a.getUser("u1")).toBeUndefined();
       expect(await a.getCredential("cred")).toBeUndefined();
       expect(await a.getSession("s1")).toBeUndefined();
@@ -247,10 +256,13 @@ for (const { name, make, skip } of backends) {
       expect(await b.findSessionByRefreshHash(winner)).toMatchObject({ replay: false, session: { id: "s" } });
       expect(await a.findSessionByRefreshHash("h0")).toMatchObject({ replay: true, session: { id: "s" } });
       expect(await a.findSessionByRefreshHash("nothing")).toBeUndefined();
+      expect(await a.getSession("s")).toMatchObject({ refreshHash: winner }); // read (and cached) by a
       await b.deleteSession("s");
+      await nextTurn();
       expect(await a.getSession("s")).toBeUndefined(); // a logout on one process ends it on the other
       await a.createSession({ id: "s2", userId: "u", refreshHash: "h2", previousHash: null, expires: 1, created: 1 });
       await b.deleteSessionsOfUser("u");
+      await nextTurn();
       expect(await a.getSession("s2")).toBeUndefined();
     });
 
@@ -258,7 +270,9 @@ for (const { name, make, skip } of backends) {
       const [a, b] = await twoProcesses();
       const path: [string, string, string] = ["Acme", "gate", "main"];
       await a.setApiKey({ path, envelope: { data: "iv:ct", pair: "BTC/USDT", active: true }, created: 5 });
+      expect((await b.getApiKey(path))?.envelope.data).toBe("iv:ct"); // read (and cached) by b
       await a.setApiKey({ path, envelope: { data: "iv:ct2", pair: "ETH/USDT", active: false }, created: 6 });
+      await nextTurn();
       expect(await b.getApiKey(path)).toEqual({
         path,
         envelope: { data: "iv:ct2", pair: "ETH/USDT", active: false },
@@ -273,7 +287,11 @@ for (const { name, make, skip } of backends) {
         amountDecimals: 6,
       });
       expect(await b.listTokenPairs()).toHaveLength(1);
+      await a.setTokenPair({ exchangeId: "gate", pair: "BTC/USDT", priceDecimals: 3, amountDecimals: 6 });
+      await nextTurn();
+      expect((await b.getTokenPair("gate", "BTC/USDT"))?.priceDecimals).toBe(3);
       expect(await b.deleteTokenPair("gate", "BTC/USDT")).toBe(true);
+      await nextTurn();
       expect(await a.getTokenPair("gate", "BTC/USDT")).toBeUndefined();
       await a.addOutbox({ ts: 1, to: "z@example.com", subject: "code", body: "A******Z" });
 
@@ -302,6 +320,7 @@ for (const { name, make, skip } of backends) {
       expect((await b.clearBotCredentialsForPath(path)).sort()).toEqual(["b2", "b3"]);
       expect((await a.getBot("b3"))?.wrappedCredentials).toBeNull();
       expect(await a.deleteApiKey(path)).toBe(true);
+      await nextTurn();
       expect(await b.getApiKey(path)).toBeUndefined();
       expect(await b.deleteBot("b1")).toBe(true);
       expect(await a.getBot("b1")).toBeUndefined();

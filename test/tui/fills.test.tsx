@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPaperFeed } from "../../exchanges/paper/index.js";
+import { Decimal } from "../../lib/decimal.js";
 import { diffOpenOrders, fillSince, seenOf } from "../../tui/fills.js";
-import { formatFixed } from "../../tui/format.js";
+import { formatFixed, formatPrice } from "../../tui/format.js";
 import { defaultServices, type TuiServices } from "../../tui/services.js";
 import { KEYS, type RenderResult, renderPaperDesk } from "./render.js";
 
@@ -40,6 +41,25 @@ function start(columns = 110, rows = 36): RenderResult {
 
 const ready = (f: string) =>
   /live/.test(f) && /~\d+\.\d+%/.test(f) && f.includes("[b] Buy") && f.includes("Last update");
+const escapeRe = (text: string) => text.replace(/[.,]/g, "\\$&");
+
+/** The average price a buy of `amount` pays walking paper's asks from the best, at the test's clock. */
+function walkAsks(amount: string): string {
+  const feed = createPaperFeed("BTC/USDT", { now });
+  feed.start();
+  const { asks } = feed.book.top(50);
+  feed.stop();
+  let left = new Decimal(amount);
+  let cost = new Decimal(0);
+  for (const [price, size] of asks) {
+    const take = Decimal.min(left, size);
+    cost = cost.plus(take.times(price));
+    left = left.minus(take);
+    if (left.isZero()) break;
+  }
+  return cost.div(amount).toFixed();
+}
+
 /** the best levels of paper's synthetic book at the test's clock, as the TUI's feed sees them */
 function best(): { bid: string; ask: string } {
   const feed = createPaperFeed("BTC/USDT", { now });
@@ -77,7 +97,7 @@ describe("fills you see (issue 21)", () => {
     expect(s.lastFrame()).toContain("Your fills (1)");
   });
 
-  it("says in the 'placed' message what filled at once, and lists it", async () => {
+  it("says in the 'placed' message the average price of what filled at once, and lists it", async () => {
     const s = start();
     await s.waitForFrame(ready);
     const { ask } = best();
@@ -85,11 +105,33 @@ describe("fills you see (issue 21)", () => {
     const limit = (Number(ask) * 1.01).toFixed(1);
     await s.press(KEYS.tab, ...limit, KEYS.down, ..."0.001", "b", "y");
     const placed = await s.waitForFrame((f) => f.includes("placed") && f.includes("at once"));
+    // the average the asks of the same synthetic market give, walked from the best
+    const expected = walkAsks("0.001");
     expect(placed).toMatch(
-      new RegExp(`placed · id \\S+ · filled 0\\.001 BTC at once at ${limit.replace(".", "\\.")} or better`),
+      new RegExp(`placed · id \\S+ · filled 0\\.001 BTC at once at an average of ${escapeRe(formatPrice(expected))}`),
     );
     expect(placed).toContain("Your fills (1)");
-    expect(placed).toMatch(/Buy\s+≤[\d,]+\.\d\d\s+0\.001000/);
+    expect(placed).toMatch(new RegExp(`Buy\\s+${escapeRe(formatFixed(expected, 2))}\\s+0\\.001000\\s+-`));
+  });
+
+  it("says 'or better' where the exchange gives no average (tui/fills.ts)", () => {
+    const order = {
+      pair: "BTC/USDT",
+      id: "7",
+      clientOrderId: "",
+      price: "65000",
+      amount: "0.002",
+      filled: "0.002",
+      type: "limit",
+      side: "Buy" as const,
+      status: "closed" as const,
+      timestamp: 0,
+    };
+    expect(fillSince(undefined, order, 0, true)).toMatchObject({ price: "65000", atLimitOrBetter: true });
+    expect(fillSince(undefined, { ...order, average: "64990.5" }, 0, true)).toMatchObject({
+      price: "64990.5",
+      atLimitOrBetter: false,
+    });
   });
 
   it("follows an edited price with the quote total", async () => {
@@ -156,5 +198,20 @@ describe("telling fills from two looks at the open orders (tui/fills.ts)", () =>
     expect(gone).toEqual(["b"]);
     expect(fillSince(seen.get("b"), order("b", "1"), 2000)?.complete).toBe(true);
     expect(fillSince(seen.get("a"), order("a", "0.25"), 2000)).toBeUndefined();
+  });
+
+  it("prices a new fill from the two averages and gives its own fee, where the exchange gives them", () => {
+    const before = { ...order("d", "0.5"), average: "99", fee: { amount: "0.001", currency: "BTC" } };
+    const after = { ...order("d", "1"), average: "99.5", fee: { amount: "0.0025", currency: "BTC" } };
+    // 1 × 99.5 − 0.5 × 99 = 50 for the new 0.5: 100 each
+    expect(fillSince(seenOf(before), after, 3000)).toMatchObject({
+      price: "100",
+      amount: "0.5",
+      fee: "0.0015 BTC",
+      atLimitOrBetter: false,
+      complete: true,
+    });
+    // no fee from the exchange: none made up
+    expect(fillSince(seenOf(order("e", "0")), order("e", "1"), 3000)?.fee).toBeUndefined();
   });
 });

@@ -294,7 +294,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
         toast(
           "success",
           fill
-            ? `${placed} · id ${order.id} · filled ${formatPrice(fill.amount)} ${base} at once at ${formatPrice(order.price)} or better${fill.complete ? "" : `, ${new Decimal(order.amount).minus(order.filled).toFixed()} resting`}`
+            ? `${placed} · id ${order.id} · filled ${formatPrice(fill.amount)} ${base} at once ${fill.atLimitOrBetter ? `at ${formatPrice(order.price)} or better` : `at an average of ${formatPrice(fill.price)}`}${fill.complete ? "" : `, ${new Decimal(order.amount).minus(order.filled).toFixed()} resting`}`
             : `${placed} · id ${order.id}`,
         );
       } else {

@@ -6,9 +6,16 @@
  */
 import { createRouter } from "@tanstack/react-router";
 import { setNavigator } from "./app/api";
+import { queryPathRewrite } from "./features/trading/query-path";
 import { routeTree } from "./routeTree.gen";
 
-export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: true });
+export const router = createRouter({
+  routeTree,
+  defaultPreload: false,
+  scrollRestoration: true,
+  // /c/{queryPath} encoded once (PRODUCT D13, docs/dashboard-delivery.md#links)
+  rewrite: queryPathRewrite,
+});
 setNavigator((href) => router.history.push(href));
 
 declare module "@tanstack/react-router" {

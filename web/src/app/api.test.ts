@@ -1,7 +1,8 @@
 /** The central API-error place (STYLE.md): a 602 refreshes the access token and the call is retried once (000 §8). */
 import { describe, expect, it, vi } from "vitest";
 import { type ApiFailure, createApiClient } from "../../../lib/client.js";
-import { recoverFailure, setAccessExpiredHandler } from "./api";
+import { recoverFailure, SUCCESS_TEXT, sessionEndOf, setAccessExpiredHandler, successTitle } from "./api";
+import { toastId } from "./events";
 
 const failure = (code: number): ApiFailure => ({ code, title: "t", method: "GET", path: "/token/clients" });
 
@@ -45,5 +46,34 @@ describe("602 'Need to refresh your Access Token...' (000 §8)", () => {
     expect((await client.call("setApiKeys", { body: {} })).ok).toBe(true);
     expect(((fetch.mock.calls[1]?.[1]?.headers ?? {}) as Record<string, string>).authorization).toBe("Bearer fresh");
     expect(onFailure).not.toHaveBeenCalled();
+  });
+});
+
+describe('toasts that inform without covering (docs/dashboard.md "Toasts")', () => {
+  it("names a successful call in words, never by method and path", () => {
+    expect(successTitle("changeScope")).toBe("User scope changed");
+    expect(successTitle("removeUser")).toBe("User removed");
+    expect(successTitle("setApiKeys")).toBe("API key saved");
+    for (const text of Object.values(SUCCESS_TEXT)) expect(text).not.toMatch(/^(Success|POST|PUT|DELETE)|\/token\//);
+  });
+
+  it("gives the same toast the same place, so a repeated error replaces its twin", () => {
+    const down = { kind: "error" as const, title: "WebSocket Error", description: '{"type":"error"}' };
+    expect(toastId(down)).toBe(toastId({ ...down }));
+    expect(toastId(down)).not.toBe(toastId({ ...down, description: "other" }));
+    expect(toastId({ kind: "success", title: "Connected", id: "live-channel" })).toBe(
+      toastId({ kind: "success", title: "Subscribed", description: "For channel 'sub_for_bots'", id: "live-channel" }),
+    );
+  });
+});
+
+describe('the end of a session (docs/dashboard.md "Sessions")', () => {
+  it("ends on 603 (expired), 607 and a 606 on a signed-in call (revoked); not on other failures", () => {
+    expect(sessionEndOf(failure(603))).toBe("expired");
+    expect(sessionEndOf(failure(607))).toBe("revoked");
+    expect(sessionEndOf(failure(606))).toBe("revoked");
+    expect(sessionEndOf({ ...failure(606), path: "/code" })).toBeUndefined();
+    expect(sessionEndOf(failure(600))).toBeUndefined();
+    expect(sessionEndOf(failure(602))).toBeUndefined();
   });
 });

@@ -28,7 +28,13 @@ export function useEncryptionKey(): string | undefined {
   const raw = useSyncExternalStore(
     (l) => {
       listeners.add(l);
-      return () => listeners.delete(l);
+      // Exit in another tab clears the shared storage, the saved key with it: the header must not say "Key ✓" then
+      const onStorage = (e: StorageEvent) => (e.key === null || e.key === STORAGE.panelState) && l();
+      window.addEventListener("storage", onStorage);
+      return () => {
+        listeners.delete(l);
+        window.removeEventListener("storage", onStorage);
+      };
     },
     () => readStorage(STORAGE.panelState),
     () => null,

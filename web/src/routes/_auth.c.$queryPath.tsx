@@ -7,7 +7,8 @@ import { createFileRoute } from "@tanstack/react-router";
 import { z } from "zod";
 import { TradingPage } from "../features/trading/TradingPage";
 
-const paramsSchema = z.object({ queryPath: z.string().max(1000) });
+// three names of up to 100 characters, each encoded once (up to 9 characters a character)
+const paramsSchema = z.object({ queryPath: z.string().max(3000) });
 
 export const Route = createFileRoute("/_auth/c/$queryPath")({
   params: { parse: (p) => paramsSchema.parse(p), stringify: (p) => ({ queryPath: p.queryPath }) },

@@ -1,6 +1,7 @@
 /**
  * The signed-in layout. Its beforeLoad guard (STYLE.md) restores the session through the refresh
- * cookie or sends the visitor to the login screen, remembering where a lapsed session was. A guard is
+ * cookie or sends the visitor to the login screen, remembering where a lapsed session was (the address
+ * as the browser shows it: the router's own href is rewritten on /c/, web/src/router.tsx). A guard is
  * not an authorization boundary: the server checks scope and role on every call.
  */
 import { createFileRoute, redirect } from "@tanstack/react-router";
@@ -12,7 +13,10 @@ import { AuthenticatedLayout } from "../features/layout/AppShell";
 export const Route = createFileRoute("/_auth")({
   beforeLoad: async ({ location }) => {
     if (!(await ensureSession()))
-      throw redirect({ to: "/login/password", search: returnSearch(location.href, Boolean(getSession().userId)) });
+      throw redirect({
+        to: "/login/password",
+        search: returnSearch(location.publicHref, Boolean(getSession().userId || getSession().ended)),
+      });
   },
   component: AuthenticatedLayout,
 });

@@ -9,8 +9,10 @@ import { askForEncryptionKey, loadEncryptionKey } from "../../app/encryption-key
 import { useAccounts } from "../../app/query";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { Select } from "../../components/Select";
+import { SubmitButton, waitingFor } from "../../components/SubmitButton";
 import { useSingleFlight } from "../../components/single-flight";
 import {
+  API_KEY_LABELS,
   type ApiKeyFields,
   apiKeyFormSchema,
   apiKeyPath,
@@ -52,11 +54,12 @@ function useInvalidateAccounts() {
 
 function CreateForm() {
   const invalidate = useInvalidateAccounts();
-  const { register, control, handleSubmit, reset, formState } = useForm<ApiKeyFields>({
+  const { register, control, handleSubmit, reset, formState, watch } = useForm<ApiKeyFields>({
     resolver: zodResolver(apiKeyFormSchema),
     mode: "onChange",
     defaultValues: EMPTY,
   });
+  const waiting = waitingFor(apiKeyFormSchema, watch(), API_KEY_LABELS);
   const submit = handleSubmit(async (f) => {
     // Seed 000 §5 sent nothing, silently, without a saved key; here the key dialog opens and says why
     // (docs/dashboard.md "The encryption key"). Nothing is sent either way.
@@ -100,6 +103,11 @@ function CreateForm() {
             {...register(name)}
           />
           {name === "password" ? <span className="hint">{PASSPHRASE_HINT}</span> : null}
+          {name === "pair" && formState.errors.pair ? (
+            <span className="hint bad" role="alert">
+              {formState.errors.pair.message}
+            </span>
+          ) : null}
         </label>
       ))}
       <div className="field">
@@ -120,13 +128,9 @@ function CreateForm() {
         />
       </div>
       <div className="row end">
-        <button
-          type="submit"
-          className="btn primary"
-          disabled={!formState.isValid || formState.isSubmitting || submitOnce.busy}
-        >
+        <SubmitButton waiting={waiting} busy={formState.isSubmitting || submitOnce.busy}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

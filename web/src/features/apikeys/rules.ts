@@ -1,7 +1,7 @@
 /** API Keys rules (seed 000 §5 "API keys"), as the forms' schemas and the checks the tests read. */
 import { z } from "zod";
 import type { AccountPath } from "../../../../lib/api.js";
-import { accountPathSchema } from "../../../../lib/schemas.js";
+import { accountPathSchema, envelopeSchema } from "../../../../lib/schemas.js";
 
 const filled = (label: string) => z.string().refine((v) => v.trim() !== "", `${label} is required`);
 
@@ -9,7 +9,8 @@ const filled = (label: string) => z.string().refine((v) => v.trim() !== "", `${l
 export const apiKeyFormSchema = z.object({
   client: filled("Client Name"),
   account: filled("Sub Account"),
-  pair: filled("Pair"),
+  // the server's own check of the envelope's pair (BASE/QUOTE), so a typo is caught before sealing
+  pair: envelopeSchema.shape.pair,
   api: filled("API Key"),
   secret: filled("Secret Key"),
   password: z.string(),
@@ -19,6 +20,16 @@ export type ApiKeyFields = z.infer<typeof apiKeyFormSchema>;
 
 /** Seed 000 §2: the hint names the four exchanges that need a passphrase. */
 export const PASSPHRASE_HINT = "Needed for Bitmart, Bitget, Kucoin, OKX";
+
+/** What Submit waits for, in the form's order (components/SubmitButton.tsx). */
+export const API_KEY_LABELS: Partial<Record<keyof ApiKeyFields, string>> = {
+  client: "Client Name",
+  account: "Sub Account",
+  pair: "a pair such as BTC/USDT",
+  api: "API Key",
+  secret: "Secret Key",
+  exchange: "Exchange",
+};
 
 /** Seed 000 §5: Submit only when client name, sub account, pair, api key, secret and exchange are filled; passphrase optional. */
 export function canSubmitApiKeys(f: ApiKeyFields): boolean {

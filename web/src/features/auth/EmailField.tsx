@@ -16,6 +16,8 @@ export function EmailField(props: {
   onChange: (v: string) => void;
   settled: string;
   autoFocus?: boolean;
+  /** "username" on the sign-in forms; "off" where the e-mail is someone else's (Create user) */
+  autoComplete?: string;
 }) {
   const valid = isValidEmail(props.settled);
   return (
@@ -32,7 +34,7 @@ export function EmailField(props: {
       <input
         type="email"
         name="email"
-        autoComplete="username"
+        autoComplete={props.autoComplete ?? "username"}
         value={props.value}
         // biome-ignore lint/a11y/noAutofocus: only when the form asks for it: the e-mail is the one field a sign-in page opens for
         autoFocus={props.autoFocus}

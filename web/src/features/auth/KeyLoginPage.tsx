@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useNavigate } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import type { FormEvent } from "react";
 import { useController, useForm } from "react-hook-form";
 import { HEADER, type SessionAnswer } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
+import { SubmitButton, waitingFor } from "../../components/SubmitButton";
 import { useSingleFlight } from "../../components/single-flight";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { useAfterSignIn } from "./return-to";
@@ -14,9 +15,8 @@ import { signKeyLogin } from "./webauthn";
 
 /** Seed 000 §2 "Login with a Key": e-mail only; look up the credentials, then sign with one. */
 export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
-  const navigate = useNavigate();
   const afterSignIn = useAfterSignIn(returnTo);
-  const { control, handleSubmit, formState } = useForm<KeyLoginForm, unknown, { email: string }>({
+  const { control, handleSubmit, formState, watch } = useForm<KeyLoginForm, unknown, { email: string }>({
     resolver: zodResolver(keyLoginFormSchema),
     mode: "onChange",
     defaultValues: { email: "" },
@@ -24,6 +24,7 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
   const { field } = useController({ name: "email", control });
   const settled = useDebouncedEmail(field.value);
   const ready = formState.isValid && field.value.trim() === settled;
+  const waiting = waitingFor(keyLoginFormSchema, watch(), { email: "a valid e-mail" });
 
   const submit = handleSubmit(async ({ email }) => {
     const ids = await api.call<string[]>("credentials", { headers: { [HEADER.email]: email } });
@@ -64,12 +65,12 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
       <h1>Login with a Key</h1>
       <EmailField value={field.value} onChange={field.onChange} settled={settled} autoFocus />
       <div className="row between">
-        <button type="button" className="btn" onClick={() => void navigate({ to: "/login/password" })}>
+        <Link to="/login/password" search={returnTo ? { redirect: returnTo } : {}} className="btn">
           Login with a code
-        </button>
-        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting || submitOnce.busy}>
+        </Link>
+        <SubmitButton waiting={waiting} settling={!ready} busy={formState.isSubmitting || submitOnce.busy}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import type { FormEvent } from "react";
 import { Controller, type Resolver, useController, useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -8,8 +8,10 @@ import { HEADER } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { awakeToast } from "../../app/events";
 import { signIn } from "../../app/session";
+import { hasValidToken, useSession } from "../../app/session-store";
 import { STORAGE, waEnabled, writeStorage } from "../../app/storage";
 import { Checkbox } from "../../components/Checkbox";
+import { SubmitButton, waitingFor } from "../../components/SubmitButton";
 import { useSingleFlight } from "../../components/single-flight";
 import { EmailField, useDebouncedEmail } from "./EmailField";
 import { FIRST_RUN_SEND_CODE, FirstRunHint, useFirstRun } from "./FirstRunHint";
@@ -32,8 +34,8 @@ const DEFAULTS: RegistrationForm = { email: "", password: "", repeat: "", code: 
 
 /** Login and Registration share the form (seed 000 §2): registration adds the repeated password. */
 export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; returnTo?: string | undefined }) {
-  const navigate = useNavigate();
   const afterSignIn = useAfterSignIn(returnTo);
+  const session = useSession();
   const form = useForm<RegistrationForm, unknown, SignInValues>({
     // the rules are lib's schemas (features/auth/rules.ts); registration adds the repeat check
     resolver: zodResolver(mode === "register" ? registrationFormSchema : loginFormSchema) as unknown as Resolver<
@@ -44,13 +46,19 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
     mode: "onChange",
     defaultValues: DEFAULTS,
   });
-  const { register, control, handleSubmit, watch, formState } = form;
+  const { register, control, handleSubmit, watch, formState, setValue } = form;
   const { field: emailField } = useController({ name: "email", control });
   const email = useDebouncedEmail(emailField.value);
   const [password, repeat, code] = watch(["password", "repeat", "code"]);
   const showKeyOption = waEnabled() === "no";
   // Seed 000 §5: Submit only when all are valid, on the settled (debounced) e-mail.
   const ready = formState.isValid && emailField.value.trim() === email;
+  const waiting = waitingFor(mode === "register" ? registrationFormSchema : loginFormSchema, watch(), {
+    email: "a valid e-mail",
+    password: "a password of 8 or more characters",
+    ...(mode === "register" ? { repeat: "the password repeated" } : {}),
+    code: "the 8-character code",
+  });
 
   const firstRun = useFirstRun(mode === "register");
   // one code per click, and none while one is on its way (docs/dashboard.md "Risky actions")
@@ -89,6 +97,9 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
     await signIn(answer.data, values.email);
     await afterSignIn();
   });
+
+  // docs/dashboard.md "Sessions": no sign-in form is offered to a tab that is signed in
+  if (hasValidToken(session)) return <AlreadySignedIn email={session.email} />;
 
   return (
     <form
@@ -141,6 +152,14 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
             maxLength={8}
             autoComplete="one-time-code"
             {...register("code")}
+            // a code pasted from the e-mail often carries spaces or a line break: they go
+            onPaste={(e) => {
+              const pasted = e.clipboardData.getData("text");
+              const code = pasted.replace(/\s+/g, "");
+              if (code === pasted) return;
+              e.preventDefault();
+              setValue("code", code, { shouldValidate: true, shouldDirty: true, shouldTouch: true });
+            }}
             aria-invalid={code !== "" && !isValidCode(code)}
           />
           <button
@@ -167,16 +186,32 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
       ) : null}
       <div className="row between">
         {mode === "login" ? (
-          <button type="button" className="btn" onClick={() => void navigate({ to: "/login/key" })}>
+          // a link, the return path kept (issue 17 "Links")
+          <Link to="/login/key" search={returnTo ? { redirect: returnTo } : {}} className="btn">
             Login with a Key
-          </button>
+          </Link>
         ) : (
           <span />
         )}
-        <button type="submit" className="btn primary" disabled={!ready || formState.isSubmitting || submitOnce.busy}>
+        <SubmitButton waiting={waiting} settling={!ready} busy={formState.isSubmitting || submitOnce.busy}>
           Submit
-        </button>
+        </SubmitButton>
       </div>
     </form>
+  );
+}
+
+function AlreadySignedIn({ email }: { email: string | undefined }) {
+  const navigate = useNavigate();
+  return (
+    <section className="panel narrow form" aria-label="Signed in">
+      <h1>Signed in</h1>
+      <p>You are signed in{email ? ` as ${email}` : ""}. To sign in as someone else, Exit first.</p>
+      <div className="row end">
+        <button type="button" className="btn primary" onClick={() => void navigate({ to: "/" })}>
+          Go home
+        </button>
+      </div>
+    </section>
   );
 }

@@ -1,13 +1,14 @@
+import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
+import { exchangeName } from "../../../../exchanges/catalogue.js";
 import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { BOT_LIST_ORDER, type BotType } from "../../../../lib/schemas.js";
-import type { ExchangeId } from "../../../../lib/types.js";
+import { isExchangeId } from "../../../../lib/types.js";
 import { useAccounts, useClients } from "../../app/query";
 import { readStorage, STORAGE, writeStorage } from "../../app/storage";
 import { Select } from "../../components/Select";
 import { useLiveBots } from "../bots/bots-store";
-import { AccountLink } from "../trading/AccountLink";
+import { encodeQueryPath } from "../trading/query-path";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
 
@@ -15,7 +16,7 @@ import { botLetter, groupClients } from "./filters";
 const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
   (BOT_LIST_ORDER[x.botType as BotType] ?? 99) - (BOT_LIST_ORDER[y.botType as BotType] ?? 99);
 
-const displayName = (id: string) => (id in CATALOGUE ? exchangeName(id as ExchangeId) : id);
+const displayName = (id: string) => (isExchangeId(id) ? exchangeName(id) : id);
 
 export function HomePage() {
   const clients = useClients();
@@ -81,14 +82,21 @@ export function HomePage() {
           <article key={g.client} className="client" aria-label={`Client ${g.client}`}>
             <header className="client-head">
               <Avatar name={g.client} />
-              <h2>{g.client}</h2>
+              <h2 className="truncate" title={g.client}>
+                {g.client}
+              </h2>
             </header>
             <div className="cards">
               {g.accounts.length === 0 ? <p className="muted">No accounts</p> : null}
               {g.accounts.map((a) => (
-                <AccountLink key={a.path.join("\u0000")} path={a.path} className="card">
+                <Link
+                  key={a.path.join("\u0000")}
+                  to="/c/$queryPath"
+                  params={{ queryPath: encodeQueryPath(a.path) }}
+                  className="card"
+                >
                   <span className="card-title">{displayName(a.exchange)}</span>
-                  <span className="muted">
+                  <span className="muted truncate" title={`${a.account} · ${a.pair}`}>
                     {a.account} · {a.pair}
                   </span>
                   <span className="letters">
@@ -108,7 +116,7 @@ export function HomePage() {
                       );
                     })}
                   </span>
-                </AccountLink>
+                </Link>
               ))}
             </div>
           </article>

@@ -27,8 +27,8 @@ export function ExitDialog() {
         <Dialog.Content className="dialog" aria-describedby={undefined}>
           <Dialog.Title>{EXIT_QUESTION}</Dialog.Title>
           {key ? (
-            <div className="warning-plain" role="note">
-              <p>
+            <div role="note">
+              <p className="warning-plain">
                 {EXIT_KEY_WARNING} {KEY_LOSS_WARNING}
               </p>
               <button type="button" className="btn small" onClick={() => void copySecret(key, "Encryption key")}>

@@ -1,10 +1,10 @@
-import { useRouter } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import type { AccountAnswer, AccountPath } from "../../../../lib/api.js";
-import { queryPathHref } from "./query-path";
+import { encodeQueryPath } from "./query-path";
 
 /** Seed 000 §2: the accounts of the same client and exchange; a click replaces the route. */
 export function AccountSwitcher({ path, accounts }: { path: AccountPath; accounts: readonly AccountAnswer[] }) {
-  const router = useRouter();
+  const navigate = useNavigate();
   const same = accounts.filter((a) => a.client === path[0] && a.exchange === path[1]);
   if (same.length === 0) return null;
   return (
@@ -18,8 +18,9 @@ export function AccountSwitcher({ path, accounts }: { path: AccountPath; account
             className={`chip${current ? " current" : ""}`}
             aria-current={current ? "page" : undefined}
             disabled={current}
-            // the href straight to the history: navigate would encode the segments twice (PRODUCT D13)
-            onClick={() => router.history.replace(queryPathHref(a.path))}
+            onClick={() =>
+              void navigate({ to: "/c/$queryPath", params: { queryPath: encodeQueryPath(a.path) }, replace: true })
+            }
           >
             {a.account}
           </button>

@@ -2,6 +2,7 @@ import * as Popover from "@radix-ui/react-popover";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { api } from "../../app/api";
+import { useSingleFlight } from "../../components/single-flight";
 
 const COUNT = /^\d{1,2}$/;
 
@@ -19,7 +20,7 @@ export function DecimalsSetup(props: {
     setAmount(props.decimals ? String(props.decimals.amount) : "");
   }, [props.decimals]);
   const valid = COUNT.test(price) && COUNT.test(amount);
-  const save = async () => {
+  const save = useSingleFlight(async () => {
     const r = await api.call("setTokenPair", {
       body: {
         exchangeId: props.exchange,
@@ -28,7 +29,7 @@ export function DecimalsSetup(props: {
       },
     });
     if (r.ok) void client.invalidateQueries({ queryKey: ["token-pairs"] });
-  };
+  });
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
@@ -56,7 +57,7 @@ export function DecimalsSetup(props: {
               onChange={(e) => setAmount(e.target.value.trim())}
             />
           </label>
-          <button type="button" className="btn primary" disabled={!valid} onClick={() => void save()}>
+          <button type="button" className="btn primary" disabled={!valid || save.busy} onClick={() => void save.run()}>
             Save decimals
           </button>
         </Popover.Content>

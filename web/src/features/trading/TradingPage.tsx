@@ -1,7 +1,7 @@
-import { useRouterState } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { lazy, Suspense } from "react";
-import { CATALOGUE, exchangeName } from "../../../../exchanges/catalogue.js";
-import type { ExchangeId } from "../../../../lib/types.js";
+import { exchangeName } from "../../../../exchanges/catalogue.js";
+import { isExchangeId } from "../../../../lib/types.js";
 import { useAccounts } from "../../app/query";
 import { useSession } from "../../app/session-store";
 import { AccountSwitcher } from "./AccountSwitcher";
@@ -12,16 +12,16 @@ import { OrderBookPanel } from "./book/OrderBookPanel";
 import { useOrderBook } from "./book/useOrderBook";
 import { DecimalsSetup } from "./DecimalsSetup";
 import { TradingPanel } from "./panel/TradingPanel";
-import { decodeQueryPath, queryPathOf } from "./query-path";
+import { decodeQueryPath } from "./query-path";
 
+const route = getRouteApi("/_auth/c/$queryPath");
 const ChartPanel = lazy(() => import("./chart/ChartPanel").then((m) => ({ default: m.ChartPanel })));
 const BotsButton = lazy(() => import("../bots/BotsDialog").then((m) => ({ default: m.BotsDialog })));
 
 /** Seed 000 §2 "Client trading view" (docs/web-trading.md): chart, book, panel, balances, orders, bots, switcher, decimals. */
 export function TradingPage() {
-  // the raw path, not the route's decoded param (PRODUCT D13: the segments are decoded once, here)
-  const queryPath = useRouterState({ select: (s) => queryPathOf(s.location.publicHref) });
-  const path = queryPath === undefined ? undefined : decodeQueryPath(queryPath);
+  const { queryPath } = route.useParams();
+  const path = decodeQueryPath(queryPath);
   const accounts = useAccounts();
   const pairs = useTokenPairs();
   const { admin } = useSession();
@@ -32,7 +32,7 @@ export function TradingPage() {
   const book = useOrderBook(path?.[1] ?? "", pair);
   if (!path) return <section className="panel empty" aria-label="Trading view" data-testid="trading-empty" />;
   const [client, exchange, accountName] = path;
-  const name = exchange in CATALOGUE ? exchangeName(exchange as ExchangeId) : exchange;
+  const name = isExchangeId(exchange) ? exchangeName(exchange) : exchange;
   const decimals = pair ? decimalsOf(pairs.data, exchange, pair) : undefined;
   return (
     <section className="trading" aria-label="Trading view">

@@ -7,20 +7,29 @@ import type { z } from "zod";
 import { api } from "../../app/api";
 import { useClients } from "../../app/query";
 import { ClientMultiSelect } from "../../components/ClientMultiSelect";
+import { SubmitButton, waitingFor } from "../../components/SubmitButton";
 import { useSingleFlight } from "../../components/single-flight";
+import { EmailField, useDebouncedEmail } from "../auth/EmailField";
 import { scopeFromSelection, selectionOfScope, type UserCreateForm, userCreateFormSchema } from "./rules";
 
 export function UserCreatePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const clients = useClients();
-  const { control, handleSubmit, formState } = useForm<UserCreateForm, unknown, z.output<typeof userCreateFormSchema>>({
+  const { control, handleSubmit, formState, watch } = useForm<
+    UserCreateForm,
+    unknown,
+    z.output<typeof userCreateFormSchema>
+  >({
     resolver: zodResolver(userCreateFormSchema),
     mode: "onChange",
     defaultValues: { userId: "", scope: [] },
   });
   // the field is the payload's userId (PRODUCT D18); the input keeps the name a browser knows
   const { field: email } = useController({ control, name: "userId" });
+  // seed 000 §5: the e-mail's dot, on the settled (debounced) value as on the sign-in forms
+  const settled = useDebouncedEmail(email.value);
+  const waiting = waitingFor(userCreateFormSchema, watch(), { userId: "a valid e-mail", scope: "a client" });
   const submit = handleSubmit(async ({ userId, scope }) => {
     // Seed 000 §5: a selection of exactly all clients gives scope all.
     const r = await api.call("setUser", {
@@ -42,18 +51,7 @@ export function UserCreatePage() {
       }}
     >
       <h1>Create user</h1>
-      <label className="field">
-        <span>E-mail</span>
-        <input
-          type="email"
-          autoComplete="off"
-          name="email"
-          ref={email.ref}
-          value={email.value}
-          onChange={email.onChange}
-          onBlur={email.onBlur}
-        />
-      </label>
+      <EmailField value={email.value} onChange={email.onChange} settled={settled} autoComplete="off" />
       <Controller
         control={control}
         name="scope"
@@ -66,13 +64,9 @@ export function UserCreatePage() {
         )}
       />
       <div className="row end">
-        <button
-          type="submit"
-          className="btn primary"
-          disabled={!formState.isValid || formState.isSubmitting || submitOnce.busy}
-        >
+        <SubmitButton waiting={waiting} busy={formState.isSubmitting || submitOnce.busy}>
           Permit login
-        </button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -25,7 +25,11 @@ export function UsersPage() {
         <tbody>
           {(users.data ?? []).map((u) => (
             <tr key={u.uuid}>
-              <td>{u.email}</td>
+              <td className="shrink">
+                <span className="truncate" title={u.email}>
+                  {u.email}
+                </span>
+              </td>
               <td className="num">{u.lastActive === null ? "-" : formatUtcTimestamp(u.lastActive)}</td>
               <td>{scopeText(u.scope)}</td>
               <td>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
 import { type BookFeedState, type BookStaleness, bookStaleness } from "../../../../../lib/order-checks.js";
 import type { OrderBook } from "../../../../../lib/orderbook.js";
-import type { ExchangeId } from "../../../../../lib/types.js";
+import { isExchangeId } from "../../../../../lib/types.js";
 import { EMPTY_VIEW, takeView, type WebBookView } from "./book-view";
 import { createDirectFeed, hasDirectFeed } from "./direct-feed";
 import { DIRECT_GRACE_MS, RelayBookFeed } from "./feed";
@@ -38,7 +38,7 @@ interface Health {
 }
 
 function depthOf(exchange: string): number {
-  return exchange in CATALOGUE ? CATALOGUE[exchange as ExchangeId].depth : 20;
+  return isExchangeId(exchange) ? CATALOGUE[exchange].depth : 20;
 }
 
 /**
