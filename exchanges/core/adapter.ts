@@ -23,7 +23,7 @@
  * "Unexpected answer from {id}: {field} …", docs/exchange-rules.md#unexpected-answers, and any
  * schema refusal escaping an operation is turned into the same), `this.placed(order, id, time?)`
  * for a create answered by an id only, `this.unlessNotFound(lookup)` for the time-out look-up, and
- * `defaults.messages` (message substrings → kinds) beside `defaults.errors` (exact codes).
+ * `errorMessages` (message substrings → kinds) beside `errors` (exact codes), both from the exchange's info.ts.
  *
  * What the base does before calling those hooks:
  * - `this.rest` is a RestClient on `options.baseUrl ?? defaults.baseUrl` (baseUrl replaces EVERY
