@@ -192,6 +192,9 @@ export function kindForCode(table: ErrorCodeTable, code: string | number | undef
   return undefined;
 }
 
+/** Messages compared without case, and with any run of spaces or underscores as one space. */
+const looseText = (text: string): string => text.toLowerCase().replace(/[\s_]+/g, " ");
+
 /** The first message rule that reads this failure, or undefined. */
 export function messageRule(
   rules: readonly MessageRule[],
@@ -200,12 +203,16 @@ export function messageRule(
   message: string,
 ): MessageRule | undefined {
   if (rules.length === 0) return undefined;
-  const text = message.toLowerCase();
+  const text = looseText(message);
+  const codeText = code === undefined ? "" : looseText(String(code));
   return rules.find(
     (rule) =>
       (rule.code === undefined || String(rule.code) === String(code)) &&
       (rule.over === undefined || rule.over === kind) &&
-      rule.text.some((part) => (rule.start ? text.startsWith(part.toLowerCase()) : text.includes(part.toLowerCase()))),
+      rule.text.some((part) => {
+        const p = looseText(part);
+        return (rule.start ? text.startsWith(p) : text.includes(p)) || (rule.inCode === true && codeText.includes(p));
+      }),
   );
 }
 

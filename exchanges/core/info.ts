@@ -59,10 +59,12 @@ export type ErrorCodeTable = Partial<Record<CodedErrorKind, readonly (string | n
  * codes (docs/exchange-rules.md#errors).
  */
 export interface MessageRule {
-  /** case-insensitive substrings of the exchange's message; any one matches */
+  /** substrings of the exchange's message, any one matching; case, and spaces or underscores, do not count */
   text: readonly string[];
   /** the message must begin with the text */
   start?: boolean;
+  /** the exchange's code is read as text too (kucoin writes some causes as the code) */
+  inCode?: boolean;
   kind: CodedErrorKind;
   /** only with this exchange code */
   code?: string | number;

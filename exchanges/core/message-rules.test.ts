@@ -41,6 +41,8 @@ describe("message rules beside the exact codes", () => {
   it("matches any of a rule's texts, whatever their case, and leaves other messages to the codes", () => {
     expect(read({ code: 100400, message: "Order does not exist" }).kind).toBe("order-not-found");
     expect(read({ code: 100400, message: "the ORDER NOT EXIST" }).kind).toBe("order-not-found");
+    expect(read({ code: 100400, message: "order_not_exist_or_not_allow_to_cancel" }).kind).toBe("order-not-found");
+    expect(read({ code: 100400, message: "Order  does\tnot exist" }).kind).toBe("order-not-found");
     expect(read({ code: 10003, message: "invalid key" }).kind).toBe("auth");
     expect(exchangeError("htx", CODES, { message: "Order does not exist" }).kind).toBe("invalid-order");
   });

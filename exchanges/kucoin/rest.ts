@@ -34,13 +34,6 @@ export const KUCOIN_PATHS = {
 /** Success code of every KuCoin answer (001 §8). */
 export const KUCOIN_OK = "200000";
 
-/**
- * KuCoin has no code of its own for a missing order: it answers 400100 (or the text itself as the
- * code) with "order not exist.", "order_not_exist", "order_not_exist_or_not_allow_to_cancel" or
- * "The order does not exist.".
- */
-export const KUCOIN_ORDER_NOT_EXIST = /order[\s_]*(?:does[\s_]*)?not[\s_]*exists?/i;
-
 export interface KucoinSignInput {
   method: HttpMethod;
   /** the endpoint with its query, e.g. /api/v1/orders?status=active */
@@ -211,9 +204,6 @@ export class KucoinAdapter extends RestAdapter {
   private kucoinError(response: JsonResponse, envelope: { code?: unknown; msg?: unknown }): ExchangeError {
     const code = envelope.code === undefined ? undefined : String(envelope.code);
     const msg = typeof envelope.msg === "string" ? envelope.msg : `HTTP ${response.status}`;
-    if (KUCOIN_ORDER_NOT_EXIST.test(msg) || (code !== undefined && KUCOIN_ORDER_NOT_EXIST.test(code))) {
-      return new ExchangeError("kucoin", `${msg} (code ${code})`, { kind: "order-not-found", code });
-    }
     // KuCoin's rate-limit hint: gw-ratelimit-reset, milliseconds until the window resets.
     const reset = Number(response.headers["gw-ratelimit-reset"]);
     return this.fail(
