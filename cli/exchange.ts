@@ -182,6 +182,7 @@ export async function withExchange<T>(
  */
 export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, depth?: number): Promise<BookFeed> {
   const dataDir = paperDataDir();
+  const proxy = proxyUrl(ctx.options);
   const { openFeed } = await import("../exchanges/open.js");
   return openFeed(id, pair, {
     ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
@@ -189,5 +190,7 @@ export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, d
     ...(depth !== undefined ? { depth } : {}),
     now: ctx.now,
     ...(dataDir ? { dataDir } : {}),
+    // docs/decisions.md#d12: the snapshots go through --proxy like the orders do.
+    ...(proxy ? { proxy } : {}),
   });
 }

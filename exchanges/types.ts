@@ -87,6 +87,11 @@ export interface FeedOptions {
   now?: () => number;
   /** paper: where the simulated exchange keeps its state */
   dataDir?: string;
+  /**
+   * Proxy URL (docs/decisions.md#d12) for the feed's REST calls (snapshots, tokens, symbol ids) in Node, the
+   * same RestClient path as the adapters' calls; the websocket itself connects directly.
+   */
+  proxy?: string;
 }
 
 /**

@@ -305,7 +305,11 @@ export class BookRelay {
         );
       }
       // only paper's feed reads `now` (its market on the server's clock); live feeds keep the wall clock
-      const feed = createFeed(exchange, pair, { ...nodeFeedOptions(), now: () => this.app.now() });
+      const feed = createFeed(exchange, pair, {
+        ...nodeFeedOptions(),
+        now: () => this.app.now(),
+        ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
+      });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();

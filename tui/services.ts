@@ -68,6 +68,8 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
         ...common,
         ...(depth === undefined ? {} : { depth }),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        // docs/decisions.md#d12: the account's proxy carries the feed's snapshots too.
+        ...(options.credentials?.httpAgent ? { proxy: options.credentials.httpAgent } : {}),
       });
     },
     listAccounts: (exchange) => listPaperAccounts(exchange, options.dataDir),

@@ -1,4 +1,4 @@
-import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo, MessageRule } from "../core/info.js";
 
 /** BingX's documented business codes (spot "Common Error Codes" and each endpoint's table). */
 export const BINGX_CODE = {
@@ -28,6 +28,11 @@ export const BINGX_ERRORS: ErrorCodeTable = {
   "invalid-order": [C.INVALID_PARAMETER, C.PRICE_DEVIATES, C.SYMBOL_OFFLINE],
 };
 
+/** BingX reuses 100421/100400 for several failures; an answer that says the order does not exist is order-not-found. */
+export const BINGX_MESSAGES: readonly MessageRule[] = [
+  { text: ["order not exist", "order does not exist", "not a valid order id"], kind: "order-not-found" },
+];
+
 /** BingX: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BINGX_INFO: ExchangeInfo = {
   id: "bingx",
@@ -37,6 +42,7 @@ export const BINGX_INFO: ExchangeInfo = {
   limits: { openOrders: 500, createBatch: 10, cancelBatch: 10, unsupported: [] },
   clientOrderId: { length: 32, chars: "A-Za-z0-9_" },
   errors: BINGX_ERRORS,
+  errorMessages: BINGX_MESSAGES,
   feed: "socket",
   depth: 20,
 };

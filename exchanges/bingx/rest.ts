@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -37,8 +37,6 @@ export const BINGX_PATHS = {
   balance: "/openApi/spot/v1/account/balance",
 } as const;
 
-/** BingX reuses 100421/100400 for several failures; an answer that says the order does not exist is order-not-found. */
-const ORDER_NOT_EXIST = /order (does )?not exist|not a valid order id/i;
 /** 100410 says when the endpoint reopens: "will be unblocked after 1727193814249" / "can retry after time: 1727193970155". */
 const UNBLOCKED_AT = /(?:unblocked after|retry after time:?)\s*(\d{13})/i;
 
@@ -83,9 +81,6 @@ export function bingxSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 /** The order object of /trade/query, /openOrders, /order, /cancel (fields we read). */
 const BingxOrderSchema = z.object({
   symbol: z.string().optional(),
@@ -112,7 +107,7 @@ const EnvelopeSchema = z.object({
 const OrdersSchema = z.object({ orders: z.array(z.unknown()).nullable().optional() });
 
 export function parseBingxOrder(raw: unknown, pair: string): Order {
-  const o = BingxOrderSchema.parse(raw);
+  const o = parseAnswer("bingx", BingxOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderId,
@@ -130,14 +125,16 @@ export function parseBingxOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseBingxBalances(data: unknown): Balances {
-  const { balances } = z
-    .object({
+  const { balances } = parseAnswer(
+    "bingx",
+    z.object({
       balances: z
         .array(z.object({ asset: z.string(), free: num, locked: num }))
         .nullable()
         .optional(),
-    })
-    .parse(data);
+    }),
+    data,
+  );
   return collectBalances((balances ?? []).map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
 }
 
@@ -150,17 +147,19 @@ export class BingxAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(bingxSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(bingxSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, msg, data}: code 0 is success. */
+  protected unwrap(response: JsonResponse): unknown {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success)
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     const { code, msg = "" } = parsed.data;
     if (isCode(code, 0) && response.status < 400) return parsed.data.data;
-    const error = this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
+    throw this.fail(code, msg || `HTTP ${response.status}`, response.status, response.headers, {
       retryAfterMs: this.unblockedIn(msg),
     });
-    if (ORDER_NOT_EXIST.test(msg)) throw new ExchangeError(this.id, error.detail, { kind: "order-not-found", code });
-    throw error;
   }
 
   private unblockedIn(msg: string): number | undefined {
@@ -194,29 +193,24 @@ export class BingxAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseBingxOrder(
+    return this.unlessNotFound(async () =>
+      parseBingxOrder(
         await this.call("GET", BINGX_PATHS.query, { symbol: this.symbol(pair), clientOrderID: clientOrderId }),
         pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+      ),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     // sync=true: the orders may differ in side (BingX's parallel mode wants one symbol/side/type).
     const data = JSON.stringify(orders.map((o) => this.limitParams(o)));
-    const answer = OrdersSchema.parse(await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
+    const answer = this.parse(OrdersSchema, await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
     const placed = (answer.orders ?? []).map((raw) => parseBingxOrder(raw, pair));
     const byClientId = new Map(placed.map((o) => [o.clientOrderId, o]));
     return orders.map((order, i) => {
       const found = byClientId.get(order.clientOrderId) ?? (placed.length === orders.length ? placed[i] : undefined);
       if (!found) {
-        throw new ExchangeError(this.id, `One of orders was not placed (${placed.length} of ${orders.length} placed)`, {
-          kind: "invalid-order",
-        });
+        throw this.fail(undefined, notPlacedMessage({ placed: placed.length, total: orders.length }));
       }
       return {
         ...found,
@@ -227,7 +221,8 @@ export class BingxAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return BingxOrderSchema.parse(
+    return this.parse(
+      BingxOrderSchema,
       await this.call("POST", BINGX_PATHS.cancel, { symbol: this.symbol(pair), orderId: id }),
     ).orderId;
   }
@@ -238,23 +233,25 @@ export class BingxAdapter extends RestAdapter {
       symbol: this.symbol(pair),
       orderIds: ids.join(","),
     });
-    const answer = z
-      .object({
+    const answer = this.parse(
+      z.object({
         success: z.array(z.unknown()).nullable().optional(),
         orders: z.array(z.unknown()).nullable().optional(),
-      })
-      .parse(data ?? {});
+      }),
+      data ?? {},
+    );
     // Only an answer that names no list stands for "all of them"; an empty success list (the others
     // in `failed`) cancelled none, and the caller names them (docs/orders.md "Cancels").
     const canceled = answer.success ?? answer.orders;
-    return canceled ? canceled.map((raw) => BingxOrderSchema.parse(raw).orderId) : ids;
+    return canceled ? canceled.map((raw) => this.parse(BingxOrderSchema, raw).orderId) : ids;
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = OrdersSchema.parse(
+    const answer = this.parse(
+      OrdersSchema,
       (await this.call("POST", BINGX_PATHS.cancelOpenOrders, { symbol: this.symbol(pair) })) ?? {},
     );
-    return (answer.orders ?? []).map((raw) => BingxOrderSchema.parse(raw).orderId);
+    return (answer.orders ?? []).map((raw) => this.parse(BingxOrderSchema, raw).orderId);
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
@@ -267,7 +264,8 @@ export class BingxAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const answer = OrdersSchema.parse(
+    const answer = this.parse(
+      OrdersSchema,
       (await this.call("GET", BINGX_PATHS.openOrders, { symbol: this.symbol(p) })) ?? {},
     );
     return (answer.orders ?? []).map((raw) => parseBingxOrder(raw, p));

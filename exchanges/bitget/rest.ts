@@ -6,12 +6,14 @@
  * Success is code "00000" (the documented value; the seed's table says 0). A batch create with any
  * failed item fails with "Failure List: ..." (seed 001 §5).
  */
+import { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -36,32 +38,62 @@ export const BITGET_PATHS = {
 } as const;
 
 /** bitget order of orderInfo / unfilled-orders; unfilled-orders names the order price `priceAvg`. */
-interface BitgetOrder {
-  orderId?: string;
-  clientOid?: string;
-  symbol?: string;
-  price?: string;
-  priceAvg?: string;
-  size?: string;
-  baseVolume?: string;
-  side?: string;
-  orderType?: string;
-  status?: string;
-  cTime?: string;
-}
+const BitgetOrderSchema = z.object({
+  orderId: id.optional(),
+  clientOid: id.nullable().optional(),
+  symbol: z.string().optional(),
+  price: num.optional(),
+  priceAvg: num.optional(),
+  size: num.optional(),
+  baseVolume: num.optional(),
+  side: z.string().optional(),
+  orderType: z.string().optional(),
+  status: z.string().optional(),
+  cTime: num.optional(),
+});
+type BitgetOrder = z.input<typeof BitgetOrderSchema>;
 
-interface BitgetEnvelope {
-  code: string;
-  msg?: string;
-  message?: string;
-  requestTime?: number | string;
-  data?: unknown;
-}
+/** {code: "00000", msg, requestTime, data} */
+const BitgetEnvelopeSchema = z.object({
+  code: num,
+  msg: z.string().nullable().optional(),
+  message: z.string().nullable().optional(),
+  requestTime: num.optional(),
+  data: z.unknown().optional(),
+});
+type BitgetEnvelope = z.output<typeof BitgetEnvelopeSchema>;
 
-interface BitgetBatchResult {
-  successList?: { orderId?: string; clientOid?: string }[];
-  failureList?: { orderId?: string; clientOid?: string; errorMsg?: string; errorCode?: string }[];
+const BitgetBatchSchema = z
+  .object({
+    successList: z
+      .array(z.object({ orderId: id.optional(), clientOid: id.nullable().optional() }))
+      .nullable()
+      .optional(),
+    failureList: z
+      .array(
+        z.object({
+          orderId: id.optional(),
+          clientOid: id.nullable().optional(),
+          errorMsg: z.string().nullable().optional(),
+          errorCode: num.nullable().optional(),
+        }),
+      )
+      .nullable()
+      .optional(),
+  })
+  .nullable()
+  .optional();
+
+const OrderIdSchema = z.object({ orderId: id.optional() }).nullable().optional();
+
+/** orderInfo, unfilled-orders and assets answer a list; anything else reads as empty. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.preprocess((value) => (Array.isArray(value) ? value : []), z.array(item));
 }
+const OrdersSchema = listOf(BitgetOrderSchema);
+const AssetsSchema = listOf(
+  z.object({ coin: z.string(), available: num.optional(), frozen: num.optional(), locked: num.optional() }),
+);
 
 export function bitgetSignedRequest(
   credentials: Pick<Credentials, "api" | "secret" | "password">,
@@ -118,11 +150,16 @@ export class BitgetAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params?: Record<string, unknown>): Promise<BitgetEnvelope> {
-    const response = await this.sendJson(bitgetSignedRequest(this.credentials, this.now(), method, path, params));
-    const envelope = response.json as BitgetEnvelope | undefined;
-    if (!envelope || typeof envelope !== "object" || envelope.code === undefined) {
+    return this.unwrap(await this.sendJson(bitgetSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, msg, requestTime, data}: code "00000" is success; the envelope is kept for its requestTime. */
+  protected unwrap(response: JsonResponse): BitgetEnvelope {
+    const parsed = BitgetEnvelopeSchema.safeParse(response.json);
+    if (!parsed.success) {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
+    const envelope = parsed.data;
     if (!isCode(envelope.code, BITGET_SUCCESS)) {
       throw this.fail(
         String(envelope.code),
@@ -145,42 +182,20 @@ export class BitgetAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, id: string, time: unknown): Order {
-    return {
-      pair: order.pair,
-      id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(time) || this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     const envelope = await this.call("POST", BITGET_PATHS.placeOrder, {
       symbol: exchangeSymbol(order.pair, ""),
       ...this.orderRequest(order),
     });
-    return this.placed(
-      order,
-      String((envelope.data as { orderId?: string } | undefined)?.orderId ?? ""),
-      envelope.requestTime,
-    );
+    return this.placed(order, this.parse(OrderIdSchema, envelope.data, "data")?.orderId ?? "", envelope.requestTime);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
+    return this.unlessNotFound(async () => {
       const envelope = await this.call("GET", BITGET_PATHS.orderInfo, { clientOid: clientOrderId });
-      const raw = (Array.isArray(envelope.data) ? envelope.data : [])[0] as BitgetOrder | undefined;
+      const raw = this.parse(OrdersSchema, envelope.data, "data")[0];
       return raw ? parseBitgetOrder(raw, pair) : undefined;
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    });
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -188,7 +203,7 @@ export class BitgetAdapter extends RestAdapter {
       symbol: exchangeSymbol(pair, ""),
       orderList: orders.map((o) => this.orderRequest(o)),
     });
-    const result = (envelope.data ?? {}) as BitgetBatchResult;
+    const result = this.parse(BitgetBatchSchema, envelope.data, "data") ?? {};
     const failures = result.failureList ?? [];
     if (failures.length > 0) {
       // Seed 001 §5: bitget batch create fails with "Failure List: ..." if any item failed.
@@ -198,7 +213,7 @@ export class BitgetAdapter extends RestAdapter {
             `${f.clientOid ?? f.orderId ?? "?"}: ${f.errorMsg ?? "failed"}${f.errorCode ? ` (${f.errorCode})` : ""}`,
         )
         .join("; ");
-      const code = failures[0]?.errorCode;
+      const code = failures[0]?.errorCode ?? undefined;
       // The kind follows the first failure's documented code (43012 → insufficient funds).
       throw new ExchangeError(this.id, `Failure List: ${list}`, {
         kind: code ? this.fail(code, "").kind : "invalid-order",
@@ -208,7 +223,7 @@ export class BitgetAdapter extends RestAdapter {
     const success = result.successList ?? [];
     return orders.map((order, i) => {
       const item = success.find((s) => s.clientOid === order.clientOrderId) ?? success[i];
-      return this.placed(order, String(item?.orderId ?? ""), envelope.requestTime);
+      return this.placed(order, item?.orderId ?? "", envelope.requestTime);
     });
   }
 
@@ -217,7 +232,7 @@ export class BitgetAdapter extends RestAdapter {
       symbol: exchangeSymbol(pair, ""),
       orderId: id,
     });
-    return String((envelope.data as { orderId?: string } | undefined)?.orderId ?? id);
+    return this.parse(OrderIdSchema, envelope.data, "data")?.orderId ?? id;
   }
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
@@ -225,8 +240,8 @@ export class BitgetAdapter extends RestAdapter {
       symbol: exchangeSymbol(pair, ""),
       orderList: ids.map((orderId) => ({ orderId })),
     });
-    const result = (envelope.data ?? {}) as BitgetBatchResult;
-    return (result.successList ?? []).map((s) => String(s.orderId ?? ""));
+    const result = this.parse(BitgetBatchSchema, envelope.data, "data") ?? {};
+    return (result.successList ?? []).map((s) => s.orderId ?? "");
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
@@ -238,7 +253,7 @@ export class BitgetAdapter extends RestAdapter {
   async fetchOrder(pair: string, id: string): Promise<Order> {
     const p = this.pairOf(pair);
     const envelope = await this.call("GET", BITGET_PATHS.orderInfo, { orderId: this.orderId(id) });
-    const raw = (Array.isArray(envelope.data) ? envelope.data : [])[0] as BitgetOrder | undefined;
+    const raw = this.parse(OrdersSchema, envelope.data, "data")[0];
     if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
     return parseBitgetOrder(raw, p);
   }
@@ -254,7 +269,7 @@ export class BitgetAdapter extends RestAdapter {
         ...(idLessThan ? { idLessThan } : {}),
         limit: "100",
       });
-      const page = (Array.isArray(envelope.data) ? envelope.data : []) as BitgetOrder[];
+      const page = this.parse(OrdersSchema, envelope.data, "data");
       orders.push(...page.map((raw) => parseBitgetOrder(raw, p)));
       if (page.length < 100 || orders.length >= 100) return orders;
       idLessThan = page[page.length - 1]?.orderId;
@@ -263,12 +278,7 @@ export class BitgetAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     const envelope = await this.call("GET", BITGET_PATHS.assets);
-    const rows = (Array.isArray(envelope.data) ? envelope.data : []) as {
-      coin: string;
-      available?: string;
-      frozen?: string;
-      locked?: string;
-    }[];
+    const rows = this.parse(AssetsSchema, envelope.data, "data");
     return collectBalances(
       rows.map((r) => ({
         currency: r.coin,

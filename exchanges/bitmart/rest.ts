@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -70,9 +71,6 @@ export function bitmartSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 /** The v4 order object of query/order, query/client-order and query/open-orders. */
 const BitmartOrderSchema = z.object({
   orderId: id,
@@ -95,7 +93,7 @@ const EnvelopeSchema = z.object({ code: num, message: z.string().optional(), dat
  * open, and that is mexc's; BitMart's word is kept in rawStatus).
  */
 export function parseBitmartOrder(raw: unknown, pair: string): Order {
-  const o = BitmartOrderSchema.parse(raw);
+  const o = parseAnswer("bitmart", BitmartOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderId,
@@ -114,14 +112,16 @@ export function parseBitmartOrder(raw: unknown, pair: string): Order {
 
 /** GET /account/v1/wallet: available is free, frozen is what orders lock (BitMart returns only non-zero assets). */
 export function parseBitmartBalances(data: unknown): Balances {
-  const { wallet } = z
-    .object({
+  const { wallet } = parseAnswer(
+    "bitmart",
+    z.object({
       wallet: z
         .array(z.object({ currency: z.string(), available: num, frozen: num }))
         .nullable()
         .optional(),
-    })
-    .parse(data);
+    }),
+    data,
+  );
   return collectBalances((wallet ?? []).map((w) => ({ currency: w.currency, free: w.available, locked: w.frozen })));
 }
 
@@ -134,7 +134,11 @@ export class BitmartAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(bitmartSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(bitmartSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, message, trace, data}: code 1000 with HTTP 200 is success. */
+  protected unwrap(response: JsonResponse): unknown {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success)
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
@@ -170,31 +174,13 @@ export class BitmartAdapter extends RestAdapter {
     return this.placed(order, orderId.data.order_id);
   }
 
-  private placed(order: OrderToPlace, orderId: string): Order {
-    return {
-      pair: order.pair,
-      id: orderId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseBitmartOrder(
+    return this.unlessNotFound(async () =>
+      parseBitmartOrder(
         await this.call("POST", BITMART_PATHS.queryClientOrder, { clientOrderId, recvWindow: BITMART_RECV_WINDOW }),
         pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+      ),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -211,8 +197,8 @@ export class BitmartAdapter extends RestAdapter {
     });
     // The documented answer nests its own {code, msg, data: {orderIds}} (0 there is success);
     // a flat data {orderIds} is read too.
-    const inner = z
-      .object({
+    const inner = this.parse(
+      z.object({
         code: num.optional(),
         msg: z.string().optional(),
         data: z
@@ -220,12 +206,13 @@ export class BitmartAdapter extends RestAdapter {
           .nullable()
           .optional(),
         orderIds: z.array(id).optional(),
-      })
-      .parse(data ?? {});
+      }),
+      data ?? {},
+    );
     if (inner.code !== undefined && !isCode(inner.code, 0)) throw this.fail(inner.code, inner.msg ?? "Batch failed");
     const ids = inner.data?.orderIds ?? inner.orderIds ?? [];
     if (ids.length !== orders.length) {
-      throw new ExchangeError(this.id, `One of orders was not placed (${ids.length} of ${orders.length} placed)`, {
+      throw new ExchangeError(this.id, notPlacedMessage({ placed: ids.length, total: orders.length }), {
         kind: "invalid-order",
       });
     }
@@ -233,11 +220,10 @@ export class BitmartAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
-    const data = z
-      .object({ result: z.boolean().optional() })
-      .parse(
-        (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
-      );
+    const data = this.parse(
+      z.object({ result: z.boolean().optional() }),
+      (await this.call("POST", BITMART_PATHS.cancelOrder, { symbol: this.symbol(pair), order_id: orderId })) ?? {},
+    );
     // "result = false indicates that the cancel failed because the order was matched or cancelled."
     if (data.result === false) {
       throw new ExchangeError(this.id, `Cancel failed: order ${orderId} was already filled or canceled`, {
@@ -248,15 +234,14 @@ export class BitmartAdapter extends RestAdapter {
   }
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
-    const data = z
-      .object({ successIds: z.array(id).nullable().optional(), failIds: z.array(id).nullable().optional() })
-      .parse(
-        (await this.call("POST", BITMART_PATHS.cancelOrders, {
-          symbol: this.symbol(pair),
-          orderIds: ids,
-          recvWindow: BITMART_RECV_WINDOW,
-        })) ?? {},
-      );
+    const data = this.parse(
+      z.object({ successIds: z.array(id).nullable().optional(), failIds: z.array(id).nullable().optional() }),
+      (await this.call("POST", BITMART_PATHS.cancelOrders, {
+        symbol: this.symbol(pair),
+        orderIds: ids,
+        recvWindow: BITMART_RECV_WINDOW,
+      })) ?? {},
+    );
     const failed = data.failIds ?? [];
     if (failed.length) {
       const done = data.successIds ?? [];
@@ -297,10 +282,7 @@ export class BitmartAdapter extends RestAdapter {
       limit: 200,
       recvWindow: BITMART_RECV_WINDOW,
     });
-    return z
-      .array(z.unknown())
-      .parse(data ?? [])
-      .map((raw) => parseBitmartOrder(raw, p));
+    return this.parse(z.array(z.unknown()), data ?? []).map((raw) => parseBitmartOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -1,4 +1,4 @@
-import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo, MessageRule } from "../core/info.js";
 
 /** Bitrue's error codes ({code, msg}): the docs' "Error Codes" table first, then binance-family spellings it may still send. */
 export const BITRUE_CODE = {
@@ -40,6 +40,11 @@ export const BITRUE_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** -2010 carries the reason in its text; an "insufficient balance" rejection is insufficient-funds. */
+export const BITRUE_MESSAGES: readonly MessageRule[] = [
+  { code: C.REJECTED, text: ["insufficient", "balance"], kind: "insufficient-funds" },
+];
+
 /** Bitrue: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITRUE_INFO: ExchangeInfo = {
   id: "bitrue",
@@ -54,6 +59,7 @@ export const BITRUE_INFO: ExchangeInfo = {
   },
   clientOrderId: { length: 32 },
   errors: BITRUE_ERRORS,
+  errorMessages: BITRUE_MESSAGES,
   feed: "socket",
   depth: 20,
 };

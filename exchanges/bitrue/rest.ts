@@ -4,18 +4,19 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { assertSupported } from "../core/limits.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
-import { isCode, isSuccessCode } from "../core/success.js";
+import { isSuccessCode } from "../core/success.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
 import { BITRUE_CODE, BITRUE_ERRORS } from "./info.js";
 
 export { BITRUE_CODE, BITRUE_ERRORS };
 
-const C = BITRUE_CODE;
+const _C = BITRUE_CODE;
 
 /**
  * Bitrue spot v1, checked against the official docs (github.com/Bitrue-exchange/Spot-official-api-docs,
@@ -41,9 +42,6 @@ export const BITRUE_PATHS = {
   allOrders: "/api/v1/allOrders",
   account: "/api/v1/account",
 } as const;
-
-/** -2010 carries the reason in its text; an "insufficient balance" rejection is insufficient-funds. */
-const INSUFFICIENT = /insufficient|balance/i;
 
 type Params = Record<string, string | number | undefined>;
 
@@ -76,9 +74,6 @@ export function bitrueSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 const BitrueOrderSchema = z.object({
   symbol: z.string().optional(),
   orderId: id,
@@ -103,7 +98,7 @@ export function bitrueStatus(raw: string | undefined): Order["status"] {
 }
 
 export function parseBitrueOrder(raw: unknown, pair: string): Order {
-  const o = BitrueOrderSchema.parse(raw);
+  const o = parseAnswer("bitrue", BitrueOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderIdStr ?? o.orderId,
@@ -121,9 +116,11 @@ export function parseBitrueOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseBitrueBalances(raw: unknown): Balances {
-  const { balances } = z
-    .object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) })
-    .parse(raw);
+  const { balances } = parseAnswer(
+    "bitrue",
+    z.object({ balances: z.array(z.object({ asset: z.string(), free: num, locked: num })) }),
+    raw,
+  );
   return collectBalances(balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })));
 }
 
@@ -136,7 +133,11 @@ export class BitrueAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(bitrueSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** No envelope: a 2xx answer without an error `code` is the payload (docs/decisions.md#d20). */
+  protected unwrap(response: JsonResponse): unknown {
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;
     if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true)) return json;
@@ -148,10 +149,7 @@ export class BitrueAdapter extends RestAdapter {
         code: code ?? response.status,
       });
     }
-    const error = this.fail(code, msg, response.status, response.headers);
-    if (isCode(code, C.REJECTED) && INSUFFICIENT.test(msg))
-      throw new ExchangeError(this.id, error.detail, { kind: "insufficient-funds", code: code! });
-    throw error;
+    throw this.fail(code, msg, response.status, response.headers);
   }
 
   private symbol(pair: string): string {
@@ -159,36 +157,27 @@ export class BitrueAdapter extends RestAdapter {
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const answer = z
-      .object({
+    const answer = this.parse(
+      z.object({
         orderId: id,
         orderIdStr: z.string().optional(),
         clientOrderId: z.string().nullable().optional(),
         transactTime: num.optional(),
-      })
-      .parse(
-        await this.call("POST", BITRUE_PATHS.order, {
-          symbol: this.symbol(order.pair),
-          side: order.side === "Buy" ? "BUY" : "SELL",
-          type: "LIMIT",
-          timeInForce: "GTC",
-          quantity: order.amount,
-          price: order.price,
-          newClientOrderId: order.clientOrderId,
-        }),
-      );
+      }),
+      await this.call("POST", BITRUE_PATHS.order, {
+        symbol: this.symbol(order.pair),
+        side: order.side === "Buy" ? "BUY" : "SELL",
+        type: "LIMIT",
+        timeInForce: "GTC",
+        quantity: order.amount,
+        price: order.price,
+        newClientOrderId: order.clientOrderId,
+      }),
+    );
     return {
-      pair: order.pair,
       // the docs' answer carries an 18-digit orderId beside its text form orderIdStr
-      id: answer.orderIdStr ?? answer.orderId,
+      ...this.placed(order, answer.orderIdStr ?? answer.orderId, answer.transactTime),
       clientOrderId: answer.clientOrderId || order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(answer.transactTime) || this.now(),
     };
   }
 
@@ -200,9 +189,10 @@ export class BitrueAdapter extends RestAdapter {
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
     const resting = (await this.fetchOpenOrders(pair)).find((o) => o.clientOrderId === clientOrderId);
     if (resting) return resting;
-    const all = z
-      .array(z.unknown())
-      .parse(await this.call("GET", BITRUE_PATHS.allOrders, { symbol: this.symbol(pair) }));
+    const all = this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", BITRUE_PATHS.allOrders, { symbol: this.symbol(pair) }),
+    );
     return all.map((raw) => parseBitrueOrder(raw, pair)).find((o) => o.clientOrderId === clientOrderId);
   }
 
@@ -221,9 +211,10 @@ export class BitrueAdapter extends RestAdapter {
   }
 
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
-    const answer = z
-      .object({ orderId: id, orderIdStr: z.string().optional() })
-      .parse(await this.call("DELETE", BITRUE_PATHS.order, { symbol: this.symbol(pair), orderId }));
+    const answer = this.parse(
+      z.object({ orderId: id, orderIdStr: z.string().optional() }),
+      await this.call("DELETE", BITRUE_PATHS.order, { symbol: this.symbol(pair), orderId }),
+    );
     return answer.orderIdStr ?? answer.orderId;
   }
 
@@ -237,10 +228,10 @@ export class BitrueAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    return z
-      .array(z.unknown())
-      .parse(await this.call("GET", BITRUE_PATHS.openOrders, { symbol: this.symbol(p) }))
-      .map((raw) => parseBitrueOrder(raw, p));
+    return this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", BITRUE_PATHS.openOrders, { symbol: this.symbol(p) }),
+    ).map((raw) => parseBitrueOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

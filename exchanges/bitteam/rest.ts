@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
@@ -62,11 +63,8 @@ export function bitteamRequest(
   return { method, path, query: get ? buildQuery(params) : "", body: get ? "" : JSON.stringify(params), headers };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 const PairsSchema = z.object({
-  pairs: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string() }).passthrough()),
+  pairs: z.array(z.object({ id: num, name: z.string() }).passthrough()),
 });
 
 /** The order object of ordercreate, order/{id} and ordersOfUser. */
@@ -97,7 +95,7 @@ function pairOfName(name: string): string {
  * Seed 001 §3: `createdAt` (ISO) when present, else `timestamp` in seconds × 1000.
  */
 export function parseBitteamOrder(raw: unknown): Order {
-  const o = BitteamOrderSchema.parse(raw);
+  const o = parseAnswer("bitteam", BitteamOrderSchema, raw);
   const created = o.createdAt ? Date.parse(o.createdAt) : Number.NaN;
   const order: Order = {
     pair: pairOfName(o.pair),
@@ -120,7 +118,7 @@ export function parseBitteamOrder(raw: unknown): Order {
  * per-currency objects are read. Seed 001 §3: all-zero currencies dropped, codes upper-cased.
  */
 export function parseBitteamBalances(result: unknown): Balances {
-  const rows = z.record(z.string(), z.unknown()).parse(result);
+  const rows = parseAnswer("bitteam", z.record(z.string(), z.unknown()), result);
   const entry = z.object({ free: num.nullable().optional(), used: num.nullable().optional() });
   const out: { currency: string; free: unknown; locked: unknown }[] = [];
   for (const [currency, value] of Object.entries(rows)) {
@@ -145,9 +143,13 @@ export class BitteamAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}, authorized = true): Promise<unknown> {
-    const response = await this.sendJson(
-      bitteamRequest(authorized ? this.authorization : undefined, method, path, params),
+    return this.unwrap(
+      await this.sendJson(bitteamRequest(authorized ? this.authorization : undefined, method, path, params)),
     );
+  }
+
+  /** {ok, result} on success, {ok: false, code, message} on failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as {
       ok?: unknown;
       code?: unknown;
@@ -176,7 +178,7 @@ export class BitteamAdapter extends RestAdapter {
   /** The numeric pair id of a pair, from the pairs list cached per adapter (a failed fetch is not kept). */
   private async pairId(pair: string): Promise<string> {
     this.pairIds ??= this.call("GET", BITTEAM_PATHS.pairs, {}, false).then(
-      (result) => new Map(PairsSchema.parse(result).pairs.map((p) => [p.name.toLowerCase(), String(p.id)])),
+      (result) => new Map(this.parse(PairsSchema, result).pairs.map((p) => [p.name.toLowerCase(), String(p.id)])),
       (error: unknown) => {
         this.pairIds = undefined;
         throw error;
@@ -299,7 +301,8 @@ export class BitteamAdapter extends RestAdapter {
     const out: Order[] = [];
     const seen = new Set<string>();
     for (let offset = 0; ; offset += limit) {
-      const page = OrdersOfUserSchema.parse(
+      const page = this.parse(
+        OrdersOfUserSchema,
         (await this.call("GET", BITTEAM_PATHS.ordersOfUser, { type: "active", pair: this.symbol(p), limit, offset })) ??
           {},
       );

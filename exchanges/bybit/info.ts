@@ -1,4 +1,4 @@
-import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo, MessageRule } from "../core/info.js";
 
 /** retCodes of https://bybit-exchange.github.io/docs/v5/error (UTA and "Spot Trade" tables) */
 export const BYBIT_CODES = {
@@ -62,6 +62,11 @@ export const BYBIT_ERRORS: ErrorCodeTable = {
   "invalid-order": [C.PARAMS_ERROR],
 };
 
+/** bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure. */
+export const BYBIT_MESSAGES: readonly MessageRule[] = [
+  { text: ["too frequent"], over: "auth", kind: "rate-limit", retryAfterMs: 600_000 },
+];
+
 /** Bybit: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BYBIT_INFO: ExchangeInfo = {
   id: "bybit",
@@ -71,6 +76,7 @@ export const BYBIT_INFO: ExchangeInfo = {
   limits: { openOrders: 50, createBatch: 10, cancelBatch: 10, unsupported: [] },
   clientOrderId: { length: 32 },
   errors: BYBIT_ERRORS,
+  errorMessages: BYBIT_MESSAGES,
   // a triggered order counts as canceled
   statusExceptions: { Triggered: "canceled" },
   feed: "socket",

@@ -5,12 +5,14 @@
  * with X-BAPI-API-KEY, X-BAPI-TIMESTAMP (ms) and X-BAPI-RECV-WINDOW (5000, seed 001 §9) headers.
  * Success is retCode 0 (seed 001 §8); batch results carry per-item codes in retExtInfo.list.
  */
+import { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { batchFailureMessage, id, notPlacedMessage, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -34,26 +36,56 @@ export const BYBIT_PATHS = {
 } as const;
 
 /** The v5 order object of /v5/order/realtime (the fields we read). */
-interface BybitOrder {
-  orderId?: string;
-  orderLinkId?: string;
-  symbol?: string;
-  price?: string;
-  qty?: string;
-  cumExecQty?: string;
-  side?: string;
-  orderType?: string;
-  orderStatus?: string;
-  createdTime?: string;
-}
+const BybitOrderSchema = z.object({
+  orderId: id.optional(),
+  orderLinkId: id.optional(),
+  symbol: z.string().optional(),
+  price: num.optional(),
+  qty: num.optional(),
+  cumExecQty: num.optional(),
+  side: z.string().optional(),
+  orderType: z.string().optional(),
+  orderStatus: z.string().optional(),
+  createdTime: num.optional(),
+});
+type BybitOrder = z.input<typeof BybitOrderSchema>;
 
-interface BybitEnvelope {
-  retCode: number | string;
-  retMsg?: string;
-  result?: unknown;
-  retExtInfo?: { list?: { code?: number | string; msg?: string }[] };
-  time?: number | string;
+/** Per-item outcome of a batch (retExtInfo.list): code 0 is done. */
+const ItemCodeSchema = z.object({ code: num.optional(), msg: z.string().optional() });
+
+const BybitEnvelopeSchema = z.object({
+  retCode: num,
+  retMsg: z.string().optional(),
+  result: z.unknown().optional(),
+  retExtInfo: z
+    .object({ list: z.array(ItemCodeSchema).nullable().optional() })
+    .nullable()
+    .optional(),
+  time: num.optional(),
+});
+type BybitEnvelope = z.output<typeof BybitEnvelopeSchema>;
+
+/** `result` of the list endpoints: {list, nextPageCursor}; absent or empty reads as no rows. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z
+    .object({ list: z.array(item).nullable().optional(), nextPageCursor: z.string().optional() })
+    .nullable()
+    .optional();
 }
+const OrderListSchema = listOf(BybitOrderSchema);
+const IdListSchema = listOf(z.object({ orderId: id.optional() }));
+const BatchCreateSchema = listOf(
+  z.object({ orderId: id.optional(), orderLinkId: id.optional(), createAt: num.optional() }),
+);
+const WalletSchema = listOf(
+  z.object({
+    coin: z
+      .array(z.object({ coin: z.string(), walletBalance: num.optional(), locked: num.optional() }))
+      .nullable()
+      .optional(),
+  }),
+);
+const OrderIdSchema = z.object({ orderId: id.optional() }).nullable().optional();
 
 /**
  * bybit's nextPageCursor arrives already percent-encoded ("page_args%3D...%26symbol%3D6%26") and its
@@ -96,6 +128,7 @@ export function bybitSignedRequest(
   };
 }
 
+/** One order of /v5/order/realtime, read through BybitOrderSchema. */
 export function parseBybitOrder(raw: BybitOrder, pair: string): Order {
   const order: Order = {
     pair,
@@ -113,11 +146,6 @@ export function parseBybitOrder(raw: BybitOrder, pair: string): Order {
   return order;
 }
 
-function asList<T>(value: unknown): T[] {
-  const list = (value as { list?: unknown } | undefined)?.list;
-  return Array.isArray(list) ? (list as T[]) : [];
-}
-
 export class BybitAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
     super("bybit", credentials, options, {
@@ -126,19 +154,16 @@ export class BybitAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Record<string, unknown>): Promise<BybitEnvelope> {
-    const response = await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params)).catch(
-      (error: unknown) => {
-        // bybit's IP limit answers a bare "403, access too frequent": a rate limit lifted after 10 minutes, not an auth failure.
-        if (error instanceof ExchangeError && error.kind === "auth" && /too frequent/i.test(error.detail)) {
-          throw new ExchangeError(this.id, error.detail, { kind: "rate-limit", retryAfterMs: 600_000 });
-        }
-        throw error;
-      },
-    );
-    const envelope = response.json as BybitEnvelope | undefined;
-    if (!envelope || typeof envelope !== "object" || envelope.retCode === undefined) {
+    return this.unwrap(await this.sendJson(bybitSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {retCode, retMsg, result, retExtInfo, time}: retCode 0 is success; the whole envelope is kept (time, per-item codes). */
+  protected unwrap(response: JsonResponse): BybitEnvelope {
+    const parsed = BybitEnvelopeSchema.safeParse(response.json);
+    if (!parsed.success) {
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
     }
+    const envelope = parsed.data;
     if (!isCode(envelope.retCode, 0)) {
       // bybit announces when the rate-limit window reopens (ms since the epoch).
       const reset = Number(response.headers["x-bapi-limit-reset-timestamp"]);
@@ -147,6 +172,11 @@ export class BybitAdapter extends RestAdapter {
       });
     }
     return envelope;
+  }
+
+  /** The rows of a list answer (none when bybit sends no result). */
+  private rows<T extends z.ZodType>(schema: ReturnType<typeof listOf<T>>, envelope: BybitEnvelope): z.output<T>[] {
+    return this.parse(schema, envelope.result, "result")?.list ?? [];
   }
 
   private orderRequest(order: OrderToPlace): Record<string, string> {
@@ -161,25 +191,10 @@ export class BybitAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, id: string, time: unknown): Order {
-    return {
-      pair: order.pair,
-      id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(time) || this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     const envelope = await this.call("POST", BYBIT_PATHS.create, { category: "spot", ...this.orderRequest(order) });
-    const result = envelope.result as { orderId?: string } | undefined;
-    return this.placed(order, String(result?.orderId ?? ""), envelope.time);
+    const result = this.parse(OrderIdSchema, envelope.result, "result");
+    return this.placed(order, result?.orderId ?? "", envelope.time);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
@@ -188,7 +203,7 @@ export class BybitAdapter extends RestAdapter {
       symbol: exchangeSymbol(pair, ""),
       orderLinkId: clientOrderId,
     });
-    const raw = asList<BybitOrder>(envelope.result)[0];
+    const raw = this.rows(OrderListSchema, envelope)[0];
     return raw ? parseBybitOrder(raw, pair) : undefined;
   }
 
@@ -200,18 +215,18 @@ export class BybitAdapter extends RestAdapter {
     // Seed 001 §5: any extra-info error entry fails the batch; so does an order without id and time.
     const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
     if (failed) {
-      throw new ExchangeError(this.id, `One of orders threw an error (${failed.code}, ${failed.msg ?? ""})`, {
+      throw new ExchangeError(this.id, batchFailureMessage([failed.code, failed.msg ?? ""]), {
         kind: this.fail(failed.code, failed.msg ?? "").kind,
         code: failed.code ?? "",
       });
     }
-    const list = asList<{ orderId?: string; orderLinkId?: string; createAt?: string }>(envelope.result);
+    const list = this.rows(BatchCreateSchema, envelope);
     return orders.map((order, i) => {
       const item = list.find((r) => r.orderLinkId === order.clientOrderId) ?? list[i];
       if (!item || (!item.orderId && !item.createAt)) {
-        throw new ExchangeError(this.id, "One of orders was not placed", { kind: "invalid-order" });
+        throw new ExchangeError(this.id, notPlacedMessage(), { kind: "invalid-order" });
       }
-      return this.placed(order, String(item.orderId ?? ""), item.createAt);
+      return this.placed(order, item.orderId ?? "", item.createAt);
     });
   }
 
@@ -221,7 +236,7 @@ export class BybitAdapter extends RestAdapter {
       symbol: exchangeSymbol(pair, ""),
       orderId: id,
     });
-    return String((envelope.result as { orderId?: string } | undefined)?.orderId ?? id);
+    return this.parse(OrderIdSchema, envelope.result, "result")?.orderId ?? id;
   }
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
@@ -234,9 +249,9 @@ export class BybitAdapter extends RestAdapter {
     // entry carries an error code was not cancelled, so its id is left out and the caller names it
     // (ExchangeAdapter.cancelBatch resolves to the ids cancelled; docs/orders.md "Cancels").
     const codes = envelope.retExtInfo?.list ?? [];
-    return asList<{ orderId?: string }>(envelope.result)
+    return this.rows(IdListSchema, envelope)
       .filter((_, i) => codes[i]?.code === undefined || isCode(codes[i]?.code, 0))
-      .map((r) => String(r.orderId ?? ""));
+      .map((r) => r.orderId ?? "");
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
@@ -244,7 +259,7 @@ export class BybitAdapter extends RestAdapter {
       category: "spot",
       symbol: exchangeSymbol(pair, ""),
     });
-    return asList<{ orderId?: string }>(envelope.result).map((r) => String(r.orderId ?? ""));
+    return this.rows(IdListSchema, envelope).map((r) => r.orderId ?? "");
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
@@ -254,7 +269,7 @@ export class BybitAdapter extends RestAdapter {
       symbol: exchangeSymbol(p, ""),
       orderId: this.orderId(id),
     });
-    const raw = asList<BybitOrder>(envelope.result)[0];
+    const raw = this.rows(OrderListSchema, envelope)[0];
     if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
     return parseBybitOrder(raw, p);
   }
@@ -273,9 +288,10 @@ export class BybitAdapter extends RestAdapter {
         limit: 50,
         ...(cursor ? { cursor } : {}),
       });
-      const page = asList<BybitOrder>(envelope.result);
+      const result = this.parse(OrderListSchema, envelope.result, "result");
+      const page = result?.list ?? [];
       orders.push(...page.map((raw) => parseBybitOrder(raw, p)));
-      const next = (envelope.result as { nextPageCursor?: string } | undefined)?.nextPageCursor;
+      const next = result?.nextPageCursor;
       cursor = page.length === 50 && next ? next : undefined;
     } while (cursor && orders.length < 500);
     return orders;
@@ -283,8 +299,7 @@ export class BybitAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     const envelope = await this.call("GET", BYBIT_PATHS.balance, { accountType: "UNIFIED" });
-    const accounts = asList<{ coin?: { coin: string; walletBalance?: string; locked?: string }[] }>(envelope.result);
-    const rows = accounts.flatMap((a) => a.coin ?? []);
+    const rows = this.rows(WalletSchema, envelope).flatMap((a) => a.coin ?? []);
     // walletBalance includes what open orders lock; free is the rest.
     return collectBalances(
       rows.map((c) => {

@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -72,9 +73,6 @@ export function coinstoreSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 /**
  * The order object of orderInfo and active (v2). The v2 answers name the status `ordStatus`; the v1
  * orderInfo names it `ordState`: either is read.
@@ -108,7 +106,7 @@ const AccountRowSchema = z.object({
  * SUBMITTED, PARTIAL_FILLED open; FILLED closed; CANCELED, NOT_FOUND canceled).
  */
 export function parseCoinstoreOrder(raw: unknown, pair: string): Order {
-  const order = CoinstoreOrderSchema.parse(raw);
+  const order = parseAnswer("coinstore", CoinstoreOrderSchema, raw);
   const state = order.ordStatus ?? order.ordState;
   const fromCurrencies =
     order.baseCurrency && order.quoteCurrency
@@ -140,13 +138,10 @@ export function coinstoreOrderFromInfo(data: unknown, pair: string): Order | und
 /** accountList gives one row per currency and type: AVAILABLE (type 1) is free, FROZEN (type 4) locked. */
 export function parseCoinstoreBalances(raw: unknown): Balances {
   return collectBalances(
-    z
-      .array(AccountRowSchema)
-      .parse(raw)
-      .map((row) => {
-        const frozen = row.typeName === "FROZEN" || String(row.type) === "4";
-        return { currency: row.currency, free: frozen ? "0" : row.balance, locked: frozen ? row.balance : "0" };
-      }),
+    parseAnswer("coinstore", z.array(AccountRowSchema), raw).map((row) => {
+      const frozen = row.typeName === "FROZEN" || String(row.type) === "4";
+      return { currency: row.currency, free: frozen ? "0" : row.balance, locked: frozen ? row.balance : "0" };
+    }),
   );
 }
 
@@ -158,7 +153,11 @@ export class CoinstoreAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    const response = await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(coinstoreSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** {code, message, data}: code 0 is success. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as { code?: unknown; message?: unknown; msg?: unknown; data?: unknown };
     if (response.status < 400 && isCode(json.code, COINSTORE_CODE.SUCCESS)) return json.data;
     const code = typeof json.code === "number" || typeof json.code === "string" ? json.code : undefined;
@@ -182,52 +181,31 @@ export class CoinstoreAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, ordId: string): Order {
-    return {
-      pair: order.pair,
-      id: ordId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   /** `timestamp` (ms) is a required body field of place and placeBatch (docs "Create order"). */
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     // The table names the answer's id `ordId`; the docs' example answer writes `order_id`: either is read.
-    const data = z
-      .object({ ordId: id.optional(), order_id: id.optional() })
-      .refine((d) => d.ordId !== undefined || d.order_id !== undefined, "ordId missing")
-      .parse(
-        await this.call("POST", COINSTORE_PATHS.place, {
-          symbol: this.symbol(order.pair),
-          ...this.limitOrder(order),
-          timestamp: this.now(),
-        }),
-      );
+    const data = this.parse(
+      z
+        .object({ ordId: id.optional(), order_id: id.optional() })
+        .refine((d) => d.ordId !== undefined || d.order_id !== undefined, "ordId missing"),
+      await this.call("POST", COINSTORE_PATHS.place, {
+        symbol: this.symbol(order.pair),
+        ...this.limitOrder(order),
+        timestamp: this.now(),
+      }),
+    );
     return this.placed(order, (data.ordId ?? data.order_id)!);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return coinstoreOrderFromInfo(
-        await this.call("GET", COINSTORE_PATHS.orderInfo, { clOrdId: clientOrderId }),
-        pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () =>
+      coinstoreOrderFromInfo(await this.call("GET", COINSTORE_PATHS.orderInfo, { clOrdId: clientOrderId }), pair),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const data = z
-      .array(
+    const data = this.parse(
+      z.array(
         // docs "Batch ordering": each item is {ordId, clOrdId, errno, errMsg}
         z.object({
           ordId: id.nullable().optional(),
@@ -235,19 +213,18 @@ export class CoinstoreAdapter extends RestAdapter {
           errno: num.nullable().optional(),
           errMsg: z.string().nullable().optional(),
         }),
-      )
-      .parse(
-        await this.call("POST", COINSTORE_PATHS.placeBatch, {
-          symbol: this.symbol(pair),
-          orders: orders.map((o) => this.limitOrder(o)),
-          timestamp: this.now(),
-        }),
-      );
+      ),
+      await this.call("POST", COINSTORE_PATHS.placeBatch, {
+        symbol: this.symbol(pair),
+        orders: orders.map((o) => this.limitOrder(o)),
+        timestamp: this.now(),
+      }),
+    );
     const failed = data.find(
       (item) => !item.ordId || (item.errno !== undefined && item.errno !== null && Number(item.errno) !== 0),
     );
     if (failed || data.length !== orders.length) {
-      const detail = `One of orders threw an error (${failed?.errno ?? ""}, ${failed?.errMsg ?? "not placed"})`;
+      const detail = batchFailureMessage([failed?.errno ?? undefined, failed?.errMsg ?? "not placed"]);
       throw this.fail(failed?.errno ?? undefined, detail, undefined, undefined, { detail });
     }
     return data.map((item, i) => this.placed(orders[i]!, item.ordId as string));
@@ -260,9 +237,10 @@ export class CoinstoreAdapter extends RestAdapter {
 
   /** docs "Batch cancellation according to order id": data {success: [ids], reject: [ids]}; the canceled ids are returned. */
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
-    const data = z
-      .object({ success: z.array(id).nullable().optional(), reject: z.array(id).nullable().optional() })
-      .parse(await this.call("POST", COINSTORE_PATHS.cancelBatch, { symbol: this.symbol(pair), orderIds: ids }));
+    const data = this.parse(
+      z.object({ success: z.array(id).nullable().optional(), reject: z.array(id).nullable().optional() }),
+      await this.call("POST", COINSTORE_PATHS.cancelBatch, { symbol: this.symbol(pair), orderIds: ids }),
+    );
     return data.success ?? [];
   }
 
@@ -282,9 +260,10 @@ export class CoinstoreAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const rows = z
-      .array(z.unknown())
-      .parse((await this.call("GET", COINSTORE_PATHS.active, { symbol: this.symbol(p) })) ?? []);
+    const rows = this.parse(
+      z.array(z.unknown()),
+      (await this.call("GET", COINSTORE_PATHS.active, { symbol: this.symbol(p) })) ?? [],
+    );
     return rows.map((row) => parseCoinstoreOrder(row, p));
   }
 

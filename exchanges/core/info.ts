@@ -53,6 +53,27 @@ export type CodedErrorKind = "auth" | "rate-limit" | "insufficient-funds" | "ord
 /** The exchange's error codes, by kind, from named constants of its docs. */
 export type ErrorCodeTable = Partial<Record<CodedErrorKind, readonly (string | number)[]>>;
 
+/**
+ * A failure read from its message, where the exchange's code alone does not tell (bybit's bare
+ * "403, access too frequent", htx's invalid-parameter "request limit"). Checked before the table of
+ * codes (docs/exchange-rules.md#errors).
+ */
+export interface MessageRule {
+  /** substrings of the exchange's message, any one matching; case, and spaces or underscores, do not count */
+  text: readonly string[];
+  /** the message must begin with the text */
+  start?: boolean;
+  /** the exchange's code is read as text too (kucoin writes some causes as the code) */
+  inCode?: boolean;
+  kind: CodedErrorKind;
+  /** only with this exchange code */
+  code?: string | number;
+  /** only when the code table and the HTTP status alone read the failure as this kind */
+  over?: CodedErrorKind;
+  /** the wait this failure asks for, when the exchange documents one */
+  retryAfterMs?: number;
+}
+
 export interface ExchangeInfo {
   id: ExchangeId;
   /** Display name, as the CLI, the TUI and the web show it. */
@@ -65,6 +86,8 @@ export interface ExchangeInfo {
   clientOrderId: ClientOrderIdRule;
   /** the exchange's own error codes by kind (none for paper, whose errors carry their kind) */
   errors?: ErrorCodeTable;
+  /** kinds read from message substrings where a code alone does not tell, beside `errors` */
+  errorMessages?: readonly MessageRule[];
   /**
    * Statuses read before the general table (docs/exchanges.md "Order status"), on the exchange's
    * exact string; with `onlyExceptions` an exchange's status outside this table is unknown.

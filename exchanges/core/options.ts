@@ -1,3 +1,5 @@
+import type { Logger } from "../../lib/log.js";
+import type { ExchangeId } from "../../lib/types.js";
 import type { FeedOptions } from "../types.js";
 import type { Inflate } from "./inflate.js";
 
@@ -15,6 +17,15 @@ export interface HttpCall {
 export type FetchJson = (url: string, call?: HttpCall) => Promise<unknown>;
 
 /**
+ * Opens the REST transport of one feed: in Node the adapters' own RestClient (nodeFeedOptions in
+ * exchanges/feed-node.ts), so --proxy covers snapshots as it covers orders; in the browser, fetch.
+ */
+export type SnapshotTransport = (
+  exchange: ExchangeId,
+  options: { timeoutMs: number; proxy?: string | undefined; logger?: Logger | undefined },
+) => FetchJson;
+
+/**
  * FeedOptions plus what the feed machinery reads at run time. createFeed keeps the
  * FeedOptions signature; these fields ride along in the same object (nodeFeedOptions() spreads
  * `connect` and `inflate` in; tests shorten the intervals).
@@ -22,7 +33,9 @@ export type FetchJson = (url: string, call?: HttpCall) => Promise<unknown>;
 export interface FeedRuntimeOptions extends FeedOptions {
   /** decompresses binary frames (gzip, zlib, raw deflate); the browser's DecompressionStream when absent */
   inflate?: Inflate;
+  /** answers the feed's REST calls directly (tests); else `transport` opens them, else fetch */
   fetchJson?: FetchJson;
+  transport?: SnapshotTransport;
   /** seed 001 §4: a keep-alive every 15 s */
   keepAliveMs?: number;
   /** first backoff step after the immediate reconnect (PRODUCT D14) */
@@ -61,6 +74,14 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number, ran
 /** The REST host: --base-url when given (a mock, a testnet, the relay of PRODUCT D14), else the exchange's own. */
 export function restBase(options: FeedOptions, fallback: string): string {
   return (options.baseUrl ?? fallback).replace(/\/+$/, "");
+}
+
+/** The feed's REST calls: `fetchJson` when given, else the injected transport, else fetch. */
+export function feedFetchJson(exchange: ExchangeId, options: FeedRuntimeOptions): FetchJson {
+  if (options.fetchJson) return options.fetchJson;
+  const timeoutMs = options.httpTimeoutMs ?? FEED_DEFAULTS.httpTimeoutMs;
+  if (!options.transport) return defaultFetchJson(timeoutMs);
+  return options.transport(exchange, { timeoutMs, proxy: options.proxy, logger: options.logger });
 }
 
 /** fetch is in Node 20 and every browser, so the feed modules stay free of Node-only imports. */

@@ -4,7 +4,7 @@ import { OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel, ExchangeId } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
 import type { BookFeed, FeedState } from "../types.js";
-import { defaultFetchJson, FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson } from "./options.js";
+import { FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson, feedFetchJson } from "./options.js";
 
 /**
  * A feed that polls a public REST order book (seed 001 §4: "Polling is used only for bitteam, or
@@ -36,7 +36,7 @@ export abstract class PollingFeed implements BookFeed {
     this.options = options;
     this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : CATALOGUE[exchange].depth;
     this.log = options.logger ?? silentLogger;
-    this.fetchJson = options.fetchJson ?? defaultFetchJson(options.httpTimeoutMs);
+    this.fetchJson = feedFetchJson(exchange, options);
   }
 
   /** Fetches and parses one full book; throws on any failure. */

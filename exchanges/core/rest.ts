@@ -21,12 +21,14 @@ export interface HttpRequest {
   headers: Record<string, string>;
 }
 
+/**
+ * The answer as it came: its body is left as text for the caller to parse once, with the parser
+ * its numbers need (RestAdapter.sendJson keeps long numbers exact; a feed snapshot its levels).
+ */
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  /** parsed JSON, or undefined when the body is not JSON */
-  json: unknown;
 }
 
 export interface RestClientOptions {
@@ -98,6 +100,10 @@ export function mayHaveReachedExchange(error: unknown): boolean {
   return error instanceof ExchangeError && error.kind === "network" && !NOT_SENT_CODES.has(String(error.code));
 }
 
+/**
+ * The one HTTP transport of the exchange layer: every adapter's signed calls and, in Node, every
+ * feed's REST snapshot (exchanges/feed-node.ts), so the proxy of docs/decisions.md#d12 covers both.
+ */
 export class RestClient {
   readonly exchange: ExchangeId;
   readonly baseUrl: string;
@@ -174,12 +180,6 @@ export class RestClient {
       const text = (
         await decode(raw.body, String(raw.headers["content-encoding"] ?? "").toLowerCase() || undefined)
       ).toString("utf8");
-      let json: unknown;
-      try {
-        json = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
       this.logger.debug("http", {
         exchange: this.exchange,
         method: request.method,
@@ -187,7 +187,7 @@ export class RestClient {
         status: raw.status,
         ms: Date.now() - started,
       });
-      return { status: raw.status, headers: raw.headers, text, json };
+      return { status: raw.status, headers: raw.headers, text };
     } catch (error) {
       const code = (error as { code?: string }).code ?? "ENETWORK";
       // "Network errors fall back to the library message or the status text" (seed 001 §8);

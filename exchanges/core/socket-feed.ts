@@ -6,7 +6,7 @@ import { CATALOGUE } from "../catalogue.js";
 import type { BookFeed, FeedState, WebSocketFactory, WebSocketLike } from "../types.js";
 import { browserInflate, type Compression, compressionOf, type Inflate, plainText } from "./inflate.js";
 import { FeedParseError } from "./levels.js";
-import { backoffDelay, defaultFetchJson, FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson } from "./options.js";
+import { backoffDelay, FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson, feedFetchJson } from "./options.js";
 
 const OPEN = 1;
 const CONNECTING = 0;
@@ -98,7 +98,7 @@ export abstract class SocketFeed implements BookFeed {
     this.options = options;
     this.depth = options.depth && options.depth > 0 ? Math.floor(options.depth) : CATALOGUE[exchange].depth;
     this.log = options.logger ?? silentLogger;
-    this.fetchJson = options.fetchJson ?? defaultFetchJson(options.httpTimeoutMs);
+    this.fetchJson = feedFetchJson(exchange, options);
     this.inflate = options.inflate ?? browserInflate();
     this.keepAliveMs = options.keepAliveMs ?? FEED_DEFAULTS.keepAliveMs;
     this.staleAfterMs = options.staleAfterMs ?? FEED_DEFAULTS.staleAfterMs;

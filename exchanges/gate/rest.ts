@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter } from "../core/adapter.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -81,10 +81,8 @@ export function gateSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const GateOrderSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id,
   text: z.string().optional().default(""),
   create_time: num.optional(),
   create_time_ms: num.optional(),
@@ -108,7 +106,7 @@ const GateBatchItemSchema = z
   .passthrough();
 
 const GateCancelItemSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String).optional(),
+  id: id.optional(),
   succeeded: z.boolean().optional(),
   label: z.string().optional(),
   message: z.string().optional(),
@@ -140,8 +138,9 @@ function gateStatus(order: GateOrder): Order["status"] {
   return status;
 }
 
-export function parseGateOrder(raw: unknown): Order {
-  const order = GateOrderSchema.parse(raw);
+/** `root` names the answer in an "Unexpected answer" message (`orders[3]` → `orders[3].id …`). */
+export function parseGateOrder(raw: unknown, root = "order"): Order {
+  const order = parseAnswer("gate", GateOrderSchema, raw, root);
   const amount = toDecimalString(order.amount);
   // filled_amount on current answers; older ones only carry `left` (amount still open).
   const filled =
@@ -176,7 +175,11 @@ const averageField = (average: string | undefined) => (average === undefined ? {
 
 export function parseGateBalances(raw: unknown): Balances {
   return collectBalances(
-    GateAccountSchema.parse(raw).map((row) => ({ currency: row.currency, free: row.available, locked: row.locked })),
+    parseAnswer("gate", GateAccountSchema, raw, "accounts").map((row) => ({
+      currency: row.currency,
+      free: row.available,
+      locked: row.locked,
+    })),
   );
 }
 
@@ -199,9 +202,13 @@ export class GateAdapter extends RestAdapter {
 
   /** One signed call: the query and body are built once, signed, and sent as signed. */
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const response = await this.sendJson(
-      gateSignedRequest(this.credentials, this.now(), method, path, params, payload),
+    return this.unwrap(
+      await this.sendJson(gateSignedRequest(this.credentials, this.now(), method, path, params, payload)),
     );
+  }
+
+  /** Gate has no envelope: a 2xx answer is the payload. */
+  protected unwrap(response: JsonResponse): unknown {
     if (response.status >= 200 && response.status < 300 && response.json !== undefined) return response.json;
     // Gate answers errors as {label, message} with a 4xx/5xx status.
     const error = (response.json ?? {}) as { label?: unknown; message?: unknown; detail?: unknown };
@@ -237,36 +244,32 @@ export class GateAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      // Gate accepts the custom `text` in place of the order id while the order is open.
-      return parseGateOrder(
-        await this.call("GET", GATE_PATHS.order(clientOrderId), { currency_pair: this.symbol(pair) }),
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    // Gate accepts the custom `text` in place of the order id while the order is open.
+    return this.unlessNotFound(async () =>
+      parseGateOrder(await this.call("GET", GATE_PATHS.order(clientOrderId), { currency_pair: this.symbol(pair) })),
+    );
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const answer = z.array(GateBatchItemSchema).parse(
+    const answer = this.parse(
+      z.array(GateBatchItemSchema),
       await this.call(
         "POST",
         GATE_PATHS.batchOrders,
         {},
         orders.map((o) => this.limitOrder(o)),
       ),
+      "orders",
     );
     const failed = answer.find((item) => item.succeeded === false);
     if (failed) {
       const placed = answer.filter((item) => item.succeeded !== false).length;
-      const error = this.fail(
+      throw this.fail(
         failed.label,
-        `One of orders threw an error (${failed.label ?? ""}, ${failed.message ?? ""}); ${placed} of ${answer.length} placed`,
+        batchFailureMessage([failed.label, failed.message], { placed, total: answer.length }),
       );
-      throw error;
     }
-    return answer.map((item) => parseGateOrder(item));
+    return answer.map((item, i) => parseGateOrder(item, `orders[${i}]`));
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
@@ -275,16 +278,20 @@ export class GateAdapter extends RestAdapter {
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
     const payload = ids.map((id) => ({ currency_pair: this.symbol(pair), id }));
-    const answer = z
-      .array(GateCancelItemSchema)
-      .parse(await this.call("POST", GATE_PATHS.cancelBatchOrders, {}, payload));
+    const answer = this.parse(
+      z.array(GateCancelItemSchema),
+      await this.call("POST", GATE_PATHS.cancelBatchOrders, {}, payload),
+      "cancels",
+    );
     return succeededIds(answer);
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = z
-      .array(GateCancelItemSchema)
-      .parse(await this.call("DELETE", GATE_PATHS.orders, { currency_pair: this.symbol(pair) }));
+    const answer = this.parse(
+      z.array(GateCancelItemSchema),
+      await this.call("DELETE", GATE_PATHS.orders, { currency_pair: this.symbol(pair) }),
+      "cancels",
+    );
     return succeededIds(answer);
   }
 
@@ -299,12 +306,12 @@ export class GateAdapter extends RestAdapter {
     const limit = GATE_INFO.limits.openOrders ?? 100;
     const orders: Order[] = [];
     for (let page = 1; ; page++) {
-      const rows = z
-        .array(z.unknown())
-        .parse(
-          await this.call("GET", GATE_PATHS.orders, { currency_pair: this.symbol(pair), status: "open", page, limit }),
-        );
-      orders.push(...rows.map(parseGateOrder));
+      const rows = this.parse(
+        z.array(z.unknown()),
+        await this.call("GET", GATE_PATHS.orders, { currency_pair: this.symbol(pair), status: "open", page, limit }),
+        "orders",
+      );
+      orders.push(...rows.map((row, i) => parseGateOrder(row, `orders[${orders.length + i}]`)));
       if (rows.length < limit) return orders;
     }
   }

@@ -1,4 +1,4 @@
-import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo, MessageRule } from "../core/info.js";
 
 /**
  * HTX's err-code strings: the docs' per-endpoint examples (api-signature-not-valid,
@@ -53,6 +53,11 @@ export const HTX_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** HTX also throttles as {"err-code":"invalid-parameter","err-msg":"request limit"}. */
+export const HTX_MESSAGES: readonly MessageRule[] = [
+  { code: HTX_CODE.INVALID_PARAMETER, text: ["request limit"], start: true, kind: "rate-limit" },
+];
+
 /** HTX: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const HTX_INFO: ExchangeInfo = {
   id: "htx",
@@ -62,6 +67,7 @@ export const HTX_INFO: ExchangeInfo = {
   limits: { openOrders: 500, createBatch: 10, cancelBatch: 50, unsupported: [] },
   clientOrderId: { length: 32 },
   errors: HTX_ERRORS,
+  errorMessages: HTX_MESSAGES,
   // partial-canceled counts as open; canceling counts as canceled
   statusExceptions: { "partial-canceled": "open", canceling: "canceled" },
   feed: "socket",

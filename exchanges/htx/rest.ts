@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -114,9 +115,6 @@ export function htxRetryAfterMs(header: string | string[] | undefined, nowMs: nu
   return expire > 1e12 ? Math.max(0, expire - nowMs) : expire;
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 const HtxOrderSchema = z.object({
   id,
   symbol: z.string(),
@@ -170,7 +168,7 @@ const HtxCancelOpenSchema = z.object({
 
 /** btcusdt → BTC/USDT needs the quote; the caller's pair is used (HTX symbols have no separator). */
 export function parseHtxOrder(raw: unknown, pair: string): Order {
-  const order = HtxOrderSchema.parse(raw);
+  const order = parseAnswer("htx", HtxOrderSchema, raw);
   const [side = "", ...rest] = order.type.split("-");
   const status = normalizeStatus("htx", order.state);
   return {
@@ -192,7 +190,7 @@ export function parseHtxOrder(raw: unknown, pair: string): Order {
 /** HTX lists "trade" (free) and "frozen" (locked) rows per currency. */
 export function parseHtxBalances(raw: unknown): Balances {
   return collectBalances(
-    HtxBalanceSchema.parse(raw).list.map((row) => ({
+    parseAnswer("htx", HtxBalanceSchema, raw).list.map((row) => ({
       currency: row.currency,
       free: row.type === "trade" ? row.balance : "0",
       locked: row.type === "frozen" ? row.balance : "0",
@@ -216,9 +214,13 @@ export class HtxAdapter extends RestAdapter {
     params: Record<string, string> = {},
     payload?: unknown,
   ): Promise<unknown> {
-    const response = await this.sendJson(
-      htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload),
+    return this.unwrap(
+      await this.sendJson(htxSignedRequest(this.credentials, this.now(), method, this.host, path, params, payload)),
     );
+  }
+
+  /** {status: "ok", data} on success, {status: "error", err-code, err-msg} on failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const envelope = (response.json ?? {}) as {
       status?: unknown;
       data?: unknown;
@@ -229,17 +231,13 @@ export class HtxAdapter extends RestAdapter {
     const code = typeof envelope["err-code"] === "string" ? envelope["err-code"] : undefined;
     const msg = typeof envelope["err-msg"] === "string" ? envelope["err-msg"] : `HTTP ${response.status}`;
     const hint = htxRetryAfterMs(response.headers["x-hb-ratelimit-requests-expire"], this.now());
-    // HTX also throttles as {"err-code":"invalid-parameter","err-msg":"request limit"}.
-    if (code === HTX_CODE.INVALID_PARAMETER && /^request limit/i.test(msg)) {
-      throw new ExchangeError("htx", `${msg} (code ${code})`, { kind: "rate-limit", code, retryAfterMs: hint ?? 1000 });
-    }
     throw this.fail(code, msg, response.status, response.headers, { retryAfterMs: hint });
   }
 
   /** Seed 001 §5: the key's spot account id, looked up once through the same base URL. */
   private accountId(): Promise<string> {
     this.spotAccountId ??= (async () => {
-      const accounts = HtxAccountsSchema.parse(await this.call("GET", HTX_PATHS.accounts));
+      const accounts = this.parse(HtxAccountsSchema, await this.call("GET", HTX_PATHS.accounts));
       const spot =
         accounts.find((a) => a.type === "spot" && (a.state === undefined || a.state === "working")) ??
         accounts.find((a) => a.type === "spot");
@@ -270,61 +268,37 @@ export class HtxAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, orderId: string): Order {
-    return {
-      pair: order.pair,
-      id: orderId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const orderId = id.parse(await this.call("POST", HTX_PATHS.place, {}, await this.limitOrder(order)));
+    const orderId = this.parse(id, await this.call("POST", HTX_PATHS.place, {}, await this.limitOrder(order)), "data");
     return this.placed(order, orderId);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseHtxOrder(await this.call("GET", HTX_PATHS.byClientOrderId, { clientOrderId }), pair);
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () =>
+      parseHtxOrder(await this.call("GET", HTX_PATHS.byClientOrderId, { clientOrderId }), pair),
+    );
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const payload = await Promise.all(orders.map((o) => this.limitOrder(o)));
-    const answer = z.array(HtxBatchItemSchema).parse(await this.call("POST", HTX_PATHS.batchOrders, {}, payload));
+    const answer = this.parse(z.array(HtxBatchItemSchema), await this.call("POST", HTX_PATHS.batchOrders, {}, payload));
     // Seed 001 §5: "htx batch fails per item with the same 'One of orders threw an error' message".
     const failed = answer.find((item) => item["err-code"] || item["order-id"] === undefined);
     if (failed) {
       const code = failed["err-code"] ?? undefined;
-      throw this.fail(
-        code,
-        `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
-        undefined,
-        undefined,
-        {
-          detail: `One of orders threw an error (${code ?? ""}, ${failed["err-msg"] ?? ""})`,
-        },
-      );
+      const detail = batchFailureMessage([code, failed["err-msg"] ?? undefined]);
+      throw this.fail(code, detail, undefined, undefined, { detail });
     }
     return answer.map((item, i) => this.placed(orders[i]!, item["order-id"] as string));
   }
 
   protected async submitCancel(_pair: string, orderId: string): Promise<string> {
-    return id.parse(await this.call("POST", HTX_PATHS.submitCancel(orderId), {}, {}));
+    return this.parse(id, await this.call("POST", HTX_PATHS.submitCancel(orderId), {}, {}), "data");
   }
 
   protected async submitCancelBatch(_pair: string, ids: string[]): Promise<string[]> {
-    return HtxBatchCancelSchema.parse(await this.call("POST", HTX_PATHS.batchCancel, {}, { "order-ids": ids })).success;
+    return this.parse(HtxBatchCancelSchema, await this.call("POST", HTX_PATHS.batchCancel, {}, { "order-ids": ids }))
+      .success;
   }
 
   /**
@@ -335,7 +309,7 @@ export class HtxAdapter extends RestAdapter {
   protected async submitCancelAll(pair: string): Promise<string[]> {
     const body = { "account-id": await this.accountId(), symbol: this.symbol(pair), size: HTX_CANCEL_ALL_PAGE };
     for (let round = 0; round < 10; round++) {
-      const answer = HtxCancelOpenSchema.parse(await this.call("POST", HTX_PATHS.cancelAllOpen, {}, body));
+      const answer = this.parse(HtxCancelOpenSchema, await this.call("POST", HTX_PATHS.cancelAllOpen, {}, body));
       if (String(answer["next-id"]) === "-1" || Number(answer["success-count"]) === 0) break;
     }
     return [];
@@ -346,7 +320,8 @@ export class HtxAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z.array(z.unknown()).parse(
+    const rows = this.parse(
+      z.array(z.unknown()),
       await this.call("GET", HTX_PATHS.openOrders, {
         "account-id": await this.accountId(),
         symbol: this.symbol(pair),

@@ -1,4 +1,4 @@
-import type { ErrorCodeTable, ExchangeInfo } from "../core/info.js";
+import type { ErrorCodeTable, ExchangeInfo, MessageRule } from "../core/info.js";
 
 /** KuCoin's documented error codes. */
 export const KUCOIN_CODE = {
@@ -34,6 +34,19 @@ export const KUCOIN_ERRORS: ErrorCodeTable = {
   "invalid-order": [KUCOIN_CODE.PARAMETER_ERROR, KUCOIN_CODE.SYMBOL_NOT_EXISTS],
 };
 
+/**
+ * KuCoin has no code of its own for a missing order: it answers 400100 (or the text itself as the
+ * code) with "order not exist.", "order_not_exist", "order_not_exist_or_not_allow_to_cancel" or
+ * "The order does not exist.".
+ */
+export const KUCOIN_MESSAGES: readonly MessageRule[] = [
+  {
+    text: ["order not exist", "ordernotexist", "order does not exist"],
+    inCode: true,
+    kind: "order-not-found",
+  },
+];
+
 /** Kucoin: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const KUCOIN_INFO: ExchangeInfo = {
   id: "kucoin",
@@ -43,6 +56,7 @@ export const KUCOIN_INFO: ExchangeInfo = {
   limits: { openOrders: 500, createBatch: 5, cancelBatch: 0, unsupported: ["cancelBatch"] },
   clientOrderId: { length: 32 },
   errors: KUCOIN_ERRORS,
+  errorMessages: KUCOIN_MESSAGES,
   feed: "socket",
   depth: 50,
 };

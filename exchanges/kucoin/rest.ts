@@ -5,6 +5,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { batchFailureMessage, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { kucoinStatus } from "../core/status.js";
@@ -32,13 +33,6 @@ export const KUCOIN_PATHS = {
 
 /** Success code of every KuCoin answer (001 §8). */
 export const KUCOIN_OK = "200000";
-
-/**
- * KuCoin has no code of its own for a missing order: it answers 400100 (or the text itself as the
- * code) with "order not exist.", "order_not_exist", "order_not_exist_or_not_allow_to_cancel" or
- * "The order does not exist.".
- */
-export const KUCOIN_ORDER_NOT_EXIST = /order[\s_]*(?:does[\s_]*)?not[\s_]*exists?/i;
 
 export interface KucoinSignInput {
   method: HttpMethod;
@@ -113,8 +107,6 @@ export function kucoinSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const KucoinOrderSchema = z.object({
   id: z.string(),
   symbol: z.string(),
@@ -155,7 +147,7 @@ const KucoinAccountsSchema = z.array(
 );
 
 export function parseKucoinOrder(raw: unknown): Order {
-  const order = KucoinOrderSchema.parse(raw);
+  const order = parseAnswer("kucoin", KucoinOrderSchema, raw);
   const dealSize = toDecimalString(order.dealSize);
   return {
     pair: order.symbol.replace("-", "/").toUpperCase(),
@@ -175,7 +167,7 @@ export function parseKucoinOrder(raw: unknown): Order {
 /** Trade-account balances: free = available, locked = holds (seed 001 §3 rules via collectBalances). */
 export function parseKucoinBalances(raw: unknown): Balances {
   return collectBalances(
-    KucoinAccountsSchema.parse(raw)
+    parseAnswer("kucoin", KucoinAccountsSchema, raw)
       .filter((row) => row.type === "trade")
       .map((row) => ({ currency: row.currency, free: row.available, locked: row.holds })),
   );
@@ -195,9 +187,15 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}, payload?: unknown): Promise<unknown> {
-    const response = await this.sendJson(
-      kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
+    return this.unwrap(
+      await this.sendJson(
+        kucoinSignedRequest(this.credentials, this.now(), method, path, params, payload, this.signedPassphrase),
+      ),
     );
+  }
+
+  /** {code: "200000", data} on success. */
+  protected unwrap(response: JsonResponse): unknown {
     const envelope = (response.json ?? {}) as { code?: unknown; msg?: unknown; data?: unknown };
     if (isCode(envelope.code, KUCOIN_OK)) return envelope.data;
     throw this.kucoinError(response, envelope);
@@ -206,9 +204,6 @@ export class KucoinAdapter extends RestAdapter {
   private kucoinError(response: JsonResponse, envelope: { code?: unknown; msg?: unknown }): ExchangeError {
     const code = envelope.code === undefined ? undefined : String(envelope.code);
     const msg = typeof envelope.msg === "string" ? envelope.msg : `HTTP ${response.status}`;
-    if (KUCOIN_ORDER_NOT_EXIST.test(msg) || (code !== undefined && KUCOIN_ORDER_NOT_EXIST.test(code))) {
-      return new ExchangeError("kucoin", `${msg} (code ${code})`, { kind: "order-not-found", code });
-    }
     // KuCoin's rate-limit hint: gw-ratelimit-reset, milliseconds until the window resets.
     const reset = Number(response.headers["gw-ratelimit-reset"]);
     return this.fail(
@@ -236,36 +231,18 @@ export class KucoinAdapter extends RestAdapter {
     };
   }
 
-  /** KuCoin's create answers only the order id; the rest is what was placed. */
-  private placed(order: OrderToPlace, id: string): Order {
-    return {
-      pair: order.pair,
-      id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const data = z
-      .object({ orderId: z.string() })
-      .parse(await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)));
+    const data = this.parse(
+      z.object({ orderId: z.string() }),
+      await this.call("POST", KUCOIN_PATHS.orders, {}, this.limitOrder(order)),
+    );
     return this.placed(order, data.orderId);
   }
 
   protected async findByClientOrderId(_pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.byClientOid(clientOrderId)));
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () =>
+      parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.byClientOid(clientOrderId))),
+    );
   }
 
   protected async submitBatch(pair: string, orders: OrderToPlace[]): Promise<Order[]> {
@@ -278,15 +255,16 @@ export class KucoinAdapter extends RestAdapter {
     };
     const data = await this.call("POST", KUCOIN_PATHS.multi, {}, payload);
     // The documented answer is {data: [...]} inside the envelope's data.
-    const list = z
-      .array(KucoinMultiItemSchema)
-      .parse(Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data);
+    const list = this.parse(
+      z.array(KucoinMultiItemSchema),
+      Array.isArray(data) ? data : (data as { data?: unknown } | null)?.data,
+    );
     const failed = list.find((item) => item.status !== "success");
     if (failed) {
       const placed = list.filter((item) => item.status === "success").length;
       throw new ExchangeError(
         "kucoin",
-        `One of orders threw an error (${failed.failMsg ?? failed.status}); ${placed} of ${list.length} placed`,
+        batchFailureMessage([failed.failMsg ?? failed.status], { placed, total: list.length }),
         { kind: "invalid-order" },
       );
     }
@@ -294,7 +272,7 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitCancel(_pair: string, id: string): Promise<string> {
-    const data = KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.order(id)));
+    const data = this.parse(KucoinCancelledSchema, await this.call("DELETE", KUCOIN_PATHS.order(id)));
     return data.cancelledOrderIds[0] ?? id;
   }
 
@@ -304,8 +282,10 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    return KucoinCancelledSchema.parse(await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) }))
-      .cancelledOrderIds;
+    return this.parse(
+      KucoinCancelledSchema,
+      await this.call("DELETE", KUCOIN_PATHS.orders, { symbol: this.symbol(pair) }),
+    ).cancelledOrderIds;
   }
 
   async fetchOrder(_pair: string, id: string): Promise<Order> {
@@ -317,7 +297,8 @@ export class KucoinAdapter extends RestAdapter {
     const pageSize = KUCOIN_INFO.limits.openOrders ?? 500;
     const orders: Order[] = [];
     for (let currentPage = 1; ; currentPage++) {
-      const page = KucoinPageSchema.parse(
+      const page = this.parse(
+        KucoinPageSchema,
         await this.call("GET", KUCOIN_PATHS.orders, {
           status: "active",
           symbol: this.symbol(pair),

@@ -5,7 +5,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
@@ -143,9 +144,6 @@ export function lbankSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 /** The supplement order object of orders_info, orders_info_no_deal and cancel answers. */
 const LbankOrderSchema = z.object({
   symbol: z.string(),
@@ -171,7 +169,7 @@ const OpenOrdersSchema = z.union([
 ]);
 
 export function parseLbankOpenOrders(data: unknown): { orders: Order[]; total: number | undefined } {
-  const page = OpenOrdersSchema.parse(data ?? {});
+  const page = parseAnswer("lbank", OpenOrdersSchema, data ?? {});
   return {
     orders: (page.orders ?? []).map(parseLbankOrder),
     total: page.total === undefined ? undefined : Number(page.total),
@@ -190,7 +188,7 @@ function pairOfSymbol(symbol: string): string {
  * exchanges/core/status.ts. The side is written into `type` (buy, sell_maker, …).
  */
 export function parseLbankOrder(raw: unknown): Order {
-  const order = LbankOrderSchema.parse(raw);
+  const order = parseAnswer("lbank", LbankOrderSchema, raw);
   const kind = order.type ?? order.tradeType ?? "buy";
   const [, suffix] = /^(?:buy|sell)_?(.*)$/i.exec(kind) ?? [];
   return {
@@ -209,7 +207,11 @@ export function parseLbankOrder(raw: unknown): Order {
 
 export function parseLbankBalances(raw: unknown): Balances {
   return collectBalances(
-    AccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })),
+    parseAnswer("lbank", AccountSchema, raw).balances.map((b) => ({
+      currency: b.asset,
+      free: b.free,
+      locked: b.locked,
+    })),
   );
 }
 
@@ -222,7 +224,11 @@ export class LbankAdapter extends RestAdapter {
 
   /** Seed 001 §8: success is result true; result false carries error_code and msg. */
   private async call(path: string, params: Record<string, string> = {}): Promise<unknown> {
-    const response = await this.sendJson(lbankSignedRequest(this.credentials, this.now(), path, params));
+    return this.unwrap(await this.sendJson(lbankSignedRequest(this.credentials, this.now(), path, params)));
+  }
+
+  /** {result: true, data} on success, {result: false, error_code, msg} on failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as { result?: unknown; data?: unknown; error_code?: unknown; msg?: unknown };
     const ok = json.result === true || json.result === "true";
     if (ok && response.status < 400) return json.data;
@@ -240,7 +246,8 @@ export class LbankAdapter extends RestAdapter {
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
     // type buy / sell is LBank's limit order; it rests until filled or canceled (good-till-cancel).
-    const data = z.object({ order_id: id }).parse(
+    const data = this.parse(
+      z.object({ order_id: id }),
       await this.call(LBANK_PATHS.createOrder, {
         symbol: this.symbol(order.pair),
         type: order.side === "Buy" ? "buy" : "sell",
@@ -249,32 +256,18 @@ export class LbankAdapter extends RestAdapter {
         custom_id: order.clientOrderId,
       }),
     );
-    return {
-      pair: order.pair,
-      id: data.order_id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
+    return this.placed(order, data.order_id);
   }
 
   /** orders_info.do takes the user-defined id as origClientOrderId (docs "Query order"). */
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
+    return this.unlessNotFound(async () => {
       const data = await this.call(LBANK_PATHS.ordersInfo, {
         symbol: this.symbol(pair),
         origClientOrderId: clientOrderId,
       });
       return data === null || data === undefined ? undefined : parseLbankOrder(data);
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    });
   }
 
   protected async submitBatch(): Promise<Order[]> {
@@ -292,11 +285,7 @@ export class LbankAdapter extends RestAdapter {
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
     const data = await this.call(LBANK_PATHS.cancelBySymbol, { symbol: this.symbol(pair) });
-    return z
-      .array(z.object({ orderId: id }).passthrough())
-      .catch([])
-      .parse(data)
-      .map((o) => o.orderId);
+    return this.parse(z.array(z.object({ orderId: id }).passthrough()).catch([]), data).map((o) => o.orderId);
   }
 
   async fetchOrder(pair: string, orderId: string): Promise<Order> {

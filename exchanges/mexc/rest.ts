@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -73,11 +74,9 @@ export function mexcSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const MexcOrderSchema = z.object({
   symbol: z.string(),
-  orderId: z.union([z.string(), z.number()]).transform(String),
+  orderId: id,
   clientOrderId: z.string().nullable().optional(),
   origClientOrderId: z.string().nullable().optional(),
   price: num.optional(),
@@ -94,9 +93,9 @@ const MexcOrderSchema = z.object({
 
 const MexcBatchItemSchema = z.object({
   symbol: z.string().optional(),
-  orderId: z.union([z.string(), z.number()]).transform(String).optional(),
+  orderId: id.optional(),
   newClientOrderId: z.string().optional(),
-  code: z.union([z.string(), z.number()]).optional(),
+  code: num.optional(),
   msg: z.string().optional(),
 });
 
@@ -104,7 +103,7 @@ const MexcAccountSchema = z.object({ balances: z.array(z.object({ asset: z.strin
 
 /** BTCUSDT → BTC/USDT needs the quote; the request's pair is passed where the answer lacks a separator. */
 export function parseMexcOrder(raw: unknown, pair: string): Order {
-  const order = MexcOrderSchema.parse(raw);
+  const order = parseAnswer("mexc", MexcOrderSchema, raw);
   const status = normalizeStatus("mexc", order.status);
   return {
     pair,
@@ -125,7 +124,11 @@ export function parseMexcOrder(raw: unknown, pair: string): Order {
 
 export function parseMexcBalances(raw: unknown): Balances {
   return collectBalances(
-    MexcAccountSchema.parse(raw).balances.map((b) => ({ currency: b.asset, free: b.free, locked: b.locked })),
+    parseAnswer("mexc", MexcAccountSchema, raw).balances.map((b) => ({
+      currency: b.asset,
+      free: b.free,
+      locked: b.locked,
+    })),
   );
 }
 
@@ -137,7 +140,11 @@ export class MexcAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, params: Params = {}): Promise<unknown> {
-    const response = await this.sendJson(mexcSignedRequest(this.credentials, this.now(), method, path, params));
+    return this.unwrap(await this.sendJson(mexcSignedRequest(this.credentials, this.now(), method, path, params)));
+  }
+
+  /** No envelope on success; a failure is an HTTP error or a body {code, msg} with a code other than 0 or 200. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = response.json as { code?: unknown; msg?: unknown } | undefined;
     const failed =
       response.status >= 400 ||
@@ -169,55 +176,38 @@ export class MexcAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, id: string, time: unknown): Order {
-    return {
-      pair: order.pair,
-      id,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(time) || this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const answer = MexcOrderSchema.parse(await this.call("POST", MEXC_PATHS.order, this.limitParams(order)));
+    const answer = this.parse(MexcOrderSchema, await this.call("POST", MEXC_PATHS.order, this.limitParams(order)));
     return this.placed(order, answer.orderId, answer.transactTime);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return parseMexcOrder(
+    return this.unlessNotFound(async () =>
+      parseMexcOrder(
         await this.call("GET", MEXC_PATHS.order, { symbol: this.symbol(pair), origClientOrderId: clientOrderId }),
         pair,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+      ),
+    );
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const batchOrders = JSON.stringify(orders.map((o) => this.limitParams(o)));
-    const answer = z.array(MexcBatchItemSchema).parse(await this.call("POST", MEXC_PATHS.batchOrders, { batchOrders }));
+    const answer = this.parse(
+      z.array(MexcBatchItemSchema),
+      await this.call("POST", MEXC_PATHS.batchOrders, { batchOrders }),
+    );
     const failed = answer.find((item) => item.code !== undefined || item.orderId === undefined);
     if (failed) {
       const placed =
         answer.length - answer.filter((item) => item.code !== undefined || item.orderId === undefined).length;
-      throw this.fail(
-        failed.code,
-        `One of orders threw an error (${failed.code ?? ""}, ${failed.msg ?? ""}); ${placed} of ${answer.length} placed`,
-      );
+      throw this.fail(failed.code, batchFailureMessage([failed.code, failed.msg], { placed, total: answer.length }));
     }
-    return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string, undefined));
+    return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string));
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    return MexcOrderSchema.parse(
+    return this.parse(
+      MexcOrderSchema,
       await this.call("DELETE", MEXC_PATHS.order, { symbol: this.symbol(pair), orderId: id }),
     ).orderId;
   }
@@ -228,9 +218,10 @@ export class MexcAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
-    const answer = z
-      .array(MexcOrderSchema)
-      .parse(await this.call("DELETE", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
+    const answer = this.parse(
+      z.array(MexcOrderSchema),
+      await this.call("DELETE", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }),
+    );
     return answer.map((o) => o.orderId);
   }
 
@@ -242,9 +233,10 @@ export class MexcAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z
-      .array(z.unknown())
-      .parse(await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }));
+    const rows = this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }),
+    );
     return rows.map((row) => parseMexcOrder(row, normalizePair(pair, "mexc")));
   }
 

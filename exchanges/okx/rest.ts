@@ -6,13 +6,14 @@
  * OK-ACCESS-KEY and OK-ACCESS-PASSPHRASE. Success is code "0" (seed 001 §8); items carry sCode/sMsg.
  * Failures read "Transaction failed (code, msg)" (seed 001 §8). Cancel all is unsupported (seed 001 §9).
  */
-
+import { z } from "zod";
 import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, num } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -36,38 +37,44 @@ export const OKX_PATHS = {
 } as const;
 
 /** okx order object of GET /api/v5/trade/order and orders-pending (the fields we read). */
-interface OkxOrder {
-  instId?: string;
-  ordId?: string;
-  clOrdId?: string;
-  px?: string;
-  sz?: string;
-  accFillSz?: string;
+const OkxOrderSchema = z.object({
+  instId: z.string().optional(),
+  ordId: id.optional(),
+  clOrdId: id.optional(),
+  px: num.optional(),
+  sz: num.optional(),
+  accFillSz: num.optional(),
   /** average fill price; "" while nothing filled */
-  avgPx?: string;
+  avgPx: num.optional(),
   /** fees so far: negative is a charge, positive a rebate (OKX's sign) */
-  fee?: string;
-  feeCcy?: string;
-  side?: string;
-  ordType?: string;
-  state?: string;
-  cTime?: string;
-}
+  fee: num.optional(),
+  feeCcy: z.string().optional(),
+  side: z.string().optional(),
+  ordType: z.string().optional(),
+  state: z.string().optional(),
+  cTime: num.optional(),
+});
+type OkxOrder = z.input<typeof OkxOrderSchema>;
 
-interface OkxItemResult {
-  ordId?: string;
-  clOrdId?: string;
-  sCode?: string;
-  sMsg?: string;
-  ts?: string;
-}
+/** One item of a trade call's data: its own outcome sCode/sMsg. */
+const OkxItemSchema = z.object({
+  ordId: id.optional(),
+  clOrdId: id.optional(),
+  sCode: num.optional(),
+  sMsg: z.string().optional(),
+  ts: num.optional(),
+});
+type OkxItemResult = z.output<typeof OkxItemSchema>;
 
-interface OkxEnvelope {
-  code: string;
-  msg?: string;
-  data?: unknown[];
-  outTime?: string;
-}
+/** {code, msg, data: [...]}; data that is not a list reads as empty. */
+const OkxEnvelopeSchema = z.object({ code: num, msg: z.string().optional(), data: z.unknown().optional() });
+
+const OkxBalanceSchema = z.object({
+  details: z
+    .array(z.object({ ccy: z.string(), availBal: num.optional(), frozenBal: num.optional() }))
+    .nullable()
+    .optional(),
+});
 
 /** Builds the signed request of okx v5: the requestPath signed is the path with its query. */
 export function okxSignedRequest(
@@ -147,9 +154,16 @@ export class OkxAdapter extends RestAdapter {
     params?: Record<string, unknown> | unknown[],
     perItem = false,
   ): Promise<unknown[]> {
-    const response = await this.sendJson(okxSignedRequest(this.credentials, this.now(), method, path, params));
-    const envelope = response.json as OkxEnvelope | undefined;
-    if (!envelope || typeof envelope !== "object" || envelope.code === undefined) {
+    return this.unwrap(
+      await this.sendJson(okxSignedRequest(this.credentials, this.now(), method, path, params)),
+      perItem,
+    );
+  }
+
+  /** The data list of {code: "0", data}; a failure names its cause per item (sCode/sMsg) or on the envelope. */
+  protected unwrap(response: JsonResponse, perItem = false): unknown[] {
+    const parsed = OkxEnvelopeSchema.safeParse(response.json);
+    if (!parsed.success) {
       throw this.failure(
         String(response.status),
         `Unexpected answer (HTTP ${response.status})`,
@@ -157,16 +171,30 @@ export class OkxAdapter extends RestAdapter {
         response.headers,
       );
     }
+    const envelope = parsed.data;
     const data = Array.isArray(envelope.data) ? envelope.data : [];
-    const items = data as OkxItemResult[];
-    if (perItem && data.length > 0 && items.every((d) => d && d.sCode !== undefined)) return data;
+    if (perItem && data.length > 0 && data.every((d) => OkxItemSchema.safeParse(d).data?.sCode !== undefined)) {
+      return data;
+    }
     if (!isCode(envelope.code, "0")) {
       // A failed trade call names the cause per item (sCode/sMsg); the envelope says only "1".
-      const item = (data as OkxItemResult[]).find((d) => d && d.sCode !== undefined && !isCode(d.sCode, "0"));
+      const item = data
+        .map((d) => OkxItemSchema.safeParse(d).data)
+        .find((d) => d?.sCode !== undefined && !isCode(d.sCode, "0"));
       if (item) throw this.failure(String(item.sCode), item.sMsg ?? "", response.status, response.headers);
       throw this.failure(String(envelope.code), envelope.msg ?? "", response.status, response.headers);
     }
     return data;
+  }
+
+  /** The items of a trade call's data. */
+  private items(data: unknown[]): OkxItemResult[] {
+    return this.parse(z.array(OkxItemSchema), data, "data");
+  }
+
+  /** The orders of a query's data. */
+  private orders(data: unknown[]): z.output<typeof OkxOrderSchema>[] {
+    return this.parse(z.array(OkxOrderSchema), data, "data");
   }
 
   private orderRequest(order: OrderToPlace): Record<string, string> {
@@ -181,69 +209,61 @@ export class OkxAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, item: OkxItemResult): Order {
-    return {
-      pair: order.pair,
-      id: String(item.ordId ?? ""),
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: toMillis(item.ts) || this.now(),
-    };
+  private placedItem(order: OrderToPlace, item: OkxItemResult): Order {
+    return this.placed(order, item.ordId ?? "", item.ts);
   }
 
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const [item] = (await this.call("POST", OKX_PATHS.order, this.orderRequest(order))) as OkxItemResult[];
-    return this.placed(order, item ?? {});
+    const [item] = this.items(await this.call("POST", OKX_PATHS.order, this.orderRequest(order)));
+    return this.placedItem(order, item ?? {});
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      const [raw] = (await this.call("GET", OKX_PATHS.order, {
-        instId: exchangeSymbol(pair, "-"),
-        clOrdId: clientOrderId,
-      })) as OkxOrder[];
-      return raw ? parseOkxOrder(raw, pair) : undefined;
-    } catch (error) {
-      if (error instanceof ExchangeError && error.code === C.ORDER_NOT_EXIST) return undefined;
-      throw error;
-    }
+    // Only 51603 says the order does not exist; the other order-not-found codes answer cancels.
+    return this.unlessNotFound(
+      async () => {
+        const [raw] = this.orders(
+          await this.call("GET", OKX_PATHS.order, { instId: exchangeSymbol(pair, "-"), clOrdId: clientOrderId }),
+        );
+        return raw ? parseOkxOrder(raw, pair) : undefined;
+      },
+      (error) => error.code === C.ORDER_NOT_EXIST,
+    );
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const items = (await this.call(
-      "POST",
-      OKX_PATHS.batchOrders,
-      orders.map((o) => this.orderRequest(o)),
-    )) as OkxItemResult[];
+    const items = this.items(
+      await this.call(
+        "POST",
+        OKX_PATHS.batchOrders,
+        orders.map((o) => this.orderRequest(o)),
+      ),
+    );
     return orders.map((order, i) =>
-      this.placed(order, items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i] ?? {}),
+      this.placedItem(order, items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i] ?? {}),
     );
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
-    const [item] = (await this.call("POST", OKX_PATHS.cancelOrder, {
-      instId: exchangeSymbol(pair, "-"),
-      ordId: id,
-    })) as OkxItemResult[];
-    return String(item?.ordId ?? id);
+    const [item] = this.items(
+      await this.call("POST", OKX_PATHS.cancelOrder, { instId: exchangeSymbol(pair, "-"), ordId: id }),
+    );
+    return item?.ordId ?? id;
   }
 
   protected async submitCancelBatch(pair: string, ids: string[]): Promise<string[]> {
     const instId = exchangeSymbol(pair, "-");
-    const items = (await this.call(
-      "POST",
-      OKX_PATHS.cancelBatchOrders,
-      ids.map((ordId) => ({ instId, ordId })),
-      true,
-    )) as OkxItemResult[];
+    const items = this.items(
+      await this.call(
+        "POST",
+        OKX_PATHS.cancelBatchOrders,
+        ids.map((ordId) => ({ instId, ordId })),
+        true,
+      ),
+    );
     // A partly failed batch (code "2") names each item's sCode: an item that is not "0" was not
     // cancelled, so its id is left out and the caller names it (docs/orders.md "Cancels").
-    return items.filter((r) => r.sCode === undefined || isCode(r.sCode, "0")).map((r) => String(r.ordId ?? ""));
+    return items.filter((r) => r.sCode === undefined || isCode(r.sCode, "0")).map((r) => r.ordId ?? "");
   }
 
   protected async submitCancelAll(): Promise<string[]> {
@@ -253,10 +273,9 @@ export class OkxAdapter extends RestAdapter {
 
   async fetchOrder(pair: string, id: string): Promise<Order> {
     const p = this.pairOf(pair);
-    const [raw] = (await this.call("GET", OKX_PATHS.order, {
-      instId: exchangeSymbol(p, "-"),
-      ordId: this.orderId(id),
-    })) as OkxOrder[];
+    const [raw] = this.orders(
+      await this.call("GET", OKX_PATHS.order, { instId: exchangeSymbol(p, "-"), ordId: this.orderId(id) }),
+    );
     if (!raw) throw new ExchangeError(this.id, `Order ${id} not found`, { kind: "order-not-found" });
     return parseOkxOrder(raw, p);
   }
@@ -267,12 +286,14 @@ export class OkxAdapter extends RestAdapter {
     let after: string | undefined;
     // Pages of 100 (the documented maximum), older ones after the last ordId, up to 500 (seed 001 §9).
     for (;;) {
-      const page = (await this.call("GET", OKX_PATHS.ordersPending, {
-        instType: "SPOT",
-        instId: exchangeSymbol(p, "-"),
-        ...(after ? { after } : {}),
-        limit: "100",
-      })) as OkxOrder[];
+      const page = this.orders(
+        await this.call("GET", OKX_PATHS.ordersPending, {
+          instType: "SPOT",
+          instId: exchangeSymbol(p, "-"),
+          ...(after ? { after } : {}),
+          limit: "100",
+        }),
+      );
       orders.push(...page.map((raw) => parseOkxOrder(raw, p)));
       if (page.length < 100 || orders.length >= 500) return orders;
       after = page[page.length - 1]?.ordId;
@@ -280,9 +301,7 @@ export class OkxAdapter extends RestAdapter {
   }
 
   async fetchBalances(): Promise<Balances> {
-    const [account] = (await this.call("GET", OKX_PATHS.balance)) as {
-      details?: { ccy: string; availBal?: string; frozenBal?: string }[];
-    }[];
+    const [account] = this.parse(z.array(OkxBalanceSchema), await this.call("GET", OKX_PATHS.balance), "data");
     return collectBalances(
       (account?.details ?? []).map((d) => ({ currency: d.ccy, free: d.availBal, locked: d.frozenBal })),
     );

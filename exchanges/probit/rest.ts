@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, parseJsonExact, RestAdapter } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, parseJsonExact, RestAdapter } from "../core/adapter.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -132,13 +133,11 @@ export function probitSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-
 const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: num, token_type: z.string().optional() });
 
 /** The ORDER object of new_order, cancel_order, order and open_order. */
 const ProbitOrderSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id,
   market_id: z.string(),
   type: z.string().optional(),
   side: z.string(),
@@ -166,7 +165,7 @@ function pairOfMarket(marketId: string): string {
  * ProBit's own string kept in `rawStatus`. Seed 001 §3: the ISO time is parsed to milliseconds.
  */
 export function parseProbitOrder(raw: unknown): Order {
-  const order = ProbitOrderSchema.parse(raw);
+  const order = parseAnswer("probit", ProbitOrderSchema, raw);
   const filled = toDecimalString(order.filled_quantity);
   const amount =
     order.quantity !== undefined
@@ -194,7 +193,7 @@ export function parseProbitOrder(raw: unknown): Order {
 /** ProBit gives total and available: locked is their difference. */
 export function parseProbitBalances(raw: unknown): Balances {
   return collectBalances(
-    BalanceSchema.parse(raw).data.map((row) => {
+    parseAnswer("probit", BalanceSchema, raw).data.map((row) => {
       const total = toDecimalString(row.total);
       const available = toDecimalString(row.available);
       return { currency: row.currency_id, free: available, locked: new Decimal(total).minus(available).toFixed() };
@@ -261,10 +260,16 @@ export class ProbitAdapter extends RestAdapter {
   private async call(method: HttpMethod, path: string, params: Record<string, string> = {}): Promise<unknown> {
     const token = await this.tokens.get();
     const response = await this.sendJson(probitSignedRequest(token, method, path, params));
+    const refused = (response.json as { errorCode?: unknown } | undefined)?.errorCode === PROBIT_CODE.UNAUTHORIZED;
+    if (refused || response.status === 401) this.tokens.invalidate(token);
+    return this.unwrap(response);
+  }
+
+  /** {data} on success, {errorCode, message, details} on 4xx/5xx. */
+  protected unwrap(response: JsonResponse): unknown {
     const json = (response.json ?? {}) as { data?: unknown; errorCode?: unknown; message?: unknown };
     if (response.status < 300 && json.data !== undefined) return json.data;
     const code = typeof json.errorCode === "string" ? json.errorCode : undefined;
-    if (code === PROBIT_CODE.UNAUTHORIZED || response.status === 401) this.tokens.invalidate(token);
     const msg = typeof json.message === "string" && json.message ? json.message : `HTTP ${response.status}`;
     throw this.fail(code, msg, response.status, response.headers);
   }
@@ -298,12 +303,7 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return await this.queryOrder(pair, { client_order_id: clientOrderId });
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    return this.unlessNotFound(async () => await this.queryOrder(pair, { client_order_id: clientOrderId }));
   }
 
   protected async submitBatch(): Promise<Order[]> {
@@ -332,9 +332,10 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = z
-      .array(z.unknown())
-      .parse(await this.call("GET", PROBIT_PATHS.openOrder, { market_id: this.symbol(this.pairOf(pair)) }));
+    const rows = this.parse(
+      z.array(z.unknown()),
+      await this.call("GET", PROBIT_PATHS.openOrder, { market_id: this.symbol(this.pairOf(pair)) }),
+    );
     return rows.map(parseProbitOrder);
   }
 

@@ -4,7 +4,8 @@ import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
-import { collectBalances, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
+import { id, num, parseAnswer } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -65,9 +66,6 @@ export function xtSignedRequest(
   };
 }
 
-const num = z.union([z.string(), z.number()]);
-const id = z.union([z.string(), z.number()]).transform(String);
-
 const XtOrderSchema = z.object({
   symbol: z.string().optional(),
   orderId: id,
@@ -85,7 +83,7 @@ const EnvelopeSchema = z.object({ rc: num, mc: z.string().nullable().optional(),
 
 /** Seed 001 §4 by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, REJECTED, EXPIRED canceled. */
 export function parseXtOrder(raw: unknown, pair: string): Order {
-  const o = XtOrderSchema.parse(raw);
+  const o = parseAnswer("xt", XtOrderSchema, raw);
   const order: Order = {
     pair,
     id: o.orderId,
@@ -103,14 +101,16 @@ export function parseXtOrder(raw: unknown, pair: string): Order {
 }
 
 export function parseXtBalances(result: unknown): Balances {
-  const { assets } = z
-    .object({
+  const { assets } = parseAnswer(
+    "xt",
+    z.object({
       assets: z
         .array(z.object({ currency: z.string(), availableAmount: num, frozenAmount: num }))
         .nullable()
         .optional(),
-    })
-    .parse(result);
+    }),
+    result,
+  );
   return collectBalances(
     (assets ?? []).map((a) => ({ currency: a.currency, free: a.availableAmount, locked: a.frozenAmount })),
   );
@@ -134,7 +134,11 @@ export class XtAdapter extends RestAdapter {
   }
 
   private async call(method: HttpMethod, path: string, query: Params = {}, body?: unknown): Promise<unknown> {
-    const response = await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body));
+    return this.unwrap(await this.sendJson(xtSignedRequest(this.credentials, this.now(), method, path, query, body)));
+  }
+
+  /** {rc, mc, result}: rc 0 is success; mc names the failure. */
+  protected unwrap(response: JsonResponse): unknown {
     const parsed = EnvelopeSchema.safeParse(response.json);
     if (!parsed.success)
       throw this.fail(undefined, `Unexpected answer (HTTP ${response.status})`, response.status, response.headers);
@@ -161,40 +165,26 @@ export class XtAdapter extends RestAdapter {
     };
   }
 
-  private placed(order: OrderToPlace, orderId: string): Order {
-    return {
-      pair: order.pair,
-      id: orderId,
-      clientOrderId: order.clientOrderId,
-      price: order.price,
-      amount: order.amount,
-      filled: "0",
-      type: "limit",
-      side: order.side,
-      status: "open",
-      timestamp: this.now(),
-    };
-  }
-
   protected async submitOrder(order: OrderToPlace): Promise<Order> {
-    const result = z.object({ orderId: id }).parse(await this.call("POST", XT_PATHS.order, {}, this.orderBody(order)));
+    const result = this.parse(
+      z.object({ orderId: id }),
+      await this.call("POST", XT_PATHS.order, {}, this.orderBody(order)),
+    );
     return this.placed(order, result.orderId);
   }
 
   protected async findByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
+    return this.unlessNotFound(async () => {
       const result = await this.call("GET", XT_PATHS.order, { clientOrderId });
       return result ? parseXtOrder(result, pair) : undefined;
-    } catch (error) {
-      if (error instanceof ExchangeError && error.kind === "order-not-found") return undefined;
-      throw error;
-    }
+    });
   }
 
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
-    const result = z
-      .object({ items: z.array(BatchItemSchema).nullable().optional() })
-      .parse((await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {});
+    const result = this.parse(
+      z.object({ items: z.array(BatchItemSchema).nullable().optional() }),
+      (await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {},
+    );
     // Seed 001 §5: xt batch skips rejected items — the accepted ones are returned, the others logged.
     const placed: Order[] = [];
     for (const [i, item] of (result.items ?? []).entries()) {
@@ -210,9 +200,10 @@ export class XtAdapter extends RestAdapter {
   }
 
   protected async submitCancel(_pair: string, orderId: string): Promise<string> {
-    const result = z
-      .object({ cancelId: id.optional() })
-      .parse((await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {});
+    const result = this.parse(
+      z.object({ cancelId: id.optional() }),
+      (await this.call("DELETE", XT_PATHS.orderById(orderId))) ?? {},
+    );
     return result.cancelId ?? orderId;
   }
 
@@ -238,10 +229,7 @@ export class XtAdapter extends RestAdapter {
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
     const result = await this.call("GET", XT_PATHS.openOrder, { symbol: this.symbol(p), bizType: "SPOT" });
-    return z
-      .array(z.unknown())
-      .parse(result ?? [])
-      .map((raw) => parseXtOrder(raw, p));
+    return this.parse(z.array(z.unknown()), result ?? []).map((raw) => parseXtOrder(raw, p));
   }
 
   async fetchBalances(): Promise<Balances> {

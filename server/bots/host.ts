@@ -282,6 +282,7 @@ export class BotHost {
         ...nodeFeedOptions(),
         logger: this.app.logger,
         now: () => this.app.now(),
+        ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
         ...(this.endpoints[exchange]?.wsUrl ? { wsUrl: this.endpoints[exchange]?.wsUrl } : {}),
       });
       entry = { feed, users: 0 };

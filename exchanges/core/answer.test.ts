@@ -1,0 +1,171 @@
+/**
+ * An answer in a shape the adapter does not know (docs/exchange-rules.md "Unexpected answers"):
+ * an ExchangeError naming the exchange and the field, kind invalid-order, never a schema
+ * library's dump under "Unexpected error". One test per form of surprise, then the same through
+ * a real adapter on a loopback server and through the built CLI.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ExchangeError } from "../../lib/errors.js";
+import type { Balances, Credentials, Order } from "../../lib/types.js";
+import { runCli } from "../../test/exchanges/run-cli.js";
+import { createExchange } from "../registry.js";
+import { type JsonResponse, RestAdapter } from "./adapter.js";
+import { answerPath, id, num, parseAnswer } from "./answer.js";
+import { type MockServer, startMockServer } from "./testing/http-mock.js";
+
+const OrderShape = z.object({ id, side: z.enum(["buy", "sell"]), amount: num, text: z.string().optional() });
+const Orders = z.array(OrderShape);
+
+function refusal(run: () => unknown): ExchangeError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ExchangeError) return error;
+    throw new Error(`not an ExchangeError: ${String(error)}`);
+  }
+  throw new Error("did not throw");
+}
+
+describe("parseAnswer: one message per kind of surprise", () => {
+  it("names the exchange and the field of a value of the wrong type: orders[1].id", () => {
+    const error = refusal(() =>
+      parseAnswer(
+        "gate",
+        Orders,
+        [
+          { id: 1, side: "buy", amount: "1" },
+          { id: null, side: "buy", amount: "1" },
+        ],
+        "orders",
+      ),
+    );
+    expect(error.message).toBe(
+      "ExchangeId: gate, msg: Unexpected answer from gate: orders[1].id expected text or a number, got null",
+    );
+    expect([error.exchange, error.kind, error.code]).toEqual(["gate", "invalid-order", undefined]);
+  });
+
+  it("says a required field is missing", () => {
+    expect(refusal(() => parseAnswer("mexc", OrderShape, { id: "7", side: "buy" })).detail).toBe(
+      "Unexpected answer from mexc: amount expected text or a number, got nothing",
+    );
+  });
+
+  it("names the values it knows when a word is not one of them", () => {
+    expect(refusal(() => parseAnswer("kucoin", OrderShape, { id: "7", side: "hold", amount: "1" })).detail).toBe(
+      'Unexpected answer from kucoin: side expected one of "buy", "sell", got "hold"',
+    );
+  });
+
+  it("says what came where a list or an object was expected, at the root of the answer", () => {
+    expect(refusal(() => parseAnswer("htx", Orders, { orders: [] }, "data")).detail).toBe(
+      "Unexpected answer from htx: data expected array, got an object",
+    );
+    expect(refusal(() => parseAnswer("htx", OrderShape, [], "")).detail).toBe(
+      "Unexpected answer from htx: expected object, got a list",
+    );
+  });
+
+  it("does not repeat a long text the exchange sent (it may be a page of HTML)", () => {
+    const error = refusal(() => parseAnswer("xt", OrderShape, { id: 1, side: "<html>".padEnd(500, "x"), amount: 1 }));
+    expect(error.detail).toBe('Unexpected answer from xt: side expected one of "buy", "sell", got a long text');
+  });
+
+  it("reads id and num as text and numbers, ids as text", () => {
+    expect(parseAnswer("gate", OrderShape, { id: 123456789012, side: "sell", amount: 2.5 })).toEqual({
+      id: "123456789012",
+      side: "sell",
+      amount: 2.5,
+    });
+  });
+
+  it("writes zod paths the way a reader does", () => {
+    expect(answerPath([0, "id"], "orders")).toBe("orders[0].id");
+    expect(answerPath(["data", "list", 3])).toBe("data.list[3]");
+    expect(answerPath([2, "price"])).toBe("[2].price");
+    expect(answerPath([], "result")).toBe("result");
+  });
+});
+
+/** A minimal adapter that reads its balances with a bare zod parse, as a careless adapter might. */
+class CarelessAdapter extends RestAdapter {
+  constructor(baseUrl: string) {
+    super("bitrue", { api: "k", secret: "s" } as Credentials, { baseUrl }, { baseUrl });
+  }
+  protected unwrap(response: JsonResponse): unknown {
+    return response.json;
+  }
+  async fetchBalances(): Promise<Balances> {
+    const answer = this.unwrap(
+      await this.sendJson({ method: "GET", path: "/balances", query: "", body: "", headers: {} }),
+    );
+    const rows = z.array(z.object({ asset: z.string(), free: z.string() })).parse(answer);
+    return Object.fromEntries(rows.map((r) => [r.asset, { f: r.free, l: "0" }]));
+  }
+  protected submitOrder(): Promise<Order> {
+    throw new Error("unused");
+  }
+  protected findByClientOrderId(): Promise<Order | undefined> {
+    throw new Error("unused");
+  }
+  protected submitBatch(): Promise<Order[]> {
+    throw new Error("unused");
+  }
+  protected submitCancel(): Promise<string> {
+    throw new Error("unused");
+  }
+  protected submitCancelBatch(): Promise<string[]> {
+    throw new Error("unused");
+  }
+  protected submitCancelAll(): Promise<string[]> {
+    throw new Error("unused");
+  }
+  fetchOrder(): Promise<Order> {
+    throw new Error("unused");
+  }
+  fetchOpenOrders(): Promise<Order[]> {
+    throw new Error("unused");
+  }
+}
+
+describe("adapters on a loopback exchange", () => {
+  let http: MockServer;
+  beforeEach(async () => {
+    http = await startMockServer();
+  });
+  afterEach(() => http.close());
+
+  it("turns a bare schema refusal inside an operation into the exchange's Unexpected answer (the base's guard)", async () => {
+    http.on("GET /balances", () => ({ body: [{ asset: "BTC", free: 1 }] }));
+    const error = await new CarelessAdapter(http.url).fetchBalances().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExchangeError);
+    expect((error as ExchangeError).detail).toBe("Unexpected answer from bitrue: [0].free expected string");
+    expect((error as ExchangeError).kind).toBe("invalid-order");
+  });
+
+  it("gate's open orders with an id of null name orders[0].id", async () => {
+    http.on("GET /api/v4/spot/orders", () => ({
+      body: [{ id: null, currency_pair: "BTC_USDT", side: "buy", amount: "1", status: "open" }],
+    }));
+    const gate = createExchange("gate", { api: "k", secret: "s" }, { baseUrl: http.url });
+    const error = await gate.fetchOpenOrders("BTC/USDT").catch((e: unknown) => e);
+    expect((error as ExchangeError).message).toBe(
+      "ExchangeId: gate, msg: Unexpected answer from gate: orders[0].id expected text or a number, got null",
+    );
+  });
+
+  it("the CLI prints it under the exchange and exits 5, never 'Unexpected error' (exit 1)", async () => {
+    http.on("GET /api/v4/spot/orders", () => ({
+      body: [{ id: "1", currency_pair: "BTC_USDT", side: 7, amount: "1", status: "open" }],
+    }));
+    const result = await runCli(["--exchange", "gate", "--base-url", http.url, "orders", "BTC/USDT"], {
+      SPOTDESK_API_KEY: "key-12345678",
+      SPOTDESK_API_SECRET: "secret-12345678",
+    });
+    expect(result.stderr).toBe(
+      "ExchangeId: gate, msg: Unexpected answer from gate: orders[0].side expected string, got 7\n",
+    );
+    expect(result.code).toBe(5);
+  });
+});
