@@ -28,6 +28,9 @@ export const BINGX_ERRORS: ErrorCodeTable = {
   "invalid-order": [C.INVALID_PARAMETER, C.PRICE_DEVIATES, C.SYMBOL_OFFLINE],
 };
 
+/** The feed's default hosts (exchanges/bingx/feed.ts); the browser's are `browserFeed`. */
+export const BINGX_WS_URL = "wss://open-api-ws.bingx.com/market";
+
 /** BingX: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BINGX_INFO: ExchangeInfo = {
   id: "bingx",
@@ -39,4 +42,5 @@ export const BINGX_INFO: ExchangeInfo = {
   errors: BINGX_ERRORS,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [BINGX_WS_URL] },
 };

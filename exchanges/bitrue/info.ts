@@ -40,6 +40,9 @@ export const BITRUE_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** The feed's default hosts (exchanges/bitrue/feed.ts); the browser's are `browserFeed`. */
+export const BITRUE_WS_URL = "wss://ws.bitrue.com/market/ws";
+
 /** Bitrue: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITRUE_INFO: ExchangeInfo = {
   id: "bitrue",
@@ -56,4 +59,5 @@ export const BITRUE_INFO: ExchangeInfo = {
   errors: BITRUE_ERRORS,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [BITRUE_WS_URL] },
 };
