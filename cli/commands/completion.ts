@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { PAPER_PAIRS } from "../../exchanges/paper/index.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { action } from "../run.js";
 
@@ -26,7 +27,6 @@ async function accountNames(): Promise<string[]> {
 
 /** Pairs: paper's and the stored accounts' pairs. */
 async function pairNames(): Promise<string[]> {
-  const { PAPER_PAIRS } = await import("../../exchanges/paper/index.js");
   const pairs: string[] = PAPER_PAIRS.map((p) => p.pair);
   try {
     const { openStore } = await import("../store.js");
