@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { resolveTypedOrder } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Order, Side } from "../../lib/types.js";
@@ -72,10 +73,7 @@ function registerSide(program: Command, side: Side): void {
         );
       }
       const flags = await guardFlags(options);
-      const [{ resolveTypedOrder }, guard] = await Promise.all([
-        import("../../lib/decimal.js"),
-        import("../order-guard.js"),
-      ]);
+      const guard = await import("../order-guard.js");
       const decimals = await guard.pairDecimals(id, pair);
       const typed = resolveTypedOrder({
         pair,
