@@ -9,7 +9,7 @@ import type { ServerResponse } from "node:http";
 import { CATALOGUE } from "../exchanges/catalogue.js";
 
 /**
- * What a browser opens itself for an exchange's public book (PRODUCT D14), read from each
+ * What a browser opens itself for an exchange's public book, read from each
  * exchange's info.ts `browserFeed.connect` (docs/exchanges.md "The browser's feed"): its feed's
  * default socket, plus the REST host of its snapshots or symbol ids. bitteam's polling and
  * kucoin's token go through the server's gateway relays (same origin), and paper's book comes

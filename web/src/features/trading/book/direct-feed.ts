@@ -1,5 +1,5 @@
 /**
- * The exchange's own public feed in the browser (PRODUCT D14): the feed modules of exchanges/<id>/
+ * The exchange's own public feed in the browser: the feed modules of exchanges/<id>/
  * are free of Node-only imports; each is its own chunk, loaded only for its exchange. Which
  * exchanges the browser opens itself, and the same-origin relay a feed uses as its REST base
  * (bitteam's polling, kucoin's token), are the catalogue's `browserFeed` (docs/exchanges.md
