@@ -18,7 +18,8 @@ const GIVE_UP_MS = 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function isLive(screen: string): boolean {
-  const priceRows = screen.split("\n").filter((l) => /^\s?\d{4,}(\.\d+)?\s+\d/.test(l)).length;
+  // prices are right-aligned with thousands separators: "          63,567.00     0.013023"
+  const priceRows = screen.split("\n").filter((l) => /^\s*\d{1,3}(,\d{3})*(\.\d+)?\s+\d/.test(l)).length;
   return /Order book BTC\/USDT\s+live/.test(screen) && /~\d+\.\d+%/.test(screen) && priceRows >= 10;
 }
 

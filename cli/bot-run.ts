@@ -4,6 +4,7 @@
  * naming the field. Ctrl-C (or SIGTERM) cancels the bot's orders, each confirmed, and exits 0.
  */
 import { createHash } from "node:crypto";
+import { paperPair } from "../exchanges/paper/index.js";
 import { ExchangeError } from "../lib/errors.js";
 import { normalizePair } from "../lib/pair.js";
 import {
@@ -112,7 +113,6 @@ export async function runBot(ctx: Context, typeText: string, options: BotRunOpti
   const setup = await readSetup(type, pair, options.config);
   let decimals = options.decimals !== undefined ? parseDecimals(options.decimals) : undefined;
   if (!decimals && exchange === "paper") {
-    const { paperPair } = await import("../exchanges/paper/index.js");
     const spec = paperPair(pair);
     decimals = { price: spec.priceDecimals, amount: spec.amountDecimals };
   }

@@ -1,16 +1,18 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { CATALOGUE } from "../exchanges/catalogue.js";
+import { openAccount, openFeed } from "../exchanges/open.js";
+import { defaultDataDir, paperStateFile } from "../exchanges/paper/index.js";
+import { assertExchangeId } from "../exchanges/registry.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import { type Credentials, type ExchangeId, isExchangeId, type Order } from "../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "./context.js";
 
-/** Checks --exchange; only a wrong id loads the registry, for its message naming the known ones. */
+/** Checks --exchange; a wrong one is refused by the registry, naming the known ones. */
 export async function resolveExchangeId(ctx: Context): Promise<ExchangeId> {
   const id = ctx.options.exchange;
   if (isExchangeId(id)) return id;
-  const { assertExchangeId } = await import("../exchanges/registry.js");
   return assertExchangeId(id);
 }
 
@@ -131,7 +133,6 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
     now: ctx.now,
     ...(ctx.dryRun ? { dryRun: true } : {}),
   };
-  const { openAccount } = await import("../exchanges/open.js");
   if (!CATALOGUE[exchange].needsApiKey) {
     const dataDir = paperDataDir();
     await prepareSimulatedAccount(ctx, dataDir);
@@ -151,7 +152,6 @@ export async function openExchange(ctx: Context, id?: ExchangeId): Promise<Excha
  * otherwise trade on a fresh account without a word).
  */
 async function prepareSimulatedAccount(ctx: Context, dataDir: string | undefined): Promise<void> {
-  const { defaultDataDir, paperStateFile } = await import("../exchanges/paper/index.js");
   if (envHasCredentials()) ctx.out.note("paper needs no credentials: SPOTDESK_API_KEY/SPOTDESK_API_SECRET are ignored");
   const { DATA_DIR, ensureWritableDir } = await import("./dirs.js");
   const stateFile = paperStateFile(dataDir ?? defaultDataDir(), ctx.options.account);
@@ -183,7 +183,6 @@ export async function withExchange<T>(
 export async function openBookFeed(ctx: Context, id: ExchangeId, pair: string, depth?: number): Promise<BookFeed> {
   const dataDir = paperDataDir();
   const proxy = proxyUrl(ctx.options);
-  const { openFeed } = await import("../exchanges/open.js");
   return openFeed(id, pair, {
     ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
     ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),

@@ -2,6 +2,9 @@
  * What the CLI checks before an order leaves (docs/orders.md): the far-price guard against the
  * exchange's public book, the pair's decimals, and the look-up of a client order id already used.
  */
+
+import { paperBook } from "../exchanges/paper/index.js";
+import { paperPair } from "../exchanges/paper/pairs.js";
 import type { ExchangeAdapter } from "../exchanges/types.js";
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
@@ -44,7 +47,6 @@ export async function pairDecimals(
   pair: string,
 ): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
   if (id !== "paper") return undefined;
-  const { paperPair } = await import("../exchanges/paper/pairs.js");
   const spec = paperPair(pair);
   return { priceDecimals: spec.priceDecimals, amountDecimals: spec.amountDecimals };
 }
@@ -68,7 +70,6 @@ export async function farPriceLimit(ctx: Context, id: ExchangeId, flags: GuardFl
  */
 export async function bestPrices(ctx: Context, id: ExchangeId, pair: string): Promise<BestPrices | null> {
   if (id === "paper") {
-    const { paperBook } = await import("../exchanges/paper/index.js");
     const book = paperBook(pair, { now: ctx.now, depth: 1 });
     // The mid of the best prices, as the book shows it (not the synthetic market's own mid).
     return { bestBid: book.bids[0]?.[0], bestAsk: book.asks[0]?.[0], mid: undefined };

@@ -22,7 +22,14 @@ import { PAPER_INFO } from "./paper/info.js";
 import { PROBIT_INFO } from "./probit/info.js";
 import { XT_INFO } from "./xt/info.js";
 
-export type { ClientOrderIdRule, ExchangeInfo, ExchangeLimits, FeedSource, Operation } from "./core/info.js";
+export type {
+  BrowserFeed,
+  ClientOrderIdRule,
+  ExchangeInfo,
+  ExchangeLimits,
+  FeedSource,
+  Operation,
+} from "./core/info.js";
 
 /** In display order: paper first, then the fifteen exchanges by id. */
 export const CATALOGUE: Readonly<Record<ExchangeId, ExchangeInfo>> = {

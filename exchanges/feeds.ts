@@ -1,6 +1,6 @@
 import { ExchangeError } from "../lib/errors.js";
 import { normalizePair } from "../lib/pair.js";
-import { isExchangeId } from "../lib/types.js";
+import { isExchangeId, type RealExchangeId } from "../lib/types.js";
 import { BingxFeed } from "./bingx/feed.js";
 import { BitgetFeed } from "./bitget/feed.js";
 import { BitmartFeed } from "./bitmart/feed.js";
@@ -21,30 +21,31 @@ import { ProbitFeed } from "./probit/feed.js";
 import type { BookFeed, FeedOptions } from "./types.js";
 import { XtFeed } from "./xt/feed.js";
 
-type FeedMaker = (pair: string, options: FeedRuntimeOptions) => BookFeed;
+type FeedClass = new (pair: string, options: FeedRuntimeOptions) => BookFeed;
 
 /**
- * One constructor per exchange; seed 001 §4 sources, plus okx, htx and lbank (PRODUCT D14). The
- * feed index runs in Node (CLI, TUI, server), so paper's feed, which reads its accounts on disk,
- * is one of them; browser code imports exchanges/<id>/feed.ts directly.
+ * One constructor per real exchange (docs/exchanges.md "Hooks that stay"): a static import each,
+ * because the server keeps the whole index loaded and a bundler needs literal import paths. Keyed
+ * by every id, so a new exchange does not compile until its line is written. paper's synthetic
+ * feed, which reads its accounts on disk, is built by its own module; browser code imports
+ * exchanges/<id>/feed.ts directly.
  */
-const MAKERS: Partial<Record<string, FeedMaker>> = {
-  paper: (pair, options) => createPaperFeed(pair, options),
-  bingx: (pair, options) => new BingxFeed(pair, options),
-  bitget: (pair, options) => new BitgetFeed(pair, options),
-  bitmart: (pair, options) => new BitmartFeed(pair, options),
-  bitrue: (pair, options) => new BitrueFeed(pair, options),
-  bitteam: (pair, options) => new BitteamFeed(pair, options),
-  bybit: (pair, options) => new BybitFeed(pair, options),
-  coinstore: (pair, options) => new CoinstoreFeed(pair, options),
-  gate: (pair, options) => new GateFeed(pair, options),
-  htx: (pair, options) => new HtxFeed(pair, options),
-  kucoin: (pair, options) => new KucoinFeed(pair, options),
-  lbank: (pair, options) => new LbankFeed(pair, options),
-  mexc: (pair, options) => new MexcFeed(pair, options),
-  okx: (pair, options) => new OkxFeed(pair, options),
-  probit: (pair, options) => new ProbitFeed(pair, options),
-  xt: (pair, options) => new XtFeed(pair, options),
+const FEEDS: Readonly<Record<RealExchangeId, FeedClass>> = {
+  bingx: BingxFeed,
+  bitget: BitgetFeed,
+  bitmart: BitmartFeed,
+  bitrue: BitrueFeed,
+  bitteam: BitteamFeed,
+  bybit: BybitFeed,
+  coinstore: CoinstoreFeed,
+  gate: GateFeed,
+  htx: HtxFeed,
+  kucoin: KucoinFeed,
+  lbank: LbankFeed,
+  mexc: MexcFeed,
+  okx: OkxFeed,
+  probit: ProbitFeed,
+  xt: XtFeed,
 };
 
 /**
@@ -55,12 +56,14 @@ const MAKERS: Partial<Record<string, FeedMaker>> = {
 export function createFeed(id: string, pair: string, options: FeedOptions): BookFeed {
   if (!isExchangeId(id)) throw new ExchangeError("spotdesk", `Unknown exchange '${id}'`, { kind: "bad-input" });
   const normalized = normalizePair(pair, id);
-  const make = MAKERS[id];
-  if (!make) throw new ExchangeError(id, `No live order book for ${CATALOGUE[id].name} yet`, { kind: "unsupported" });
-  return make(normalized, options as FeedRuntimeOptions);
+  const runtime = options as FeedRuntimeOptions;
+  if (id === "paper") return createPaperFeed(normalized, runtime);
+  const Feed = FEEDS[id] as FeedClass | undefined;
+  if (!Feed) throw new ExchangeError(id, `No live order book for ${CATALOGUE[id].name} yet`, { kind: "unsupported" });
+  return new Feed(normalized, runtime);
 }
 
 /** Exchanges whose feed is built. */
 export function feedExchanges(): string[] {
-  return Object.keys(MAKERS);
+  return ["paper", ...Object.keys(FEEDS)];
 }

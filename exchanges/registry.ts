@@ -6,10 +6,12 @@ import type { ExchangeAdapter, ExchangeOptions } from "./types.js";
 type AdapterFactory = (credentials: Credentials, options: ExchangeOptions) => ExchangeAdapter;
 
 /**
- * One line per exchange: how to load its module's factory. Modules load on first use, so a
- * command on one exchange never pays for the other fourteen (CLI cold start, issue 2 and 3).
+ * One line per exchange: how to load its module's factory (docs/exchanges.md "Hooks that stay").
+ * Modules load on first use, so a command on one exchange never pays for the other fourteen (CLI
+ * cold start); the bundler splits a chunk only at a literal import path, so each line names its
+ * own. Keyed by every id, so a new exchange does not compile until its line is written.
  */
-const LOADERS: Partial<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
+const LOADERS: Readonly<Record<ExchangeId, () => Promise<AdapterFactory>>> = {
   paper: () => import("./paper/index.js").then((m) => m.createPaperExchange),
   bybit: () => import("./bybit/rest.js").then((m) => m.createBybitExchange),
   okx: () => import("./okx/rest.js").then((m) => m.createOkxExchange),

@@ -6,46 +6,19 @@
  * CSP of an HTML page with `pagePolicy`.
  */
 import type { ServerResponse } from "node:http";
-import { BINGX_WS_URL } from "../exchanges/bingx/feed.js";
-import { BITGET_WS_URL } from "../exchanges/bitget/feed.js";
-import { BITMART_WS_URL } from "../exchanges/bitmart/feed.js";
-import { BITRUE_WS_URL } from "../exchanges/bitrue/feed.js";
-import { BYBIT_WS_URL } from "../exchanges/bybit/feed.js";
-import { COINSTORE_REST_URL, COINSTORE_WS_URL } from "../exchanges/coinstore/feed.js";
-import { GATE_REST_URL, GATE_WS_URL } from "../exchanges/gate/feed.js";
-import { HTX_WS_URL } from "../exchanges/htx/feed.js";
-import { KUCOIN_WS_URL } from "../exchanges/kucoin/feed.js";
-import { LBANK_WS_URL } from "../exchanges/lbank/feed.js";
-import { MEXC_REST_URL, MEXC_WS_URL } from "../exchanges/mexc/feed.js";
-import { OKX_WS_URL } from "../exchanges/okx/feed.js";
-import { PROBIT_WS_URL } from "../exchanges/probit/feed.js";
-import { XT_REST_URL, XT_WS_URL } from "../exchanges/xt/feed.js";
-import type { RealExchangeId } from "../lib/types.js";
+import { CATALOGUE } from "../exchanges/catalogue.js";
 
 /**
- * What a browser opens itself for an exchange's public book (PRODUCT D14): each feed module's
+ * What a browser opens itself for an exchange's public book, read from each
+ * exchange's info.ts `browserFeed.connect` (docs/exchanges.md "The browser's feed"): its feed's
  * default socket, plus the REST host of its snapshots or symbol ids. bitteam's polling and
- * kucoin's token go through the server's gateway relays (seed 001 §7, same origin), and paper's
- * book comes from the server, so they add nothing. Keyed by every exchange id: a new exchange does
- * not compile until its row is written.
+ * kucoin's token go through the server's gateway relays (same origin), and paper's book comes
+ * from the server, so they add nothing. Every info.ts must declare `browserFeed`, so a new
+ * exchange does not compile until it does.
  */
-export const BROWSER_FEED_URLS: Readonly<Record<RealExchangeId, readonly string[]>> = {
-  bingx: [BINGX_WS_URL],
-  bitget: [BITGET_WS_URL],
-  bitmart: [BITMART_WS_URL],
-  bitrue: [BITRUE_WS_URL],
-  bitteam: [],
-  bybit: [BYBIT_WS_URL],
-  coinstore: [COINSTORE_WS_URL, COINSTORE_REST_URL],
-  gate: [GATE_WS_URL, GATE_REST_URL],
-  htx: [HTX_WS_URL],
-  kucoin: [KUCOIN_WS_URL],
-  lbank: [LBANK_WS_URL],
-  mexc: [MEXC_WS_URL, MEXC_REST_URL],
-  okx: [OKX_WS_URL],
-  probit: [PROBIT_WS_URL],
-  xt: [XT_WS_URL, XT_REST_URL],
-};
+export const BROWSER_FEED_URLS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.values(CATALOGUE).flatMap((info) => (info.browserFeed ? [[info.id, info.browserFeed.connect]] : [])),
+);
 
 /** The origins of BROWSER_FEED_URLS, sorted and without repeats: the page's connect-src beyond 'self'. */
 export function feedOrigins(): string[] {

@@ -1,5 +1,6 @@
 import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
+import { normalizePair } from "../lib/pair.js";
 import { type Credentials, type ExchangeId, isExchangeId } from "../lib/types.js";
 import { errorText } from "./errors.js";
 import { defaultServices, listPaperAccounts, paperDecimals, type TuiServices } from "./services.js";
@@ -74,7 +75,6 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
   }
   const exchange: ExchangeId = exchangeText;
   const services = servicesFor(options);
-  const { normalizePair } = await import("../lib/pair.js");
   let pair: string;
   try {
     pair = normalizePair(options.pair ?? DEFAULT_PAIR, exchange);

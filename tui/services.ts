@@ -1,6 +1,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CATALOGUE } from "../exchanges/catalogue.js";
+import { openAccount, openFeed } from "../exchanges/open.js";
+import { listPaperPairs, paperPair } from "../exchanges/paper/pairs.js";
+import { defaultDataDir } from "../exchanges/paper/store.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
@@ -54,7 +57,6 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
           kind: "auth",
         });
       }
-      const { openAccount } = await import("../exchanges/open.js");
       return openAccount(exchange, {
         ...common,
         credentials: options.credentials,
@@ -63,7 +65,6 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
       });
     },
     async openFeed(exchange, pair, depth) {
-      const { openFeed } = await import("../exchanges/open.js");
       return openFeed(exchange, pair, {
         ...common,
         ...(depth === undefined ? {} : { depth }),
@@ -75,7 +76,6 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
     listAccounts: (exchange) => listPaperAccounts(exchange, options.dataDir),
     listPairs: async (exchange) => {
       if (exchange !== "paper") return COMMON_PAIRS;
-      const { listPaperPairs } = await import("../exchanges/paper/pairs.js");
       return listPaperPairs();
     },
     pairDecimals: paperDecimals,
@@ -85,7 +85,6 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
 /** paper keeps one file per account under `<dataDir>/paper/`; other exchanges' accounts come from the CLI's store. */
 export async function listPaperAccounts(exchange: ExchangeId, dataDir?: string): Promise<string[]> {
   if (exchange !== "paper") return [];
-  const { defaultDataDir } = await import("../exchanges/paper/store.js");
   try {
     return readdirSync(join(dataDir ?? defaultDataDir(), "paper"))
       .filter((f) => f.endsWith(".json"))
@@ -102,7 +101,6 @@ export async function paperDecimals(
 ): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
   if (exchange !== "paper") return undefined;
   try {
-    const { paperPair } = await import("../exchanges/paper/pairs.js");
     const spec = paperPair(pair);
     return { priceDecimals: spec.priceDecimals, amountDecimals: spec.amountDecimals };
   } catch {

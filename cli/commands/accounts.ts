@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { ExchangeId } from "../../lib/types.js";
@@ -43,7 +44,6 @@ async function realExchange(ctx: Context): Promise<ExchangeId> {
     );
   }
   const id = await resolveExchangeId(ctx);
-  const { CATALOGUE } = await import("../../exchanges/catalogue.js");
   if (!CATALOGUE[id].needsApiKey)
     throw new ExchangeError(id, `${id} needs no credentials: nothing to store`, { kind: "bad-input" });
   return id;
@@ -105,7 +105,6 @@ export function registerAccounts(program: Command): void {
           }
         }
         const storeKey = await readStoreKey(store, { creating: true });
-        const { CATALOGUE } = await import("../../exchanges/catalogue.js");
         const api = await readSecret("SPOTDESK_API_KEY", "API key");
         const secret = await readSecret("SPOTDESK_API_SECRET", "API secret");
         const needsPassphrase = CATALOGUE[exchange].needsPassphrase;

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { accountLabel, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
+import { nonZero, printBalances } from "./render.js";
 
 /** `spotdesk balances [--nonzero]`: with --json the Balances map {"BTC":{"f":"1.5","l":"0.5"}} plus "exchange" and "account". */
 export function registerBalances(program: Command): void {
@@ -12,7 +13,6 @@ export function registerBalances(program: Command): void {
       action(async (ctx, options: { nonzero?: boolean }) => {
         const id = await resolveExchangeId(ctx);
         let balances = await withExchange(ctx, (adapter) => adapter.fetchBalances(), id);
-        const { nonZero, printBalances } = await import("./render.js");
         if (options.nonzero) balances = nonZero(balances);
         // docs/orders.md "Which account": "exchange" and "account" beside the (upper-case) tokens,
         // so `jq .BTC.f` still reads the map.

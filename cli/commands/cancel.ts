@@ -5,7 +5,7 @@ import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import { checkOrderId } from "../args.js";
 import type { Context } from "../context.js";
-import { resolveExchangeId, withExchange } from "../exchange.js";
+import { accountLabel, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 import { DRY_RUN_FLAG, DRY_RUN_HELP } from "./trade.js";
 
@@ -140,7 +140,6 @@ export function registerCancel(program: Command): void {
         // docs/cli.md "Confirmations": a person at a terminal says yes first; scripts and --yes do not
         if (!ctx.dryRun) {
           const { confirmed } = await import("../prompt.js");
-          const { accountLabel } = await import("../exchange.js");
           if (
             !(await confirmed(
               `Cancel every open ${pair} order on ${id} (account '${accountLabel(ctx, id)}')?`,

@@ -1,5 +1,7 @@
 import { type Command, Option } from "commander";
+import { defaultDataDir, PAPER_PAIRS } from "../../exchanges/paper/index.js";
 import { ExchangeError } from "../../lib/errors.js";
+import { paperDataDir } from "../context.js";
 import { action } from "../run.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -12,12 +14,7 @@ async function accountNames(): Promise<string[]> {
     names.push(...(await openStore()).list().map((a) => a.name));
   } catch {}
   try {
-    const [{ readdirSync }, { join }, { defaultDataDir }, { paperDataDir }] = await Promise.all([
-      import("node:fs"),
-      import("node:path"),
-      import("../../exchanges/paper/index.js"),
-      import("../context.js"),
-    ]);
+    const [{ readdirSync }, { join }] = await Promise.all([import("node:fs"), import("node:path")]);
     const dir = join(paperDataDir() ?? defaultDataDir(), "paper");
     for (const file of readdirSync(dir)) if (file.endsWith(".json")) names.push(file.slice(0, -".json".length));
   } catch {}
@@ -26,7 +23,6 @@ async function accountNames(): Promise<string[]> {
 
 /** Pairs: paper's and the stored accounts' pairs. */
 async function pairNames(): Promise<string[]> {
-  const { PAPER_PAIRS } = await import("../../exchanges/paper/index.js");
   const pairs: string[] = PAPER_PAIRS.map((p) => p.pair);
   try {
     const { openStore } = await import("../store.js");

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { CATALOGUE } from "../../exchanges/catalogue.js";
+import { hasAdapter } from "../../exchanges/registry.js";
 import { EXCHANGE_IDS } from "../../lib/types.js";
 import { action } from "../run.js";
 
@@ -10,7 +11,6 @@ export function registerExchanges(program: Command): void {
     .description("list exchange ids, display names, passphrase need, limits and feed source")
     .action(
       action(async (ctx) => {
-        const { hasAdapter } = await import("../../exchanges/registry.js");
         const rows = EXCHANGE_IDS.map((id) => {
           const info = CATALOGUE[id];
           const limits = info.limits;

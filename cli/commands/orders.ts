@@ -3,6 +3,7 @@ import { normalizePair } from "../../lib/pair.js";
 import { checkOrderId } from "../args.js";
 import { labelOrders, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
+import { printOrders } from "./render.js";
 
 /** `spotdesk orders PAIR` (open orders) and `spotdesk order PAIR ID` (one order). */
 export function registerOrders(program: Command): void {
@@ -17,7 +18,7 @@ export function registerOrders(program: Command): void {
         // PRODUCT D10: paging past the open-orders limit is the adapter's job where it supports it.
         const orders = await withExchange(ctx, (adapter) => adapter.fetchOpenOrders(pair), id);
         if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
-        (await import("./render.js")).printOrders(ctx.out, orders);
+        printOrders(ctx.out, orders);
       }),
     );
 
@@ -32,7 +33,7 @@ export function registerOrders(program: Command): void {
         const pair = normalizePair(pairText, id);
         const order = await withExchange(ctx, (adapter) => adapter.fetchOrder(pair, checkOrderId(orderId, id)), id);
         if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, [order])[0]);
-        (await import("./render.js")).printOrders(ctx.out, [order]);
+        printOrders(ctx.out, [order]);
       }),
     );
 }

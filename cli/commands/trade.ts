@@ -1,9 +1,12 @@
 import type { Command } from "commander";
+import { resolveTypedOrder } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Order, Side } from "../../lib/types.js";
 import { labelOrders, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
+import { farPricePercentOption } from "./accounts.js";
+import { printOrders } from "./render.js";
 
 interface TradeOptions {
   quote?: string;
@@ -27,7 +30,6 @@ export const DRY_RUN_HELP =
 const DRY_RUN_NOTE = "Dry run: the far-price guard and the client order id look-up are skipped; nothing is sent";
 
 async function guardFlags(options: TradeOptions) {
-  const { farPricePercentOption } = await import("./accounts.js");
   return {
     allowFarPrice: options.allowFarPrice === true,
     ...(options.farPricePercent === undefined
@@ -71,10 +73,7 @@ function registerSide(program: Command, side: Side): void {
         );
       }
       const flags = await guardFlags(options);
-      const [{ resolveTypedOrder }, guard] = await Promise.all([
-        import("../../lib/decimal.js"),
-        import("../order-guard.js"),
-      ]);
+      const guard = await import("../order-guard.js");
       const decimals = await guard.pairDecimals(id, pair);
       const typed = resolveTypedOrder({
         pair,
@@ -128,7 +127,7 @@ function registerSide(program: Command, side: Side): void {
         id,
       );
       if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, [order])[0]);
-      (await import("./render.js")).printOrders(ctx.out, [order]);
+      printOrders(ctx.out, [order]);
     }),
   );
 }
@@ -156,7 +155,7 @@ export function registerTrade(program: Command): void {
       if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
       const print = async (orders: Order[]) => {
         if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
-        (await import("./render.js")).printOrders(ctx.out, orders);
+        printOrders(ctx.out, orders);
       };
       let orders: Order[];
       try {

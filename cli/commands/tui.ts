@@ -1,13 +1,14 @@
 import type { Command } from "commander";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { ExchangeId } from "../../lib/types.js";
-import type { Context } from "../context.js";
+import { type Context, paperDataDir } from "../context.js";
+import { openBookFeed, openExchange, resolveCredentials, resolveExchangeId } from "../exchange.js";
 import { action } from "../run.js";
 
 export const DEFAULT_PAIR = "BTC/USDT";
 
 /** Accounts the TUI's switcher offers: paper's simulated ones, or the credential store's for a real exchange. */
 async function listAccounts(exchange: ExchangeId, dataDir: string | undefined): Promise<string[]> {
-  const { CATALOGUE } = await import("../../exchanges/catalogue.js");
   if (!CATALOGUE[exchange].needsApiKey) {
     const { listPaperAccounts } = await import("../../tui/services.js");
     return listPaperAccounts(exchange, dataDir);
@@ -33,9 +34,7 @@ export function registerTui(program: Command): void {
     .argument("[pair]", "trading pair", DEFAULT_PAIR)
     .action(
       action(async (ctx: Context, pair: string) => {
-        const open = await import("../exchange.js");
-        const { paperDataDir } = await import("../context.js");
-        const id = await open.resolveExchangeId(ctx);
+        const id = await resolveExchangeId(ctx);
         const dataDir = paperDataDir();
         // Once Ink owns the terminal a stderr note would tear the screen: the credential notes are
         // printed once, by resolveCredentials below. An account picked in the TUI is an explicit choice.
@@ -48,8 +47,7 @@ export function registerTui(program: Command): void {
         });
         // A store key prompt must happen before Ink takes the terminal: resolve a real exchange's
         // credentials now (a missing one ends here with exit 3, like any other command).
-        const { CATALOGUE } = await import("../../exchanges/catalogue.js");
-        if (CATALOGUE[id].needsApiKey) await open.resolveCredentials(id, ctx);
+        if (CATALOGUE[id].needsApiKey) await resolveCredentials(id, ctx);
         const { runTui } = await import("../../tui/index.js");
         // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
         const store = import("../store.js").then((m) => m.openStore());
@@ -62,8 +60,8 @@ export function registerTui(program: Command): void {
           ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
           ...(dataDir ? { dataDir } : {}),
           now: ctx.now,
-          openExchange: (exchange, account) => open.openExchange(withAccount(exchange, account), exchange),
-          openFeed: (exchange, feedPair, depth) => open.openBookFeed(ctx, exchange, feedPair, depth),
+          openExchange: (exchange, account) => openExchange(withAccount(exchange, account), exchange),
+          openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),
           listAccounts: (exchange) => listAccounts(exchange, dataDir),
           // the account's far-price limit (docs/orders.md), read again on each account switch
           farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,

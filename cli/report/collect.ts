@@ -6,6 +6,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { defaultDataDir, paperBook } from "../../exchanges/paper/index.js";
 import { Decimal } from "../../lib/decimal.js";
 import { ExchangeError, isExchangeError } from "../../lib/errors.js";
 import { EXCHANGE_IDS, type ExchangeId, isExchangeId } from "../../lib/types.js";
@@ -137,7 +138,6 @@ async function midSource(
   timeoutMs: number,
 ): Promise<MidSource> {
   if (id === "paper") {
-    const { paperBook } = await import("../../exchanges/paper/index.js");
     return memoMids(async (pair) => {
       try {
         const book = paperBook(pair, { now: ctx.now, depth: 1 });
@@ -245,7 +245,6 @@ export async function selectAccounts(filter: {
   const failed: AccountResult[] = [];
 
   if (wantExchange("paper")) {
-    const { defaultDataDir } = await import("../../exchanges/paper/index.js");
     const names = new Set(paperAccounts(defaultDataDir()).filter(wantAccount));
     if (filter.accounts && filter.exchanges?.includes("paper")) for (const name of filter.accounts) names.add(name);
     for (const name of [...names].sort()) refs.push({ exchange: "paper", account: name, source: "paper" });

@@ -3,8 +3,9 @@ import { FeedParseError, isRecord, parseLevels } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
 import { isSuccessCode } from "../core/success.js";
+import { BINGX_WS_URL } from "./info.js";
 
-export const BINGX_WS_URL = "wss://open-api-ws.bingx.com/market";
+export { BINGX_WS_URL };
 
 /**
  * BingX spot depth: every frame is gzip (read by the shared frame decoder, docs/feeds.md), {symbol}@depth{N}

@@ -33,6 +33,9 @@ export const BINGX_MESSAGES: readonly MessageRule[] = [
   { text: ["order not exist", "order does not exist", "not a valid order id"], kind: "order-not-found" },
 ];
 
+/** The feed's default hosts (exchanges/bingx/feed.ts); the browser's are `browserFeed`. */
+export const BINGX_WS_URL = "wss://open-api-ws.bingx.com/market";
+
 /** BingX: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BINGX_INFO: ExchangeInfo = {
   id: "bingx",
@@ -45,4 +48,5 @@ export const BINGX_INFO: ExchangeInfo = {
   errorMessages: BINGX_MESSAGES,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [BINGX_WS_URL] },
 };

@@ -4,8 +4,9 @@ import type { BookLevel } from "../../lib/types.js";
 import { crc32Signed, FeedParseError, isRecord, parseLevels, priceKey } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { BITGET_WS_URL } from "./info.js";
 
-export const BITGET_WS_URL = "wss://ws.bitget.com/v2/ws/public";
+export { BITGET_WS_URL };
 
 /** Levels per side in bitget's checksum string. */
 const CHECKSUM_LEVELS = 25;

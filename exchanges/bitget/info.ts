@@ -49,6 +49,9 @@ export const BITGET_ERRORS: ErrorCodeTable = {
   "invalid-order": [C.PARAMETER_ERROR],
 };
 
+/** The feed's default hosts (exchanges/bitget/feed.ts); the browser's are `browserFeed`. */
+export const BITGET_WS_URL = "wss://ws.bitget.com/v2/ws/public";
+
 /** Bitget: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITGET_INFO: ExchangeInfo = {
   id: "bitget",
@@ -60,4 +63,5 @@ export const BITGET_INFO: ExchangeInfo = {
   errors: BITGET_ERRORS,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [BITGET_WS_URL] },
 };

@@ -2,8 +2,9 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { applyLevels, FeedParseError, isRecord, parseLevels, sequence } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { BITMART_WS_URL } from "./info.js";
 
-export const BITMART_WS_URL = "wss://ws-manager-compress.bitmart.com/api?protocol=1.1";
+export { BITMART_WS_URL };
 
 /**
  * BitMart spot depth-increase channel spot/depth/increase100:{SYMBOL}: a `snapshot` first, then

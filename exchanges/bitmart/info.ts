@@ -64,6 +64,9 @@ export const BITMART_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** The feed's default hosts (exchanges/bitmart/feed.ts); the browser's are `browserFeed`. */
+export const BITMART_WS_URL = "wss://ws-manager-compress.bitmart.com/api?protocol=1.1";
+
 /** Bitmart: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITMART_INFO: ExchangeInfo = {
   id: "bitmart",
@@ -75,4 +78,5 @@ export const BITMART_INFO: ExchangeInfo = {
   errors: BITMART_ERRORS,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [BITMART_WS_URL] },
 };

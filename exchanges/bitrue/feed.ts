@@ -2,8 +2,9 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { FeedParseError, isRecord, parseLevels } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { BITRUE_WS_URL } from "./info.js";
 
-export const BITRUE_WS_URL = "wss://ws.bitrue.com/market/ws";
+export { BITRUE_WS_URL };
 
 /**
  * Bitrue spot depth: frames are gzip; {"event":"sub","params":{"cb_id","channel"}} subscribes to

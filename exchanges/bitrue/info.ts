@@ -45,6 +45,9 @@ export const BITRUE_MESSAGES: readonly MessageRule[] = [
   { code: C.REJECTED, text: ["insufficient", "balance"], kind: "insufficient-funds" },
 ];
 
+/** The feed's default hosts (exchanges/bitrue/feed.ts); the browser's are `browserFeed`. */
+export const BITRUE_WS_URL = "wss://ws.bitrue.com/market/ws";
+
 /** Bitrue: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITRUE_INFO: ExchangeInfo = {
   id: "bitrue",
@@ -62,4 +65,5 @@ export const BITRUE_INFO: ExchangeInfo = {
   errorMessages: BITRUE_MESSAGES,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [BITRUE_WS_URL] },
 };

@@ -4,8 +4,9 @@ import { isRecord, parseLevels } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { restBase } from "../core/options.js";
 import { PollingFeed } from "../core/polling-feed.js";
+import { BITTEAM_REST_URL } from "./info.js";
 
-export const BITTEAM_REST_URL = "https://bit.team";
+export { BITTEAM_REST_URL };
 
 /**
  * BIT.TEAM has no socket source: its book is polled (seed 001 §4) from

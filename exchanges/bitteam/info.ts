@@ -27,6 +27,9 @@ export const BITTEAM_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** The feed's default hosts (exchanges/bitteam/feed.ts); the browser's are `browserFeed`. */
+export const BITTEAM_REST_URL = "https://bit.team";
+
 /** BIT.TEAM: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BITTEAM_INFO: ExchangeInfo = {
   id: "bitteam",
@@ -40,4 +43,5 @@ export const BITTEAM_INFO: ExchangeInfo = {
   statusExceptions: { delete: "canceled", inactive: "canceled" },
   feed: "polling",
   depth: 50,
+  browserFeed: { connect: [], relay: "/api/bitteam" },
 };

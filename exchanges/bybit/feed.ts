@@ -2,8 +2,9 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { applyLevels, FeedParseError, isRecord, parseLevels, sequence } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { BYBIT_WS_URL } from "./info.js";
 
-export const BYBIT_WS_URL = "wss://stream.bybit.com/v5/public/spot";
+export { BYBIT_WS_URL };
 
 /** Spot depths bybit publishes on orderbook.{depth}.{symbol}. */
 const BYBIT_DEPTHS = [1, 50, 200, 1000] as const;

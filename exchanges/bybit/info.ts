@@ -67,6 +67,9 @@ export const BYBIT_MESSAGES: readonly MessageRule[] = [
   { text: ["too frequent"], over: "auth", kind: "rate-limit", retryAfterMs: 600_000 },
 ];
 
+/** The feed's default hosts (exchanges/bybit/feed.ts); the browser's are `browserFeed`. */
+export const BYBIT_WS_URL = "wss://stream.bybit.com/v5/public/spot";
+
 /** Bybit: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const BYBIT_INFO: ExchangeInfo = {
   id: "bybit",
@@ -81,4 +84,5 @@ export const BYBIT_INFO: ExchangeInfo = {
   statusExceptions: { Triggered: "canceled" },
   feed: "socket",
   depth: 50,
+  browserFeed: { connect: [BYBIT_WS_URL] },
 };

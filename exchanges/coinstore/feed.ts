@@ -4,9 +4,10 @@ import type { FeedRuntimeOptions } from "../core/options.js";
 import { restBase } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
 import { isCode } from "../core/success.js";
+import { COINSTORE_REST_URL, COINSTORE_WS_URL } from "./info.js";
 
-export const COINSTORE_REST_URL = "https://api.coinstore.com";
-export const COINSTORE_WS_URL = "wss://ws.coinstore.com/s/ws";
+export { COINSTORE_REST_URL, COINSTORE_WS_URL };
+
 /** Levels Coinstore's limited depth stream offers. */
 const COINSTORE_DEPTHS = [5, 10, 20, 50, 100] as const;
 

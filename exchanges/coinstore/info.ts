@@ -15,6 +15,10 @@ export const COINSTORE_ERRORS: ErrorCodeTable = {
   "order-not-found": [COINSTORE_CODE.NOT_FOUND],
 };
 
+/** The feed's default hosts (exchanges/coinstore/feed.ts); the browser's are `browserFeed`. */
+export const COINSTORE_REST_URL = "https://api.coinstore.com";
+export const COINSTORE_WS_URL = "wss://ws.coinstore.com/s/ws";
+
 /** Coinstore: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const COINSTORE_INFO: ExchangeInfo = {
   id: "coinstore",
@@ -26,4 +30,5 @@ export const COINSTORE_INFO: ExchangeInfo = {
   errors: COINSTORE_ERRORS,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [COINSTORE_WS_URL, COINSTORE_REST_URL] },
 };

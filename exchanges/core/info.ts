@@ -98,4 +98,17 @@ export interface ExchangeInfo {
   feed: FeedSource;
   /** default order-book depth */
   depth: 20 | 50;
+  /**
+   * What a browser opens itself for the public book (docs/exchanges.md "The browser's feed"):
+   * `connect`, the feed's default socket plus the REST host of its snapshots or symbol ids, which
+   * the dashboard's page policy allows; `relay`, the same-origin path of the server's gateway relay
+   * the browser's feed uses as its REST base instead (bitteam's polling, kucoin's token). null: the
+   * book comes from the server (paper).
+   */
+  browserFeed: BrowserFeed | null;
+}
+
+export interface BrowserFeed {
+  connect: readonly string[];
+  relay?: string;
 }

@@ -4,9 +4,10 @@ import type { FeedRuntimeOptions } from "../core/options.js";
 import { restBase } from "../core/options.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../core/rest-snapshot-feed.js";
 import type { Frame } from "../core/socket-feed.js";
+import { GATE_REST_URL, GATE_WS_URL } from "./info.js";
 
-export const GATE_REST_URL = "https://api.gateio.ws";
-export const GATE_WS_URL = "wss://api.gateio.ws/ws/v4/";
+export { GATE_REST_URL, GATE_WS_URL };
+
 const CHANNEL = "spot.order_book_update";
 
 /**

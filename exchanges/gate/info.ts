@@ -45,6 +45,10 @@ export const GATE_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** The feed's default hosts (exchanges/gate/feed.ts); the browser's are `browserFeed`. */
+export const GATE_REST_URL = "https://api.gateio.ws";
+export const GATE_WS_URL = "wss://api.gateio.ws/ws/v4/";
+
 /** Gate: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const GATE_INFO: ExchangeInfo = {
   id: "gate",
@@ -57,4 +61,5 @@ export const GATE_INFO: ExchangeInfo = {
   errors: GATE_ERRORS,
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [GATE_WS_URL, GATE_REST_URL] },
 };

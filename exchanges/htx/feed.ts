@@ -4,8 +4,9 @@ import type { FeedRuntimeOptions } from "../core/options.js";
 import { FEED_DEFAULTS } from "../core/options.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../core/rest-snapshot-feed.js";
 import type { Frame } from "../core/socket-feed.js";
+import { HTX_WS_URL } from "./info.js";
 
-export const HTX_WS_URL = "wss://api.huobi.pro/feed";
+export { HTX_WS_URL };
 
 /**
  * HTX market-by-price incremental book (PRODUCT D14: htx gets a live book). Frames are gzip. We

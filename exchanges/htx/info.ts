@@ -58,6 +58,9 @@ export const HTX_MESSAGES: readonly MessageRule[] = [
   { code: HTX_CODE.INVALID_PARAMETER, text: ["request limit"], start: true, kind: "rate-limit" },
 ];
 
+/** The feed's default hosts (exchanges/htx/feed.ts); the browser's are `browserFeed`. */
+export const HTX_WS_URL = "wss://api.huobi.pro/feed";
+
 /** HTX: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const HTX_INFO: ExchangeInfo = {
   id: "htx",
@@ -72,4 +75,5 @@ export const HTX_INFO: ExchangeInfo = {
   statusExceptions: { "partial-canceled": "open", canceling: "canceled" },
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [HTX_WS_URL] },
 };

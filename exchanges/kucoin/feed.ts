@@ -5,9 +5,10 @@ import { restBase } from "../core/options.js";
 import { type RestSnapshot, RestSnapshotFeed, type SequencedLevel } from "../core/rest-snapshot-feed.js";
 import type { Frame } from "../core/socket-feed.js";
 import { isCode } from "../core/success.js";
+import { KUCOIN_REST_URL, KUCOIN_WS_URL } from "./info.js";
 
-export const KUCOIN_REST_URL = "https://api.kucoin.com";
-export const KUCOIN_WS_URL = "wss://ws-api-spot.kucoin.com/";
+export { KUCOIN_REST_URL, KUCOIN_WS_URL };
+
 /** Seed 001 §4: "If the kucoin public token request fails, a placeholder token is used." */
 export const KUCOIN_PLACEHOLDER_TOKEN = "spotdesk-placeholder-token";
 

@@ -47,6 +47,10 @@ export const KUCOIN_MESSAGES: readonly MessageRule[] = [
   },
 ];
 
+/** The feed's default hosts (exchanges/kucoin/feed.ts); the browser's are `browserFeed`. */
+export const KUCOIN_REST_URL = "https://api.kucoin.com";
+export const KUCOIN_WS_URL = "wss://ws-api-spot.kucoin.com/";
+
 /** Kucoin: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const KUCOIN_INFO: ExchangeInfo = {
   id: "kucoin",
@@ -59,4 +63,5 @@ export const KUCOIN_INFO: ExchangeInfo = {
   errorMessages: KUCOIN_MESSAGES,
   feed: "socket",
   depth: 50,
+  browserFeed: { connect: [KUCOIN_WS_URL], relay: "/api/kucoin" },
 };

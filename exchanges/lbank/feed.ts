@@ -2,8 +2,10 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { FeedParseError, isRecord, parseJsonKeepingLevels, parseLevels } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { LBANK_WS_URL } from "./info.js";
 
-export const LBANK_WS_URL = "wss://www.lbkex.net/ws/V2/";
+export { LBANK_WS_URL };
+
 /** Depths LBank's depth subscription accepts. */
 const LBANK_DEPTHS = [10, 50, 100] as const;
 

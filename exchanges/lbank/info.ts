@@ -67,6 +67,9 @@ export const LBANK_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** The feed's default hosts (exchanges/lbank/feed.ts); the browser's are `browserFeed`. */
+export const LBANK_WS_URL = "wss://www.lbkex.net/ws/V2/";
+
 /** LBank: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const LBANK_INFO: ExchangeInfo = {
   id: "lbank",
@@ -81,4 +84,5 @@ export const LBANK_INFO: ExchangeInfo = {
   onlyExceptions: true,
   feed: "socket",
   depth: 50,
+  browserFeed: { connect: [LBANK_WS_URL] },
 };

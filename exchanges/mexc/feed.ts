@@ -5,10 +5,11 @@ import { restBase } from "../core/options.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../core/rest-snapshot-feed.js";
 import type { Frame } from "../core/socket-feed.js";
 import { isSuccessCode } from "../core/success.js";
+import { MEXC_REST_URL, MEXC_WS_URL } from "./info.js";
 import { decodePush } from "./proto.js";
 
-export const MEXC_REST_URL = "https://api.mexc.com";
-export const MEXC_WS_URL = "wss://wbs-api.mexc.com/ws";
+export { MEXC_REST_URL, MEXC_WS_URL };
+
 /** MEXC's docs take the snapshot with limit=5000 so levels outside it are rarely missed. */
 const SNAPSHOT_LIMIT = 5000;
 

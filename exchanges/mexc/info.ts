@@ -48,6 +48,10 @@ export const MEXC_ERRORS: ErrorCodeTable = {
   "invalid-order": [MEXC_CODE.MIN_TRANSACTION_VOLUME, MEXC_CODE.RECV_WINDOW_TOO_LARGE, MEXC_CODE.ILLEGAL_CHARACTERS],
 };
 
+/** The feed's default hosts (exchanges/mexc/feed.ts); the browser's are `browserFeed`. */
+export const MEXC_REST_URL = "https://api.mexc.com";
+export const MEXC_WS_URL = "wss://wbs-api.mexc.com/ws";
+
 /** MEXC: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const MEXC_INFO: ExchangeInfo = {
   id: "mexc",
@@ -62,4 +66,5 @@ export const MEXC_INFO: ExchangeInfo = {
   statusExceptions: { PARTIALLY_CANCELED: "open" },
   feed: "socket",
   depth: 20,
+  browserFeed: { connect: [MEXC_WS_URL, MEXC_REST_URL] },
 };

@@ -2,8 +2,9 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { applyLevels, FeedParseError, isRecord, parseLevels, sequence } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { OKX_WS_URL } from "./info.js";
 
-export const OKX_WS_URL = "wss://ws.okx.com:8443/ws/v5/public";
+export { OKX_WS_URL };
 
 /**
  * OKX v5 `books` channel (400 levels): a snapshot, then updates chained by prevSeqId → seqId. The

@@ -55,6 +55,9 @@ export const OKX_ERRORS: ErrorCodeTable = {
   "invalid-order": [C.PARAMETER_ERROR],
 };
 
+/** The feed's default hosts (exchanges/okx/feed.ts); the browser's are `browserFeed`. */
+export const OKX_WS_URL = "wss://ws.okx.com:8443/ws/v5/public";
+
 /** OKX: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const OKX_INFO: ExchangeInfo = {
   id: "okx",
@@ -66,4 +69,5 @@ export const OKX_INFO: ExchangeInfo = {
   errors: OKX_ERRORS,
   feed: "socket",
   depth: 50,
+  browserFeed: { connect: [OKX_WS_URL] },
 };

@@ -12,4 +12,6 @@ export const PAPER_INFO: ExchangeInfo = {
   clientOrderId: { length: 32, maxLength: 64 },
   feed: "simulated",
   depth: 20,
+  // its book comes from the server
+  browserFeed: null,
 };

@@ -3,8 +3,9 @@ import type { BookLevel } from "../../lib/types.js";
 import { applyLevels, decimalText, FeedParseError, isRecord } from "../core/levels.js";
 import type { FeedRuntimeOptions } from "../core/options.js";
 import { type Frame, SocketFeed } from "../core/socket-feed.js";
+import { PROBIT_WS_URL } from "./info.js";
 
-export const PROBIT_WS_URL = "wss://api.probit.com/api/exchange/v1/ws";
+export { PROBIT_WS_URL };
 
 /**
  * ProBit marketdata channel with the order_books filter: the first message (reset: true) is the

@@ -43,6 +43,9 @@ export const PROBIT_ERRORS: ErrorCodeTable = {
   ],
 };
 
+/** The feed's default hosts (exchanges/probit/feed.ts); the browser's are `browserFeed`. */
+export const PROBIT_WS_URL = "wss://api.probit.com/api/exchange/v1/ws";
+
 /** Probit: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const PROBIT_INFO: ExchangeInfo = {
   id: "probit",
@@ -59,4 +62,5 @@ export const PROBIT_INFO: ExchangeInfo = {
   errors: PROBIT_ERRORS,
   feed: "socket",
   depth: 50,
+  browserFeed: { connect: [PROBIT_WS_URL] },
 };

@@ -5,9 +5,10 @@ import { restBase } from "../core/options.js";
 import { type RestSnapshot, RestSnapshotFeed } from "../core/rest-snapshot-feed.js";
 import type { Frame } from "../core/socket-feed.js";
 import { isCode, isSuccessCode } from "../core/success.js";
+import { XT_REST_URL, XT_WS_URL } from "./info.js";
 
-export const XT_REST_URL = "https://sapi.xt.com";
-export const XT_WS_URL = "wss://stream.xt.com/public";
+export { XT_REST_URL, XT_WS_URL };
+
 const TOPIC = "depth_update";
 /** GET /v4/public/depth takes limit 1..500 (default 100). */
 const SNAPSHOT_LIMIT = 500;

@@ -47,6 +47,10 @@ export const XT_ERRORS: ErrorCodeTable = {
   "invalid-order": codes("SYMBOL_001", "ORDER_001", "ORDER_004", "ORDER_006", "ORDER_008"),
 };
 
+/** The feed's default hosts (exchanges/xt/feed.ts); the browser's are `browserFeed`. */
+export const XT_REST_URL = "https://sapi.xt.com";
+export const XT_WS_URL = "wss://stream.xt.com/public";
+
 /** XT: the facts the whole code base reads (docs/exchanges.md "What info.ts holds"). */
 export const XT_INFO: ExchangeInfo = {
   id: "xt",
@@ -58,4 +62,5 @@ export const XT_INFO: ExchangeInfo = {
   errors: XT_ERRORS,
   feed: "socket",
   depth: 50,
+  browserFeed: { connect: [XT_WS_URL, XT_REST_URL] },
 };

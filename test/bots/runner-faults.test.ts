@@ -1,5 +1,5 @@
 /**
- * The runner against an exchange mock (bybit's REST and public socket, test/mocks): errors and
+ * The runner against an exchange mock (bybit's REST and public socket, exchanges/bybit/): errors and
  * time-outs for a while → the bot backs off (1 s doubling, PRODUCT D25), shows the last error,
  * recovers, and the exchange ends with no duplicate and no orphan order; the book going stale
  * stops placements.

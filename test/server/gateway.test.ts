@@ -1,6 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CATALOGUE } from "../../exchanges/catalogue.js";
+import { createFeed } from "../../exchanges/feeds.js";
+import type { WebSocketLike } from "../../exchanges/types.js";
 import { resolveConfig } from "../../server/config.js";
 import { call, startTestServer, type TestServer } from "./helpers.js";
 
@@ -227,5 +230,45 @@ describe("relay configuration", () => {
     expect(() => resolveConfig({ dataDir }, { SPOTDESK_RELAY_KUCOIN: "https://u:p@kucoin.example.com" })).toThrow(
       /plain base URL/,
     );
+  });
+});
+
+describe("the catalogue's browser relays (docs/exchanges.md \"The browser's feed\")", () => {
+  it("each `browserFeed.relay` is a gateway route: the feed built as the dashboard builds it reaches the upstream", async () => {
+    const relayed = Object.values(CATALOGUE).filter((info) => info.browserFeed?.relay);
+    expect(relayed.map((info) => info.id).sort()).toEqual(["bitteam", "kucoin"]);
+    upstream.answer = (seen, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(seen.url.includes("bullet-public") ? BULLET : BOOK);
+    };
+    for (const info of relayed) {
+      const before = upstream.seen.length;
+      // an open socket that never answers: the relayed REST call is what is checked
+      const socket: WebSocketLike = {
+        readyState: 1,
+        binaryType: "",
+        send() {},
+        close() {},
+        onopen: null,
+        onmessage: null,
+        onclose: null,
+        onerror: null,
+      };
+      const feed = createFeed(info.id, "BTC/USDT", {
+        baseUrl: `${server.url}${info.browserFeed?.relay}`,
+        connect: () => socket,
+        logger: { debug() {}, info() {}, warn() {}, error() {} },
+      } as Parameters<typeof createFeed>[2]);
+      try {
+        feed.start();
+        for (let i = 0; i < 100 && upstream.seen.length === before; i++) await new Promise((r) => setTimeout(r, 30));
+      } finally {
+        feed.stop();
+      }
+      const seen = upstream.seen.slice(before).map((s) => `${s.method} ${s.url}`);
+      expect(seen[0]).toBe(
+        info.id === "kucoin" ? "POST /kucoin-root/api/v1/bullet-public" : "GET /trade/api/orderbooks/btc_usdt",
+      );
+    }
   });
 });

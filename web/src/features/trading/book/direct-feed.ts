@@ -1,48 +1,55 @@
 /**
- * The exchange's own public feed in the browser (PRODUCT D14): the feed modules of exchanges/feeds
- * are free of Node-only imports; each is its own chunk, loaded only for its exchange. bitteam's
- * polling and kucoin's token go through the server's gateway relays (seed 001 §7), same origin.
+ * The exchange's own public feed in the browser: the feed modules of exchanges/<id>/
+ * are free of Node-only imports; each is its own chunk, loaded only for its exchange. Which
+ * exchanges the browser opens itself, and the same-origin relay a feed uses as its REST base
+ * (bitteam's polling, kucoin's token), are the catalogue's `browserFeed` (docs/exchanges.md
+ * "The browser's feed").
  */
+
+import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
 import type { FeedRuntimeOptions } from "../../../../../exchanges/core/options.js";
 import type { BookFeed } from "../../../../../exchanges/types.js";
+import type { ExchangeId, RealExchangeId } from "../../../../../lib/types.js";
 
-type Maker = (pair: string, options: FeedRuntimeOptions) => Promise<BookFeed>;
+type FeedClass = new (pair: string, options: FeedRuntimeOptions) => BookFeed;
 
-const MAKERS: Record<string, Maker> = {
-  bingx: async (p, o) => new (await import("../../../../../exchanges/bingx/feed.js")).BingxFeed(p, o),
-  bitget: async (p, o) => new (await import("../../../../../exchanges/bitget/feed.js")).BitgetFeed(p, o),
-  bitmart: async (p, o) => new (await import("../../../../../exchanges/bitmart/feed.js")).BitmartFeed(p, o),
-  bitrue: async (p, o) => new (await import("../../../../../exchanges/bitrue/feed.js")).BitrueFeed(p, o),
-  bitteam: async (p, o) =>
-    new (await import("../../../../../exchanges/bitteam/feed.js")).BitteamFeed(p, {
-      ...o,
-      baseUrl: `${window.location.origin}/api/bitteam`,
-    }),
-  bybit: async (p, o) => new (await import("../../../../../exchanges/bybit/feed.js")).BybitFeed(p, o),
-  coinstore: async (p, o) => new (await import("../../../../../exchanges/coinstore/feed.js")).CoinstoreFeed(p, o),
-  gate: async (p, o) => new (await import("../../../../../exchanges/gate/feed.js")).GateFeed(p, o),
-  htx: async (p, o) => new (await import("../../../../../exchanges/htx/feed.js")).HtxFeed(p, o),
-  kucoin: async (p, o) =>
-    new (await import("../../../../../exchanges/kucoin/feed.js")).KucoinFeed(p, {
-      ...o,
-      baseUrl: `${window.location.origin}/api/kucoin`,
-    }),
-  lbank: async (p, o) => new (await import("../../../../../exchanges/lbank/feed.js")).LbankFeed(p, o),
-  mexc: async (p, o) => new (await import("../../../../../exchanges/mexc/feed.js")).MexcFeed(p, o),
-  okx: async (p, o) => new (await import("../../../../../exchanges/okx/feed.js")).OkxFeed(p, o),
-  probit: async (p, o) => new (await import("../../../../../exchanges/probit/feed.js")).ProbitFeed(p, o),
-  xt: async (p, o) => new (await import("../../../../../exchanges/xt/feed.js")).XtFeed(p, o),
+/**
+ * One lazy import per real exchange (docs/exchanges.md "Hooks that stay"): the bundler makes a
+ * chunk only of a literal path. Keyed by every id, so a new exchange does not compile without it.
+ */
+const FEEDS: Readonly<Record<RealExchangeId, () => Promise<FeedClass>>> = {
+  bingx: () => import("../../../../../exchanges/bingx/feed.js").then((m) => m.BingxFeed),
+  bitget: () => import("../../../../../exchanges/bitget/feed.js").then((m) => m.BitgetFeed),
+  bitmart: () => import("../../../../../exchanges/bitmart/feed.js").then((m) => m.BitmartFeed),
+  bitrue: () => import("../../../../../exchanges/bitrue/feed.js").then((m) => m.BitrueFeed),
+  bitteam: () => import("../../../../../exchanges/bitteam/feed.js").then((m) => m.BitteamFeed),
+  bybit: () => import("../../../../../exchanges/bybit/feed.js").then((m) => m.BybitFeed),
+  coinstore: () => import("../../../../../exchanges/coinstore/feed.js").then((m) => m.CoinstoreFeed),
+  gate: () => import("../../../../../exchanges/gate/feed.js").then((m) => m.GateFeed),
+  htx: () => import("../../../../../exchanges/htx/feed.js").then((m) => m.HtxFeed),
+  kucoin: () => import("../../../../../exchanges/kucoin/feed.js").then((m) => m.KucoinFeed),
+  lbank: () => import("../../../../../exchanges/lbank/feed.js").then((m) => m.LbankFeed),
+  mexc: () => import("../../../../../exchanges/mexc/feed.js").then((m) => m.MexcFeed),
+  okx: () => import("../../../../../exchanges/okx/feed.js").then((m) => m.OkxFeed),
+  probit: () => import("../../../../../exchanges/probit/feed.js").then((m) => m.ProbitFeed),
+  xt: () => import("../../../../../exchanges/xt/feed.js").then((m) => m.XtFeed),
 };
+
+function browserFeed(exchange: string) {
+  return Object.hasOwn(CATALOGUE, exchange) ? CATALOGUE[exchange as ExchangeId].browserFeed : null;
+}
 
 /** True when the browser opens this exchange's feed itself (paper's book comes from the server). */
 export function hasDirectFeed(exchange: string): boolean {
-  return exchange in MAKERS;
+  return browserFeed(exchange) !== null && Object.hasOwn(FEEDS, exchange);
 }
 
 /** The exchange's feed, not started; throws when it cannot be built here. */
 export async function createDirectFeed(exchange: string, pair: string, depth: number): Promise<BookFeed> {
-  const make = MAKERS[exchange];
-  if (!make) throw new Error(`no browser feed for ${exchange}`);
+  const info = browserFeed(exchange);
+  if (!info || !hasDirectFeed(exchange)) throw new Error(`no browser feed for ${exchange}`);
+  const Feed = await FEEDS[exchange as RealExchangeId]();
+  const baseUrl = info.relay ? `${window.location.origin}${info.relay}` : undefined;
   // compressed frames (htx, bingx, bitmart) inflate with the browser's DecompressionStream by default
-  return make(pair, { depth });
+  return new Feed(pair, { depth, ...(baseUrl ? { baseUrl } : {}) });
 }
