@@ -363,6 +363,10 @@ describe("bingx answers off the happy path (issue 25)", () => {
       ["33", "aaaa"],
       ["44", "bbbb"],
     ]);
+    answer({});
+    expect((await rejection(bingx.createBatch("BTC/USDT", [items[0]!]))).detail).toBe(
+      "One of orders was not placed (0 of 1 placed)",
+    );
     answer({ orders: [{ orderId: "55", side: "SELL", clientOrderID: "bbbb" }] });
     expect((await rejection(bingx.createBatch("BTC/USDT", items))).detail).toBe(
       "One of orders was not placed (1 of 2 placed)",

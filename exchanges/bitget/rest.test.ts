@@ -271,6 +271,12 @@ describe("bitget adapter against a loopback mock", () => {
     expect(mock.server.requests.filter((r) => r.method === "POST")).toHaveLength(5);
   });
 
+  it("works through createExchange, and sends a GET's parameters in the query only", async () => {
+    expect(await createExchange("bitget", creds, { baseUrl: mock.url }).fetchBalances()).toHaveProperty("USDT");
+    await bitget.fetchOpenOrders("BTC/USDT");
+    expect(mock.server.requests.at(-1)!.body).toBe("");
+  });
+
   it("sends the passphrase, JSON and bitget's locale to bitget's production host by default", async () => {
     expect(BITGET_BASE_URL).toBe("https://api.bitget.com");
     await bitget.fetchBalances();

@@ -396,8 +396,11 @@ describe("kucoin answers off the happy path (issue 25)", () => {
       "Content-Type": "application/json",
     });
     expect(KUCOIN_BASE_URL).toBe("https://api.kucoin.com");
-    const bare = { id: "1", symbol: "BTC-USDT", side: "buy", price: "1", size: "1", dealSize: "0" };
-    expect(parseKucoinOrder({ ...bare, isActive: true, cancelExist: false, createdAt: 1 })).toMatchObject({
+    const bare = new KucoinAdapter({ api: KUCOIN_KEY, secret: KUCOIN_SECRET }, { baseUrl: mock.url });
+    await rejection(bare.fetchBalances());
+    expect(mock.server.requests.at(-1)!.headers["kc-api-passphrase"]).toBe(hmac(KUCOIN_SECRET, ""));
+    const order = { id: "1", symbol: "BTC-USDT", side: "buy", price: "1", size: "1", dealSize: "0" };
+    expect(parseKucoinOrder({ ...order, isActive: true, cancelExist: false, createdAt: 1 })).toMatchObject({
       type: "limit",
       clientOrderId: "",
     });
