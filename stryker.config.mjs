@@ -37,11 +37,13 @@ export const MUTATE = [
  * against these, so a survivor means "these tests do not notice", not "nothing in the repo does".
  */
 export const TESTS = [
-  ["lib/orderbook.ts", ["test/lib/orderbook.test.ts"]],
+  ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
+  ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
   ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
+  ["exchanges/core/sign.ts", ["exchanges/core/*.test.ts"]],
   ["exchanges/core/", ["exchanges/core/*.test.ts", "exchanges/*/rest.test.ts", "exchanges/*/feed.test.ts"]],
   ["server/", ["test/server/auth.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts"]],
 ];
