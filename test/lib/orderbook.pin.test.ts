@@ -52,3 +52,36 @@ describe("order book: keys within a double's rounding of each other past 2^53 (d
     expect(asks.askCount).toBe(3);
   });
 });
+
+describe("order book: top(n) for any n a screen asks (docs/mutation.md)", () => {
+  const book = feed("bid", ["5", "1", "4", "2", "3"]);
+  const big = feed("ask", ["1", "9007199254740991", "0.5", "3"]); // BigInt keys: 0.5 at scale 1 after 2^53 - 1
+
+  it("gives no level for 0 or a negative n, the whole part of a fractional n, all levels past the count", () => {
+    expect(book.top(0)).toEqual({ bids: [], asks: [] });
+    expect(book.top(-3).bids).toEqual([]);
+    expect(prices(book.top(2.7).bids)).toEqual(["5", "4"]);
+    expect(prices(book.top(5).bids)).toEqual(["5", "4", "3", "2", "1"]);
+    expect(prices(book.top(99).bids)).toEqual(["5", "4", "3", "2", "1"]);
+    expect(book.top(99).asks).toEqual([]);
+  });
+
+  it("reads the top of a side on exact BigInt keys the same way", () => {
+    expect(prices(big.top(2).asks)).toEqual(["0.5", "1"]);
+    expect(prices(big.top(1.5).asks)).toEqual(["0.5"]);
+    expect(big.top(-1).asks).toEqual([]);
+    expect(prices(big.top(10).asks)).toEqual(["0.5", "1", "3", "9007199254740991"]);
+    expect(big.bestAsk()).toEqual(["0.5", "3"]);
+  });
+
+  it("reads the top across chunks, from the best chunk down, for any n", () => {
+    const deep = feed(
+      "bid",
+      Array.from({ length: 700 }, (_, i) => String((i * 389) % 700)),
+    );
+    expect(deep.bidCount).toBe(700);
+    const want = Array.from({ length: 700 }, (_, i) => String(699 - i));
+    for (const n of [1, 255, 256, 257, 300, 512, 699, 700, 701])
+      expect(prices(deep.top(n).bids)).toEqual(want.slice(0, n));
+  });
+});
