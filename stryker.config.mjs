@@ -7,7 +7,7 @@
 // API for @stryker-mutator/typescript-checker to load. A mutant that would not compile simply runs;
 // vitest strips types, so it is judged by the tests like any other.
 
-/** Source files (globs) to mutate: lib/, the exchange adapters and their common code, the paper engine, the server's trade and auth routes. */
+/** Source files (globs) to mutate: lib/, the exchange adapters and their common code, the paper engine, the server's trade and auth routes, the bot strategies. */
 export const MUTATE = [
   "lib/**/*.ts",
   "exchanges/*/rest.ts",
@@ -17,6 +17,7 @@ export const MUTATE = [
   "server/routes/trade.ts",
   "server/routes/auth.ts",
   "server/auth/*.ts",
+  "server/bots/strategies/*.ts",
   // types and wiring only: nothing to mutate
   "!lib/types.ts",
   "!exchanges/types.ts",
@@ -30,6 +31,7 @@ export const MUTATE = [
   // pure data (docs/exchanges.md "What info.ts holds")
   "!exchanges/core/info.ts",
   "!exchanges/paper/info.ts",
+  "!server/bots/strategies/types.ts",
 ];
 
 /**
@@ -37,13 +39,16 @@ export const MUTATE = [
  * against these, so a survivor means "these tests do not notice", not "nothing in the repo does".
  */
 export const TESTS = [
-  ["lib/orderbook.ts", ["test/lib/orderbook.test.ts"]],
+  ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
+  ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
   ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
+  ["exchanges/core/sign.ts", ["exchanges/core/*.test.ts"]],
   ["exchanges/core/", ["exchanges/core/*.test.ts", "exchanges/*/rest.test.ts", "exchanges/*/feed.test.ts"]],
-  ["server/", ["test/server/auth.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts"]],
+  ["server/bots/strategies/", ["test/bots/strategies.test.ts", "test/bots/strategies.pin.test.ts"]],
+  ["server/", ["test/server/auth.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts", "test/server/secrets.pin.test.ts", "test/server/trade.pin.test.ts"]],
 ];
 
 /** `exchanges/<id>/rest.ts` runs against `exchanges/<id>/rest.test.ts`, and `feed.ts` against `feed.test.ts`. */
