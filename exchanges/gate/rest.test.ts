@@ -6,7 +6,14 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { GATE_KEY, GATE_SECRET, type GateMock, startGateMock } from "./mock.js";
-import { GateAdapter, gateSignature, gateSignedRequest, parseGateBalances, parseGateOrder } from "./rest.js";
+import {
+  GATE_BASE_URL,
+  GateAdapter,
+  gateSignature,
+  gateSignedRequest,
+  parseGateBalances,
+  parseGateOrder,
+} from "./rest.js";
 
 let mock: GateMock;
 let gate: ExchangeAdapter;
@@ -326,6 +333,85 @@ describe("gate's documented required parameters, pages and partial batches (issu
   });
 });
 
+describe("gate answers off the happy path (issue 25)", () => {
+  it.each([
+    ["INVALID_KEY", "auth"],
+    ["REQUEST_EXPIRED", "auth"],
+    ["READ_ONLY", "auth"],
+    ["TOO_MANY_REQUESTS", "rate-limit"],
+    ["INVALID_CURRENCY_PAIR", "invalid-order"],
+    ["AMOUNT_TOO_LITTLE", "invalid-order"],
+    ["ORDER_CLOSED", "order-not-found"],
+  ])("reads label %s in an HTTP 400 answer as %s", async (label, kind) => {
+    mock.failNext(400, label, "m");
+    expect((await rejection(gate.fetchBalances())).kind).toBe(kind);
+  });
+
+  it("takes the message from message, else detail, else the HTTP status; a label that is not text is no code", async () => {
+    mock.fake.replyNext({ status: 400, body: { label: "INVALID_PARAM_VALUE", detail: "bad amount" } });
+    expect((await rejection(gate.fetchBalances())).detail).toBe("bad amount (code INVALID_PARAM_VALUE)");
+    mock.fake.replyNext({ status: 502, body: { label: 7, message: 8 } });
+    const bare = await rejection(gate.fetchBalances());
+    expect([bare.detail, bare.code]).toEqual(["HTTP 502", undefined]);
+    mock.fake.replyNext({ status: 300, body: { label: "X", message: "moved" } });
+    expect((await rejection(gate.fetchBalances())).detail).toBe("moved (code X)");
+  });
+
+  it("waits for Retry-After when sent, else for Gate's reset time when it lies ahead, else its own pause", async () => {
+    const limited = (headers: Record<string, string>) => {
+      mock.fake.replyNext({ status: 429, headers, body: { label: "TOO_MANY_REQUESTS", message: "slow down" } });
+      return rejection(gate.fetchBalances()).then((e) => e.retryAfterMs);
+    };
+    expect(await limited({ "retry-after": "3", "x-gate-ratelimit-reset-timestamp": String(Date.now() + 60_000) })).toBe(
+      3000,
+    );
+    expect(await limited({ "x-gate-ratelimit-reset-timestamp": String(Date.now() - 5000) })).toBe(0);
+    const own = await limited({});
+    expect(own).toBeGreaterThan(0);
+    expect(await limited({ "x-gate-ratelimit-reset-timestamp": "0" })).toBe(own);
+    expect(await limited({ "x-gate-ratelimit-reset-timestamp": "soon" })).toBe(own);
+    const ahead = await limited({ "x-gate-ratelimit-reset-timestamp": String(Date.now() + 40_000) });
+    expect(ahead).toBeGreaterThan(30_000);
+    expect(ahead).toBeLessThanOrEqual(40_000);
+  });
+
+  it("names a batch item's missing label and message as empty, with how many were placed", async () => {
+    mock.fake.replyNext({
+      body: [
+        { id: "1", text: "t-a", succeeded: true, currency_pair: "BTC_USDT", amount: "1", price: "1", side: "buy" },
+        { succeeded: false },
+        { id: "3", text: "t-c", currency_pair: "BTC_USDT", amount: "1", price: "1", side: "buy" },
+      ],
+    });
+    const error = await rejection(
+      gate.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "1" },
+        { side: "Buy", amount: "1", price: "1" },
+        { side: "Buy", amount: "1", price: "1" },
+      ]),
+    );
+    expect(error.detail).toBe("One of orders threw an error (, ); 2 of 3 placed");
+  });
+
+  it("after a create time-out that never reached the book, the text look-up finds nothing and the create is sent once more", async () => {
+    const slow = createExchange("gate", { api: GATE_KEY, secret: GATE_SECRET }, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, status: 201, body: {} });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    await new Promise((r) => setTimeout(r, 400));
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
+  });
+
+  it("sends JSON to Gate's production host by default", async () => {
+    expect(GATE_BASE_URL).toBe("https://api.gateio.ws");
+    await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect(mock.server.requests[0]!.headers).toMatchObject({
+      accept: "application/json",
+      "content-type": "application/json",
+    });
+  });
+});
+
 describe("gate time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
   it("looks the order up by its text after a time-out and returns it; the exchange holds exactly one order", async () => {
     mock.delayNextCreate(1500);
@@ -336,6 +422,27 @@ describe("gate time-out on create (PRODUCT: a create is never sent twice blindly
     expect(order).toMatchObject({ id: only!.id, clientOrderId: only!.text, status: "open" });
     const routes = mock.server.requests.map((r) => `${r.method} ${r.path}`);
     expect(routes).toEqual(["POST /api/v4/spot/orders", `GET /api/v4/spot/orders/${only!.text}`]);
+  });
+});
+
+describe("gate order fields read with Gate's defaults (issue 25)", () => {
+  const bare = { id: "1", currency_pair: "BTC_USDT", side: "buy", amount: "1", price: "2" };
+  it("reads a missing text, type and time as empty, limit and 0; filled_amount before left", () => {
+    expect(parseGateOrder({ ...bare, status: "open" })).toMatchObject({
+      clientOrderId: "",
+      type: "limit",
+      timestamp: 0,
+      filled: "0",
+      status: "open",
+    });
+    expect("rawStatus" in parseGateOrder({ ...bare, status: "open" })).toBe(false);
+    expect(parseGateOrder({ ...bare, filled_amount: "0.3", left: "0.9" }).filled).toBe("0.3");
+    expect(parseGateOrder({ ...bare, left: "0.25" }).filled).toBe("0.75");
+  });
+  it("counts only a closed order by its finish_as, and keeps a closed order without one closed", () => {
+    expect(parseGateOrder({ ...bare, status: "open", finish_as: "ioc" }).status).toBe("open");
+    expect(parseGateOrder({ ...bare, status: "closed" })).toMatchObject({ status: "closed" });
+    expect(parseGateOrder({ ...bare, status: "closed", finish_as: "open" }).status).toBe("closed");
   });
 });
 

@@ -6,6 +6,7 @@ import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { KUCOIN_KEY, KUCOIN_PASSPHRASE, KUCOIN_SECRET, type KucoinMock, startKucoinMock } from "./mock.js";
 import {
+  KUCOIN_BASE_URL,
   KucoinAdapter,
   kucoinPassphrase,
   kucoinSignature,
@@ -272,6 +273,112 @@ describe("kucoin's documented required parameters, pages and partial batches (is
     expect(error).toMatchObject({ kind: "invalid-order" });
     expect(error.detail).toBe("One of orders threw an error (Balance insufficient); 2 of 3 placed");
     expect(mock.orders.size).toBe(2);
+  });
+});
+
+describe("kucoin answers off the happy path (issue 25)", () => {
+  const answer = (data: unknown) => mock.fake.replyNext({ body: { code: "200000", data } });
+
+  it.each([
+    ["400003", "auth"],
+    ["400007", "auth"],
+    ["411100", "auth"],
+    ["429000", "rate-limit"],
+    ["260100", "insufficient-funds"],
+    ["900001", "invalid-order"],
+  ])("reads code %s in an HTTP 400 answer as %s", async (code, kind) => {
+    mock.failNext(code, "m");
+    expect((await rejection(kucoin.fetchBalances())).kind).toBe(kind);
+  });
+
+  it("reads 'order not exist' in the message or the code, however KuCoin spaces it", async () => {
+    mock.failNext("400100", "Order  does  not  exist");
+    const spaced = await rejection(kucoin.cancelOrder("BTC/USDT", "abc123"));
+    expect([spaced.kind, spaced.detail, spaced.code]).toEqual([
+      "order-not-found",
+      "Order  does  not  exist (code 400100)",
+      "400100",
+    ]);
+    mock.failNext("order_not_exist", "gone");
+    expect((await rejection(kucoin.cancelOrder("BTC/USDT", "abc123"))).kind).toBe("order-not-found");
+    mock.fake.replyNext({ status: 400, body: { msg: 7 } });
+    const bare = await rejection(kucoin.fetchBalances());
+    expect([bare.detail, bare.code]).toEqual(["HTTP 400", undefined]);
+  });
+
+  it("waits for gw-ratelimit-reset only when it is a positive number of milliseconds", async () => {
+    const limited = (reset: string | undefined) => {
+      mock.fake.replyNext({
+        status: 429,
+        headers: reset === undefined ? {} : { "gw-ratelimit-reset": reset },
+        body: { code: "429000", msg: "Too Many Requests" },
+      });
+      return rejection(kucoin.fetchBalances()).then((e) => e.retryAfterMs);
+    };
+    expect(await limited("2500")).toBe(2500);
+    const own = await limited(undefined);
+    expect(own).toBeGreaterThan(0);
+    for (const reset of ["0", "-5", "soon"]) expect(await limited(reset), reset).toBe(own);
+  });
+
+  it("names a failed multi item by its status when it has no failMsg, and reads a multi answer as a bare list", async () => {
+    answer({
+      data: [
+        { id: "1", status: "success", clientOid: "a", side: "buy", symbol: "BTC-USDT" },
+        { id: null, status: "fail", failMsg: null, clientOid: "b", side: "buy", symbol: "BTC-USDT" },
+      ],
+    });
+    const items = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "a" },
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "b" },
+    ];
+    expect((await rejection(kucoin.createBatch("BTC/USDT", items))).detail).toBe(
+      "One of orders threw an error (fail); 1 of 2 placed",
+    );
+    answer([
+      { id: "1", status: "success", side: "buy", symbol: "BTC-USDT" },
+      { id: "2", status: "success", side: "buy", symbol: "BTC-USDT" },
+    ]);
+    const placed = await kucoin.createBatch("BTC/USDT", items);
+    expect(placed.map((o) => [o.id, o.clientOrderId, o.filled, o.type, o.status])).toEqual([
+      ["1", "a", "0", "limit", "open"],
+      ["2", "b", "0", "limit", "open"],
+    ]);
+  });
+
+  it("reads a cancel that names no id as the id asked", async () => {
+    answer({ cancelledOrderIds: [] });
+    expect(await kucoin.cancelOrder("BTC/USDT", "abc123")).toBe("abc123");
+  });
+
+  it("after a create time-out that never reached the book, the clientOid look-up finds nothing and the create is sent once more", async () => {
+    const slow = createExchange("kucoin", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: "200000", data: {} } });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    await new Promise((r) => setTimeout(r, 400));
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
+  });
+
+  it("signs each passphrase with its own secret (the remembered one only for the same pair) and sends JSON to KuCoin's host", async () => {
+    const hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("base64");
+    expect(kucoinPassphrase("s1", "p1")).toBe(hmac("s1", "p1"));
+    expect(kucoinPassphrase("s1", "p2")).toBe(hmac("s1", "p2"));
+    expect(kucoinPassphrase("s2", "p2")).toBe(hmac("s2", "p2"));
+    expect(kucoinPassphrase("s2", "p2")).toBe(hmac("s2", "p2"));
+    const own = kucoinSignedRequest({ api: "k", secret: "s3", password: "p3" }, 1, "GET", "/api/v1/accounts");
+    expect(own.headers["KC-API-PASSPHRASE"]).toBe(hmac("s3", "p3"));
+    const none = kucoinSignedRequest({ api: "k", secret: "s3" }, 1, "GET", "/api/v1/accounts");
+    expect(none.headers["KC-API-PASSPHRASE"]).toBe(hmac("s3", ""));
+    expect(
+      kucoinSignedRequest({ api: "k", secret: "s3" }, 1, "GET", "/x", {}, undefined, "given").headers,
+    ).toMatchObject({
+      "KC-API-PASSPHRASE": "given",
+      "Content-Type": "application/json",
+    });
+    expect(KUCOIN_BASE_URL).toBe("https://api.kucoin.com");
+    const bare = { id: "1", symbol: "BTC-USDT", side: "buy", price: "1", size: "1", dealSize: "0" };
+    expect(parseKucoinOrder({ ...bare, isActive: true, cancelExist: false, createdAt: 1 }).type).toBe("limit");
   });
 });
 

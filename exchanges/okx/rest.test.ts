@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import { type OkxMock, startOkxMock } from "./mock.js";
-import { OkxAdapter, okxSignedRequest, parseOkxOrder } from "./rest.js";
+import { OKX_BASE_URL, OkxAdapter, okxSignedRequest, parseOkxOrder } from "./rest.js";
 
 const creds = { api: "okx-test-key", secret: "okx-test-secret", password: "okx-pass-phrase" };
 
@@ -249,6 +249,135 @@ describe("okx adapter against a loopback mock", () => {
     expect((await rejects(okx.cancelBatch("BTC/USDT", ["780"]))).kind).toBe("rate-limit");
   });
 
+  /** okx's envelope around `data`, as the next answer of the mock */
+  const answer = (data: unknown, extra: Record<string, unknown> = {}) =>
+    mock.fake.replyNext({ body: { code: "0", msg: "", data, ...extra } });
+
+  it("refuses an answer that is not okx's envelope, naming the HTTP status; a failure without items names its code", async () => {
+    for (const body of ['"OK"', "null", '{"data":[]}']) {
+      mock.fake.replyNext({ body });
+      const error = await rejects(okx.fetchBalances());
+      expect(error.detail, body).toBe("Transaction failed (200, Unexpected answer (HTTP 200))");
+    }
+    mock.fake.replyNext({ body: { code: "50001", msg: "Service temporarily unavailable", data: [] } });
+    expect((await rejects(okx.fetchBalances())).detail).toBe(
+      "Transaction failed (50001, Service temporarily unavailable)",
+    );
+    mock.fake.replyNext({ body: { code: "50001" } });
+    expect((await rejects(okx.fetchBalances())).detail).toBe("Transaction failed (50001, )");
+  });
+
+  it("names the item that failed, not one that passed, and reads an item without sMsg", async () => {
+    mock.fake.replyNext({
+      body: {
+        code: "2",
+        msg: "",
+        data: [{ ordId: "1", sCode: "0", sMsg: "" }, null, { ordId: "", sCode: "51008" }],
+      },
+    });
+    const error = await rejects(okx.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]));
+    expect([error.code, error.kind, error.detail]).toEqual([
+      "51008",
+      "insufficient-funds",
+      "Transaction failed (51008, )",
+    ]);
+  });
+
+  it.each([
+    ["50113", "auth"],
+    ["50120", "auth"],
+    ["50011", "rate-limit"],
+    ["50061", "rate-limit"],
+    ["51000", "invalid-order"],
+    ["51402", "order-not-found"],
+  ])("reads code %s in an HTTP 200 answer as %s", async (code, kind) => {
+    mock.fake.replyNext({ body: { code, msg: "m", data: [] } });
+    expect((await rejects(okx.fetchBalances())).kind).toBe(kind);
+  });
+
+  it("takes a create's id and time from okx's item, its own clock without one, and matches batch items by clOrdId", async () => {
+    answer([{ ordId: "555", clOrdId: "x", ts: "1700000000123", sCode: "0" }]);
+    const order = await okx.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "1", price: "2" });
+    expect([order.id, order.timestamp, order.filled, order.type, order.side]).toEqual([
+      "555",
+      1700000000123,
+      "0",
+      "limit",
+      "Sell",
+    ]);
+    answer([]);
+    const bare = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect(bare.id).toBe("");
+    expect(Math.abs(bare.timestamp - Date.now())).toBeLessThan(5000);
+    answer([
+      { ordId: "22", clOrdId: "bbbb", sCode: "0" },
+      { ordId: "11", clOrdId: "aaaa", sCode: "0" },
+    ]);
+    const placed = await okx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Buy", amount: "1", price: "1", clientOrderId: "bbbb" },
+    ]);
+    expect(placed.map((o) => [o.clientOrderId, o.id])).toEqual([
+      ["aaaa", "11"],
+      ["bbbb", "22"],
+    ]);
+    // items without clOrdId are read in order
+    answer([{ ordId: "33" }, { ordId: "44" }]);
+    expect(
+      (
+        await okx.createBatch("BTC/USDT", [
+          { side: "Buy", amount: "1", price: "1" },
+          { side: "Buy", amount: "1", price: "1" },
+        ])
+      ).map((o) => o.id),
+    ).toEqual(["33", "44"]);
+  });
+
+  it("reads answers without data as nothing: the cancelled id as asked, no order, no balances", async () => {
+    answer([]);
+    expect(await okx.cancelOrder("BTC/USDT", "4242")).toBe("4242");
+    answer([]);
+    const missing = await rejects(okx.fetchOrder("BTC/USDT", "4242"));
+    expect([missing.kind, missing.detail]).toEqual(["order-not-found", "Order 4242 not found"]);
+    answer([]);
+    expect(await okx.fetchBalances()).toEqual({});
+    answer([{ uTime: "1" }]);
+    expect(await okx.fetchBalances()).toEqual({});
+  });
+
+  it("after a create time-out that never reached the book, the clOrdId look-up finds nothing and the create is sent once more", async () => {
+    const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: "0", msg: "", data: [] } });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    await new Promise((r) => setTimeout(r, 400));
+    expect([...mock.orders.values()].map((o) => o.ordId)).toEqual([order.id]);
+    const routes = mock.server.requests.map((r) => `${r.method} ${r.path}`);
+    expect(routes).toEqual(["POST /api/v5/trade/order", "GET /api/v5/trade/order", "POST /api/v5/trade/order"]);
+  });
+
+  it("after a create time-out whose look-up fails too, sends nothing more and reports the time-out", async () => {
+    const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: "0", msg: "", data: [] } });
+    const lookup = slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    await new Promise((r) => setTimeout(r, 100));
+    mock.rateLimitNext = true;
+    const error = await rejects(lookup);
+    expect(error.kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(mock.orders.size).toBe(0);
+  });
+
+  it("sends POST bodies as JSON to okx's production host by default, and refuses a clOrdId okx would not take", async () => {
+    expect(OKX_BASE_URL).toBe("https://www.okx.com");
+    await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect(mock.server.requests[0]!.headers["content-type"]).toBe("application/json");
+    const bad = await rejects(
+      okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2", clientOrderId: "has-dash" }),
+    );
+    expect(bad.kind).toBe("bad-input");
+  });
+
   it("is built by createExchange and needs the passphrase (001 §3)", () => {
     expect(() => createExchange("okx", { api: "a", secret: "b" }, { baseUrl: mock.url })).toThrow(/passphrase/);
     expect(createExchange("okx", creds, { baseUrl: mock.url }).id).toBe("okx");
@@ -325,6 +454,20 @@ describe("okx status and timestamp rules (001 §3, §4)", () => {
     ["mmp_canceled", "canceled"],
   ])("maps okx %s to %s", (state, expected) => {
     expect(parseOkxOrder({ ...example, state }, "BTC/USDT").status).toBe(expected);
+  });
+  it("reads an order with fields missing as okx's defaults: a limit order, no raw status", () => {
+    const order = parseOkxOrder({ px: "1", sz: "2", side: "sell" }, "BTC/USDT");
+    expect([order.id, order.clientOrderId, order.type, order.status, "rawStatus" in order]).toEqual([
+      "",
+      "",
+      "limit",
+      undefined,
+      false,
+    ]);
+    expect(parseOkxOrder({ ...example, ordType: "post_only", state: "live" }, "BTC/USDT")).toMatchObject({
+      type: "post_only",
+      rawStatus: "live",
+    });
   });
   it("keeps cTime in ms and the 18-digit ordId exact", () => {
     const order = parseOkxOrder({ ...example, state: "live" }, "BTC/USDT");
