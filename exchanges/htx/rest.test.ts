@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
+import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { HTX_KEY, HTX_SECRET, type HtxMock, startHtxMock } from "./mock.js";
@@ -10,6 +11,7 @@ import {
   htxCanonicalQuery,
   htxRetryAfterMs,
   htxSignedQuery,
+  htxSignedRequest,
   htxTimestamp,
   parseHtxBalances,
   parseHtxOrder,
@@ -196,6 +198,98 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
       pair: "BTC/USDT",
     });
     expect((await htx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
+  });
+
+  it("lists open orders in one page of 500, htx's open-order limit, newest first; the mock pages by size (default 100)", async () => {
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const template = [...mock.orders.values()][0]!;
+    for (let i = 1; i < 520; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
+    mock.orders.set("1", { ...template, id: 1, symbol: "ethusdt" });
+    mock.server.requests.length = 0;
+    const open = await htx.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id)).toEqual(Array.from({ length: 500 }, (_, i) => String(template.id + 519 - i)));
+    expect(mock.server.requests.map((r) => parseQuery(r.query))).toEqual([
+      expect.objectContaining({ "account-id": "100009", symbol: "btcusdt", size: "500" }),
+    ]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one", async () => {
+    const [a, b] = await htx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "3", price: "300" });
+    await htx.fetchOrder("BTC/USDT", a!.id);
+    await htx.cancelOrder("BTC/USDT", a!.id);
+    await htx.cancelBatch("BTC/USDT", [b!.id]);
+    await htx.fetchOpenOrders("BTC/USDT");
+    await htx.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => {
+      const {
+        AccessKeyId: _k,
+        SignatureMethod: _m,
+        SignatureVersion: _v,
+        Timestamp: _t,
+        Signature: _s,
+        ...query
+      } = parseQuery(r.query);
+      return [`${r.method} ${r.path}`, r.method === "GET" ? query : JSON.parse(r.body)];
+    });
+    const item = { "account-id": "100009", symbol: "btcusdt", source: "spot-api" };
+    expect(sent).toEqual([
+      ["GET /v1/account/accounts", {}],
+      [
+        "POST /v1/order/batch-orders",
+        [
+          expect.objectContaining({ ...item, type: "buy-limit", amount: "1", price: "100" }),
+          expect.objectContaining({ ...item, type: "sell-limit", amount: "2", price: "200" }),
+        ],
+      ],
+      [
+        "POST /v1/order/orders/place",
+        expect.objectContaining({ ...item, type: "buy-limit", amount: "3", price: "300" }),
+      ],
+      [`GET /v1/order/orders/${a!.id}`, {}],
+      [`POST /v1/order/orders/${a!.id}/submitcancel`, {}],
+      ["POST /v1/order/orders/batchcancel", { "order-ids": [b!.id] }],
+      ["GET /v1/order/openOrders", { "account-id": "100009", symbol: "btcusdt", size: "500" }],
+      ["POST /v1/order/orders/batchCancelOpenOrders", { "account-id": "100009", symbol: "btcusdt", size: 100 }],
+    ]);
+    const host = new URL(mock.url).host;
+    for (const [method, path, params, payload, field] of [
+      ["POST", "/v1/order/orders/place", {}, { ...item, type: "buy-limit", amount: "1" }, "price"],
+      ["POST", "/v1/order/batch-orders", {}, [{ ...item, amount: "1", price: "1" }], "type"],
+      ["POST", "/v1/order/orders/batchcancel", {}, {}, "order-ids or client-order-ids"],
+      ["POST", "/v1/order/orders/batchCancelOpenOrders", {}, { symbol: "btcusdt" }, "account-id"],
+      ["GET", "/v1/order/openOrders", { "account-id": "100009" }, undefined, "symbol"],
+      ["GET", "/v1/order/orders/getClientOrder", {}, undefined, "clientOrderId"],
+    ] as const) {
+      const request = htxSignedRequest(credentials, Date.now(), method, host, path, params, payload);
+      const bare = await fetch(`${mock.url}${path}?${request.query}`, {
+        method,
+        headers: request.headers,
+        ...(method === "POST" ? { body: request.body } : {}),
+      });
+      expect([path, await bare.json()]).toEqual([
+        path,
+        {
+          status: "error",
+          "err-code": "validation-constraints-required",
+          "err-msg": `Field is missing: ${field}.`,
+          data: null,
+        },
+      ]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
+  it("a partly failed batch cancel resolves to the ids in success; the failed ones are not among them", async () => {
+    const a = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });
+    await htx.cancelOrder("BTC/USDT", b.id);
+    await expect(htx.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).resolves.toEqual([a.id]);
+    expect(mock.orders.get(a.id)?.state).toBe("canceled");
+    await expect(htx.cancelBatch("BTC/USDT", ["778"])).resolves.toEqual([]);
   });
 
   it("fetches balances: trade is free, frozen is locked, all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
