@@ -127,6 +127,61 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     ]);
   });
 
+  it("sends every documented required parameter on every call; the mock refuses a call without one (ORDER_001)", async () => {
+    const [a, b] = await xt.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await xt.createOrder(buy);
+    await xt.cancelOrder("BTC/USDT", a!.id);
+    await xt.cancelBatch("BTC/USDT", [b!.id]);
+    await xt.cancelAll("BTC/USDT");
+    const order = { symbol: "btc_usdt", type: "LIMIT", timeInForce: "GTC", bizType: "SPOT" };
+    expect(mock.server.requests.map((r) => [`${r.method} ${r.path}`, JSON.parse(r.body || "{}")])).toEqual([
+      [
+        "POST /v4/batch-order",
+        {
+          items: [
+            expect.objectContaining({ ...order, side: "BUY", quantity: "1", price: "100" }),
+            expect.objectContaining({ ...order, side: "SELL", quantity: "2", price: "200" }),
+          ],
+        },
+      ],
+      ["POST /v4/order", expect.objectContaining({ ...order, side: "BUY", quantity: "0.01", price: "30000" })],
+      [`DELETE /v4/order/${a!.id}`, {}],
+      ["DELETE /v4/batch-order", { orderIds: [b!.id] }],
+      ["DELETE /v4/open-order", { symbol: "btc_usdt", bizType: "SPOT" }],
+    ]);
+    for (const [method, path, query, body, field] of [
+      ["POST", "/v4/order", {}, { ...order, side: "BUY", price: "1" }, "quantity"],
+      ["POST", "/v4/batch-order", {}, { items: [{ ...order, price: "1", quantity: "1" }] }, "side"],
+      ["GET", "/v4/order", {}, undefined, "orderId or clientOrderId"],
+      ["DELETE", "/v4/batch-order", {}, {}, "orderIds"],
+      ["DELETE", "/v4/open-order", {}, { symbol: "btc_usdt" }, "bizType"],
+    ] as const) {
+      const request = xtSignedRequest(credentials, Date.now(), method, path, query, body);
+      const bare = await fetch(`${mock.url}${path}`, {
+        method,
+        headers: request.headers,
+        ...(body === undefined ? {} : { body: request.body }),
+      });
+      expect([path, await bare.json()]).toEqual([path, { rc: 1, mc: "ORDER_001", ma: [field], result: null }]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
+  it("a batch cancel naming an unknown or closed order fails as a whole (ORDER_005) and cancels none", async () => {
+    const a = await xt.createOrder(buy);
+    const b = await xt.createOrder({ ...buy, price: "30001" });
+    await xt.cancelOrder("BTC/USDT", b.id);
+    expect(await rejection(xt.cancelBatch("BTC/USDT", [a.id, b.id]))).toMatchObject({
+      kind: "order-not-found",
+      code: "ORDER_005",
+    });
+    expect(mock.orders.get(a.id)!.state).toBe("NEW");
+    await expect(xt.cancelBatch("BTC/USDT", [a.id])).resolves.toEqual([a.id]);
+  });
+
   it("fetches one order (GET /v4/order/{id}) and the open orders (GET /v4/open-order)", async () => {
     const a = await xt.createOrder(buy);
     const b = await xt.createOrder({ ...buy, amount: "0.02" });
