@@ -117,6 +117,83 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     ]);
   });
 
+  it("sends every documented required parameter on every call; the mock refuses a call without one (50010, 50011, 50000)", async () => {
+    const [a, b] = await bitmart.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await bitmart.createOrder(buy);
+    await bitmart.fetchOrder("BTC/USDT", a!.id);
+    await bitmart.cancelOrder("BTC/USDT", a!.id);
+    await bitmart.cancelBatch("BTC/USDT", [b!.id]);
+    const order = { type: "limit" };
+    expect(mock.server.requests.map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+      [
+        "/spot/v4/batch_orders",
+        expect.objectContaining({
+          symbol: "BTC_USDT",
+          orderParams: [
+            expect.objectContaining({ ...order, side: "buy", size: "1", price: "100" }),
+            expect.objectContaining({ ...order, side: "sell", size: "2", price: "200" }),
+          ],
+        }),
+      ],
+      [
+        "/spot/v2/submit_order",
+        expect.objectContaining({ ...order, symbol: "BTC_USDT", side: "buy", size: "0.01", price: "30000" }),
+      ],
+      ["/spot/v4/query/order", expect.objectContaining({ orderId: a!.id })],
+      ["/spot/v3/cancel_order", { symbol: "BTC_USDT", order_id: a!.id }],
+      ["/spot/v4/cancel_orders", expect.objectContaining({ symbol: "BTC_USDT", orderIds: [b!.id] })],
+    ]);
+    for (const [path, params, answer] of [
+      [
+        "/spot/v2/submit_order",
+        { symbol: "BTC_USDT", side: "buy", type: "limit", price: "1" },
+        [50010, "RequestParam size is required"],
+      ],
+      [
+        "/spot/v4/batch_orders",
+        { symbol: "BTC_USDT", orderParams: [{ side: "buy", type: "limit", size: "1" }] },
+        [50011, "RequestParam price is required"],
+      ],
+      [
+        "/spot/v2/submit_order",
+        { side: "buy", type: "limit", size: "1", price: "1" },
+        [50000, "Bad Request: symbol is required"],
+      ],
+      [
+        "/spot/v3/cancel_order",
+        { symbol: "BTC_USDT" },
+        [50000, "Bad Request: order_id or client_order_id is required"],
+      ],
+      [
+        "/spot/v4/cancel_orders",
+        { symbol: "BTC_USDT" },
+        [50000, "Bad Request: orderIds or clientOrderIds is required"],
+      ],
+      ["/spot/v4/query/order", {}, [50000, "Bad Request: orderId is required"]],
+      ["/spot/v4/query/client-order", {}, [50000, "Bad Request: clientOrderId is required"]],
+    ] as const) {
+      const request = bitmartSignedRequest(credentials, Date.now(), "POST", path, params);
+      const bare = await fetch(`${mock.url}${path}`, { method: "POST", headers: request.headers, body: request.body });
+      const json = (await bare.json()) as { code: number; message: string };
+      expect([path, bare.status, json.code, json.message]).toEqual([path, 400, ...answer]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
+  it("lists the open orders in one page of 200, BitMart's most and its open-order limit", async () => {
+    await Promise.all(Array.from({ length: 230 }, (_, i) => bitmart.createOrder({ ...buy, price: String(i + 1) })));
+    await bitmart.createOrder({ ...buy, pair: "ETH/USDT" });
+    mock.server.requests.length = 0;
+    const open = await bitmart.fetchOpenOrders("BTC/USDT");
+    expect(open).toHaveLength(200);
+    expect(open.every((o) => o.pair === "BTC/USDT")).toBe(true);
+    expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", limit: 200 });
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
   it("reports a cancel of an order no longer open (result false) as order-not-found", async () => {
     const a = await bitmart.createOrder(buy);
     await bitmart.cancelOrder("BTC/USDT", a.id);
