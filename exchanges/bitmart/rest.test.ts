@@ -194,6 +194,14 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     expect(mock.server.requests).toHaveLength(1);
   });
 
+  it("a partly failed batch cancel resolves to the ids in successIds; the failed ones are not among them", async () => {
+    const a = await bitmart.createOrder(buy);
+    const b = await bitmart.createOrder({ ...buy, price: "30001" });
+    await bitmart.cancelOrder("BTC/USDT", b.id);
+    await expect(bitmart.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).resolves.toEqual([a.id]);
+    expect(mock.orders.get(a.id)!.state).toBe("canceled");
+  });
+
   it("reports a cancel of an order no longer open (result false) as order-not-found", async () => {
     const a = await bitmart.createOrder(buy);
     await bitmart.cancelOrder("BTC/USDT", a.id);
