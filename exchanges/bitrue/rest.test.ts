@@ -4,7 +4,13 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { BITRUE_KEY, BITRUE_SECRET, type BitrueMock, startBitrueMock } from "./mock.js";
-import { BitrueAdapter, bitrueSignedQuery, parseBitrueBalances, parseBitrueOrder } from "./rest.js";
+import {
+  BitrueAdapter,
+  bitrueSignedQuery,
+  bitrueSignedRequest,
+  parseBitrueBalances,
+  parseBitrueOrder,
+} from "./rest.js";
 
 const credentials = { api: BITRUE_KEY, secret: BITRUE_SECRET };
 let mock: BitrueMock;
@@ -90,6 +96,45 @@ describe("bitrue operations (001 §1, §7) against the signature-checking mock",
     });
     expect((await bitrue.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
     expect(routes().slice(-3)).toEqual(["DELETE /api/v1/order", "GET /api/v1/order", "GET /api/v1/openOrders"]);
+  });
+
+  it("sends every mandatory parameter on every call; the mock refuses a call without one (-1102, HTTP 412)", async () => {
+    const a = await bitrue.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "100" });
+    await bitrue.fetchOrder("BTC/USDT", a.id);
+    await bitrue.cancelOrder("BTC/USDT", a.id);
+    await bitrue.fetchOpenOrders("BTC/USDT");
+    await bitrue.fetchBalances();
+    const sent = mock.server.requests.map((r) => {
+      const { timestamp, signature: _s, recvWindow: _r, ...rest } = parseQuery(r.query);
+      expect(timestamp, r.path).toMatch(/^\d{13}$/);
+      return [`${r.method} ${r.path}`, rest];
+    });
+    expect(sent).toEqual([
+      [
+        "POST /api/v1/order",
+        expect.objectContaining({ symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "1", price: "100" }),
+      ],
+      ["GET /api/v1/order", { symbol: "BTCUSDT", orderId: a.id }],
+      ["DELETE /api/v1/order", { symbol: "BTCUSDT", orderId: a.id }],
+      ["GET /api/v1/openOrders", { symbol: "BTCUSDT" }],
+      ["GET /api/v1/account", {}],
+    ]);
+    for (const [method, path, params] of [
+      ["POST", "/api/v1/order", { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", price: "1" }],
+      ["GET", "/api/v1/order", { symbol: "BTCUSDT" }],
+      ["DELETE", "/api/v1/order", { orderId: a.id }],
+      ["GET", "/api/v1/openOrders", {}],
+      ["GET", "/api/v1/allOrders", {}],
+    ] as const) {
+      const request = bitrueSignedRequest(credentials, Date.now(), method, path, params);
+      const bare = await fetch(`${mock.url}${path}?${request.query}`, { method, headers: request.headers });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        412,
+        { code: -1102, msg: "Mandatory parameter is missing or illegal." },
+      ]);
+    }
+    expect(mock.orders.size).toBe(1);
   });
 
   it("fetches balances from GET /api/v1/account: zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
