@@ -8,6 +8,7 @@ import {
   BITTEAM_PATHS,
   BitteamAdapter,
   bitteamAuthorization,
+  bitteamRequest,
   parseBitteamBalances,
   parseBitteamOrder,
 } from "./rest.js";
@@ -138,6 +139,39 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
     expect(open).toHaveLength(150);
     expect(new Set(open.map((o) => o.id)).size).toBe(150);
     expect(mock.server.requests.map((r) => parseQuery(r.query).offset)).toEqual(["0", "100"]);
+  });
+
+  it("stops paging at the count of open orders when the last page is full (two pages for 200)", async () => {
+    for (let i = 0; i < 200; i++) mock.seedOrder({ side: "buy", quantity: "1", price: String(100 + i) });
+    mock.seedOrder({ pair: "eth_usdt", side: "buy", quantity: "1", price: "1" });
+    expect(await bitteam.fetchOpenOrders("BTC/USDT")).toHaveLength(200);
+    expect(mock.server.requests.map((r) => parseQuery(r.query).offset).filter(Boolean)).toEqual(["0", "100"]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one", async () => {
+    const order = await bitteam.createOrder(buy);
+    await bitteam.cancelOrder("BTC/USDT", order.id);
+    await bitteam.cancelAll("BTC/USDT");
+    expect(mock.server.requests.filter((r) => r.method === "POST").map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+      [BITTEAM_PATHS.orderCreate, { pairId: "22", type: "limit", side: "buy", amount: "0.01", price: "30000" }],
+      [BITTEAM_PATHS.cancelOrder, { id: order.id }],
+      [BITTEAM_PATHS.cancelAll, { pairId: "22" }],
+    ]);
+    for (const [path, params, field] of [
+      [BITTEAM_PATHS.orderCreate, { pairId: "22", type: "limit", side: "buy", amount: "1" }, "price"],
+      [BITTEAM_PATHS.orderCreate, { type: "limit", side: "buy", amount: "1", price: "1" }, "pairId"],
+      [BITTEAM_PATHS.cancelOrder, {}, "id"],
+      [BITTEAM_PATHS.cancelAll, {}, "pairId"],
+    ] as const) {
+      const request = bitteamRequest(basic, "POST", path, params);
+      const bare = await fetch(`${mock.url}${path}`, { method: "POST", headers: request.headers, body: request.body });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        400,
+        { message: `"${field}" is required`, path: [field], type: "any.required" },
+      ]);
+    }
+    expect(mock.orders.size).toBe(1);
   });
 
   it("fetches balances from GET balance: zero dropped, upper-cased, a 19-digit number exact (001 §3, §9)", async () => {
