@@ -145,6 +145,86 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
     expect([...mock.orders.values()].every((o) => o.ordStatus === "CANCELED")).toBe(true);
   });
 
+  it("a partly failed batch cancel resolves to the ids in success; the rejected ones are not among them", async () => {
+    const a = await coinstore.createOrder(buy);
+    const b = await coinstore.createOrder({ ...buy, price: "30001" });
+    await coinstore.cancelOrder("BTC/USDT", b.id);
+    await expect(coinstore.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).resolves.toEqual([a.id]);
+    expect(mock.orders.get(a.id)!.ordStatus).toBe("CANCELED");
+    await expect(coinstore.cancelBatch("BTC/USDT", ["778"])).resolves.toEqual([]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (400)", async () => {
+    const [a, b] = await coinstore.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await coinstore.createOrder(buy);
+    await coinstore.fetchOrder("BTC/USDT", a!.id);
+    await coinstore.cancelOrder("BTC/USDT", a!.id);
+    await coinstore.cancelBatch("BTC/USDT", [b!.id]);
+    const order = { ordType: "LIMIT", timeInForce: "GTC" };
+    expect(
+      mock.server.requests.map((r) => [r.path, r.method === "GET" ? parseQuery(r.query) : JSON.parse(r.body)]),
+    ).toEqual([
+      [
+        "/api/trade/order/placeBatch",
+        {
+          symbol: "BTCUSDT",
+          timestamp: expect.any(Number),
+          orders: [
+            expect.objectContaining({ ...order, side: "BUY", ordQty: "1", ordPrice: "100" }),
+            expect.objectContaining({ ...order, side: "SELL", ordQty: "2", ordPrice: "200" }),
+          ],
+        },
+      ],
+      [
+        "/api/trade/order/place",
+        expect.objectContaining({ ...order, symbol: "BTCUSDT", side: "BUY", ordQty: "0.01", ordPrice: "30000" }),
+      ],
+      ["/api/v2/trade/order/orderInfo", { ordId: a!.id }],
+      ["/api/trade/order/cancel", { symbol: "BTCUSDT", ordId: a!.id }],
+      ["/api/trade/order/cancelBatch", { symbol: "BTCUSDT", orderIds: [b!.id] }],
+    ]);
+    const ts = Date.now();
+    for (const [method, path, params, field] of [
+      [
+        "POST",
+        "/api/trade/order/place",
+        { symbol: "BTCUSDT", ...order, side: "BUY", ordPrice: "1", timestamp: ts },
+        "ordQty",
+      ],
+      [
+        "POST",
+        "/api/trade/order/place",
+        { symbol: "BTCUSDT", ...order, side: "BUY", ordPrice: "1", ordQty: "1" },
+        "timestamp",
+      ],
+      [
+        "POST",
+        "/api/trade/order/placeBatch",
+        { symbol: "BTCUSDT", orders: [{ ...order, ordPrice: "1", ordQty: "1" }], timestamp: ts },
+        "side",
+      ],
+      ["POST", "/api/trade/order/cancel", { symbol: "BTCUSDT" }, "ordId"],
+      ["POST", "/api/trade/order/cancelBatch", { orderIds: ["1"] }, "symbol"],
+      ["GET", "/api/v2/trade/order/orderInfo", {}, "ordId or clOrdId"],
+    ] as const) {
+      const request = coinstoreSignedRequest(credentials, ts, method, path, params);
+      const bare = await fetch(`${mock.url}${path}${request.query ? `?${request.query}` : ""}`, {
+        method,
+        headers: request.headers,
+        ...(method === "POST" ? { body: request.body } : {}),
+      });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        400,
+        { code: 400, message: `${field} is required`, data: null },
+      ]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
   it('rejects cancel all with "Not supported for coinstore" before any request (001 §9)', async () => {
     expect(await rejection(coinstore.cancelAll("BTC/USDT"))).toMatchObject({
       kind: "unsupported",
