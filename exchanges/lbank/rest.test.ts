@@ -98,6 +98,57 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
     expect(Object.fromEntries(form())).toMatchObject({ symbol: "btc_usdt", current_page: "1", page_length: "200" });
   });
 
+  it("follows current_page through the pages of 200 and stops at the total (two pages for 400, three for 401)", async () => {
+    const first = await lbank.createOrder(buy);
+    const template = mock.orders.get(first.id)!;
+    for (let i = 1; i < 400; i++) mock.orders.set(`id-${i}`, { ...template, orderId: `id-${i}` });
+    mock.server.requests.length = 0;
+    const open = await lbank.fetchOpenOrders("BTC/USDT");
+    expect(open).toHaveLength(400);
+    expect(new Set(open.map((o) => o.id)).size).toBe(400);
+    const pages = () => mock.server.requests.map((r) => new URLSearchParams(r.body).get("current_page"));
+    expect(pages()).toEqual(["1", "2"]);
+    mock.orders.set("id-400", { ...template, orderId: "id-400" });
+    mock.server.requests.length = 0;
+    expect(await lbank.fetchOpenOrders("BTC/USDT")).toHaveLength(401);
+    expect(pages()).toEqual(["1", "2", "3"]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (10001)", async () => {
+    const a = await lbank.createOrder(buy);
+    await lbank.fetchOrder("BTC/USDT", a.id);
+    await lbank.cancelOrder("BTC/USDT", a.id);
+    await lbank.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => {
+      const { api_key: _k, sign: _s, ...fields } = Object.fromEntries(new URLSearchParams(r.body));
+      return [r.path, fields];
+    });
+    expect(sent).toEqual([
+      [
+        "/v2/supplement/create_order.do",
+        expect.objectContaining({ symbol: "btc_usdt", type: "buy", price: "30000", amount: "0.01" }),
+      ],
+      ["/v2/supplement/orders_info.do", { symbol: "btc_usdt", orderId: a.id }],
+      ["/v2/supplement/cancel_order.do", { symbol: "btc_usdt", orderId: a.id }],
+      ["/v2/supplement/cancel_order_by_symbol.do", { symbol: "btc_usdt" }],
+    ]);
+    for (const [path, params] of [
+      ["/v2/supplement/create_order.do", { symbol: "btc_usdt", type: "buy", price: "1" }],
+      ["/v2/supplement/orders_info.do", { symbol: "btc_usdt" }],
+      ["/v2/supplement/cancel_order.do", { orderId: a.id }],
+      ["/v2/supplement/cancel_order_by_symbol.do", {}],
+      ["/v2/supplement/orders_info_no_deal.do", { symbol: "btc_usdt", current_page: "1" }],
+    ] as const) {
+      const request = lbankSignedRequest(credentials, Date.now(), path, params);
+      const bare = await fetch(`${mock.url}${path}`, { method: "POST", headers: request.headers, body: request.body });
+      expect([path, await bare.json()]).toEqual([
+        path,
+        { result: "false", error_code: 10001, msg: "The required parameters can not be empty", ts: expect.any(Number) },
+      ]);
+    }
+    expect(mock.orders.size).toBe(1);
+  });
+
   it("cancels all for the pair with cancel_order_by_symbol.do", async () => {
     const a = await lbank.createOrder(buy);
     const b = await lbank.createOrder(buy);
