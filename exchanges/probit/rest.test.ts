@@ -146,6 +146,62 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
     expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ market_id: "BTC-USDT", order_id: a.id });
   });
 
+  it("sends every documented required parameter on every call; the mock refuses a call without one (INVALID_ARGUMENT)", async () => {
+    const a = await probit.createOrder(buy);
+    await probit.fetchOrder("BTC/USDT", a.id);
+    await probit.cancelOrder("BTC/USDT", a.id);
+    const sent = mock.server.requests
+      .filter((r) => r.path.startsWith("/api/exchange/v1/"))
+      .map((r) => [`${r.method} ${r.path}`, r.method === "GET" ? parseQuery(r.query) : JSON.parse(r.body)]);
+    expect(sent).toEqual([
+      [
+        "POST /api/exchange/v1/new_order",
+        expect.objectContaining({
+          market_id: "BTC-USDT",
+          type: "limit",
+          side: "buy",
+          time_in_force: "gtc",
+          limit_price: "3772.4",
+          quantity: "0.001",
+        }),
+      ],
+      ["GET /api/exchange/v1/order", { market_id: "BTC-USDT", order_id: a.id }],
+      ["POST /api/exchange/v1/cancel_order", { market_id: "BTC-USDT", order_id: a.id }],
+    ]);
+    const token = await fetch(`${mock.url}/token`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${PROBIT_KEY}:${PROBIT_SECRET}`).toString("base64")}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({ grant_type: "client_credentials" }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const order = { market_id: "BTC-USDT", type: "limit", side: "buy", time_in_force: "gtc", quantity: "1" };
+    for (const [method, path, params, field] of [
+      ["POST", "/api/exchange/v1/new_order", order, "limit_price"],
+      ["POST", "/api/exchange/v1/cancel_order", { market_id: "BTC-USDT" }, "order_id"],
+      ["POST", "/api/exchange/v1/cancel_order", { order_id: a.id }, "market_id"],
+      ["GET", "/api/exchange/v1/order", { market_id: "BTC-USDT" }, "order_id or client_order_id"],
+    ] as const) {
+      const get = method === "GET";
+      const bare = await fetch(`${mock.url}${path}${get ? `?${new URLSearchParams(params)}` : ""}`, {
+        method,
+        headers: { Authorization: `Bearer ${token.access_token}`, "Content-Type": "application/json" },
+        ...(get ? {} : { body: JSON.stringify(params) }),
+      });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        400,
+        {
+          errorCode: "INVALID_ARGUMENT",
+          message: "Parameters are not a valid format",
+          details: { [field]: "required" },
+        },
+      ]);
+    }
+    expect(mock.orders.get(a.id)!.status).toBe("cancelled");
+  });
+
   it("lists open orders with GET open_order?market_id=BTC-USDT", async () => {
     const a = await probit.createOrder(buy);
     const b = await probit.createOrder({ ...buy, price: "3000" });
