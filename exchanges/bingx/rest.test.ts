@@ -6,6 +6,7 @@ import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "./mock.js";
 import {
+  BINGX_BASE_URL,
   BingxAdapter,
   bingxSignature,
   bingxSignedQuery,
@@ -287,6 +288,121 @@ describe("bingx time-out on create (PRODUCT: a create is never sent twice blindl
   });
 });
 
+describe("bingx answers off the happy path (issue 25)", () => {
+  const answer = (data: unknown, status = 200) =>
+    mock.fake.replyNext({ status, body: { code: 0, msg: "", debugMsg: "", data } });
+
+  it.each([
+    [100204, "order-not-found"],
+    [100404, "order-not-found"],
+    [100440, "invalid-order"],
+    [100490, "invalid-order"],
+    [100414, "auth"],
+  ])("reads code %s with a message saying nothing more as %s", async (code, kind) => {
+    mock.failNext(code, "m");
+    expect((await rejection(bingx.fetchBalances())).kind).toBe(kind);
+  });
+
+  it("refuses an answer that is not BingX's envelope; code 0 with an HTTP error fails; a failure without msg names the status", async () => {
+    mock.fake.replyNext({ body: '"OK"' });
+    expect((await rejection(bingx.fetchBalances())).detail).toBe("Unexpected answer (HTTP 200)");
+    answer({ balances: [] }, 400);
+    expect((await rejection(bingx.fetchBalances())).detail).toBe("HTTP 400 (code 0)");
+    mock.fake.replyNext({ body: { code: 100400 } });
+    expect((await rejection(bingx.fetchBalances())).detail).toBe("HTTP 200 (code 100400)");
+    answer(null);
+    expect(await bingx.fetchBalances()).toEqual({});
+    answer(null);
+    expect(await bingx.fetchOpenOrders("BTC/USDT")).toEqual([]);
+    answer(null);
+    expect(await bingx.cancelAll("BTC/USDT")).toEqual([]);
+  });
+
+  it("waits until the time 100410 names, written either way BingX writes it", async () => {
+    for (const msg of [
+      `frequency limit rule is in the disabled period and will be unblocked after  ${Date.now() + 20_000}`,
+      `please retry after time ${Date.now() + 20_000}`,
+    ]) {
+      mock.failNext(100410, msg);
+      const error = await rejection(bingx.fetchBalances());
+      expect(error.kind, msg).toBe("rate-limit");
+      expect(error.retryAfterMs, msg).toBeGreaterThan(15_000);
+    }
+  });
+
+  it("takes a create's client id and time from BingX's answer, else its own; batch items by client id, else in order", async () => {
+    answer({ symbol: "BTC-USDT", orderId: "77", side: "BUY", status: "NEW", transactTime: 1700000000123 });
+    const order = await bingx.createOrder({ ...buy, clientOrderId: "mine" });
+    expect([order.id, order.clientOrderId, order.timestamp]).toEqual(["77", "mine", 1700000000123]);
+    answer({ symbol: "BTC-USDT", orderId: "78", side: "BUY", clientOrderID: "theirs" });
+    const bare = await bingx.createOrder(buy);
+    expect(bare.clientOrderId).toBe("theirs");
+    expect(Math.abs(bare.timestamp - Date.now())).toBeLessThan(5000);
+    const items = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Sell" as const, amount: "1", price: "1", clientOrderId: "bbbb" },
+    ];
+    answer({
+      orders: [
+        { orderId: "22", side: "SELL", clientOrderID: "bbbb", transactTime: 1700000000222 },
+        { orderId: "11", side: "BUY", clientOrderID: "aaaa" },
+      ],
+    });
+    const placed = await bingx.createBatch("BTC/USDT", items);
+    expect(placed.map((o) => [o.id, o.clientOrderId, o.timestamp > 1700000000222])).toEqual([
+      ["11", "aaaa", true],
+      ["22", "bbbb", false],
+    ]);
+    answer({
+      orders: [
+        { orderId: "33", side: "BUY" },
+        { orderId: "44", side: "SELL" },
+      ],
+    });
+    expect((await bingx.createBatch("BTC/USDT", items)).map((o) => [o.id, o.clientOrderId])).toEqual([
+      ["33", "aaaa"],
+      ["44", "bbbb"],
+    ]);
+    answer({ orders: [{ orderId: "55", side: "SELL", clientOrderID: "bbbb" }] });
+    expect((await rejection(bingx.createBatch("BTC/USDT", items))).detail).toBe(
+      "One of orders was not placed (1 of 2 placed)",
+    );
+  });
+
+  it("after a create time-out that never reached the book, the look-up finds nothing and the create is sent once more", async () => {
+    const slow = createExchange("bingx", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: 0, msg: "", data: {} } });
+    const order = await slow.createOrder(buy);
+    await new Promise((r) => setTimeout(r, 400));
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual([
+      "POST /openApi/spot/v1/trade/order",
+      "GET /openApi/spot/v1/trade/query",
+      "POST /openApi/spot/v1/trade/order",
+    ]);
+  });
+
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("bingx", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: 0, msg: "", data: {} } });
+    const pending = rejection(slow.createOrder(buy));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
+  it("signs no parameter without a value, refuses a client id BingX would not take, and defaults to BingX's host", async () => {
+    expect(BINGX_BASE_URL).toBe("https://open-api.bingx.com");
+    expect(bingxSignedQuery(BINGX_SECRET, { a: undefined, b: "1" }, 1).startsWith("b=1&timestamp=1")).toBe(true);
+    const bad = await rejection(bingx.createOrder({ ...buy, clientOrderId: "has-dash" }));
+    expect(bad.kind).toBe("bad-input");
+    await bingx.createOrder({ ...buy, clientOrderId: "under_score" });
+  });
+});
+
 describe("bingx status and timestamp rules (001 §3, §4) with the documented order fields", () => {
   const documented = {
     symbol: "BTC-USDT",
@@ -314,6 +430,16 @@ describe("bingx status and timestamp rules (001 §3, §4) with the documented or
       "canceled",
       "canceled",
     ]);
+  });
+  it("reads a missing type as limit and keeps BingX's type in lower case; the raw status only when there is one", () => {
+    const { type: _t, status: _s, clientOrderID: _c, ...bare } = documented;
+    const order = parseBingxOrder(bare, "BTC/USDT");
+    expect([order.type, order.clientOrderId, "rawStatus" in order]).toEqual(["limit", "", false]);
+    expect(parseBingxOrder({ ...documented, type: "LIMIT_MAKER" }, "BTC/USDT")).toMatchObject({
+      type: "limit_maker",
+      status: "open",
+      rawStatus: "NEW",
+    });
   });
   it("yields undefined for an unknown status (001 §4)", () => {
     expect(status("WHATEVER")).toBeUndefined();

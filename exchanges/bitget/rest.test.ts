@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import { type BitgetMock, startBitgetMock } from "./mock.js";
-import { BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "./rest.js";
+import { BITGET_BASE_URL, BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "./rest.js";
 
 const creds = { api: "bg-test-key", secret: "bg-test-secret", password: "bg-pass" };
 
@@ -157,6 +157,138 @@ describe("bitget adapter against a loopback mock", () => {
     expect(mock.orders.size).toBe(1);
   });
 
+  /** bitget's envelope around `data`, as the next answer of the mock */
+  const answer = (data: unknown, extra: Record<string, unknown> = {}) =>
+    mock.fake.replyNext({ body: { code: "00000", msg: "success", data, ...extra } });
+
+  it("refuses an answer that is not bitget's envelope; a failure names msg, else message, else 'Unknown error'", async () => {
+    for (const body of ['"OK"', "null", '{"data":[]}']) {
+      mock.fake.replyNext({ body });
+      expect((await rejects(bitget.fetchBalances())).detail, body).toBe("Unexpected answer (HTTP 200)");
+    }
+    for (const [body, detail] of [
+      [{ code: "40034", msg: "bad size" }, "bad size (code 40034)"],
+      [{ code: "40034", message: "bad price" }, "bad price (code 40034)"],
+      [{ code: "40034" }, "Unknown error (code 40034)"],
+    ] as const) {
+      mock.fake.replyNext({ body });
+      expect((await rejects(bitget.fetchBalances())).detail).toBe(detail);
+    }
+  });
+
+  it.each([
+    ["40037", "auth"],
+    ["429", "rate-limit"],
+    ["40034", "invalid-order"],
+    ["45057", "order-not-found"],
+  ])("reads code %s in an HTTP 200 answer as %s", async (code, kind) => {
+    mock.fake.replyNext({ body: { code, msg: "m", data: null } });
+    expect((await rejects(bitget.fetchBalances())).kind).toBe(kind);
+  });
+
+  it("takes a create's id and time from bitget's answer, its own clock without one; batch items by clientOid", async () => {
+    answer({ orderId: "555", clientOid: "x" }, { requestTime: 1700000000123 });
+    const order = await bitget.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "1", price: "2" });
+    expect([order.id, order.timestamp, order.filled, order.type, order.side]).toEqual([
+      "555",
+      1700000000123,
+      "0",
+      "limit",
+      "Sell",
+    ]);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body).side).toBe("sell");
+    answer(null);
+    const bare = await bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect(bare.id).toBe("");
+    expect(Math.abs(bare.timestamp - Date.now())).toBeLessThan(5000);
+    answer({
+      successList: [
+        { orderId: "22", clientOid: "bbbb" },
+        { orderId: "11", clientOid: "aaaa" },
+      ],
+    });
+    const items = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "bbbb" },
+    ];
+    expect((await bitget.createBatch("BTC/USDT", items)).map((o) => o.id)).toEqual(["11", "22"]);
+    answer({ successList: [{ orderId: "33" }] });
+    expect((await bitget.createBatch("BTC/USDT", items)).map((o) => o.id)).toEqual(["33", ""]);
+    answer({});
+    expect((await bitget.createBatch("BTC/USDT", items)).map((o) => o.id)).toEqual(["", ""]);
+  });
+
+  it("names each failed batch item, without code or message as bitget leaves them out", async () => {
+    answer({
+      successList: [],
+      failureList: [{ clientOid: "aaaa", errorMsg: "Insufficient balance", errorCode: "43012" }, { orderId: "9" }, {}],
+    });
+    const items = [{ side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" }];
+    const error = await rejects(bitget.createBatch("BTC/USDT", items));
+    expect([error.detail, error.kind]).toEqual([
+      "Failure List: aaaa: Insufficient balance (43012); 9: failed; ?: failed",
+      "insufficient-funds",
+    ]);
+    answer({ failureList: [{ clientOid: "aaaa", errorMsg: "no" }] });
+    const bare = await rejects(bitget.createBatch("BTC/USDT", items));
+    expect([bare.detail, bare.kind, bare.code]).toEqual(["Failure List: aaaa: no", "invalid-order", undefined]);
+  });
+
+  it("reads answers without data as nothing: the cancelled id as asked, no order, no batch cancels", async () => {
+    answer(null);
+    expect(await bitget.cancelOrder("BTC/USDT", "4242")).toBe("4242");
+    answer([]);
+    const missing = await rejects(bitget.fetchOrder("BTC/USDT", "4242"));
+    expect([missing.kind, missing.detail]).toEqual(["order-not-found", "Order 4242 not found"]);
+    answer(null);
+    expect(await bitget.cancelBatch("BTC/USDT", ["1"])).toEqual([]);
+    answer({ successList: [{}] });
+    expect(await bitget.cancelBatch("BTC/USDT", ["1"])).toEqual([""]);
+  });
+
+  it("after a create time-out, looks the order up: nothing found or not-found sends it once more, another failure does not", async () => {
+    const slow = new BitgetAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
+    const lost = (lookup: { status: number; body: unknown } | undefined) => {
+      let creates = 0;
+      let lookups = 0;
+      mock.server.intercept((req) => {
+        if (req.path.endsWith("/place-order") && creates++ === 0)
+          return { delayMs: 600, body: { code: "00000", msg: "success", data: {} } };
+        if (req.path.endsWith("/orderInfo") && lookups++ === 0 && lookup) return lookup;
+        return undefined;
+      });
+    };
+    lost(undefined);
+    const a = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    lost({ status: 400, body: { code: "43001", msg: "The order does not exist", data: null } });
+    const b = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect([...mock.orders.keys()].sort()).toEqual([a.id, b.id].sort());
+    lost({ status: 400, body: { code: "40034", msg: "busy", data: null } });
+    await rejects(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    mock.server.intercept(undefined);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(mock.orders.size).toBe(2);
+    expect(mock.server.requests.filter((r) => r.method === "POST")).toHaveLength(5);
+  });
+
+  it("works through createExchange, and sends a GET's parameters in the query only", async () => {
+    expect(await createExchange("bitget", creds, { baseUrl: mock.url }).fetchBalances()).toHaveProperty("USDT");
+    await bitget.fetchOpenOrders("BTC/USDT");
+    expect(mock.server.requests.at(-1)!.body).toBe("");
+  });
+
+  it("sends the passphrase, JSON and bitget's locale to bitget's production host by default", async () => {
+    expect(BITGET_BASE_URL).toBe("https://api.bitget.com");
+    await bitget.fetchBalances();
+    expect(mock.server.requests[0]!.headers).toMatchObject({
+      "access-passphrase": creds.password,
+      "content-type": "application/json",
+      locale: "en-US",
+    });
+    const bare = bitgetSignedRequest({ api: "k", secret: "s" }, 1, "POST", "/x", { a: "1" });
+    expect([bare.headers["ACCESS-PASSPHRASE"], bare.body]).toEqual(["", '{"a":"1"}']);
+  });
+
   it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (001 §9)", async () => {
     const error = await rejects(
       bitget.createBatch(
@@ -294,6 +426,22 @@ describe("bitget status and timestamp rules (001 §3, §4)", () => {
     expect(order.price).toBe("34829.12");
     expect(order.status).toBe("open");
   });
+  it("reads an order with fields missing as bitget's defaults: a limit order, no raw status", () => {
+    const order = parseBitgetOrder({ price: "1", size: "2", side: "sell" }, "BTC/USDT");
+    expect([order.id, order.clientOrderId, order.type, order.status, "rawStatus" in order]).toEqual([
+      "",
+      "",
+      "limit",
+      undefined,
+      false,
+    ]);
+    expect(parseBitgetOrder({ side: "buy", orderType: "market", status: "live" }, "BTC/USDT")).toMatchObject({
+      type: "market",
+      status: "open",
+      rawStatus: "live",
+    });
+  });
+
   it("keeps a ms cTime (orderInfo example 1695865232127)", () => {
     expect(parseBitgetOrder({ ...unfilled, cTime: "1695865232127" }, "BTC/USDT").timestamp).toBe(1695865232127);
   });

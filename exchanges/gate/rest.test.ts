@@ -381,16 +381,12 @@ describe("gate answers off the happy path (issue 25)", () => {
         { id: "1", text: "t-a", succeeded: true, currency_pair: "BTC_USDT", amount: "1", price: "1", side: "buy" },
         { succeeded: false },
         { id: "3", text: "t-c", currency_pair: "BTC_USDT", amount: "1", price: "1", side: "buy" },
+        { id: "4", text: "t-d", succeeded: true, currency_pair: "BTC_USDT", amount: "1", price: "1", side: "buy" },
       ],
     });
-    const error = await rejection(
-      gate.createBatch("BTC/USDT", [
-        { side: "Buy", amount: "1", price: "1" },
-        { side: "Buy", amount: "1", price: "1" },
-        { side: "Buy", amount: "1", price: "1" },
-      ]),
-    );
-    expect(error.detail).toBe("One of orders threw an error (, ); 2 of 3 placed");
+    const one = { side: "Buy" as const, amount: "1", price: "1" };
+    const error = await rejection(gate.createBatch("BTC/USDT", [one, one, one, one]));
+    expect(error.detail).toBe("One of orders threw an error (, ); 3 of 4 placed");
   });
 
   it("after a create time-out that never reached the book, the text look-up finds nothing and the create is sent once more", async () => {
@@ -400,6 +396,25 @@ describe("gate answers off the happy path (issue 25)", () => {
     await new Promise((r) => setTimeout(r, 400));
     expect([...mock.orders.keys()]).toEqual([order.id]);
     expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
+  });
+
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("gate", { api: GATE_KEY, secret: GATE_SECRET }, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, status: 201, body: {} });
+    const pending = rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
+  it("fails a 2xx answer without JSON by its status, and leaves a cancelled item without id out", async () => {
+    mock.fake.replyNext({ status: 200, body: "" });
+    expect((await rejection(gate.fetchBalances())).detail).toBe("HTTP 200");
+    mock.fake.replyNext({ body: [{ succeeded: true }, { id: "5", succeeded: true }] });
+    expect(await gate.cancelBatch("BTC/USDT", ["4", "5"])).toEqual(["5"]);
   });
 
   it("sends JSON to Gate's production host by default", async () => {

@@ -299,6 +299,7 @@ describe("kucoin answers off the happy path (issue 25)", () => {
       "Order  does  not  exist (code 400100)",
       "400100",
     ]);
+    expect(spaced.message).toBe("ExchangeId: kucoin, msg: Order  does  not  exist (code 400100)");
     mock.failNext("order_not_exist", "gone");
     expect((await rejection(kucoin.cancelOrder("BTC/USDT", "abc123"))).kind).toBe("order-not-found");
     mock.fake.replyNext({ status: 400, body: { msg: 7 } });
@@ -332,18 +333,24 @@ describe("kucoin answers off the happy path (issue 25)", () => {
       { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "a" },
       { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "b" },
     ];
-    expect((await rejection(kucoin.createBatch("BTC/USDT", items))).detail).toBe(
-      "One of orders threw an error (fail); 1 of 2 placed",
+    expect((await rejection(kucoin.createBatch("BTC/USDT", items))).message).toBe(
+      "ExchangeId: kucoin, msg: One of orders threw an error (fail); 1 of 2 placed",
     );
     answer([
       { id: "1", status: "success", side: "buy", symbol: "BTC-USDT" },
-      { id: "2", status: "success", side: "buy", symbol: "BTC-USDT" },
+      { status: "success", side: "buy", symbol: "BTC-USDT" },
     ]);
     const placed = await kucoin.createBatch("BTC/USDT", items);
     expect(placed.map((o) => [o.id, o.clientOrderId, o.filled, o.type, o.status])).toEqual([
       ["1", "a", "0", "limit", "open"],
-      ["2", "b", "0", "limit", "open"],
+      ["", "b", "0", "limit", "open"],
     ]);
+  });
+
+  it("stops at an empty page even when KuCoin counts more pages", async () => {
+    answer({ currentPage: 1, pageSize: 500, totalNum: 0, totalPage: 3, items: [] });
+    expect(await kucoin.fetchOpenOrders("BTC/USDT")).toEqual([]);
+    expect(mock.server.requests).toHaveLength(1);
   });
 
   it("reads a cancel that names no id as the id asked", async () => {
@@ -358,6 +365,18 @@ describe("kucoin answers off the happy path (issue 25)", () => {
     await new Promise((r) => setTimeout(r, 400));
     expect([...mock.orders.keys()]).toEqual([order.id]);
     expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET", "POST"]);
+  });
+
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("kucoin", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: { code: "200000", data: {} } });
+    const pending = rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
   });
 
   it("signs each passphrase with its own secret (the remembered one only for the same pair) and sends JSON to KuCoin's host", async () => {
@@ -378,7 +397,10 @@ describe("kucoin answers off the happy path (issue 25)", () => {
     });
     expect(KUCOIN_BASE_URL).toBe("https://api.kucoin.com");
     const bare = { id: "1", symbol: "BTC-USDT", side: "buy", price: "1", size: "1", dealSize: "0" };
-    expect(parseKucoinOrder({ ...bare, isActive: true, cancelExist: false, createdAt: 1 }).type).toBe("limit");
+    expect(parseKucoinOrder({ ...bare, isActive: true, cancelExist: false, createdAt: 1 })).toMatchObject({
+      type: "limit",
+      clientOrderId: "",
+    });
   });
 });
 

@@ -6,6 +6,7 @@ import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "./mock.js";
 import {
+  MEXC_BASE_URL,
   MexcAdapter,
   mexcSignature,
   mexcSignedQuery,
@@ -171,6 +172,95 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     }
   });
 
+  it.each([
+    [429, "rate-limit"],
+    [700008, "invalid-order"],
+    [700005, "invalid-order"],
+    [10072, "auth"],
+    [30005, "insufficient-funds"],
+  ])("reads code %s in an HTTP 400 answer as %s", async (code, kind) => {
+    mock.failNext(code, "m");
+    expect((await rejection(mexc.fetchBalances())).kind).toBe(kind);
+  });
+
+  it("reads a failure from the HTTP status or a code other than 0 and 200; an answer without JSON fails too", async () => {
+    const balances = { balances: [{ asset: "MX", free: "1", locked: "0" }] };
+    for (const code of [0, 200]) {
+      mock.fake.replyNext({ body: { code, ...balances } });
+      expect(await mexc.fetchBalances(), String(code)).toEqual({ MX: { f: "1", l: "0" } });
+    }
+    mock.fake.replyNext({ body: { code: 700002, msg: "Signature for this request is not valid." } });
+    expect((await rejection(mexc.fetchBalances())).kind).toBe("auth");
+    mock.fake.replyNext({ status: 400, body: { code: 0, msg: "odd" } });
+    expect((await rejection(mexc.fetchBalances())).detail).toBe("odd (code 0)");
+    mock.fake.replyNext({ status: 400, body: { msg: 5 } });
+    expect((await rejection(mexc.fetchBalances())).detail).toBe("HTTP 400");
+    mock.fake.replyNext({ status: 200, body: "" });
+    expect((await rejection(mexc.fetchBalances())).detail).toBe("HTTP 200");
+  });
+
+  it("takes a create's time from transactTime, else its own clock, and reads it as an open limit order nothing filled", async () => {
+    mock.fake.replyNext({ body: { symbol: "BTCUSDT", orderId: "77", side: "BUY", transactTime: 1700000000123 } });
+    const order = await mexc.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect([order.id, order.timestamp, order.filled, order.type, order.status]).toEqual([
+      "77",
+      1700000000123,
+      "0",
+      "limit",
+      "open",
+    ]);
+    mock.fake.replyNext({ body: { symbol: "BTCUSDT", orderId: "78", side: "BUY" } });
+    const bare = await mexc.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    expect(Math.abs(bare.timestamp - Date.now())).toBeLessThan(5000);
+  });
+
+  it("counts a batch item with a code, or without an orderId, as failed", async () => {
+    const three = [
+      { side: "Buy" as const, amount: "1", price: "1" },
+      { side: "Buy" as const, amount: "1", price: "1" },
+      { side: "Buy" as const, amount: "1", price: "1" },
+    ];
+    mock.fake.replyNext({
+      body: [{ orderId: "1" }, { orderId: "2", code: 30002, msg: "too small" }, { orderId: "3" }],
+    });
+    expect((await rejection(mexc.createBatch("BTC/USDT", three))).detail).toBe(
+      "One of orders threw an error (30002, too small); 2 of 3 placed (code 30002)",
+    );
+    mock.fake.replyNext({ body: [{ orderId: "1" }, {}, { orderId: "3" }] });
+    expect((await rejection(mexc.createBatch("BTC/USDT", three))).detail).toBe(
+      "One of orders threw an error (, ); 2 of 3 placed",
+    );
+  });
+
+  it("after a create time-out that never reached the book, the look-up finds nothing and the create is sent once more", async () => {
+    const slow = createExchange("mexc", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: {} });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
+    await new Promise((r) => setTimeout(r, 400));
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    const sent = mock.server.requests.map((r) => `${r.method} ${parseQuery(r.query).origClientOrderId ?? ""}`);
+    expect(sent).toEqual(["POST ", `GET ${order.clientOrderId}`, "POST "]);
+  });
+
+  it("after a create time-out whose look-up fails too, sends nothing more", async () => {
+    const slow = createExchange("mexc", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    mock.fake.replyNext({ delayMs: 600, body: {} });
+    const pending = rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" }));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
+    mock.rateLimitNext();
+    expect((await pending).kind).not.toBe("rate-limit");
+    await new Promise((r) => setTimeout(r, 600));
+    expect(mock.server.requests.map((r) => r.method)).toEqual(["POST", "GET"]);
+  });
+
+  it("sends JSON to MEXC's production host by default and leaves out parameters without a value", () => {
+    expect(MEXC_BASE_URL).toBe("https://api.mexc.com");
+    const request = mexcSignedRequest(credentials, 1, "GET", "/api/v3/account", { a: undefined, b: "1" });
+    expect(request.query.startsWith("b=1&timestamp=1&")).toBe(true);
+    expect(request.headers).toEqual({ "X-MEXC-APIKEY": MEXC_KEY, "Content-Type": "application/json" });
+  });
+
   it('rejects cancel batch with "Not supported for mexc" before any request (001 §9)', async () => {
     const error = await rejection(mexc.cancelBatch("BTC/USDT", ["1"]));
     expect(error).toMatchObject({ kind: "unsupported", message: "ExchangeId: mexc, msg: Not supported for mexc" });
@@ -307,6 +397,13 @@ describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documen
     const order = parseMexcOrder({ ...documented, status: "PARTIALLY_CANCELED" }, "LTC/BTC");
     expect(order).toMatchObject({ status: "open", rawStatus: "PARTIALLY_CANCELED" });
   });
+  it("reads a missing type as limit, keeps MEXC's type in lower case, and names the raw status only when partly canceled", () => {
+    const bare = { symbol: "BTCUSDT", orderId: "1", price: "1", origQty: "1", executedQty: "0", side: "BUY" };
+    const order = parseMexcOrder({ ...bare, status: "NEW" }, "BTC/USDT");
+    expect([order.type, order.clientOrderId, "rawStatus" in order]).toEqual(["limit", "", false]);
+    expect(parseMexcOrder({ ...bare, type: "LIMIT_MAKER", status: "NEW" }, "BTC/USDT").type).toBe("limit_maker");
+  });
+
   it("yields undefined for an unknown status", () => {
     expect(status("SOMETHING")).toBeUndefined();
   });

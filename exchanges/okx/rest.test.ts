@@ -247,6 +247,16 @@ describe("okx adapter against a loopback mock", () => {
     // a refusal of the whole call (no items) is still an error
     mock.rateLimitNext = true;
     expect((await rejects(okx.cancelBatch("BTC/USDT", ["780"]))).kind).toBe("rate-limit");
+    // a failure whose items do not each name their sCode is an error of the whole call
+    mock.fake.replyNext({
+      body: { code: "1", msg: "failed", data: [{ ordId: "781", sCode: "51400" }, { ordId: "782" }] },
+    });
+    expect((await rejects(okx.cancelBatch("BTC/USDT", ["781", "782"]))).code).toBe("51400");
+    mock.fake.replyNext({ body: { code: "1", msg: "failed", data: [{ ordId: "783" }] } });
+    expect((await rejects(okx.cancelBatch("BTC/USDT", ["783"]))).code).toBe("1");
+    // a success whose items name no sCode cancelled them all
+    mock.fake.replyNext({ body: { code: "0", msg: "", data: [{ ordId: "784" }] } });
+    expect(await okx.cancelBatch("BTC/USDT", ["784"])).toEqual(["784"]);
   });
 
   /** okx's envelope around `data`, as the next answer of the mock */
@@ -272,7 +282,7 @@ describe("okx adapter against a loopback mock", () => {
       body: {
         code: "2",
         msg: "",
-        data: [{ ordId: "1", sCode: "0", sMsg: "" }, null, { ordId: "", sCode: "51008" }],
+        data: [{ ordId: "1", sCode: "0", sMsg: "" }, { ordId: "2" }, null, { ordId: "", sCode: "51008" }],
       },
     });
     const error = await rejects(okx.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]));
@@ -359,7 +369,8 @@ describe("okx adapter against a loopback mock", () => {
     const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
     mock.fake.replyNext({ delayMs: 600, body: { code: "0", msg: "", data: [] } });
     const lookup = slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" });
-    await new Promise((r) => setTimeout(r, 100));
+    // once the create has reached the mock, the next request (the look-up) is refused
+    while (mock.server.requests.length === 0) await new Promise((r) => setTimeout(r, 10));
     mock.rateLimitNext = true;
     const error = await rejects(lookup);
     expect(error.kind).not.toBe("rate-limit");
@@ -376,6 +387,16 @@ describe("okx adapter against a loopback mock", () => {
       okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2", clientOrderId: "has-dash" }),
     );
     expect(bad.kind).toBe("bad-input");
+  });
+
+  it("works through createExchange, and signs an empty passphrase when none is given", async () => {
+    expect(await createExchange("okx", creds, { baseUrl: mock.url }).fetchBalances()).toHaveProperty("USDT");
+    // a GET carries its parameters in the query only: no body
+    await okx.fetchOpenOrders("BTC/USDT");
+    expect(mock.server.requests.at(-1)!.body).toBe("");
+    expect(okxSignedRequest({ api: "k", secret: "s" }, 1, "GET", "/x", undefined).headers["OK-ACCESS-PASSPHRASE"]).toBe(
+      "",
+    );
   });
 
   it("is built by createExchange and needs the passphrase (001 §3)", () => {

@@ -40,6 +40,13 @@ import { type MockReply, type MockServer, parseQuery, type ReceivedRequest, star
  *   and `dropNextBatchItem(i)`, read by the batch handler with `takeBatchFault(i)`.
  * - Lists page through `pageByCursor`, `pageByNumber` and `pageAfterId` below, in the form the
  *   exchange documents (an account with more open orders than one page must be followed).
+ * - Keep the mock's own interface small: expose `fake` (tests reach every fault through
+ *   `mock.fake`), `orders` (the store), and an `addOrder` that rests an order without a request, so a
+ *   test can hold more orders than a page. `fake.server` keeps its `intercept` for a test's own
+ *   answers in front of the fake, and its `requests` log.
+ * - Group A (bybit, okx, gate, kucoin, bitget, mexc, bingx) are written this way; their rest tests
+ *   show the checks worth copying: required parameters sent on every call and refused without,
+ *   more open orders than a page, a partly failed batch, answers off the happy path via `replyNext`.
  */
 
 /** An exchange's refusal before its envelope shapes it: its code, text and HTTP status (default 200). */
