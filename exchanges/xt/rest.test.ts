@@ -326,3 +326,128 @@ describe("xt through the built CLI", () => {
     });
   });
 });
+
+describe("xt off the happy path (issue 25)", () => {
+  const ok = (result: unknown, status = 200) => ({ status, body: { rc: 0, mc: "SUCCESS", ma: [], result } });
+  const sign = (text: string) => createHmac("sha256", XT_SECRET).update(text).digest("hex");
+  const signedHeaders = (ts: string) =>
+    `validate-algorithms=HmacSHA256&validate-appkey=${XT_KEY}&validate-recvwindow=5000&validate-timestamp=${ts}`;
+
+  it("signs #METHOD#path alone when there is neither query nor body, and sends no Content-Type then", () => {
+    const request = xtSignedRequest(credentials, 7, "GET", "/v4/balances");
+    expect([request.query, request.body, request.headers]).toEqual([
+      "",
+      "",
+      {
+        "validate-algorithms": "HmacSHA256",
+        "validate-appkey": XT_KEY,
+        "validate-recvwindow": "5000",
+        "validate-timestamp": "7",
+        "validate-signature": sign(`${signedHeaders("7")}#GET#/v4/balances`),
+      },
+    ]);
+    const post = xtSignedRequest(credentials, 7, "POST", "/v4/order", { b: "2", a: "1" }, { x: 1 });
+    expect([post.query, post.headers["Content-Type"], post.headers["validate-signature"]]).toEqual([
+      "a=1&b=2",
+      "application/json",
+      sign(`${signedHeaders("7")}#POST#/v4/order#a=1&b=2#{"x":1}`),
+    ]);
+  });
+
+  it("reads an order without client id, type or state, and keeps XT's state in rawStatus", () => {
+    expect(parseXtOrder({ orderId: 5, side: "SELL", time: 1700000000000 }, "BTC/USDT")).toStrictEqual({
+      pair: "BTC/USDT",
+      id: "5",
+      clientOrderId: "",
+      price: "0",
+      amount: "0",
+      filled: "0",
+      type: "limit",
+      side: "Sell",
+      status: undefined,
+      timestamp: 1700000000000,
+    });
+    expect(parseXtOrder({ orderId: 5, side: "BUY", state: "NEW", type: "MARKET" }, "BTC/USDT")).toMatchObject({
+      type: "market",
+      rawStatus: "NEW",
+    });
+    expect(parseXtBalances({ assets: null })).toEqual({});
+  });
+
+  it("answers a placed order with filled 0 and type limit, and sells as SELL", async () => {
+    expect(await xt.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit", side: "Sell" });
+    expect(lastBody()).toMatchObject({ side: "SELL" });
+  });
+
+  it("reads an answer that is not XT's envelope, rc 0 under HTTP 4xx, an unknown mc and no mc at all", async () => {
+    mock.fake.replyNext({ status: 200, body: { nothing: true } });
+    expect((await rejection(xt.fetchBalances())).message).toBe("ExchangeId: xt, msg: Unexpected answer (HTTP 200)");
+    mock.fake.replyNext(ok({}, 400));
+    expect((await rejection(xt.fetchBalances())).message).toContain("SUCCESS");
+    mock.fake.replyNext({ status: 200, body: { rc: 1, mc: "SOMETHING_NEW", ma: [], result: null } });
+    expect((await rejection(xt.fetchBalances())).message).toBe(
+      "ExchangeId: xt, msg: SOMETHING_NEW (code SOMETHING_NEW)",
+    );
+    mock.fake.replyNext({ status: 503, body: { rc: 1, result: null } });
+    expect((await rejection(xt.fetchBalances())).message).toBe("ExchangeId: xt, msg: HTTP 503");
+  });
+
+  it("reads a null result as no order, no open orders and no balances", async () => {
+    mock.fake.replyNext(ok(null));
+    expect((await rejection(xt.fetchOrder("BTC/USDT", "1"))).kind).toBe("order-not-found");
+    mock.fake.replyNext(ok(null));
+    await expect(xt.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
+    mock.fake.replyNext(ok(null));
+    await expect(xt.fetchBalances()).resolves.toEqual({});
+  });
+
+  it("matches batch items by clientOrderId, else by index, and skips an item without orderId", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Buy" as const, amount: "1", price: "2", clientOrderId: "bbbb" },
+    ];
+    mock.fake.replyNext(
+      ok({
+        items: [
+          { index: 0, clientOrderId: "bbbb", orderId: "22", reject: false },
+          { index: 1, clientOrderId: null, orderId: "11", reject: false },
+        ],
+      }),
+    );
+    expect((await xt.createBatch("BTC/USDT", two)).map((o) => [o.clientOrderId, o.id])).toEqual([
+      ["bbbb", "22"],
+      ["bbbb", "11"],
+    ]);
+    mock.fake.replyNext(
+      ok({
+        items: [
+          { clientOrderId: "aaaa", orderId: null },
+          { clientOrderId: "bbbb", orderId: "5" },
+        ],
+      }),
+    );
+    expect((await xt.createBatch("BTC/USDT", two)).map((o) => o.id)).toEqual(["5"]);
+    mock.fake.replyNext(ok({ items: null }));
+    await expect(xt.createBatch("BTC/USDT", two)).resolves.toEqual([]);
+  });
+
+  it("takes the cancelId XT names, else the id asked", async () => {
+    mock.fake.replyNext(ok({ cancelId: "99" }));
+    await expect(xt.cancelOrder("BTC/USDT", "5")).resolves.toBe("99");
+    mock.fake.replyNext(ok(null));
+    await expect(xt.cancelOrder("BTC/USDT", "5")).resolves.toBe("5");
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/v4/order" || req.method !== "POST" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("xt", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual(["POST /v4/order", "GET /v4/order", "POST /v4/order"]);
+  });
+});
