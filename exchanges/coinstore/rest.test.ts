@@ -389,3 +389,123 @@ describe("coinstore through the built CLI", () => {
     });
   });
 });
+
+describe("coinstore off the happy path (issue 25)", () => {
+  const ok = (data: unknown, status = 200) => ({ status, body: { code: 0, message: "", data } });
+
+  it("signs a GET's query with no body and a POST's JSON body, always with JSON headers", () => {
+    const get = coinstoreSignedRequest(credentials, 60_000, "GET", "/p", { a: "1" });
+    expect([get.query, get.body, get.headers["Content-Type"]]).toEqual(["a=1", "", "application/json"]);
+    const key = createHmac("sha256", COINSTORE_SECRET).update("2").digest("hex");
+    expect(get.headers["X-CS-SIGN"]).toBe(createHmac("sha256", key).update("a=1").digest("hex"));
+    const post = coinstoreSignedRequest(credentials, 60_000, "POST", "/p", { a: "1" });
+    expect([post.query, post.body, post.headers["X-CS-EXPIRES"]]).toEqual(["", '{"a":"1"}', "60000"]);
+  });
+
+  it("reads an order without currencies, client id or type, its v1 ordState, and no rawStatus without a state", () => {
+    expect(parseCoinstoreOrder({ ordId: 5, side: "SELL", timestamp: 1700000000000 }, "ETH/USDT")).toStrictEqual({
+      pair: "ETH/USDT",
+      id: "5",
+      clientOrderId: "",
+      price: "0",
+      amount: "0",
+      filled: "0",
+      type: "limit",
+      side: "Sell",
+      status: undefined,
+      timestamp: 1700000000000,
+    });
+    expect(
+      parseCoinstoreOrder({ ordId: 5, side: "BUY", ordState: "FILLED", ordType: "MARKET", baseCurrency: "BTC" }, "X/Y"),
+    ).toMatchObject({ pair: "X/Y", type: "market", status: "closed", rawStatus: "FILLED" });
+    expect(coinstoreOrderFromInfo([], "BTC/USDT")).toBeUndefined();
+    expect(coinstoreOrderFromInfo(null, "BTC/USDT")).toBeUndefined();
+    expect(coinstoreOrderFromInfo({ ordId: 1, side: "BUY", ordStatus: "SUBMITTED" }, "BTC/USDT")?.id).toBe("1");
+  });
+
+  it("reads type 4 as FROZEN without a typeName, anything else as available", () => {
+    expect(
+      parseCoinstoreBalances([
+        { currency: "a", balance: "1", type: 4 },
+        { currency: "a", balance: "2", type: 1 },
+        { currency: "b", balance: "3" },
+      ]),
+    ).toEqual({ A: { f: "2", l: "1" }, B: { f: "3", l: "0" } });
+  });
+
+  it("answers a placed order with filled 0 and type limit, reads order_id too, and sells as SELL", async () => {
+    expect(await coinstore.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit" });
+    expect(lastBody()).toMatchObject({ side: "SELL" });
+    mock.fake.replyNext(ok({ order_id: "77" }));
+    expect((await coinstore.createOrder(buy)).id).toBe("77");
+  });
+
+  it("reads code 0 under HTTP 4xx as a failure, the message from message or msg, else the HTTP status", async () => {
+    mock.fake.replyNext(ok({}, 400));
+    expect((await rejection(coinstore.fetchBalances())).message).toBe("ExchangeId: coinstore, msg: HTTP 400 (code 0)");
+    mock.fake.replyNext({ status: 200, body: { code: 3101, message: "", msg: "from msg" } });
+    expect((await rejection(coinstore.fetchBalances())).message).toBe(
+      "ExchangeId: coinstore, msg: from msg (code 3101)",
+    );
+    mock.fake.replyNext({ status: 502, body: { code: { odd: true }, message: 5 } });
+    const error = await rejection(coinstore.fetchBalances());
+    expect([error.code, error.message]).toEqual([undefined, "ExchangeId: coinstore, msg: HTTP 502"]);
+  });
+
+  it("fails a batch shorter than asked, or with an item without ordId, naming no code", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1" },
+      { side: "Buy" as const, amount: "1", price: "2" },
+    ];
+    mock.fake.replyNext(ok([{ ordId: "1" }]));
+    expect((await rejection(coinstore.createBatch("BTC/USDT", two))).detail).toBe(
+      "One of orders threw an error (, not placed)",
+    );
+    mock.fake.replyNext(
+      ok([
+        { ordId: "1", errno: 0 },
+        { clOrdId: "x", errno: null },
+      ]),
+    );
+    expect((await rejection(coinstore.createBatch("BTC/USDT", two))).detail).toBe(
+      "One of orders threw an error (, not placed)",
+    );
+    mock.fake.replyNext(ok([{ ordId: "1", errno: 0 }, { ordId: "2" }]));
+    expect((await coinstore.createBatch("BTC/USDT", two)).map((o) => o.id)).toEqual(["1", "2"]);
+  });
+
+  it("takes the ordId of a cancel answer, else the id asked; a batch cancel without success list is none", async () => {
+    mock.fake.replyNext(ok({ ordId: 99 }));
+    await expect(coinstore.cancelOrder("BTC/USDT", "5")).resolves.toBe("99");
+    mock.fake.replyNext(ok(null));
+    await expect(coinstore.cancelOrder("BTC/USDT", "5")).resolves.toBe("5");
+    mock.fake.replyNext(ok({ reject: ["5"] }));
+    await expect(coinstore.cancelBatch("BTC/USDT", ["5"])).resolves.toEqual([]);
+  });
+
+  it("reads NOT_FOUND as order-not-found and a null list of open orders as none", async () => {
+    expect(await rejection(coinstore.fetchOrder("BTC/USDT", "123"))).toMatchObject({
+      kind: "order-not-found",
+      message: "ExchangeId: coinstore, msg: Order 123 not found",
+    });
+    mock.fake.replyNext(ok(null));
+    await expect(coinstore.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/api/trade/order/place" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("coinstore", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual([
+      "POST /api/trade/order/place",
+      "GET /api/v2/trade/order/orderInfo",
+      "POST /api/trade/order/place",
+    ]);
+  });
+});
