@@ -301,3 +301,55 @@ describe("bitrue through the built CLI", () => {
     });
   });
 });
+
+describe("bitrue off the happy path (issue 25)", () => {
+  const order = { pair: "BTC/USDT", side: "Buy" as const, amount: "1", price: "2" };
+
+  it("answers a placed order from orderIdStr, the id and time Bitrue names, else its own", async () => {
+    mock.fake.replyNext({ body: '{"orderId":307650651173648897,"clientOrderId":"","transactTime":1700000000000}' });
+    const placed = await bitrue.createOrder({ ...order, side: "Sell" });
+    expect(placed).toMatchObject({ id: "307650651173648897", filled: "0", type: "limit", timestamp: 1700000000000 });
+    expect(placed.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toMatchObject({ side: "SELL", timeInForce: "GTC" });
+    const before = Date.now();
+    mock.fake.replyNext({ body: { orderId: 5, orderIdStr: "5", clientOrderId: "mine" } });
+    const second = await bitrue.createOrder(order);
+    expect([second.id, second.clientOrderId]).toEqual(["5", "mine"]);
+    expect(second.timestamp).toBeGreaterThanOrEqual(before);
+  });
+
+  it("reads a 5xx as execution status unknown (network) with its code or HTTP status", async () => {
+    mock.fake.replyNext({ status: 503, body: { code: -1016, msg: "Service unavailable" } });
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({
+      kind: "network",
+      code: -1016,
+      message: "ExchangeId: bitrue, msg: Service unavailable (HTTP 503: execution status unknown)",
+    });
+    mock.fake.replyNext({ status: 500, body: {} });
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({
+      kind: "network",
+      code: 500,
+      message: "ExchangeId: bitrue, msg: HTTP 500 (HTTP 500: execution status unknown)",
+    });
+  });
+
+  it("reads -2010 as insufficient-funds only when its text says so, and a code under HTTP 200 as a failure", async () => {
+    mock.failNext(-2010, "Account has insufficient balance for requested action.", 406);
+    expect(await rejection(bitrue.createOrder(order))).toMatchObject({ kind: "insufficient-funds", code: -2010 });
+    mock.failNext(-2010, "Order would trigger immediately.", 406);
+    expect(await rejection(bitrue.createOrder(order))).toMatchObject({ kind: "invalid-order", code: -2010 });
+    mock.failNext(-2015, "Invalid API-key", 200);
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({ kind: "auth", code: -2015 });
+    mock.failNext(-1003, "Too many requests.", 200);
+    expect((await rejection(bitrue.fetchBalances())).kind).toBe("rate-limit");
+    mock.failNext(-2011, "Unknown order sent.", 200);
+    expect((await rejection(bitrue.fetchBalances())).kind).toBe("order-not-found");
+  });
+
+  it("takes the cancel answer's orderIdStr, else its orderId", async () => {
+    mock.fake.replyNext({ body: { orderId: 9, orderIdStr: "9x" } });
+    await expect(bitrue.cancelOrder("BTC/USDT", "1")).resolves.toBe("9x");
+    mock.fake.replyNext({ body: '{"orderId":307650651173648899}' });
+    await expect(bitrue.cancelOrder("BTC/USDT", "1")).resolves.toBe("307650651173648899");
+  });
+});
