@@ -327,3 +327,88 @@ describe("lbank through the built CLI", () => {
     });
   });
 });
+
+describe("lbank off the happy path (issue 25)", () => {
+  const ok = (data: unknown, status = 200) => ({ status, body: { result: "true", data, error_code: 0, ts: 1 } });
+  const row = { symbol: "eth_usdt", orderId: "a1", status: 0 };
+
+  it("reads the side and type from type or tradeType, buy and limit without either, and no client id as empty", () => {
+    expect(parseLbankOrder({ ...row, type: "sell_maker", time: 1700000000000 })).toStrictEqual({
+      pair: "ETH/USDT",
+      id: "a1",
+      clientOrderId: "",
+      price: "0",
+      amount: "0",
+      filled: "0",
+      type: "maker",
+      side: "Sell",
+      status: "open",
+      timestamp: 1700000000000,
+    });
+    expect(parseLbankOrder({ ...row, tradeType: "SELL" })).toMatchObject({ side: "Sell", type: "limit" });
+    expect(parseLbankOrder(row)).toMatchObject({ side: "Buy", type: "limit" });
+    expect(parseLbankOrder({ ...row, type: "buy_ioc" }).type).toBe("ioc");
+  });
+
+  it("answers a placed order with filled 0 and type limit, and sells as sell", async () => {
+    expect(await lbank.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit" });
+    expect(form().get("type")).toBe("sell");
+  });
+
+  it("reads result 'true' as success, result true under HTTP 4xx as failure, and a failure without msg", async () => {
+    mock.fake.replyNext(ok({ balances: [{ asset: "x", free: "1", locked: "0" }] }));
+    await expect(lbank.fetchBalances()).resolves.toEqual({ X: { f: "1", l: "0" } });
+    mock.fake.replyNext(ok({}, 400));
+    expect((await rejection(lbank.fetchBalances())).message).toBe("ExchangeId: lbank, msg: HTTP 400 (error_code 0)");
+    mock.fake.replyNext({ status: 200, body: { result: "false", error_code: 10016 } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      detail: "HTTP 200 (error_code 10016)",
+    });
+    mock.fake.replyNext({ status: 502, body: { result: false, msg: "" } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({ code: undefined, detail: "HTTP 502" });
+  });
+
+  it("reads a null order as not found, takes the cancelled orderId or the id asked, and the ids cancel-all names", async () => {
+    mock.fake.replyNext(ok(null));
+    expect(await rejection(lbank.fetchOrder("BTC/USDT", "z9"))).toMatchObject({
+      kind: "order-not-found",
+      message: "ExchangeId: lbank, msg: Order z9 not found",
+    });
+    mock.fake.replyNext(ok({ orderId: "c3" }));
+    await expect(lbank.cancelOrder("BTC/USDT", "z9")).resolves.toBe("c3");
+    mock.fake.replyNext(ok(null));
+    await expect(lbank.cancelOrder("BTC/USDT", "z9")).resolves.toBe("z9");
+    mock.fake.replyNext(ok([{ orderId: "p1", status: -1 }, { orderId: 7 }]));
+    await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual(["p1", "7"]);
+    mock.fake.replyNext(ok({ unexpected: true }));
+    await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing (10032 or an empty answer), and only then", async () => {
+    for (const lookup of [undefined, ok(null)]) {
+      mock.orders.clear();
+      mock.server.requests.length = 0;
+      let step = 0;
+      mock.server.intercept((req) => {
+        if (req.path === "/v2/supplement/create_order.do" && step === 0) {
+          step = 1;
+          return { status: 504, body: {}, delayMs: 1500 };
+        }
+        if (req.path === "/v2/supplement/orders_info.do" && step === 1 && lookup) {
+          step = 2;
+          return lookup;
+        }
+        return undefined;
+      });
+      const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+      const order = await slow.createOrder(buy);
+      expect([...mock.orders.keys()]).toEqual([order.id]);
+      expect(routes()).toEqual([
+        "POST /v2/supplement/create_order.do",
+        "POST /v2/supplement/orders_info.do",
+        "POST /v2/supplement/create_order.do",
+      ]);
+    }
+  });
+});
