@@ -345,3 +345,89 @@ describe("probit through the built CLI", () => {
     });
   });
 });
+
+describe("probit off the happy path (issue 25)", () => {
+  const row = { id: 7, market_id: "ETH-BTC", side: "sell", status: "open", time: "2018-08-01T00:00:00.000Z" };
+  const data = (value: unknown, status = 200) => ({ status, body: { data: value } });
+
+  it("reads an order without quantity as filled + open + cancelled, without type, client id or a valid time", () => {
+    expect(
+      parseProbitOrder({ ...row, filled_quantity: "1.5", open_quantity: "2", cancelled_quantity: "0.25" }),
+    ).toStrictEqual({
+      pair: "ETH/BTC",
+      id: "7",
+      clientOrderId: "",
+      price: "0",
+      amount: "3.75",
+      filled: "1.5",
+      type: "limit",
+      side: "Sell",
+      status: "open",
+      timestamp: Date.UTC(2018, 7, 1),
+      rawStatus: "open",
+    });
+    expect(parseProbitOrder({ ...row, time: "not a time", type: "market" })).toMatchObject({
+      timestamp: 0,
+      type: "market",
+    });
+  });
+
+  it("sells as sell, and reads a lookup answer that is one object, an empty list or null", async () => {
+    const order = await probit.createOrder({ ...buy, side: "Sell" });
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toMatchObject({ side: "sell" });
+    mock.fake.replyNext(data({ ...row, id: order.id }));
+    expect((await probit.fetchOrder("BTC/USDT", order.id)).id).toBe(order.id);
+    for (const empty of [[], null]) {
+      mock.fake.replyNext(data(empty));
+      expect(await rejection(probit.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+        kind: "order-not-found",
+        message: "ExchangeId: probit, msg: Order 42 not found",
+      });
+    }
+  });
+
+  it("reads data under HTTP 3xx or a 2xx without data as a failure, the message or else the HTTP status", async () => {
+    await probit.fetchBalances();
+    mock.fake.replyNext(data([], 304));
+    expect((await rejection(probit.fetchBalances())).message).toBe("ExchangeId: probit, msg: HTTP 304");
+    mock.fake.replyNext({ status: 200, body: { errorCode: 5, message: "" } });
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      code: undefined,
+      message: "ExchangeId: probit, msg: HTTP 200",
+    });
+  });
+
+  it("drops the token after an UNAUTHORIZED answer or an HTTP 401, and fetches a new one", async () => {
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(1);
+    mock.failNext("UNAUTHORIZED", "You have to login.", 400);
+    await rejection(probit.fetchBalances());
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(2);
+    mock.failNext("SOMETHING", "expired", 401);
+    await rejection(probit.fetchBalances());
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(3);
+    mock.failNext("INVALID_ORDER", "no", 400);
+    await rejection(probit.fetchBalances());
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(3);
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/api/exchange/v1/new_order" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("probit", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes().filter((r) => r !== "POST /token")).toEqual([
+      "POST /api/exchange/v1/new_order",
+      "GET /api/exchange/v1/order",
+      "POST /api/exchange/v1/new_order",
+    ]);
+  });
+});
