@@ -373,3 +373,40 @@ describe("bitteam through the built CLI", () => {
     });
   });
 });
+
+describe("bitteam off the happy path (issue 25)", () => {
+  it("reads ok true with a code other than 0 as a failure, the message from message or msg, else the HTTP status", async () => {
+    mock.fake.replyNext({
+      status: 200,
+      body: { ok: true, code: 450000, message: "", msg: "Not enough balance", result: {} },
+    });
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      message: "ExchangeId: bitteam, msg: Not enough balance (code 450000)",
+    });
+    mock.fake.replyNext({ status: 400, body: { ok: true, result: {} } });
+    expect((await rejection(bitteam.fetchBalances())).message).toBe("ExchangeId: bitteam, msg: HTTP 400");
+    mock.fake.replyNext({ status: 200, body: { ok: false, code: { x: 1 }, msg: "" } });
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({
+      code: undefined,
+      message: "ExchangeId: bitteam, msg: HTTP 200",
+    });
+  });
+
+  it("fetches the pairs again after a failed fetch (a failure is not cached)", async () => {
+    let fail = true;
+    mock.server.intercept((req) => {
+      if (req.path !== BITTEAM_PATHS.pairs || !fail) return undefined;
+      fail = false;
+      return { status: 500, body: { ok: false, code: 500000, message: "down" } };
+    });
+    await rejection(bitteam.createOrder(buy));
+    await bitteam.createOrder(buy);
+    expect(routes().filter((r) => r.endsWith("/pairs"))).toHaveLength(2);
+  });
+
+  it("sells as sell", async () => {
+    await bitteam.createOrder({ ...buy, side: "Sell" });
+    expect(JSON.parse(creates().at(-1)!.body)).toMatchObject({ side: "sell", type: "limit" });
+  });
+});
