@@ -558,6 +558,14 @@ describe("htx off the happy path (issue 25)", () => {
       await fresh.fetchBalances();
       expect(mock.server.requests.at(-1)!.path).toBe("/v1/account/accounts/100009/balance");
     }
+    // a spot account without a state counts as working, before a locked one
+    const fresh = createExchange("htx", credentials, { baseUrl: mock.url });
+    accounts([
+      { id: 1, type: "spot", state: "lock" },
+      { id: 100009, type: "spot" },
+    ]);
+    await fresh.fetchBalances();
+    expect(mock.server.requests.at(-1)!.path).toBe("/v1/account/accounts/100009/balance");
     accounts([{ id: 7, type: "margin", state: "working" }]);
     const error = await rejection(createExchange("htx", credentials, { baseUrl: mock.url }).fetchBalances());
     expect(error).toMatchObject({ kind: "auth", exchange: "htx" });
@@ -576,6 +584,38 @@ describe("htx off the happy path (issue 25)", () => {
       "ExchangeId: htx, msg: One of orders threw an error (, )",
       "One of orders threw an error (, )",
     ]);
+  });
+
+  it("fails a batch whose item names an err-code beside its order-id", async () => {
+    await htx.fetchBalances();
+    mock.fake.replyNext(ok([{ "order-id": 5 }, { "order-id": 6, "err-code": "invalid-parameter", "err-msg": "bad" }]));
+    expect(
+      (
+        await rejection(
+          htx.createBatch("BTC/USDT", [
+            { side: "Buy", amount: "1", price: "1" },
+            { side: "Buy", amount: "1", price: "1" },
+          ]),
+        )
+      ).detail,
+    ).toBe("One of orders threw an error (invalid-parameter, bad)");
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails", async () => {
+    mock.server.intercept((req) => {
+      if (req.path === "/v1/order/orders/place") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/v1/order/orders/getClientOrder")
+        return { body: { status: "error", "err-code": "api-signature-not-valid", "err-msg": "no", data: null } };
+      return undefined;
+    });
+    const slow = createExchange("htx", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" }));
+    expect(orderRoutes()).toEqual(["POST /v1/order/orders/place", "GET /v1/order/orders/getClientOrder"]);
+  });
+
+  it("calls the documented host by default", () => {
+    const adapter = new HtxAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api.huobi.pro");
   });
 
   it("cancels all in at most 10 rounds, and stops at a round that cancelled nothing", async () => {
