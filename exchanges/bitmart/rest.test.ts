@@ -513,6 +513,20 @@ describe("bitmart off the happy path (issue 25)", () => {
     expect(lastBody()).toEqual({ symbol: "BTC_USDT" });
   });
 
+  it("does not re-send a timed-out create when the look-up itself fails, and calls the documented host by default", async () => {
+    mock.server.intercept((req) => {
+      if (req.path === "/spot/v2/submit_order") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/spot/v4/query/client-order")
+        return { status: 401, body: { code: 30005, message: "Header X-BM-SIGN is wrong", trace: "t", data: {} } };
+      return undefined;
+    });
+    const slow = createExchange("bitmart", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes()).toEqual(["POST /spot/v2/submit_order", "POST /spot/v4/query/client-order"]);
+    const adapter = new BitmartAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api-cloud.bitmart.com");
+  });
+
   it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
     let lost = false;
     mock.server.intercept((req) => {
