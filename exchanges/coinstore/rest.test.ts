@@ -492,6 +492,70 @@ describe("coinstore off the happy path (issue 25)", () => {
     await expect(coinstore.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
   });
 
+  it("reads the pair from both currencies, FROZEN by its typeName, and codes by kind under HTTP 200", async () => {
+    expect(parseCoinstoreOrder({ ordId: 1, side: "BUY", baseCurrency: "ETH", quoteCurrency: "BTC" }, "X/Y").pair).toBe(
+      "ETH/BTC",
+    );
+    expect(parseCoinstoreBalances([{ currency: "a", balance: "1", typeName: "FROZEN" }])).toEqual({
+      A: { f: "0", l: "1" },
+    });
+    for (const [code, kind] of [
+      [401, "auth"],
+      [403, "auth"],
+      [429, "rate-limit"],
+      [404, "order-not-found"],
+      ["3101", "invalid-order"],
+    ] as const) {
+      mock.fake.replyNext({ status: 200, body: { code, message: "x" } });
+      expect([code, await rejection(coinstore.fetchBalances())]).toMatchObject([code, { kind, code }]);
+    }
+    mock.fake.replyNext({ status: 502, body: { code: "x", msg: 7 } });
+    expect((await rejection(coinstore.fetchBalances())).message).toBe("ExchangeId: coinstore, msg: HTTP 502 (code x)");
+  });
+
+  it("fails a create answered without ordId or order_id, and a batch with an item naming an errno beside its ordId", async () => {
+    mock.fake.replyNext(ok({}));
+    await expect(coinstore.createOrder(buy)).rejects.toThrow();
+    expect(mock.orders.size).toBe(0);
+    mock.fake.replyNext(ok([{ ordId: "1" }, { ordId: "2", errno: 3101, errMsg: "symbol not found" }]));
+    expect(
+      await rejection(
+        coinstore.createBatch("BTC/USDT", [
+          { side: "Buy", amount: "1", price: "1" },
+          { side: "Buy", amount: "1", price: "2" },
+        ]),
+      ),
+    ).toMatchObject({ code: 3101, detail: "One of orders threw an error (3101, symbol not found)" });
+  });
+
+  it("re-sends a timed-out create after a look-up answered 404, not after one that failed otherwise", async () => {
+    for (const [code, resent] of [
+      [404, true],
+      [401, false],
+    ] as const) {
+      mock.orders.clear();
+      mock.server.requests.length = 0;
+      let step = 0;
+      mock.server.intercept((req) => {
+        if (req.path === "/api/trade/order/place" && step === 0) {
+          step = 1;
+          return { status: 504, body: {}, delayMs: 1500 };
+        }
+        if (req.path === "/api/v2/trade/order/orderInfo" && step === 1) {
+          step = 2;
+          return { status: 200, body: { code, message: "no", data: null } };
+        }
+        return undefined;
+      });
+      const slow = createExchange("coinstore", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+      if (resent) await slow.createOrder(buy);
+      else await rejection(slow.createOrder(buy));
+      expect(routes()).toHaveLength(resent ? 3 : 2);
+    }
+    const adapter = new CoinstoreAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api.coinstore.com");
+  });
+
   it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
     let lost = false;
     mock.server.intercept((req) => {
