@@ -431,6 +431,52 @@ describe("xt off the happy path (issue 25)", () => {
     await expect(xt.createBatch("BTC/USDT", two)).resolves.toEqual([]);
   });
 
+  it("reads every documented AUTH_ code as auth under HTTP 200, and a missing order's id in its message", async () => {
+    for (const code of ["AUTH_001", "AUTH_002", "AUTH_003", "AUTH_004", "AUTH_005", "AUTH_006", "AUTH_007"]) {
+      mock.failNext(code);
+      expect([code, (await rejection(xt.fetchBalances())).kind]).toEqual([code, "auth"]);
+    }
+    for (const code of ["AUTH_101", "AUTH_102", "AUTH_104", "AUTH_106"]) {
+      mock.failNext(code);
+      expect([code, (await rejection(xt.fetchBalances())).kind]).toEqual([code, "auth"]);
+    }
+    mock.fake.replyNext(ok(null));
+    expect((await rejection(xt.fetchOrder("BTC/USDT", "77"))).message).toBe("ExchangeId: xt, msg: Order 77 not found");
+  });
+
+  it("places batch items by their index when no clientOrderId matches, and skips an index it did not send", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Buy" as const, amount: "1", price: "2", clientOrderId: "bbbb" },
+    ];
+    mock.fake.replyNext(
+      ok({
+        items: [
+          { index: 1, orderId: "B" },
+          { index: 0, orderId: "A" },
+          { index: 5, orderId: "X" },
+        ],
+      }),
+    );
+    expect((await xt.createBatch("BTC/USDT", two)).map((o) => [o.clientOrderId, o.id])).toEqual([
+      ["bbbb", "B"],
+      ["aaaa", "A"],
+    ]);
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails, and calls the documented host by default", async () => {
+    mock.server.intercept((req) => {
+      if (req.path === "/v4/order" && req.method === "POST") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/v4/order") return { body: { rc: 1, mc: "AUTH_103", ma: [], result: null } };
+      return undefined;
+    });
+    const slow = createExchange("xt", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes()).toEqual(["POST /v4/order", "GET /v4/order"]);
+    const adapter = new XtAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://sapi.xt.com");
+  });
+
   it("takes the cancelId XT names, else the id asked", async () => {
     mock.fake.replyNext(ok({ cancelId: "99" }));
     await expect(xt.cancelOrder("BTC/USDT", "5")).resolves.toBe("99");
