@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { LBANK_KEY, LBANK_SECRET, type LbankMock, startLbankMock } from "./mock.js";
+import { LBANK_KEY, LBANK_SECRET, type LbankMock, lbankExpectedSign, startLbankMock } from "./mock.js";
 import {
   LBANK_PATHS,
   LbankAdapter,
@@ -383,6 +383,39 @@ describe("lbank off the happy path (issue 25)", () => {
     await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual(["p1", "7"]);
     mock.fake.replyNext(ok({ unexpected: true }));
     await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("signs keys sorted around the four it adds, and drops a caller's sign or header names from the form", () => {
+    const request = lbankSignedRequest(credentials, 1700000000000, "/p", {
+      zz: "3",
+      aa: "1",
+      sign: "forged",
+      timestamp: "1",
+      echostr_x: "2",
+    });
+    const form = new URLSearchParams(request.body);
+    expect([...form.keys()]).toEqual(["aa", "api_key", "echostr_x", "zz", "sign"]);
+    expect(form.get("sign")).toBe(lbankExpectedSign(LBANK_SECRET, form, request.headers));
+    expect(request.query).toBe("");
+  });
+
+  it("reads a text error_code, a non-text msg, an open-orders list without total, and refuses to re-send when the look-up fails", async () => {
+    mock.fake.replyNext({ status: 200, body: { result: "false", error_code: "10016", msg: 5 } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      detail: "HTTP 200 (error_code 10016)",
+    });
+    expect(parseLbankOpenOrders([]).total).toBeUndefined();
+    mock.server.intercept((req) => {
+      if (req.path === "/v2/supplement/create_order.do") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/v2/supplement/orders_info.do")
+        return { body: { result: "false", error_code: 10007, msg: "Invalid signature", ts: 1 } };
+      return undefined;
+    });
+    mock.server.requests.length = 0;
+    const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes()).toEqual(["POST /v2/supplement/create_order.do", "POST /v2/supplement/orders_info.do"]);
   });
 
   it("re-sends a timed-out create once the look-up finds nothing (10032 or an empty answer), and only then", async () => {
