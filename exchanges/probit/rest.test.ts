@@ -414,6 +414,65 @@ describe("probit off the happy path (issue 25)", () => {
     expect(mock.tokenFetches()).toBe(3);
   });
 
+  it("reads a refused token request as auth with ProBit's or OAuth's code and text, a 429 as rate-limit", async () => {
+    for (const [status, body, expected] of [
+      [
+        400,
+        { errorCode: "INVALID_ARGUMENT", message: "bad grant" },
+        {
+          kind: "auth",
+          code: "INVALID_ARGUMENT",
+          message: "ExchangeId: probit, msg: bad grant (code INVALID_ARGUMENT)",
+        },
+      ],
+      [
+        401,
+        { error: "invalid_client", error_description: "unknown client" },
+        {
+          kind: "auth",
+          code: "invalid_client",
+          message: "ExchangeId: probit, msg: unknown client (code invalid_client)",
+        },
+      ],
+      [
+        500,
+        "not json",
+        { kind: "auth", code: undefined, message: "ExchangeId: probit, msg: Token request refused (HTTP 500)" },
+      ],
+      [200, { access_token: "t" }, { kind: "auth" }],
+      [429, { errorCode: "RATE_LIMIT_EXCEEDED", message: "slow" }, { kind: "rate-limit", code: "RATE_LIMIT_EXCEEDED" }],
+    ] as const) {
+      mock.server.intercept((req) => (req.path === "/token" ? { status, body } : undefined));
+      const fresh = createExchange("probit", { ...credentials, api: `k${status}` }, { baseUrl: mock.url });
+      expect([status, await rejection(fresh.fetchBalances())]).toMatchObject([status, expected]);
+    }
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails, and calls the documented hosts by default", async () => {
+    await probit.fetchBalances();
+    mock.server.intercept((req) => {
+      if (req.path === "/api/exchange/v1/new_order") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/api/exchange/v1/order")
+        return { status: 400, body: { errorCode: "NOT_ENOUGH_BALANCE", message: "no", details: {} } };
+      return undefined;
+    });
+    mock.server.requests.length = 0;
+    const slow = createExchange("probit", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes().filter((r) => r !== "POST /token")).toEqual([
+      "POST /api/exchange/v1/new_order",
+      "GET /api/exchange/v1/order",
+    ]);
+    const adapter = new ProbitAdapter(credentials, {}) as unknown as {
+      rest: { baseUrl: string };
+      accounts: { baseUrl: string };
+    };
+    expect([adapter.rest.baseUrl, adapter.accounts.baseUrl]).toEqual([
+      "https://api.probit.com",
+      "https://accounts.probit.com",
+    ]);
+  });
+
   it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
     let lost = false;
     mock.server.intercept((req) => {
