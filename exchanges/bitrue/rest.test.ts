@@ -346,6 +346,35 @@ describe("bitrue off the happy path (issue 25)", () => {
     expect((await rejection(bitrue.fetchBalances())).kind).toBe("order-not-found");
   });
 
+  it("leaves an undefined parameter out of the signed query; reads an order without client id, type or status", () => {
+    expect(bitrueSignedQuery("s", { a: "1", b: undefined }, 5)).toMatch(
+      /^a=1&timestamp=5&recvWindow=5000&signature=|^a=1&recvWindow=5000&timestamp=5&signature=/,
+    );
+    const order = parseBitrueOrder({ symbol: "BTCUSDT", orderId: 1, side: "SELL" }, "BTC/USDT");
+    expect([order.clientOrderId, order.type, "rawStatus" in order]).toEqual(["", "limit", false]);
+    expect(parseBitrueOrder({ symbol: "BTCUSDT", orderId: 1, side: "BUY", type: "LIMIT_MAKER" }, "BTC/USDT").type).toBe(
+      "limit_maker",
+    );
+  });
+
+  it("reads HTTP 400 without a code as a failure, and re-sends a lost create even when another order is open", async () => {
+    mock.fake.replyNext({ status: 400, body: {} });
+    expect((await rejection(bitrue.fetchBalances())).message).toBe("ExchangeId: bitrue, msg: HTTP 400");
+    const other = await bitrue.createOrder(order);
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/api/v1/order" || req.method !== "POST" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const placed = await slow.createOrder(order);
+    expect(placed.id).not.toBe(other.id);
+    expect(mock.orders.size).toBe(2);
+    const adapter = new BitrueAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://openapi.bitrue.com");
+  });
+
   it("takes the cancel answer's orderIdStr, else its orderId", async () => {
     mock.fake.replyNext({ body: { orderId: 9, orderIdStr: "9x" } });
     await expect(bitrue.cancelOrder("BTC/USDT", "1")).resolves.toBe("9x");
