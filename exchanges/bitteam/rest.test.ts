@@ -405,6 +405,24 @@ describe("bitteam off the happy path (issue 25)", () => {
     expect(routes().filter((r) => r.endsWith("/pairs"))).toHaveLength(2);
   });
 
+  it("skips the free/used/total maps even when they hold one currency's shape, and builds GET and POST requests", () => {
+    expect(
+      parseBitteamBalances({
+        free: { free: "9", used: "0" },
+        used: { free: "9" },
+        total: { free: "9" },
+        abc: { free: "1", used: "2" },
+      }),
+    ).toEqual({ ABC: { f: "1", l: "2" } });
+    const get = bitteamRequest("A", "GET", "/p", { a: 1 });
+    expect([get.query, get.body]).toEqual(["a=1", ""]);
+    const post = bitteamRequest("A", "POST", "/p", { a: 1 });
+    expect([post.query, post.body]).toEqual(["", '{"a":1}']);
+    expect(bitteamAuthorization({ api: "é", secret: "ü" })).toBe(
+      `Basic ${Buffer.from("é:ü", "utf8").toString("base64")}`,
+    );
+  });
+
   it("sells as sell", async () => {
     await bitteam.createOrder({ ...buy, side: "Sell" });
     expect(JSON.parse(creates().at(-1)!.body)).toMatchObject({ side: "sell", type: "limit" });
