@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
-import { type MockReply, type MockServer, type ReceivedRequest, startMockServer } from "../core/testing/http-mock.js";
+import { type FakeExchange, type FakeParams, refuse, startFakeExchange } from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
  * A BitMart spot mock on 127.0.0.1. It verifies every SIGNED request the way BitMart documents it:
@@ -8,6 +9,14 @@ import { type MockReply, type MockServer, type ReceivedRequest, startMockServer 
  * X-BM-SIGN = hex HMAC-SHA256 of `timestamp#memo#rawBody` (or the raw query for a GET). The wallet
  * is KEYED (key only), but a signature sent there must be right too. Answers are
  * {code, message, trace, data}; code 1000 is success; errors carry the documented HTTP status.
+ * It runs on the fake exchange (exchanges/core/testing/fake-exchange.ts).
+ *
+ * Every call checks the parameters BitMart documents as required (symbol, side, type, and size and
+ * price of a limit order, per item of orderParams too; symbol and order_id or client_order_id on a
+ * cancel; symbol and orderIds or clientOrderIds on a batch cancel; orderId or clientOrderId on the
+ * lookups): size and price missing answer their documented 50010 and 50011, any other field 50000
+ * "Bad Request" naming it. The open orders come in one list of `limit` (1 to 200, default 200:
+ * BitMart pages them by time window only, and 200 is its open-order limit).
  */
 export interface BitmartMockOrder {
   orderId: string;
@@ -36,6 +45,8 @@ export interface BitmartMock {
   delayNextCreate(ms: number): void;
   rateLimitNext(): void;
   failNext(code: number, message: string, status?: number): void;
+  /** the fake underneath */
+  fake: FakeExchange;
   close(): Promise<void>;
 }
 
@@ -56,18 +67,10 @@ const SIGNED_ROUTES = new Set([
 
 export async function startBitmartMock(options: { now?: () => number } = {}): Promise<BitmartMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
   const orders = new Map<string, BitmartMockOrder>();
   let seq = 118100034543076010n;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: number; message: string; status: number } | undefined;
 
   const trace = () => `${Math.random().toString(16).slice(2)}.60.${now()}`;
-  const ok = (data: unknown, delayMs = 0): MockReply => ({
-    body: { code: 1000, message: "OK", trace: trace(), data },
-    delayMs,
-  });
   const error = (status: number, code: number, message: string, headers?: Record<string, string>): MockReply => ({
     status,
     ...(headers ? { headers } : {}),
@@ -104,20 +107,6 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
           "Header X-BM-TIMESTAMP range. Timestamp for this request is outside of the recvWindow.",
         );
       }
-    }
-    if (rateLimit) {
-      rateLimit = false;
-      // Docs: Remaining counts the calls used, Limit the maximum, Reset the window length in seconds.
-      return error(429, 30013, "Request too many requests", {
-        "X-BM-RateLimit-Reset": "2",
-        "X-BM-RateLimit-Limit": "12",
-        "X-BM-RateLimit-Remaining": "13",
-      });
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.status, f.code, f.message);
     }
     return undefined;
   }
@@ -165,108 +154,146 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
     o.cancelSource = "user";
     o.updateTime = now();
   };
-  const body = (req: ReceivedRequest) => JSON.parse(req.body || "{}") as Record<string, unknown>;
-
-  server.intercept((req) => verify(req));
-
-  server.on("POST /spot/v2/submit_order", (req) => {
-    const b = body(req);
-    const result = place(String(b.symbol), b, String(b.client_order_id ?? ""));
-    if (!("orderId" in result)) return error(400, result.code, result.message);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return ok({ order_id: result.orderId }, d);
-  });
-  server.on("POST /spot/v4/batch_orders", (req) => {
-    const b = body(req);
-    const list = (b.orderParams ?? []) as Record<string, unknown>[];
-    if (list.length > 10)
-      return error(400, 50033, "The order quantity should be greater than 0 and less than or equal to 10");
-    const ids: string[] = [];
-    for (const item of list) {
-      const result = place(String(b.symbol), item, String(item.clientOrderId ?? ""));
-      if (!("orderId" in result)) return ok({ code: result.code, msg: result.message, data: null });
-      ids.push(result.orderId);
-    }
-    return ok({ code: 0, msg: "success", data: { orderIds: ids } });
-  });
-  server.on("POST /spot/v3/cancel_order", (req) => {
-    const b = body(req);
-    const order = orders.get(String(b.order_id));
-    if (!order || order.symbol !== b.symbol) return error(400, 50005, "Order Id not found");
-    if (!open(order)) return ok({ result: false });
-    cancel(order);
-    return ok({ result: true });
-  });
-  server.on("POST /spot/v4/cancel_orders", (req) => {
-    const b = body(req);
-    const ids = (b.orderIds ?? []) as string[];
-    const successIds: string[] = [];
-    const failIds: string[] = [];
-    for (const orderId of ids) {
-      const order = orders.get(orderId);
-      if (order && order.symbol === b.symbol && open(order)) {
-        cancel(order);
-        successIds.push(orderId);
-      } else failIds.push(orderId);
-    }
-    return ok({
-      successIds,
-      failIds,
-      totalCount: ids.length,
-      successCount: successIds.length,
-      failedCount: failIds.length,
-    });
-  });
-  server.on("POST /spot/v4/cancel_all", (req) => {
-    const b = body(req);
-    for (const o of orders.values()) if ((!b.symbol || o.symbol === b.symbol) && open(o)) cancel(o);
-    return ok({});
-  });
-  server.on("POST /spot/v4/query/order", (req) => {
-    const order = orders.get(String(body(req).orderId));
-    return order ? ok(order) : error(400, 50005, "Order Id not found");
-  });
-  server.on("POST /spot/v4/query/client-order", (req) => {
-    const id = String(body(req).clientOrderId);
-    const order = [...orders.values()].find((o) => o.clientOrderId === id);
-    return order ? ok(order) : error(400, 50005, "Order Id not found");
-  });
-  server.on("POST /spot/v4/query/open-orders", (req) => {
-    const b = body(req);
-    const limit = Number(b.limit ?? 200);
-    return ok([...orders.values()].filter((o) => (!b.symbol || o.symbol === b.symbol) && open(o)).slice(0, limit));
-  });
-  server.on("GET /account/v1/wallet", () =>
-    ok({
-      wallet: [
-        {
-          currency: "USDT",
-          name: "Tether USD",
-          available: "1000.00000000",
-          available_usd_valuation: "1002.00000000",
-          frozen: "12.5",
-          unAvailable: "12.5",
+  const MISSING: Record<string, [number, string]> = {
+    size: [50010, "RequestParam size is required"],
+    price: [50011, "RequestParam price is required"],
+  };
+  const ORDER = ["side", "type", "size", "price"];
+  const fake = await startFakeExchange({
+    name: "bitmart",
+    verify,
+    envelope: {
+      ok: (data) => ({ body: { code: 1000, message: "OK", trace: trace(), data } }),
+      error: (e) => error(e.status ?? 400, Number(e.code), e.msg),
+    },
+    // Docs: Remaining counts the calls used, Limit the maximum, Reset the window length in seconds.
+    rateLimited: () =>
+      error(429, 30013, "Request too many requests", {
+        "X-BM-RateLimit-Reset": "2",
+        "X-BM-RateLimit-Limit": "12",
+        "X-BM-RateLimit-Remaining": "13",
+      }),
+    missing: (name) => {
+      const field = name.replace(/^orderParams\[\]\./, "");
+      const [code, msg] = MISSING[field] ?? [50000, `Bad Request: ${field} is required`];
+      return { code, msg };
+    },
+    routes: {
+      "POST /spot/v2/submit_order": {
+        required: ["symbol", ...ORDER],
+        create: true,
+        handle: ({ params: b }) => {
+          const result = place(String(b.symbol), b, String(b.client_order_id ?? ""));
+          if (!("orderId" in result)) throw refuse(result.code, result.message);
+          return { order_id: result.orderId };
         },
-        { currency: "btc", name: "Bitcoin", available: "0.1234567890123456789", frozen: "0", unAvailable: "0" },
-        { currency: "BMX", name: "BitMart Token", available: "0.00000000", frozen: "0.00000000", unAvailable: "0" },
-      ],
-    }),
-  );
+      },
+      "POST /spot/v4/batch_orders": {
+        required: ["symbol", ...ORDER.map((name) => `orderParams[].${name}`)],
+        handle: ({ params: b }) => {
+          const list = b.orderParams as FakeParams[];
+          if (list.length > 10)
+            throw refuse(50033, "The order quantity should be greater than 0 and less than or equal to 10");
+          const ids: string[] = [];
+          for (const item of list) {
+            const result = place(String(b.symbol), item, String(item.clientOrderId ?? ""));
+            if (!("orderId" in result)) return { code: result.code, msg: result.message, data: null };
+            ids.push(result.orderId);
+          }
+          return { code: 0, msg: "success", data: { orderIds: ids } };
+        },
+      },
+      "POST /spot/v3/cancel_order": {
+        required: ["symbol", ["order_id", "client_order_id"]],
+        handle: ({ params: b }) => {
+          const order = orders.get(String(b.order_id));
+          if (!order || order.symbol !== b.symbol) throw refuse(50005, "Order Id not found");
+          if (!open(order)) return { result: false };
+          cancel(order);
+          return { result: true };
+        },
+      },
+      "POST /spot/v4/cancel_orders": {
+        required: ["symbol", ["orderIds", "clientOrderIds"]],
+        handle: ({ params: b }) => {
+          const ids = (b.orderIds ?? []) as string[];
+          const successIds: string[] = [];
+          const failIds: string[] = [];
+          for (const orderId of ids) {
+            const order = orders.get(orderId);
+            if (order && order.symbol === b.symbol && open(order)) {
+              cancel(order);
+              successIds.push(orderId);
+            } else failIds.push(orderId);
+          }
+          return {
+            successIds,
+            failIds,
+            totalCount: ids.length,
+            successCount: successIds.length,
+            failedCount: failIds.length,
+          };
+        },
+      },
+      "POST /spot/v4/cancel_all": {
+        handle: ({ params: b }) => {
+          for (const o of orders.values()) if ((!b.symbol || o.symbol === b.symbol) && open(o)) cancel(o);
+          return {};
+        },
+      },
+      "POST /spot/v4/query/order": {
+        required: ["orderId"],
+        handle: ({ params: b }) => {
+          const order = orders.get(String(b.orderId));
+          if (!order) throw refuse(50005, "Order Id not found");
+          return order;
+        },
+      },
+      "POST /spot/v4/query/client-order": {
+        required: ["clientOrderId"],
+        handle: ({ params: b }) => {
+          const id = String(b.clientOrderId);
+          const order = [...orders.values()].find((o) => o.clientOrderId === id);
+          if (!order) throw refuse(50005, "Order Id not found");
+          return order;
+        },
+      },
+      "POST /spot/v4/query/open-orders": {
+        handle: ({ params: b }) => {
+          const limit = b.limit === undefined ? 200 : Number(b.limit);
+          if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw refuse(50000, "Bad Request: limit");
+          return [...orders.values()].filter((o) => (!b.symbol || o.symbol === b.symbol) && open(o)).slice(0, limit);
+        },
+      },
+      "GET /account/v1/wallet": {
+        handle: () => ({
+          wallet: [
+            {
+              currency: "USDT",
+              name: "Tether USD",
+              available: "1000.00000000",
+              available_usd_valuation: "1002.00000000",
+              frozen: "12.5",
+              unAvailable: "12.5",
+            },
+            { currency: "btc", name: "Bitcoin", available: "0.1234567890123456789", frozen: "0", unAvailable: "0" },
+            { currency: "BMX", name: "BitMart Token", available: "0.00000000", frozen: "0.00000000", unAvailable: "0" },
+          ],
+        }),
+      },
+    },
+  });
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    fake,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, message, status = 400) {
-      failure = { code, message, status };
+      fake.failNext({ code, msg: message, status });
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cli-scenario.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
@@ -115,6 +116,91 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
       "POST /spot/v4/cancel_orders",
       "POST /spot/v4/cancel_all",
     ]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (50010, 50011, 50000)", async () => {
+    const [a, b] = await bitmart.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await bitmart.createOrder(buy);
+    await bitmart.fetchOrder("BTC/USDT", a!.id);
+    await bitmart.cancelOrder("BTC/USDT", a!.id);
+    await bitmart.cancelBatch("BTC/USDT", [b!.id]);
+    const order = { type: "limit" };
+    expect(mock.server.requests.map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+      [
+        "/spot/v4/batch_orders",
+        expect.objectContaining({
+          symbol: "BTC_USDT",
+          orderParams: [
+            expect.objectContaining({ ...order, side: "buy", size: "1", price: "100" }),
+            expect.objectContaining({ ...order, side: "sell", size: "2", price: "200" }),
+          ],
+        }),
+      ],
+      [
+        "/spot/v2/submit_order",
+        expect.objectContaining({ ...order, symbol: "BTC_USDT", side: "buy", size: "0.01", price: "30000" }),
+      ],
+      ["/spot/v4/query/order", expect.objectContaining({ orderId: a!.id })],
+      ["/spot/v3/cancel_order", { symbol: "BTC_USDT", order_id: a!.id }],
+      ["/spot/v4/cancel_orders", expect.objectContaining({ symbol: "BTC_USDT", orderIds: [b!.id] })],
+    ]);
+    for (const [path, params, answer] of [
+      [
+        "/spot/v2/submit_order",
+        { symbol: "BTC_USDT", side: "buy", type: "limit", price: "1" },
+        [50010, "RequestParam size is required"],
+      ],
+      [
+        "/spot/v4/batch_orders",
+        { symbol: "BTC_USDT", orderParams: [{ side: "buy", type: "limit", size: "1" }] },
+        [50011, "RequestParam price is required"],
+      ],
+      [
+        "/spot/v2/submit_order",
+        { side: "buy", type: "limit", size: "1", price: "1" },
+        [50000, "Bad Request: symbol is required"],
+      ],
+      [
+        "/spot/v3/cancel_order",
+        { symbol: "BTC_USDT" },
+        [50000, "Bad Request: order_id or client_order_id is required"],
+      ],
+      [
+        "/spot/v4/cancel_orders",
+        { symbol: "BTC_USDT" },
+        [50000, "Bad Request: orderIds or clientOrderIds is required"],
+      ],
+      ["/spot/v4/query/order", {}, [50000, "Bad Request: orderId is required"]],
+      ["/spot/v4/query/client-order", {}, [50000, "Bad Request: clientOrderId is required"]],
+    ] as const) {
+      const request = bitmartSignedRequest(credentials, Date.now(), "POST", path, params);
+      const bare = await fetch(`${mock.url}${path}`, { method: "POST", headers: request.headers, body: request.body });
+      const json = (await bare.json()) as { code: number; message: string };
+      expect([path, bare.status, json.code, json.message]).toEqual([path, 400, ...answer]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
+  it("lists the open orders in one page of 200, BitMart's most and its open-order limit", async () => {
+    await Promise.all(Array.from({ length: 230 }, (_, i) => bitmart.createOrder({ ...buy, price: String(i + 1) })));
+    await bitmart.createOrder({ ...buy, pair: "ETH/USDT" });
+    mock.server.requests.length = 0;
+    const open = await bitmart.fetchOpenOrders("BTC/USDT");
+    expect(open).toHaveLength(200);
+    expect(open.every((o) => o.pair === "BTC/USDT")).toBe(true);
+    expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", limit: 200 });
+    expect(mock.server.requests).toHaveLength(1);
+  });
+
+  it("a partly failed batch cancel resolves to the ids in successIds; the failed ones are not among them", async () => {
+    const a = await bitmart.createOrder(buy);
+    const b = await bitmart.createOrder({ ...buy, price: "30001" });
+    await bitmart.cancelOrder("BTC/USDT", b.id);
+    await expect(bitmart.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).resolves.toEqual([a.id]);
+    expect(mock.orders.get(a.id)!.state).toBe("canceled");
   });
 
   it("reports a cancel of an order no longer open (result false) as order-not-found", async () => {
@@ -289,5 +375,172 @@ describe("bitmart through the built CLI", () => {
       SPOTDESK_API_SECRET: BITMART_SECRET,
     });
     expect(noMemo.code).toBe(3);
+  });
+});
+
+describe("bitmart off the happy path (issue 25)", () => {
+  const ok = (data: unknown, status = 200) => ({ status, body: { code: 1000, message: "OK", trace: "t", data } });
+  const sign = (text: string) => createHmac("sha256", BITMART_SECRET).update(text).digest("hex");
+
+  it("signs a GET's query without Content-Type and a POST's JSON body with it; no memo signs as empty", () => {
+    const get = bitmartSignedRequest(credentials, 7, "GET", "/p", { a: "1" });
+    expect([get.query, get.body, get.headers]).toEqual([
+      "a=1",
+      "",
+      { "X-BM-KEY": BITMART_KEY, "X-BM-TIMESTAMP": "7", "X-BM-SIGN": sign(`7#${BITMART_MEMO}#a=1`) },
+    ]);
+    const post = bitmartSignedRequest({ api: BITMART_KEY, secret: BITMART_SECRET }, 7, "POST", "/p", { a: "1" });
+    expect([post.query, post.body, post.headers]).toEqual([
+      "",
+      '{"a":"1"}',
+      {
+        "X-BM-KEY": BITMART_KEY,
+        "X-BM-TIMESTAMP": "7",
+        "X-BM-SIGN": sign('7##{"a":"1"}'),
+        "Content-Type": "application/json",
+      },
+    ]);
+  });
+
+  it("reads an order without client id or type, keeps the type lower-case, and no rawStatus without a state", () => {
+    const order = parseBitmartOrder(
+      { orderId: 5, side: "sell", size: "1", price: "2", createTime: 1700000000000 },
+      "BTC/USDT",
+    );
+    expect(order).toStrictEqual({
+      pair: "BTC/USDT",
+      id: "5",
+      clientOrderId: "",
+      price: "2",
+      amount: "1",
+      filled: "0",
+      type: "limit",
+      side: "Sell",
+      status: undefined,
+      timestamp: 1700000000000,
+    });
+    expect(parseBitmartOrder({ orderId: 5, side: "buy", type: "LIMIT_MAKER" }, "BTC/USDT").type).toBe("limit_maker");
+  });
+
+  it("answers a placed order with filled 0 and type limit, and a sell as side sell", async () => {
+    expect(await bitmart.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit" });
+    expect(lastBody()).toMatchObject({ side: "sell" });
+  });
+
+  it("reads an answer that is not BitMart's envelope, code 1000 under HTTP 4xx, and a failure without message", async () => {
+    mock.fake.replyNext({ status: 200, body: { nothing: true } });
+    expect((await rejection(bitmart.fetchBalances())).message).toBe(
+      "ExchangeId: bitmart, msg: Unexpected answer (HTTP 200)",
+    );
+    mock.fake.replyNext(ok({}, 400));
+    expect(await rejection(bitmart.fetchBalances())).toMatchObject({
+      message: "ExchangeId: bitmart, msg: OK (code 1000)",
+    });
+    mock.fake.replyNext({ status: 400, body: { code: 50000, trace: "t" } });
+    expect((await rejection(bitmart.fetchBalances())).message).toBe("ExchangeId: bitmart, msg: HTTP 400 (code 50000)");
+  });
+
+  it("takes X-BM-RateLimit-Reset only when it is a positive number of seconds (else the default 1000 ms)", async () => {
+    for (const [reset, hint] of [
+      ["3", 3000],
+      ["0", 1000],
+      ["-2", 1000],
+      ["soon", 1000],
+    ] as const) {
+      mock.fake.replyNext({
+        status: 200,
+        headers: { "X-BM-RateLimit-Reset": reset },
+        body: { code: 30013, message: "Request too many requests", trace: "t", data: {} },
+      });
+      const error = await rejection(bitmart.fetchBalances());
+      expect([reset, error.kind, error.retryAfterMs]).toEqual([reset, "rate-limit", hint]);
+    }
+  });
+
+  it("reads BitMart's codes by kind under HTTP 200 too (auth, rate-limit, order-not-found)", async () => {
+    for (const [code, kind] of [
+      [30005, "auth"],
+      [53000, "auth"],
+      [51008, "rate-limit"],
+      [50032, "order-not-found"],
+    ] as const) {
+      mock.failNext(code, "x", 200);
+      expect([code, (await rejection(bitmart.fetchBalances())).kind]).toEqual([code, kind]);
+    }
+  });
+
+  it("fails a create whose answer has no order_id (the docs: success only when order_id is returned)", async () => {
+    mock.fake.replyNext(ok({}));
+    expect(await rejection(bitmart.createOrder(buy))).toMatchObject({
+      kind: "invalid-order",
+      message: "ExchangeId: bitmart, msg: Order was not placed: no order_id in the answer",
+    });
+  });
+
+  it("reads a batch's nested failure (without msg: 'Batch failed'), a flat orderIds list, and a short list as not placed", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1" },
+      { side: "Buy" as const, amount: "1", price: "2" },
+    ];
+    mock.fake.replyNext(ok({ code: 50020, data: null }));
+    expect(await rejection(bitmart.createBatch("BTC/USDT", two))).toMatchObject({
+      kind: "insufficient-funds",
+      message: "ExchangeId: bitmart, msg: Batch failed (code 50020)",
+    });
+    mock.fake.replyNext(ok({ orderIds: ["11", "12"] }));
+    expect((await bitmart.createBatch("BTC/USDT", two)).map((o) => o.id)).toEqual(["11", "12"]);
+    mock.fake.replyNext(ok({ code: 0, msg: "success", data: { orderIds: ["11"] } }));
+    expect(await rejection(bitmart.createBatch("BTC/USDT", two))).toMatchObject({
+      kind: "invalid-order",
+      message: "ExchangeId: bitmart, msg: One of orders was not placed (1 of 2 placed)",
+    });
+    mock.fake.replyNext(ok({ code: 0, msg: "success", data: null }));
+    expect((await rejection(bitmart.createBatch("BTC/USDT", two))).message).toContain("(0 of 2 placed)");
+  });
+
+  it("names the order of a cancel that found it closed, and every id of a batch cancel that cancelled none", async () => {
+    const a = await bitmart.createOrder(buy);
+    await bitmart.cancelOrder("BTC/USDT", a.id);
+    expect((await rejection(bitmart.cancelOrder("BTC/USDT", a.id))).message).toBe(
+      `ExchangeId: bitmart, msg: Cancel failed: order ${a.id} was already filled or canceled`,
+    );
+    expect((await rejection(bitmart.cancelBatch("BTC/USDT", [a.id, "9"]))).message).toBe(
+      `ExchangeId: bitmart, msg: Cancel failed for ${a.id}, 9`,
+    );
+    mock.fake.replyNext(ok({ failIds: null }));
+    await expect(bitmart.cancelBatch("BTC/USDT", ["9"])).resolves.toEqual([]);
+    await bitmart.cancelAll("BTC/USDT");
+    expect(lastBody()).toEqual({ symbol: "BTC_USDT" });
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails, and calls the documented host by default", async () => {
+    mock.server.intercept((req) => {
+      if (req.path === "/spot/v2/submit_order") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/spot/v4/query/client-order")
+        return { status: 401, body: { code: 30005, message: "Header X-BM-SIGN is wrong", trace: "t", data: {} } };
+      return undefined;
+    });
+    const slow = createExchange("bitmart", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes()).toEqual(["POST /spot/v2/submit_order", "POST /spot/v4/query/client-order"]);
+    const adapter = new BitmartAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api-cloud.bitmart.com");
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/spot/v2/submit_order" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("bitmart", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual([
+      "POST /spot/v2/submit_order",
+      "POST /spot/v4/query/client-order",
+      "POST /spot/v2/submit_order",
+    ]);
   });
 });

@@ -243,17 +243,13 @@ export class BitmartAdapter extends RestAdapter {
       })) ?? {},
     );
     const failed = data.failIds ?? [];
-    if (failed.length) {
-      const done = data.successIds ?? [];
-      throw new ExchangeError(
-        this.id,
-        `Cancel failed for ${failed.join(", ")}${done.length ? `; canceled ${done.join(", ")}` : ""}`,
-        {
-          kind: "order-not-found",
-        },
-      );
+    const done = data.successIds ?? [];
+    // A partly failed batch resolves to the ids BitMart cancelled (ExchangeAdapter.cancelBatch;
+    // docs/orders.md "Cancels"); one that cancelled none fails.
+    if (failed.length && !done.length) {
+      throw new ExchangeError(this.id, `Cancel failed for ${failed.join(", ")}`, { kind: "order-not-found" });
     }
-    return data.successIds ?? [];
+    return done;
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {

@@ -4,7 +4,13 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { BITRUE_KEY, BITRUE_SECRET, type BitrueMock, startBitrueMock } from "./mock.js";
-import { BitrueAdapter, bitrueSignedQuery, parseBitrueBalances, parseBitrueOrder } from "./rest.js";
+import {
+  BitrueAdapter,
+  bitrueSignedQuery,
+  bitrueSignedRequest,
+  parseBitrueBalances,
+  parseBitrueOrder,
+} from "./rest.js";
 
 const credentials = { api: BITRUE_KEY, secret: BITRUE_SECRET };
 let mock: BitrueMock;
@@ -90,6 +96,45 @@ describe("bitrue operations (001 §1, §7) against the signature-checking mock",
     });
     expect((await bitrue.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
     expect(routes().slice(-3)).toEqual(["DELETE /api/v1/order", "GET /api/v1/order", "GET /api/v1/openOrders"]);
+  });
+
+  it("sends every mandatory parameter on every call; the mock refuses a call without one (-1102, HTTP 412)", async () => {
+    const a = await bitrue.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "100" });
+    await bitrue.fetchOrder("BTC/USDT", a.id);
+    await bitrue.cancelOrder("BTC/USDT", a.id);
+    await bitrue.fetchOpenOrders("BTC/USDT");
+    await bitrue.fetchBalances();
+    const sent = mock.server.requests.map((r) => {
+      const { timestamp, signature: _s, recvWindow: _r, ...rest } = parseQuery(r.query);
+      expect(timestamp, r.path).toMatch(/^\d{13}$/);
+      return [`${r.method} ${r.path}`, rest];
+    });
+    expect(sent).toEqual([
+      [
+        "POST /api/v1/order",
+        expect.objectContaining({ symbol: "BTCUSDT", side: "BUY", type: "LIMIT", quantity: "1", price: "100" }),
+      ],
+      ["GET /api/v1/order", { symbol: "BTCUSDT", orderId: a.id }],
+      ["DELETE /api/v1/order", { symbol: "BTCUSDT", orderId: a.id }],
+      ["GET /api/v1/openOrders", { symbol: "BTCUSDT" }],
+      ["GET /api/v1/account", {}],
+    ]);
+    for (const [method, path, params] of [
+      ["POST", "/api/v1/order", { symbol: "BTCUSDT", side: "BUY", type: "LIMIT", price: "1" }],
+      ["GET", "/api/v1/order", { symbol: "BTCUSDT" }],
+      ["DELETE", "/api/v1/order", { orderId: a.id }],
+      ["GET", "/api/v1/openOrders", {}],
+      ["GET", "/api/v1/allOrders", {}],
+    ] as const) {
+      const request = bitrueSignedRequest(credentials, Date.now(), method, path, params);
+      const bare = await fetch(`${mock.url}${path}?${request.query}`, { method, headers: request.headers });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        412,
+        { code: -1102, msg: "Mandatory parameter is missing or illegal." },
+      ]);
+    }
+    expect(mock.orders.size).toBe(1);
   });
 
   it("fetches balances from GET /api/v1/account: zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
@@ -254,5 +299,86 @@ describe("bitrue through the built CLI", () => {
       unsupported: ["batch", "cancel-batch", "cancel-all"],
       balances: { BTC: { f: "4723846.89208129", l: "0" } },
     });
+  });
+});
+
+describe("bitrue off the happy path (issue 25)", () => {
+  const order = { pair: "BTC/USDT", side: "Buy" as const, amount: "1", price: "2" };
+
+  it("answers a placed order from orderIdStr, the id and time Bitrue names, else its own", async () => {
+    mock.fake.replyNext({ body: '{"orderId":307650651173648897,"clientOrderId":"","transactTime":1700000000000}' });
+    const placed = await bitrue.createOrder({ ...order, side: "Sell" });
+    expect(placed).toMatchObject({ id: "307650651173648897", filled: "0", type: "limit", timestamp: 1700000000000 });
+    expect(placed.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
+    expect(parseQuery(mock.server.requests.at(-1)!.query)).toMatchObject({ side: "SELL", timeInForce: "GTC" });
+    const before = Date.now();
+    mock.fake.replyNext({ body: { orderId: 5, orderIdStr: "5", clientOrderId: "mine" } });
+    const second = await bitrue.createOrder(order);
+    expect([second.id, second.clientOrderId]).toEqual(["5", "mine"]);
+    expect(second.timestamp).toBeGreaterThanOrEqual(before);
+  });
+
+  it("reads a 5xx as execution status unknown (network) with its code or HTTP status", async () => {
+    mock.fake.replyNext({ status: 503, body: { code: -1016, msg: "Service unavailable" } });
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({
+      kind: "network",
+      code: -1016,
+      message: "ExchangeId: bitrue, msg: Service unavailable (HTTP 503: execution status unknown)",
+    });
+    mock.fake.replyNext({ status: 500, body: {} });
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({
+      kind: "network",
+      code: 500,
+      message: "ExchangeId: bitrue, msg: HTTP 500 (HTTP 500: execution status unknown)",
+    });
+  });
+
+  it("reads -2010 as insufficient-funds only when its text says so, and a code under HTTP 200 as a failure", async () => {
+    mock.failNext(-2010, "Account has insufficient balance for requested action.", 406);
+    expect(await rejection(bitrue.createOrder(order))).toMatchObject({ kind: "insufficient-funds", code: -2010 });
+    mock.failNext(-2010, "Order would trigger immediately.", 406);
+    expect(await rejection(bitrue.createOrder(order))).toMatchObject({ kind: "invalid-order", code: -2010 });
+    mock.failNext(-2015, "Invalid API-key", 200);
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({ kind: "auth", code: -2015 });
+    mock.failNext(-1003, "Too many requests.", 200);
+    expect((await rejection(bitrue.fetchBalances())).kind).toBe("rate-limit");
+    mock.failNext(-2011, "Unknown order sent.", 200);
+    expect((await rejection(bitrue.fetchBalances())).kind).toBe("order-not-found");
+  });
+
+  it("leaves an undefined parameter out of the signed query; reads an order without client id, type or status", () => {
+    expect(bitrueSignedQuery("s", { a: "1", b: undefined }, 5)).toMatch(
+      /^a=1&timestamp=5&recvWindow=5000&signature=|^a=1&recvWindow=5000&timestamp=5&signature=/,
+    );
+    const order = parseBitrueOrder({ symbol: "BTCUSDT", orderId: 1, side: "SELL" }, "BTC/USDT");
+    expect([order.clientOrderId, order.type, "rawStatus" in order]).toEqual(["", "limit", false]);
+    expect(parseBitrueOrder({ symbol: "BTCUSDT", orderId: 1, side: "BUY", type: "LIMIT_MAKER" }, "BTC/USDT").type).toBe(
+      "limit_maker",
+    );
+  });
+
+  it("reads HTTP 400 without a code as a failure, and re-sends a lost create even when another order is open", async () => {
+    mock.fake.replyNext({ status: 400, body: {} });
+    expect((await rejection(bitrue.fetchBalances())).message).toBe("ExchangeId: bitrue, msg: HTTP 400");
+    const other = await bitrue.createOrder(order);
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/api/v1/order" || req.method !== "POST" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const placed = await slow.createOrder(order);
+    expect(placed.id).not.toBe(other.id);
+    expect(mock.orders.size).toBe(2);
+    const adapter = new BitrueAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://openapi.bitrue.com");
+  });
+
+  it("takes the cancel answer's orderIdStr, else its orderId", async () => {
+    mock.fake.replyNext({ body: { orderId: 9, orderIdStr: "9x" } });
+    await expect(bitrue.cancelOrder("BTC/USDT", "1")).resolves.toBe("9x");
+    mock.fake.replyNext({ body: '{"orderId":307650651173648899}' });
+    await expect(bitrue.cancelOrder("BTC/USDT", "1")).resolves.toBe("307650651173648899");
   });
 });

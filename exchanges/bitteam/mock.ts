@@ -1,10 +1,12 @@
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  FakeRefusal,
+  raw,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
  * A BIT.TEAM (ccxt section) mock on 127.0.0.1. Every private request must carry
@@ -13,7 +15,12 @@ import {
  * whose keys the endpoint knows: like the real API's validator, an unknown key is refused with
  * `"<key>" is not allowed`, and a numeric pairId with `"pairId" must be a string`. Answers are
  * {ok: true, result} with the documented order, pairs and balance shapes; created orders are kept
- * so fetch and cancel find them.
+ * so fetch and cancel find them. It runs on the fake exchange (exchanges/core/testing/fake-exchange.ts).
+ *
+ * Every call checks the parameters BIT.TEAM documents as required (pairId, type, side, amount and
+ * price on ordercreate; id on cancelorder; pairId on cancel-all-order), answered in its validator's
+ * shape (`"amount" is required`, type any.required). ordersOfUser pages by `limit` (default 10) and
+ * `offset` with the `count` of all matches.
  */
 export interface BitteamMockOrder {
   id: number;
@@ -59,6 +66,8 @@ export interface BitteamMock {
     status?: string;
     ageMs?: number;
   }): BitteamMockOrder;
+  /** the fake underneath */
+  fake: FakeExchange;
   close(): Promise<void>;
 }
 
@@ -72,24 +81,29 @@ export const BITTEAM_PAIRS = [
   { id: 2, name: "eth_usdt", baseStep: 8, quoteStep: 6 },
 ];
 
-const ORDER_PREFIX = "/trade/api/ccxt/order/";
+/** A refusal in the shape of BIT.TEAM's request validator (no ok/code envelope). */
+const invalidInput = (message: string, key: string, type: string) =>
+  new FakeRefusal({ code: 400, msg: message, status: 400, extra: { validator: { path: [key], type } } });
+
+/** The keys each JSON endpoint knows: like the real API's validator, any other key is refused. */
+const BODY_KEYS: Record<string, readonly string[]> = {
+  "/trade/api/ccxt/ordercreate": ["pairId", "type", "side", "amount", "price"],
+  "/trade/api/ccxt/cancelorder": ["id"],
+  "/trade/api/ccxt/cancel-all-order": ["pairId"],
+};
 
 export async function startBitteamMock(options: { now?: () => number } = {}): Promise<BitteamMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
   const orders = new Map<string, BitteamMockOrder>();
   let seq = 106733308;
-  let createDelay: { ms: number; lose: boolean } | undefined;
+  let lose: number | undefined;
   let ordersFailure: { status: number; body: unknown } | undefined;
-  let rateLimit = false;
-  let failure: { code: number; message: string; status: number } | undefined;
   const expected = `Basic ${Buffer.from(`${BITTEAM_KEY}:${BITTEAM_SECRET}`).toString("base64")}`;
 
   const fail = (status: number, code: number, message: string): MockReply => ({
     status,
     body: { ok: false, code, data: {}, message },
   });
-  const ok = (result: unknown): MockReply => ({ body: { ok: true, result } });
   const isOpen = (o: BitteamMockOrder) => o.status === "created" || o.status === "accepted" || o.status === "executing";
 
   function newOrder(
@@ -127,180 +141,184 @@ export async function startBitteamMock(options: { now?: () => number } = {}): Pr
     return order;
   }
 
-  /** A JSON body checked against the endpoint's known keys, as BIT.TEAM's validator does. */
-  function jsonBody(
-    req: ReceivedRequest,
-    keys: readonly string[],
-  ): { body: Record<string, unknown> } | { refused: MockReply } {
-    const invalid = { refused: fail(400, 400000, "Invalid request params input") };
-    if (!String(req.headers["content-type"] ?? "").startsWith("application/json")) return invalid;
+  /** A GET's query, or a POST's JSON object body checked against the endpoint's known keys. */
+  function params(req: ReceivedRequest): FakeParams {
+    if (req.method === "GET") return parseQuery(req.query);
+    const keys = BODY_KEYS[req.path] ?? [];
+    const invalid = new FakeRefusal({ code: 400000, msg: "Invalid request params input", status: 400 });
+    if (!String(req.headers["content-type"] ?? "").startsWith("application/json")) throw invalid;
     let body: unknown;
     try {
       body = JSON.parse(req.body || "{}");
     } catch {
-      return invalid;
+      throw invalid;
     }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return invalid;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid;
     for (const key of Object.keys(body)) {
-      if (!keys.includes(key))
-        return {
-          refused: { status: 400, body: { message: `"${key}" is not allowed`, path: [key], type: "object.unknown" } },
-        };
+      if (!keys.includes(key)) throw invalidInput(`"${key}" is not allowed`, key, "object.unknown");
     }
-    return { body: body as Record<string, unknown> };
+    return body as FakeParams;
   }
+  const pairIdOf = (body: FakeParams) => {
+    if (typeof body.pairId !== "string") throw invalidInput('"pairId" must be a string', "pairId", "string.base");
+    return body.pairId;
+  };
 
-  server.intercept((req) => {
-    if (req.method === "GET" && req.path === "/trade/api/ccxt/pairs") {
-      return ok({
-        count: BITTEAM_PAIRS.length,
-        pairs: BITTEAM_PAIRS.map((p) => ({
-          ...p,
-          fullName: p.name.replace("_", " ").toUpperCase(),
-          active: true,
-          status: 1,
-        })),
-      });
-    }
-    if (req.headers.authorization !== expected) return fail(401, 401000, "Missing authentication");
-    if (rateLimit) {
-      rateLimit = false;
-      return { status: 429, headers: { "retry-after": "3" }, body: { message: "Too Many Requests" } };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return fail(f.status, f.code, f.message);
-    }
-    if (req.method === "GET" && req.path.startsWith(ORDER_PREFIX)) {
-      const order = orders.get(decodeURIComponent(req.path.slice(ORDER_PREFIX.length)));
-      return order ? ok({ ...order, stopPrice: null, slippage: null }) : fail(404, 404300, "Order not found");
-    }
-    return undefined;
-  });
-
-  server.on("POST /trade/api/ccxt/ordercreate", (req) => {
-    const parsed = jsonBody(req, ["pairId", "type", "side", "amount", "price"]);
-    if ("refused" in parsed) return parsed.refused;
-    const body = parsed.body;
-    if (typeof body.pairId !== "string")
-      return { status: 400, body: { message: '"pairId" must be a string', path: ["pairId"], type: "string.base" } };
-    const pair = BITTEAM_PAIRS.find((p) => String(p.id) === body.pairId);
-    if (!pair) return fail(404, 404200, "Pair was not found");
-    const decimal = /^\d+(\.\d+)?$/;
-    if (
-      body.type !== "limit" ||
-      (body.side !== "buy" && body.side !== "sell") ||
-      !decimal.test(String(body.amount)) ||
-      !decimal.test(String(body.price))
-    ) {
-      return fail(400, 400000, "Invalid request params input");
-    }
-    const delay = createDelay;
-    createDelay = undefined;
-    const at = now();
-    if (delay?.lose) return { status: 504, body: { message: "Gateway Timeout" }, delayMs: delay.ms };
-    const order = newOrder(pair, body.side, String(body.amount), String(body.price), at);
-    const { id, userId, quantity, side, price, executed, executedPrice, baseDecimals, quoteDecimals, pairId, type } =
-      order;
-    return {
-      body: {
-        ok: true,
-        result: {
-          id,
-          userId,
-          quantity,
-          pair: pair.name,
-          side,
-          price,
-          executed,
-          executedPrice,
-          status: "created",
-          baseDecimals,
-          quoteDecimals,
-          pairId,
-          type,
-          stopPrice: null,
-          slippage: null,
-          timestamp: String(order.timestamp),
+  const fake = await startFakeExchange({
+    name: "bitteam",
+    isPublic: (req) => req.method === "GET" && req.path === "/trade/api/ccxt/pairs",
+    verify: (req) => (req.headers.authorization === expected ? undefined : fail(401, 401000, "Missing authentication")),
+    params,
+    envelope: {
+      ok: (result) => ({ body: { ok: true, result } }),
+      error: (e) => {
+        const validator = e.extra?.validator as { path: string[]; type: string } | undefined;
+        return validator
+          ? { status: 400, body: { message: e.msg, ...validator } }
+          : fail(e.status ?? 400, Number(e.code), e.msg);
+      },
+    },
+    rateLimited: () => ({ status: 429, headers: { "retry-after": "3" }, body: { message: "Too Many Requests" } }),
+    missing: (name) => ({
+      code: 400,
+      msg: `"${name}" is required`,
+      status: 400,
+      extra: { validator: { path: [name], type: "any.required" } },
+    }),
+    routes: {
+      "GET /trade/api/ccxt/pairs": {
+        handle: () => ({
+          count: BITTEAM_PAIRS.length,
+          pairs: BITTEAM_PAIRS.map((p) => ({
+            ...p,
+            fullName: p.name.replace("_", " ").toUpperCase(),
+            active: true,
+            status: 1,
+          })),
+        }),
+      },
+      "GET /trade/api/ccxt/order/:id": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id!);
+          if (!order) throw refuse(404300, "Order not found", 404);
+          return { ...order, stopPrice: null, slippage: null };
         },
       },
-      ...(delay ? { delayMs: delay.ms } : {}),
-    };
+      "POST /trade/api/ccxt/ordercreate": {
+        required: ["pairId", "type", "side", "amount", "price"],
+        create: true,
+        handle: ({ params: body }) => {
+          const pairId = pairIdOf(body);
+          const pair = BITTEAM_PAIRS.find((p) => String(p.id) === pairId);
+          if (!pair) throw refuse(404200, "Pair was not found", 404);
+          const decimal = /^\d+(\.\d+)?$/;
+          if (
+            body.type !== "limit" ||
+            (body.side !== "buy" && body.side !== "sell") ||
+            !decimal.test(String(body.amount)) ||
+            !decimal.test(String(body.price))
+          ) {
+            throw refuse(400000, "Invalid request params input", 400);
+          }
+          if (lose !== undefined) {
+            const ms = lose;
+            lose = undefined;
+            return raw({ status: 504, body: { message: "Gateway Timeout" }, delayMs: ms });
+          }
+          const order = newOrder(pair, body.side, String(body.amount), String(body.price), now());
+          const { id, userId, quantity, side, price, executed, executedPrice, baseDecimals, quoteDecimals, type } =
+            order;
+          return {
+            id,
+            userId,
+            quantity,
+            pair: pair.name,
+            side,
+            price,
+            executed,
+            executedPrice,
+            status: "created",
+            baseDecimals,
+            quoteDecimals,
+            pairId: order.pairId,
+            type,
+            stopPrice: null,
+            slippage: null,
+            timestamp: String(order.timestamp),
+          };
+        },
+      },
+      "GET /trade/api/ccxt/ordersOfUser": {
+        handle: ({ params: q }) => {
+          if (ordersFailure) {
+            const f = ordersFailure;
+            ordersFailure = undefined;
+            return raw({ status: f.status, body: f.body });
+          }
+          const type = q.type ?? "all";
+          const matches = [...orders.values()].filter(
+            (o) =>
+              (!q.pair || o.pair === q.pair) &&
+              (type === "all" ||
+                (type === "active" && isOpen(o)) ||
+                (type === "closed" && o.status === "executed") ||
+                (type === "cancelled" && o.status === "cancelled")),
+          );
+          const offset = Number(q.offset ?? 0);
+          const limit = Number(q.limit ?? 10);
+          return { count: matches.length, orders: matches.slice(offset, offset + limit) };
+        },
+      },
+      "POST /trade/api/ccxt/cancelorder": {
+        required: ["id"],
+        handle: ({ params: body }) => {
+          const order = orders.get(String(body.id));
+          if (!order) throw refuse(404300, "Order not found", 404);
+          if (!isOpen(order)) throw refuse(403002, "Order cannot be deleted, status does not match", 400);
+          order.status = "cancelled";
+          order.updatedAt = new Date(now()).toISOString();
+          return { message: "The request to cancel your order was received" };
+        },
+      },
+      "POST /trade/api/ccxt/cancel-all-order": {
+        required: ["pairId"],
+        handle: ({ params: body }) => {
+          const pairId = pairIdOf(body);
+          for (const o of orders.values()) {
+            if (isOpen(o) && (pairId === "0" || String(o.pairId) === pairId)) o.status = "cancelled";
+          }
+          return { message: "The request to cancel all your orders was received" };
+        },
+      },
+      // A raw body: the DEL balance is a JSON number literal longer than 15 characters (seed 001 §9);
+      // usdt is lower-case and XRP is all zero.
+      "GET /trade/api/ccxt/balance": {
+        handle: () =>
+          raw({
+            body:
+              '{"ok":true,"result":{"free":{"USDT":"1500.5","BTC":"0.25","XRP":"0"},"used":{"USDT":"300","BTC":"0","XRP":"0"},"total":{"USDT":"1800.5","BTC":"0.25","XRP":"0"},' +
+              '"usdt":{"free":"1500.5","used":"300","total":"1800.5"},"BTC":{"free":"0.25","used":"0","total":"0.25"},' +
+              '"DEL":{"free":1234567.890123456789,"used":"0.5","total":"1234568.390123456789"},"XRP":{"free":"0","used":"0","total":"0"}}}',
+          }),
+      },
+    },
   });
-
-  server.on("GET /trade/api/ccxt/ordersOfUser", (req) => {
-    if (ordersFailure) {
-      const f = ordersFailure;
-      ordersFailure = undefined;
-      return { status: f.status, body: f.body };
-    }
-    const q = parseQuery(req.query);
-    const type = q.type ?? "all";
-    const matches = [...orders.values()].filter(
-      (o) =>
-        (!q.pair || o.pair === q.pair) &&
-        (type === "all" ||
-          (type === "active" && isOpen(o)) ||
-          (type === "closed" && o.status === "executed") ||
-          (type === "cancelled" && o.status === "cancelled")),
-    );
-    const offset = Number(q.offset ?? 0);
-    const limit = Number(q.limit ?? 10);
-    return ok({ count: matches.length, orders: matches.slice(offset, offset + limit) });
-  });
-
-  server.on("POST /trade/api/ccxt/cancelorder", (req) => {
-    const parsed = jsonBody(req, ["id"]);
-    if ("refused" in parsed) return parsed.refused;
-    const body = parsed.body;
-    const order = orders.get(String(body.id));
-    if (!order) return fail(404, 404300, "Order not found");
-    if (!isOpen(order)) return fail(400, 403002, "Order cannot be deleted, status does not match");
-    order.status = "cancelled";
-    order.updatedAt = new Date(now()).toISOString();
-    return ok({ message: "The request to cancel your order was received" });
-  });
-
-  server.on("POST /trade/api/ccxt/cancel-all-order", (req) => {
-    const parsed = jsonBody(req, ["pairId"]);
-    if ("refused" in parsed) return parsed.refused;
-    const body = parsed.body;
-    if (typeof body.pairId !== "string")
-      return { status: 400, body: { message: '"pairId" must be a string', path: ["pairId"], type: "string.base" } };
-    for (const o of orders.values()) {
-      if (isOpen(o) && (body.pairId === "0" || String(o.pairId) === body.pairId)) o.status = "cancelled";
-    }
-    return ok({ message: "The request to cancel all your orders was received" });
-  });
-
-  // A raw body: the DEL balance is a JSON number literal longer than 15 characters (seed 001 §9);
-  // usdt is lower-case and XRP is all zero.
-  server.on("GET /trade/api/ccxt/balance", () => ({
-    body:
-      '{"ok":true,"result":{"free":{"USDT":"1500.5","BTC":"0.25","XRP":"0"},"used":{"USDT":"300","BTC":"0","XRP":"0"},"total":{"USDT":"1800.5","BTC":"0.25","XRP":"0"},' +
-      '"usdt":{"free":"1500.5","used":"300","total":"1800.5"},"BTC":{"free":"0.25","used":"0","total":"0.25"},' +
-      '"DEL":{"free":1234567.890123456789,"used":"0.5","total":"1234568.390123456789"},"XRP":{"free":"0","used":"0","total":"0"}}}',
-  }));
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
     orders,
-    delayNextCreate(ms) {
-      createDelay = { ms, lose: false };
-    },
+    fake,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
     loseNextCreate(ms) {
-      createDelay = { ms, lose: true };
+      lose = ms;
     },
     failNextOrdersOfUser(status, body) {
       ordersFailure = { status, body };
     },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, message, status = 400) {
-      failure = { code, message, status };
+      fake.failNext({ code, msg: message, status });
     },
     seedOrder(fields) {
       const pair = BITTEAM_PAIRS.find((p) => p.name === (fields.pair ?? "btc_usdt"))!;
@@ -313,6 +331,6 @@ export async function startBitteamMock(options: { now?: () => number } = {}): Pr
         fields.status ?? "accepted",
       );
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

@@ -8,6 +8,7 @@ import {
   BITTEAM_PATHS,
   BitteamAdapter,
   bitteamAuthorization,
+  bitteamRequest,
   parseBitteamBalances,
   parseBitteamOrder,
 } from "./rest.js";
@@ -138,6 +139,39 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
     expect(open).toHaveLength(150);
     expect(new Set(open.map((o) => o.id)).size).toBe(150);
     expect(mock.server.requests.map((r) => parseQuery(r.query).offset)).toEqual(["0", "100"]);
+  });
+
+  it("stops paging at the count of open orders when the last page is full (two pages for 200)", async () => {
+    for (let i = 0; i < 200; i++) mock.seedOrder({ side: "buy", quantity: "1", price: String(100 + i) });
+    mock.seedOrder({ pair: "eth_usdt", side: "buy", quantity: "1", price: "1" });
+    expect(await bitteam.fetchOpenOrders("BTC/USDT")).toHaveLength(200);
+    expect(mock.server.requests.map((r) => parseQuery(r.query).offset).filter(Boolean)).toEqual(["0", "100"]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one", async () => {
+    const order = await bitteam.createOrder(buy);
+    await bitteam.cancelOrder("BTC/USDT", order.id);
+    await bitteam.cancelAll("BTC/USDT");
+    expect(mock.server.requests.filter((r) => r.method === "POST").map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+      [BITTEAM_PATHS.orderCreate, { pairId: "22", type: "limit", side: "buy", amount: "0.01", price: "30000" }],
+      [BITTEAM_PATHS.cancelOrder, { id: order.id }],
+      [BITTEAM_PATHS.cancelAll, { pairId: "22" }],
+    ]);
+    for (const [path, params, field] of [
+      [BITTEAM_PATHS.orderCreate, { pairId: "22", type: "limit", side: "buy", amount: "1" }, "price"],
+      [BITTEAM_PATHS.orderCreate, { type: "limit", side: "buy", amount: "1", price: "1" }, "pairId"],
+      [BITTEAM_PATHS.cancelOrder, {}, "id"],
+      [BITTEAM_PATHS.cancelAll, {}, "pairId"],
+    ] as const) {
+      const request = bitteamRequest(basic, "POST", path, params);
+      const bare = await fetch(`${mock.url}${path}`, { method: "POST", headers: request.headers, body: request.body });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        400,
+        { message: `"${field}" is required`, path: [field], type: "any.required" },
+      ]);
+    }
+    expect(mock.orders.size).toBe(1);
   });
 
   it("fetches balances from GET balance: zero dropped, upper-cased, a 19-digit number exact (001 §3, §9)", async () => {
@@ -337,5 +371,60 @@ describe("bitteam through the built CLI", () => {
         DEL: { f: "1234567.890123456789", l: "0.5" },
       },
     });
+  });
+});
+
+describe("bitteam off the happy path (issue 25)", () => {
+  it("reads ok true with a code other than 0 as a failure, the message from message or msg, else the HTTP status", async () => {
+    mock.fake.replyNext({
+      status: 200,
+      body: { ok: true, code: 450000, message: "", msg: "Not enough balance", result: {} },
+    });
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      message: "ExchangeId: bitteam, msg: Not enough balance (code 450000)",
+    });
+    mock.fake.replyNext({ status: 400, body: { ok: true, result: {} } });
+    expect((await rejection(bitteam.fetchBalances())).message).toBe("ExchangeId: bitteam, msg: HTTP 400");
+    mock.fake.replyNext({ status: 200, body: { ok: false, code: { x: 1 }, msg: "" } });
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({
+      code: undefined,
+      message: "ExchangeId: bitteam, msg: HTTP 200",
+    });
+  });
+
+  it("fetches the pairs again after a failed fetch (a failure is not cached)", async () => {
+    let fail = true;
+    mock.server.intercept((req) => {
+      if (req.path !== BITTEAM_PATHS.pairs || !fail) return undefined;
+      fail = false;
+      return { status: 500, body: { ok: false, code: 500000, message: "down" } };
+    });
+    await rejection(bitteam.createOrder(buy));
+    await bitteam.createOrder(buy);
+    expect(routes().filter((r) => r.endsWith("/pairs"))).toHaveLength(2);
+  });
+
+  it("skips the free/used/total maps even when they hold one currency's shape, and builds GET and POST requests", () => {
+    expect(
+      parseBitteamBalances({
+        free: { free: "9", used: "0" },
+        used: { free: "9" },
+        total: { free: "9" },
+        abc: { free: "1", used: "2" },
+      }),
+    ).toEqual({ ABC: { f: "1", l: "2" } });
+    const get = bitteamRequest("A", "GET", "/p", { a: 1 });
+    expect([get.query, get.body]).toEqual(["a=1", ""]);
+    const post = bitteamRequest("A", "POST", "/p", { a: 1 });
+    expect([post.query, post.body]).toEqual(["", '{"a":1}']);
+    expect(bitteamAuthorization({ api: "é", secret: "ü" })).toBe(
+      `Basic ${Buffer.from("é:ü", "utf8").toString("base64")}`,
+    );
+  });
+
+  it("sells as sell", async () => {
+    await bitteam.createOrder({ ...buy, side: "Sell" });
+    expect(JSON.parse(creates().at(-1)!.body)).toMatchObject({ side: "sell", type: "limit" });
   });
 });

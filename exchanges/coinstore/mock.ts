@@ -1,11 +1,12 @@
 import { createHmac } from "node:crypto";
 import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+  type FakeExchange,
+  type FakeParams,
+  raw as rawReply,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
  * A Coinstore mock on 127.0.0.1. It verifies every private request as Coinstore documents it:
@@ -14,7 +15,13 @@ import {
  * the raw JSON body of a POST. Answers are {code, message, data} with the docs' shapes: place
  * requires `timestamp` and answers {ordId}; v2 orderInfo answers data: [ORDER] with `ordStatus`
  * (NOT_FOUND for an unknown id); v2 active a list; placeBatch items {ordId, clOrdId, errno, errMsg};
- * cancelBatch {success, reject}. Order times are in milliseconds, as the docs' examples are.
+ * cancelBatch {success, reject}. Order times are in milliseconds, as the docs' examples are. It runs
+ * on the fake exchange (exchanges/core/testing/fake-exchange.ts).
+ *
+ * Every call checks the parameters Coinstore documents as required (symbol, side, ordType,
+ * timestamp, and ordPrice and ordQty of a LIMIT order, per item of a batch too; symbol and ordId on
+ * a cancel; symbol and orderIds on a batch cancel; ordId or clOrdId on orderInfo) and answers 400
+ * "<field> is required" otherwise. Coinstore documents no paging of the active orders and no cancel-all.
  */
 export interface CoinstoreMockOrder {
   baseCurrency: string;
@@ -46,6 +53,8 @@ export interface CoinstoreMock {
   rateLimitNext(): void;
   failNext(code: number, message: string, status?: number): void;
   refuseNextBatchItem(index: number, code: number, message: string): void;
+  /** the fake underneath */
+  fake: FakeExchange;
   close(): Promise<void>;
 }
 
@@ -62,23 +71,16 @@ export function coinstoreExpectedSign(secret: string, expires: string, payload: 
 
 export async function startCoinstoreMock(options: { now?: () => number } = {}): Promise<CoinstoreMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
   const orders = new Map<string, CoinstoreMockOrder>();
   let seq = 1694171424893030000n;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: number; message: string; status: number } | undefined;
-  let refusal: { index: number; code: number; message: string } | undefined;
 
   const error = (status: number, code: number, message: string): MockReply => ({
     status,
     body: { code, message, data: null },
   });
-  const ok = (data: unknown): MockReply => ({ body: { code: 0, message: "", data } });
   // Long ids travel as bare JSON numbers, as Coinstore sends them.
-  const raw = (data: unknown): MockReply => ({
-    body: JSON.stringify({ code: 0, message: "", data }).replace(/"ordId":"(\d+)"/g, '"ordId":$1'),
-  });
+  const text = (data: unknown) =>
+    JSON.stringify({ code: 0, message: "", data }).replace(/"ordId":"(\d+)"/g, '"ordId":$1');
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     if (req.headers["x-cs-apikey"] !== COINSTORE_KEY) return error(401, 401, "Unauthorized: invalid api key");
@@ -87,23 +89,10 @@ export async function startCoinstoreMock(options: { now?: () => number } = {}): 
     if (req.headers["x-cs-sign"] !== coinstoreExpectedSign(COINSTORE_SECRET, expires, payload))
       return error(401, 401, "Signature-Failed");
     if (Math.abs(now() - Number(expires)) > COINSTORE_WINDOW_MS) return error(401, 401, "Expired request");
-    if (rateLimit) {
-      rateLimit = false;
-      return { ...error(429, 429, "Too Many Requests"), headers: { "retry-after": "2" } };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.status, f.code, f.message);
-    }
     return undefined;
   }
-  server.intercept((req) => verify(req));
 
-  function place(
-    symbol: string,
-    input: Record<string, unknown>,
-  ): CoinstoreMockOrder | { code: number; message: string } {
+  function place(symbol: string, input: FakeParams): CoinstoreMockOrder | { code: number; message: string } {
     if (symbol !== "BTCUSDT") return { code: 3101, message: "symbol not found" };
     if (input.ordType !== "LIMIT" || input.timeInForce !== "GTC")
       return { code: 3102, message: "only LIMIT GTC in this mock" };
@@ -134,98 +123,128 @@ export async function startCoinstoreMock(options: { now?: () => number } = {}): 
     return order;
   }
   const open = (o: CoinstoreMockOrder) => o.ordStatus === "SUBMITTED" || o.ordStatus === "PARTIAL_FILLED";
-  const body = (req: ReceivedRequest) => JSON.parse(req.body || "{}") as Record<string, unknown>;
+  const timestamp = (b: FakeParams) => {
+    if (typeof b.timestamp !== "number") throw refuse(400, "timestamp is required", 400);
+  };
 
-  server.on("POST /api/trade/order/place", (req) => {
-    const b = body(req);
-    if (typeof b.timestamp !== "number") return error(400, 400, "timestamp is required");
-    const result = place(String(b.symbol), b);
-    if (!("ordId" in result)) return error(400, result.code, result.message);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return { ...raw({ ordId: result.ordId }), delayMs: d };
-  });
-  server.on("POST /api/trade/order/placeBatch", (req) => {
-    const b = body(req);
-    if (typeof b.timestamp !== "number") return error(400, 400, "timestamp is required");
-    const list = (b.orders ?? []) as Record<string, unknown>[];
-    const refuse = refusal;
-    refusal = undefined;
-    return raw(
-      list.map((item, index) => {
-        const result =
-          refuse?.index === index ? { code: refuse.code, message: refuse.message } : place(String(b.symbol), item);
-        return "ordId" in result
-          ? { ordId: result.ordId, clOrdId: result.clOrdId }
-          : { clOrdId: item.clOrdId, errno: result.code, errMsg: result.message };
-      }),
-    );
-  });
-  server.on("POST /api/trade/order/cancel", (req) => {
-    const b = body(req);
-    const order = orders.get(String(b.ordId));
-    if (!order || order.symbol !== b.symbol || !open(order)) return error(400, 404, "order not found");
-    order.ordStatus = "CANCELED";
-    return raw({ clientOrderId: order.clOrdId, state: "CANCELED", ordId: order.ordId });
-  });
-  server.on("POST /api/trade/order/cancelBatch", (req) => {
-    const b = body(req);
-    const ids = (b.orderIds ?? []) as string[];
-    const success: string[] = [];
-    const reject: string[] = [];
-    for (const ordId of ids) {
-      const order = orders.get(String(ordId));
-      if (!order || !open(order)) reject.push(String(ordId));
-      else {
-        order.ordStatus = "CANCELED";
-        success.push(String(ordId));
-      }
-    }
-    return { body: JSON.stringify({ code: 0, data: { success, reject } }).replace(/"(\d{16,})"/g, "$1") };
-  });
-  server.on("GET /api/v2/trade/order/orderInfo", (req) => {
-    const q = parseQuery(req.query);
-    const order = q.ordId ? orders.get(q.ordId) : [...orders.values()].find((o) => o.clOrdId === q.clOrdId);
-    if (!order) return raw([{ ordId: q.ordId ?? "0", clOrdId: q.clOrdId ?? "", ordStatus: "NOT_FOUND", side: "BUY" }]);
-    return raw([{ ...order, orderUpdateTime: order.timestamp }]);
-  });
-  server.on("GET /api/v2/trade/order/active", (req) => {
-    const q = parseQuery(req.query);
-    return raw([...orders.values()].filter((o) => o.symbol === q.symbol && open(o)));
-  });
-  server.on("POST /api/spot/accountList", () =>
-    ok([
-      {
-        uid: 315,
-        accountId: 1134971,
-        currency: "USDT",
-        balance: "1000.123456789012345678",
-        type: 1,
-        typeName: "AVAILABLE",
+  const ORDER = ["side", "ordType", "ordPrice", "ordQty"];
+  const fake = await startFakeExchange({
+    name: "coinstore",
+    verify,
+    envelope: {
+      ok: (data) => ({ body: text(data) }),
+      error: (e) => error(e.status ?? 400, Number(e.code), e.msg),
+    },
+    rateLimited: () => ({ ...error(429, 429, "Too Many Requests"), headers: { "retry-after": "2" } }),
+    missing: (name) => ({ code: 400, msg: `${name.replace(/^orders\[\]\./, "")} is required`, status: 400 }),
+    routes: {
+      "POST /api/trade/order/place": {
+        required: ["symbol", ...ORDER, "timestamp"],
+        create: true,
+        handle: ({ params: b }) => {
+          timestamp(b);
+          const result = place(String(b.symbol), b);
+          if (!("ordId" in result)) throw refuse(result.code, result.message, 400);
+          return { ordId: result.ordId };
+        },
       },
-      { uid: 315, accountId: 1134971, currency: "USDT", balance: "20", type: 4, typeName: "FROZEN" },
-      { uid: 315, accountId: 1134972, currency: "btc", balance: "0.5", type: 1, typeName: "AVAILABLE" },
-      { uid: 315, accountId: 1134972, currency: "btc", balance: "0", type: 4, typeName: "FROZEN" },
-      { uid: 315, accountId: 1134973, currency: "CST", balance: "0", type: 1, typeName: "AVAILABLE" },
-    ]),
-  );
+      "POST /api/trade/order/placeBatch": {
+        required: ["symbol", ...ORDER.map((name) => `orders[].${name}`), "timestamp"],
+        handle: ({ params: b }) => {
+          timestamp(b);
+          const answer = (b.orders as FakeParams[]).map((item, index) => {
+            const fault = fake.takeBatchFault(index);
+            const result =
+              fault && "refuse" in fault
+                ? { code: Number(fault.refuse.code), message: fault.refuse.msg }
+                : place(String(b.symbol), item);
+            return "ordId" in result
+              ? { ordId: result.ordId, clOrdId: result.clOrdId }
+              : { clOrdId: item.clOrdId, errno: result.code, errMsg: result.message };
+          });
+          fake.endBatch();
+          return answer;
+        },
+      },
+      "POST /api/trade/order/cancel": {
+        required: ["symbol", "ordId"],
+        handle: ({ params: b }) => {
+          const order = orders.get(String(b.ordId));
+          if (!order || order.symbol !== b.symbol || !open(order)) throw refuse(404, "order not found", 400);
+          order.ordStatus = "CANCELED";
+          return { clientOrderId: order.clOrdId, state: "CANCELED", ordId: order.ordId };
+        },
+      },
+      "POST /api/trade/order/cancelBatch": {
+        required: ["symbol", "orderIds"],
+        handle: ({ params: b }) => {
+          const success: string[] = [];
+          const reject: string[] = [];
+          for (const ordId of b.orderIds as string[]) {
+            const order = orders.get(String(ordId));
+            if (!order || !open(order)) reject.push(String(ordId));
+            else {
+              order.ordStatus = "CANCELED";
+              success.push(String(ordId));
+            }
+          }
+          return rawReply({
+            body: JSON.stringify({ code: 0, data: { success, reject } }).replace(/"(\d{16,})"/g, "$1"),
+          });
+        },
+      },
+      "GET /api/v2/trade/order/orderInfo": {
+        required: [["ordId", "clOrdId"]],
+        handle: ({ params: q }) => {
+          const order = q.ordId
+            ? orders.get(String(q.ordId))
+            : [...orders.values()].find((o) => o.clOrdId === q.clOrdId);
+          if (!order) return [{ ordId: q.ordId ?? "0", clOrdId: q.clOrdId ?? "", ordStatus: "NOT_FOUND", side: "BUY" }];
+          return [{ ...order, orderUpdateTime: order.timestamp }];
+        },
+      },
+      "GET /api/v2/trade/order/active": {
+        handle: ({ params: q }) => [...orders.values()].filter((o) => o.symbol === q.symbol && open(o)),
+      },
+      "POST /api/spot/accountList": {
+        handle: () =>
+          rawReply({
+            body: {
+              code: 0,
+              message: "",
+              data: [
+                {
+                  uid: 315,
+                  accountId: 1134971,
+                  currency: "USDT",
+                  balance: "1000.123456789012345678",
+                  type: 1,
+                  typeName: "AVAILABLE",
+                },
+                { uid: 315, accountId: 1134971, currency: "USDT", balance: "20", type: 4, typeName: "FROZEN" },
+                { uid: 315, accountId: 1134972, currency: "btc", balance: "0.5", type: 1, typeName: "AVAILABLE" },
+                { uid: 315, accountId: 1134972, currency: "btc", balance: "0", type: 4, typeName: "FROZEN" },
+                { uid: 315, accountId: 1134973, currency: "CST", balance: "0", type: 1, typeName: "AVAILABLE" },
+              ],
+            },
+          }),
+      },
+    },
+  });
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    fake,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, message, status = 400) {
-      failure = { code, message, status };
+      fake.failNext({ code, msg: message, status });
     },
     refuseNextBatchItem(index, code, message) {
-      refusal = { index, code, message };
+      fake.refuseNextBatchItem(index, { code, msg: message });
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

@@ -145,6 +145,86 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
     expect([...mock.orders.values()].every((o) => o.ordStatus === "CANCELED")).toBe(true);
   });
 
+  it("a partly failed batch cancel resolves to the ids in success; the rejected ones are not among them", async () => {
+    const a = await coinstore.createOrder(buy);
+    const b = await coinstore.createOrder({ ...buy, price: "30001" });
+    await coinstore.cancelOrder("BTC/USDT", b.id);
+    await expect(coinstore.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).resolves.toEqual([a.id]);
+    expect(mock.orders.get(a.id)!.ordStatus).toBe("CANCELED");
+    await expect(coinstore.cancelBatch("BTC/USDT", ["778"])).resolves.toEqual([]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (400)", async () => {
+    const [a, b] = await coinstore.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await coinstore.createOrder(buy);
+    await coinstore.fetchOrder("BTC/USDT", a!.id);
+    await coinstore.cancelOrder("BTC/USDT", a!.id);
+    await coinstore.cancelBatch("BTC/USDT", [b!.id]);
+    const order = { ordType: "LIMIT", timeInForce: "GTC" };
+    expect(
+      mock.server.requests.map((r) => [r.path, r.method === "GET" ? parseQuery(r.query) : JSON.parse(r.body)]),
+    ).toEqual([
+      [
+        "/api/trade/order/placeBatch",
+        {
+          symbol: "BTCUSDT",
+          timestamp: expect.any(Number),
+          orders: [
+            expect.objectContaining({ ...order, side: "BUY", ordQty: "1", ordPrice: "100" }),
+            expect.objectContaining({ ...order, side: "SELL", ordQty: "2", ordPrice: "200" }),
+          ],
+        },
+      ],
+      [
+        "/api/trade/order/place",
+        expect.objectContaining({ ...order, symbol: "BTCUSDT", side: "BUY", ordQty: "0.01", ordPrice: "30000" }),
+      ],
+      ["/api/v2/trade/order/orderInfo", { ordId: a!.id }],
+      ["/api/trade/order/cancel", { symbol: "BTCUSDT", ordId: a!.id }],
+      ["/api/trade/order/cancelBatch", { symbol: "BTCUSDT", orderIds: [b!.id] }],
+    ]);
+    const ts = Date.now();
+    for (const [method, path, params, field] of [
+      [
+        "POST",
+        "/api/trade/order/place",
+        { symbol: "BTCUSDT", ...order, side: "BUY", ordPrice: "1", timestamp: ts },
+        "ordQty",
+      ],
+      [
+        "POST",
+        "/api/trade/order/place",
+        { symbol: "BTCUSDT", ...order, side: "BUY", ordPrice: "1", ordQty: "1" },
+        "timestamp",
+      ],
+      [
+        "POST",
+        "/api/trade/order/placeBatch",
+        { symbol: "BTCUSDT", orders: [{ ...order, ordPrice: "1", ordQty: "1" }], timestamp: ts },
+        "side",
+      ],
+      ["POST", "/api/trade/order/cancel", { symbol: "BTCUSDT" }, "ordId"],
+      ["POST", "/api/trade/order/cancelBatch", { orderIds: ["1"] }, "symbol"],
+      ["GET", "/api/v2/trade/order/orderInfo", {}, "ordId or clOrdId"],
+    ] as const) {
+      const request = coinstoreSignedRequest(credentials, ts, method, path, params);
+      const bare = await fetch(`${mock.url}${path}${request.query ? `?${request.query}` : ""}`, {
+        method,
+        headers: request.headers,
+        ...(method === "POST" ? { body: request.body } : {}),
+      });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        400,
+        { code: 400, message: `${field} is required`, data: null },
+      ]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
   it('rejects cancel all with "Not supported for coinstore" before any request (001 §9)', async () => {
     expect(await rejection(coinstore.cancelAll("BTC/USDT"))).toMatchObject({
       kind: "unsupported",
@@ -307,5 +387,189 @@ describe("coinstore through the built CLI", () => {
       unsupported: ["cancel-all"],
       balances: { USDT: { f: "1000.123456789012345678", l: "20" } },
     });
+  });
+});
+
+describe("coinstore off the happy path (issue 25)", () => {
+  const ok = (data: unknown, status = 200) => ({ status, body: { code: 0, message: "", data } });
+
+  it("signs a GET's query with no body and a POST's JSON body, always with JSON headers", () => {
+    const get = coinstoreSignedRequest(credentials, 60_000, "GET", "/p", { a: "1" });
+    expect([get.query, get.body, get.headers["Content-Type"]]).toEqual(["a=1", "", "application/json"]);
+    const key = createHmac("sha256", COINSTORE_SECRET).update("2").digest("hex");
+    expect(get.headers["X-CS-SIGN"]).toBe(createHmac("sha256", key).update("a=1").digest("hex"));
+    const post = coinstoreSignedRequest(credentials, 60_000, "POST", "/p", { a: "1" });
+    expect([post.query, post.body, post.headers["X-CS-EXPIRES"]]).toEqual(["", '{"a":"1"}', "60000"]);
+  });
+
+  it("reads an order without currencies, client id or type, its v1 ordState, and no rawStatus without a state", () => {
+    expect(parseCoinstoreOrder({ ordId: 5, side: "SELL", timestamp: 1700000000000 }, "ETH/USDT")).toStrictEqual({
+      pair: "ETH/USDT",
+      id: "5",
+      clientOrderId: "",
+      price: "0",
+      amount: "0",
+      filled: "0",
+      type: "limit",
+      side: "Sell",
+      status: undefined,
+      timestamp: 1700000000000,
+    });
+    expect(
+      parseCoinstoreOrder({ ordId: 5, side: "BUY", ordState: "FILLED", ordType: "MARKET", baseCurrency: "BTC" }, "X/Y"),
+    ).toMatchObject({ pair: "X/Y", type: "market", status: "closed", rawStatus: "FILLED" });
+    expect(coinstoreOrderFromInfo([], "BTC/USDT")).toBeUndefined();
+    expect(coinstoreOrderFromInfo(null, "BTC/USDT")).toBeUndefined();
+    expect(coinstoreOrderFromInfo({ ordId: 1, side: "BUY", ordStatus: "SUBMITTED" }, "BTC/USDT")?.id).toBe("1");
+  });
+
+  it("reads type 4 as FROZEN without a typeName, anything else as available", () => {
+    expect(
+      parseCoinstoreBalances([
+        { currency: "a", balance: "1", type: 4 },
+        { currency: "a", balance: "2", type: 1 },
+        { currency: "b", balance: "3" },
+      ]),
+    ).toEqual({ A: { f: "2", l: "1" }, B: { f: "3", l: "0" } });
+  });
+
+  it("answers a placed order with filled 0 and type limit, reads order_id too, and sells as SELL", async () => {
+    expect(await coinstore.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit" });
+    expect(lastBody()).toMatchObject({ side: "SELL" });
+    mock.fake.replyNext(ok({ order_id: "77" }));
+    expect((await coinstore.createOrder(buy)).id).toBe("77");
+  });
+
+  it("reads code 0 under HTTP 4xx as a failure, the message from message or msg, else the HTTP status", async () => {
+    mock.fake.replyNext(ok({}, 400));
+    expect((await rejection(coinstore.fetchBalances())).message).toBe("ExchangeId: coinstore, msg: HTTP 400 (code 0)");
+    mock.fake.replyNext({ status: 200, body: { code: 3101, message: "", msg: "from msg" } });
+    expect((await rejection(coinstore.fetchBalances())).message).toBe(
+      "ExchangeId: coinstore, msg: from msg (code 3101)",
+    );
+    mock.fake.replyNext({ status: 502, body: { code: { odd: true }, message: 5 } });
+    const error = await rejection(coinstore.fetchBalances());
+    expect([error.code, error.message]).toEqual([undefined, "ExchangeId: coinstore, msg: HTTP 502"]);
+  });
+
+  it("fails a batch shorter than asked, or with an item without ordId, naming no code", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1" },
+      { side: "Buy" as const, amount: "1", price: "2" },
+    ];
+    mock.fake.replyNext(ok([{ ordId: "1" }]));
+    expect((await rejection(coinstore.createBatch("BTC/USDT", two))).detail).toBe(
+      "One of orders threw an error (, not placed)",
+    );
+    mock.fake.replyNext(
+      ok([
+        { ordId: "1", errno: 0 },
+        { clOrdId: "x", errno: null },
+      ]),
+    );
+    expect((await rejection(coinstore.createBatch("BTC/USDT", two))).detail).toBe(
+      "One of orders threw an error (, not placed)",
+    );
+    mock.fake.replyNext(ok([{ ordId: "1", errno: 0 }, { ordId: "2" }]));
+    expect((await coinstore.createBatch("BTC/USDT", two)).map((o) => o.id)).toEqual(["1", "2"]);
+  });
+
+  it("takes the ordId of a cancel answer, else the id asked; a batch cancel without success list is none", async () => {
+    mock.fake.replyNext(ok({ ordId: 99 }));
+    await expect(coinstore.cancelOrder("BTC/USDT", "5")).resolves.toBe("99");
+    mock.fake.replyNext(ok(null));
+    await expect(coinstore.cancelOrder("BTC/USDT", "5")).resolves.toBe("5");
+    mock.fake.replyNext(ok({ reject: ["5"] }));
+    await expect(coinstore.cancelBatch("BTC/USDT", ["5"])).resolves.toEqual([]);
+  });
+
+  it("reads NOT_FOUND as order-not-found and a null list of open orders as none", async () => {
+    expect(await rejection(coinstore.fetchOrder("BTC/USDT", "123"))).toMatchObject({
+      kind: "order-not-found",
+      message: "ExchangeId: coinstore, msg: Order 123 not found",
+    });
+    mock.fake.replyNext(ok(null));
+    await expect(coinstore.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("reads the pair from both currencies, FROZEN by its typeName, and codes by kind under HTTP 200", async () => {
+    expect(parseCoinstoreOrder({ ordId: 1, side: "BUY", baseCurrency: "ETH", quoteCurrency: "BTC" }, "X/Y").pair).toBe(
+      "ETH/BTC",
+    );
+    expect(parseCoinstoreBalances([{ currency: "a", balance: "1", typeName: "FROZEN" }])).toEqual({
+      A: { f: "0", l: "1" },
+    });
+    for (const [code, kind] of [
+      [401, "auth"],
+      [403, "auth"],
+      [429, "rate-limit"],
+      [404, "order-not-found"],
+      ["3101", "invalid-order"],
+    ] as const) {
+      mock.fake.replyNext({ status: 200, body: { code, message: "x" } });
+      expect([code, await rejection(coinstore.fetchBalances())]).toMatchObject([code, { kind, code }]);
+    }
+    mock.fake.replyNext({ status: 502, body: { code: "x", msg: 7 } });
+    expect((await rejection(coinstore.fetchBalances())).message).toBe("ExchangeId: coinstore, msg: HTTP 502 (code x)");
+  });
+
+  it("fails a create answered without ordId or order_id, and a batch with an item naming an errno beside its ordId", async () => {
+    mock.fake.replyNext(ok({}));
+    await expect(coinstore.createOrder(buy)).rejects.toThrow();
+    expect(mock.orders.size).toBe(0);
+    mock.fake.replyNext(ok([{ ordId: "1" }, { ordId: "2", errno: 3101, errMsg: "symbol not found" }]));
+    expect(
+      await rejection(
+        coinstore.createBatch("BTC/USDT", [
+          { side: "Buy", amount: "1", price: "1" },
+          { side: "Buy", amount: "1", price: "2" },
+        ]),
+      ),
+    ).toMatchObject({ code: 3101, detail: "One of orders threw an error (3101, symbol not found)" });
+  });
+
+  it("re-sends a timed-out create after a look-up answered 404, not after one that failed otherwise", async () => {
+    for (const [code, resent] of [
+      [404, true],
+      [401, false],
+    ] as const) {
+      mock.orders.clear();
+      mock.server.requests.length = 0;
+      let step = 0;
+      mock.server.intercept((req) => {
+        if (req.path === "/api/trade/order/place" && step === 0) {
+          step = 1;
+          return { status: 504, body: {}, delayMs: 1500 };
+        }
+        if (req.path === "/api/v2/trade/order/orderInfo" && step === 1) {
+          step = 2;
+          return { status: 200, body: { code, message: "no", data: null } };
+        }
+        return undefined;
+      });
+      const slow = createExchange("coinstore", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+      if (resent) await slow.createOrder(buy);
+      else await rejection(slow.createOrder(buy));
+      expect(routes()).toHaveLength(resent ? 3 : 2);
+    }
+    const adapter = new CoinstoreAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api.coinstore.com");
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/api/trade/order/place" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("coinstore", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual([
+      "POST /api/trade/order/place",
+      "GET /api/v2/trade/order/orderInfo",
+      "POST /api/trade/order/place",
+    ]);
   });
 });

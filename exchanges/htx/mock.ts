@@ -1,13 +1,28 @@
 import { createHmac } from "node:crypto";
-import { type MockReply, type MockServer, type ReceivedRequest, startMockServer } from "../core/testing/http-mock.js";
+import {
+  type FakeExchange,
+  type FakeParams,
+  FakeRefusal,
+  type PageSize,
+  refuse,
+  startFakeExchange,
+} from "../core/testing/fake-exchange.js";
+import { type MockReply, type MockServer, parseQuery, type ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
- * An HTX spot v1 mock on 127.0.0.1. It verifies every private request the way HTX documents
- * signature version 2: AccessKeyId, SignatureMethod=HmacSHA256, SignatureVersion=2, Timestamp
- * (UTC YYYY-MM-DDThh:mm:ss, within 5 minutes) in the query; it re-sorts the received parameters by
- * ASCII, re-encodes them and checks Signature = base64 HMAC-SHA256 over
- * "METHOD\nhost\npath\nquery", with the Host the request arrived on. Answers use
- * {status: "ok", data}; errors {status: "error", "err-code", "err-msg", data: null}.
+ * An HTX spot v1 mock on the fake exchange (exchanges/core/testing/fake-exchange.ts). It verifies
+ * every private request the way HTX documents signature version 2: AccessKeyId,
+ * SignatureMethod=HmacSHA256, SignatureVersion=2, Timestamp (UTC YYYY-MM-DDThh:mm:ss, within 5
+ * minutes) in the query; it re-sorts the received parameters by ASCII, re-encodes them and checks
+ * Signature = base64 HMAC-SHA256 over "METHOD\nhost\npath\nquery", with the Host the request
+ * arrived on. Answers use {status: "ok", data}; errors {status: "error", "err-code", "err-msg", data: null}.
+ *
+ * Every call checks the parameters HTX documents as required (account-id, symbol, type, amount and
+ * the price of a limit order, per item of a batch too; order-ids or client-order-ids on a batch
+ * cancel; account-id on cancel-all; account-id and symbol on the open orders; clientOrderId on the
+ * lookup by client id) and answers validation-constraints-required "Field is missing: …" otherwise.
+ * Open orders come newest first in pages of `size` (default 100, at most 500) from the order id in
+ * `from`, with `direct` next (older) or prev (newer).
  */
 export interface HtxMockOrder {
   id: number;
@@ -37,6 +52,8 @@ export interface HtxMock {
   rateLimitNext(): void;
   failNext(code: string, msg: string, status?: number): void;
   refuseNextBatchItem(index: number, code: string, msg: string): void;
+  /** the fake underneath */
+  fake: FakeExchange;
   close(): Promise<void>;
 }
 
@@ -48,19 +65,14 @@ const encode = (value: string) =>
 
 export async function startHtxMock(options: { now?: () => number } = {}): Promise<HtxMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
   const orders = new Map<string, HtxMockOrder>();
   let seq = 356501383558845;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: string; msg: string; status: number } | undefined;
-  let refusal: { index: number; code: string; msg: string } | undefined;
 
   const error = (code: string, msg: string, status = 200): MockReply => ({
     status,
     body: { status: "error", "err-code": code, "err-msg": msg, data: null },
   });
-  const ok = (data: unknown, delayMs = 0): MockReply => ({ body: { status: "ok", data }, delayMs });
+  const invalid = (msg: string) => refuse("invalid-parameter", msg);
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     const pairs = req.query
@@ -88,43 +100,10 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
       .digest("base64");
     if (params.get("Signature") !== expected)
       return error("api-signature-not-valid", "Signature not valid: Verification failure [校验失败]");
-    if (rateLimit) {
-      rateLimit = false;
-      return {
-        status: 429,
-        headers: { "x-hb-ratelimit-requests-remain": "0", "x-hb-ratelimit-requests-expire": String(now() + 1000) },
-        body: { status: "error", "err-code": "api-request-too-frequent", "err-msg": "exceeded rate limit", data: null },
-      };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.code, f.msg, f.status);
-    }
     return undefined;
   }
 
-  const mock: HtxMock = {
-    server,
-    url: server.url,
-    orders,
-    spotAccount: 100009,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
-    failNext(code, msg, status = 200) {
-      failure = { code, msg, status };
-    },
-    refuseNextBatchItem(index, code, msg) {
-      refusal = { index, code, msg };
-    },
-    close: () => server.close(),
-  };
-
-  function place(input: Record<string, unknown>): HtxMockOrder | { code: string; msg: string } {
+  function place(input: FakeParams): HtxMockOrder | { code: string; msg: string } {
     if (String(input["account-id"]) !== String(mock.spotAccount))
       return {
         code: "account-frozen-account-inexistent-error",
@@ -159,136 +138,207 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
     o.state = "canceled";
     o["canceled-at"] = now();
   };
+  const account = (params: FakeParams) => {
+    if (String(params["account-id"]) !== String(mock.spotAccount)) throw invalid("account-id invalid");
+  };
+  /** Docs: size [1, max], its default when absent. */
+  const size = (name: string, def: number, max: number): PageSize => ({
+    name,
+    default: def,
+    max,
+    invalid: { code: "invalid-parameter", msg: `${name} invalid` },
+  });
+  const readSize = (params: FakeParams, form: PageSize) => {
+    const n = params[form.name] === undefined ? form.default : Number(params[form.name]);
+    if (!Number.isInteger(n) || n < 1 || n > form.max) throw new FakeRefusal(form.invalid);
+    return n;
+  };
 
-  server.intercept((req) => {
-    const denied = verify(req);
-    if (denied) return denied;
-    let m = /^\/v1\/order\/orders\/(\d+)\/submitcancel$/.exec(req.path);
-    if (m && req.method === "POST") {
-      const order = orders.get(m[1]!);
-      if (!order) return error("base-record-invalid", "record invalid");
-      if (!isOpen(order)) return error("order-orderstate-error", "the order state is error");
-      cancel(order);
-      return ok(m[1]);
-    }
-    m = /^\/v1\/order\/orders\/(\d+)$/.exec(req.path);
-    if (m && req.method === "GET") {
-      const order = orders.get(m[1]!);
-      return order ? ok(order) : error("base-record-invalid", "record invalid");
-    }
-    m = /^\/v1\/account\/accounts\/(\d+)\/balance$/.exec(req.path);
-    if (m && req.method === "GET") {
-      if (Number(m[1]) !== mock.spotAccount)
-        return error("account-frozen-account-inexistent-error", "account not found");
-      return ok({
-        id: mock.spotAccount,
-        type: "spot",
-        state: "working",
-        list: [
-          { currency: "usdt", type: "trade", balance: "91.850043797676510303", "seq-num": "477" },
-          { currency: "usdt", type: "frozen", balance: "5.160000000000000015", "seq-num": "477" },
-          { currency: "poly", type: "trade", balance: "0.04", "seq-num": "2" },
-          { currency: "poly", type: "frozen", balance: "0", "seq-num": "2" },
-          { currency: "ht", type: "trade", balance: "0", "seq-num": "1" },
-          { currency: "ht", type: "frozen", balance: "0", "seq-num": "1" },
+  // Place a New Order: account-id, symbol, type and amount are required; price for a limit order.
+  const ORDER = ["account-id", "symbol", "type", "amount", "price"];
+  const fake = await startFakeExchange({
+    name: "htx",
+    verify,
+    // GET parameters travel in the signed query, POST parameters in the JSON body only
+    params: (req) => (req.method === "GET" ? parseQuery(req.query) : (JSON.parse(req.body || "{}") as FakeParams)),
+    envelope: {
+      ok: (data) => ({ body: { status: "ok", data } }),
+      error: (e) => error(String(e.code), e.msg, e.status),
+    },
+    rateLimited: () => ({
+      status: 429,
+      headers: { "x-hb-ratelimit-requests-remain": "0", "x-hb-ratelimit-requests-expire": String(now() + 1000) },
+      body: { status: "error", "err-code": "api-request-too-frequent", "err-msg": "exceeded rate limit", data: null },
+    }),
+    missing: (name) => ({
+      code: "validation-constraints-required",
+      msg: `Field is missing: ${name.replace(/^\[\]\./, "")}.`,
+    }),
+    routes: {
+      "GET /v1/account/accounts": {
+        handle: () => [
+          { id: 100010, type: "otc", subtype: "", state: "working" },
+          ...(mock.spotAccount === undefined
+            ? []
+            : [{ id: mock.spotAccount, type: "spot", subtype: "", state: "working" }]),
         ],
-      });
-    }
-    return undefined;
+      },
+      "GET /v1/account/accounts/:account/balance": {
+        handle: ({ path }) => {
+          if (Number(path.account) !== mock.spotAccount)
+            throw refuse("account-frozen-account-inexistent-error", "account not found");
+          return {
+            id: mock.spotAccount,
+            type: "spot",
+            state: "working",
+            list: [
+              { currency: "usdt", type: "trade", balance: "91.850043797676510303", "seq-num": "477" },
+              { currency: "usdt", type: "frozen", balance: "5.160000000000000015", "seq-num": "477" },
+              { currency: "poly", type: "trade", balance: "0.04", "seq-num": "2" },
+              { currency: "poly", type: "frozen", balance: "0", "seq-num": "2" },
+              { currency: "ht", type: "trade", balance: "0", "seq-num": "1" },
+              { currency: "ht", type: "frozen", balance: "0", "seq-num": "1" },
+            ],
+          };
+        },
+      },
+      "POST /v1/order/orders/place": {
+        required: ORDER,
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params);
+          if ("code" in result) throw refuse(result.code, result.msg);
+          return String(result.id);
+        },
+      },
+      "POST /v1/order/batch-orders": {
+        required: ORDER.map((name) => `[].${name}`),
+        handle: ({ params }) => {
+          const list = params as unknown as FakeParams[];
+          if (list.length > 10) throw invalid("batch size exceeds 10");
+          const answer = list.map((item, index) => {
+            const fault = fake.takeBatchFault(index);
+            const result =
+              fault && "refuse" in fault ? { code: String(fault.refuse.code), msg: fault.refuse.msg } : place(item);
+            return "code" in result
+              ? { "client-order-id": item["client-order-id"], "err-code": result.code, "err-msg": result.msg }
+              : { "order-id": result.id, "client-order-id": result["client-order-id"] };
+          });
+          fake.endBatch();
+          return answer;
+        },
+      },
+      "POST /v1/order/orders/:id/submitcancel": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id!);
+          if (!order) throw refuse("base-record-invalid", "record invalid");
+          if (!isOpen(order)) throw refuse("order-orderstate-error", "the order state is error");
+          cancel(order);
+          return path.id;
+        },
+      },
+      "POST /v1/order/orders/batchcancel": {
+        required: [["order-ids", "client-order-ids"]],
+        handle: ({ params }) => {
+          const ids = (params["order-ids"] ?? []) as string[];
+          if (ids.length > 50) throw invalid("order-ids size exceeds 50");
+          const success: string[] = [];
+          const failed: unknown[] = [];
+          for (const id of ids) {
+            const order = orders.get(id);
+            if (order && isOpen(order)) {
+              cancel(order);
+              success.push(id);
+            } else if (order)
+              failed.push({
+                "err-msg": "Incorrect order state",
+                "order-state": 7,
+                "order-id": id,
+                "err-code": "order-orderstate-error",
+              });
+            else failed.push({ "err-msg": "The record is not found.", "order-id": id, "err-code": "base-not-found" });
+          }
+          return { success, failed };
+        },
+      },
+      "POST /v1/order/orders/batchCancelOpenOrders": {
+        required: ["account-id"],
+        handle: ({ params }) => {
+          account(params);
+          // Docs: size [1, 100], default 100; next-id is the next order still open, -1 when none is.
+          const n = readSize(params, size("size", 100, 100));
+          const symbols = params.symbol ? String(params.symbol).split(",") : undefined;
+          const open = [...orders.values()].filter((o) => isOpen(o) && (!symbols || symbols.includes(o.symbol)));
+          for (const o of open.slice(0, n)) cancel(o);
+          const next = open[n];
+          return { "success-count": Math.min(n, open.length), "failed-count": 0, "next-id": next ? next.id : -1 };
+        },
+      },
+      "GET /v1/order/orders/getClientOrder": {
+        required: ["clientOrderId"],
+        handle: ({ params }) => {
+          const order = [...orders.values()].find((o) => o["client-order-id"] === params.clientOrderId);
+          if (!order) throw refuse("base-record-invalid", "record invalid");
+          return order;
+        },
+      },
+      "GET /v1/order/orders/:id": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id!);
+          if (!order) throw refuse("base-record-invalid", "record invalid");
+          return order;
+        },
+      },
+      "GET /v1/order/openOrders": {
+        required: ["account-id", "symbol"],
+        handle: ({ params }) => {
+          account(params);
+          const n = readSize(params, size("size", 100, 500));
+          // newest first; from an order id, next walks to older orders and prev to newer ones
+          let list = [...orders.values()]
+            .filter((o) => isOpen(o) && o.symbol === params.symbol)
+            .sort((a, b) => b.id - a.id);
+          if (params.from !== undefined) {
+            const from = Number(params.from);
+            if (params.direct === "prev") list = list.filter((o) => o.id > from).slice(-n);
+            else if (params.direct === "next") list = list.filter((o) => o.id < from);
+            else throw invalid("direct is required with from");
+          }
+          return list.slice(0, n).map((o) => ({
+            id: o.id,
+            "client-order-id": o["client-order-id"],
+            symbol: o.symbol,
+            price: o.price,
+            "created-at": o["created-at"],
+            type: o.type,
+            "filled-amount": o["field-amount"],
+            "filled-cash-amount": o["field-cash-amount"],
+            "filled-fees": o["field-fees"],
+            source: o.source,
+            state: o.state,
+            amount: o.amount,
+            "account-id": o["account-id"],
+          }));
+        },
+      },
+    },
   });
 
-  server.on("GET /v1/account/accounts", () =>
-    ok([
-      { id: 100010, type: "otc", subtype: "", state: "working" },
-      ...(mock.spotAccount === undefined
-        ? []
-        : [{ id: mock.spotAccount, type: "spot", subtype: "", state: "working" }]),
-    ]),
-  );
-  server.on("POST /v1/order/orders/place", (req) => {
-    const result = place(JSON.parse(req.body));
-    if ("code" in result) return error(result.code, result.msg);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return ok(String(result.id), d);
-  });
-  server.on("POST /v1/order/batch-orders", (req) => {
-    const list = JSON.parse(req.body) as Record<string, unknown>[];
-    if (list.length > 10) return error("invalid-parameter", "batch size exceeds 10");
-    const refuse = refusal;
-    refusal = undefined;
-    return ok(
-      list.map((item, index) => {
-        const result = refuse?.index === index ? { code: refuse.code, msg: refuse.msg } : place(item);
-        return "code" in result
-          ? { "client-order-id": item["client-order-id"], "err-code": result.code, "err-msg": result.msg }
-          : { "order-id": result.id, "client-order-id": result["client-order-id"] };
-      }),
-    );
-  });
-  server.on("POST /v1/order/orders/batchcancel", (req) => {
-    const ids = (JSON.parse(req.body) as { "order-ids": string[] })["order-ids"];
-    if (ids.length > 50) return error("invalid-parameter", "order-ids size exceeds 50");
-    const success: string[] = [];
-    const failed: unknown[] = [];
-    for (const id of ids) {
-      const order = orders.get(id);
-      if (order && isOpen(order)) {
-        cancel(order);
-        success.push(id);
-      } else if (order)
-        failed.push({
-          "err-msg": "Incorrect order state",
-          "order-state": 7,
-          "order-id": id,
-          "err-code": "order-orderstate-error",
-        });
-      else failed.push({ "err-msg": "The record is not found.", "order-id": id, "err-code": "base-not-found" });
-    }
-    return ok({ success, failed });
-  });
-  server.on("POST /v1/order/orders/batchCancelOpenOrders", (req) => {
-    const input = JSON.parse(req.body) as { "account-id": string; symbol?: string; size?: number | string };
-    if (String(input["account-id"]) !== String(mock.spotAccount))
-      return error("invalid-parameter", "account-id invalid");
-    // Docs: size [1, 100], default 100; next-id is the next order still open, -1 when none is.
-    const size = Number(input.size ?? 100);
-    if (!(size >= 1 && size <= 100)) return error("invalid-parameter", "size invalid");
-    const open = [...orders.values()].filter(
-      (o) => isOpen(o) && (!input.symbol || input.symbol.split(",").includes(o.symbol)),
-    );
-    for (const o of open.slice(0, size)) cancel(o);
-    const next = open[size];
-    return ok({ "success-count": Math.min(size, open.length), "failed-count": 0, "next-id": next ? next.id : -1 });
-  });
-  server.on("GET /v1/order/openOrders", (req) => {
-    const q = Object.fromEntries(new URLSearchParams(req.query));
-    if (q["account-id"] !== String(mock.spotAccount)) return error("invalid-parameter", "account-id invalid");
-    return ok(
-      [...orders.values()]
-        .filter((o) => isOpen(o) && o.symbol === q.symbol)
-        .map((o) => ({
-          id: o.id,
-          "client-order-id": o["client-order-id"],
-          symbol: o.symbol,
-          price: o.price,
-          "created-at": o["created-at"],
-          type: o.type,
-          "filled-amount": o["field-amount"],
-          "filled-cash-amount": o["field-cash-amount"],
-          "filled-fees": o["field-fees"],
-          source: o.source,
-          state: o.state,
-          amount: o.amount,
-          "account-id": o["account-id"],
-        })),
-    );
-  });
-  server.on("GET /v1/order/orders/getClientOrder", (req) => {
-    const q = Object.fromEntries(new URLSearchParams(req.query));
-    const order = [...orders.values()].find((o) => o["client-order-id"] === q.clientOrderId);
-    return order ? ok(order) : error("base-record-invalid", "record invalid");
-  });
-
+  const mock: HtxMock = {
+    server: fake.server,
+    url: fake.url,
+    orders,
+    fake,
+    spotAccount: 100009,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
+    failNext(code, msg, status = 200) {
+      fake.failNext({ code, msg, status });
+    },
+    refuseNextBatchItem(index, code, msg) {
+      fake.refuseNextBatchItem(index, { code, msg });
+    },
+    close: () => fake.close(),
+  };
   return mock;
 }

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
+import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { HTX_KEY, HTX_SECRET, type HtxMock, startHtxMock } from "./mock.js";
@@ -10,6 +11,7 @@ import {
   htxCanonicalQuery,
   htxRetryAfterMs,
   htxSignedQuery,
+  htxSignedRequest,
   htxTimestamp,
   parseHtxBalances,
   parseHtxOrder,
@@ -198,6 +200,98 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     expect((await htx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
+  it("lists open orders in one page of 500, htx's open-order limit, newest first; the mock pages by size (default 100)", async () => {
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const template = [...mock.orders.values()][0]!;
+    for (let i = 1; i < 520; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
+    mock.orders.set("1", { ...template, id: 1, symbol: "ethusdt" });
+    mock.server.requests.length = 0;
+    const open = await htx.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id)).toEqual(Array.from({ length: 500 }, (_, i) => String(template.id + 519 - i)));
+    expect(mock.server.requests.map((r) => parseQuery(r.query))).toEqual([
+      expect.objectContaining({ "account-id": "100009", symbol: "btcusdt", size: "500" }),
+    ]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one", async () => {
+    const [a, b] = await htx.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "3", price: "300" });
+    await htx.fetchOrder("BTC/USDT", a!.id);
+    await htx.cancelOrder("BTC/USDT", a!.id);
+    await htx.cancelBatch("BTC/USDT", [b!.id]);
+    await htx.fetchOpenOrders("BTC/USDT");
+    await htx.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => {
+      const {
+        AccessKeyId: _k,
+        SignatureMethod: _m,
+        SignatureVersion: _v,
+        Timestamp: _t,
+        Signature: _s,
+        ...query
+      } = parseQuery(r.query);
+      return [`${r.method} ${r.path}`, r.method === "GET" ? query : JSON.parse(r.body)];
+    });
+    const item = { "account-id": "100009", symbol: "btcusdt", source: "spot-api" };
+    expect(sent).toEqual([
+      ["GET /v1/account/accounts", {}],
+      [
+        "POST /v1/order/batch-orders",
+        [
+          expect.objectContaining({ ...item, type: "buy-limit", amount: "1", price: "100" }),
+          expect.objectContaining({ ...item, type: "sell-limit", amount: "2", price: "200" }),
+        ],
+      ],
+      [
+        "POST /v1/order/orders/place",
+        expect.objectContaining({ ...item, type: "buy-limit", amount: "3", price: "300" }),
+      ],
+      [`GET /v1/order/orders/${a!.id}`, {}],
+      [`POST /v1/order/orders/${a!.id}/submitcancel`, {}],
+      ["POST /v1/order/orders/batchcancel", { "order-ids": [b!.id] }],
+      ["GET /v1/order/openOrders", { "account-id": "100009", symbol: "btcusdt", size: "500" }],
+      ["POST /v1/order/orders/batchCancelOpenOrders", { "account-id": "100009", symbol: "btcusdt", size: 100 }],
+    ]);
+    const host = new URL(mock.url).host;
+    for (const [method, path, params, payload, field] of [
+      ["POST", "/v1/order/orders/place", {}, { ...item, type: "buy-limit", amount: "1" }, "price"],
+      ["POST", "/v1/order/batch-orders", {}, [{ ...item, amount: "1", price: "1" }], "type"],
+      ["POST", "/v1/order/orders/batchcancel", {}, {}, "order-ids or client-order-ids"],
+      ["POST", "/v1/order/orders/batchCancelOpenOrders", {}, { symbol: "btcusdt" }, "account-id"],
+      ["GET", "/v1/order/openOrders", { "account-id": "100009" }, undefined, "symbol"],
+      ["GET", "/v1/order/orders/getClientOrder", {}, undefined, "clientOrderId"],
+    ] as const) {
+      const request = htxSignedRequest(credentials, Date.now(), method, host, path, params, payload);
+      const bare = await fetch(`${mock.url}${path}?${request.query}`, {
+        method,
+        headers: request.headers,
+        ...(method === "POST" ? { body: request.body } : {}),
+      });
+      expect([path, await bare.json()]).toEqual([
+        path,
+        {
+          status: "error",
+          "err-code": "validation-constraints-required",
+          "err-msg": `Field is missing: ${field}.`,
+          data: null,
+        },
+      ]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
+  it("a partly failed batch cancel resolves to the ids in success; the failed ones are not among them", async () => {
+    const a = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const b = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });
+    await htx.cancelOrder("BTC/USDT", b.id);
+    await expect(htx.cancelBatch("BTC/USDT", [b.id, a.id, "777"])).resolves.toEqual([a.id]);
+    expect(mock.orders.get(a.id)?.state).toBe("canceled");
+    await expect(htx.cancelBatch("BTC/USDT", ["778"])).resolves.toEqual([]);
+  });
+
   it("fetches balances: trade is free, frozen is locked, all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
     await expect(htx.fetchBalances()).resolves.toEqual({
       USDT: { f: "91.850043797676510303", l: "5.160000000000000015" },
@@ -357,5 +451,205 @@ describe("htx through the built CLI", () => {
     const result = await runCli(["--exchange", "htx", "--base-url", mock.url, "--json", "balances"], env);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain("No account found for spot trading for this api key");
+  });
+});
+
+describe("htx off the happy path (issue 25)", () => {
+  const ok = (data: unknown) => ({ body: { status: "ok", data } });
+  const accounts = (data: unknown[]) =>
+    mock.server.intercept((req) => (req.path === "/v1/account/accounts" ? ok(data) : undefined));
+
+  it("escapes !'()* in the canonical query as RFC 3986 upper-case %XX", () => {
+    expect(htxCanonicalQuery({ a: "x!y'z(1)*" })).toBe("a=x%21y%27z%281%29%2A");
+  });
+
+  it("sends no body on a GET and always JSON headers", () => {
+    const request = htxSignedRequest(credentials, 0, "GET", "h", "/p");
+    expect([request.body, request.headers]).toEqual(["", { "Content-Type": "application/json" }]);
+    expect(htxSignedRequest(credentials, 0, "POST", "h", "/p", {}, { a: 1 }).body).toBe('{"a":1}');
+  });
+
+  it("reads an expire of 0 or less as no hint, and exactly 1e12 as milliseconds", () => {
+    expect([htxRetryAfterMs("0", 5), htxRetryAfterMs("-3", 5), htxRetryAfterMs("x", 5)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(htxRetryAfterMs("1000000000000", 5)).toBe(1e12);
+    expect(htxRetryAfterMs(["700", "9"], 5)).toBe(700);
+  });
+
+  it("reads an order without client id or filled field, its type after the side, and no rawStatus when open", () => {
+    const base = { id: 1, symbol: "btcusdt", amount: "2", price: "3", "created-at": 1494901162595, state: "submitted" };
+    expect(parseHtxOrder({ ...base, type: "buy-market", "filled-amount": "1.5" }, "BTC/USDT")).toEqual({
+      pair: "BTC/USDT",
+      id: "1",
+      clientOrderId: "",
+      price: "3",
+      amount: "2",
+      filled: "1.5",
+      type: "market",
+      side: "Buy",
+      status: "open",
+      timestamp: 1494901162595,
+    });
+    expect(parseHtxOrder({ ...base, type: "sell-stop-limit" }, "BTC/USDT").type).toBe("stop-limit");
+    expect(parseHtxOrder({ ...base, type: "sell" }, "BTC/USDT")).toMatchObject({ type: "limit", side: "Sell" });
+  });
+
+  it("reads a currency with only a trade row as locked 0 and only a frozen row as free 0", () => {
+    expect(
+      parseHtxBalances({
+        list: [
+          { currency: "a", type: "trade", balance: "1" },
+          { currency: "b", type: "frozen", balance: "2" },
+        ],
+      }),
+    ).toEqual({ A: { f: "1", l: "0" }, B: { f: "0", l: "2" } });
+  });
+
+  it("answers a placed order with filled 0 and type limit", async () => {
+    expect(await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "2" })).toMatchObject({
+      filled: "0",
+      type: "limit",
+    });
+  });
+
+  it("reads an error whose err-code or err-msg is not text: no code, the HTTP status as message", async () => {
+    await htx.fetchBalances();
+    mock.fake.replyNext({ status: 200, body: { status: "error", "err-code": 7, "err-msg": 8 } });
+    const error = await rejection(htx.fetchBalances());
+    expect([error.code, error.message]).toEqual([undefined, "ExchangeId: htx, msg: HTTP 200"]);
+  });
+
+  it("takes X-HB-RateLimit-Requests-Expire as the hint on any failure, and 1000 ms for 'request limit' without it", async () => {
+    await htx.fetchBalances();
+    mock.failNext("base-request-exceed-frequency-limit", "slow down");
+    mock.fake.faults.failure!.headers = { "x-hb-ratelimit-requests-expire": "800" };
+    expect((await rejection(htx.fetchBalances())).retryAfterMs).toBe(800);
+    mock.failNext("invalid-parameter", "request limit");
+    mock.fake.faults.failure!.headers = { "x-hb-ratelimit-requests-expire": "700" };
+    expect((await rejection(htx.fetchBalances())).retryAfterMs).toBe(700);
+    mock.failNext("invalid-parameter", "Request limit reached");
+    const error = await rejection(htx.fetchBalances());
+    expect(error).toMatchObject({ kind: "rate-limit", retryAfterMs: 1000 });
+    expect(error.message).toBe("ExchangeId: htx, msg: Request limit reached (code invalid-parameter)");
+    // only invalid-parameter at the start of the text is htx's throttle
+    mock.failNext("base-symbol-error", "request limit");
+    expect((await rejection(htx.fetchBalances())).kind).toBe("invalid-order");
+    mock.failNext("invalid-parameter", "no request limit here");
+    expect((await rejection(htx.fetchBalances())).kind).toBe("invalid-order");
+  });
+
+  it("picks the working spot account before another spot one, else any spot account, and fails as auth without one", async () => {
+    accounts([
+      { id: 1, type: "spot", state: "lock" },
+      { id: 7, type: "margin", state: "working" },
+      { id: 100009, type: "spot", state: "working" },
+    ]);
+    await htx.fetchBalances();
+    expect(mock.server.requests.at(-1)!.path).toBe("/v1/account/accounts/100009/balance");
+    for (const only of [
+      { id: 100009, type: "spot", state: "lock" },
+      { id: 100009, type: "spot" },
+    ]) {
+      const fresh = createExchange("htx", credentials, { baseUrl: mock.url });
+      accounts([{ id: 7, type: "margin", state: "working" }, only]);
+      await fresh.fetchBalances();
+      expect(mock.server.requests.at(-1)!.path).toBe("/v1/account/accounts/100009/balance");
+    }
+    // a spot account without a state counts as working, before a locked one
+    const fresh = createExchange("htx", credentials, { baseUrl: mock.url });
+    accounts([
+      { id: 1, type: "spot", state: "lock" },
+      { id: 100009, type: "spot" },
+    ]);
+    await fresh.fetchBalances();
+    expect(mock.server.requests.at(-1)!.path).toBe("/v1/account/accounts/100009/balance");
+    accounts([{ id: 7, type: "margin", state: "working" }]);
+    const error = await rejection(createExchange("htx", credentials, { baseUrl: mock.url }).fetchBalances());
+    expect(error).toMatchObject({ kind: "auth", exchange: "htx" });
+  });
+
+  it("fails a batch whose item has neither an order-id nor an err-code, naming no code", async () => {
+    await htx.fetchBalances();
+    mock.fake.replyNext(ok([{ "order-id": 5 }, { "client-order-id": "x" }]));
+    const error = await rejection(
+      htx.createBatch("BTC/USDT", [
+        { side: "Buy", amount: "1", price: "1" },
+        { side: "Buy", amount: "1", price: "1" },
+      ]),
+    );
+    expect([error.message, error.detail]).toEqual([
+      "ExchangeId: htx, msg: One of orders threw an error (, )",
+      "One of orders threw an error (, )",
+    ]);
+  });
+
+  it("fails a batch whose item names an err-code beside its order-id", async () => {
+    await htx.fetchBalances();
+    mock.fake.replyNext(ok([{ "order-id": 5 }, { "order-id": 6, "err-code": "invalid-parameter", "err-msg": "bad" }]));
+    expect(
+      (
+        await rejection(
+          htx.createBatch("BTC/USDT", [
+            { side: "Buy", amount: "1", price: "1" },
+            { side: "Buy", amount: "1", price: "1" },
+          ]),
+        )
+      ).detail,
+    ).toBe("One of orders threw an error (invalid-parameter, bad)");
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails", async () => {
+    mock.server.intercept((req) => {
+      if (req.path === "/v1/order/orders/place") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/v1/order/orders/getClientOrder")
+        return { body: { status: "error", "err-code": "api-signature-not-valid", "err-msg": "no", data: null } };
+      return undefined;
+    });
+    const slow = createExchange("htx", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" }));
+    expect(orderRoutes()).toEqual(["POST /v1/order/orders/place", "GET /v1/order/orders/getClientOrder"]);
+  });
+
+  it("calls the documented host by default", () => {
+    const adapter = new HtxAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api.huobi.pro");
+  });
+
+  it("cancels all in at most 10 rounds, and stops at a round that cancelled nothing", async () => {
+    await htx.fetchBalances();
+    let rounds = 0;
+    let answer = { "success-count": 100, "failed-count": 0, "next-id": 5 };
+    mock.server.intercept((req) => {
+      if (!req.path.endsWith("batchCancelOpenOrders")) return undefined;
+      rounds++;
+      return ok(answer);
+    });
+    await expect(htx.cancelAll("BTC/USDT")).resolves.toEqual([]);
+    expect(rounds).toBe(10);
+    rounds = 0;
+    answer = { "success-count": 0, "failed-count": 0, "next-id": 5 };
+    await htx.cancelAll("BTC/USDT");
+    expect(rounds).toBe(1);
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/v1/order/orders/place" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("htx", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    expect(mock.orders.size).toBe(1);
+    expect(order.id).toBe(String([...mock.orders.values()][0]!.id));
+    expect(orderRoutes()).toEqual([
+      "POST /v1/order/orders/place",
+      "GET /v1/order/orders/getClientOrder",
+      "POST /v1/order/orders/place",
+    ]);
   });
 });

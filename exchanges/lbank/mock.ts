@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
-import { type MockReply, type MockServer, type ReceivedRequest, startMockServer } from "../core/testing/http-mock.js";
+import { type FakeExchange, type FakeParams, refuse, startFakeExchange } from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
  * An LBank v2 mock on 127.0.0.1. It verifies every call the way LBank documents it (docs
@@ -8,7 +9,14 @@ import { type MockReply, type MockServer, type ReceivedRequest, startMockServer 
  * upper-cased, then HMAC-SHA256 hex with the secret must equal `sign`; signature_method HmacSHA256,
  * an echostr of 30–40 letters or digits (10031), the api_key known, and the timestamp no older than
  * 5000 ms nor more than 1 s ahead (10600, docs "window"). Errors are LBank's envelope
- * {result: "false", error_code, msg, ts}; answers carry the docs' field sets.
+ * {result: "false", error_code, msg, ts}; answers carry the docs' field sets. It runs on the fake
+ * exchange (exchanges/core/testing/fake-exchange.ts).
+ *
+ * Every call checks the form fields LBank documents as required (symbol, type, price and amount on
+ * create; symbol and orderId or origClientOrderId on a cancel or a lookup; symbol on cancel-all;
+ * symbol, current_page and page_length on the open orders) and answers 10001 "The required
+ * parameters can not be empty" otherwise. Open orders come in numbered pages of page_length (1 to
+ * 200) with the total count.
  */
 export interface LbankMockOrder {
   symbol: string;
@@ -32,6 +40,8 @@ export interface LbankMock {
   delayNextCreate(ms: number): void;
   rateLimitNext(): void;
   failNext(code: number, msg: string): void;
+  /** the fake underneath */
+  fake: FakeExchange;
   close(): Promise<void>;
 }
 
@@ -60,17 +70,12 @@ export function lbankExpectedSign(
 
 export async function startLbankMock(options: { now?: () => number } = {}): Promise<LbankMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
   const orders = new Map<string, LbankMockOrder>();
   let seq = 0;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: { code: number; msg: string } | undefined;
 
   const error = (code: number, msg: string): MockReply => ({
     body: { result: "false", error_code: code, msg, ts: now() },
   });
-  const ok = (data: unknown): MockReply => ({ body: { result: true, data, error_code: 0, ts: now() } });
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     if (
@@ -91,20 +96,9 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
     const skew = now() - Number(req.headers.timestamp);
     if (!(skew <= LBANK_WINDOW_MS && skew >= -1000))
       return error(10600, "intercepted by replay attacks filter, check timestamp");
-    if (rateLimit) {
-      rateLimit = false;
-      return error(10004, "Request too frequent");
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f.code, f.msg);
-    }
     return undefined;
   }
-  server.intercept((req) => verify(req));
 
-  const fields = (req: ReceivedRequest) => new URLSearchParams(req.body);
   const open = (o: LbankMockOrder) => o.status === 0 || o.status === 1;
 
   // The docs' field sets: the query-order object, and the cancel object (origClientOrderId, tradeType).
@@ -133,97 +127,119 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
     timeInForce: "GTC",
     tradeType: o.type,
   });
-  const notExist = () => error(10032, "The order number does not exist");
+  const notExist = () => refuse(10032, "The order number does not exist");
 
-  server.on("POST /v2/supplement/create_order.do", (req) => {
-    const f = fields(req);
-    if (f.get("symbol") !== "btc_usdt") return error(10008, "Invalid Trading Pair");
-    if (!["buy", "sell"].includes(f.get("type") ?? "")) return error(10015, "Invalid order type");
-    if (!/^\d+(\.\d+)?$/.test(f.get("price") ?? "") || !/^\d+(\.\d+)?$/.test(f.get("amount") ?? ""))
-      return error(10010, "Price and/or Amount must less than minimum require");
-    if (f.get("custom_id") && [...orders.values()].some((o) => o.clientOrderId === f.get("custom_id")))
-      return error(10036, "customID duplicated");
-    const t = now();
-    const order: LbankMockOrder = {
-      symbol: "btc_usdt",
-      orderId: `0cf8a3de-4597-4296-af45-be7abaa0${String(seq++).padStart(4, "0")}`,
-      clientOrderId: f.get("custom_id") ?? "",
-      price: f.get("price")!,
-      origQty: f.get("amount")!,
-      executedQty: "0",
-      cummulativeQuoteQty: "0",
-      status: 0,
-      type: f.get("type")!,
-      time: t,
-      updateTime: t,
-      origQuoteOrderQty: "0",
-    };
-    orders.set(order.orderId, order);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return { ...ok({ order_id: order.orderId, symbol: order.symbol, custom_id: order.clientOrderId }), delayMs: d };
+  const find = (f: FakeParams) =>
+    f.orderId
+      ? orders.get(String(f.orderId))
+      : [...orders.values()].find((o) => o.clientOrderId === f.origClientOrderId);
+  const ONE = ["symbol", ["orderId", "origClientOrderId"]];
+
+  const fake = await startFakeExchange({
+    name: "lbank",
+    verify,
+    // the form's fields (api_key and sign are the signature's)
+    params: (req) => Object.fromEntries(new URLSearchParams(req.body)),
+    envelope: {
+      ok: (data) => ({ body: { result: true, data, error_code: 0, ts: now() } }),
+      error: (e) => error(Number(e.code), e.msg),
+    },
+    rateLimited: () => error(10004, "Request too frequent"),
+    missing: () => ({ code: 10001, msg: "The required parameters can not be empty" }),
+    routes: {
+      "POST /v2/supplement/create_order.do": {
+        required: ["symbol", "type", "price", "amount"],
+        create: true,
+        handle: ({ params: f }) => {
+          if (f.symbol !== "btc_usdt") throw refuse(10008, "Invalid Trading Pair");
+          if (!["buy", "sell"].includes(String(f.type))) throw refuse(10015, "Invalid order type");
+          if (!/^\d+(\.\d+)?$/.test(String(f.price)) || !/^\d+(\.\d+)?$/.test(String(f.amount)))
+            throw refuse(10010, "Price and/or Amount must less than minimum require");
+          if (f.custom_id && [...orders.values()].some((o) => o.clientOrderId === f.custom_id))
+            throw refuse(10036, "customID duplicated");
+          const t = now();
+          const order: LbankMockOrder = {
+            symbol: "btc_usdt",
+            orderId: `0cf8a3de-4597-4296-af45-be7abaa0${String(seq++).padStart(4, "0")}`,
+            clientOrderId: String(f.custom_id ?? ""),
+            price: String(f.price),
+            origQty: String(f.amount),
+            executedQty: "0",
+            cummulativeQuoteQty: "0",
+            status: 0,
+            type: String(f.type),
+            time: t,
+            updateTime: t,
+            origQuoteOrderQty: "0",
+          };
+          orders.set(order.orderId, order);
+          return { order_id: order.orderId, symbol: order.symbol, custom_id: order.clientOrderId };
+        },
+      },
+      "POST /v2/supplement/orders_info.do": {
+        required: ONE,
+        handle: ({ params: f }) => {
+          const order = find(f);
+          if (!order || order.symbol !== f.symbol) throw notExist();
+          return queried(order);
+        },
+      },
+      "POST /v2/supplement/cancel_order.do": {
+        required: ONE,
+        handle: ({ params: f }) => {
+          const order = find(f);
+          if (!order || order.symbol !== f.symbol) throw notExist();
+          if (!open(order)) throw refuse(10037, "Order has been cancelled or completed");
+          order.status = -1;
+          order.updateTime = now();
+          return canceledAnswer(order);
+        },
+      },
+      "POST /v2/supplement/cancel_order_by_symbol.do": {
+        required: ["symbol"],
+        handle: ({ params: f }) => {
+          const canceled = [...orders.values()].filter((o) => o.symbol === f.symbol && open(o));
+          for (const o of canceled) o.status = -1;
+          return canceled.map(canceledAnswer);
+        },
+      },
+      // LBank's recorded answer: {total, page_length, orders, current_page} with numeric statuses.
+      "POST /v2/supplement/orders_info_no_deal.do": {
+        required: ["symbol", "current_page", "page_length"],
+        handle: ({ params: f }) => {
+          const page = Number(f.current_page);
+          const length = Number(f.page_length);
+          if (!(length >= 1 && length <= 200) || !(page >= 1)) throw refuse(10003, "Invalid parameter");
+          const all = [...orders.values()].filter((o) => o.symbol === f.symbol && open(o));
+          const rows = all.slice((page - 1) * length, page * length).map((o) => ({ ...queried(o), status: o.status }));
+          return { total: all.length, page_length: length, orders: rows, current_page: page };
+        },
+      },
+      "POST /v2/supplement/user_info_account.do": {
+        handle: () => ({
+          canTrade: true,
+          canWithdraw: true,
+          canDeposit: true,
+          balances: [
+            { asset: "lbk", free: "0", locked: "0" },
+            { asset: "usdt", free: "1000.000000000000000001", locked: "5" },
+            { asset: "btc", free: "0.5", locked: "0" },
+          ],
+        }),
+      },
+    },
   });
-  const find = (f: URLSearchParams) =>
-    f.get("orderId")
-      ? orders.get(f.get("orderId")!)
-      : [...orders.values()].find((o) => o.clientOrderId === f.get("origClientOrderId"));
-  server.on("POST /v2/supplement/orders_info.do", (req) => {
-    const f = fields(req);
-    const order = find(f);
-    if (!order || order.symbol !== f.get("symbol")) return notExist();
-    return ok(queried(order));
-  });
-  server.on("POST /v2/supplement/cancel_order.do", (req) => {
-    const f = fields(req);
-    const order = find(f);
-    if (!order || order.symbol !== f.get("symbol")) return notExist();
-    if (!open(order)) return error(10037, "Order has been cancelled or completed");
-    order.status = -1;
-    order.updateTime = now();
-    return ok(canceledAnswer(order));
-  });
-  server.on("POST /v2/supplement/cancel_order_by_symbol.do", (req) => {
-    const f = fields(req);
-    const canceled = [...orders.values()].filter((o) => o.symbol === f.get("symbol") && open(o));
-    for (const o of canceled) o.status = -1;
-    return ok(canceled.map(canceledAnswer));
-  });
-  // LBank's recorded answer: {total, page_length, orders, current_page} with numeric statuses.
-  server.on("POST /v2/supplement/orders_info_no_deal.do", (req) => {
-    const f = fields(req);
-    const page = Number(f.get("current_page"));
-    const length = Number(f.get("page_length"));
-    if (!(length >= 1 && length <= 200)) return error(10003, "Invalid parameter");
-    const all = [...orders.values()].filter((o) => o.symbol === f.get("symbol") && open(o));
-    const rows = all.slice((page - 1) * length, page * length).map((o) => ({ ...queried(o), status: o.status }));
-    return ok({ total: all.length, page_length: length, orders: rows, current_page: page });
-  });
-  server.on("POST /v2/supplement/user_info_account.do", () =>
-    ok({
-      canTrade: true,
-      canWithdraw: true,
-      canDeposit: true,
-      balances: [
-        { asset: "lbk", free: "0", locked: "0" },
-        { asset: "usdt", free: "1000.000000000000000001", locked: "5" },
-        { asset: "btc", free: "0.5", locked: "0" },
-      ],
-    }),
-  );
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    fake,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(code, msg) {
-      failure = { code, msg };
+      fake.failNext({ code, msg });
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { LBANK_KEY, LBANK_SECRET, type LbankMock, startLbankMock } from "./mock.js";
+import { LBANK_KEY, LBANK_SECRET, type LbankMock, lbankExpectedSign, startLbankMock } from "./mock.js";
 import {
   LBANK_PATHS,
   LbankAdapter,
@@ -96,6 +96,57 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
     });
     expect((await lbank.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
     expect(Object.fromEntries(form())).toMatchObject({ symbol: "btc_usdt", current_page: "1", page_length: "200" });
+  });
+
+  it("follows current_page through the pages of 200 and stops at the total (two pages for 400, three for 401)", async () => {
+    const first = await lbank.createOrder(buy);
+    const template = mock.orders.get(first.id)!;
+    for (let i = 1; i < 400; i++) mock.orders.set(`id-${i}`, { ...template, orderId: `id-${i}` });
+    mock.server.requests.length = 0;
+    const open = await lbank.fetchOpenOrders("BTC/USDT");
+    expect(open).toHaveLength(400);
+    expect(new Set(open.map((o) => o.id)).size).toBe(400);
+    const pages = () => mock.server.requests.map((r) => new URLSearchParams(r.body).get("current_page"));
+    expect(pages()).toEqual(["1", "2"]);
+    mock.orders.set("id-400", { ...template, orderId: "id-400" });
+    mock.server.requests.length = 0;
+    expect(await lbank.fetchOpenOrders("BTC/USDT")).toHaveLength(401);
+    expect(pages()).toEqual(["1", "2", "3"]);
+  });
+
+  it("sends every documented required parameter on every call; the mock refuses a call without one (10001)", async () => {
+    const a = await lbank.createOrder(buy);
+    await lbank.fetchOrder("BTC/USDT", a.id);
+    await lbank.cancelOrder("BTC/USDT", a.id);
+    await lbank.cancelAll("BTC/USDT");
+    const sent = mock.server.requests.map((r) => {
+      const { api_key: _k, sign: _s, ...fields } = Object.fromEntries(new URLSearchParams(r.body));
+      return [r.path, fields];
+    });
+    expect(sent).toEqual([
+      [
+        "/v2/supplement/create_order.do",
+        expect.objectContaining({ symbol: "btc_usdt", type: "buy", price: "30000", amount: "0.01" }),
+      ],
+      ["/v2/supplement/orders_info.do", { symbol: "btc_usdt", orderId: a.id }],
+      ["/v2/supplement/cancel_order.do", { symbol: "btc_usdt", orderId: a.id }],
+      ["/v2/supplement/cancel_order_by_symbol.do", { symbol: "btc_usdt" }],
+    ]);
+    for (const [path, params] of [
+      ["/v2/supplement/create_order.do", { symbol: "btc_usdt", type: "buy", price: "1" }],
+      ["/v2/supplement/orders_info.do", { symbol: "btc_usdt" }],
+      ["/v2/supplement/cancel_order.do", { orderId: a.id }],
+      ["/v2/supplement/cancel_order_by_symbol.do", {}],
+      ["/v2/supplement/orders_info_no_deal.do", { symbol: "btc_usdt", current_page: "1" }],
+    ] as const) {
+      const request = lbankSignedRequest(credentials, Date.now(), path, params);
+      const bare = await fetch(`${mock.url}${path}`, { method: "POST", headers: request.headers, body: request.body });
+      expect([path, await bare.json()]).toEqual([
+        path,
+        { result: "false", error_code: 10001, msg: "The required parameters can not be empty", ts: expect.any(Number) },
+      ]);
+    }
+    expect(mock.orders.size).toBe(1);
   });
 
   it("cancels all for the pair with cancel_order_by_symbol.do", async () => {
@@ -274,5 +325,123 @@ describe("lbank through the built CLI", () => {
       sell: ["0.01", "31000"],
       balances: { USDT: { f: "1000.000000000000000001", l: "5" } },
     });
+  });
+});
+
+describe("lbank off the happy path (issue 25)", () => {
+  const ok = (data: unknown, status = 200) => ({ status, body: { result: "true", data, error_code: 0, ts: 1 } });
+  const row = { symbol: "eth_usdt", orderId: "a1", status: 0 };
+
+  it("reads the side and type from type or tradeType, buy and limit without either, and no client id as empty", () => {
+    expect(parseLbankOrder({ ...row, type: "sell_maker", time: 1700000000000 })).toStrictEqual({
+      pair: "ETH/USDT",
+      id: "a1",
+      clientOrderId: "",
+      price: "0",
+      amount: "0",
+      filled: "0",
+      type: "maker",
+      side: "Sell",
+      status: "open",
+      timestamp: 1700000000000,
+    });
+    expect(parseLbankOrder({ ...row, tradeType: "SELL" })).toMatchObject({ side: "Sell", type: "limit" });
+    expect(parseLbankOrder(row)).toMatchObject({ side: "Buy", type: "limit" });
+    expect(parseLbankOrder({ ...row, type: "buy_ioc" }).type).toBe("ioc");
+  });
+
+  it("answers a placed order with filled 0 and type limit, and sells as sell", async () => {
+    expect(await lbank.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit" });
+    expect(form().get("type")).toBe("sell");
+  });
+
+  it("reads result 'true' as success, result true under HTTP 4xx as failure, and a failure without msg", async () => {
+    mock.fake.replyNext(ok({ balances: [{ asset: "x", free: "1", locked: "0" }] }));
+    await expect(lbank.fetchBalances()).resolves.toEqual({ X: { f: "1", l: "0" } });
+    mock.fake.replyNext(ok({}, 400));
+    expect((await rejection(lbank.fetchBalances())).message).toBe("ExchangeId: lbank, msg: HTTP 400 (error_code 0)");
+    mock.fake.replyNext({ status: 200, body: { result: "false", error_code: 10016 } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      detail: "HTTP 200 (error_code 10016)",
+    });
+    mock.fake.replyNext({ status: 502, body: { result: false, msg: "" } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({ code: undefined, detail: "HTTP 502" });
+  });
+
+  it("reads a null order as not found, takes the cancelled orderId or the id asked, and the ids cancel-all names", async () => {
+    mock.fake.replyNext(ok(null));
+    expect(await rejection(lbank.fetchOrder("BTC/USDT", "z9"))).toMatchObject({
+      kind: "order-not-found",
+      message: "ExchangeId: lbank, msg: Order z9 not found",
+    });
+    mock.fake.replyNext(ok({ orderId: "c3" }));
+    await expect(lbank.cancelOrder("BTC/USDT", "z9")).resolves.toBe("c3");
+    mock.fake.replyNext(ok(null));
+    await expect(lbank.cancelOrder("BTC/USDT", "z9")).resolves.toBe("z9");
+    mock.fake.replyNext(ok([{ orderId: "p1", status: -1 }, { orderId: 7 }]));
+    await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual(["p1", "7"]);
+    mock.fake.replyNext(ok({ unexpected: true }));
+    await expect(lbank.cancelAll("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("signs keys sorted around the four it adds, and drops a caller's sign or header names from the form", () => {
+    const request = lbankSignedRequest(credentials, 1700000000000, "/p", {
+      zz: "3",
+      aa: "1",
+      sign: "forged",
+      timestamp: "1",
+      echostr_x: "2",
+    });
+    const form = new URLSearchParams(request.body);
+    expect([...form.keys()]).toEqual(["aa", "api_key", "echostr_x", "zz", "sign"]);
+    expect(form.get("sign")).toBe(lbankExpectedSign(LBANK_SECRET, form, request.headers));
+    expect(request.query).toBe("");
+  });
+
+  it("reads a text error_code, a non-text msg, an open-orders list without total, and refuses to re-send when the look-up fails", async () => {
+    mock.fake.replyNext({ status: 200, body: { result: "false", error_code: "10016", msg: 5 } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      detail: "HTTP 200 (error_code 10016)",
+    });
+    expect(parseLbankOpenOrders([]).total).toBeUndefined();
+    mock.server.intercept((req) => {
+      if (req.path === "/v2/supplement/create_order.do") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/v2/supplement/orders_info.do")
+        return { body: { result: "false", error_code: 10007, msg: "Invalid signature", ts: 1 } };
+      return undefined;
+    });
+    mock.server.requests.length = 0;
+    const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes()).toEqual(["POST /v2/supplement/create_order.do", "POST /v2/supplement/orders_info.do"]);
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing (10032 or an empty answer), and only then", async () => {
+    for (const lookup of [undefined, ok(null)]) {
+      mock.orders.clear();
+      mock.server.requests.length = 0;
+      let step = 0;
+      mock.server.intercept((req) => {
+        if (req.path === "/v2/supplement/create_order.do" && step === 0) {
+          step = 1;
+          return { status: 504, body: {}, delayMs: 1500 };
+        }
+        if (req.path === "/v2/supplement/orders_info.do" && step === 1 && lookup) {
+          step = 2;
+          return lookup;
+        }
+        return undefined;
+      });
+      const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+      const order = await slow.createOrder(buy);
+      expect([...mock.orders.keys()]).toEqual([order.id]);
+      expect(routes()).toEqual([
+        "POST /v2/supplement/create_order.do",
+        "POST /v2/supplement/orders_info.do",
+        "POST /v2/supplement/create_order.do",
+      ]);
+    }
   });
 });

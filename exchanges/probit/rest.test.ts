@@ -146,6 +146,62 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
     expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ market_id: "BTC-USDT", order_id: a.id });
   });
 
+  it("sends every documented required parameter on every call; the mock refuses a call without one (INVALID_ARGUMENT)", async () => {
+    const a = await probit.createOrder(buy);
+    await probit.fetchOrder("BTC/USDT", a.id);
+    await probit.cancelOrder("BTC/USDT", a.id);
+    const sent = mock.server.requests
+      .filter((r) => r.path.startsWith("/api/exchange/v1/"))
+      .map((r) => [`${r.method} ${r.path}`, r.method === "GET" ? parseQuery(r.query) : JSON.parse(r.body)]);
+    expect(sent).toEqual([
+      [
+        "POST /api/exchange/v1/new_order",
+        expect.objectContaining({
+          market_id: "BTC-USDT",
+          type: "limit",
+          side: "buy",
+          time_in_force: "gtc",
+          limit_price: "3772.4",
+          quantity: "0.001",
+        }),
+      ],
+      ["GET /api/exchange/v1/order", { market_id: "BTC-USDT", order_id: a.id }],
+      ["POST /api/exchange/v1/cancel_order", { market_id: "BTC-USDT", order_id: a.id }],
+    ]);
+    const token = await fetch(`${mock.url}/token`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${PROBIT_KEY}:${PROBIT_SECRET}`).toString("base64")}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({ grant_type: "client_credentials" }),
+    }).then((r) => r.json() as Promise<{ access_token: string }>);
+    const order = { market_id: "BTC-USDT", type: "limit", side: "buy", time_in_force: "gtc", quantity: "1" };
+    for (const [method, path, params, field] of [
+      ["POST", "/api/exchange/v1/new_order", order, "limit_price"],
+      ["POST", "/api/exchange/v1/cancel_order", { market_id: "BTC-USDT" }, "order_id"],
+      ["POST", "/api/exchange/v1/cancel_order", { order_id: a.id }, "market_id"],
+      ["GET", "/api/exchange/v1/order", { market_id: "BTC-USDT" }, "order_id or client_order_id"],
+    ] as const) {
+      const get = method === "GET";
+      const bare = await fetch(`${mock.url}${path}${get ? `?${new URLSearchParams(params)}` : ""}`, {
+        method,
+        headers: { Authorization: `Bearer ${token.access_token}`, "Content-Type": "application/json" },
+        ...(get ? {} : { body: JSON.stringify(params) }),
+      });
+      expect([path, bare.status, await bare.json()]).toEqual([
+        path,
+        400,
+        {
+          errorCode: "INVALID_ARGUMENT",
+          message: "Parameters are not a valid format",
+          details: { [field]: "required" },
+        },
+      ]);
+    }
+    expect(mock.orders.get(a.id)!.status).toBe("cancelled");
+  });
+
   it("lists open orders with GET open_order?market_id=BTC-USDT", async () => {
     const a = await probit.createOrder(buy);
     const b = await probit.createOrder({ ...buy, price: "3000" });
@@ -287,5 +343,150 @@ describe("probit through the built CLI", () => {
       unsupported: ["batch", "cancel-batch", "cancel-all"],
       balances: { XRP: { f: "0", l: "100" } },
     });
+  });
+});
+
+describe("probit off the happy path (issue 25)", () => {
+  const row = { id: 7, market_id: "ETH-BTC", side: "sell", status: "open", time: "2018-08-01T00:00:00.000Z" };
+  const data = (value: unknown, status = 200) => ({ status, body: { data: value } });
+
+  it("reads an order without quantity as filled + open + cancelled, without type, client id or a valid time", () => {
+    expect(
+      parseProbitOrder({ ...row, filled_quantity: "1.5", open_quantity: "2", cancelled_quantity: "0.25" }),
+    ).toStrictEqual({
+      pair: "ETH/BTC",
+      id: "7",
+      clientOrderId: "",
+      price: "0",
+      amount: "3.75",
+      filled: "1.5",
+      type: "limit",
+      side: "Sell",
+      status: "open",
+      timestamp: Date.UTC(2018, 7, 1),
+      rawStatus: "open",
+    });
+    expect(parseProbitOrder({ ...row, time: "not a time", type: "market" })).toMatchObject({
+      timestamp: 0,
+      type: "market",
+    });
+  });
+
+  it("sells as sell, and reads a lookup answer that is one object, an empty list or null", async () => {
+    const order = await probit.createOrder({ ...buy, side: "Sell" });
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toMatchObject({ side: "sell" });
+    mock.fake.replyNext(data({ ...row, id: order.id }));
+    expect((await probit.fetchOrder("BTC/USDT", order.id)).id).toBe(order.id);
+    for (const empty of [[], null]) {
+      mock.fake.replyNext(data(empty));
+      expect(await rejection(probit.fetchOrder("BTC/USDT", "42"))).toMatchObject({
+        kind: "order-not-found",
+        message: "ExchangeId: probit, msg: Order 42 not found",
+      });
+    }
+  });
+
+  it("reads data under HTTP 3xx or a 2xx without data as a failure, the message or else the HTTP status", async () => {
+    await probit.fetchBalances();
+    mock.fake.replyNext(data([], 304));
+    expect((await rejection(probit.fetchBalances())).message).toBe("ExchangeId: probit, msg: HTTP 304");
+    mock.fake.replyNext({ status: 200, body: { errorCode: 5, message: "" } });
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      code: undefined,
+      message: "ExchangeId: probit, msg: HTTP 200",
+    });
+  });
+
+  it("drops the token after an UNAUTHORIZED answer or an HTTP 401, and fetches a new one", async () => {
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(1);
+    mock.failNext("UNAUTHORIZED", "You have to login.", 400);
+    await rejection(probit.fetchBalances());
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(2);
+    mock.failNext("SOMETHING", "expired", 401);
+    await rejection(probit.fetchBalances());
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(3);
+    mock.failNext("INVALID_ORDER", "no", 400);
+    await rejection(probit.fetchBalances());
+    await probit.fetchBalances();
+    expect(mock.tokenFetches()).toBe(3);
+  });
+
+  it("reads a refused token request as auth with ProBit's or OAuth's code and text, a 429 as rate-limit", async () => {
+    for (const [status, body, expected] of [
+      [
+        400,
+        { errorCode: "INVALID_ARGUMENT", message: "bad grant" },
+        {
+          kind: "auth",
+          code: "INVALID_ARGUMENT",
+          message: "ExchangeId: probit, msg: bad grant (code INVALID_ARGUMENT)",
+        },
+      ],
+      [
+        401,
+        { error: "invalid_client", error_description: "unknown client" },
+        {
+          kind: "auth",
+          code: "invalid_client",
+          message: "ExchangeId: probit, msg: unknown client (code invalid_client)",
+        },
+      ],
+      [
+        500,
+        "not json",
+        { kind: "auth", code: undefined, message: "ExchangeId: probit, msg: Token request refused (HTTP 500)" },
+      ],
+      [200, { access_token: "t" }, { kind: "auth" }],
+      [429, { errorCode: "RATE_LIMIT_EXCEEDED", message: "slow" }, { kind: "rate-limit", code: "RATE_LIMIT_EXCEEDED" }],
+    ] as const) {
+      mock.server.intercept((req) => (req.path === "/token" ? { status, body } : undefined));
+      const fresh = createExchange("probit", { ...credentials, api: `k${status}` }, { baseUrl: mock.url });
+      expect([status, await rejection(fresh.fetchBalances())]).toMatchObject([status, expected]);
+    }
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails, and calls the documented hosts by default", async () => {
+    await probit.fetchBalances();
+    mock.server.intercept((req) => {
+      if (req.path === "/api/exchange/v1/new_order") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/api/exchange/v1/order")
+        return { status: 400, body: { errorCode: "NOT_ENOUGH_BALANCE", message: "no", details: {} } };
+      return undefined;
+    });
+    mock.server.requests.length = 0;
+    const slow = createExchange("probit", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes().filter((r) => r !== "POST /token")).toEqual([
+      "POST /api/exchange/v1/new_order",
+      "GET /api/exchange/v1/order",
+    ]);
+    const adapter = new ProbitAdapter(credentials, {}) as unknown as {
+      rest: { baseUrl: string };
+      accounts: { baseUrl: string };
+    };
+    expect([adapter.rest.baseUrl, adapter.accounts.baseUrl]).toEqual([
+      "https://api.probit.com",
+      "https://accounts.probit.com",
+    ]);
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/api/exchange/v1/new_order" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("probit", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes().filter((r) => r !== "POST /token")).toEqual([
+      "POST /api/exchange/v1/new_order",
+      "GET /api/exchange/v1/order",
+      "POST /api/exchange/v1/new_order",
+    ]);
   });
 });

@@ -1,18 +1,21 @@
 import { createHmac } from "node:crypto";
-import {
-  type MockReply,
-  type MockServer,
-  parseQuery,
-  type ReceivedRequest,
-  startMockServer,
-} from "../core/testing/http-mock.js";
+import { type FakeExchange, type FakeParams, raw, refuse, startFakeExchange } from "../core/testing/fake-exchange.js";
+import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
  * An XT spot v4 mock on 127.0.0.1. It verifies every request the way XT documents it: the four
  * validate-* headers (algorithms HmacSHA256), the timestamp within validate-recvwindow, and
  * validate-signature = hex HMAC-SHA256 over X + Y recomputed from the RAW received query (keys
  * sorted) and body: X = the headers sorted as key=value joined by '&', Y = #METHOD#path[#query][#body].
- * Answers are {rc, mc, ma, result}; rc 0 success, rc 1 with mc naming the failure.
+ * Answers are {rc, mc, ma, result}; rc 0 success, rc 1 with mc naming the failure. It runs on the
+ * fake exchange (exchanges/core/testing/fake-exchange.ts).
+ *
+ * Every call checks the parameters XT documents as required (symbol, side, type, timeInForce,
+ * bizType, and price and quantity of a LIMIT order, per item of a batch too; orderId or
+ * clientOrderId on a lookup; orderIds on a batch cancel; bizType on cancel-all). XT's docs name no
+ * code for a missing one: the mock answers rc 1, mc ORDER_001 ("Platform rejection") with the field
+ * in ma. XT documents no paging of the open orders (GET /v4/open-order answers them all), and a
+ * batch cancel as a whole: one unknown or closed order fails it and cancels none.
  */
 export interface XtMockOrder {
   symbol: string;
@@ -48,6 +51,8 @@ export interface XtMock {
   failNext(mc: string): void;
   /** the next batch rejects the item at this index (reject: true) */
   rejectNextBatchItem(index: number): void;
+  /** the fake underneath */
+  fake: FakeExchange;
   close(): Promise<void>;
 }
 
@@ -74,16 +79,13 @@ export function xtOriginal(req: ReceivedRequest): string {
 
 export async function startXtMock(options: { now?: () => number } = {}): Promise<XtMock> {
   const now = options.now ?? Date.now;
-  const server = await startMockServer();
   const orders = new Map<string, XtMockOrder>();
   let seq = 6216559590087220004n;
-  let delayCreateMs = 0;
-  let rateLimit = false;
-  let failure: string | undefined;
-  let rejectIndex: number | undefined;
 
-  const ok = (result: unknown, delayMs = 0): MockReply => ({ body: { rc: 0, mc: "SUCCESS", ma: [], result }, delayMs });
-  const error = (mc: string, status = 200): MockReply => ({ status, body: { rc: 1, mc, ma: [], result: null } });
+  const error = (mc: string, status = 200, ma: unknown[] = []): MockReply => ({
+    status,
+    body: { rc: 1, mc, ma, result: null },
+  });
 
   function verify(req: ReceivedRequest): MockReply | undefined {
     const h = req.headers;
@@ -101,19 +103,10 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
     const ts = Number(h["validate-timestamp"]);
     const serverTime = now();
     if (!(ts < serverTime + 1000 && serverTime - ts <= window)) return error("AUTH_105");
-    if (rateLimit) {
-      rateLimit = false;
-      return { status: 429, headers: { "retry-after": "3" }, body: { rc: 1, mc: "FAILURE", ma: [], result: null } };
-    }
-    if (failure) {
-      const f = failure;
-      failure = undefined;
-      return error(f);
-    }
     return undefined;
   }
 
-  function place(input: Record<string, unknown>): XtMockOrder | string {
+  function place(input: FakeParams): XtMockOrder | string {
     if (input.type !== "LIMIT" || input.timeInForce !== "GTC" || input.bizType !== "SPOT") return "ORDER_001";
     if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price))) return "ORDER_008";
     const client = String(input.clientOrderId ?? "");
@@ -154,95 +147,126 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
     o.leavingQty = "0";
     o.updatedTime = now();
   };
-  const body = (req: ReceivedRequest) => JSON.parse(req.body || "{}") as Record<string, unknown>;
 
-  server.on("POST /v4/order", (req) => {
-    const result = place(body(req));
-    if (typeof result === "string") return error(result);
-    const d = delayCreateMs;
-    delayCreateMs = 0;
-    return ok({ orderId: result.orderId, ip: "127.0.0.1" }, d);
-  });
-  server.on("POST /v4/batch-order", (req) => {
-    const b = body(req);
-    const items = (b.items ?? []) as Record<string, unknown>[];
-    const reject = rejectIndex;
-    rejectIndex = undefined;
-    return ok({
-      batchId: String(b.clientBatchId ?? seq),
-      items: items.map((item, index) => {
-        const result = index === reject ? "ORDER_002" : place(item);
-        return typeof result === "string"
-          ? { index, clientOrderId: item.clientOrderId ?? null, orderId: null, reject: true, reason: result }
-          : { index, clientOrderId: result.clientOrderId, orderId: result.orderId, reject: false, reason: null };
-      }),
-    });
-  });
-  server.on("GET /v4/order", (req) => {
-    const q = parseQuery(req.query);
-    const order = q.orderId
-      ? orders.get(q.orderId)
-      : [...orders.values()].find((o) => o.clientOrderId === q.clientOrderId);
-    return order ? ok(order) : error("ORDER_005");
-  });
-  server.on("DELETE /v4/batch-order", (req) => {
-    const ids = (body(req).orderIds ?? []) as string[];
-    const list = ids.map((id) => orders.get(String(id)));
-    if (list.some((o) => !o || !open(o))) return error("ORDER_005");
-    for (const o of list) cancel(o!);
-    return ok({});
-  });
-  server.on("DELETE /v4/open-order", (req) => {
-    const b = body(req);
-    if (b.bizType !== "SPOT") return error("FAILURE");
-    for (const o of orders.values()) if ((!b.symbol || o.symbol === b.symbol) && open(o)) cancel(o);
-    return ok({});
-  });
-  server.on("GET /v4/open-order", (req) => {
-    const q = parseQuery(req.query);
-    return ok([...orders.values()].filter((o) => (!q.symbol || o.symbol === q.symbol) && open(o)));
-  });
-  // A raw body: the BTC amount is a JSON number literal longer than 15 characters (seed 001 §9).
-  server.on("GET /v4/balances", () => ({
-    body:
-      '{"rc":0,"mc":"SUCCESS","ma":[],"result":{"totalBtcAmount":0.5,"assets":[' +
-      '{"currency":"usdt","currencyId":11,"frozenAmount":"120","availableAmount":"1000.5","totalAmount":"1120.5","convertBtcAmount":0.01},' +
-      '{"currency":"btc","currencyId":2,"frozenAmount":0,"availableAmount":0.12345678901234567890,"totalAmount":0.12345678901234567890,"convertBtcAmount":0.12},' +
-      '{"currency":"xt","currencyId":3,"frozenAmount":0,"availableAmount":0,"totalAmount":0,"convertBtcAmount":0}]}}',
-  }));
-  // Dynamic paths: GET/DELETE /v4/order/{orderId}.
-  const byIdRoute = /^\/v4\/order\/([^/]+)$/;
-  server.intercept(async (req) => {
-    const denied = verify(req);
-    if (denied) return denied;
-    const match = byIdRoute.exec(req.path);
-    if (!match) return undefined;
-    const order = orders.get(decodeURIComponent(match[1]!));
-    if (req.method === "GET") return order ? ok(order) : error("ORDER_005");
-    if (req.method === "DELETE") {
-      if (!order || !open(order)) return error("ORDER_005");
-      cancel(order);
-      return ok({ cancelId: order.orderId });
-    }
-    return undefined;
+  // Order: symbol, side, type, timeInForce and bizType; price and quantity for a LIMIT order.
+  const ORDER = ["symbol", "side", "type", "timeInForce", "bizType", "price", "quantity"];
+  const fake = await startFakeExchange({
+    name: "xt",
+    verify,
+    envelope: {
+      ok: (result) => ({ body: { rc: 0, mc: "SUCCESS", ma: [], result } }),
+      error: (e) => error(String(e.code), e.status, (e.extra?.ma as unknown[]) ?? []),
+    },
+    rateLimited: () => ({
+      status: 429,
+      headers: { "retry-after": "3" },
+      body: { rc: 1, mc: "FAILURE", ma: [], result: null },
+    }),
+    missing: (name) => ({
+      code: "ORDER_001",
+      msg: "Platform rejection",
+      extra: { ma: [name.replace(/^items\[\]\./, "")] },
+    }),
+    routes: {
+      "POST /v4/order": {
+        required: ORDER,
+        create: true,
+        handle: ({ params }) => {
+          const result = place(params);
+          if (typeof result === "string") throw refuse(result, result);
+          return { orderId: result.orderId, ip: "127.0.0.1" };
+        },
+      },
+      "POST /v4/batch-order": {
+        required: ORDER.map((name) => `items[].${name}`),
+        handle: ({ params }) => {
+          const items = params.items as FakeParams[];
+          const answer = {
+            batchId: String(params.clientBatchId ?? seq),
+            items: items.map((item, index) => {
+              const fault = fake.takeBatchFault(index);
+              const result = fault && "refuse" in fault ? String(fault.refuse.code) : place(item);
+              return typeof result === "string"
+                ? { index, clientOrderId: item.clientOrderId ?? null, orderId: null, reject: true, reason: result }
+                : { index, clientOrderId: result.clientOrderId, orderId: result.orderId, reject: false, reason: null };
+            }),
+          };
+          fake.endBatch();
+          return answer;
+        },
+      },
+      "GET /v4/order": {
+        required: [["orderId", "clientOrderId"]],
+        handle: ({ params: q }) => {
+          const order = q.orderId
+            ? orders.get(String(q.orderId))
+            : [...orders.values()].find((o) => o.clientOrderId === q.clientOrderId);
+          if (!order) throw refuse("ORDER_005", "Order not exist");
+          return order;
+        },
+      },
+      "GET /v4/order/:id": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id!);
+          if (!order) throw refuse("ORDER_005", "Order not exist");
+          return order;
+        },
+      },
+      "DELETE /v4/order/:id": {
+        handle: ({ path }) => {
+          const order = orders.get(path.id!);
+          if (!order || !open(order)) throw refuse("ORDER_005", "Order not exist");
+          cancel(order);
+          return { cancelId: order.orderId };
+        },
+      },
+      "DELETE /v4/batch-order": {
+        required: ["orderIds"],
+        handle: ({ params }) => {
+          const list = (params.orderIds as string[]).map((id) => orders.get(String(id)));
+          if (list.some((o) => !o || !open(o))) throw refuse("ORDER_005", "Order not exist");
+          for (const o of list) cancel(o!);
+          return {};
+        },
+      },
+      "DELETE /v4/open-order": {
+        required: ["bizType"],
+        handle: ({ params: b }) => {
+          if (b.bizType !== "SPOT") throw refuse("FAILURE", "FAILURE");
+          for (const o of orders.values()) if ((!b.symbol || o.symbol === b.symbol) && open(o)) cancel(o);
+          return {};
+        },
+      },
+      "GET /v4/open-order": {
+        handle: ({ params: q }) => [...orders.values()].filter((o) => (!q.symbol || o.symbol === q.symbol) && open(o)),
+      },
+      // A raw body: the BTC amount is a JSON number literal longer than 15 characters (seed 001 §9).
+      "GET /v4/balances": {
+        handle: () =>
+          raw({
+            body:
+              '{"rc":0,"mc":"SUCCESS","ma":[],"result":{"totalBtcAmount":0.5,"assets":[' +
+              '{"currency":"usdt","currencyId":11,"frozenAmount":"120","availableAmount":"1000.5","totalAmount":"1120.5","convertBtcAmount":0.01},' +
+              '{"currency":"btc","currencyId":2,"frozenAmount":0,"availableAmount":0.12345678901234567890,"totalAmount":0.12345678901234567890,"convertBtcAmount":0.12},' +
+              '{"currency":"xt","currencyId":3,"frozenAmount":0,"availableAmount":0,"totalAmount":0,"convertBtcAmount":0}]}}',
+          }),
+      },
+    },
   });
 
   return {
-    server,
-    url: server.url,
+    server: fake.server,
+    url: fake.url,
     orders,
-    delayNextCreate(ms) {
-      delayCreateMs = ms;
-    },
-    rateLimitNext() {
-      rateLimit = true;
-    },
+    fake,
+    delayNextCreate: (ms) => fake.delayNextCreate(ms),
+    rateLimitNext: () => fake.rateLimitNext(),
     failNext(mc) {
-      failure = mc;
+      fake.failNext({ code: mc, msg: mc });
     },
     rejectNextBatchItem(index) {
-      rejectIndex = index;
+      fake.refuseNextBatchItem(index, { code: "ORDER_002", msg: "Insufficient funds" });
     },
-    close: () => server.close(),
+    close: () => fake.close(),
   };
 }

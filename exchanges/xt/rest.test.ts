@@ -127,6 +127,61 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     ]);
   });
 
+  it("sends every documented required parameter on every call; the mock refuses a call without one (ORDER_001)", async () => {
+    const [a, b] = await xt.createBatch("BTC/USDT", [
+      { side: "Buy", amount: "1", price: "100" },
+      { side: "Sell", amount: "2", price: "200" },
+    ]);
+    await xt.createOrder(buy);
+    await xt.cancelOrder("BTC/USDT", a!.id);
+    await xt.cancelBatch("BTC/USDT", [b!.id]);
+    await xt.cancelAll("BTC/USDT");
+    const order = { symbol: "btc_usdt", type: "LIMIT", timeInForce: "GTC", bizType: "SPOT" };
+    expect(mock.server.requests.map((r) => [`${r.method} ${r.path}`, JSON.parse(r.body || "{}")])).toEqual([
+      [
+        "POST /v4/batch-order",
+        {
+          items: [
+            expect.objectContaining({ ...order, side: "BUY", quantity: "1", price: "100" }),
+            expect.objectContaining({ ...order, side: "SELL", quantity: "2", price: "200" }),
+          ],
+        },
+      ],
+      ["POST /v4/order", expect.objectContaining({ ...order, side: "BUY", quantity: "0.01", price: "30000" })],
+      [`DELETE /v4/order/${a!.id}`, {}],
+      ["DELETE /v4/batch-order", { orderIds: [b!.id] }],
+      ["DELETE /v4/open-order", { symbol: "btc_usdt", bizType: "SPOT" }],
+    ]);
+    for (const [method, path, query, body, field] of [
+      ["POST", "/v4/order", {}, { ...order, side: "BUY", price: "1" }, "quantity"],
+      ["POST", "/v4/batch-order", {}, { items: [{ ...order, price: "1", quantity: "1" }] }, "side"],
+      ["GET", "/v4/order", {}, undefined, "orderId or clientOrderId"],
+      ["DELETE", "/v4/batch-order", {}, {}, "orderIds"],
+      ["DELETE", "/v4/open-order", {}, { symbol: "btc_usdt" }, "bizType"],
+    ] as const) {
+      const request = xtSignedRequest(credentials, Date.now(), method, path, query, body);
+      const bare = await fetch(`${mock.url}${path}`, {
+        method,
+        headers: request.headers,
+        ...(body === undefined ? {} : { body: request.body }),
+      });
+      expect([path, await bare.json()]).toEqual([path, { rc: 1, mc: "ORDER_001", ma: [field], result: null }]);
+    }
+    expect(mock.orders.size).toBe(3);
+  });
+
+  it("a batch cancel naming an unknown or closed order fails as a whole (ORDER_005) and cancels none", async () => {
+    const a = await xt.createOrder(buy);
+    const b = await xt.createOrder({ ...buy, price: "30001" });
+    await xt.cancelOrder("BTC/USDT", b.id);
+    expect(await rejection(xt.cancelBatch("BTC/USDT", [a.id, b.id]))).toMatchObject({
+      kind: "order-not-found",
+      code: "ORDER_005",
+    });
+    expect(mock.orders.get(a.id)!.state).toBe("NEW");
+    await expect(xt.cancelBatch("BTC/USDT", [a.id])).resolves.toEqual([a.id]);
+  });
+
   it("fetches one order (GET /v4/order/{id}) and the open orders (GET /v4/open-order)", async () => {
     const a = await xt.createOrder(buy);
     const b = await xt.createOrder({ ...buy, amount: "0.02" });
@@ -269,5 +324,176 @@ describe("xt through the built CLI", () => {
       batch: THREE_ORDERS,
       balances: { USDT: { f: "1000.5", l: "120" } },
     });
+  });
+});
+
+describe("xt off the happy path (issue 25)", () => {
+  const ok = (result: unknown, status = 200) => ({ status, body: { rc: 0, mc: "SUCCESS", ma: [], result } });
+  const sign = (text: string) => createHmac("sha256", XT_SECRET).update(text).digest("hex");
+  const signedHeaders = (ts: string) =>
+    `validate-algorithms=HmacSHA256&validate-appkey=${XT_KEY}&validate-recvwindow=5000&validate-timestamp=${ts}`;
+
+  it("signs #METHOD#path alone when there is neither query nor body, and sends no Content-Type then", () => {
+    const request = xtSignedRequest(credentials, 7, "GET", "/v4/balances");
+    expect([request.query, request.body, request.headers]).toEqual([
+      "",
+      "",
+      {
+        "validate-algorithms": "HmacSHA256",
+        "validate-appkey": XT_KEY,
+        "validate-recvwindow": "5000",
+        "validate-timestamp": "7",
+        "validate-signature": sign(`${signedHeaders("7")}#GET#/v4/balances`),
+      },
+    ]);
+    const post = xtSignedRequest(credentials, 7, "POST", "/v4/order", { b: "2", a: "1" }, { x: 1 });
+    expect([post.query, post.headers["Content-Type"], post.headers["validate-signature"]]).toEqual([
+      "a=1&b=2",
+      "application/json",
+      sign(`${signedHeaders("7")}#POST#/v4/order#a=1&b=2#{"x":1}`),
+    ]);
+  });
+
+  it("reads an order without client id, type or state, and keeps XT's state in rawStatus", () => {
+    expect(parseXtOrder({ orderId: 5, side: "SELL", time: 1700000000000 }, "BTC/USDT")).toStrictEqual({
+      pair: "BTC/USDT",
+      id: "5",
+      clientOrderId: "",
+      price: "0",
+      amount: "0",
+      filled: "0",
+      type: "limit",
+      side: "Sell",
+      status: undefined,
+      timestamp: 1700000000000,
+    });
+    expect(parseXtOrder({ orderId: 5, side: "BUY", state: "NEW", type: "MARKET" }, "BTC/USDT")).toMatchObject({
+      type: "market",
+      rawStatus: "NEW",
+    });
+    expect(parseXtBalances({ assets: null })).toEqual({});
+  });
+
+  it("answers a placed order with filled 0 and type limit, and sells as SELL", async () => {
+    expect(await xt.createOrder({ ...buy, side: "Sell" })).toMatchObject({ filled: "0", type: "limit", side: "Sell" });
+    expect(lastBody()).toMatchObject({ side: "SELL" });
+  });
+
+  it("reads an answer that is not XT's envelope, rc 0 under HTTP 4xx, an unknown mc and no mc at all", async () => {
+    mock.fake.replyNext({ status: 200, body: { nothing: true } });
+    expect((await rejection(xt.fetchBalances())).message).toBe("ExchangeId: xt, msg: Unexpected answer (HTTP 200)");
+    mock.fake.replyNext(ok({}, 400));
+    expect((await rejection(xt.fetchBalances())).message).toContain("SUCCESS");
+    mock.fake.replyNext({ status: 200, body: { rc: 1, mc: "SOMETHING_NEW", ma: [], result: null } });
+    expect((await rejection(xt.fetchBalances())).message).toBe(
+      "ExchangeId: xt, msg: SOMETHING_NEW (code SOMETHING_NEW)",
+    );
+    mock.fake.replyNext({ status: 503, body: { rc: 1, result: null } });
+    expect((await rejection(xt.fetchBalances())).message).toBe("ExchangeId: xt, msg: HTTP 503");
+  });
+
+  it("reads a null result as no order, no open orders and no balances", async () => {
+    mock.fake.replyNext(ok(null));
+    expect((await rejection(xt.fetchOrder("BTC/USDT", "1"))).kind).toBe("order-not-found");
+    mock.fake.replyNext(ok(null));
+    await expect(xt.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
+    mock.fake.replyNext(ok(null));
+    await expect(xt.fetchBalances()).resolves.toEqual({});
+  });
+
+  it("matches batch items by clientOrderId, else by index, and skips an item without orderId", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Buy" as const, amount: "1", price: "2", clientOrderId: "bbbb" },
+    ];
+    mock.fake.replyNext(
+      ok({
+        items: [
+          { index: 0, clientOrderId: "bbbb", orderId: "22", reject: false },
+          { index: 1, clientOrderId: null, orderId: "11", reject: false },
+        ],
+      }),
+    );
+    expect((await xt.createBatch("BTC/USDT", two)).map((o) => [o.clientOrderId, o.id])).toEqual([
+      ["bbbb", "22"],
+      ["bbbb", "11"],
+    ]);
+    mock.fake.replyNext(
+      ok({
+        items: [
+          { clientOrderId: "aaaa", orderId: null },
+          { clientOrderId: "bbbb", orderId: "5" },
+        ],
+      }),
+    );
+    expect((await xt.createBatch("BTC/USDT", two)).map((o) => o.id)).toEqual(["5"]);
+    mock.fake.replyNext(ok({ items: null }));
+    await expect(xt.createBatch("BTC/USDT", two)).resolves.toEqual([]);
+  });
+
+  it("reads every documented AUTH_ code as auth under HTTP 200, and a missing order's id in its message", async () => {
+    for (const code of ["AUTH_001", "AUTH_002", "AUTH_003", "AUTH_004", "AUTH_005", "AUTH_006", "AUTH_007"]) {
+      mock.failNext(code);
+      expect([code, (await rejection(xt.fetchBalances())).kind]).toEqual([code, "auth"]);
+    }
+    for (const code of ["AUTH_101", "AUTH_102", "AUTH_104", "AUTH_106"]) {
+      mock.failNext(code);
+      expect([code, (await rejection(xt.fetchBalances())).kind]).toEqual([code, "auth"]);
+    }
+    mock.fake.replyNext(ok(null));
+    expect((await rejection(xt.fetchOrder("BTC/USDT", "77"))).message).toBe("ExchangeId: xt, msg: Order 77 not found");
+  });
+
+  it("places batch items by their index when no clientOrderId matches, and skips an index it did not send", async () => {
+    const two = [
+      { side: "Buy" as const, amount: "1", price: "1", clientOrderId: "aaaa" },
+      { side: "Buy" as const, amount: "1", price: "2", clientOrderId: "bbbb" },
+    ];
+    mock.fake.replyNext(
+      ok({
+        items: [
+          { index: 1, orderId: "B" },
+          { index: 0, orderId: "A" },
+          { index: 5, orderId: "X" },
+        ],
+      }),
+    );
+    expect((await xt.createBatch("BTC/USDT", two)).map((o) => [o.clientOrderId, o.id])).toEqual([
+      ["bbbb", "B"],
+      ["aaaa", "A"],
+    ]);
+  });
+
+  it("does not re-send a timed-out create when the look-up itself fails, and calls the documented host by default", async () => {
+    mock.server.intercept((req) => {
+      if (req.path === "/v4/order" && req.method === "POST") return { status: 504, body: {}, delayMs: 1500 };
+      if (req.path === "/v4/order") return { body: { rc: 1, mc: "AUTH_103", ma: [], result: null } };
+      return undefined;
+    });
+    const slow = createExchange("xt", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    await rejection(slow.createOrder(buy));
+    expect(routes()).toEqual(["POST /v4/order", "GET /v4/order"]);
+    const adapter = new XtAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://sapi.xt.com");
+  });
+
+  it("takes the cancelId XT names, else the id asked", async () => {
+    mock.fake.replyNext(ok({ cancelId: "99" }));
+    await expect(xt.cancelOrder("BTC/USDT", "5")).resolves.toBe("99");
+    mock.fake.replyNext(ok(null));
+    await expect(xt.cancelOrder("BTC/USDT", "5")).resolves.toBe("5");
+  });
+
+  it("re-sends a timed-out create once the look-up finds nothing, and only then", async () => {
+    let lost = false;
+    mock.server.intercept((req) => {
+      if (req.path !== "/v4/order" || req.method !== "POST" || lost) return undefined;
+      lost = true;
+      return { status: 504, body: {}, delayMs: 1500 };
+    });
+    const slow = createExchange("xt", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual(["POST /v4/order", "GET /v4/order", "POST /v4/order"]);
   });
 });
