@@ -6,7 +6,7 @@
  * Every request runs the whole path: bearer token check (HMAC), session lookup, user lookup,
  * limiter, scope check, API-key record, a paper adapter built for the call, balances read from
  * the paper account file, JSON answer, a structured log line (formatted, then discarded). The
- * per-user limit of PRODUCT D8 (60 calls / 10 s) is raised for the run: it would otherwise answer
+ * per-user limit of docs/decisions.md#d8 (60 calls / 10 s) is raised for the run: it would otherwise answer
  * 604 to almost every request, which measures the limiter, not the server.
  */
 import { mkdtempSync, rmSync } from "node:fs";

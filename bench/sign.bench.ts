@@ -145,7 +145,7 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       price: String(30000 + (i % 100)),
       client_order_id: clientOrderId,
     }),
-  // probit signs nothing per request: a cached bearer token (seed 001 §4); this row is the request build.
+  // probit signs nothing per request: a cached bearer token (docs/exchange-rules.md#states); this row is the request build.
   probit: (_now, i) =>
     probitSignedRequest("bench-access-token-0123456789abcdef", "POST", PROBIT_PATHS.newOrder, {
       market_id: exchangeSymbol("BTC/USDT", "-"),
@@ -203,7 +203,7 @@ export const SIGNERS: Record<string, (now: number, i: number) => HttpRequest> = 
       timeInForce: "GTC",
       clOrdId: clientOrderId,
     }),
-  // bitteam signs with basic authentication (seed 001 §7): the header is encoded per request here,
+  // bitteam signs with basic authentication (docs/exchange-rules.md#calls): the header is encoded per request here,
   // and the pair id is the one its pairs list gives BTC/USDT.
   bitteam: (_now, i) =>
     bitteamRequest(bitteamAuthorization(credentials), "POST", BITTEAM_PATHS.orderCreate, {

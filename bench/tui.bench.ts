@@ -1,7 +1,7 @@
 /**
  * TUI frame cost (issue 5): one order-book refresh with 50 levels a side — build the view
  * (top 50, cumulative rows, flash diff) and let Ink re-render and write the panel. Target: under
- * 5 ms a frame, so the 500 ms refresh of seed 000 §9 leaves the CPU idle.
+ * 5 ms a frame, so the 500 ms refresh of docs/dashboard-rules.md#constants leaves the CPU idle.
  *
  * Colours are on, as in the trader's terminal: Ink styles every character it writes, so a frame
  * without them (a pipe, NO_COLOR) costs about half. Set FORCE_COLOR=0 to measure that case.

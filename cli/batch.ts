@@ -37,7 +37,7 @@ const numberField = z
   .transform((v) => (typeof v === "number" ? String(v) : v));
 
 const itemSchema = z.object({
-  // Seed 001 §3 batch item: side, amount, price. Side is case-insensitive: buy, BUY, Buy.
+  // docs/exchange-rules.md#entities batch item: side, amount, price. Side is case-insensitive: buy, BUY, Buy.
   side: z
     .string()
     .transform((s) => s.trim().toLowerCase())
@@ -142,7 +142,7 @@ function withPlaced(
 }
 
 /**
- * Seed 001 §5: a list over the exchange's maximum is refused with "Maximum for 'createBatch' is:
+ * docs/exchange-rules.md#validation: a list over the exchange's maximum is refused with "Maximum for 'createBatch' is:
  * {max}" before anything is sent — unless --split asks for several batches of the maximum.
  */
 export async function placeBatch(

@@ -1,4 +1,4 @@
-/** The `book` command's work: read a feed, print snapshots (seed 001 §4 "Public order-book feeds"). */
+/** The `book` command's work: read a feed, print snapshots (docs/exchange-rules.md#states "Public order-book feeds"). */
 
 import { CATALOGUE } from "../exchanges/catalogue.js";
 import type { BookFeed, FeedState } from "../exchanges/types.js";
@@ -10,7 +10,7 @@ import type { Context } from "./context.js";
 import { openBookFeed } from "./exchange.js";
 import { type Cell, cursorControl, paint } from "./output.js";
 
-/** Seed 001 §4: "The user interface refreshes from the buffer every 500 ms, only when the buffer is non-empty." */
+/** docs/exchange-rules.md#states: "The user interface refreshes from the buffer every 500 ms, only when the buffer is non-empty." */
 export const REFRESH_MS = 500;
 /** How long a snapshot waits for the first book before giving up. */
 export const FIRST_BOOK_TIMEOUT_MS = 10_000;

@@ -27,7 +27,7 @@ import { formatTable } from "./output.js";
 
 const bad = (message: string) => new ExchangeError("spotdesk", message, { kind: "bad-input" });
 
-/** The parameters of each type, from its schema (seed 000 §7 payloads). */
+/** The parameters of each type, from its schema (docs/api.md#calls payloads). */
 function parametersOf(type: BotType): string[] {
   const shape = (BOT_SCHEMAS[type] as unknown as { shape: Record<string, { shape?: Record<string, unknown> }> }).shape;
   if (type === "floating-bot") {
@@ -116,7 +116,7 @@ export async function runBot(ctx: Context, typeText: string, options: BotRunOpti
     const spec = paperPair(pair);
     decimals = { price: spec.priceDecimals, amount: spec.amountDecimals };
   }
-  // a stable id: the same command started again adopts the orders the previous run left (D25)
+  // a stable id: the same command started again adopts the orders the previous run left (docs/decisions.md#d25)
   const botId =
     options.id ??
     `cli-${createHash("sha256").update(`${exchange}\n${ctx.options.account}\n${type}\n${pair}`).digest("hex").slice(0, 16)}`;

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { ExchangeError } from "../lib/errors.js";
 import { Output } from "./output.js";
 
-/** The options every command accepts (PRODUCT "The CLI surface"). */
+/** The options every command accepts (docs/product.md#cli-surface). */
 export interface GlobalOptions {
   exchange: string;
   account: string;
@@ -70,7 +70,7 @@ export function cliClock(env: NodeJS.ProcessEnv = process.env): () => number {
   return Date.now;
 }
 
-/** D12: --proxy, else SPOTDESK_PROXY, else the standard HTTPS_PROXY. */
+/** docs/decisions.md#d12: --proxy, else SPOTDESK_PROXY, else the standard HTTPS_PROXY. */
 export function proxyUrl(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const candidates = [options.proxy, env.SPOTDESK_PROXY, env.HTTPS_PROXY, env.https_proxy];
   return candidates.find((value) => value !== undefined && value !== "");

@@ -16,7 +16,7 @@ export async function resolveExchangeId(ctx: Context): Promise<ExchangeId> {
   return assertExchangeId(id);
 }
 
-/** What the exchange needs that the credentials lack (seed 001 §3: passphrase on bitmart, bitget, kucoin, okx). */
+/** What the exchange needs that the credentials lack (docs/exchange-rules.md#entities: passphrase on bitmart, bitget, kucoin, okx). */
 export function missingCredentials(id: ExchangeId, credentials: Credentials): string[] {
   const missing: string[] = [];
   if (!credentials.api) missing.push("API key (SPOTDESK_API_KEY)");
@@ -120,8 +120,7 @@ async function storedAccountExists(id: ExchangeId, account: string): Promise<boo
 }
 
 /**
- * The adapter for --exchange with its credentials and options (PRODUCT "The exchange layer
- * contract"), opened through exchanges/open.ts like the TUI's and the server's. An exchange that
+ * The adapter for --exchange with its credentials and options (docs/exchange-rules.md#contract), opened through exchanges/open.ts like the TUI's and the server's. An exchange that
  * needs no key (paper) ignores SPOTDESK_API_*, keeps its state under the data directory and takes
  * --account as the simulated account's name.
  */

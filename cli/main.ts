@@ -1,5 +1,5 @@
 /**
- * spotdesk's command line (PRODUCT "The CLI surface"). This file stays tiny: each command module
+ * spotdesk's command line (docs/product.md#cli-surface). This file stays tiny: each command module
  * only declares its arguments, and loads what it needs (conf, adapters, zod, Ink, the server) when
  * it runs, so `spotdesk --version` and `balances --json` on paper start close to bare node.
  */

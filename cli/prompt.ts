@@ -6,7 +6,7 @@ export function canPrompt(): boolean {
 
 /**
  * Asks for a secret on the terminal without echoing it. The question goes to stderr so stdout
- * stays the command's result. Never called when stdin is not a terminal (PRODUCT "no prompts when
+ * stays the command's result. Never called when stdin is not a terminal (docs/product.md#cli-surface "no prompts when
  * stdin is not a terminal"): callers check canPrompt() and fail with a clear message instead.
  */
 export async function promptHidden(question: string): Promise<string> {

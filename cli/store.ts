@@ -1,6 +1,6 @@
 /**
- * The local credential store (PRODUCT "The CLI surface": accounts add|list|remove). A conf JSON
- * file whose entries hold the seed 000 §3 envelope (AES-256-GCM, PRODUCT D3) of {api, secret,
+ * The local credential store (docs/product.md#cli-surface: accounts add|list|remove). A conf JSON
+ * file whose entries hold the docs/dashboard-rules.md#entities envelope (AES-256-GCM, docs/decisions.md#d3) of {api, secret,
  * password}. The encryption key is never stored: it comes from SPOTDESK_STORE_KEY or a hidden
  * prompt. Only the exchange, the account name and a masked key are kept in clear, for `list`.
  */

@@ -45,7 +45,7 @@ export function assertExchangeId(id: string): ExchangeId {
 }
 
 /**
- * PRODUCT "The exchange layer contract": `createExchange(id, credentials, options)` returns an
+ * docs/exchange-rules.md#contract: `createExchange(id, credentials, options)` returns an
  * adapter. Missing credentials are refused here, before any request is built.
  */
 export function createExchange(id: string, credentials: Credentials, options: ExchangeOptions = {}): ExchangeAdapter {

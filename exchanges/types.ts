@@ -4,7 +4,7 @@ import type { Balances, BatchItem, Credentials, ExchangeId, Order, Side } from "
 
 export type { Credentials };
 
-/** Options every adapter honours (PRODUCT "The exchange layer contract"). */
+/** Options every adapter honours (docs/exchange-rules.md#contract). */
 export interface ExchangeOptions {
   /** REST base URL: a testnet, a proxy or a local mock. Replaces every REST host the adapter calls. */
   baseUrl?: string;
@@ -30,12 +30,12 @@ export interface CreateOrderRequest {
   amount: string;
   /** decimal string, > 0 */
   price: string;
-  /** generated when absent (PRODUCT D11) */
+  /** generated when absent (docs/decisions.md#d11) */
   clientOrderId?: string;
 }
 
 /**
- * The nine operations of seed 001 §1, the same on every exchange. Pairs are written BTC/USDT;
+ * The nine operations of docs/exchange-rules.md#operations, the same on every exchange. Pairs are written BTC/USDT;
  * the adapter turns them into its own symbol format. Every operation throws ExchangeError.
  */
 export interface ExchangeAdapter {
@@ -55,7 +55,7 @@ export interface ExchangeAdapter {
   close(): Promise<void>;
   /**
    * The order with this client order id, or undefined when the exchange does not know it. The id
-   * is checked against the exchange's rule first (PRODUCT D11): 'bad-input' when it does not fit,
+   * is checked against the exchange's rule first (docs/decisions.md#d11): 'bad-input' when it does not fit,
    * 'unsupported' where the exchange takes none (docs/orders.md "Client order ids").
    */
   findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined>;
@@ -95,7 +95,7 @@ export interface FeedOptions {
 }
 
 /**
- * A live public order book for one pair (seed 001 §4 "Public order-book feeds"). The feed writes
+ * A live public order book for one pair (docs/exchange-rules.md#states "Public order-book feeds"). The feed writes
  * into `book`; readers poll `book.version` (every 500 ms in the UIs) and redraw only on change.
  */
 export interface BookFeed {
@@ -107,7 +107,7 @@ export interface BookFeed {
   start(): void;
   /** closes everything; state becomes closed */
   stop(): void;
-  /** the manual refresh of seed 001 §4: a fresh snapshot now */
+  /** the manual refresh of docs/exchange-rules.md#states: a fresh snapshot now */
   refresh(): Promise<void>;
   onState(listener: (state: FeedState) => void): () => void;
   onChange(listener: () => void): () => void;

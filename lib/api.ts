@@ -1,12 +1,12 @@
 /**
  * The backend API contract shared by the server (`server/`) and the web dashboard (`web/`):
- * error codes and their messages (seed 000 §8, PRODUCT D2), header names (PRODUCT D18), the route
- * table (seed 000 §7) and the answer types. Isomorphic: no Node-only imports.
+ * error codes and their messages (docs/api.md#errors, docs/decisions.md#d2), header names (docs/decisions.md#d18), the route
+ * table (docs/api.md#calls) and the answer types. Isomorphic: no Node-only imports.
  */
 import type { Balances, ExchangeId, Order } from "./types.js";
 
 // ---------------------------------------------------------------------------------------------
-// Error codes (seed 000 §8, PRODUCT D2)
+// Error codes (docs/api.md#errors, docs/decisions.md#d2)
 // ---------------------------------------------------------------------------------------------
 
 export const API_ERROR = {
@@ -18,13 +18,13 @@ export const API_ERROR = {
   CLOCK_SKEW: 605,
   NO_SUCH_USER: 606,
   INVALID_TOKEN: 607,
-  /** PRODUCT D2: the exchange refused or failed the request */
+  /** docs/decisions.md#d2: the exchange refused or failed the request */
   EXCHANGE_FAILED: 608,
   EXCHANGE_OBJECT: 609,
 } as const;
 export type ApiErrorCode = (typeof API_ERROR)[keyof typeof API_ERROR];
 
-/** Seed 000 §8, word for word. 608 has none: its `msg` is the exchange layer's message (D2). */
+/** docs/api.md#errors, word for word. 608 has none: its `msg` is the exchange layer's message (docs/decisions.md#d2). */
 export const API_ERROR_MESSAGES: Readonly<Record<number, string>> = {
   600: "Task failed to execute...",
   601: "Some header were not passed, please contact developers!",
@@ -37,7 +37,7 @@ export const API_ERROR_MESSAGES: Readonly<Record<number, string>> = {
   609: "Failed to create exchange object for your task, make sure APIs were handled in right way and contact developers!",
 };
 
-/** Seed 000 §8: the message of a code, 'Undefined msg for {code}...' for any other. */
+/** docs/api.md#errors: the message of a code, 'Undefined msg for {code}...' for any other. */
 export function apiErrorMessage(code: number): string {
   return API_ERROR_MESSAGES[code] ?? `Undefined msg for ${code}...`;
 }
@@ -51,7 +51,7 @@ export function messageForError(body: { code: number; msg?: string }): string {
   return apiErrorMessage(body.code);
 }
 
-/** PRODUCT D2: codes travel in the body with a conventional HTTP status (browsers refuse > 599). */
+/** docs/decisions.md#d2: codes travel in the body with a conventional HTTP status (browsers refuse > 599). */
 export const HTTP_STATUS_OF_CODE: Readonly<Record<number, number>> = {
   600: 400,
   601: 400,
@@ -69,7 +69,7 @@ export const HTTP_STATUS_OF_CODE: Readonly<Record<number, number>> = {
 export interface ApiErrorBody {
   code: number;
   msg: string;
-  /** 608: the exchange layer's error kind (PRODUCT D2) */
+  /** 608: the exchange layer's error kind (docs/decisions.md#d2) */
   kind?: string;
   /** 600 from a schema: one line per problem, "field: message" */
   issues?: string[];
@@ -85,14 +85,14 @@ export function isApiErrorBody(value: unknown): value is ApiErrorBody {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Headers (PRODUCT D18; lower-case on the wire)
+// Headers (docs/decisions.md#d18; lower-case on the wire)
 // ---------------------------------------------------------------------------------------------
 
 export const HEADER = {
   email: "email",
   password: "password",
   code: "code",
-  /** milliseconds since the epoch; more than 30 s from the server clock is 605 (PRODUCT D8) */
+  /** milliseconds since the epoch; more than 30 s from the server clock is 605 (docs/decisions.md#d8) */
   timestamp: "timestamp",
   /** base64url of the WebAuthn attestationObject (registration of a key) */
   publicKey: "public-key",
@@ -112,10 +112,10 @@ export const HEADER = {
   authorization: "authorization",
 } as const;
 
-/** PRODUCT D7: the refresh token's cookie (HttpOnly, SameSite=Strict, Secure under TLS). */
+/** docs/decisions.md#d7: the refresh token's cookie (HttpOnly, SameSite=Strict, Secure under TLS). */
 export const REFRESH_COOKIE = "spotdesk_refresh";
 
-/** PRODUCT D8 limits and seed 000 §9 constants the server enforces. */
+/** docs/decisions.md#d8 limits and docs/dashboard-rules.md#constants constants the server enforces. */
 export const SERVER_LIMITS = {
   callsPerWindow: 60,
   windowMs: 10_000,
@@ -128,11 +128,11 @@ export const SERVER_LIMITS = {
   bodyLimitBytes: 64 * 1024,
 } as const;
 
-/** PRODUCT D8: 8 characters from an upper-case alphabet without 0/O, 1/I/L look-alikes. */
+/** docs/decisions.md#d8: 8 characters from an upper-case alphabet without 0/O, 1/I/L look-alikes. */
 export const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 /**
- * The WebAuthn challenge of a key login: seed 000 §7 "signs over the timestamp, method and path".
+ * The WebAuthn challenge of a key login: docs/api.md#calls "signs over the timestamp, method and path".
  * challenge = base64url(SHA-256(UTF-8 "{timestamp}\n{METHOD}\n{path}")), e.g.
  * "1718000000000\nPOST\n/login/signature". The server accepts it once per credential and only
  * within 30 s of its clock.
@@ -151,27 +151,27 @@ export function enrollChallengeText(email: string, code: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Answers (seed 000 §3)
+// Answers (docs/dashboard-rules.md#entities)
 // ---------------------------------------------------------------------------------------------
 
-/** Answer of /register, /login/password and /login/signature (seed 000 §3 "Session/auth response"). */
+/** Answer of /register, /login/password and /login/signature (docs/dashboard-rules.md#entities "Session/auth response"). */
 export interface SessionAnswer {
   uuid: string;
   /** ms since the epoch */
   refreshTokenExpiry: number;
   accessToken: string;
   credentialsId?: string;
-  /** PRODUCT D5: the web hides admin navigation from others */
+  /** docs/decisions.md#d5: the web hides admin navigation from others */
   admin: boolean;
 }
 
-/** Answer of /user/refresh (PRODUCT D7). */
+/** Answer of /user/refresh (docs/decisions.md#d7). */
 export interface RefreshAnswer {
   accessToken: string;
   refreshTokenExpiry: number;
 }
 
-/** The JSON inside an access token (seed 000 §3: "encoded JSON with an expires field"). */
+/** The JSON inside an access token (docs/dashboard-rules.md#entities: "encoded JSON with an expires field"). */
 export interface AccessTokenPayload {
   /** user uuid */
   uid: string;
@@ -183,7 +183,7 @@ export interface AccessTokenPayload {
 
 /**
  * Reads the payload of an access token without checking its signature (the browser needs only
- * `expires`, seed 000 §4). Tokens are base64url(JSON) "." base64url(HMAC).
+ * `expires`, docs/dashboard-rules.md#states). Tokens are base64url(JSON) "." base64url(HMAC).
  */
 export function readAccessToken(token: string): AccessTokenPayload | undefined {
   const dot = token.indexOf(".");
@@ -202,7 +202,7 @@ export function readAccessToken(token: string): AccessTokenPayload | undefined {
 
 export type Scope = "all" | string[];
 
-/** A user as the admin calls answer it (seed 000 §3 "User"). */
+/** A user as the admin calls answer it (docs/dashboard-rules.md#entities "User"). */
 export interface UserAnswer {
   uuid: string;
   email: string;
@@ -214,7 +214,7 @@ export interface UserAnswer {
   registered: boolean;
 }
 
-/** The account path of seed 000 §3 / PRODUCT D13: client name, exchange id, sub account. */
+/** The account path of docs/dashboard-rules.md#entities / docs/decisions.md#d13: client name, exchange id, sub account. */
 export type AccountPath = [client: string, exchange: string, account: string];
 
 /** One account of GET /token/exchanges. */
@@ -223,7 +223,7 @@ export interface AccountAnswer {
   client: string;
   exchange: string;
   account: string;
-  /** PRODUCT D1: the record's pair */
+  /** docs/decisions.md#d1: the record's pair */
   pair: string;
   active: boolean;
   /** the bots on this account (for the status letters on the home cards) */
@@ -236,19 +236,19 @@ export interface TokenPairAnswer {
   decimals: { price: number; amount: number };
 }
 
-/** Bot state published on the live channel and answered by POST /token/bot (seed 000 §3). */
+/** Bot state published on the live channel and answered by POST /token/bot (docs/dashboard-rules.md#entities). */
 export interface BotAnswer {
   botId: string;
   botType: string;
   path: AccountPath;
   paths: AccountPath[];
   setup: unknown;
-  /** "not run" for volume, heavy-volume and candle-closer (PRODUCT "Bots", D16); the runner's otherwise (docs/bots.md) */
+  /** "not run" for volume, heavy-volume and candle-closer (docs/product.md#bots, docs/decisions.md#d16); the runner's otherwise (docs/bots.md) */
   status: "running" | "paused" | "backing-off" | "stopped" | "not run";
   reason?: string;
   /** why something the setup asks for is not placed now (bounds, limits, funds) */
   note?: string;
-  /** the last exchange error (PRODUCT D25), kept after recovery, with its time (ms) */
+  /** the last exchange error (docs/decisions.md#d25), kept after recovery, with its time (ms) */
   lastError?: string;
   lastErrorAt?: number;
   /** sides paused by insufficient funds */
@@ -268,7 +268,7 @@ export interface BotAnswer {
   created: number;
 }
 
-/** Live channel messages (seed 000 §4): either purpose and result, or type and data. */
+/** Live channel messages (docs/dashboard-rules.md#states): either purpose and result, or type and data. */
 export type LiveMessage =
   | { purpose: "sub_for_bots"; result: boolean; reason?: string }
   | { type: "snapshot"; data: BotAnswer[] }
@@ -290,7 +290,7 @@ export interface BookAnswer {
 export type { Balances, Order };
 
 // ---------------------------------------------------------------------------------------------
-// Route table (seed 000 §7 plus PRODUCT D7/D18 additions)
+// Route table (docs/api.md#calls plus docs/decisions.md#d7/#d18 additions)
 // ---------------------------------------------------------------------------------------------
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -298,7 +298,7 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 export interface RouteSpec {
   method: HttpMethod;
   path: string;
-  /** "public": no token; "user": access token; "admin": access token of an admin (PRODUCT D5) */
+  /** "public": no token; "user": access token; "admin": access token of an admin (docs/decisions.md#d5) */
   auth: "public" | "user" | "admin";
   /** headers the call needs (601 when one is missing) */
   headers: readonly string[];
@@ -353,7 +353,7 @@ export const ROUTES = {
   exchanges: r("GET", "/token/exchanges", "user"),
   book: r("GET", "/book/:exchange/:pair", "public"),
   candles: r("GET", "/candles/:exchange/:pair", "public"),
-  /** PRODUCT D14: the gateway relays of two public exchange calls (server/routes/gateway.ts) */
+  /** docs/decisions.md#d14: the gateway relays of two public exchange calls (server/routes/gateway.ts) */
   relayBitteamBook: r("GET", "/api/bitteam/trade/api/orderbooks/:pair", "public"),
   relayKucoinBullet: r("POST", "/api/kucoin/api/v1/bullet-public", "public"),
 } as const satisfies Record<string, RouteSpec>;
@@ -370,7 +370,7 @@ export function routePrefixes(): string[] {
   return prefixes.filter((p) => !prefixes.some((other) => other !== p && p.startsWith(other)));
 }
 
-/** Encodes the `path` header (PRODUCT D18). */
+/** Encodes the `path` header (docs/decisions.md#d18). */
 export function pathHeader(path: AccountPath): string {
   return JSON.stringify(path);
 }

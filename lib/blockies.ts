@@ -1,5 +1,5 @@
 /**
- * Client avatars (seed 000 §2 "a generated round avatar derived from the client name (grid of 8
+ * Client avatars (docs/dashboard-rules.md#screens "a generated round avatar derived from the client name (grid of 8
  * cells, scale 4)"): the blockies algorithm — a xorshift generator seeded from the name picks
  * three HSL colours and a left half of cells that is mirrored to the right. Pure and isomorphic;
  * the web draws the cells as SVG rects.

@@ -1,5 +1,5 @@
 /**
- * The bot indicator colours of seed 000 §4 ("Bot indicator colours") with PRODUCT D16's grey
+ * The bot indicator colours of docs/dashboard-rules.md#states ("Bot indicator colours") with docs/decisions.md#d16's grey
  * "not run", one rule for the home cards and the bots dialog (docs/web-trading.md "Bots").
  * Isomorphic and pure.
  */
@@ -7,7 +7,7 @@ import type { BotAnswer } from "./api.js";
 
 export type BotIndicator = "good" | "warning" | "bad" | "idle" | "not-run";
 
-/** Seed 000 §4: volume and heavy volume are judged in units of their base period. */
+/** docs/dashboard-rules.md#states: volume and heavy volume are judged in units of their base period. */
 export const VOLUME_WARNING_PERIODS = 2.5;
 export const VOLUME_BAD_PERIODS = 5;
 /** The base period of a volume bot without its own `period` setting, in seconds. */
@@ -19,9 +19,9 @@ export type BotStateLike = Pick<
 >;
 
 export function botIndicator(bot: BotStateLike, now: number): BotIndicator {
-  // PRODUCT D16: bots the runner does not run are a neutral grey, whatever their records say.
+  // docs/decisions.md#d16: bots the runner does not run are a neutral grey, whatever their records say.
   if (bot.status === "not run") return "not-run";
-  // PRODUCT D25: exchange errors back off (the last error stays in the state after recovery, so
+  // docs/decisions.md#d25: exchange errors back off (the last error stays in the state after recovery, so
   // only the backing-off status says it is failing now); insufficient funds pauses a side
   if (bot.status === "backing-off") return "bad";
   if (bot.status === "paused") return "warning";

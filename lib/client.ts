@@ -1,9 +1,9 @@
 /**
- * The dashboard's backend client (seed 000 §7, §8; PRODUCT D2, D18): every call goes through
- * `request`, which adds the headers, a 10 s time-out, credentials (the refresh cookie, D7) and
+ * The dashboard's backend client (docs/api.md#calls, #errors; docs/decisions.md#d2, #d18): every call goes through
+ * `request`, which adds the headers, a 10 s time-out, credentials (the refresh cookie, docs/decisions.md#d7) and
  * no caching on GET, and turns any answer but 200 into an error result with the seed's message.
  * It never throws: a failed call resolves to `{ ok: false, code }` and "the result has no data"
- * (seed 000 §8). Isomorphic: only `fetch` and `AbortController`.
+ * (docs/api.md#errors). Isomorphic: only `fetch` and `AbortController`.
  */
 import {
   type AccountPath,
@@ -16,12 +16,12 @@ import {
   type RouteName,
 } from "./api.js";
 
-/** Seed 000 §9: request time-out 10 s. */
+/** docs/dashboard-rules.md#constants: request time-out 10 s. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: number; msg: string };
 
-/** What the UI shows for a failure: a title and an optional description (seed 000 §8). */
+/** What the UI shows for a failure: a title and an optional description (docs/api.md#errors). */
 export interface ApiFailure {
   code: number;
   title: string;
@@ -31,8 +31,8 @@ export interface ApiFailure {
 }
 
 /**
- * Seed 000 §8 as toast text: the catalogue message is the title; 608 shows the exchange layer's
- * message instead (PRODUCT D2); a 600 from the server carries its reason as the description.
+ * docs/api.md#errors as toast text: the catalogue message is the title; 608 shows the exchange layer's
+ * message instead (docs/decisions.md#d2); a 600 from the server carries its reason as the description.
  */
 export function describeFailure(code: number, msg: string | undefined, method: string, path: string): ApiFailure {
   if (code === API_ERROR.EXCHANGE_FAILED) return { code, title: msg || apiErrorMessage(code), method, path };
@@ -41,7 +41,7 @@ export function describeFailure(code: number, msg: string | undefined, method: s
   return failure;
 }
 
-/** Seed 000 §8: a network or other request failure is titled with the request path, code 600. */
+/** docs/api.md#errors: a network or other request failure is titled with the request path, code 600. */
 export function networkFailure(method: string, path: string): ApiFailure {
   return {
     code: API_ERROR.TASK_FAILED,
@@ -64,7 +64,7 @@ export interface ClientOptions {
   onReachable?: (reachable: boolean) => void;
   /** every failure (for toasts and redirects: one central place, STYLE.md) */
   onFailure?: (failure: ApiFailure) => void;
-  /** seed 000 §7: successful non-GET calls show a success toast (the route names it in words) */
+  /** docs/api.md#calls: successful non-GET calls show a success toast (the route names it in words) */
   onSuccess?: (method: string, path: string, route: RouteName) => void;
   /**
    * Asked before a failure is reported: resolve true once the cause is repaired (a 602 after a
@@ -78,7 +78,7 @@ export interface CallOptions {
   params?: Record<string, string>;
   headers?: Record<string, string | undefined>;
   body?: unknown;
-  /** trade and bot calls: the account path header (D18) */
+  /** trade and bot calls: the account path header (docs/decisions.md#d18) */
   path?: AccountPath;
   /** trade and bot calls: the encryption key header */
   key?: string;
@@ -136,7 +136,7 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
         method,
         headers,
         credentials: "include",
-        // Seed 000 §7: GET calls ask for no caching.
+        // docs/api.md#calls: GET calls ask for no caching.
         ...(method === "GET" ? { cache: "no-store" as RequestCache } : {}),
         ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
         signal: controller.signal,
@@ -155,7 +155,7 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
     } catch {
       json = undefined;
     }
-    // Seed 000 §8 / PRODUCT D2: only 200 is success.
+    // docs/api.md#errors / docs/decisions.md#d2: only 200 is success.
     if (response.status !== 200) {
       if (isApiErrorBody(json)) return fail(describeFailure(json.code, json.msg, method, path));
       return fail(networkFailure(method, path));

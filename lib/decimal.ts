@@ -10,11 +10,11 @@ export type Decimal = BigNumber;
 
 export const ZERO_AMOUNT_MESSAGE = "Incorrect amount / It is zero!";
 
-/** Seed 000 §5: an optional minus sign, digits, and a decimal part with '.' or ','. */
+/** docs/dashboard-rules.md#validation: an optional minus sign, digits, and a decimal part with '.' or ','. */
 const USER_NUMBER_RE = /^-?(\d+([.,]\d*)?|[.,]\d+)$/;
 
 /**
- * Parses a number typed by a person (seed 000 §5): a comma becomes a dot; anything else is an
+ * Parses a number typed by a person (docs/dashboard-rules.md#validation): a comma becomes a dot; anything else is an
  * error that names the field and the text.
  */
 export function parseUserNumber(text: string, field = "number"): Decimal {
@@ -36,20 +36,20 @@ export function isUserNumber(text: string): boolean {
   return USER_NUMBER_RE.test(String(text).trim());
 }
 
-/** Seed 000 §5: amount = quote / price when only a quote is given. */
+/** docs/dashboard-rules.md#validation: amount = quote / price when only a quote is given. */
 export function quoteToAmount(quote: BigNumber.Value, price: BigNumber.Value): Decimal {
   const p = new Decimal(price);
   if (p.isZero()) return new Decimal(0);
   return new Decimal(quote).dividedBy(p);
 }
 
-/** Truncates toward zero to `decimals` places (PRODUCT D1: token pair decimals). */
+/** Truncates toward zero to `decimals` places (docs/decisions.md#d1: token pair decimals). */
 export function truncate(value: BigNumber.Value, decimals: number): Decimal {
   return new Decimal(value).decimalPlaces(decimals, Decimal.ROUND_DOWN);
 }
 
 /**
- * Resolves the amount of an order from the typed fields (seed 000 §5): price is required, and an
+ * Resolves the amount of an order from the typed fields (docs/dashboard-rules.md#validation): price is required, and an
  * amount or a quote; a zero result is 'Incorrect amount / It is zero!'.
  */
 export function resolveOrderAmount(input: {
@@ -93,7 +93,7 @@ const EXCHANGE_NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
  * Reads a number from an exchange response without losing digits: strings pass through
- * BigNumber (seed 001 §9: values longer than 15 characters are big numbers); JS numbers are
+ * BigNumber (docs/exchange-rules.md#limits: values longer than 15 characters are big numbers); JS numbers are
  * taken by their shortest round-trip text, which is what the JSON carried when it fit.
  */
 export function toDecimalString(value: unknown, fallback = "0"): string {
@@ -178,7 +178,7 @@ export interface TypedOrder {
 
 /**
  * The order a person typed on the command line (docs/orders.md "Numbers on the command line"):
- * price and amount refused when they have more decimals than the pair allows (PRODUCT D1); an
+ * price and amount refused when they have more decimals than the pair allows (docs/decisions.md#d1); an
  * amount derived from --quote is rounded down to the pair's decimals, and `roundedFrom` says so.
  */
 export function resolveTypedOrder(input: {

@@ -1,7 +1,7 @@
 /**
- * The duration input of seed 000 §5: a number of seconds, or a number with a unit
+ * The duration input of docs/dashboard-rules.md#validation: a number of seconds, or a number with a unit
  * (s, sec, second, m, min, minute, h, hr, hour, d, day, w, week, y, year), with the time units
- * of seed 000 §9 (minute 60 s, hour 3600, day 86400, week 7 days, year 365 days). Isomorphic.
+ * of docs/dashboard-rules.md#constants (minute 60 s, hour 3600, day 86400, week 7 days, year 365 days). Isomorphic.
  */
 
 export const INVALID_DURATION = "Invalid format";
@@ -10,7 +10,7 @@ const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
 
-/** Seed 000 §5 units → seconds (seed 000 §9 values). */
+/** docs/dashboard-rules.md#validation units → seconds (docs/dashboard-rules.md#constants values). */
 export const DURATION_UNITS: Readonly<Record<string, number>> = {
   s: 1,
   sec: 1,

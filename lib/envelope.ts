@@ -1,5 +1,5 @@
 /**
- * AES-GCM 256 envelopes with WebCrypto (seed 000 §3, §5; PRODUCT D3). Isomorphic: Node 20 and
+ * AES-GCM 256 envelopes with WebCrypto (docs/dashboard-rules.md#entities, #validation; docs/decisions.md#d3). Isomorphic: Node 20 and
  * browsers both expose `globalThis.crypto.subtle`.
  */
 
@@ -10,7 +10,7 @@ export interface Envelope {
   active: boolean;
 }
 
-/** Seed 000 §5: an entered encryption key is 16, 24 or 32 characters long. */
+/** docs/dashboard-rules.md#validation: an entered encryption key is 16, 24 or 32 characters long. */
 export const ENTERED_KEY_LENGTHS = [16, 24, 32] as const;
 const IV_BYTES = 12;
 
@@ -40,12 +40,12 @@ export function validateEncryptionKey(key: string): string | undefined {
   return "Encryption key must be 16, 24 or 32 characters long";
 }
 
-/** Seed 000 §5: a generated key is 32 random bytes as hex. */
+/** docs/dashboard-rules.md#validation: a generated key is 32 random bytes as hex. */
 export function generateEncryptionKey(): string {
   return bytesToHex(globalThis.crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** PRODUCT D3: the AES-256-GCM key is SHA-256 of the encryption key's UTF-8 text. */
+/** docs/decisions.md#d3: the AES-256-GCM key is SHA-256 of the encryption key's UTF-8 text. */
 export async function deriveAesKey(encryptionKey: string): Promise<CryptoKey> {
   const digest = await subtle().digest("SHA-256", new TextEncoder().encode(encryptionKey));
   return subtle().importKey("raw", digest, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
@@ -81,7 +81,7 @@ export interface StoredCredentials {
   password?: string;
 }
 
-/** Seed 000 §3 "Stored API credentials": {api, secret, password} encrypted; pair and active beside. */
+/** docs/dashboard-rules.md#entities "Stored API credentials": {api, secret, password} encrypted; pair and active beside. */
 export async function sealCredentials(
   credentials: StoredCredentials,
   pair: string,

@@ -1,6 +1,6 @@
 /**
- * The one error class of the exchange layer (PRODUCT "The exchange layer contract").
- * Its message has the seed 001 §8 form `ExchangeId: {id}, msg: {message}`; callers branch on
+ * The one error class of the exchange layer (docs/exchange-rules.md#contract).
+ * Its message has the docs/exchange-rules.md#errors form `ExchangeId: {id}, msg: {message}`; callers branch on
  * `kind`, never on the text.
  */
 export type ErrorKind =

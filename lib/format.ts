@@ -1,6 +1,6 @@
 /**
  * How numbers and times are shown, the same in the TUI, the web and the CLI tables
- * (seed 000 §9 "Number display", PRODUCT D15; seed 001 §2 "Order tooltip"). Isomorphic.
+ * (docs/dashboard-rules.md#constants "Number display", docs/decisions.md#d15; docs/exchange-rules.md#chart "Order tooltip"). Isomorphic.
  * Inputs are decimal strings or BigNumber values; outputs are strings.
  */
 import type BigNumber from "bignumber.js";
@@ -22,8 +22,8 @@ function toDecimal(value: BigNumber.Value, what: string): Decimal {
 }
 
 /**
- * Seed 000 §9: 1e3 or more is shown with K, 1e6 with M, 1e9 or more with B — B is the value
- * divided by 1e9 (PRODUCT D15 corrects the seed's 1e6). Digits are cut, never rounded up, so
+ * docs/dashboard-rules.md#constants: 1e3 or more is shown with K, 1e6 with M, 1e9 or more with B — B is the value
+ * divided by 1e9 (docs/decisions.md#d15 corrects the seed's 1e6). Digits are cut, never rounded up, so
  * 999 999 reads 999.99K and not 1000K. Negative values keep their sign.
  */
 export function formatCompact(value: BigNumber.Value, decimals = 2): string {
@@ -49,7 +49,7 @@ export function formatCompact(value: BigNumber.Value, decimals = 2): string {
 }
 
 /**
- * Seed 000 §9: "Balances are shown to 4 decimals when at least 1, otherwise about 3 significant
+ * docs/dashboard-rules.md#constants: "Balances are shown to 4 decimals when at least 1, otherwise about 3 significant
  * digits". Cut toward zero: a balance never reads higher than what is held.
  */
 export function formatBalance(value: BigNumber.Value): string {
@@ -63,7 +63,7 @@ export function formatBalance(value: BigNumber.Value): string {
 const pad2 = (n: number): string => String(n).padStart(2, "0");
 
 /**
- * The "Last update" and "Last seen" times (seed 000 §2): UTC, `YYYY-MM-DD HH:MM:SS UTC`.
+ * The "Last update" and "Last seen" times (docs/dashboard-rules.md#screens): UTC, `YYYY-MM-DD HH:MM:SS UTC`.
  * Takes milliseconds since the epoch or a Date; an invalid time reads "-".
  */
 export function formatUtcTimestamp(time: number | Date): string {
@@ -80,12 +80,12 @@ export function formatUtcTime(ms: number): string {
   return formatUtcTimestamp(ms).slice(11);
 }
 
-/** The order book's middle row: the spread percent prefixed with ~ (seed 000 §2). */
+/** The order book's middle row: the spread percent prefixed with ~ (docs/dashboard-rules.md#screens). */
 export function formatSpread(percent: BigNumber.Value, decimals = 2): string {
   return `~${toDecimal(percent, "spread").toFixed(decimals)}%`;
 }
 
-/** Seed 001 §9 "Tooltip width 200px; 6 decimal places". */
+/** docs/exchange-rules.md#limits "Tooltip width 200px; 6 decimal places". */
 export const TOOLTIP_DECIMALS = 6;
 export const TOOLTIP_WIDTH_PX = 200;
 
@@ -101,9 +101,9 @@ export interface OrderTooltip {
 }
 
 /**
- * Seed 001 §2 "Order tooltip": Avg. price = total / amount to 6 decimals; Amount in the base
+ * docs/exchange-rules.md#chart "Order tooltip": Avg. price = total / amount to 6 decimals; Amount in the base
  * currency; Volume in the quote currency to 6 decimals. `total` defaults to price × amount
- * (seed 000 §2 "the quote total (price times amount)").
+ * (docs/dashboard-rules.md#screens "the quote total (price times amount)").
  */
 export function orderTooltip(order: {
   amount: BigNumber.Value;

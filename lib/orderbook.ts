@@ -6,7 +6,7 @@ export type BookSide = "bid" | "ask";
 
 /*
  * The order-book model (issue 2): two sorted sides keyed by exact decimal prices. A delta with
- * amount 0 removes the level (seed 001 §4). Readers get the best levels first: bids descending,
+ * amount 0 removes the level (docs/exchange-rules.md#states). Readers get the best levels first: bids descending,
  * asks ascending.
  *
  * How it is fast without binary floats as keys:
@@ -441,7 +441,7 @@ export class OrderBook {
     this.version++;
   }
 
-  /** Sets one level; amount 0 removes it (seed 001 §4). Throws bad-input on a malformed number. */
+  /** Sets one level; amount 0 removes it (docs/exchange-rules.md#states). Throws bad-input on a malformed number. */
   applyDelta(side: BookSide, price: string, amount: string): void {
     (side === "bid" ? this.bids : this.asks).set(price, amount);
     this.version++;
@@ -497,13 +497,13 @@ export class OrderBook {
 export interface CumulativeRow {
   price: string;
   amount: string;
-  /** price times amount (seed 001 §3 "Order book level") */
+  /** price times amount (docs/exchange-rules.md#entities "Order book level") */
   total: string;
   cumAmount: string;
   cumTotal: string;
 }
 
-/** Cumulative amount and total from the best level outward (seed 000 §2 "Order book" hover). */
+/** Cumulative amount and total from the best level outward (docs/dashboard-rules.md#screens "Order book" hover). */
 export function cumulativeRows(levels: readonly BookLevel[]): CumulativeRow[] {
   let cumAmount = new Decimal(0);
   let cumTotal = new Decimal(0);

@@ -1,5 +1,5 @@
 /**
- * The saved encryption key (seed 000 §3 "panel_state", PRODUCT D17): the key is turned into a
+ * The saved encryption key (docs/dashboard-rules.md#entities "panel_state", docs/decisions.md#d17): the key is turned into a
  * hex payload, XORed with a random mask of the same length, and both are kept split into three
  * pieces (32+16+16 characters for a 64-hex-character secret) under the `panel_state` key.
  * This only keeps the key from sitting in clear text in local storage; it is obfuscation, not
@@ -9,7 +9,7 @@
 export const PANEL_STATE_KEY = "panel_state";
 export const HEX_LENGTH_ERROR = "Hex strings must be the same length";
 
-/** Seed 000 §3: two hex strings XORed must have equal length. */
+/** docs/dashboard-rules.md#entities: two hex strings XORed must have equal length. */
 export function xorHex(a: string, b: string): string {
   if (a.length !== b.length) throw new Error(HEX_LENGTH_ERROR);
   let out = "";
@@ -22,7 +22,7 @@ export function xorHex(a: string, b: string): string {
   return out;
 }
 
-/** Splits a hex string at 1/2 and 3/4 of its length: 64 → 32+16+16 (seed 000 §3). */
+/** Splits a hex string at 1/2 and 3/4 of its length: 64 → 32+16+16 (docs/dashboard-rules.md#entities). */
 export function splitPieces(hex: string): [string, string, string] {
   const half = Math.floor(hex.length / 2);
   const threeQuarters = half + Math.floor((hex.length - half) / 2);

@@ -1,6 +1,6 @@
 /**
- * Validation schemas shared by the web forms and the server (seed 000 §5 rules, §7 payloads,
- * §9 defaults). Isomorphic zod; every object is strict, so unknown fields are refused.
+ * Validation schemas shared by the web forms and the server (docs/dashboard-rules.md#validation rules, docs/api.md#calls payloads,
+ * docs/dashboard-rules.md#constants defaults). Isomorphic zod; every object is strict, so unknown fields are refused.
  */
 import { z } from "zod";
 
@@ -10,7 +10,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // Building blocks
 // ---------------------------------------------------------------------------------------------
 
-/** Seed 000 §5 "E-mail must match a standard e-mail pattern"; trimmed and lower-cased. */
+/** docs/dashboard-rules.md#validation "E-mail must match a standard e-mail pattern"; trimmed and lower-cased. */
 export const emailSchema = z
   .string()
   .trim()
@@ -18,10 +18,10 @@ export const emailSchema = z
   .regex(EMAIL_RE, "Invalid e-mail")
   .transform((s) => s.toLowerCase());
 
-/** Seed 000 §5: at least 8 characters. */
+/** docs/dashboard-rules.md#validation: at least 8 characters. */
 export const passwordSchema = z.string().min(8, "Password must be at least 8 characters").max(1024);
 
-/** Seed 000 §5: exactly 8 characters. */
+/** docs/dashboard-rules.md#validation: exactly 8 characters. */
 export const codeSchema = z.string().length(8, "Code must be exactly 8 characters");
 
 /** A decimal number as the server receives it: a decimal string, or a finite JSON number. */
@@ -54,24 +54,24 @@ const pairSchema = z
 
 const segment = z.string().trim().min(1, "Empty path segment").max(100);
 
-/** PRODUCT D13 / D18: the account path ["client","exchange","account"]. */
+/** docs/decisions.md#d13 / #d18: the account path ["client","exchange","account"]. */
 export const accountPathSchema = z.tuple([segment, segment, segment]);
 
 export const sideSchema = z.enum(["Buy", "Sell"]);
 
-/** Seed 000 §5 "Range. It is reported only when both min and max are set"; min <= max. */
+/** docs/dashboard-rules.md#validation "Range. It is reported only when both min and max are set"; min <= max. */
 export const rangeSchema = z
   .strictObject({ min: num, max: num })
   .refine((r) => r.min <= r.max, { message: "Range minimum must not exceed its maximum" });
 
-/** Seed 000 §6: the word all, or a list of client names. */
+/** docs/dashboard-rules.md#roles: the word all, or a list of client names. */
 export const scopeSchema = z.union([z.literal("all"), z.array(segment).min(1, "Select at least one client")]);
 
 // ---------------------------------------------------------------------------------------------
-// Admin payloads (seed 000 §7)
+// Admin payloads (docs/api.md#calls)
 // ---------------------------------------------------------------------------------------------
 
-/** Seed 000 §3: the envelope {data, pair, active}; data is the 12-byte IV hex then ciphertext hex. */
+/** docs/dashboard-rules.md#entities: the envelope {data, pair, active}; data is the 12-byte IV hex then ciphertext hex. */
 export const envelopeSchema = z.strictObject({
   data: z
     .string()
@@ -89,13 +89,13 @@ export const envelopeSchema = z.strictObject({
 export const apiKeysRecordSchema = z.strictObject({ path: accountPathSchema, apis: envelopeSchema });
 export const removeApiKeysSchema = z.strictObject({ path: accountPathSchema });
 
-/** PRODUCT D18: 'Permit login' takes the new user's e-mail as userId. */
+/** docs/decisions.md#d18: 'Permit login' takes the new user's e-mail as userId. */
 export const setUserSchema = z.strictObject({ userId: emailSchema, scope: scopeSchema });
 export const changeScopeSchema = z.strictObject({ scope: scopeSchema });
 
 const decimalsCount = z.number().int().min(0).max(30);
 
-/** POST /token/pair {exchangeId, pair, decimals: {price, amount}} (seed 000 §3 "Token pair"). */
+/** POST /token/pair {exchangeId, pair, decimals: {price, amount}} (docs/dashboard-rules.md#entities "Token pair"). */
 export const tokenPairSchema = z.strictObject({
   exchangeId: z.string().trim().min(1),
   pair: pairSchema,
@@ -104,7 +104,7 @@ export const tokenPairSchema = z.strictObject({
 export const removeTokenPairSchema = z.strictObject({ exchangeId: z.string().trim().min(1), pair: pairSchema });
 
 // ---------------------------------------------------------------------------------------------
-// Order payloads (seed 000 §3, §7)
+// Order payloads (docs/dashboard-rules.md#entities, docs/api.md#calls)
 // ---------------------------------------------------------------------------------------------
 
 export const createOrderSchema = z.strictObject({ price: decimalSchema, amount: decimalSchema, side: sideSchema });
@@ -116,10 +116,10 @@ export const cancelOrderSchema = z.strictObject({
 export const cancelAllSchema = z.strictObject({ customPair: pairSchema.optional().nullable() });
 
 // ---------------------------------------------------------------------------------------------
-// Bots (seed 000 §5 "Bot forms", §7 payloads, §9 defaults)
+// Bots (docs/dashboard-rules.md#validation "Bot forms", docs/api.md#calls payloads, docs/dashboard-rules.md#constants defaults)
 // ---------------------------------------------------------------------------------------------
 
-/** Seed 000 §5: spread optional but must be > 1. */
+/** docs/dashboard-rules.md#validation: spread optional but must be > 1. */
 const acceptableSpread = num.refine((n) => n > 1, "Acceptable spread must be greater than 1").optional();
 const positive = (field: string) => num.refine((n) => n > 0, `${field} must be greater than 0`);
 const nonNegative = (field: string) => num.refine((n) => n >= 0, `${field} must not be negative`);
@@ -133,12 +133,12 @@ export const FLOATING_MODULES = [
 ] as const;
 export type FloatingModule = (typeof FLOATING_MODULES)[number];
 
-/** Seed 000 §5: 'Incorrect params for {module} module'. */
+/** docs/dashboard-rules.md#validation: 'Incorrect params for {module} module'. */
 export function moduleError(module: string): string {
   return `Incorrect params for ${module} module`;
 }
 
-/** The parameters of each floating-bot module (PRODUCT D21). */
+/** The parameters of each floating-bot module (docs/decisions.md#d21). */
 export const FLOATING_MODULE_PARAMS: Record<FloatingModule, readonly string[]> = {
   "dynamic-price": ["min", "max"],
   "dynamic-delay": ["min", "max"],
@@ -156,8 +156,8 @@ export interface FloatingModules {
 }
 
 /**
- * Seed 000 §5: every module param is a number ('Incorrect params for {module} module' otherwise);
- * inputs take absolute values (-2 is read as 2). PRODUCT D21 adds: each param present, min <= max.
+ * docs/dashboard-rules.md#validation: every module param is a number ('Incorrect params for {module} module' otherwise);
+ * inputs take absolute values (-2 is read as 2). docs/decisions.md#d21 adds: each param present, min <= max.
  */
 const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ctx): FloatingModules => {
   const out: Record<string, Record<string, number>> = {};
@@ -184,13 +184,13 @@ const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ct
   return out as FloatingModules;
 });
 
-/** Seed 000 §9: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
+/** docs/dashboard-rules.md#constants: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
 export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
 export const floatingBotSchema = z.strictObject({
   main: z.strictObject({
     pair: pairSchema,
     side: sideSchema,
-    // Seed 000 §5: quote and percent required (truthy), marginOfError defined.
+    // docs/dashboard-rules.md#validation: quote and percent required (truthy), marginOfError defined.
     quote: positive("Quote"),
     percent: num
       .refine((n) => n > 0 && n <= 50, "Percent must be greater than 0 and at most 50")
@@ -202,7 +202,7 @@ export const floatingBotSchema = z.strictObject({
   modules: floatingModules.default({}),
 });
 
-/** Seed 000 §9: profit 0.2 (0–5), percent 5 (1–99), rebalancing factor 0.5 (0–1). */
+/** docs/dashboard-rules.md#constants: profit 0.2 (0–5), percent 5 (1–99), rebalancing factor 0.5 (0–1). */
 export const GRID_DEFAULTS = { profit: 0.2, percent: 5, RF: 0.5 } as const;
 export const gridBotSchema = z.strictObject({
   pair: pairSchema,
@@ -234,7 +234,7 @@ export const heavyVolumeBotSchema = z.strictObject({
   period: positive("Period").optional(),
 });
 
-/** Seed 000 §9: quote up 10, daily up 100, quote down 10, daily down 100, refill 60, delay 10, min quote 2. */
+/** docs/dashboard-rules.md#constants: quote up 10, daily up 100, quote down 10, daily down 100, refill 60, delay 10, min quote 2. */
 export const SD_DEFAULTS = {
   quoteUp: 10,
   dailyQuoteUp: 100,
@@ -263,7 +263,7 @@ export const candleCloserBotSchema = z.strictObject({
   acceptableSpread,
 });
 
-/** Seed 000 §9: price strategies; volume strategies add inverseGauss. */
+/** docs/dashboard-rules.md#constants: price strategies; volume strategies add inverseGauss. */
 export const PRICE_STRATEGIES = ["linear", "gauss", "exponential3", "exponential5", "exponential10"] as const;
 export const VOLUME_STRATEGIES = [...PRICE_STRATEGIES, "inverseGauss"] as const;
 export const liquidityArrangerBotSchema = z.strictObject({
@@ -272,7 +272,7 @@ export const liquidityArrangerBotSchema = z.strictObject({
     (n) => Number.isInteger(n) && n > 0 && n <= 500,
     "Orders amount must be a whole number from 1 to 500",
   ),
-  // PRODUCT D24 (seed 000 §9 "Liquidity side options: undefined, Sell, Buy"): unset is both sides.
+  // docs/decisions.md#d24 (docs/dashboard-rules.md#constants "Liquidity side options: undefined, Sell, Buy"): unset is both sides.
   side: sideSchema.optional(),
   P0: positive("P0"),
   P1: positive("P1"),
@@ -299,7 +299,7 @@ export type SpreadDecompressionSetup = z.output<typeof spreadDecompressionBotSch
 export type LiquidityArrangerSetup = z.output<typeof liquidityArrangerBotSchema>;
 export const BOT_TYPES = Object.keys(BOT_SCHEMAS) as BotType[];
 
-/** Seed 000 §9 "Bot list order". Liquidity is not listed; it sorts last. */
+/** docs/dashboard-rules.md#constants "Bot list order". Liquidity is not listed; it sorts last. */
 export const BOT_LIST_ORDER: Record<BotType, number> = {
   "floating-bot": 0,
   "spread-decompression-bot": 1,
@@ -310,12 +310,12 @@ export const BOT_LIST_ORDER: Record<BotType, number> = {
   "liquidity-arranger-bot": 21,
 };
 
-/** PRODUCT "Bots": these are stored and shown but never run (self-matching is wash trading). */
+/** docs/product.md#bots: these are stored and shown but never run (self-matching is wash trading). */
 export const NOT_RUN_BOT_TYPES: readonly BotType[] = ["volume-bot", "heavy-volume-bot", "candle-closer-bot"];
 export const WASH_TRADING_REASON =
   "Not run: this bot would trade against itself to print volume or move a candle; self-matching is wash trading, forbidden by exchanges' rules and market-abuse law.";
 
-/** POST /token/bot {botType, setup, paths?} (seed 000 §7, PRODUCT D16). */
+/** POST /token/bot {botType, setup, paths?} (docs/api.md#calls, docs/decisions.md#d16). */
 export const setupBotSchema = z
   .strictObject({
     botType: z.enum(BOT_TYPES as [BotType, ...BotType[]]),
@@ -338,7 +338,7 @@ export type SetupBotInput = z.input<typeof setupBotSchema>;
 
 export const removeBotSchema = z.strictObject({ botId: z.string().min(1).max(100) });
 
-/** Live channel subscription (seed 000 §7). */
+/** Live channel subscription (docs/api.md#calls). */
 export const liveSubscribeSchema = z.strictObject({
   purpose: z.literal("sub_for_bots"),
   userId: z.string().min(1).max(100),

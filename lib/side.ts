@@ -1,7 +1,7 @@
 import type { Side } from "./types.js";
 
 /**
- * The shared side parser of seed 001 §3: exchanges write buy/BUY/Buy/bid/1 and
+ * The shared side parser of docs/exchange-rules.md#entities: exchanges write buy/BUY/Buy/bid/1 and
  * sell/SELL/Sell/ask/2 (htx: buy-limit, sell-market, …); everything becomes Buy or Sell.
  */
 export function parseSide(raw: unknown): Side {

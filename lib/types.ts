@@ -1,4 +1,4 @@
-/** The fifteen real exchanges of seed 001 §1, plus the built-in simulated one. */
+/** The fifteen real exchanges of docs/exchange-rules.md#operations, plus the built-in simulated one. */
 export const REAL_EXCHANGE_IDS = [
   "bingx",
   "bitget",
@@ -29,8 +29,8 @@ export type Side = "Buy" | "Sell";
 export type OrderStatus = "open" | "closed" | "canceled";
 
 /**
- * The normalized order of seed 001 §3. Prices and amounts are decimal strings
- * (PRODUCT "Numbers cross the boundary as decimal strings"), never binary floats.
+ * The normalized order of docs/exchange-rules.md#entities. Prices and amounts are decimal strings
+ * (docs/exchange-rules.md#contract "Numbers cross the boundary as decimal strings"), never binary floats.
  */
 export interface Order {
   pair: string;
@@ -44,7 +44,7 @@ export interface Order {
   status: OrderStatus | undefined;
   /** milliseconds since the epoch */
   timestamp: number;
-  /** the exchange's own status string, kept where it differs from `status` (PRODUCT D9) */
+  /** the exchange's own status string, kept where it differs from `status` (docs/decisions.md#d9) */
   rawStatus?: string;
   /**
    * the average price of what filled so far, where the exchange gives it (paper, okx, gate);
@@ -61,10 +61,10 @@ export interface OrderFee {
   currency: string;
 }
 
-/** Seed 001 §3: currency code → free (f) and locked (l), as decimal strings. */
+/** docs/exchange-rules.md#entities: currency code → free (f) and locked (l), as decimal strings. */
 export type Balances = Record<string, { f: string; l: string }>;
 
-/** Seed 001 §3: a batch create item. */
+/** docs/exchange-rules.md#entities: a batch create item. */
 export interface BatchItem {
   side: Side;
   amount: string;
@@ -81,7 +81,7 @@ export interface BookSnapshot {
   asks: BookLevel[];
 }
 
-/** Exchange credentials of seed 001 §3. `httpAgent` is a proxy URL (PRODUCT D12). */
+/** Exchange credentials of docs/exchange-rules.md#entities. `httpAgent` is a proxy URL (docs/decisions.md#d12). */
 export interface Credentials {
   api: string;
   secret: string;

@@ -1,6 +1,6 @@
 /**
- * Account paths and adapters for trade and bot calls: the `path` header (PRODUCT D18), the scope
- * check (seed 000 §6), and the adapter built for one call from the stored envelope opened in
+ * Account paths and adapters for trade and bot calls: the `path` header (docs/decisions.md#d18), the scope
+ * check (docs/dashboard-rules.md#roles), and the adapter built for one call from the stored envelope opened in
  * memory with the `key` header (never logged, never stored in clear).
  */
 import { createHash } from "node:crypto";
@@ -108,7 +108,7 @@ export function buildAdapter(app: App, path: AccountPath, credentials: StoredCre
   const exchange = path[1];
   try {
     if (!credentials && needsApiKey(exchange)) throw new ApiError(API_ERROR.EXCHANGE_OBJECT);
-    // PRODUCT D12: the server's proxy carries its exchange calls
+    // docs/decisions.md#d12: the server's proxy carries its exchange calls
     const proxy = app.config.proxy;
     return openAccount(exchange, {
       ...(credentials ? { credentials: proxy ? { ...credentials, httpAgent: proxy } : credentials } : {}),
@@ -128,7 +128,7 @@ export function buildAdapter(app: App, path: AccountPath, credentials: StoredCre
   }
 }
 
-/** Maps a failure of the exchange layer to 608 with its message and kind (PRODUCT D2). */
+/** Maps a failure of the exchange layer to 608 with its message and kind (docs/decisions.md#d2). */
 export function exchangeFailure(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isExchangeError(error)) {

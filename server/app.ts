@@ -16,7 +16,7 @@ export interface BotEvents {
 
 /** The bot runner of `serve` (server/bots/host.ts); absent when the server runs no bots. */
 export interface BotRunnerHost {
-  /** PRODUCT D25: cancels the bot's orders (confirmed) and stops it; throws when it cannot */
+  /** docs/decisions.md#d25: cancels the bot's orders (confirmed) and stops it; throws when it cannot */
   remove(botId: string): Promise<void>;
   /** the running bot's state not yet written to its record (published already), if any */
   latest(botId: string): Record<string, unknown> | undefined;
@@ -35,11 +35,11 @@ export interface App {
   now(): number;
   /** signs access tokens */
   readonly tokenSecret: string;
-  /** PRODUCT D4: wraps bot credentials (64 hex characters) */
+  /** docs/decisions.md#d4: wraps bot credentials (64 hex characters) */
   readonly dataKey: string;
   /** WebAuthn origins accepted (known once the port is bound) */
   origins(): string[];
-  /** PRODUCT D8 (604): per process in memory, or shared through Redis (docs/scale-out.md) */
+  /** docs/decisions.md#d8 (604): per process in memory, or shared through Redis (docs/scale-out.md) */
   readonly limiter: CallLimiter;
   /** failed sign-in and token checks per address and per e-mail (docs/server-limits.md) */
   readonly signIn: SignInGuard;
@@ -56,7 +56,7 @@ export interface App {
 }
 
 /**
- * A sliding-window call limiter (PRODUCT D8), as the routes use it: the in-process RateLimiter
+ * A sliding-window call limiter (docs/decisions.md#d8), as the routes use it: the in-process RateLimiter
  * below, or the Redis one of server/cluster/limits.ts that every server process shares
  * (docs/scale-out.md).
  */
@@ -79,7 +79,7 @@ export function memoryLimiter(limiter = new RateLimiter()): CallLimiter {
 }
 
 /**
- * Sliding-window limiter (PRODUCT D8: more than N calls in the window is 604). In memory, per
+ * Sliding-window limiter (docs/decisions.md#d8: more than N calls in the window is 604). In memory, per
  * process; several server processes share server/cluster/limits.ts instead.
  *
  * Each key keeps the times of its calls in the window, oldest first, as a queue whose head moves

@@ -1,5 +1,5 @@
 /**
- * Bot records as the API and the live channel show them (seed 000 §3 "Bot state records", plus the
+ * Bot records as the API and the live channel show them (docs/dashboard-rules.md#entities "Bot state records", plus the
  * runner's status, lastError and updatedAt, docs/bots.md). The runner's memory is never shown.
  */
 import type { BotAnswer } from "../lib/api.js";
@@ -32,7 +32,7 @@ export function botAnswer(bot: BotRecord): BotAnswer {
   };
 }
 
-/** Seed 000 §9 "Bot list order" (floating 0, SD 1, CC 2, heavy volume 18, volume 19, grid 20), then by creation. */
+/** docs/dashboard-rules.md#constants "Bot list order" (floating 0, SD 1, CC 2, heavy volume 18, volume 19, grid 20), then by creation. */
 export function sortBots<T extends { botType: string; created: number }>(bots: T[]): T[] {
   const rank = (type: string) => BOT_LIST_ORDER[type as BotType] ?? 99;
   return [...bots].sort((a, b) => rank(a.botType) - rank(b.botType) || a.created - b.created);

@@ -11,14 +11,14 @@ import type { Logger } from "../lib/log.js";
 export interface ServerOptions {
   /** 0 picks a free port (tests); default 8787 */
   port?: number;
-  /** default 127.0.0.1 (PRODUCT D7) */
+  /** default 127.0.0.1 (docs/decisions.md#d7) */
   host?: string;
   /** default $SPOTDESK_DATA_DIR or the user data directory */
   dataDir?: string;
   configFile?: string;
   tlsCert?: string;
   tlsKey?: string;
-  /** PRODUCT D7: a TLS-terminating proxy in front; cookies get Secure */
+  /** docs/decisions.md#d7: a TLS-terminating proxy in front; cookies get Secure */
   behindTlsProxy?: boolean;
   /** WebAuthn relying party id (default: localhost) */
   rpId?: string;
@@ -28,12 +28,12 @@ export interface ServerOptions {
   accessTtlMs?: number;
   /** refresh token lifetime, default 7 days */
   refreshTtlMs?: number;
-  /** PRODUCT D8: 60 calls per 10 s per user */
+  /** docs/decisions.md#d8: 60 calls per 10 s per user */
   rateLimit?: { calls: number; windowMs: number };
   codeRequestsPerHour?: number;
   /** scrypt cost (N); default 2^15 (32 MiB with r=8) */
   scryptCost?: number;
-  /** the data key of PRODUCT D4 as 64 hex characters (else the `data-key` file) */
+  /** the data key of docs/decisions.md#d4 as 64 hex characters (else the `data-key` file) */
   dataKey?: string;
   /** clock, for tests */
   now?: () => number;
@@ -47,11 +47,11 @@ export interface ServerOptions {
   botEndpoints?: Partial<Record<string, { baseUrl?: string; wsUrl?: string }>>;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
-  /** PRODUCT D18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */
+  /** docs/decisions.md#d18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */
   smtp?: SmtpOptions;
-  /** PRODUCT D14: upstream hosts of the gateway relays (/api/bitteam/…, /api/kucoin/…) */
+  /** docs/decisions.md#d14: upstream hosts of the gateway relays (/api/bitteam/…, /api/kucoin/…) */
   relay?: RelayOptions;
-  /** PRODUCT D12: an HTTP(S) proxy for the server's exchange calls (SPOTDESK_PROXY, else HTTPS_PROXY) */
+  /** docs/decisions.md#d12: an HTTP(S) proxy for the server's exchange calls (SPOTDESK_PROXY, else HTTPS_PROXY) */
   proxy?: string;
   /** sign-in limits per address and per e-mail (docs/server-limits.md) */
   signIn?: SignInLimitOptions;
@@ -124,7 +124,7 @@ export interface RelayOptions {
   bitteam?: string;
   /** default https://api.kucoin.com */
   kucoin?: string;
-  /** seed 000 §9: 10 s */
+  /** docs/dashboard-rules.md#constants: 10 s */
   timeoutMs?: number;
   /** the largest upstream answer relayed; default 1 MiB */
   maxBytes?: number;
@@ -249,7 +249,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
   if (env.SPOTDESK_RELAY_BITTEAM) relay.bitteam = env.SPOTDESK_RELAY_BITTEAM;
   if (env.SPOTDESK_RELAY_KUCOIN) relay.kucoin = env.SPOTDESK_RELAY_KUCOIN;
   if (Object.keys(relay).length > 0) out.relay = relay;
-  // PRODUCT D12, as the CLI reads it: SPOTDESK_PROXY, else the standard HTTPS_PROXY
+  // docs/decisions.md#d12, as the CLI reads it: SPOTDESK_PROXY, else the standard HTTPS_PROXY
   const proxy = [env.SPOTDESK_PROXY, env.HTTPS_PROXY, env.https_proxy].find((v) => v !== undefined && v !== "");
   if (proxy) out.proxy = proxy;
   if (env.SPOTDESK_DATABASE_URL) out.database = env.SPOTDESK_DATABASE_URL;
@@ -354,10 +354,10 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
   if ((merged.tlsCert === undefined) !== (merged.tlsKey === undefined)) {
     throw new Error("--tls-cert and --tls-key go together");
   }
-  // PRODUCT D7: plain HTTP only on loopback, unless a TLS proxy is declared in front.
+  // docs/decisions.md#d7: plain HTTP only on loopback, unless a TLS proxy is declared in front.
   if (!isLoopback(host) && !merged.tlsCert && !merged.behindTlsProxy) {
     throw new Error(
-      `Refusing to serve plain HTTP on ${host}: give --tls-cert and --tls-key, or --behind-tls-proxy when a TLS proxy terminates HTTPS (PRODUCT D7)`,
+      `Refusing to serve plain HTTP on ${host}: give --tls-cert and --tls-key, or --behind-tls-proxy when a TLS proxy terminates HTTPS`,
     );
   }
   // the URLs may hold a password: the errors name the scheme, never the text

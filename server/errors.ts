@@ -1,7 +1,7 @@
 import { API_ERROR, type ApiErrorBody, apiErrorMessage, HTTP_STATUS_OF_CODE } from "../lib/api.js";
 
 /**
- * A failure with a seed 000 §8 code (PRODUCT D2). `msg` is the seed's message for 601–607 and
+ * A failure with a docs/api.md#errors code (docs/decisions.md#d2). `msg` is the seed's message for 601–607 and
  * 609; 600 carries its own explanation and 608 the exchange layer's message.
  */
 export class ApiError extends Error {

@@ -3,7 +3,7 @@
  * "The server on a maintained router"). `createRouter` registers the routes it is given, which
  * `routesFromTable` builds from the one route table (lib/api.ts ROUTES: method, path, who may
  * call) and the handlers of server/routes/; a handler returns the JSON answer (always status 200)
- * or throws an ApiError (PRODUCT D2: the 60x code in the body with a conventional HTTP status).
+ * or throws an ApiError (docs/decisions.md#d2: the 60x code in the body with a conventional HTTP status).
  *
  * What the contract keeps from the hand-written router it replaced (server/README.md "Router"):
  * the path is the request target's own, read without decoding and with empty segments dropped
@@ -56,7 +56,7 @@ export type Handler = (ctx: RequestContext) => Promise<unknown>;
 
 /**
  * An answer passed through as received: its own status and JSON text, byte for byte (the gateway
- * relays of PRODUCT D14; re-serializing would round numbers longer than 15 digits).
+ * relays of docs/decisions.md#d14; re-serializing would round numbers longer than 15 digits).
  */
 export class PassThroughJson {
   constructor(

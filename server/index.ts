@@ -1,5 +1,5 @@
 /**
- * The backend (PRODUCT "The backend"): `startServer(options)` for code and tests,
+ * The backend (docs/api.md#backend): `startServer(options)` for code and tests,
  * `serveCommand(options)` for `spotdesk serve`, `grantAdmin(email, dataDir)` for
  * `spotdesk users grant-admin`.
  */
@@ -79,7 +79,7 @@ async function openStorage(dataDir: string, database: string | undefined): Promi
   return openSqliteStorage(file);
 }
 
-/** PRODUCT D5/D18: on an empty database, a one-time setup code in `setup-code` (0600). */
+/** docs/decisions.md#d5/#d18: on an empty database, a one-time setup code in `setup-code` (0600). */
 async function prepareSetupCode(storage: Storage, dataDir: string): Promise<string | undefined> {
   if ((await storage.countUsers()) > 0) {
     await storage.setMeta(SETUP_CODE_META, undefined);
@@ -251,7 +251,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     mail: mailer?.describe ?? "outbox.jsonl",
   });
 
-  // PRODUCT D25, docs/bots.md: every stored runnable bot resumes from its state and reconciles
+  // docs/decisions.md#d25, docs/bots.md: every stored runnable bot resumes from its state and reconciles
   await botHost?.startAll().catch((error: unknown) => logger.error("bots did not start", { error: String(error) }));
 
   let closing: Promise<void> | undefined;
@@ -355,7 +355,7 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
   process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
   process.stderr.write(`Open ${running.browserUrl} in the browser (the address key login works on)\n`);
   if (running.setupCode) {
-    // PRODUCT D5/D18: printed once; the same code is in <data>/setup-code (mode 0600).
+    // docs/decisions.md#d5/#d18: printed once; the same code is in <data>/setup-code (mode 0600).
     process.stderr.write(
       `First start: register the first admin with setup code ${running.setupCode}\n` +
         `  (POST /register with headers email, password, code; kept in ${setupCodeFile(running.dataDir)})\n`,
@@ -373,7 +373,7 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
 }
 
 /**
- * `spotdesk users grant-admin EMAIL --data DIR` (PRODUCT D5): makes an existing user an admin,
+ * `spotdesk users grant-admin EMAIL --data DIR` (docs/decisions.md#d5): makes an existing user an admin,
  * or permits a new e-mail as an admin with scope all. Returns the user's uuid.
  */
 export async function grantAdmin(

@@ -1,12 +1,12 @@
 /**
  * The websocket side of the server, on the same port:
- *  - "/" is the live channel of seed 000 §4/§7: {purpose:'sub_for_bots', userId, token} →
+ *  - "/" is the live channel of docs/dashboard-rules.md#states/docs/api.md#calls: {purpose:'sub_for_bots', userId, token} →
  *    {purpose, result}; then {type:'snapshot', data: bots} and {type:'delta', data: bot}; 'ping'
- *    and 'pong' texts are ignored. PRODUCT D6: only bots of clients in the user's scope. When the
+ *    and 'pong' texts are ignored. docs/decisions.md#d6: only bots of clients in the user's scope. When the
  *    subscription's access token expires the server sends {purpose, result:false, code:602, reason}
- *    and closes with 4602; the dashboard re-opens with a fresh token (seed 000 §4).
+ *    and closes with 4602; the dashboard re-opens with a fresh token (docs/dashboard-rules.md#states).
  *  - "/book?exchange=paper&pair=BTC/USDT[&depth=20]" relays a public order book to browsers
- *    (seed 000 §2 order book, PRODUCT D14): {type:'book', data: BookAnswer} at most every 500 ms.
+ *    (docs/dashboard-rules.md#screens order book, docs/decisions.md#d14): {type:'book', data: BookAnswer} at most every 500 ms.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -111,7 +111,7 @@ export class LiveHub implements BotEvents, SessionEvents {
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
       const text = data.toString();
-      if (text === "ping" || text === "pong") return; // seed 000 §4: keep-alive texts are ignored
+      if (text === "ping" || text === "pong") return; // docs/dashboard-rules.md#states: keep-alive texts are ignored
       void this.subscribe(client, text);
     });
   }
@@ -192,7 +192,7 @@ export class LiveHub implements BotEvents, SessionEvents {
   }
 
   /**
-   * Seed 000 §4: the channel carries bot state for a valid access token only. A timer ends the
+   * docs/dashboard-rules.md#states: the channel carries bot state for a valid access token only. A timer ends the
    * subscription when the token expires; `publish` checks too, for a clock that jumps ahead.
    */
   private watchExpiry(client: LiveClient): void {
@@ -231,7 +231,7 @@ export class LiveHub implements BotEvents, SessionEvents {
       }
       let allowed = scopes.get(c.userId);
       if (allowed === undefined) {
-        // Scope is read at send time, so a scope change applies to the next delta (PRODUCT D6).
+        // Scope is read at send time, so a scope change applies to the next delta (docs/decisions.md#d6).
         const user = await this.app.storage.getUser(c.userId);
         allowed = user !== undefined && inScope(user, client);
         scopes.set(c.userId, allowed);
@@ -388,7 +388,7 @@ export class BookRelay {
         ws.send(JSON.stringify({ type: "book", data: this.answer(exchange, pair, entry.feed, depth) }));
       }
     };
-    // Seed 000 §4: the UI refreshes every 500 ms, so the relay sends no faster than that.
+    // docs/dashboard-rules.md#states: the UI refreshes every 500 ms, so the relay sends no faster than that.
     const timer = setInterval(tick, 500);
     tick();
     ws.on("message", () => {}); // 'ping' texts and anything else: ignored

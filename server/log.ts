@@ -98,7 +98,7 @@ export function createJsonLogger(
   };
 }
 
-/** Masks a one-time code for the log (PRODUCT D18): first and last character only. */
+/** Masks a one-time code for the log (docs/decisions.md#d18): first and last character only. */
 export function maskCode(code: string): string {
   return code.length <= 2 ? "**" : `${code[0]}${"*".repeat(code.length - 2)}${code[code.length - 1]}`;
 }

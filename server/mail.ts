@@ -1,5 +1,5 @@
 /**
- * SMTP delivery of the server's messages (PRODUCT D18 "SMTP when configured"), with nodemailer.
+ * SMTP delivery of the server's messages (docs/decisions.md#d18 "SMTP when configured"), with nodemailer.
  * Without an `smtp` configuration there is no mailer and codes go to `outbox.jsonl` instead
  * (server/auth/codes.ts).
  */

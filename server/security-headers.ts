@@ -1,7 +1,7 @@
 /**
  * The security headers of every answer `spotdesk serve` gives (issue 23, docs/security-headers.md):
  * the page's Content-Security-Policy, no framing, no referrer, no powerful features, and HSTS
- * under TLS (PRODUCT D7). One module so the policy is read and reviewed in one place; the
+ * under TLS (docs/decisions.md#d7). One module so the policy is read and reviewed in one place; the
  * request listener applies `commonHeaders` to every answer and the static handler replaces the
  * CSP of an HTML page with `pagePolicy`.
  */
@@ -29,7 +29,7 @@ export function feedOrigins(): string[] {
  * The <style> elements the bundled components insert with fixed text, allowed by their SHA-256
  * (CSP hash sources): sonner's toaster CSS (sonner 2.0.8 `__insertCSS`), Radix Select's viewport
  * scrollbar rule (@radix-ui/react-select 2.4.1) and lightweight-charts' attribution logo rule
- * (5.2.1; the built-in candle chart, seed 001 §2 fallback). test/server/security-headers.test.ts
+ * (5.2.1; the built-in candle chart, docs/exchange-rules.md#chart fallback). test/server/security-headers.test.ts
  * recomputes them from node_modules, so an upgrade that changes one fails there first. The empty
  * text is sonner's element between its insertion and its text node.
  */
@@ -41,7 +41,7 @@ export const STYLE_HASHES = [
 ] as const;
 
 /**
- * The chart provider's advanced widget (seed 001 §2, web/src/features/trading/chart/provider.ts):
+ * The chart provider's advanced widget (docs/exchange-rules.md#chart, web/src/features/trading/chart/provider.ts):
  * its script by exact origin (it publishes no subresource-integrity hash) and the frame it opens.
  * Nothing wider; offline the built-in candle chart takes its place under the same policy.
  */
@@ -78,7 +78,7 @@ export function pagePolicy(options: PagePolicyOptions = {}): string {
 export const NON_PAGE_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 export interface SecurityOptions {
-  /** Strict-Transport-Security: only when the browser reaches us over TLS (PRODUCT D7) */
+  /** Strict-Transport-Security: only when the browser reaches us over TLS (docs/decisions.md#d7) */
   hsts: boolean;
 }
 

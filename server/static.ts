@@ -1,6 +1,6 @@
 /**
  * Serves the built dashboard (web/dist, `npm run build:web`) beside the API: files under
- * /assets and the root, and index.html for a browser navigation to any app route (seed 000 §2;
+ * /assets and the root, and index.html for a browser navigation to any app route (docs/dashboard-rules.md#screens;
  * /login/password is both a page and a POST call, so only GET/HEAD asking for HTML fall back).
  * Returns false when the request is not for the app, so the API router answers it.
  *
@@ -41,7 +41,7 @@ const ENCODINGS = [
 ] as const;
 
 /**
- * The q-value Accept-Encoding gives a coding (RFC 9110 §12.5.3): its own entry, else `*`, else 0
+ * The q-value Accept-Encoding gives a coding (RFC 9110, section 12.5.3): its own entry, else `*`, else 0
  * (1 for identity, which is acceptable unless refused). A malformed q counts as 0.
  */
 export function acceptQuality(header: string | undefined, coding: string): number {

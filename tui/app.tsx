@@ -30,7 +30,7 @@ import { derivedAmount, derivedQuote } from "./trade-form.js";
 
 export interface AppProps extends SessionTarget {
   services: TuiServices;
-  /** book refresh period (seed 000 §9: 500 ms) */
+  /** book refresh period (docs/dashboard-rules.md#constants: 500 ms) */
   refreshMs?: number;
   ordersPollMs?: number;
   balancesPollMs?: number;
@@ -139,7 +139,7 @@ interface StatusLine {
 }
 
 /**
- * The TUI: the terminal twin of the dashboard's trading view (seed 000 §2). Layout only; the state
+ * The TUI: the terminal twin of the dashboard's trading view (docs/dashboard-rules.md#screens). Layout only; the state
  * lives in the hooks, the drawing in the components.
  */
 export function App(props: AppProps) {

@@ -5,7 +5,7 @@ import { type ColumnDecimals, decimalsOf, formatFixed, MAX_COLUMN_DECIMALS } fro
 
 /**
  * What the order-book panel shows at one refresh: the best `depth` levels of each side with their
- * cumulative amount and total (seed 000 §2 "Order book"), the middle row, and which levels changed
+ * cumulative amount and total (docs/dashboard-rules.md#screens "Order book"), the middle row, and which levels changed
  * since the previous refresh (they flash).
  */
 export interface BookView {
@@ -14,7 +14,7 @@ export interface BookView {
   /** best first (highest bid first) */
   bids: CumulativeRow[];
   mid: string | undefined;
-  /** spread percent without the "~" and "%" (seed 000 §2 middle row), 6 decimals */
+  /** spread percent without the "~" and "%" (docs/dashboard-rules.md#screens middle row), 6 decimals */
   spread: string | undefined;
   /** book.version this view was taken at */
   version: number;
@@ -181,7 +181,7 @@ export function selectedRow(
 }
 
 /**
- * What a click on a row broadcasts in the dashboard (seed 000 §2 "Order book"): price, cumulative
+ * What a click on a row broadcasts in the dashboard (docs/dashboard-rules.md#screens "Order book"): price, cumulative
  * amount, cumulative total, and type Buy from asks, Sell from bids.
  */
 export interface BookPick {

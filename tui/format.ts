@@ -3,7 +3,7 @@ import { Decimal } from "../lib/decimal.js";
 import { formatBalance, formatCompact, formatSpread, formatUtcTimestamp } from "../lib/format.js";
 
 /**
- * The TUI's number and time display: the lib's rules (seed 000 §9 with PRODUCT D15, shared with the
+ * The TUI's number and time display: the lib's rules (docs/dashboard-rules.md#constants with docs/decisions.md#d15, shared with the
  * web and the CLI), plus the choices of decimals that fit a terminal column.
  */
 export { formatBalance, formatUtcTimestamp };
@@ -116,7 +116,7 @@ export function columnDecimals(values: Iterable<string>, atLeast = 0): number {
 }
 
 /**
- * A balance column's decimals: seed 000 §9's rule (4 decimals from 1 up, about 3 significant
+ * A balance column's decimals: docs/dashboard-rules.md#constants's rule (4 decimals from 1 up, about 3 significant
  * digits below) taken by the value that needs the most, then applied to the whole column so
  * `1.0100` stands over `0.9900`, not `0.99`.
  */

@@ -5,11 +5,11 @@ import { firstFitting } from "./components/layout.js";
 
 export interface OrderRow {
   order: Order;
-  /** price times amount (seed 000 §2 "Open orders panel": the quote total) */
+  /** price times amount (docs/dashboard-rules.md#screens "Open orders panel": the quote total) */
   total: string;
 }
 
-/** Seed 000 §2: the open orders list is sorted by price descending. */
+/** docs/dashboard-rules.md#screens: the open orders list is sorted by price descending. */
 export function openOrderRows(orders: readonly Order[]): OrderRow[] {
   return [...orders]
     .sort((a, b) => new Decimal(b.price).comparedTo(a.price) || a.id.localeCompare(b.id))
@@ -24,7 +24,7 @@ export interface BalanceRow {
   locked: string;
 }
 
-/** Seed 000 §2 "Balances table": Token, Total, Free, Locked; non-zero first, then by token. */
+/** docs/dashboard-rules.md#screens "Balances table": Token, Total, Free, Locked; non-zero first, then by token. */
 export function balanceRows(balances: Balances): BalanceRow[] {
   return Object.entries(balances)
     .map(([token, { f, l }]) => ({ token, free: f, locked: l, total: new Decimal(f).plus(l).toFixed() }))
@@ -43,7 +43,7 @@ export function windowStart(selected: number, count: number, size: number): numb
 
 /**
  * The selected order's two detail lines (they stand in for the dashboard's tooltips): id,
- * quantity, status, UTC date; then seed 001 §2's avg. price, amount and volume. Where `width` is
+ * quantity, status, UTC date; then docs/exchange-rules.md#chart's avg. price, amount and volume. Where `width` is
  * too narrow (the right column at 80x24 is 42 wide) each line takes its first shorter form that
  * fits: status and date lead, labels shorten, the amount repeated from the row goes, and the id
  * comes last so a long exchange id is what gets cut.

@@ -20,7 +20,7 @@ export interface TuiServices {
   listAccounts?(exchange: ExchangeId): Promise<string[]>;
   /** pairs the pair switcher offers (any pair can still be typed) */
   listPairs?(exchange: ExchangeId): Promise<string[]>;
-  /** the pair's decimals, so the confirmation shows the truncated numbers that are sent (PRODUCT D1) */
+  /** the pair's decimals, so the confirmation shows the truncated numbers that are sent (docs/decisions.md#d1) */
   pairDecimals?(
     exchange: ExchangeId,
     pair: string,

@@ -2,7 +2,7 @@ import { isUserNumber, parseUserNumber, quoteToAmount } from "../lib/decimal.js"
 import type { BookPick } from "./book-view.js";
 
 /**
- * The trading panel's fields (seed 000 §2 "Trading panel", §5 "Numbers" and "Orders") as a pure
+ * The trading panel's fields (docs/dashboard-rules.md#screens "Trading panel", docs/dashboard-rules.md#validation "Numbers" and "Orders") as a pure
  * reducer; hooks/useTradeForm wraps it. Inputs stay the text the trader typed; the lib's
  * parseUserNumber/resolveOrderAmount decide what it means when an order is built.
  */
@@ -14,7 +14,7 @@ export interface TradeFormState {
   amount: string;
   quote: string;
   active: TradeField;
-  /** the active field's text when it got focus: invalid input reverts to it on blur (seed 000 §5) */
+  /** the active field's text when it got focus: invalid input reverts to it on blur (docs/dashboard-rules.md#validation) */
   entryValue: string;
   /** the side of the last book pick: Buy from asks, Sell from bids */
   suggestedSide: "Buy" | "Sell" | undefined;
@@ -37,10 +37,10 @@ export type TradeFormAction =
   | { type: "fill"; pick: BookPick }
   | { type: "clear" };
 
-/** Characters a number field takes: digits, one optional minus, '.' or ',' (seed 000 §5). */
+/** Characters a number field takes: digits, one optional minus, '.' or ',' (docs/dashboard-rules.md#validation). */
 const NUMBER_CHARS = /^[0-9.,-]+$/;
 
-/** Seed 000 §5: a comma becomes a dot; invalid input reverts to the previous value on blur. */
+/** docs/dashboard-rules.md#validation: a comma becomes a dot; invalid input reverts to the previous value on blur. */
 export function blurValue(text: string, previous: string): string {
   if (text.trim() === "") return "";
   return isUserNumber(text) ? text.trim().replace(",", ".") : previous;
@@ -75,7 +75,7 @@ export function tradeFormReducer(state: TradeFormState, action: TradeFormAction)
     case "input": {
       if (!NUMBER_CHARS.test(action.text)) return state;
       const text = state[state.active] + action.text;
-      // Amount and quote are alternatives (seed 000 §5: amount = quote / price when the amount is
+      // Amount and quote are alternatives (docs/dashboard-rules.md#validation: amount = quote / price when the amount is
       // empty): typing one clears the other, so the order sent is the one the trader just wrote.
       if (state.active === "amount") return { ...state, amount: text, quote: "" };
       if (state.active === "quote") return { ...state, quote: text, amount: "" };
@@ -92,7 +92,7 @@ export function tradeFormReducer(state: TradeFormState, action: TradeFormAction)
       return withBlur(state, next);
     }
     case "fill": {
-      // Seed 000 §2: a click on a book row fills price, cumulative amount and cumulative total.
+      // docs/dashboard-rules.md#screens: a click on a book row fills price, cumulative amount and cumulative total.
       const { pick } = action;
       return {
         ...state,

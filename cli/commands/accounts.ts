@@ -108,7 +108,7 @@ export function registerAccounts(program: Command): void {
         const api = await readSecret("SPOTDESK_API_KEY", "API key");
         const secret = await readSecret("SPOTDESK_API_SECRET", "API secret");
         const needsPassphrase = CATALOGUE[exchange].needsPassphrase;
-        // Only bitget, bitmart, kucoin and okx have a passphrase (seed 001 §3): nobody else is asked.
+        // Only bitget, bitmart, kucoin and okx have a passphrase (docs/exchange-rules.md#entities): nobody else is asked.
         const password = needsPassphrase
           ? await readSecret("SPOTDESK_API_PASSWORD", "API passphrase")
           : process.env.SPOTDESK_API_PASSWORD || undefined;

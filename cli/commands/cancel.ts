@@ -90,7 +90,7 @@ export function registerCancel(program: Command): void {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
         const ids = orderIds.map((o) => checkOrderId(o, id));
-        // Seed 001 §5 "Maximum for 'cancelBatch' is: {max}", before anything is sent.
+        // docs/exchange-rules.md#validation "Maximum for 'cancelBatch' is: {max}", before anything is sent.
         assertBatchSize(id, "cancelBatch", ids.length);
         const cancelled = await withExchange(
           ctx,

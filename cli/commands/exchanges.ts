@@ -18,9 +18,9 @@ export function registerExchanges(program: Command): void {
             id,
             name: info.name,
             needsPassphrase: info.needsPassphrase,
-            /** most resting orders and the page size of one fetch; null = no cap (PRODUCT D10) */
+            /** most resting orders and the page size of one fetch; null = no cap (docs/decisions.md#d10) */
             openOrdersLimit: limits.openOrders,
-            /** 0 = unsupported (seed 001 §9) */
+            /** 0 = unsupported (docs/exchange-rules.md#limits) */
             createBatchMax: limits.createBatch,
             cancelBatchMax: limits.cancelBatch,
             unsupported: [...limits.unsupported],

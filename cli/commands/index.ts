@@ -15,7 +15,7 @@ import { registerTui } from "./tui.js";
 
 type Register = (program: Command) => void;
 
-/** Every command group, in the order `--help` lists them (PRODUCT "The CLI surface"). */
+/** Every command group, in the order `--help` lists them (docs/product.md#cli-surface). */
 export const ALL_COMMANDS: readonly Register[] = [
   registerExchanges,
   registerAccounts,

@@ -15,7 +15,7 @@ export function registerOrders(program: Command): void {
       action(async (ctx, pairText: string) => {
         const id = await resolveExchangeId(ctx);
         const pair = normalizePair(pairText, id);
-        // PRODUCT D10: paging past the open-orders limit is the adapter's job where it supports it.
+        // docs/decisions.md#d10: paging past the open-orders limit is the adapter's job where it supports it.
         const orders = await withExchange(ctx, (adapter) => adapter.fetchOpenOrders(pair), id);
         if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));
         printOrders(ctx.out, orders);

@@ -27,7 +27,7 @@ export function printOrders(out: Output, orders: readonly Order[]): void {
   );
 }
 
-/** Drops currencies whose free and locked are both zero (some exchanges already do, seed 001 §3). */
+/** Drops currencies whose free and locked are both zero (some exchanges already do, docs/exchange-rules.md#entities). */
 export function nonZero(balances: Balances): Balances {
   const out: Balances = {};
   for (const [token, b] of Object.entries(balances)) {

@@ -73,7 +73,7 @@ function serveDirError(error: NodeJS.ErrnoException, data: string | undefined): 
 /** Same rule as the server's: something@domain.tld. */
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** `spotdesk serve` and `spotdesk users grant-admin EMAIL --data DIR` (PRODUCT D5, D7): server/ is loaded only here. */
+/** `spotdesk serve` and `spotdesk users grant-admin EMAIL --data DIR` (docs/decisions.md#d5, #d7): server/ is loaded only here. */
 export function registerServer(program: Command): void {
   program
     .command("serve")
@@ -119,8 +119,7 @@ export function registerServer(program: Command): void {
           });
         } catch (error) {
           if (isFsError(error)) throw serveDirError(error, flags.data);
-          const message = (error as Error).message.replace(/\s*\(PRODUCT D\d+\)/g, "");
-          throw new ExchangeError("spotdesk", message, { kind: "config", cause: error });
+          throw new ExchangeError("spotdesk", (error as Error).message, { kind: "config", cause: error });
         }
         try {
           await serveCommand(flags);

@@ -40,7 +40,7 @@ async function guardFlags(options: TradeOptions) {
 
 /**
  * `buy|sell PAIR AMOUNT PRICE`, or `buy|sell PAIR PRICE --quote TOTAL` where the amount is
- * TOTAL / PRICE (seed 000 §5). Numbers, the far-price guard and a retried client order id are
+ * TOTAL / PRICE (docs/dashboard-rules.md#validation). Numbers, the far-price guard and a retried client order id are
  * checked before anything is sent (docs/orders.md).
  */
 function registerSide(program: Command, side: Side): void {

@@ -28,7 +28,7 @@ describe("bingx feed", () => {
     return { feed, logger };
   }
 
-  it("decompresses gzip frames and takes each push as the whole top-20 book (001 §4 'full snapshot in every message')", async () => {
+  it("decompresses gzip frames and takes each push as the whole top-20 book (docs/exchange-rules.md#states 'full snapshot in every message')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([DATA_TYPE]);
@@ -38,7 +38,7 @@ describe("bingx feed", () => {
     expect(feed.book.bidCount).toBe(20);
   });
 
-  it("answers the server's Ping with Pong (001 §4 'The socket answers server pings')", async () => {
+  it("answers the server's Ping with Pong (docs/exchange-rules.md#states 'The socket answers server pings')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ping();
@@ -70,7 +70,7 @@ describe("bingx feed", () => {
     expect(logger.has("stale")).toBe(true);
   });
 
-  it("reconnects after a drop, resubscribes, and logs garbage frames (PRODUCT D14, 001 §8)", async () => {
+  it("reconnects after a drop, resubscribes, and logs garbage frames (docs/decisions.md#d14, docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.drop();

@@ -30,7 +30,7 @@ export class BingxFeed extends SocketFeed {
     this.sendJson({ id: `spotdesk-${++this.requestId}`, reqType: "sub", dataType: this.dataType });
   }
 
-  /** BingX pings us; our keep-alive tick only checks that a socket is open (seed 001 §4). */
+  /** BingX pings us; our keep-alive tick only checks that a socket is open (docs/exchange-rules.md#states). */
   protected keepAliveMessage(): undefined {
     return undefined;
   }

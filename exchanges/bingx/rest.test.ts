@@ -59,8 +59,8 @@ describe("bingx signing (official spot docs, Signature Description)", () => {
   });
 });
 
-describe("bingx operations (001 §1, §7) against the signature-checking mock", () => {
-  it("creates a LIMIT GTC BUY on BTC-USDT with a 32-hex newClientOrderId (001 §3, PRODUCT D11)", async () => {
+describe("bingx operations (docs/exchange-rules.md#operations, #calls) against the signature-checking mock", () => {
+  it("creates a LIMIT GTC BUY on BTC-USDT with a 32-hex newClientOrderId (docs/exchange-rules.md#entities, docs/decisions.md#d11)", async () => {
     const order = await bingx.createOrder(buy);
     const req = mock.server.requests.at(-1)!;
     expect(`${req.method} ${req.path}`).toBe("POST /openApi/spot/v1/trade/order");
@@ -78,7 +78,7 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
     expect(q.newClientOrderId).toMatch(/^[0-9a-f]{32}$/);
     expect(req.body).toBe("");
     const stored = [...mock.orders.values()][0]!;
-    // the 19-digit order id stays exact (001 §9 long numbers)
+    // the 19-digit order id stays exact (docs/exchange-rules.md#limits long numbers)
     expect(order).toMatchObject({
       pair: "BTC/USDT",
       id: stored.orderId,
@@ -112,7 +112,7 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
     expect(error).toMatchObject({ kind: "invalid-order", detail: "One of orders was not placed (1 of 2 placed)" });
   });
 
-  it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (001 §5, §9)", async () => {
+  it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     expect((await rejection(bingx.createBatch("BTC/USDT", items))).message).toBe(
       "ExchangeId: bingx, msg: Maximum for 'createBatch' is: 10",
@@ -157,7 +157,7 @@ describe("bingx operations (001 §1, §7) against the signature-checking mock", 
     expect((await bingx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
-  it("fetches balances without all-zero currencies, upper-cased, long numbers exact (001 §3, §9)", async () => {
+  it("fetches balances without all-zero currencies, upper-cased, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(bingx.fetchBalances()).resolves.toEqual({
       USDT: { f: "1000.5", l: "120" },
       BTC: { f: "0.1234567890123456789", l: "0" },
@@ -225,7 +225,7 @@ describe("bingx's documented required parameters and batch cancels (issue 25)", 
   });
 });
 
-describe("bingx errors (001 §8: {code, msg}, success code 0)", () => {
+describe("bingx errors (docs/exchange-rules.md#errors: {code, msg}, success code 0)", () => {
   it("answers a wrong secret with 100001 as auth after exactly one request (no retry)", async () => {
     const wrong = new BingxAdapter({ ...credentials, secret: "not-the-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -275,7 +275,7 @@ describe("bingx errors (001 §8: {code, msg}, success code 0)", () => {
   });
 });
 
-describe("bingx time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+describe("bingx time-out on create (docs/exchange-rules.md#contract: a create is never sent twice blindly)", () => {
   it("looks the order up by clientOrderID after a time-out and returns it; the mock holds one order", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("bingx", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -407,10 +407,10 @@ describe("bingx answers off the happy path (issue 25)", () => {
   });
 });
 
-describe("bingx status and timestamp rules (001 §3, §4) with the documented order fields", () => {
+describe("bingx status and timestamp rules (docs/exchange-rules.md#entities, #states) with the documented order fields", () => {
   const documented = {
     symbol: "BTC-USDT",
-    orderId: "1736011869418901234", // a number this long arrives as exact text (parseJsonExact, 001 §9)
+    orderId: "1736011869418901234", // a number this long arrives as exact text (parseJsonExact, docs/exchange-rules.md#limits)
     price: "30000",
     origQty: "0.01",
     executedQty: "0",
@@ -445,7 +445,7 @@ describe("bingx status and timestamp rules (001 §3, §4) with the documented or
       rawStatus: "NEW",
     });
   });
-  it("yields undefined for an unknown status (001 §4)", () => {
+  it("yields undefined for an unknown status (docs/exchange-rules.md#states)", () => {
     expect(status("WHATEVER")).toBeUndefined();
   });
   it("keeps millisecond times and decimal strings", () => {

@@ -17,11 +17,11 @@ export { BINGX_CODE, BINGX_ERRORS };
 /**
  * BingX spot v1 (https://bingx-api.github.io/docs/#/en-us/spot/authentication.html): header
  * X-BX-APIKEY; `signature` = hex HMAC-SHA256 of the parameters spliced as `k=v&k=v` in the order
- * sent, with `timestamp` (ms) and `recvWindow` (5000, seed 001 §9) among them. BingX signs the
+ * sent, with `timestamp` (ms) and `recvWindow` (5000, docs/exchange-rules.md#limits) among them. BingX signs the
  * ORIGINAL values and wants each value URL-encoded on the wire (its "URL encoding scenario": the
  * batch `data` JSON), so the signed string and the sent query differ only by that encoding.
  * Every parameter travels in the query string, POST included; the body stays empty.
- * Answers are {code, msg, debugMsg, data}; code 0 is success (seed 001 §8).
+ * Answers are {code, msg, debugMsg, data}; code 0 is success (docs/exchange-rules.md#errors).
  */
 export const BINGX_BASE_URL = "https://open-api.bingx.com";
 export const BINGX_RECV_WINDOW = 5000;
@@ -140,7 +140,7 @@ export function parseBingxBalances(data: unknown): Balances {
 
 export class BingxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (PRODUCT D11).
+    // newClientOrderId: "letters, numbers and _, 1 to 40 characters" — 32 hex fit (docs/decisions.md#d11).
     super("bingx", credentials, options, {
       baseUrl: BINGX_BASE_URL,
     });

@@ -28,7 +28,7 @@ describe("bitget feed", () => {
     return { feed, logger };
   }
 
-  it("subscribes books15 by default and takes each push as the whole book (001 §4 'The bitget channel is books15')", async () => {
+  it("subscribes books15 by default and takes each push as the whole book (docs/exchange-rules.md#states 'The bitget channel is books15')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`books15:${INST}`]);
@@ -45,7 +45,7 @@ describe("bitget feed", () => {
     expect(feed.book.bidCount).toBe(15);
   });
 
-  it("with more than 15 levels uses books: snapshot then updates, amount 0 removing, checksum verified (001 §4)", async () => {
+  it("with more than 15 levels uses books: snapshot then updates, amount 0 removing, checksum verified (docs/exchange-rules.md#states)", async () => {
     const { feed } = open({ depth: 20 });
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`books:${INST}`]);
@@ -85,7 +85,7 @@ describe("bitget feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "correct");
   });
 
-  it("reconnects after a drop, resubscribes, and survives garbage (PRODUCT D14, 001 §8)", async () => {
+  it("reconnects after a drop, resubscribes, and survives garbage (docs/decisions.md#d14, docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open({ keepAliveMs: 50 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live and pinging");
     mock.server.drop();

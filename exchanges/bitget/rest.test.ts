@@ -21,7 +21,7 @@ describe("bitget adapter against a loopback mock", () => {
     mock.server.requests.length = 0;
   });
 
-  it("places a limit gtc order with a hex clientOid (001 §7, PRODUCT D11)", async () => {
+  it("places a limit gtc order with a hex clientOid (docs/exchange-rules.md#calls, docs/decisions.md#d11)", async () => {
     const order = await bitget.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.01", price: "30000" });
     expect(order).toMatchObject({ pair: "BTC/USDT", side: "Sell", amount: "0.01", price: "30000", status: "open" });
     expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
@@ -36,7 +36,7 @@ describe("bitget adapter against a loopback mock", () => {
     });
   });
 
-  it("fetches one order, lists open orders (price from priceAvg) and cancels one (001 §1)", async () => {
+  it("fetches one order, lists open orders (price from priceAvg) and cancels one (docs/exchange-rules.md#operations)", async () => {
     const a = await bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await bitget.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
     expect(await bitget.fetchOrder("BTC/USDT", a.id)).toMatchObject({
@@ -57,7 +57,7 @@ describe("bitget adapter against a loopback mock", () => {
     expect((await bitget.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
   });
 
-  it("creates a batch, cancels a batch and cancels all for the symbol (001 §7)", async () => {
+  it("creates a batch, cancels a batch and cancels all for the symbol (docs/exchange-rules.md#calls)", async () => {
     const created = await bitget.createBatch("BTC/USDT", [
       { side: "Buy", amount: "1", price: "100" },
       { side: "Buy", amount: "2", price: "200" },
@@ -70,7 +70,7 @@ describe("bitget adapter against a loopback mock", () => {
     expect(mock.server.requests.some((r) => r.path === "/api/v2/spot/trade/cancel-symbol-order")).toBe(true);
   });
 
-  it('fails a batch with "Failure List: ..." when any item failed (001 §5)', async () => {
+  it('fails a batch with "Failure List: ..." when any item failed (docs/exchange-rules.md#validation)', async () => {
     mock.failBatchItem = 0;
     const error = await rejects(bitget.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "100" }]));
     expect(error.message).toMatch(
@@ -84,7 +84,7 @@ describe("bitget adapter against a loopback mock", () => {
       mock.addOrder({ symbol, side: "buy", price: String(100 + i), size: "1", clientOid: `c${i}` }),
     );
 
-  it("lists open orders newest first in one page of 100, bitget's open-order limit (001 §9)", async () => {
+  it("lists open orders newest first in one page of 100, bitget's open-order limit (docs/exchange-rules.md#limits)", async () => {
     const placed = add(130);
     add(2, "ETHUSDT");
     const open = await bitget.fetchOpenOrders("BTC/USDT");
@@ -289,7 +289,7 @@ describe("bitget adapter against a loopback mock", () => {
     expect([bare.headers["ACCESS-PASSPHRASE"], bare.body]).toEqual(["", '{"a":"1"}']);
   });
 
-  it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (001 §9)", async () => {
+  it("rejects 51 orders with \"Maximum for 'createBatch' is: 50\" before any request (docs/exchange-rules.md#limits)", async () => {
     const error = await rejects(
       bitget.createBatch(
         "BTC/USDT",
@@ -300,14 +300,14 @@ describe("bitget adapter against a loopback mock", () => {
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it("reads assets: upper-cased codes, frozen + locked as l, zero dropped, long numbers exact (001 §3, §9)", async () => {
+  it("reads assets: upper-cased codes, frozen + locked as l, zero dropped, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     expect(await bitget.fetchBalances()).toEqual({
       USDT: { f: "500.5", l: "100.5" },
       BTC: { f: "1.123456789012345678", l: "0" },
     });
   });
 
-  it("maps a wrong secret to auth (40009) without a retry (001 §8)", async () => {
+  it("maps a wrong secret to auth (40009) without a retry (docs/exchange-rules.md#errors)", async () => {
     const wrong = new BitgetAdapter({ ...creds, secret: "bad" }, { baseUrl: mock.url });
     const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error).toMatchObject({ kind: "auth", code: "40009" });
@@ -320,7 +320,7 @@ describe("bitget adapter against a loopback mock", () => {
     expect(await rejects(wrong.fetchBalances())).toMatchObject({ kind: "auth", code: "40012" });
   });
 
-  it("maps 43012 to insufficient funds and 43001 to order-not-found (001 §8)", async () => {
+  it("maps 43012 to insufficient funds and 43001 to order-not-found (docs/exchange-rules.md#errors)", async () => {
     mock.errorNext = { code: "43012", msg: "Insufficient balance" };
     expect(await rejects(bitget.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }))).toMatchObject(
       { kind: "insufficient-funds" },
@@ -338,7 +338,7 @@ describe("bitget adapter against a loopback mock", () => {
     expect(error.retryAfterMs).toBeGreaterThan(0);
   });
 
-  it("after a create time-out looks the order up by clientOid and never sends it twice (PRODUCT)", async () => {
+  it("after a create time-out looks the order up by clientOid and never sends it twice (docs/exchange-rules.md#contract)", async () => {
     mock.delayNextCreateMs = 800;
     const slow = new BitgetAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
     const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.3", price: "20000" });
@@ -406,7 +406,7 @@ describe("bitget signing as the signature page documents it", () => {
   });
 });
 
-describe("bitget status and timestamp rules (001 §3, §4)", () => {
+describe("bitget status and timestamp rules (docs/exchange-rules.md#entities, #states)", () => {
   // The documented example of GET unfilled-orders: cTime "1622697148" is in seconds.
   const unfilled = {
     symbol: "btcusdt",
@@ -463,7 +463,7 @@ describe("bitget through the built CLI", () => {
   });
   afterAll(() => mock.close());
 
-  it("buys, lists, fetches, cancels, batches, cancels all and reads balances (PRODUCT CLI surface)", async () => {
+  it("buys, lists, fetches, cancels, batches, cancels all and reads balances (docs/product.md#cli-surface)", async () => {
     await runCliScenario({
       id: "bitget",
       mock,

@@ -4,7 +4,7 @@
  * Signing: ACCESS-SIGN = base64 HMAC-SHA256 of timestamp + METHOD + requestPath + ('?' + queryString
  * when there is one) + body, with ACCESS-KEY, ACCESS-TIMESTAMP (ms) and ACCESS-PASSPHRASE headers.
  * Success is code "00000" (the documented value; the seed's table says 0). A batch create with any
- * failed item fails with "Failure List: ..." (seed 001 §5).
+ * failed item fails with "Failure List: ..." (docs/exchange-rules.md#validation).
  */
 import { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
@@ -206,7 +206,7 @@ export class BitgetAdapter extends RestAdapter {
     const result = this.parse(BitgetBatchSchema, envelope.data, "data") ?? {};
     const failures = result.failureList ?? [];
     if (failures.length > 0) {
-      // Seed 001 §5: bitget batch create fails with "Failure List: ..." if any item failed.
+      // docs/exchange-rules.md#validation: bitget batch create fails with "Failure List: ..." if any item failed.
       const list = failures
         .map(
           (f) =>
@@ -262,7 +262,7 @@ export class BitgetAdapter extends RestAdapter {
     const p = this.pairOf(pair);
     const orders: Order[] = [];
     let idLessThan: string | undefined;
-    // Pages of 100 (the documented maximum), up to the open-orders limit of 100 (seed 001 §9).
+    // Pages of 100 (the documented maximum), up to the open-orders limit of 100 (docs/exchange-rules.md#limits).
     for (;;) {
       const envelope = await this.call("GET", BITGET_PATHS.unfilled, {
         symbol: exchangeSymbol(p, ""),

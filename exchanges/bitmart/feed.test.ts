@@ -28,7 +28,7 @@ describe("bitmart feed", () => {
     return { feed, logger };
   }
 
-  it("reads the raw-DEFLATE binary frames of the default address: snapshot, then versioned updates level by level (001 §4, docs/feeds.md)", async () => {
+  it("reads the raw-DEFLATE binary frames of the default address: snapshot, then versioned updates level by level (docs/exchange-rules.md#states, docs/feeds.md)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(feed.depth).toBe(20);
@@ -103,7 +103,7 @@ describe("bitmart feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after the bad frames");
   });
 
-  it("pings with the text ping, reconnects after a drop and resubscribes (001 §4, PRODUCT D14)", async () => {
+  it("pings with the text ping, reconnects after a drop and resubscribes (docs/exchange-rules.md#states, docs/decisions.md#d14)", async () => {
     const { feed } = open({ keepAliveMs: 40 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
     mock.server.drop();
@@ -112,7 +112,7 @@ describe("bitmart feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after reconnect");
   });
 
-  it("logs garbage and survives it (001 §8)", async () => {
+  it("logs garbage and survives it (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.broadcast("{oops");

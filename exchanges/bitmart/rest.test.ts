@@ -46,8 +46,8 @@ describe("bitmart signing (official docs, Signature example)", () => {
   });
 });
 
-describe("bitmart operations (001 §1, §7) against the signature-checking mock", () => {
-  it("creates a limit buy on BTC_USDT through /spot/v2/submit_order with a 32-hex client_order_id (001 §3, PRODUCT D11)", async () => {
+describe("bitmart operations (docs/exchange-rules.md#operations, #calls) against the signature-checking mock", () => {
+  it("creates a limit buy on BTC_USDT through /spot/v2/submit_order with a 32-hex client_order_id (docs/exchange-rules.md#entities, docs/decisions.md#d11)", async () => {
     const order = await bitmart.createOrder(buy);
     expect(routes()).toEqual(["POST /spot/v2/submit_order"]);
     const body = lastBody();
@@ -85,7 +85,7 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     expect(error).toMatchObject({ kind: "invalid-order", code: 50042 });
   });
 
-  it("rejects batches over 10 with the seed's messages before any request (001 §5, §9)", async () => {
+  it("rejects batches over 10 with the seed's messages before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     expect((await rejection(bitmart.createBatch("BTC/USDT", items))).message).toBe(
       "ExchangeId: bitmart, msg: Maximum for 'createBatch' is: 10",
@@ -225,7 +225,7 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
     expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", orderMode: "spot", limit: 200, recvWindow: 5000 });
   });
 
-  it("fetches balances from GET /account/v1/wallet: available/frozen, zero dropped, upper-cased, long numbers exact (001 §3, §9)", async () => {
+  it("fetches balances from GET /account/v1/wallet: available/frozen, zero dropped, upper-cased, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(bitmart.fetchBalances()).resolves.toEqual({
       USDT: { f: "1000", l: "12.5" },
       BTC: { f: "0.1234567890123456789", l: "0" },
@@ -234,7 +234,7 @@ describe("bitmart operations (001 §1, §7) against the signature-checking mock"
   });
 });
 
-describe("bitmart errors (001 §8; BitMart's documented success is code 1000)", () => {
+describe("bitmart errors (docs/exchange-rules.md#errors; BitMart's documented success is code 1000)", () => {
   it("answers a wrong secret with 30005 as auth after exactly one request (no retry)", async () => {
     const wrong = new BitmartAdapter({ ...credentials, secret: "wrong-secret-value" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -279,7 +279,7 @@ describe("bitmart errors (001 §8; BitMart's documented success is code 1000)", 
   });
 });
 
-describe("bitmart time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+describe("bitmart time-out on create (docs/exchange-rules.md#contract: a create is never sent twice blindly)", () => {
   it("looks the order up by clientOrderId after a time-out and returns it; the mock holds one order", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("bitmart", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -292,7 +292,7 @@ describe("bitmart time-out on create (PRODUCT: a create is never sent twice blin
   });
 });
 
-describe("bitmart status and timestamp rules (001 §3, §4, PRODUCT D9) with the documented order example", () => {
+describe("bitmart status and timestamp rules (docs/exchange-rules.md#entities, #states, docs/decisions.md#d9) with the documented order example", () => {
   const documented = {
     orderId: "118100034543076010",
     clientOrderId: "118100034543076010",
@@ -322,7 +322,7 @@ describe("bitmart status and timestamp rules (001 §3, §4, PRODUCT D9) with the
       "canceled",
     ]);
   });
-  it("maps partially_canceled to canceled by the general rule (only mexc's exact 'PARTIALLY_CANCELED' is open, PRODUCT D9) and keeps the raw word", () => {
+  it("maps partially_canceled to canceled by the general rule (only mexc's exact 'PARTIALLY_CANCELED' is open, docs/decisions.md#d9) and keeps the raw word", () => {
     expect(parseBitmartOrder({ ...documented, state: "partially_canceled" }, "BTC/USDT")).toMatchObject({
       status: "canceled",
       rawStatus: "partially_canceled",

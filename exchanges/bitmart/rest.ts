@@ -18,11 +18,11 @@ export { BITMART_CODE, BITMART_ERRORS };
 /**
  * BitMart spot (https://developer-pro.bitmart.com/en/spot/): headers X-BM-KEY, X-BM-TIMESTAMP (ms)
  * and X-BM-SIGN = hex HMAC-SHA256 of `timestamp#memo#payload`, where the memo is the key's
- * passphrase (seed 001 §3) and the payload is the JSON body of a POST or the query string of a GET.
- * v4 endpoints take `recvWindow` (5000, seed 001 §9) in the body; v2/v3 ones do not document it.
+ * passphrase (docs/exchange-rules.md#entities) and the payload is the JSON body of a POST or the query string of a GET.
+ * v4 endpoints take `recvWindow` (5000, docs/exchange-rules.md#limits) in the body; v2/v3 ones do not document it.
  *
  * Success: BitMart answers {code, message, trace, data} and documents code 1000 ("OK") as success
- * (with HTTP 200). Seed 001 §8 lists bitmart's success as 200 — that is the HTTP status which
+ * (with HTTP 200). docs/exchange-rules.md#errors lists bitmart's success as 200 — that is the HTTP status which
  * accompanies code 1000, not a body code BitMart sends; so success here is body code 1000.
  */
 export const BITMART_BASE_URL = "https://api-cloud.bitmart.com";
@@ -88,8 +88,8 @@ const BitmartOrderSchema = z.object({
 const EnvelopeSchema = z.object({ code: num, message: z.string().optional(), data: z.unknown().optional() });
 
 /**
- * Seed 001 §4 by the general table: new and partially_filled are open, filled is closed, canceled
- * and partially_canceled are canceled (PRODUCT D9: only the exact 'PARTIALLY_CANCELED' spelling is
+ * docs/exchange-rules.md#states by the general table: new and partially_filled are open, filled is closed, canceled
+ * and partially_canceled are canceled (docs/decisions.md#d9: only the exact 'PARTIALLY_CANCELED' spelling is
  * open, and that is mexc's; BitMart's word is kept in rawStatus).
  */
 export function parseBitmartOrder(raw: unknown, pair: string): Order {
@@ -127,7 +127,7 @@ export function parseBitmartBalances(data: unknown): Balances {
 
 export class BitmartAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    // client_order_id: "case-sensitive alphanumerics ... up to 32 characters" — 32 hex (PRODUCT D11).
+    // client_order_id: "case-sensitive alphanumerics ... up to 32 characters" — 32 hex (docs/decisions.md#d11).
     super("bitmart", credentials, options, {
       baseUrl: BITMART_BASE_URL,
     });
@@ -271,7 +271,7 @@ export class BitmartAdapter extends RestAdapter {
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    // limit 200: the documented maximum and the open-orders limit of seed 001 §9.
+    // limit 200: the documented maximum and the open-orders limit of docs/exchange-rules.md#limits.
     const data = await this.call("POST", BITMART_PATHS.openOrders, {
       symbol: this.symbol(p),
       orderMode: "spot",

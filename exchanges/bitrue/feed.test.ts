@@ -27,7 +27,7 @@ describe("bitrue feed (snapshots only)", () => {
     return { feed, logger };
   }
 
-  it("subscribes simple_depth_step0 on open and replaces the book with every gzip push, levels removed included (001 §4 'full snapshot in every message')", async () => {
+  it("subscribes simple_depth_step0 on open and replaces the book with every gzip push, levels removed included (docs/exchange-rules.md#states 'full snapshot in every message')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(feed.depth).toBe(20);
@@ -40,7 +40,7 @@ describe("bitrue feed (snapshots only)", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("answers the server's ping with pong (001 §4 'The socket answers server pings')", async () => {
+  it("answers the server's ping with pong (docs/exchange-rules.md#states 'The socket answers server pings')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ping("1663815268584");
@@ -54,7 +54,7 @@ describe("bitrue feed (snapshots only)", () => {
     ]);
   });
 
-  it("reconnects after a drop and resubscribes; a stalled book is marked stale and renewed (PRODUCT D14, issue 4)", async () => {
+  it("reconnects after a drop and resubscribes; a stalled book is marked stale and renewed (docs/decisions.md#d14, issue 4)", async () => {
     const { feed } = open({ staleAfterMs: 150 });
     await waitFor(() => feed.state === "live", "live");
     mock.server.drop();
@@ -68,7 +68,7 @@ describe("bitrue feed (snapshots only)", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("logs garbage and survives it (001 §8)", async () => {
+  it("logs garbage and survives it (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.broadcast(Buffer.from([0x1f, 0x8b, 0, 0]));

@@ -30,7 +30,7 @@ export class BitrueFeed extends SocketFeed {
     this.sendJson({ event: "sub", params: { cb_id: this.symbol, channel: this.channel } });
   }
 
-  /** Bitrue pings us; our keep-alive tick only checks that a socket is open (seed 001 §4). */
+  /** Bitrue pings us; our keep-alive tick only checks that a socket is open (docs/exchange-rules.md#states). */
   protected keepAliveMessage(): undefined {
     return undefined;
   }

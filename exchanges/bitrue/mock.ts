@@ -172,7 +172,7 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
         required: ["symbol", "timestamp"],
         handle: ({ params: q }) => [...orders.values()].filter((o) => o.symbol === q.symbol).reverse(),
       },
-      // A raw body: the LTC balance is a JSON number literal longer than 15 characters (seed 001 §9).
+      // A raw body: the LTC balance is a JSON number literal longer than 15 characters (docs/exchange-rules.md#limits).
       "GET /api/v1/account": {
         required: ["timestamp"],
         handle: () =>

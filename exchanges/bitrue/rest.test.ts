@@ -41,8 +41,8 @@ describe("bitrue signing (official docs, SIGNED Endpoint Examples for POST /api/
   });
 });
 
-describe("bitrue operations (001 §1, §7) against the signature-checking mock", () => {
-  it("creates a LIMIT GTC BUY on BTCUSDT with a 32-hex newClientOrderId (001 §3, PRODUCT D11)", async () => {
+describe("bitrue operations (docs/exchange-rules.md#operations, #calls) against the signature-checking mock", () => {
+  it("creates a LIMIT GTC BUY on BTCUSDT with a 32-hex newClientOrderId (docs/exchange-rules.md#entities, docs/decisions.md#d11)", async () => {
     const order = await bitrue.createOrder(buy);
     const req = mock.server.requests.at(-1)!;
     expect(`${req.method} ${req.path}`).toBe("POST /api/v1/order");
@@ -70,7 +70,7 @@ describe("bitrue operations (001 §1, §7) against the signature-checking mock",
     });
   });
 
-  it("refuses batch, cancel batch and cancel all with 'Not supported for bitrue' before any request (001 §5, §9)", async () => {
+  it("refuses batch, cancel batch and cancel all with 'Not supported for bitrue' before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     for (const call of [
       bitrue.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
       bitrue.cancelBatch("BTC/USDT", ["1"]),
@@ -137,7 +137,7 @@ describe("bitrue operations (001 §1, §7) against the signature-checking mock",
     expect(mock.orders.size).toBe(1);
   });
 
-  it("fetches balances from GET /api/v1/account: zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
+  it("fetches balances from GET /api/v1/account: zero dropped, upper-cased, a 22-character number exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(bitrue.fetchBalances()).resolves.toEqual({
       BTC: { f: "4723846.89208129", l: "0" },
       LTC: { f: "4763368.680060111234567", l: "1.5" },
@@ -145,7 +145,7 @@ describe("bitrue operations (001 §1, §7) against the signature-checking mock",
   });
 });
 
-describe("bitrue errors (001 §8: {code, msg})", () => {
+describe("bitrue errors (docs/exchange-rules.md#errors: {code, msg})", () => {
   it("answers a wrong secret with the documented -1022 (HTTP 401) as auth after exactly one request (no retry)", async () => {
     const wrong = new BitrueAdapter({ ...credentials, secret: "the-wrong-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -188,7 +188,7 @@ describe("bitrue errors (001 §8: {code, msg})", () => {
   });
 });
 
-describe("bitrue time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+describe("bitrue time-out on create (docs/exchange-rules.md#contract: a create is never sent twice blindly)", () => {
   it("finds the order by its clientOrderId among the open orders after a time-out; the mock holds one order", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -229,7 +229,7 @@ describe("bitrue time-out on create (PRODUCT: a create is never sent twice blind
   });
 });
 
-describe("bitrue status and timestamp rules (001 §3, §4) with the documented order example", () => {
+describe("bitrue status and timestamp rules (docs/exchange-rules.md#entities, #states) with the documented order example", () => {
   const documented = {
     symbol: "LTCBTC",
     orderId: 1,

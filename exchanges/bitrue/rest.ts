@@ -22,15 +22,15 @@ const _C = BITRUE_CODE;
  * Bitrue spot v1, checked against the official docs (github.com/Bitrue-exchange/Spot-official-api-docs,
  * README "Public Rest API for Bitrue (2023-07-14)"): header X-MBX-APIKEY; `signature` = hex
  * HMAC-SHA256 of totalParams (the query string concatenated with the body), sent in the query string;
- * `timestamp` in ms and `recvWindow` (default 5000, seed 001 §9) among the parameters. Every parameter
+ * `timestamp` in ms and `recvWindow` (default 5000, docs/exchange-rules.md#limits) among the parameters. Every parameter
  * travels in the query string (the docs' Example 1), so totalParams is exactly the query sent.
  *
  * Success: order and account answers are bare objects; a failure is {code, msg} with a negative code,
- * documented with its HTTP status ("Error Codes": -2013 arrives with HTTP 200). Seed 001 §8's "200" is
+ * documented with its HTTP status ("Error Codes": -2013 arrives with HTTP 200). docs/exchange-rules.md#errors's "200" is
  * the success code of the {code, msg, data} envelopes of the wallet endpoints; an answer carrying a
  * `code` other than 200 is a failure. HTTP 5xx: "the execution status is UNKNOWN and could have been
  * a success" — reported as a network failure so a create is looked up before any resend.
- * Seed 001 §9: no batch, no cancel batch, no cancel all on bitrue.
+ * docs/exchange-rules.md#limits: no batch, no cancel batch, no cancel all on bitrue.
  */
 export const BITRUE_BASE_URL = "https://openapi.bitrue.com";
 export const BITRUE_RECV_WINDOW = 5000;
@@ -89,7 +89,7 @@ const BitrueOrderSchema = z.object({
 });
 
 /**
- * Seed 001 §4 by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, PENDING_CANCEL,
+ * docs/exchange-rules.md#states by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, PENDING_CANCEL,
  * REJECTED, EXPIRED canceled. PENDING_CREATE ("your order is in queue", docs' release note 2023-07-14)
  * is an accepted order not yet resting: open.
  */
@@ -126,7 +126,7 @@ export function parseBitrueBalances(raw: unknown): Balances {
 
 export class BitrueAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    // newClientOrderId: "a unique id for the order" (no documented shape); 32 hex as on its binance-family peers (PRODUCT D11).
+    // newClientOrderId: "a unique id for the order" (no documented shape); 32 hex as on its binance-family peers (docs/decisions.md#d11).
     super("bitrue", credentials, options, {
       baseUrl: BITRUE_BASE_URL,
     });
@@ -196,7 +196,7 @@ export class BitrueAdapter extends RestAdapter {
     return all.map((raw) => parseBitrueOrder(raw, pair)).find((o) => o.clientOrderId === clientOrderId);
   }
 
-  // Seed 001 §9: the base refuses these before any request; they stay unreachable.
+  // docs/exchange-rules.md#limits: the base refuses these before any request; they stay unreachable.
   protected async submitBatch(): Promise<Order[]> {
     assertSupported("bitrue", "createBatch");
     return [];

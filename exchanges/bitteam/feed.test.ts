@@ -29,7 +29,7 @@ describe("bitteam feed (polling)", () => {
     await http.close();
   });
 
-  it("polls GET /trade/api/orderbooks/{pair_with_underscore} and shows result.bids/asks (001 §4, §7)", async () => {
+  it("polls GET /trade/api/orderbooks/{pair_with_underscore} and shows result.bids/asks (docs/exchange-rules.md#states, #calls)", async () => {
     const logger = recordingLogger();
     feed = createFeed("bitteam", "DEL/USDT", { baseUrl: http.url, logger, pollIntervalMs: 30 } as never) as BitteamFeed;
     feed.start();
@@ -46,7 +46,7 @@ describe("bitteam feed (polling)", () => {
     expect(http.requests.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("logs a failed poll only and keeps the last good book (001 §4 'Failed polling is logged only')", async () => {
+  it("logs a failed poll only and keeps the last good book (docs/exchange-rules.md#states 'Failed polling is logged only')", async () => {
     const logger = recordingLogger();
     feed = createFeed("bitteam", "DEL/USDT", {
       baseUrl: http.url,
@@ -64,7 +64,7 @@ describe("bitteam feed (polling)", () => {
     await waitFor(() => feed!.state === "live", "live again");
   });
 
-  it("refresh() polls at once (the manual refresh of 001 §4)", async () => {
+  it("refresh() polls at once (the manual refresh of docs/exchange-rules.md#states)", async () => {
     feed = createFeed("bitteam", "DEL/USDT", { baseUrl: http.url, pollIntervalMs: 60_000 } as never) as BitteamFeed;
     feed.start();
     await waitFor(() => feed!.state === "live", "live");

@@ -9,9 +9,9 @@ import { BITTEAM_REST_URL } from "./info.js";
 export { BITTEAM_REST_URL };
 
 /**
- * BIT.TEAM has no socket source: its book is polled (seed 001 §4) from
+ * BIT.TEAM has no socket source: its book is polled (docs/exchange-rules.md#states) from
  * GET /trade/api/orderbooks/{pair with underscore}, whose result.bids and result.asks are
- * [price, amount] pairs (seed 001 §7). Failed polls are logged only.
+ * [price, amount] pairs (docs/exchange-rules.md#calls). Failed polls are logged only.
  */
 export class BitteamFeed extends PollingFeed {
   readonly symbol: string;

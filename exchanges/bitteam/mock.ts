@@ -10,7 +10,7 @@ import { type MockReply, type MockServer, parseQuery, type ReceivedRequest } fro
 
 /**
  * A BIT.TEAM (ccxt section) mock on 127.0.0.1. Every private request must carry
- * `Authorization: Basic base64(key:secret)` of the mock's key pair (seed 001 §7), else 401
+ * `Authorization: Basic base64(key:secret)` of the mock's key pair (docs/exchange-rules.md#calls), else 401
  * {ok: false, code: 401000, message: "Missing authentication"}. POST bodies must be JSON objects
  * whose keys the endpoint knows: like the real API's validator, an unknown key is refused with
  * `"<key>" is not allowed`, and a numeric pairId with `"pairId" must be a string`. Answers are
@@ -290,7 +290,7 @@ export async function startBitteamMock(options: { now?: () => number } = {}): Pr
           return { message: "The request to cancel all your orders was received" };
         },
       },
-      // A raw body: the DEL balance is a JSON number literal longer than 15 characters (seed 001 §9);
+      // A raw body: the DEL balance is a JSON number literal longer than 15 characters (docs/exchange-rules.md#limits);
       // usdt is lower-case and XRP is all zero.
       "GET /trade/api/ccxt/balance": {
         handle: () =>

@@ -30,7 +30,7 @@ const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 const creates = () => mock.server.requests.filter((r) => r.path === BITTEAM_PATHS.orderCreate);
 const basic = `Basic ${Buffer.from(`${BITTEAM_KEY}:${BITTEAM_SECRET}`).toString("base64")}`;
 
-describe("bitteam signing (001 §7 'bitteam: basic authentication')", () => {
+describe("bitteam signing (docs/exchange-rules.md#calls 'bitteam: basic authentication')", () => {
   it("sends Authorization: Basic base64(key:secret), as RFC 7617's Aladdin:open sesame example", () => {
     expect(bitteamAuthorization({ api: "Aladdin", secret: "open sesame" })).toBe("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
   });
@@ -45,7 +45,7 @@ describe("bitteam signing (001 §7 'bitteam: basic authentication')", () => {
   });
 });
 
-describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock", () => {
+describe("bitteam operations (docs/exchange-rules.md#operations, #calls) against the basic-auth-checking mock", () => {
   it("creates a limit buy with POST ordercreate: JSON body with the pair id of btc_usdt as a string", async () => {
     const order = await bitteam.createOrder(buy);
     expect(routes()).toEqual([`GET ${BITTEAM_PATHS.pairs}`, `POST ${BITTEAM_PATHS.orderCreate}`]);
@@ -92,7 +92,7 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
     expect(routes()).toEqual([`GET ${BITTEAM_PATHS.pairs}`]);
   });
 
-  it("refuses batch create and batch cancel with 'Not supported for bitteam' before any request (001 §5, §9)", async () => {
+  it("refuses batch create and batch cancel with 'Not supported for bitteam' before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     for (const call of [
       bitteam.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
       bitteam.cancelBatch("BTC/USDT", ["1"]),
@@ -123,7 +123,7 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
     expect(parseQuery(last.query)).toEqual({ type: "active", pair: "btc_usdt", limit: "100", offset: "0" });
   });
 
-  it("cancels all for the pair with POST cancel-all-order {pairId} (cancel all supported, 001 §9)", async () => {
+  it("cancels all for the pair with POST cancel-all-order {pairId} (cancel all supported, docs/exchange-rules.md#limits)", async () => {
     await bitteam.createOrder(buy);
     await bitteam.createOrder(buy);
     const eth = await bitteam.createOrder({ ...buy, pair: "ETH/USDT" });
@@ -133,7 +133,7 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
     expect(mock.orders.get(eth.id)!.status).toBe("accepted");
   });
 
-  it("pages open orders 100 at a time (001 §9 open-orders limit 100, PRODUCT D10)", async () => {
+  it("pages open orders 100 at a time (docs/exchange-rules.md#limits open-orders limit 100, docs/decisions.md#d10)", async () => {
     for (let i = 0; i < 150; i++) mock.seedOrder({ side: "buy", quantity: "1", price: String(100 + i) });
     const open = await bitteam.fetchOpenOrders("BTC/USDT");
     expect(open).toHaveLength(150);
@@ -174,7 +174,7 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
     expect(mock.orders.size).toBe(1);
   });
 
-  it("fetches balances from GET balance: zero dropped, upper-cased, a 19-digit number exact (001 §3, §9)", async () => {
+  it("fetches balances from GET balance: zero dropped, upper-cased, a 19-digit number exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(bitteam.fetchBalances()).resolves.toEqual({
       USDT: { f: "1500.5", l: "300" },
       BTC: { f: "0.25", l: "0" },
@@ -183,7 +183,7 @@ describe("bitteam operations (001 §1, §7) against the basic-auth-checking mock
   });
 });
 
-describe("bitteam errors (001 §8: success code 0; {ok: false, code, message} otherwise)", () => {
+describe("bitteam errors (docs/exchange-rules.md#errors: success code 0; {ok: false, code, message} otherwise)", () => {
   it("answers wrong credentials with 401000 as auth after exactly one create (no retry)", async () => {
     const wrong = new BitteamAdapter({ ...credentials, secret: "the-wrong-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -213,7 +213,7 @@ describe("bitteam errors (001 §8: success code 0; {ok: false, code, message} ot
     });
   });
 
-  it("treats ok: false as a failure even under HTTP 200 (only code 0 / ok true is success, 001 §8)", async () => {
+  it("treats ok: false as a failure even under HTTP 200 (only code 0 / ok true is success, docs/exchange-rules.md#errors)", async () => {
     mock.failNext(400000, "Invalid request params input", 200);
     expect(await rejection(bitteam.fetchBalances())).toMatchObject({ kind: "invalid-order", code: 400000 });
   });
@@ -229,7 +229,7 @@ describe("bitteam errors (001 §8: success code 0; {ok: false, code, message} ot
   });
 });
 
-describe("bitteam time-out on create (PRODUCT: a create is never sent twice blindly; bitteam has no client order id)", () => {
+describe("bitteam time-out on create (docs/exchange-rules.md#contract: a create is never sent twice blindly; bitteam has no client order id)", () => {
   const slow = () => createExchange("bitteam", credentials, { baseUrl: mock.url, timeoutMs: 400 });
 
   it("returns the matching new open order found in ordersOfUser; the mock holds exactly one order", async () => {
@@ -287,7 +287,7 @@ describe("bitteam time-out on create (PRODUCT: a create is never sent twice blin
   });
 });
 
-describe("bitteam status and timestamp rules (001 §3, §4) with the documented order examples", () => {
+describe("bitteam status and timestamp rules (docs/exchange-rules.md#entities, #states) with the documented order examples", () => {
   const documented = {
     id: 106733308,
     orderId: "13074362",

@@ -17,14 +17,14 @@ export { BITTEAM_CODE, BITTEAM_ERRORS };
 const C = BITTEAM_CODE;
 
 /**
- * BIT.TEAM (https://bit.team/trade/api/documentation, section CCXT): seed 001 §7 "bitteam: basic
+ * BIT.TEAM (https://bit.team/trade/api/documentation, section CCXT): docs/exchange-rules.md#calls "bitteam: basic
  * authentication" — every private call carries `Authorization: Basic base64(apiKey:secret)`, GET
  * parameters in the query, POST parameters as a JSON body. Answers are {ok, result} on success and
- * {ok: false, code, message} on failure (six-digit codes such as 401000); seed 001 §8 gives 0 as
+ * {ok: false, code, message} on failure (six-digit codes such as 401000); docs/exchange-rules.md#errors gives 0 as
  * bitteam's success code, so an answer is a success only when `ok` is true and its code, if any, is 0.
  *
  * Orders name their market by a numeric pair id (`pairId`, sent as a string); the ids come from
- * GET /trade/api/ccxt/pairs, fetched once per adapter. Seed 001 §9: open orders 100 a page, no
+ * GET /trade/api/ccxt/pairs, fetched once per adapter. docs/exchange-rules.md#limits: open orders 100 a page, no
  * batch create or cancel; cancel all is supported.
  */
 export const BITTEAM_BASE_URL = "https://bit.team";
@@ -40,7 +40,7 @@ export const BITTEAM_PATHS = {
   cancelAll: "/trade/api/ccxt/cancel-all-order",
 } as const;
 
-/** `Basic base64(apiKey:secret)` (seed 001 §7). */
+/** `Basic base64(apiKey:secret)` (docs/exchange-rules.md#calls). */
 export function bitteamAuthorization(credentials: Pick<Credentials, "api" | "secret">): string {
   return `Basic ${Buffer.from(`${credentials.api}:${credentials.secret}`, "utf8").toString("base64")}`;
 }
@@ -90,9 +90,9 @@ function pairOfName(name: string): string {
 }
 
 /**
- * Seed 001 §4 through exchanges/core/status.ts (created, accepted, executing → open; executed → closed;
+ * docs/exchange-rules.md#states through exchanges/core/status.ts (created, accepted, executing → open; executed → closed;
  * cancelled, partiallyCancelled → canceled); BIT.TEAM's own word is kept in `rawStatus`.
- * Seed 001 §3: `createdAt` (ISO) when present, else `timestamp` in seconds × 1000.
+ * docs/exchange-rules.md#entities: `createdAt` (ISO) when present, else `timestamp` in seconds × 1000.
  */
 export function parseBitteamOrder(raw: unknown): Order {
   const o = parseAnswer("bitteam", BitteamOrderSchema, raw);
@@ -115,7 +115,7 @@ export function parseBitteamOrder(raw: unknown): Order {
 
 /**
  * result holds the maps free/used/total and one {free, used, total} object per currency; the
- * per-currency objects are read. Seed 001 §3: all-zero currencies dropped, codes upper-cased.
+ * per-currency objects are read. docs/exchange-rules.md#entities: all-zero currencies dropped, codes upper-cased.
  */
 export function parseBitteamBalances(result: unknown): Balances {
   const rows = parseAnswer("bitteam", z.record(z.string(), z.unknown()), result);
@@ -192,13 +192,13 @@ export class BitteamAdapter extends RestAdapter {
   }
 
   /**
-   * PRODUCT "A create is never sent twice blindly". BIT.TEAM documents no client order id on
+   * docs/exchange-rules.md#contract "A create is never sent twice blindly". BIT.TEAM documents no client order id on
    * ordercreate (the answer's orderCid is null, and unknown body keys are refused), so a time-out
    * cannot be resolved by id. Instead, after a create that may have reached the exchange, the open
    * orders of ordersOfUser are searched for the one order with the same pair, side, price and
    * amount created after this request began; exactly one match is returned. Anything else — the
    * look-up fails, finds nothing, or finds several — cannot prove the order absent, and a resend
-   * without an id the exchange would deduplicate is exactly the blind resend PRODUCT forbids: the
+   * without an id the exchange would deduplicate is exactly the blind resend docs/exchange-rules.md#contract forbids: the
    * original network error is thrown and nothing is sent again.
    */
   override async createOrder(request: CreateOrderRequest): Promise<Order> {
@@ -266,7 +266,7 @@ export class BitteamAdapter extends RestAdapter {
     throw new ExchangeError(this.id, "bitteam has no client order id to look an order up by", { kind: "unsupported" });
   }
 
-  // Seed 001 §9: the base refuses batches ("Not supported for bitteam") before these are reached.
+  // docs/exchange-rules.md#limits: the base refuses batches ("Not supported for bitteam") before these are reached.
   protected async submitBatch(): Promise<Order[]> {
     throw new ExchangeError(this.id, "Not supported for bitteam", { kind: "unsupported" });
   }
@@ -294,7 +294,7 @@ export class BitteamAdapter extends RestAdapter {
     return order;
   }
 
-  /** PRODUCT D10: pages of the open-orders limit (100), following `offset` until `count` is reached. */
+  /** docs/decisions.md#d10: pages of the open-orders limit (100), following `offset` until `count` is reached. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
     const limit = BITTEAM_INFO.limits.openOrders ?? 100;

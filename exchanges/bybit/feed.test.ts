@@ -27,7 +27,7 @@ describe("bybit feed", () => {
     return { feed, logger };
   }
 
-  it("subscribes orderbook.50 on open and shows the snapshot, then deltas with amount 0 removing a level (001 §4)", async () => {
+  it("subscribes orderbook.50 on open and shows the snapshot, then deltas with amount 0 removing a level (docs/exchange-rules.md#states)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([TOPIC]);
@@ -50,7 +50,7 @@ describe("bybit feed", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("throws the book away on an update-id gap and resubscribes for a fresh snapshot (PRODUCT D14)", async () => {
+  it("throws the book away on an update-id gap and resubscribes for a fresh snapshot (docs/decisions.md#d14)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.delta(TOPIC, [["99.60", "1"]], [], { send: false }); // lost on the way: the next u jumps
@@ -64,7 +64,7 @@ describe("bybit feed", () => {
     expect(logger.has("resync")).toBe(true);
   });
 
-  it("lets a message with u = 1 replace the whole book (PRODUCT exchange facts)", async () => {
+  it("lets a message with u = 1 replace the whole book (docs/exchange-rules.md#exchange-facts)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.truth.reset([["50", "1"]], [["51", "2"]]);
@@ -75,7 +75,7 @@ describe("bybit feed", () => {
     expect(feed.stats.resyncs).toBe(0);
   });
 
-  it("reconnects at once after a dropped socket and resubscribes (PRODUCT D14)", async () => {
+  it("reconnects at once after a dropped socket and resubscribes (docs/decisions.md#d14)", async () => {
     const { feed } = open({ keepAliveMs: 60_000 });
     await waitFor(() => feed.state === "live", "live");
     const started = Date.now();
@@ -88,7 +88,7 @@ describe("bybit feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "book correct after reconnect");
   });
 
-  it("sends {op:ping} as keep-alive and opens a new socket when the keep-alive finds none open (001 §4)", async () => {
+  it("sends {op:ping} as keep-alive and opens a new socket when the keep-alive finds none open (docs/exchange-rules.md#states)", async () => {
     const { feed } = open({ keepAliveMs: 80, reconnectBaseMs: 30_000, reconnectMaxMs: 30_000 });
     await waitFor(() => mock.pings >= 2, "pings");
     // the server goes away entirely: immediate reconnect fails, backoff is long, the keep-alive tick retries
@@ -101,7 +101,7 @@ describe("bybit feed", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("logs garbage and survives it (001 §8)", async () => {
+  it("logs garbage and survives it (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.garbage();

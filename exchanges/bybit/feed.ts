@@ -12,7 +12,7 @@ const BYBIT_DEPTHS = [1, 50, 200, 1000] as const;
 /**
  * Bybit v5 spot order book: orderbook.{depth}.{symbol} sends a snapshot, then deltas whose update
  * id `u` runs on by one. A new snapshot, or a message with u = 1 (a service restart), replaces the
- * whole book (PRODUCT "Exchange facts"); any other jump in `u` is a gap, answered by resubscribing
+ * whole book (docs/exchange-rules.md#exchange-facts); any other jump in `u` is a gap, answered by resubscribing
  * for a fresh snapshot. Keep-alive is {"op":"ping"}.
  */
 export class BybitFeed extends SocketFeed {

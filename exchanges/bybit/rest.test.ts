@@ -24,7 +24,7 @@ describe("bybit adapter against a loopback mock", () => {
     mock.server.requests.length = 0;
   });
 
-  it("creates a limit GTC buy with a hex orderLinkId, signed as bybit documents (001 §7)", async () => {
+  it("creates a limit GTC buy with a hex orderLinkId, signed as bybit documents (docs/exchange-rules.md#calls)", async () => {
     const order = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     expect(order).toMatchObject({
       pair: "BTC/USDT",
@@ -49,7 +49,7 @@ describe("bybit adapter against a loopback mock", () => {
     expect(mock.orders.get(order.id)?.orderLinkId).toBe(order.clientOrderId);
   });
 
-  it("fetches one order, open orders and cancels one (001 §1)", async () => {
+  it("fetches one order, open orders and cancels one (docs/exchange-rules.md#operations)", async () => {
     const a = await bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await bybit.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
     const one = await bybit.fetchOrder("BTC/USDT", a.id);
@@ -68,7 +68,7 @@ describe("bybit adapter against a loopback mock", () => {
     expect((await bybit.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([b.id]);
   });
 
-  it("creates and cancels a batch, and cancels all for a pair (001 §7)", async () => {
+  it("creates and cancels a batch, and cancels all for a pair (docs/exchange-rules.md#calls)", async () => {
     const created = await bybit.createBatch("BTC/USDT", [
       { side: "Buy", amount: "1", price: "100" },
       { side: "Sell", amount: "2", price: "200" },
@@ -82,7 +82,7 @@ describe("bybit adapter against a loopback mock", () => {
     expect(await bybit.fetchOpenOrders("BTC/USDT")).toEqual([]);
   });
 
-  it("fails a batch when an extra-info entry carries an error: 'One of orders threw an error (code, msg)' (001 §5)", async () => {
+  it("fails a batch when an extra-info entry carries an error: 'One of orders threw an error (code, msg)' (docs/exchange-rules.md#validation)", async () => {
     mock.failBatchItem = 1;
     const error = await rejects(
       bybit.createBatch("BTC/USDT", [
@@ -94,13 +94,13 @@ describe("bybit adapter against a loopback mock", () => {
     expect(error.kind).toBe("insufficient-funds");
   });
 
-  it("fails a batch when an order lacks both created time and id: 'One of orders was not placed' (001 §5)", async () => {
+  it("fails a batch when an order lacks both created time and id: 'One of orders was not placed' (docs/exchange-rules.md#validation)", async () => {
     mock.dropBatchItem = 0;
     const error = await rejects(bybit.createBatch("BTC/USDT", [{ side: "Sell", amount: "1", price: "100" }]));
     expect(error.message).toBe("ExchangeId: bybit, msg: One of orders was not placed");
   });
 
-  it("rejects more than 10 orders with \"Maximum for 'createBatch' is: 10\" before any request (001 §5, §9)", async () => {
+  it("rejects more than 10 orders with \"Maximum for 'createBatch' is: 10\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     const error = await rejects(bybit.createBatch("BTC/USDT", items));
     expect(error.message).toBe("ExchangeId: bybit, msg: Maximum for 'createBatch' is: 10");
@@ -124,13 +124,13 @@ describe("bybit adapter against a loopback mock", () => {
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it("reads UNIFIED balances: free = walletBalance - locked, zero coins dropped, long numbers exact (001 §3, §9)", async () => {
+  it("reads UNIFIED balances: free = walletBalance - locked, zero coins dropped, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     const balances = await bybit.fetchBalances();
     expect(balances).toEqual({ USDT: { f: "700.5", l: "300" }, BTC: { f: "0.12345678901234567891", l: "0" } });
     expect(mock.server.requests[0]!.query).toBe("accountType=UNIFIED");
   });
 
-  it("maps a wrong secret to an auth error and sends nothing twice (001 §8)", async () => {
+  it("maps a wrong secret to an auth error and sends nothing twice (docs/exchange-rules.md#errors)", async () => {
     const wrong = new BybitAdapter({ ...creds, secret: "wrong" }, { baseUrl: mock.url });
     const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("auth");
@@ -140,7 +140,7 @@ describe("bybit adapter against a loopback mock", () => {
     expect(mock.server.requests).toHaveLength(1);
   });
 
-  it("maps an exchange error code to its kind with the seed's message form (001 §8)", async () => {
+  it("maps an exchange error code to its kind with the seed's message form (docs/exchange-rules.md#errors)", async () => {
     mock.errorNext = { retCode: 170131, retMsg: "Balance insufficient" };
     const error = await rejects(bybit.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("insufficient-funds");
@@ -164,7 +164,7 @@ describe("bybit adapter against a loopback mock", () => {
     expect(error.retryAfterMs).toBe(600_000);
   });
 
-  it("after a create time-out looks the order up by orderLinkId and never sends it twice (PRODUCT, 001 §3)", async () => {
+  it("after a create time-out looks the order up by orderLinkId and never sends it twice (docs/exchange-rules.md#contract, #entities)", async () => {
     mock.delayNextCreateMs = 800;
     const slow = new BybitAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
     const order = await slow.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.5", price: "25000" });
@@ -180,7 +180,7 @@ describe("bybit adapter against a loopback mock", () => {
     ).toBe(true);
   });
 
-  it("follows nextPageCursor past the first page: 120 open orders arrive whole, in pages of 50 (001 §1)", async () => {
+  it("follows nextPageCursor past the first page: 120 open orders arrive whole, in pages of 50 (docs/exchange-rules.md#operations)", async () => {
     const placed = Array.from({ length: 120 }, (_, i) =>
       mock.addOrder({
         symbol: "BTCUSDT",
@@ -437,7 +437,7 @@ describe("bybit adapter against a loopback mock", () => {
     }
   });
 
-  it("is reachable through createExchange with --base-url replacing the host (PRODUCT contract)", async () => {
+  it("is reachable through createExchange with --base-url replacing the host (docs/exchange-rules.md#contract)", async () => {
     const adapter = createExchange("bybit", creds, { baseUrl: mock.url });
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toEqual([]);
   });
@@ -511,7 +511,7 @@ describe("bybit signing as the v5 guide documents it", () => {
   });
 });
 
-describe("shared adapter base: exact JSON numbers (001 §9)", () => {
+describe("shared adapter base: exact JSON numbers (docs/exchange-rules.md#limits)", () => {
   it("parses numeric literals longer than 15 characters as exact decimal strings, outside strings only", () => {
     const parsed = parseJsonExact(
       '{"a":12345678901234567890,"b":0.12345678901234567,"c":"9999999999999999999","d":42,"e":1684476068369}',
@@ -526,7 +526,7 @@ describe("shared adapter base: exact JSON numbers (001 §9)", () => {
   });
 });
 
-describe("bybit status and timestamp rules (001 §3, §4)", () => {
+describe("bybit status and timestamp rules (docs/exchange-rules.md#entities, #states)", () => {
   const base = {
     orderId: "1",
     orderLinkId: "x",
@@ -577,7 +577,7 @@ describe("bybit through the built CLI", () => {
   });
   afterAll(() => mock.close());
 
-  it("buys, lists, fetches, cancels, batches and reads balances end to end (PRODUCT CLI surface)", async () => {
+  it("buys, lists, fetches, cancels, batches and reads balances end to end (docs/product.md#cli-surface)", async () => {
     await runCliScenario({
       id: "bybit",
       mock,

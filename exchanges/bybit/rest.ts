@@ -2,8 +2,8 @@
  * bybit v5 (https://bybit-exchange.github.io/docs/v5/guide): spot orders on the unified account.
  *
  * Signing: X-BAPI-SIGN = hex HMAC-SHA256 of timestamp + apiKey + recvWindow + (queryString | jsonBody),
- * with X-BAPI-API-KEY, X-BAPI-TIMESTAMP (ms) and X-BAPI-RECV-WINDOW (5000, seed 001 §9) headers.
- * Success is retCode 0 (seed 001 §8); batch results carry per-item codes in retExtInfo.list.
+ * with X-BAPI-API-KEY, X-BAPI-TIMESTAMP (ms) and X-BAPI-RECV-WINDOW (5000, docs/exchange-rules.md#limits) headers.
+ * Success is retCode 0 (docs/exchange-rules.md#errors); batch results carry per-item codes in retExtInfo.list.
  */
 import { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
@@ -212,7 +212,7 @@ export class BybitAdapter extends RestAdapter {
       category: "spot",
       request: orders.map((o) => this.orderRequest(o)),
     });
-    // Seed 001 §5: any extra-info error entry fails the batch; so does an order without id and time.
+    // docs/exchange-rules.md#validation: any extra-info error entry fails the batch; so does an order without id and time.
     const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
     if (failed) {
       throw new ExchangeError(this.id, batchFailureMessage([failed.code, failed.msg ?? ""]), {

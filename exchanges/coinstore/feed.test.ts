@@ -27,7 +27,7 @@ describe("coinstore feed", () => {
     return { feed, logger };
   }
 
-  it("takes the symbol id from POST symbols {symbolCodes} data[0].symbolId and subscribes {id}@depth (001 §7)", async () => {
+  it("takes the symbol id from POST symbols {symbolCodes} data[0].symbolId and subscribes {id}@depth (docs/exchange-rules.md#calls)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     const call = mock.http.requests[0]!;
@@ -37,7 +37,7 @@ describe("coinstore feed", () => {
     expectSameBook(feed.book, mock.truth, 20);
   });
 
-  it('accepts the symbols answer\'s success code written as the number 0 as well as the documented "0" (PRODUCT D20)', async () => {
+  it('accepts the symbols answer\'s success code written as the number 0 as well as the documented "0" (docs/decisions.md#d20)', async () => {
     mock.successCode = 0;
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
@@ -72,7 +72,7 @@ describe("coinstore feed", () => {
     expect(feed.stats.parseFailures).toBe(0);
   });
 
-  it("refuses a symbols answer whose code is not success, logs it and shows no book (PRODUCT D20)", async () => {
+  it("refuses a symbols answer whose code is not success, logs it and shows no book (docs/decisions.md#d20)", async () => {
     mock.successCode = "1401";
     const { feed, logger } = open();
     await waitFor(() => logger.has("connect failed"), "refusal logged");
@@ -81,7 +81,7 @@ describe("coinstore feed", () => {
     expect(mock.subscriptions).toEqual([]);
   });
 
-  it("replaces the book with every depth push, levels removed included (001 §4 'full snapshot in every message')", async () => {
+  it("replaces the book with every depth push, levels removed included (docs/exchange-rules.md#states 'full snapshot in every message')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.truth.set("bid", "99.50", "0");
@@ -92,7 +92,7 @@ describe("coinstore feed", () => {
     expectSameBook(feed.book, mock.truth, 20);
   });
 
-  it("logs a failed symbol lookup and retries it; then keeps alive with pong messages (001 §8, §4)", async () => {
+  it("logs a failed symbol lookup and retries it; then keeps alive with pong messages (docs/exchange-rules.md#errors, #states)", async () => {
     mock.symbolId = undefined;
     const { feed, logger } = open({ keepAliveMs: 40 });
     await waitFor(() => logger.has("connect failed"), "lookup failure logged");
@@ -102,7 +102,7 @@ describe("coinstore feed", () => {
     expect(mock.subscriptions).toEqual([CHANNEL]);
   });
 
-  it("reconnects after a drop and resubscribes with the known id; garbage is logged (PRODUCT D14, 001 §8)", async () => {
+  it("reconnects after a drop and resubscribes with the known id; garbage is logged (docs/decisions.md#d14, docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.drop();

@@ -13,8 +13,8 @@ const COINSTORE_DEPTHS = [5, 10, 20, 50, 100] as const;
 
 /**
  * Coinstore spot limited depth. Its streams are named by the pair's numeric id, which comes from
- * POST /api/v2/public/config/spot/symbols with {symbolCodes:[...]} as data[0].symbolId (seed 001
- * §7); we subscribe {"op":"SUB","channel":["{id}@depth@{levels}"]}, and each push carries the whole
+ * POST /api/v2/public/config/spot/symbols with {symbolCodes:[...]} as data[0].symbolId (docs/exchange-rules.md
+ * docs/exchange-rules.md#calls); we subscribe {"op":"SUB","channel":["{id}@depth@{levels}"]}, and each push carries the whole
  * top of the book (b / a), so the book is watched for staleness only. The server pings with
  * websocket frames; our keep-alive is the unsolicited pong message Coinstore accepts.
  */

@@ -31,7 +31,7 @@ const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30
 const lastBody = () => JSON.parse(mock.server.requests.at(-1)!.body) as Record<string, unknown>;
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 
-describe("coinstore signing (001 §7 double HMAC keyed by the 30-second bucket)", () => {
+describe("coinstore signing (docs/exchange-rules.md#calls double HMAC keyed by the 30-second bucket)", () => {
   it("keys the HMAC with hex HMAC-SHA256(secret, floor(expires/30000)) and signs the JSON body of a POST", () => {
     const expires = 1_700_000_012_345;
     const request = coinstoreSignedRequest(credentials, expires, "POST", COINSTORE_PATHS.place, { symbol: "BTCUSDT" });
@@ -60,8 +60,8 @@ describe("coinstore signing (001 §7 double HMAC keyed by the 30-second bucket)"
   });
 });
 
-describe("coinstore operations (001 §1, §7) against the signature-checking mock", () => {
-  it("places a LIMIT GTC BUY on BTCUSDT with a 32-hex clOrdId; the 19-digit ordId stays exact (001 §9)", async () => {
+describe("coinstore operations (docs/exchange-rules.md#operations, #calls) against the signature-checking mock", () => {
+  it("places a LIMIT GTC BUY on BTCUSDT with a 32-hex clOrdId; the 19-digit ordId stays exact (docs/exchange-rules.md#limits)", async () => {
     const order = await coinstore.createOrder(buy);
     expect(routes()).toEqual([`POST ${COINSTORE_PATHS.place}`]);
     const b = lastBody();
@@ -105,7 +105,7 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
     expect((lastBody().orders as unknown[]).length).toBe(2);
   });
 
-  it("fails a batch when one item is refused: 'One of orders threw an error' (001 §5)", async () => {
+  it("fails a batch when one item is refused: 'One of orders threw an error' (docs/exchange-rules.md#validation)", async () => {
     mock.refuseNextBatchItem(1, 3103, "invalid price or quantity");
     const error = await rejection(
       coinstore.createBatch("BTC/USDT", [
@@ -116,7 +116,7 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
     expect(error.detail).toBe("One of orders threw an error (3103, invalid price or quantity)");
   });
 
-  it("rejects a batch of 41 with \"Maximum for 'createBatch' is: 40\" and a cancel batch of 41 likewise, before any request (001 §5, §9)", async () => {
+  it("rejects a batch of 41 with \"Maximum for 'createBatch' is: 40\" and a cancel batch of 41 likewise, before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const items = Array.from({ length: 41 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     expect((await rejection(coinstore.createBatch("BTC/USDT", items))).message).toBe(
       "ExchangeId: coinstore, msg: Maximum for 'createBatch' is: 40",
@@ -225,7 +225,7 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
     expect(mock.orders.size).toBe(3);
   });
 
-  it('rejects cancel all with "Not supported for coinstore" before any request (001 §9)', async () => {
+  it('rejects cancel all with "Not supported for coinstore" before any request (docs/exchange-rules.md#limits)', async () => {
     expect(await rejection(coinstore.cancelAll("BTC/USDT"))).toMatchObject({
       kind: "unsupported",
       message: "ExchangeId: coinstore, msg: Not supported for coinstore",
@@ -247,7 +247,7 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
     expect((await coinstore.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
-  it("reads balances from accountList: AVAILABLE free, FROZEN locked, all-zero dropped, codes upper-cased (001 §3)", async () => {
+  it("reads balances from accountList: AVAILABLE free, FROZEN locked, all-zero dropped, codes upper-cased (docs/exchange-rules.md#entities)", async () => {
     await expect(coinstore.fetchBalances()).resolves.toEqual({
       USDT: { f: "1000.123456789012345678", l: "20" },
       BTC: { f: "0.5", l: "0" },
@@ -256,7 +256,7 @@ describe("coinstore operations (001 §1, §7) against the signature-checking moc
   });
 });
 
-describe("coinstore errors (001 §8: success code 0)", () => {
+describe("coinstore errors (docs/exchange-rules.md#errors: success code 0)", () => {
   it("answers a wrong secret with an auth error after exactly one request", async () => {
     const wrong = new CoinstoreAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -283,7 +283,7 @@ describe("coinstore errors (001 §8: success code 0)", () => {
   });
 });
 
-describe("coinstore time-out on create (PRODUCT: never two orders)", () => {
+describe("coinstore time-out on create (docs/exchange-rules.md#contract: never two orders)", () => {
   it("looks the order up by clOrdId after a time-out and returns it; one order on the mock", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("coinstore", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -296,7 +296,7 @@ describe("coinstore time-out on create (PRODUCT: never two orders)", () => {
   });
 });
 
-describe("coinstore status and timestamp rules (001 §3, §4) with the documented order fields", () => {
+describe("coinstore status and timestamp rules (docs/exchange-rules.md#entities, #states) with the documented order fields", () => {
   const documented = {
     baseCurrency: "BTC",
     quoteCurrency: "USDT",
@@ -354,7 +354,7 @@ describe("coinstore status and timestamp rules (001 §3, §4) with the documente
     expect(coinstoreOrderFromInfo([{ ...v2, ordStatus: "NOT_FOUND" }], "A123/USDT")).toBeUndefined();
     expect(coinstoreOrderFromInfo([], "A123/USDT")).toBeUndefined();
   });
-  it("multiplies second timestamps by 1000 (001 §3 'coinstore-like sources give seconds')", () => {
+  it("multiplies second timestamps by 1000 (docs/exchange-rules.md#entities 'coinstore-like sources give seconds')", () => {
     expect(parseCoinstoreOrder(documented, "BTC/USDT").timestamp).toBe(1694171424000);
   });
   it("maps SUBMITTING, SUBMITTED, PARTIAL_FILLED to open, FILLED to closed, CANCELED to canceled, unknown to undefined", () => {

@@ -19,7 +19,7 @@ export { COINSTORE_CODE, COINSTORE_ERRORS };
  * Coinstore spot, checked against the official docs (coinstore-openapi.github.io/en, "Signature
  * Authentication", "Order Related"): headers X-CS-APIKEY, X-CS-EXPIRES (13-digit ms) and X-CS-SIGN,
  * Content-Type application/json. The signature is a double HMAC keyed by the 30-second time bucket
- * (seed 001 §7, §9): key = hex HMAC-SHA256(secret, floor(expires / 30000)), then X-CS-SIGN = hex
+ * (docs/exchange-rules.md#calls, #limits): key = hex HMAC-SHA256(secret, floor(expires / 30000)), then X-CS-SIGN = hex
  * HMAC-SHA256(key as its hex text, payload), where the payload is the query string of a GET and the
  * JSON body of a POST ("{}" when there is nothing to send), unsorted, exactly as sent.
  * Answers are {code, message|msg, data}; code 0 (number or "0") is success.
@@ -36,7 +36,7 @@ export const COINSTORE_PATHS = {
   active: "/api/v2/trade/order/active",
 } as const;
 
-/** Seed 001 §9: "coinstore signing time bucket 30 seconds". */
+/** docs/exchange-rules.md#limits: "coinstore signing time bucket 30 seconds". */
 export const COINSTORE_BUCKET_MS = 30_000;
 
 /** The per-bucket key: hex HMAC-SHA256 of floor(expires / 30000) under the secret. */
@@ -101,7 +101,7 @@ const AccountRowSchema = z.object({
 });
 
 /**
- * Seed 001 §3: coinstore gives seconds, multiplied by 1000 (toMillis keeps a value that is already
+ * docs/exchange-rules.md#entities: coinstore gives seconds, multiplied by 1000 (toMillis keeps a value that is already
  * in milliseconds, as the v2 docs' examples are). Statuses follow the general rule (SUBMITTING,
  * SUBMITTED, PARTIAL_FILLED open; FILLED closed; CANCELED, NOT_FOUND canceled).
  */
@@ -245,7 +245,7 @@ export class CoinstoreAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(): Promise<string[]> {
-    // Unreachable: seed 001 §9 lists cancel all as unsupported on coinstore; the base checks first.
+    // Unreachable: docs/exchange-rules.md#limits lists cancel all as unsupported on coinstore; the base checks first.
     throw new ExchangeError("coinstore", "Not supported for coinstore", { kind: "unsupported" });
   }
 

@@ -28,25 +28,25 @@
  * What the base does before calling those hooks:
  * - `this.rest` is a RestClient on `options.baseUrl ?? defaults.baseUrl` (baseUrl replaces EVERY
  *   REST host: build every request's path on `this.rest`), with `options.timeoutMs` and the proxy
- *   from `credentials.httpAgent` (PRODUCT D12). `this.now()` is `options.now ?? Date.now`.
+ *   from `credentials.httpAgent` (docs/decisions.md#d12). `this.now()` is `options.now ?? Date.now`.
  * - createOrder: the pair is normalized (BTC/USDT), amount and price must be positive decimals
  *   ('bad-input' otherwise, before any request), a hexadecimal client order id is generated with
- *   the exchange's rule (PRODUCT D11) unless the caller gave one, and the create goes through
+ *   the exchange's rule (docs/decisions.md#d11) unless the caller gave one, and the create goes through
  *   placeOnce: after a time-out the order is looked up by client order id before any resend.
  * - A caller's client order id (CLI --client-order-id, a batch item's clientOrderId) is checked
  *   against the rule (chars, min/max length, prefix) before any request; the public
  *   findOrderByClientOrderId(pair, id) wraps the findByClientOrderId hook for retries
  *   (docs/orders.md "Client order ids").
- * - createBatch / cancelBatch: assertBatchSize (seed 001 §5 "Maximum for ... is: {max}", "Not
+ * - createBatch / cancelBatch: assertBatchSize (docs/exchange-rules.md#validation "Maximum for ... is: {max}", "Not
  *   supported for {id}") and item validation before any request; every item gets its own id.
  * - cancelAll: assertSupported before any request.
  * - `this.sendJson(request)` sends through RestClient and parses the body with `parseJsonExact`
- *   (numbers longer than 15 characters arrive as strings, seed 001 §9). It throws only for
+ *   (numbers longer than 15 characters arrive as strings, docs/exchange-rules.md#limits). It throws only for
  *   transport failures and non-JSON HTTP errors; the adapter checks its own success code and calls
  *   `this.fail(code, message, httpStatus, headers)` to throw an ExchangeError whose kind comes
  *   from the exchange's table of NAMED codes (`ErrorCodeTable`); HTTP 429 is rate-limit (with
  *   Retry-After, or the exchange's hint via `retryAfterMs`), 401/403 are auth.
- * - `collectBalances(rows)` drops all-zero currencies and upper-cases the codes (seed 001 §3).
+ * - `collectBalances(rows)` drops all-zero currencies and upper-cases the codes (docs/exchange-rules.md#entities).
  */
 import type { z } from "zod";
 import { Decimal, toDecimalString } from "../../lib/decimal.js";
@@ -105,7 +105,7 @@ export function positiveDecimal(exchange: string, field: string, value: string):
 }
 
 /**
- * JSON.parse that keeps long numbers exact (seed 001 §9: "Numbers longer than 15 characters are
+ * JSON.parse that keeps long numbers exact (docs/exchange-rules.md#limits: "Numbers longer than 15 characters are
  * parsed as big numbers"): every numeric literal longer than 15 characters outside a string is
  * quoted before parsing, so it arrives as its exact decimal text. Short numbers stay numbers.
  *
@@ -154,7 +154,7 @@ export function parseJsonExact(text: string): unknown {
 }
 
 /**
- * Seed 001 §3 balances: currency → {f, l} as decimal strings; currencies whose free and locked
+ * docs/exchange-rules.md#entities balances: currency → {f, l} as decimal strings; currencies whose free and locked
  * are both zero are dropped and codes are upper-cased. Repeated codes are added.
  */
 export function collectBalances(rows: Iterable<{ currency: string; free: unknown; locked: unknown }>): Balances {
@@ -172,7 +172,7 @@ export function collectBalances(rows: Iterable<{ currency: string; free: unknown
   return out;
 }
 
-/** Milliseconds from an exchange timestamp: seconds (10 digits or fewer) are multiplied by 1000 (seed 001 §3). */
+/** Milliseconds from an exchange timestamp: seconds (10 digits or fewer) are multiplied by 1000 (docs/exchange-rules.md#entities). */
 export function toMillis(value: unknown): number {
   if (value === null || value === undefined || value === "") return 0;
   const n = typeof value === "number" ? value : Number(value);

@@ -3,7 +3,7 @@ import { ExchangeError } from "../../lib/errors.js";
 import { GATE_CLIENT_ID_RULE } from "../gate/rest.js";
 import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 
-// docs/orders.md "Client order ids"; PRODUCT D11
+// docs/orders.md "Client order ids"; docs/decisions.md#d11
 function refused(work: () => unknown): ExchangeError {
   try {
     work();
@@ -14,7 +14,7 @@ function refused(work: () => unknown): ExchangeError {
   throw new Error("expected a refusal");
 }
 
-describe("a caller's client order id is checked against the exchange's rule (PRODUCT D11)", () => {
+describe("a caller's client order id is checked against the exchange's rule (docs/decisions.md#d11)", () => {
   it("accepts ids in the rule and every generated id", () => {
     expect(checkClientOrderId("bybit", { length: 32 }, "retry-42_a")).toBe("retry-42_a");
     expect(checkClientOrderId("gate", GATE_CLIENT_ID_RULE, "t-retry.42")).toBe("t-retry.42");

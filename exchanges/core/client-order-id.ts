@@ -5,7 +5,7 @@ import type { ClientOrderIdRule } from "./info.js";
 export type { ClientOrderIdRule };
 
 /**
- * Generated hexadecimal client order ids (seed 001 §3, PRODUCT D11), shaped to each exchange's
+ * Generated hexadecimal client order ids (docs/exchange-rules.md#entities, docs/decisions.md#d11), shaped to each exchange's
  * documented rule: an optional prefix (gate's "t-") and a total length.
  */
 export function newClientOrderId(rule: ClientOrderIdRule = {}): string {

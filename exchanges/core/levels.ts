@@ -5,7 +5,7 @@ import type { BookLevel } from "../../lib/types.js";
 /** A decimal as exchanges write them: digits, an optional fraction, an optional exponent. */
 const DECIMAL_RE = /^\d+(\.\d*)?([eE][-+]?\d+)?$|^\.\d+$/;
 
-/** Thrown for a message the feed cannot read; the base logs it and carries on (seed 001 §8). */
+/** Thrown for a message the feed cannot read; the base logs it and carries on (docs/exchange-rules.md#errors). */
 export class FeedParseError extends Error {}
 
 const QUOTE = 0x22;
@@ -86,7 +86,7 @@ export function parseLevelObjects(raw: unknown, priceKey: string, amountKey: str
   });
 }
 
-/** Applies changed levels to one side; amount 0 removes the level (seed 001 §4). */
+/** Applies changed levels to one side; amount 0 removes the level (docs/exchange-rules.md#states). */
 export function applyLevels(book: OrderBook, side: BookSide, levels: readonly BookLevel[]): void {
   for (const [price, amount] of levels) book.applyDelta(side, price, amount);
 }

@@ -36,9 +36,9 @@ export interface FeedRuntimeOptions extends FeedOptions {
   /** answers the feed's REST calls directly (tests); else `transport` opens them, else fetch */
   fetchJson?: FetchJson;
   transport?: SnapshotTransport;
-  /** seed 001 §4: a keep-alive every 15 s */
+  /** docs/exchange-rules.md#states: a keep-alive every 15 s */
   keepAliveMs?: number;
-  /** first backoff step after the immediate reconnect (PRODUCT D14) */
+  /** first backoff step after the immediate reconnect (docs/decisions.md#d14) */
   reconnectBaseMs?: number;
   /** backoff cap */
   reconnectMaxMs?: number;
@@ -62,7 +62,7 @@ export const FEED_DEFAULTS = {
 } as const;
 
 /**
- * Capped exponential backoff with jitter: the first retry goes at once (PRODUCT D14), then
+ * Capped exponential backoff with jitter: the first retry goes at once (docs/decisions.md#d14), then
  * base·2^(n-1) capped, scaled by a random factor in [0.5, 1) so many clients do not reconnect in step.
  */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
@@ -71,7 +71,7 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number, ran
   return Math.round(raw * (0.5 + random() * 0.5));
 }
 
-/** The REST host: --base-url when given (a mock, a testnet, the relay of PRODUCT D14), else the exchange's own. */
+/** The REST host: --base-url when given (a mock, a testnet, the relay of docs/decisions.md#d14), else the exchange's own. */
 export function restBase(options: FeedOptions, fallback: string): string {
   return (options.baseUrl ?? fallback).replace(/\/+$/, "");
 }

@@ -2,7 +2,7 @@ import type { Order } from "../../lib/types.js";
 import { mayHaveReachedExchange } from "./rest.js";
 
 /**
- * "A create is never sent twice blindly" (PRODUCT): when a create fails in a way that may have
+ * "A create is never sent twice blindly" (docs/exchange-rules.md#contract): when a create fails in a way that may have
  * reached the exchange (a time-out), the order is looked up by its client order id first; only
  * when the exchange does not know it is the create sent once more, with the same client order id,
  * so an exchange that did receive the first one rejects the duplicate instead of filling twice.

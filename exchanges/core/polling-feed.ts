@@ -7,8 +7,8 @@ import type { BookFeed, FeedState } from "../types.js";
 import { FEED_DEFAULTS, type FeedRuntimeOptions, type FetchJson, feedFetchJson } from "./options.js";
 
 /**
- * A feed that polls a public REST order book (seed 001 §4: "Polling is used only for bitteam, or
- * when a manual refresh is pressed"). A failed poll is logged only (seed 001 §4); the book keeps
+ * A feed that polls a public REST order book (docs/exchange-rules.md#states: "Polling is used only for bitteam, or
+ * when a manual refresh is pressed"). A failed poll is logged only (docs/exchange-rules.md#states); the book keeps
  * its last good copy and is marked stale once it is older than staleAfterMs.
  */
 export abstract class PollingFeed implements BookFeed {

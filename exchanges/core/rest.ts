@@ -33,9 +33,9 @@ export interface HttpResponse {
 
 export interface RestClientOptions {
   baseUrl: string;
-  /** 10 s unless configured (seed 000 §9 request time-out; issue 8 "bounded time-out") */
+  /** 10 s unless configured (docs/dashboard-rules.md#constants request time-out; issue 8 "bounded time-out") */
   timeoutMs?: number;
-  /** proxy URL (PRODUCT D12) */
+  /** proxy URL (docs/decisions.md#d12) */
   proxy?: string;
   logger?: Logger;
   /** build and sign every request but send none: send() throws DryRun with it (docs/cli.md "Dry run") */
@@ -190,7 +190,7 @@ export class RestClient {
       return { status: raw.status, headers: raw.headers, text };
     } catch (error) {
       const code = (error as { code?: string }).code ?? "ENETWORK";
-      // "Network errors fall back to the library message or the status text" (seed 001 §8);
+      // "Network errors fall back to the library message or the status text" (docs/exchange-rules.md#errors);
       // the URL is not repeated because a query may carry a signature.
       const detail =
         code === "ETIMEDOUT"

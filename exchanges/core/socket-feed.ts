@@ -28,7 +28,7 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
-/** Listeners are the caller's code: one that throws must not break the feed (seed 001 §8). */
+/** Listeners are the caller's code: one that throws must not break the feed (docs/exchange-rules.md#errors). */
 function notify<T>(listeners: Set<(value: T) => void>, value: T, log: Logger, exchange: string): void {
   for (const listener of listeners) {
     try {
@@ -40,11 +40,11 @@ function notify<T>(listeners: Set<(value: T) => void>, value: T, log: Logger, ex
 }
 
 /**
- * The socket machinery every websocket feed shares (seed 001 §4, PRODUCT D14): a subscription on
+ * The socket machinery every websocket feed shares (docs/exchange-rules.md#states, docs/decisions.md#d14): a subscription on
  * every open, a keep-alive every 15 s that also opens a new socket when the old one is gone,
  * server pings answered by the exchange module, an immediate reconnect with capped exponential
  * backoff and jitter, resync on integrity failures, stale marking, and every error logged —
- * never thrown at the user (seed 001 §8).
+ * never thrown at the user (docs/exchange-rules.md#errors).
  *
  * An exchange module supplies the address, the subscription, the keep-alive text, the message
  * handler and, when it can do better than a new socket, how to fetch a fresh snapshot.
@@ -112,7 +112,7 @@ export abstract class SocketFeed implements BookFeed {
 
   /** The websocket address; `--ws-url` (options.wsUrl) replaces the exchange's own. */
   protected abstract socketUrl(): string | Promise<string>;
-  /** Called on every open, first and after reconnects: send the subscription (PRODUCT D14). */
+  /** Called on every open, first and after reconnects: send the subscription (docs/decisions.md#d14). */
   protected abstract subscribe(): void;
   /** The exchange's keep-alive text, or undefined when the server pings and we only answer. */
   protected abstract keepAliveMessage(): string | undefined;
@@ -258,7 +258,7 @@ export abstract class SocketFeed implements BookFeed {
     this.setState("closed");
   }
 
-  /** The manual refresh of seed 001 §4: throw the book away and take a fresh snapshot now. */
+  /** The manual refresh of docs/exchange-rules.md#states: throw the book away and take a fresh snapshot now. */
   async refresh(): Promise<void> {
     if (!this.running) return;
     this.resync("manual refresh");
@@ -372,7 +372,7 @@ export abstract class SocketFeed implements BookFeed {
     }
   }
 
-  /** Seed 001 §4: a keep-alive every 15 s; a socket that is not open then is replaced. */
+  /** docs/exchange-rules.md#states: a keep-alive every 15 s; a socket that is not open then is replaced. */
   private keepAlive(): void {
     if (!this.running) return;
     const socket = this.socket;

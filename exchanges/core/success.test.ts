@@ -1,11 +1,11 @@
 /**
- * One rule for success codes at every boundary (PRODUCT D20, docs/feeds.md "Success codes"):
+ * One rule for success codes at every boundary (docs/decisions.md#d20, docs/feeds.md "Success codes"):
  * compared by value, the same in REST adapters and feeds.
  */
 import { describe, expect, it } from "vitest";
 import { codeText, codeValue, isCode, isSuccessCode } from "./success.js";
 
-describe("success codes compared by value (PRODUCT D20)", () => {
+describe("success codes compared by value (docs/decisions.md#d20)", () => {
   it('takes 0 and "0", 1000 and "1000", "00000" and 0, "200000" and 200000 as the same code', () => {
     expect(isCode("0", 0)).toBe(true);
     expect(isCode(0, "0")).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * One rule for the success codes venues put in their answers (PRODUCT D20, docs/feeds.md
+ * One rule for the success codes venues put in their answers (docs/decisions.md#d20, docs/feeds.md
  * "Success codes"): a code is compared by value, so `0` and `"0"`, `1000` and `"1000"`, `"00000"`
  * and `0` mean the same, in REST answers and websocket messages alike. Only a whole decimal
  * integer counts: `""`, `null`, `true`, `"0x0"` or `" "` are not 0 (Number() would say they are).
@@ -26,7 +26,7 @@ export function isCode(value: unknown, expected: VenueCode): boolean {
 /**
  * A message's code means success: `expected` is the venue's documented success (0, 1000,
  * "200000", "00000", …); a missing code is a success only when `missingIsSuccess` says so (bitrue
- * answers without a code on success, PRODUCT D20; acknowledgements without a code).
+ * answers without a code on success, docs/decisions.md#d20; acknowledgements without a code).
  */
 export function isSuccessCode(value: unknown, expected: VenueCode, missingIsSuccess = false): boolean {
   if (value === undefined) return missingIsSuccess;

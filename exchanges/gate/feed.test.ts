@@ -27,7 +27,7 @@ describe("gate feed", () => {
     return { feed, logger };
   }
 
-  it("subscribes spot.order_book_update on open and applies U/u updates after the snapshot id (001 §4)", async () => {
+  it("subscribes spot.order_book_update on open and applies U/u updates after the snapshot id (docs/exchange-rules.md#states)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`${SYMBOL},100ms`]);
@@ -67,7 +67,7 @@ describe("gate feed", () => {
     expect(logger.has("resync")).toBe(true);
   });
 
-  it("pings with spot.ping, reconnects after a drop and resubscribes; garbage is logged (PRODUCT D14, 001 §8)", async () => {
+  it("pings with spot.ping, reconnects after a drop and resubscribes; garbage is logged (docs/decisions.md#d14, docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open({ keepAliveMs: 50 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
     mock.ws.drop();

@@ -103,8 +103,8 @@ describe("gate signing (official APIv4 docs)", () => {
   });
 });
 
-describe("gate operations (001 §1) against the signature-checking mock", () => {
-  it("creates a limit GTC buy with a t- hexadecimal text of at most 28 more characters (PRODUCT D11)", async () => {
+describe("gate operations (docs/exchange-rules.md#operations) against the signature-checking mock", () => {
+  it("creates a limit GTC buy with a t- hexadecimal text of at most 28 more characters (docs/decisions.md#d11)", async () => {
     const order = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const sent = JSON.parse(mock.server.requests.at(-1)!.body);
     expect(sent).toMatchObject({
@@ -145,7 +145,7 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
     expect(mock.accepted).toEqual(["POST /api/v4/spot/batch_orders"]);
   });
 
-  it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (001 §5, §9)", async () => {
+  it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const items = Array.from({ length: 11 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     const error = await rejection(gate.createBatch("BTC/USDT", items));
     expect(error.message).toBe("ExchangeId: gate, msg: Maximum for 'createBatch' is: 10");
@@ -161,7 +161,7 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
     expect(parseQuery(last.query)).toEqual({ currency_pair: "BTC_USDT" });
   });
 
-  it("cancels a batch through /spot/cancel_batch_orders (PRODUCT D10: gate cancel batch 20 is supported)", async () => {
+  it("cancels a batch through /spot/cancel_batch_orders (docs/decisions.md#d10: gate cancel batch 20 is supported)", async () => {
     const a = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });
     await expect(gate.cancelBatch("BTC/USDT", [a.id, b.id])).resolves.toEqual([a.id, b.id]);
@@ -171,7 +171,7 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
     ]);
   });
 
-  it("rejects a cancel batch of 21 with \"Maximum for 'cancelBatch' is: 20\" before any request (001 §5)", async () => {
+  it("rejects a cancel batch of 21 with \"Maximum for 'cancelBatch' is: 20\" before any request (docs/exchange-rules.md#validation)", async () => {
     const error = await rejection(
       gate.cancelBatch(
         "BTC/USDT",
@@ -199,7 +199,7 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
     expect(open.map((o) => o.id)).toEqual([a.id]);
   });
 
-  it("pages open orders past the open-orders limit of 100 (PRODUCT D10)", async () => {
+  it("pages open orders past the open-orders limit of 100 (docs/decisions.md#d10)", async () => {
     for (let i = 0; i < 105; i++)
       await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: String(100 + i) });
     const open = await gate.fetchOpenOrders("BTC/USDT");
@@ -210,7 +210,7 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
     expect(pages).toEqual(["1", "2"]);
   });
 
-  it("fetches balances, dropping all-zero currencies and upper-casing codes (001 §3)", async () => {
+  it("fetches balances, dropping all-zero currencies and upper-casing codes (docs/exchange-rules.md#entities)", async () => {
     await expect(gate.fetchBalances()).resolves.toEqual({
       USDT: { f: "1000.5", l: "300" },
       BTC: { f: "0.1234567890123456789", l: "0" },
@@ -218,7 +218,7 @@ describe("gate operations (001 §1) against the signature-checking mock", () => 
   });
 });
 
-describe("gate errors (001 §8, PRODUCT error kinds)", () => {
+describe("gate errors (docs/exchange-rules.md#errors, #contract)", () => {
   it("answers a wrong secret with an auth error after exactly one request (no retry)", async () => {
     const wrong = new GateAdapter({ api: GATE_KEY, secret: "not-the-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" }));
@@ -427,7 +427,7 @@ describe("gate answers off the happy path (issue 25)", () => {
   });
 });
 
-describe("gate time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+describe("gate time-out on create (docs/exchange-rules.md#contract: a create is never sent twice blindly)", () => {
   it("looks the order up by its text after a time-out and returns it; the exchange holds exactly one order", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("gate", { api: GATE_KEY, secret: GATE_SECRET }, { baseUrl: mock.url, timeoutMs: 400 });
@@ -461,7 +461,7 @@ describe("gate order fields read with Gate's defaults (issue 25)", () => {
   });
 });
 
-describe("gate status and timestamp rules (001 §3, §4) with the documented order shape", () => {
+describe("gate status and timestamp rules (docs/exchange-rules.md#entities, #states) with the documented order shape", () => {
   const documented = {
     id: "1852454420",
     text: "t-abc123",
@@ -499,7 +499,7 @@ describe("gate status and timestamp rules (001 §3, §4) with the documented ord
     });
   });
 
-  it("maps open to open and cancelled to canceled (001 §4)", () => {
+  it("maps open to open and cancelled to canceled (docs/exchange-rules.md#states)", () => {
     expect(
       parseGateOrder({ ...documented, status: "open", finish_as: "open", left: "0.001", filled_amount: "0" }).status,
     ).toBe("open");
@@ -512,11 +512,11 @@ describe("gate status and timestamp rules (001 §3, §4) with the documented ord
     expect(order.rawStatus).toBe("closed/ioc");
   });
 
-  it("yields undefined for an unknown status (001 §4)", () => {
+  it("yields undefined for an unknown status (docs/exchange-rules.md#states)", () => {
     expect(parseGateOrder({ ...documented, status: "weird", finish_as: undefined }).status).toBeUndefined();
   });
 
-  it("multiplies create_time seconds by 1000 when create_time_ms is absent (001 §3)", () => {
+  it("multiplies create_time seconds by 1000 when create_time_ms is absent (docs/exchange-rules.md#entities)", () => {
     const { create_time_ms: _ms, ...withoutMs } = documented;
     expect(parseGateOrder(withoutMs).timestamp).toBe(1710488334000);
   });

@@ -24,12 +24,12 @@ export const GATE_PATHS = {
   orders: "/api/v4/spot/orders",
   order: (id: string) => `/api/v4/spot/orders/${encodeURIComponent(id)}`,
   batchOrders: "/api/v4/spot/batch_orders",
-  // PRODUCT D10: gate's batch cancel is supported; the documented endpoint is cancel_batch_orders.
+  // docs/decisions.md#d10: gate's batch cancel is supported; the documented endpoint is cancel_batch_orders.
   cancelBatchOrders: "/api/v4/spot/cancel_batch_orders",
   accounts: "/api/v4/spot/accounts",
 } as const;
 
-/** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (PRODUCT D11: hex). */
+/** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (docs/decisions.md#d11: hex). */
 export const GATE_CLIENT_ID_RULE = GATE_INFO.clientOrderId;
 
 export interface GateSignInput {
@@ -119,7 +119,7 @@ function pairFromSymbol(symbol: string): string {
   return symbol.replace("_", "/").toUpperCase();
 }
 
-/** Seed 001 §3: milliseconds; create_time_ms when present, else the seconds of create_time × 1000. */
+/** docs/exchange-rules.md#entities: milliseconds; create_time_ms when present, else the seconds of create_time × 1000. */
 function gateTimestamp(order: GateOrder): number {
   if (order.create_time_ms !== undefined) return Math.floor(Number(order.create_time_ms));
   if (order.create_time !== undefined) return Math.floor(Number(order.create_time) * 1000);
@@ -302,7 +302,7 @@ export class GateAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    // PRODUCT D10: the open-orders limit is the page size; `orders` pages past it.
+    // docs/decisions.md#d10: the open-orders limit is the page size; `orders` pages past it.
     const limit = GATE_INFO.limits.openOrders ?? 100;
     const orders: Order[] = [];
     for (let page = 1; ; page++) {

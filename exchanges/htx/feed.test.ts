@@ -7,7 +7,7 @@ import { HtxMock } from "./ws-mock.js";
 
 const CHANNEL = "market.btcusdt.mbp.20";
 
-describe("htx feed (PRODUCT D14: htx gets a live book)", () => {
+describe("htx feed (docs/decisions.md#d14: htx gets a live book)", () => {
   let mock: HtxMock;
   let feed: HtxFeed | undefined;
 
@@ -27,7 +27,7 @@ describe("htx feed (PRODUCT D14: htx gets a live book)", () => {
     return { feed, logger };
   }
 
-  it("subscribes mbp, requests the snapshot on the same connection and follows prevSeqNum links (PRODUCT exchange facts)", async () => {
+  it("subscribes mbp, requests the snapshot on the same connection and follows prevSeqNum links (docs/exchange-rules.md#exchange-facts)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([CHANNEL]);
@@ -56,7 +56,7 @@ describe("htx feed (PRODUCT D14: htx gets a live book)", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("answers the server's ping with pong (PRODUCT exchange facts: unanswered pings close the connection)", async () => {
+  it("answers the server's ping with pong (docs/exchange-rules.md#exchange-facts: unanswered pings close the connection)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ping();
@@ -73,7 +73,7 @@ describe("htx feed (PRODUCT D14: htx gets a live book)", () => {
     expect(mock.server.connections).toBe(1);
   });
 
-  it("reconnects after a drop, resubscribes and survives garbage (PRODUCT D14, 001 §8)", async () => {
+  it("reconnects after a drop, resubscribes and survives garbage (docs/decisions.md#d14, docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.drop();

@@ -9,11 +9,11 @@ import { HTX_WS_URL } from "./info.js";
 export { HTX_WS_URL };
 
 /**
- * HTX market-by-price incremental book (PRODUCT D14: htx gets a live book). Frames are gzip. We
+ * HTX market-by-price incremental book (docs/decisions.md#d14: htx gets a live book). Frames are gzip. We
  * subscribe to market.{symbol}.mbp.{levels}, buffer its updates, and ask for the snapshot on the
  * same connection with a `req`; updates chain prevSeqNum → seqNum (not +1), so a broken link throws
  * the book away and a new `req` follows. HTX's {"ping": n} must be answered {"pong": n} or it
- * closes the connection (PRODUCT "Exchange facts").
+ * closes the connection (docs/exchange-rules.md#exchange-facts).
  */
 export class HtxFeed extends RestSnapshotFeed {
   readonly channel: string;
@@ -42,7 +42,7 @@ export class HtxFeed extends RestSnapshotFeed {
     this.loadSnapshot();
   }
 
-  /** HTX pings the client; our keep-alive tick only checks that a socket is open (seed 001 §4). */
+  /** HTX pings the client; our keep-alive tick only checks that a socket is open (docs/exchange-rules.md#states). */
   protected keepAliveMessage(): undefined {
     return undefined;
   }

@@ -78,7 +78,7 @@ describe("htx signature version 2 (official docs)", () => {
   });
 });
 
-describe("htx spot account lookup (001 §5)", () => {
+describe("htx spot account lookup (docs/exchange-rules.md#validation)", () => {
   it("looks up the spot account id once through the base URL and uses it", async () => {
     await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     await htx.fetchOpenOrders("BTC/USDT");
@@ -94,8 +94,8 @@ describe("htx spot account lookup (001 §5)", () => {
   });
 });
 
-describe("htx operations (001 §1) against the signature-checking mock", () => {
-  it("places a buy-limit on btcusdt with a 32-hex client-order-id (PRODUCT D11)", async () => {
+describe("htx operations (docs/exchange-rules.md#operations) against the signature-checking mock", () => {
+  it("places a buy-limit on btcusdt with a 32-hex client-order-id (docs/decisions.md#d11)", async () => {
     const order = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const sent = JSON.parse(mock.server.requests.at(-1)!.body);
     expect(sent).toMatchObject({ symbol: "btcusdt", type: "buy-limit", amount: "0.01", price: "30000" });
@@ -123,7 +123,7 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     expect(orderRoutes()).toEqual(["POST /v1/order/batch-orders"]);
   });
 
-  it("fails a batch per item with 'One of orders threw an error' (001 §5)", async () => {
+  it("fails a batch per item with 'One of orders threw an error' (docs/exchange-rules.md#validation)", async () => {
     mock.refuseNextBatchItem(1, "order-limitorder-amount-min-error", "limit order amount error, min: `0.0001`");
     const error = await rejection(
       htx.createBatch("BTC/USDT", [
@@ -137,7 +137,7 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     expect(error.kind).toBe("invalid-order");
   });
 
-  it("rejects a batch of 11 and a cancel batch of 51 with the seed's maxima before any request (001 §5, §9)", async () => {
+  it("rejects a batch of 11 and a cancel batch of 51 with the seed's maxima before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const create = await rejection(
       htx.createBatch(
         "BTC/USDT",
@@ -155,7 +155,7 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it("cancels one with submitcancel, a batch with batchcancel, all with batchCancelOpenOrders (PRODUCT D10)", async () => {
+  it("cancels one with submitcancel, a batch with batchcancel, all with batchCancelOpenOrders (docs/decisions.md#d10)", async () => {
     const o1 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const o2 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });
     const o3 = await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30002" });
@@ -292,7 +292,7 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
     await expect(htx.cancelBatch("BTC/USDT", ["778"])).resolves.toEqual([]);
   });
 
-  it("fetches balances: trade is free, frozen is locked, all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+  it("fetches balances: trade is free, frozen is locked, all-zero dropped, codes upper-cased, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(htx.fetchBalances()).resolves.toEqual({
       USDT: { f: "91.850043797676510303", l: "5.160000000000000015" },
       POLY: { f: "0.04", l: "0" },
@@ -300,7 +300,7 @@ describe("htx operations (001 §1) against the signature-checking mock", () => {
   });
 });
 
-describe('htx errors (001 §8: status "ok" is success)', () => {
+describe('htx errors (docs/exchange-rules.md#errors: status "ok" is success)', () => {
   it("answers a wrong secret with an auth error after exactly one request", async () => {
     const wrong = new HtxAdapter({ ...credentials, secret: "bad-htx-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.fetchBalances());
@@ -353,7 +353,7 @@ describe('htx errors (001 §8: status "ok" is success)', () => {
   });
 });
 
-describe("htx time-out on create (PRODUCT: never two orders)", () => {
+describe("htx time-out on create (docs/exchange-rules.md#contract: never two orders)", () => {
   it("looks the order up with getClientOrder after a time-out and returns it; one order on the mock", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("htx", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -365,7 +365,7 @@ describe("htx time-out on create (PRODUCT: never two orders)", () => {
   });
 });
 
-describe("htx status and timestamp rules (001 §4) with the documented order example", () => {
+describe("htx status and timestamp rules (docs/exchange-rules.md#states) with the documented order example", () => {
   const documented = {
     id: 59378,
     symbol: "ethusdt",
@@ -399,7 +399,7 @@ describe("htx status and timestamp rules (001 §4) with the documented order exa
   it("maps created, submitted and partial-filled to open", () => {
     expect([status("created"), status("submitted"), status("partial-filled")]).toEqual(["open", "open", "open"]);
   });
-  it("maps partial-canceled to open and canceling to canceled, keeping HTX's word (001 §4, PRODUCT D9)", () => {
+  it("maps partial-canceled to open and canceling to canceled, keeping HTX's word (docs/exchange-rules.md#states, docs/decisions.md#d9)", () => {
     expect(parseHtxOrder({ ...documented, state: "partial-canceled" }, "ETH/USDT")).toMatchObject({
       status: "open",
       rawStatus: "partial-canceled",

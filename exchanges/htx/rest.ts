@@ -30,14 +30,14 @@ export const HTX_PATHS = {
   batchOrders: "/v1/order/batch-orders",
   submitCancel: (id: string) => `/v1/order/orders/${encodeURIComponent(id)}/submitcancel`,
   batchCancel: "/v1/order/orders/batchcancel",
-  // PRODUCT D10: the documented cancel-all endpoint wins over the seed's GET cancelAllOrders.
+  // docs/decisions.md#d10: the documented cancel-all endpoint wins over the seed's GET cancelAllOrders.
   cancelAllOpen: "/v1/order/orders/batchCancelOpenOrders",
   order: (id: string) => `/v1/order/orders/${encodeURIComponent(id)}`,
   byClientOrderId: "/v1/order/orders/getClientOrder",
   openOrders: "/v1/order/openOrders",
 } as const;
 
-/** Seed 001 §5. */
+/** docs/exchange-rules.md#validation. */
 export const HTX_NO_SPOT_ACCOUNT = "No account found for spot trading for this api key";
 
 /** UTC YYYY-MM-DDThh:mm:ss, the only Timestamp form HTX accepts. */
@@ -182,7 +182,7 @@ export function parseHtxOrder(raw: unknown, pair: string): Order {
     side: parseSide(side),
     status,
     timestamp: toMillis(order["created-at"]),
-    // Seed 001 §4 departs from the general rule for these two; keep HTX's own word.
+    // docs/exchange-rules.md#states departs from the general rule for these two; keep HTX's own word.
     ...(order.state === "partial-canceled" || order.state === "canceling" ? { rawStatus: order.state } : {}),
   };
 }
@@ -234,7 +234,7 @@ export class HtxAdapter extends RestAdapter {
     throw this.fail(code, msg, response.status, response.headers, { retryAfterMs: hint });
   }
 
-  /** Seed 001 §5: the key's spot account id, looked up once through the same base URL. */
+  /** docs/exchange-rules.md#validation: the key's spot account id, looked up once through the same base URL. */
   private accountId(): Promise<string> {
     this.spotAccountId ??= (async () => {
       const accounts = this.parse(HtxAccountsSchema, await this.call("GET", HTX_PATHS.accounts));
@@ -282,7 +282,7 @@ export class HtxAdapter extends RestAdapter {
   protected async submitBatch(_pair: string, orders: OrderToPlace[]): Promise<Order[]> {
     const payload = await Promise.all(orders.map((o) => this.limitOrder(o)));
     const answer = this.parse(z.array(HtxBatchItemSchema), await this.call("POST", HTX_PATHS.batchOrders, {}, payload));
-    // Seed 001 §5: "htx batch fails per item with the same 'One of orders threw an error' message".
+    // docs/exchange-rules.md#validation: "htx batch fails per item with the same 'One of orders threw an error' message".
     const failed = answer.find((item) => item["err-code"] || item["order-id"] === undefined);
     if (failed) {
       const code = failed["err-code"] ?? undefined;

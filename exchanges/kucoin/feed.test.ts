@@ -22,7 +22,7 @@ describe("kucoin feed", () => {
   });
 
   function open(extra: Record<string, unknown> = {}) {
-    // no --ws-url: the address comes from the bullet call on --base-url (001 §7)
+    // no --ws-url: the address comes from the bullet call on --base-url (docs/exchange-rules.md#calls)
     const { options, logger } = testOptions(mock.ws.url, { baseUrl: mock.http.url, ...extra });
     if (!("wsUrl" in extra)) delete options.wsUrl;
     feed = createFeed("kucoin", "BTC/USDT", options) as KucoinFeed;
@@ -30,7 +30,7 @@ describe("kucoin feed", () => {
     return { feed, logger };
   }
 
-  it("takes token and endpoint from POST bullet-public and subscribes /market/level2 after the welcome (001 §7)", async () => {
+  it("takes token and endpoint from POST bullet-public and subscribes /market/level2 after the welcome (docs/exchange-rules.md#calls)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.http.requests[0]).toMatchObject({ method: "POST", path: "/api/v1/bullet-public" });
@@ -39,7 +39,7 @@ describe("kucoin feed", () => {
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("uses the placeholder token when the token request fails (001 §4)", async () => {
+  it("uses the placeholder token when the token request fails (docs/exchange-rules.md#states)", async () => {
     mock.token = undefined;
     const { feed, logger } = open({ wsUrl: mock.ws.url });
     await waitFor(() => feed.state === "live", "live");
@@ -74,7 +74,7 @@ describe("kucoin feed", () => {
     expect(feed.stats.resyncs).toBe(0);
   });
 
-  it("resyncs from a fresh REST snapshot after a sequence gap and ends correct (PRODUCT exchange facts)", async () => {
+  it("resyncs from a fresh REST snapshot after a sequence gap and ends correct (docs/exchange-rules.md#exchange-facts)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.delta(SYMBOL, [["99.10", "5"]], [], { send: false });
@@ -84,7 +84,7 @@ describe("kucoin feed", () => {
     expect(mock.http.requests.filter((r) => r.path.endsWith("level2_100"))).toHaveLength(2);
   });
 
-  it("answers keep-alive with pings, reconnects after a drop with a new token call and resubscribes (PRODUCT D14)", async () => {
+  it("answers keep-alive with pings, reconnects after a drop with a new token call and resubscribes (docs/decisions.md#d14)", async () => {
     const { feed } = open({ keepAliveMs: 50 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
     mock.token = "tok-2";
@@ -95,7 +95,7 @@ describe("kucoin feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after reconnect");
   });
 
-  it("logs garbage and survives it (001 §8)", async () => {
+  it("logs garbage and survives it (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.broadcast("\u0000\u0001");

@@ -9,12 +9,12 @@ import { KUCOIN_REST_URL, KUCOIN_WS_URL } from "./info.js";
 
 export { KUCOIN_REST_URL, KUCOIN_WS_URL };
 
-/** Seed 001 §4: "If the kucoin public token request fails, a placeholder token is used." */
+/** docs/exchange-rules.md#states: "If the kucoin public token request fails, a placeholder token is used." */
 export const KUCOIN_PLACEHOLDER_TOKEN = "spotdesk-placeholder-token";
 
 /**
  * KuCoin spot level 2. The socket address and token come from POST /api/v1/bullet-public (a
- * placeholder token when that fails, seed 001 §4); after the server's welcome we subscribe to
+ * placeholder token when that fails, docs/exchange-rules.md#states); after the server's welcome we subscribe to
  * /market/level2:{symbol}, whose deltas carry sequenceStart/sequenceEnd and a sequence per change;
  * the book starts from the REST snapshot level2_100 with the deltas buffered meanwhile. Keep-alive
  * is {"type":"ping"}.

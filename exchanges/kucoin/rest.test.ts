@@ -71,8 +71,8 @@ describe("kucoin signing (official docs, key version 2)", () => {
   });
 });
 
-describe("kucoin operations (001 §1) against the signature-checking mock", () => {
-  it("creates a limit GTC buy on BTC-USDT with a 32-hex clientOid (PRODUCT D11)", async () => {
+describe("kucoin operations (docs/exchange-rules.md#operations) against the signature-checking mock", () => {
+  it("creates a limit GTC buy on BTC-USDT with a 32-hex clientOid (docs/decisions.md#d11)", async () => {
     const order = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const sent = JSON.parse(mock.server.requests.at(-1)!.body);
     expect(sent).toMatchObject({
@@ -111,7 +111,7 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
     expect(orders.map((o) => o.id)).toEqual([...mock.orders.keys()]);
   });
 
-  it("rejects a batch of 6 with \"Maximum for 'createBatch' is: 5\" before any request (001 §5, §9)", async () => {
+  it("rejects a batch of 6 with \"Maximum for 'createBatch' is: 5\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const error = await rejection(
       kucoin.createBatch(
         "BTC/USDT",
@@ -122,7 +122,7 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it('rejects cancel batch with "Not supported for kucoin" before any request (001 §9)', async () => {
+  it('rejects cancel batch with "Not supported for kucoin" before any request (docs/exchange-rules.md#limits)', async () => {
     const error = await rejection(kucoin.cancelBatch("BTC/USDT", ["a"]));
     expect(error).toMatchObject({ kind: "unsupported", message: "ExchangeId: kucoin, msg: Not supported for kucoin" });
     expect(mock.server.requests).toHaveLength(0);
@@ -158,7 +158,7 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
     expect(q).toMatchObject({ status: "active", symbol: "BTC-USDT", pageSize: "500" });
   });
 
-  it("fetches trade-account balances, dropping all-zero currencies and keeping long numbers exact (001 §3, §9)", async () => {
+  it("fetches trade-account balances, dropping all-zero currencies and keeping long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(kucoin.fetchBalances()).resolves.toEqual({
       BTC: { f: "0.75", l: "0.25000000000000000001" },
       USDT: { f: "5000", l: "0" },
@@ -167,7 +167,7 @@ describe("kucoin operations (001 §1) against the signature-checking mock", () =
   });
 });
 
-describe("kucoin errors (001 §8)", () => {
+describe("kucoin errors (docs/exchange-rules.md#errors)", () => {
   it("answers a wrong secret with an auth error after exactly one request", async () => {
     const wrong = new KucoinAdapter({ ...credentials, secret: "nope-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.fetchBalances());
@@ -407,7 +407,7 @@ describe("kucoin answers off the happy path (issue 25)", () => {
   });
 });
 
-describe("kucoin time-out on create (PRODUCT: never two orders)", () => {
+describe("kucoin time-out on create (docs/exchange-rules.md#contract: never two orders)", () => {
   it("looks the order up by clientOid after a time-out and returns it; the mock holds exactly one order", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("kucoin", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -422,7 +422,7 @@ describe("kucoin time-out on create (PRODUCT: never two orders)", () => {
   });
 });
 
-describe("kucoin derived status (001 §4) with the documented order example", () => {
+describe("kucoin derived status (docs/exchange-rules.md#states) with the documented order example", () => {
   const documented = {
     id: "5f3113a1c9b6d539dc614dc6",
     symbol: "KCS-BTC",

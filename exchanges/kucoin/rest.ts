@@ -19,7 +19,7 @@ export { KUCOIN_CODE, KUCOIN_ERRORS };
  * KuCoin spot REST (https://www.kucoin.com/docs/rest/): KC-API-SIGN = base64 HMAC-SHA256 over
  * timestamp + METHOD + endpoint (with its query, not URL-encoded) + body; key version 2 sends the
  * passphrase itself HMAC-SHA256-signed with the secret, base64. The seed's /api/v1/orders paths are
- * still in KuCoin's current documentation (as the "- Old" order endpoints), so they stay (PRODUCT D10).
+ * still in KuCoin's current documentation (as the "- Old" order endpoints), so they stay (docs/decisions.md#d10).
  */
 export const KUCOIN_BASE_URL = "https://api.kucoin.com";
 
@@ -31,7 +31,7 @@ export const KUCOIN_PATHS = {
   accounts: "/api/v1/accounts",
 } as const;
 
-/** Success code of every KuCoin answer (001 §8). */
+/** Success code of every KuCoin answer (docs/exchange-rules.md#errors). */
 export const KUCOIN_OK = "200000";
 
 export interface KucoinSignInput {
@@ -158,13 +158,13 @@ export function parseKucoinOrder(raw: unknown): Order {
     filled: dealSize,
     type: order.type,
     side: parseSide(order.side),
-    // Seed 001 §4: kucoin derives the status from dealSize, isActive and cancelExist.
+    // docs/exchange-rules.md#states: kucoin derives the status from dealSize, isActive and cancelExist.
     status: kucoinStatus({ isActive: order.isActive, cancelExist: order.cancelExist, dealSize }),
     timestamp: toMillis(order.createdAt),
   };
 }
 
-/** Trade-account balances: free = available, locked = holds (seed 001 §3 rules via collectBalances). */
+/** Trade-account balances: free = available, locked = holds (docs/exchange-rules.md#entities rules via collectBalances). */
 export function parseKucoinBalances(raw: unknown): Balances {
   return collectBalances(
     parseAnswer("kucoin", KucoinAccountsSchema, raw)
@@ -277,7 +277,7 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   protected async submitCancelBatch(): Promise<string[]> {
-    // Unreachable: seed 001 §9 lists cancel batch as unsupported on kucoin, and the base checks first.
+    // Unreachable: docs/exchange-rules.md#limits lists cancel batch as unsupported on kucoin, and the base checks first.
     throw new ExchangeError("kucoin", "Not supported for kucoin", { kind: "unsupported" });
   }
 
@@ -293,7 +293,7 @@ export class KucoinAdapter extends RestAdapter {
   }
 
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    // PRODUCT D10: the open-orders limit (500) is the page size; `orders` pages past it.
+    // docs/decisions.md#d10: the open-orders limit (500) is the page size; `orders` pages past it.
     const pageSize = KUCOIN_INFO.limits.openOrders ?? 500;
     const orders: Order[] = [];
     for (let currentPage = 1; ; currentPage++) {

@@ -7,7 +7,7 @@ import { LbankMock } from "./ws-mock.js";
 
 const PAIR = "btc_usdt";
 
-describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () => {
+describe("lbank feed (docs/decisions.md#d14: lbank gets a live book; snapshots only)", () => {
   let mock: LbankMock;
   let feed: LbankFeed | undefined;
 
@@ -27,7 +27,7 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     return { feed, logger };
   }
 
-  it("subscribes depth 50 for the pair on open and replaces the book with every push, levels removed included (001 §4 'full snapshot in every message')", async () => {
+  it("subscribes depth 50 for the pair on open and replaces the book with every push, levels removed included (docs/exchange-rules.md#states 'full snapshot in every message')", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(feed.depth).toBe(50);
@@ -58,7 +58,7 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     await waitFor(() => sameBook(feed.book, mock.truth), "second snapshot");
   });
 
-  it("answers the server's ping with pong and sends its own ping as keep-alive (001 §4)", async () => {
+  it("answers the server's ping with pong and sends its own ping as keep-alive (docs/exchange-rules.md#states)", async () => {
     const { feed } = open({ keepAliveMs: 40 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
     mock.ping();
@@ -66,7 +66,7 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     expect(feed.stats.parseFailures).toBe(0);
   });
 
-  it("reconnects after a drop and resubscribes; a stalled book is marked stale and renewed (PRODUCT D14, issue 4)", async () => {
+  it("reconnects after a drop and resubscribes; a stalled book is marked stale and renewed (docs/decisions.md#d14, issue 4)", async () => {
     const { feed } = open({ staleAfterMs: 150 });
     await waitFor(() => feed.state === "live", "live");
     mock.server.drop();
@@ -80,7 +80,7 @@ describe("lbank feed (PRODUCT D14: lbank gets a live book; snapshots only)", () 
     expectSameBook(feed.book, mock.truth);
   });
 
-  it("logs garbage and survives it (001 §8)", async () => {
+  it("logs garbage and survives it (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.broadcast("<html>");

@@ -10,7 +10,7 @@ export { LBANK_WS_URL };
 const LBANK_DEPTHS = [10, 50, 100] as const;
 
 /**
- * LBank v2 depth (PRODUCT D14: lbank gets a live book): {"action":"subscribe","subscribe":"depth",
+ * LBank v2 depth (docs/decisions.md#d14: lbank gets a live book): {"action":"subscribe","subscribe":"depth",
  * "depth":N,"pair":"btc_usdt"}; every push carries the whole top N of the book, so it is watched
  * for staleness only (issue 4: "lbank and bitrue snapshots only"). The server's
  * {"action":"ping","ping":id} is answered {"action":"pong","pong":id}; our keep-alive is a ping.

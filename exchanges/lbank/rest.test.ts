@@ -31,7 +31,7 @@ const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30
 const form = () => new URLSearchParams(mock.server.requests.at(-1)!.body);
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 
-describe("lbank signing (001 §7 'lbank signs an MD5 digest', LBank v2 docs 'Authentication')", () => {
+describe("lbank signing (docs/exchange-rules.md#calls 'lbank signs an MD5 digest', LBank v2 docs 'Authentication')", () => {
   // Changed: the form body no longer repeats timestamp, signature_method and echostr. The docs'
   // "Submit" step sends the endpoint's parameters, api_key and sign; the three are request headers
   // (as the official Java and Node connectors send them).
@@ -62,8 +62,8 @@ describe("lbank signing (001 §7 'lbank signs an MD5 digest', LBank v2 docs 'Aut
   });
 });
 
-describe("lbank operations (001 §1, §7) against the signature-checking mock", () => {
-  it("creates a limit buy on btc_usdt with a 32-hex custom_id (001 §3, PRODUCT D11)", async () => {
+describe("lbank operations (docs/exchange-rules.md#operations, #calls) against the signature-checking mock", () => {
+  it("creates a limit buy on btc_usdt with a 32-hex custom_id (docs/exchange-rules.md#entities, docs/decisions.md#d11)", async () => {
     const order = await lbank.createOrder(buy);
     expect(routes()).toEqual([`POST ${LBANK_PATHS.createOrder}`]);
     const f = form();
@@ -83,7 +83,7 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
     expect(form().get("type")).toBe("sell");
   });
 
-  it("cancels one order (cancel_order.do), fetches it as canceled (status -1, 001 §4) and lists open ones", async () => {
+  it("cancels one order (cancel_order.do), fetches it as canceled (status -1, docs/exchange-rules.md#states) and lists open ones", async () => {
     const a = await lbank.createOrder(buy);
     const b = await lbank.createOrder({ ...buy, price: "29000" });
     await expect(lbank.cancelOrder("BTC/USDT", a.id)).resolves.toBe(a.id);
@@ -157,14 +157,14 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
     expect([...mock.orders.values()].every((o) => o.status === -1)).toBe(true);
   });
 
-  it("reads balances from user_info_account.do: all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+  it("reads balances from user_info_account.do: all-zero dropped, codes upper-cased, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(lbank.fetchBalances()).resolves.toEqual({
       USDT: { f: "1000.000000000000000001", l: "5" },
       BTC: { f: "0.5", l: "0" },
     });
   });
 
-  it('rejects batch create and cancel batch with "Not supported for lbank" before any request (001 §9)', async () => {
+  it('rejects batch create and cancel batch with "Not supported for lbank" before any request (docs/exchange-rules.md#limits)', async () => {
     for (const call of [
       () => lbank.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
       () => lbank.cancelBatch("BTC/USDT", ["1"]),
@@ -178,7 +178,7 @@ describe("lbank operations (001 §1, §7) against the signature-checking mock", 
   });
 });
 
-describe("lbank errors (001 §8: result false with msg and error_code)", () => {
+describe("lbank errors (docs/exchange-rules.md#errors: result false with msg and error_code)", () => {
   it("answers a wrong secret with 10007 as auth after exactly one request", async () => {
     const wrong = new LbankAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -227,7 +227,7 @@ describe("lbank errors (001 §8: result false with msg and error_code)", () => {
   });
 });
 
-describe("lbank time-out on create (PRODUCT: never two orders)", () => {
+describe("lbank time-out on create (docs/exchange-rules.md#contract: never two orders)", () => {
   it("looks the order up by origClientOrderId after a time-out and returns it; one order on the mock", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -240,7 +240,7 @@ describe("lbank time-out on create (PRODUCT: never two orders)", () => {
   });
 });
 
-describe("lbank status and timestamp rules (001 §3, §4) with LBank's documented order fields", () => {
+describe("lbank status and timestamp rules (docs/exchange-rules.md#entities, #states) with LBank's documented order fields", () => {
   // LBank's supplement order object (orders_info.do), as the docs show it.
   const documented = {
     cummulativeQuoteQty: 0,
@@ -258,7 +258,7 @@ describe("lbank status and timestamp rules (001 §3, §4) with LBank's documente
   };
   const status = (s: number) => parseLbankOrder({ ...documented, status: s }).status;
 
-  it("maps -1, 3, 4 to canceled; 0, 1 to open; 2 to closed (001 §4 lbank numerics)", () => {
+  it("maps -1, 3, 4 to canceled; 0, 1 to open; 2 to closed (docs/exchange-rules.md#states lbank numerics)", () => {
     expect([-1, 3, 4, 0, 1, 2].map(status)).toEqual(["canceled", "canceled", "canceled", "open", "open", "closed"]);
   });
   it("yields undefined for an unknown status", () => {

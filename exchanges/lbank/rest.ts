@@ -20,8 +20,8 @@ export { LBANK_CODE, LBANK_ERRORS };
  * lbank-connector-java RequestHandler/HmacSignatureGenerator, lbank-connector-nodejs APIBase):
  * every private call is a form-encoded POST. The endpoint's parameters plus api_key, timestamp (ms),
  * signature_method=HmacSHA256 and echostr (30–40 letters or digits) are sorted by name and joined as
- * k=v&…; the MD5 hex digest of that string, upper-cased, is signed with HMAC-SHA256 (hex) — seed 001
- * §7 "lbank signs an MD5 digest". timestamp, signature_method and echostr travel as HEADERS; the form
+ * k=v&…; the MD5 hex digest of that string, upper-cased, is signed with HMAC-SHA256 (hex) — docs/exchange-rules.md
+ * docs/exchange-rules.md#calls "lbank signs an MD5 digest". timestamp, signature_method and echostr travel as HEADERS; the form
  * body carries only the endpoint's parameters, api_key and sign (the docs' "Submit" step).
  * The server refuses a timestamp older than 5000 ms or more than 1 s ahead (docs, "window").
  */
@@ -184,7 +184,7 @@ function pairOfSymbol(symbol: string): string {
 }
 
 /**
- * Seed 001 §4: lbank's numeric statuses (-1, 3, 4 canceled; 0, 1 open; 2 closed) through
+ * docs/exchange-rules.md#states: lbank's numeric statuses (-1, 3, 4 canceled; 0, 1 open; 2 closed) through
  * exchanges/core/status.ts. The side is written into `type` (buy, sell_maker, …).
  */
 export function parseLbankOrder(raw: unknown): Order {
@@ -222,7 +222,7 @@ export class LbankAdapter extends RestAdapter {
     });
   }
 
-  /** Seed 001 §8: success is result true; result false carries error_code and msg. */
+  /** docs/exchange-rules.md#errors: success is result true; result false carries error_code and msg. */
   private async call(path: string, params: Record<string, string> = {}): Promise<unknown> {
     return this.unwrap(await this.sendJson(lbankSignedRequest(this.credentials, this.now(), path, params)));
   }
@@ -298,7 +298,7 @@ export class LbankAdapter extends RestAdapter {
     return parseLbankOrder(data);
   }
 
-  /** PRODUCT D10: the page size is the open-orders limit (200, LBank's maximum); pages past it. */
+  /** docs/decisions.md#d10: the page size is the open-orders limit (200, LBank's maximum); pages past it. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const pageLength = LBANK_INFO.limits.openOrders ?? 200;
     const out: Order[] = [];

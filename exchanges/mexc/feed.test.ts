@@ -67,7 +67,7 @@ describe("mexc feed (protobuf)", () => {
     });
   });
 
-  it("subscribes the protobuf aggre.depth channel, starts from GET /api/v3/depth and applies versioned pushes level by level (001 §4)", async () => {
+  it("subscribes the protobuf aggre.depth channel, starts from GET /api/v3/depth and applies versioned pushes level by level (docs/exchange-rules.md#states)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(feed.depth).toBe(20);
@@ -98,7 +98,7 @@ describe("mexc feed (protobuf)", () => {
     expect(logger.has("resync")).toBe(true);
   });
 
-  it("pings with {method: PING}, reconnects after a drop, resubscribes and takes a fresh snapshot (001 §4, PRODUCT D14)", async () => {
+  it("pings with {method: PING}, reconnects after a drop, resubscribes and takes a fresh snapshot (docs/exchange-rules.md#states, docs/decisions.md#d14)", async () => {
     const { feed } = open({ keepAliveMs: 40 });
     await waitFor(() => feed.state === "live" && mock.pings >= 1, "live, pinging");
     mock.ws.drop();
@@ -117,7 +117,7 @@ describe("mexc feed (protobuf)", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "updates after reconnect");
   });
 
-  it("logs bytes that are not a push and unknown text, and survives (001 §8)", async () => {
+  it("logs bytes that are not a push and unknown text, and survives (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.broadcast(Buffer.from([0x0a, 0xff, 0x01]));

@@ -14,7 +14,7 @@ export { MEXC_REST_URL, MEXC_WS_URL };
 const SNAPSHOT_LIMIT = 5000;
 
 /**
- * MEXC spot v3 aggregated depth, protobuf only (PRODUCT "Exchange facts": the JSON channels are
+ * MEXC spot v3 aggregated depth, protobuf only (docs/exchange-rules.md#exchange-facts: the JSON channels are
  * retired). We subscribe to spot@public.aggre.depth.v3.api.pb@100ms@{SYMBOL}; each binary push is
  * a PushDataV3ApiWrapper whose publicAggreDepths covers versions fromVersion..toVersion. The book
  * starts from GET /api/v3/depth (lastUpdateId) with the pushes buffered meanwhile, and every push

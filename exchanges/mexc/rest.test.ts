@@ -67,8 +67,8 @@ describe("mexc signing (official spot v3 docs)", () => {
   });
 });
 
-describe("mexc operations (001 §1) against the signature-checking mock", () => {
-  it("creates a LIMIT BUY on BTCUSDT with a 32-hex newClientOrderId (PRODUCT D11)", async () => {
+describe("mexc operations (docs/exchange-rules.md#operations) against the signature-checking mock", () => {
+  it("creates a LIMIT BUY on BTCUSDT with a 32-hex newClientOrderId (docs/decisions.md#d11)", async () => {
     const order = await mexc.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const req = mock.server.requests.at(-1)!;
     expect(`${req.method} ${req.path}`).toBe("POST /api/v3/order");
@@ -106,7 +106,7 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     expect(JSON.parse(parseQuery(mock.server.requests.at(-1)!.query).batchOrders!)).toHaveLength(2);
   });
 
-  it("rejects a batch of 21 with \"Maximum for 'createBatch' is: 20\" before any request (001 §5, §9)", async () => {
+  it("rejects a batch of 21 with \"Maximum for 'createBatch' is: 20\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const error = await rejection(
       mexc.createBatch(
         "BTC/USDT",
@@ -261,7 +261,7 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     expect(request.headers).toEqual({ "X-MEXC-APIKEY": MEXC_KEY, "Content-Type": "application/json" });
   });
 
-  it('rejects cancel batch with "Not supported for mexc" before any request (001 §9)', async () => {
+  it('rejects cancel batch with "Not supported for mexc" before any request (docs/exchange-rules.md#limits)', async () => {
     const error = await rejection(mexc.cancelBatch("BTC/USDT", ["1"]));
     expect(error).toMatchObject({ kind: "unsupported", message: "ExchangeId: mexc, msg: Not supported for mexc" });
     expect(mock.server.requests).toHaveLength(0);
@@ -292,7 +292,7 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
     expect((await mexc.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
-  it("fetches balances without all-zero currencies, long numbers exact (001 §3, §9)", async () => {
+  it("fetches balances without all-zero currencies, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(mexc.fetchBalances()).resolves.toEqual({
       NBNTEST: { f: "1112", l: "0" },
       MX: { f: "3", l: "0" },
@@ -301,7 +301,7 @@ describe("mexc operations (001 §1) against the signature-checking mock", () => 
   });
 });
 
-describe("mexc errors (001 §8: envelope {code, msg})", () => {
+describe("mexc errors (docs/exchange-rules.md#errors: envelope {code, msg})", () => {
   it("answers a wrong secret with 700002 as auth after exactly one request", async () => {
     const wrong = new MexcAdapter({ ...credentials, secret: "bad-secret-x" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" }));
@@ -348,7 +348,7 @@ describe("mexc errors (001 §8: envelope {code, msg})", () => {
   });
 });
 
-describe("mexc time-out on create (PRODUCT: never two orders)", () => {
+describe("mexc time-out on create (docs/exchange-rules.md#contract: never two orders)", () => {
   it("looks the order up by origClientOrderId after a time-out and returns it; one order on the mock", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("mexc", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -362,7 +362,7 @@ describe("mexc time-out on create (PRODUCT: never two orders)", () => {
   });
 });
 
-describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documented order example", () => {
+describe("mexc status and timestamp rules (docs/exchange-rules.md#states, docs/decisions.md#d9) with the documented order example", () => {
   const documented = {
     symbol: "LTCBTC",
     orderId: "1",
@@ -393,7 +393,7 @@ describe("mexc status and timestamp rules (001 §4, PRODUCT D9) with the documen
       "canceled",
     ]);
   });
-  it("maps PARTIALLY_CANCELED to open and keeps the raw status (001 §4, PRODUCT D9)", () => {
+  it("maps PARTIALLY_CANCELED to open and keeps the raw status (docs/exchange-rules.md#states, docs/decisions.md#d9)", () => {
     const order = parseMexcOrder({ ...documented, status: "PARTIALLY_CANCELED" }, "LTC/BTC");
     expect(order).toMatchObject({ status: "open", rawStatus: "PARTIALLY_CANCELED" });
   });

@@ -18,7 +18,7 @@ export { MEXC_CODE, MEXC_ERRORS };
 /**
  * MEXC spot v3 (https://mexcdevelop.github.io/apidocs/spot_v3_en/): header X-MEXC-APIKEY; the
  * `signature` parameter is the lower-case hex HMAC-SHA256 of totalParams (the query string
- * concatenated with the body), with `timestamp` and a 5000 ms `recvWindow` (seed 001 §9). Every
+ * concatenated with the body), with `timestamp` and a 5000 ms `recvWindow` (docs/exchange-rules.md#limits). Every
  * parameter travels in the query string (allowed for POST and DELETE), so the body is empty.
  */
 export const MEXC_BASE_URL = "https://api.mexc.com";
@@ -117,7 +117,7 @@ export function parseMexcOrder(raw: unknown, pair: string): Order {
     side: parseSide(order.side),
     status,
     timestamp: toMillis(order.time ?? order.transactTime),
-    // PRODUCT D9: PARTIALLY_CANCELED → open departs from the general rule; keep MEXC's word.
+    // docs/decisions.md#d9: PARTIALLY_CANCELED → open departs from the general rule; keep MEXC's word.
     ...(order.status === "PARTIALLY_CANCELED" ? { rawStatus: order.status } : {}),
   };
 }
@@ -213,7 +213,7 @@ export class MexcAdapter extends RestAdapter {
   }
 
   protected async submitCancelBatch(): Promise<string[]> {
-    // Unreachable: seed 001 §9 lists cancel batch as unsupported on mexc, and the base checks first.
+    // Unreachable: docs/exchange-rules.md#limits lists cancel batch as unsupported on mexc, and the base checks first.
     throw new ExchangeError("mexc", "Not supported for mexc", { kind: "unsupported" });
   }
 

@@ -7,7 +7,7 @@ import { OkxMock } from "./ws-mock.js";
 
 const INST = "BTC-USDT";
 
-describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
+describe("okx feed (docs/decisions.md#d14: okx gets a live book)", () => {
   let mock: OkxMock;
   let feed: OkxFeed | undefined;
 
@@ -27,7 +27,7 @@ describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
     return { feed, logger };
   }
 
-  it("subscribes books on open, applies the snapshot and updates linked by prevSeqId, not +1 (PRODUCT exchange facts)", async () => {
+  it("subscribes books on open, applies the snapshot and updates linked by prevSeqId, not +1 (docs/exchange-rules.md#exchange-facts)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(mock.subscriptions).toEqual([`books:${INST}`]);
@@ -56,7 +56,7 @@ describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
     expect(feed.stats.resyncs).toBe(0);
   });
 
-  it("resyncs from a fresh snapshot when the seqId chain breaks (PRODUCT D14)", async () => {
+  it("resyncs from a fresh snapshot when the seqId chain breaks (docs/decisions.md#d14)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.update(INST, [["99.10", "4"]], [], { send: false });
@@ -67,7 +67,7 @@ describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
     expect(logger.has("resync")).toBe(true);
   });
 
-  it("keeps alive with the text ping, reconnects after a drop and resubscribes (001 §4, PRODUCT D14)", async () => {
+  it("keeps alive with the text ping, reconnects after a drop and resubscribes (docs/exchange-rules.md#states, docs/decisions.md#d14)", async () => {
     const { feed } = open({ keepAliveMs: 60 });
     await waitFor(() => mock.pings >= 1, "ping");
     mock.server.drop();
@@ -79,7 +79,7 @@ describe("okx feed (PRODUCT D14: okx gets a live book)", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "book correct after reconnect");
   });
 
-  it("logs garbage and survives it (001 §8)", async () => {
+  it("logs garbage and survives it (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.broadcast("<html>502</html>");

@@ -8,7 +8,7 @@ export { OKX_WS_URL };
 
 /**
  * OKX v5 `books` channel (400 levels): a snapshot, then updates chained by prevSeqId → seqId. The
- * ids are not consecutive, so only the link is checked, never +1 (PRODUCT "Exchange facts"). A
+ * ids are not consecutive, so only the link is checked, never +1 (docs/exchange-rules.md#exchange-facts). A
  * heartbeat update with prevSeqId == seqId and no levels keeps the chain; after maintenance seqId
  * may fall below prevSeqId, which the link rule also accepts. The CRC32 `checksum` field is being
  * retired (always 0) and is ignored. Keep-alive is the text "ping" (answered "pong"); OKX drops a

@@ -21,7 +21,7 @@ describe("okx adapter against a loopback mock", () => {
     mock.server.requests.length = 0;
   });
 
-  it("creates a cash limit order with a 32-alphanumeric clOrdId, signed with the ISO timestamp (001 §7, PRODUCT D11)", async () => {
+  it("creates a cash limit order with a 32-alphanumeric clOrdId, signed with the ISO timestamp (docs/exchange-rules.md#calls, docs/decisions.md#d11)", async () => {
     const order = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     expect(order).toMatchObject({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000", status: "open" });
     expect(order.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
@@ -39,7 +39,7 @@ describe("okx adapter against a loopback mock", () => {
     expect(req.headers["ok-access-passphrase"]).toBe(creds.password);
   });
 
-  it("fetches one order (query signed as part of requestPath), lists open orders and cancels one (001 §1)", async () => {
+  it("fetches one order (query signed as part of requestPath), lists open orders and cancels one (docs/exchange-rules.md#operations)", async () => {
     const a = await okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await okx.createOrder({ pair: "BTC/USDT", side: "Sell", amount: "0.02", price: "40000" });
     expect(await okx.fetchOrder("BTC/USDT", a.id)).toMatchObject({
@@ -55,7 +55,7 @@ describe("okx adapter against a loopback mock", () => {
     expect((await okx.fetchOrder("BTC/USDT", a.id)).status).toBe("canceled");
   });
 
-  it("creates and cancels a batch (001 §7)", async () => {
+  it("creates and cancels a batch (docs/exchange-rules.md#calls)", async () => {
     const created = await okx.createBatch("BTC/USDT", [
       { side: "Buy", amount: "1", price: "100" },
       { side: "Sell", amount: "2", price: "200" },
@@ -72,14 +72,14 @@ describe("okx adapter against a loopback mock", () => {
     expect(await okx.fetchOpenOrders("BTC/USDT")).toEqual([]);
   });
 
-  it('says "Not supported for okx" for cancel all, before any request (001 §5, §9)', async () => {
+  it('says "Not supported for okx" for cancel all, before any request (docs/exchange-rules.md#validation, #limits)', async () => {
     const error = await rejects(okx.cancelAll("BTC/USDT"));
     expect(error.message).toBe("ExchangeId: okx, msg: Not supported for okx");
     expect(error.kind).toBe("unsupported");
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it("rejects 21 orders with \"Maximum for 'createBatch' is: 20\" before any request (001 §9)", async () => {
+  it("rejects 21 orders with \"Maximum for 'createBatch' is: 20\" before any request (docs/exchange-rules.md#limits)", async () => {
     const error = await rejects(
       okx.createBatch(
         "BTC/USDT",
@@ -90,14 +90,14 @@ describe("okx adapter against a loopback mock", () => {
     expect(mock.server.requests).toHaveLength(0);
   });
 
-  it("reads balances from details: availBal free, frozenBal locked, zero dropped, long numbers exact (001 §3, §9)", async () => {
+  it("reads balances from details: availBal free, frozenBal locked, zero dropped, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     expect(await okx.fetchBalances()).toEqual({
       USDT: { f: "1200.25", l: "300" },
       BTC: { f: "0.00000000000000000001", l: "0" },
     });
   });
 
-  it('wraps a wrong secret as an auth error "Transaction failed (50113, ...)" (001 §8)', async () => {
+  it('wraps a wrong secret as an auth error "Transaction failed (50113, ...)" (docs/exchange-rules.md#errors)', async () => {
     const wrong = new OkxAdapter({ ...creds, secret: "nope" }, { baseUrl: mock.url });
     const error = await rejects(wrong.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("auth");
@@ -111,7 +111,7 @@ describe("okx adapter against a loopback mock", () => {
     expect(error).toMatchObject({ kind: "auth", code: "50105" });
   });
 
-  it("reads an item's sCode: 51008 is insufficient funds (001 §8)", async () => {
+  it("reads an item's sCode: 51008 is insufficient funds (docs/exchange-rules.md#errors)", async () => {
     mock.errorNext = { sCode: "51008", sMsg: "Order failed. Insufficient USDT balance in account." };
     const error = await rejects(okx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "1", price: "1" }));
     expect(error.kind).toBe("insufficient-funds");
@@ -129,7 +129,7 @@ describe("okx adapter against a loopback mock", () => {
     expect(error.retryAfterMs).toBeGreaterThan(0);
   });
 
-  it("after a create time-out looks the order up by clOrdId and never sends it twice (PRODUCT)", async () => {
+  it("after a create time-out looks the order up by clOrdId and never sends it twice (docs/exchange-rules.md#contract)", async () => {
     mock.delayNextCreateMs = 800;
     const slow = new OkxAdapter(creds, { baseUrl: mock.url, timeoutMs: 300 });
     const order = await slow.createOrder({ pair: "ETH/USDT", side: "Sell", amount: "1.5", price: "2000" });
@@ -144,7 +144,7 @@ describe("okx adapter against a loopback mock", () => {
       mock.addOrder({ instId, side: i % 2 ? "sell" : "buy", sz: "0.01", px: String(20000 + i), clOrdId: `p${i}` }),
     );
 
-  it("follows `after` past the first page: 250 open orders arrive whole, in pages of 100 (001 §1)", async () => {
+  it("follows `after` past the first page: 250 open orders arrive whole, in pages of 100 (docs/exchange-rules.md#operations)", async () => {
     const placed = addOrders(250);
     addOrders(3, "ETH-USDT");
     const open = await okx.fetchOpenOrders("BTC/USDT");
@@ -159,7 +159,7 @@ describe("okx adapter against a loopback mock", () => {
     ]);
   });
 
-  it("stops at a page shorter than 100, and at okx's 500 open orders (001 §9)", async () => {
+  it("stops at a page shorter than 100, and at okx's 500 open orders (docs/exchange-rules.md#limits)", async () => {
     addOrders(100);
     expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(100);
     // a full page is followed by an empty one
@@ -399,7 +399,7 @@ describe("okx adapter against a loopback mock", () => {
     );
   });
 
-  it("is built by createExchange and needs the passphrase (001 §3)", () => {
+  it("is built by createExchange and needs the passphrase (docs/exchange-rules.md#entities)", () => {
     expect(() => createExchange("okx", { api: "a", secret: "b" }, { baseUrl: mock.url })).toThrow(/passphrase/);
     expect(createExchange("okx", creds, { baseUrl: mock.url }).id).toBe("okx");
   });
@@ -454,7 +454,7 @@ describe("okx signing as the REST authentication section documents it", () => {
   });
 });
 
-describe("okx status and timestamp rules (001 §3, §4)", () => {
+describe("okx status and timestamp rules (docs/exchange-rules.md#entities, #states)", () => {
   // The documented example order of GET /api/v5/trade/order.
   const example = {
     instId: "BTC-USDT",
@@ -515,7 +515,7 @@ describe("okx through the built CLI", () => {
   });
   afterAll(() => mock.close());
 
-  it("buys, lists, fetches, cancels, batches, refuses cancel-all and reads balances (PRODUCT CLI surface)", async () => {
+  it("buys, lists, fetches, cancels, batches, refuses cancel-all and reads balances (docs/product.md#cli-surface)", async () => {
     await runCliScenario({
       id: "okx",
       mock,

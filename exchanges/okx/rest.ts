@@ -3,8 +3,8 @@
  *
  * Signing: OK-ACCESS-SIGN = base64 HMAC-SHA256 of timestamp + METHOD + requestPath (with its query)
  * + body, where timestamp is the ISO time of OK-ACCESS-TIMESTAMP (2020-12-08T09:08:57.715Z), plus
- * OK-ACCESS-KEY and OK-ACCESS-PASSPHRASE. Success is code "0" (seed 001 §8); items carry sCode/sMsg.
- * Failures read "Transaction failed (code, msg)" (seed 001 §8). Cancel all is unsupported (seed 001 §9).
+ * OK-ACCESS-KEY and OK-ACCESS-PASSPHRASE. Success is code "0" (docs/exchange-rules.md#errors); items carry sCode/sMsg.
+ * Failures read "Transaction failed (code, msg)" (docs/exchange-rules.md#errors). Cancel all is unsupported (docs/exchange-rules.md#limits).
  */
 import { z } from "zod";
 import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
@@ -127,13 +127,13 @@ export function parseOkxOrder(raw: OkxOrder, pair: string): Order {
 
 export class OkxAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    // okx clOrdId: up to 32 case-sensitive alphanumerics (PRODUCT D11).
+    // okx clOrdId: up to 32 case-sensitive alphanumerics (docs/decisions.md#d11).
     super("okx", credentials, options, {
       baseUrl: OKX_BASE_URL,
     });
   }
 
-  /** Seed 001 §8: okx failures read "Transaction failed (code, msg)". */
+  /** docs/exchange-rules.md#errors: okx failures read "Transaction failed (code, msg)". */
   private failure(
     code: string,
     msg: string,
@@ -267,7 +267,7 @@ export class OkxAdapter extends RestAdapter {
   }
 
   protected async submitCancelAll(): Promise<string[]> {
-    // Never reached: LIMITS mark okx cancel all unsupported and the base checks it first (seed 001 §9).
+    // Never reached: LIMITS mark okx cancel all unsupported and the base checks it first (docs/exchange-rules.md#limits).
     throw new ExchangeError(this.id, `Not supported for ${this.id}`, { kind: "unsupported" });
   }
 
@@ -284,7 +284,7 @@ export class OkxAdapter extends RestAdapter {
     const p = this.pairOf(pair);
     const orders: Order[] = [];
     let after: string | undefined;
-    // Pages of 100 (the documented maximum), older ones after the last ordId, up to 500 (seed 001 §9).
+    // Pages of 100 (the documented maximum), older ones after the last ordId, up to 500 (docs/exchange-rules.md#limits).
     for (;;) {
       const page = this.orders(
         await this.call("GET", OKX_PATHS.ordersPending, {

@@ -27,7 +27,7 @@ export interface PaperOptions extends ExchangeOptions {
 
 const POSITIVE_DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
-/** A decimal string > 0, truncated toward zero to `decimals` (PRODUCT D1). */
+/** A decimal string > 0, truncated toward zero to `decimals` (docs/decisions.md#d1). */
 function positiveAmount(field: "amount" | "price", value: unknown, decimals: number, pair: string): string {
   const text = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
   if (!POSITIVE_DECIMAL.test(text)) {

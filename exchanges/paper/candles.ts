@@ -2,7 +2,7 @@ import { BUCKET_MS, resolveSeed, syntheticMarket } from "./market.js";
 import { paperPair } from "./pairs.js";
 
 /**
- * paper's price history as candles (PRODUCT D13: paper's chart is the built-in candle chart, drawn
+ * paper's price history as candles (docs/decisions.md#d13: paper's chart is the built-in candle chart, drawn
  * from the paper market's own history). The synthetic market is a function of time, so its past is
  * exact: each candle is the mid sampled every second (BUCKET_MS) of its interval.
  */

@@ -29,8 +29,8 @@ import { type PaperOrderRecord, type PaperState, StateChanges } from "./state.js
  *   same price the earlier order first.
  * - Liquidity an order took stays taken until its level's amount is redrawn (LEVEL_REFRESH_BUCKETS),
  *   so the same synthetic lots never fill twice.
- * - Self-trade prevention: an account's orders never match each other (an exchange's STP; PRODUCT
- *   "Bots": self-matching is wash trading).
+ * - Self-trade prevention: an account's orders never match each other (an exchange's STP;
+ *   docs/product.md#bots: self-matching is wash trading).
  * - No fees.
  */
 

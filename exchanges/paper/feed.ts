@@ -25,7 +25,7 @@ export const PAPER_FEED_INTERVAL_MS = 250;
 
 /**
  * paper's order-book feed: a full snapshot of the synthetic market whenever its second changes
- * (the "full snapshot in every message" kind of feed of seed 001 §4). There is no socket, so
+ * (the "full snapshot in every message" kind of feed of docs/exchange-rules.md#states). There is no socket, so
  * `connecting` lasts until the first snapshot, taken at start.
  */
 class PaperFeed implements BookFeed {

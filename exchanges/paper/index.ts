@@ -1,5 +1,5 @@
 /**
- * `paper`, the built-in simulated exchange (PRODUCT "The embedded default: paper"): the same
+ * `paper`, the built-in simulated exchange (docs/product.md#paper): the same
  * adapter and feed interfaces as the fifteen real exchanges, over a synthetic market.
  *
  *   pairs.ts   the pairs it trades and a new account's demo balances

@@ -27,7 +27,7 @@ describe("probit feed", () => {
     return { feed, logger };
   }
 
-  it("subscribes marketdata order_books, takes the reset snapshot, then applies changes where amount 0 removes a level (001 §4)", async () => {
+  it("subscribes marketdata order_books, takes the reset snapshot, then applies changes where amount 0 removes a level (docs/exchange-rules.md#states)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(feed.depth).toBe(50);
@@ -47,7 +47,7 @@ describe("probit feed", () => {
     expect(feed.book.top(50).bids.some(([p]) => p === "99.5")).toBe(false);
   });
 
-  it("after a drop reconnects, resubscribes and rebuilds from the new reset, not from the old book (PRODUCT D14)", async () => {
+  it("after a drop reconnects, resubscribes and rebuilds from the new reset, not from the old book (docs/decisions.md#d14)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.drop();
@@ -70,7 +70,7 @@ describe("probit feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "correct after renewal");
   });
 
-  it("logs garbage and a row with an unknown side, and survives (001 §8)", async () => {
+  it("logs garbage and a row with an unknown side, and survives (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.server.broadcast("nope");

@@ -9,7 +9,7 @@ export { PROBIT_WS_URL };
 
 /**
  * ProBit marketdata channel with the order_books filter: the first message (reset: true) is the
- * whole book, later ones change levels, and a quantity of 0 removes one (seed 001 §4: "snapshot
+ * whole book, later ones change levels, and a quantity of 0 removes one (docs/exchange-rules.md#states: "snapshot
  * first, then incremental updates"). ProBit gives no sequence numbers, so a book that stops
  * changing is marked stale and a new socket brings a fresh reset. It documents no ping message:
  * the keep-alive tick only checks that the socket is open.

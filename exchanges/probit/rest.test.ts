@@ -29,7 +29,7 @@ afterEach(async () => {
 const buy = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.001", price: "3772.4" };
 const routes = () => mock.server.requests.map((r) => `${r.method} ${r.path}`);
 
-describe("probit bearer token (001 §4, docs-en.probit.com Authorization)", () => {
+describe("probit bearer token (docs/exchange-rules.md#states, docs-en.probit.com Authorization)", () => {
   it("asks POST /token with Basic base64(clientId:secret) and grant_type client_credentials", () => {
     const request = probitTokenRequest({ api: "12345678", secret: "1a2b3c4d5e6f7g8h" });
     expect(request).toMatchObject({ method: "POST", path: "/token", body: '{"grant_type":"client_credentials"}' });
@@ -43,7 +43,7 @@ describe("probit bearer token (001 §4, docs-en.probit.com Authorization)", () =
     expect(String(mock.server.requests[1]!.headers.authorization)).toMatch(/^Bearer [0-9a-f]{32}$/);
   });
 
-  it("fetches one token for many concurrent calls: only one fetch in flight (001 §4)", async () => {
+  it("fetches one token for many concurrent calls: only one fetch in flight (docs/exchange-rules.md#states)", async () => {
     mock.delayTokens(150);
     const adapter = new ProbitAdapter(credentials, { baseUrl: mock.url });
     const results = await Promise.all(Array.from({ length: 25 }, () => adapter.fetchBalances()));
@@ -52,13 +52,13 @@ describe("probit bearer token (001 §4, docs-en.probit.com Authorization)", () =
     expect(routes().filter((r) => r === "GET /api/exchange/v1/balance")).toHaveLength(25);
   });
 
-  it("caches the token per key: a second adapter with the same key reuses it (001 §4)", async () => {
+  it("caches the token per key: a second adapter with the same key reuses it (docs/exchange-rules.md#states)", async () => {
     await new ProbitAdapter(credentials, { baseUrl: mock.url }).fetchBalances();
     await new ProbitAdapter(credentials, { baseUrl: mock.url }).fetchOpenOrders("BTC/USDT");
     expect(mock.tokenFetches()).toBe(1);
   });
 
-  it("renews the token at 95% of its lifetime, not before (001 §4, §9) — injected clock", async () => {
+  it("renews the token at 95% of its lifetime, not before (docs/exchange-rules.md#states, #limits) — injected clock", async () => {
     let clock = 1_700_000_000_000;
     const now = () => clock;
     const timed = await startProbitMock({ now, clients: { "clock-key": "clock-secret" } });
@@ -101,8 +101,8 @@ describe("probit bearer token (001 §4, docs-en.probit.com Authorization)", () =
   });
 });
 
-describe("probit operations (001 §1, §7) against the token-checking mock", () => {
-  it("creates a limit gtc buy on BTC-USDT with a 32-hex client_order_id (001 §3, PRODUCT D11)", async () => {
+describe("probit operations (docs/exchange-rules.md#operations, #calls) against the token-checking mock", () => {
+  it("creates a limit gtc buy on BTC-USDT with a 32-hex client_order_id (docs/exchange-rules.md#entities, docs/decisions.md#d11)", async () => {
     const order = await probit.createOrder(buy);
     const req = mock.server.requests.at(-1)!;
     expect(`${req.method} ${req.path}`).toBe(`POST ${PROBIT_PATHS.newOrder}`);
@@ -210,7 +210,7 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
     expect(mock.server.requests.at(-1)!.query).toBe("market_id=BTC-USDT");
   });
 
-  it("reads balances: locked = total − available, all-zero dropped, codes upper-cased, long numbers exact (001 §3, §9)", async () => {
+  it("reads balances: locked = total − available, all-zero dropped, codes upper-cased, long numbers exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(probit.fetchBalances()).resolves.toEqual({
       XRP: { f: "0", l: "100" },
       USDT: { f: "900.123456789012345678", l: "100" },
@@ -218,7 +218,7 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
     });
   });
 
-  it('rejects batch create, cancel batch and cancel all with "Not supported for probit" before any request (001 §5, §9)', async () => {
+  it('rejects batch create, cancel batch and cancel all with "Not supported for probit" before any request (docs/exchange-rules.md#validation, #limits)', async () => {
     for (const call of [
       () => probit.createBatch("BTC/USDT", [{ side: "Buy", amount: "1", price: "1" }]),
       () => probit.cancelBatch("BTC/USDT", ["1"]),
@@ -233,7 +233,7 @@ describe("probit operations (001 §1, §7) against the token-checking mock", () 
   });
 });
 
-describe("probit errors (001 §8: {errorCode, message, details})", () => {
+describe("probit errors (docs/exchange-rules.md#errors: {errorCode, message, details})", () => {
   it("answers a wrong secret with an auth error after exactly one token request, nothing else sent", async () => {
     const wrong = new ProbitAdapter({ ...credentials, secret: "wrong-secret" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -267,7 +267,7 @@ describe("probit errors (001 §8: {errorCode, message, details})", () => {
   });
 });
 
-describe("probit time-out on create (PRODUCT: never two orders)", () => {
+describe("probit time-out on create (docs/exchange-rules.md#contract: never two orders)", () => {
   it("looks the order up by client_order_id after a time-out and returns it; one order on the mock", async () => {
     const slow = createExchange("probit", credentials, { baseUrl: mock.url, timeoutMs: 400 });
     await slow.fetchBalances(); // the token is fetched before the slow create
@@ -284,7 +284,7 @@ describe("probit time-out on create (PRODUCT: never two orders)", () => {
   });
 });
 
-describe("probit status and timestamp rules (001 §3, §4, PRODUCT D9) with the documented order example", () => {
+describe("probit status and timestamp rules (docs/exchange-rules.md#entities, #states, docs/decisions.md#d9) with the documented order example", () => {
   // docs-en.probit.com/reference/order-1, response of "Buying 0.001 BTC at 3772.4 USDT"
   const documented = {
     id: "853073",
@@ -304,7 +304,7 @@ describe("probit status and timestamp rules (001 §3, §4, PRODUCT D9) with the 
     client_order_id: "",
   };
 
-  it("parses the ISO time to milliseconds (001 §3 'Probit gives an ISO time, which is parsed')", () => {
+  it("parses the ISO time to milliseconds (docs/exchange-rules.md#entities 'Probit gives an ISO time, which is parsed')", () => {
     expect(parseProbitOrder(documented)).toMatchObject({
       timestamp: Date.UTC(2022, 11, 12, 6, 55, 31, 409),
       pair: "BTC/USDT",
@@ -315,7 +315,7 @@ describe("probit status and timestamp rules (001 §3, §4, PRODUCT D9) with the 
     });
   });
 
-  it("normalizes open, filled, cancelled by the general rule and keeps ProBit's string in rawStatus (PRODUCT D9)", () => {
+  it("normalizes open, filled, cancelled by the general rule and keeps ProBit's string in rawStatus (docs/decisions.md#d9)", () => {
     const of = (status: string) => parseProbitOrder({ ...documented, status });
     expect(of("open")).toMatchObject({ status: "open", rawStatus: "open" });
     expect(of("filled")).toMatchObject({ status: "closed", rawStatus: "filled" });

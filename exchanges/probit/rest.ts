@@ -18,7 +18,7 @@ export { PROBIT_CODE, PROBIT_ERRORS };
  * ProBit Global (https://docs-en.probit.com): OAuth 2.0 client credentials. POST
  * https://accounts.probit.com/token with `Authorization: Basic base64(clientId:secret)` and the JSON
  * body {"grant_type":"client_credentials"} answers {access_token, token_type, expires_in (seconds)};
- * private calls carry `Authorization: Bearer <access_token>`. Seed 001 §4: the token is cached per
+ * private calls carry `Authorization: Bearer <access_token>`. docs/exchange-rules.md#states: the token is cached per
  * key, renewed at 95% of its lifetime, and only one fetch is in flight however many calls wait.
  * `--base-url` replaces both hosts: the token is then POST {baseUrl}/token.
  */
@@ -34,10 +34,10 @@ export const PROBIT_PATHS = {
   balance: "/api/exchange/v1/balance",
 } as const;
 
-/** Seed 001 §9: "probit token refresh at 95% of its lifetime". */
+/** docs/exchange-rules.md#limits: "probit token refresh at 95% of its lifetime". */
 export const PROBIT_TOKEN_RENEW_AT = 0.95;
 
-// ---------------------------------------------------------------- the bearer token (seed 001 §4)
+// ---------------------------------------------------------------- the bearer token (docs/exchange-rules.md#states)
 
 export interface ProbitToken {
   accessToken: string;
@@ -99,7 +99,7 @@ export class ProbitTokenCache {
 }
 
 /**
- * "Cached per key" (seed 001 §4): one cache per accounts host and client id, shared by every adapter
+ * "Cached per key" (docs/exchange-rules.md#states): one cache per accounts host and client id, shared by every adapter
  * of the process. The secret takes part only as a digest, so a wrong secret never reuses a token.
  */
 const TOKEN_CACHES = new Map<string, ProbitTokenCache>();
@@ -161,8 +161,8 @@ function pairOfMarket(marketId: string): string {
 }
 
 /**
- * PRODUCT D9: normalized by the general rule (open, filled → closed, cancelled → canceled) and
- * ProBit's own string kept in `rawStatus`. Seed 001 §3: the ISO time is parsed to milliseconds.
+ * docs/decisions.md#d9: normalized by the general rule (open, filled → closed, cancelled → canceled) and
+ * ProBit's own string kept in `rawStatus`. docs/exchange-rules.md#entities: the ISO time is parsed to milliseconds.
  */
 export function parseProbitOrder(raw: unknown): Order {
   const order = parseAnswer("probit", ProbitOrderSchema, raw);
@@ -307,7 +307,7 @@ export class ProbitAdapter extends RestAdapter {
   }
 
   protected async submitBatch(): Promise<Order[]> {
-    // Unreachable: seed 001 §9 lists batch as unsupported on probit and the base checks first.
+    // Unreachable: docs/exchange-rules.md#limits lists batch as unsupported on probit and the base checks first.
     throw new ExchangeError("probit", "Not supported for probit", { kind: "unsupported" });
   }
 

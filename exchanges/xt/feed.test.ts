@@ -31,7 +31,7 @@ describe("xt feed", () => {
 
   const snapshots = () => mock.http.requests.filter((r) => r.path === "/v4/public/depth");
 
-  it("subscribes depth_update on open, starts from GET /v4/public/depth and applies fi..i updates level by level (001 §4)", async () => {
+  it("subscribes depth_update on open, starts from GET /v4/public/depth and applies fi..i updates level by level (docs/exchange-rules.md#states)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     expect(feed.depth).toBe(50);
@@ -78,7 +78,7 @@ describe("xt feed", () => {
     expect(feed.stats.resyncs).toBe(0);
   });
 
-  it("after a sequence gap throws the book away, refetches the snapshot and ends on the true book (PRODUCT exchange facts: xt gap)", async () => {
+  it("after a sequence gap throws the book away, refetches the snapshot and ends on the true book (docs/exchange-rules.md#exchange-facts: xt gap)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.update(SYMBOL, [["99.50", "0"]], [["101.00", "9"]], { send: false }); // lost: 99.50 must disappear
@@ -92,7 +92,7 @@ describe("xt feed", () => {
     await waitFor(() => sameBook(feed.book, mock.truth), "updates after the resync");
   });
 
-  it("after a reconnect resubscribes, takes a fresh snapshot and ends on the true book, not the old one (PRODUCT exchange facts: xt reconnect)", async () => {
+  it("after a reconnect resubscribes, takes a fresh snapshot and ends on the true book, not the old one (docs/exchange-rules.md#exchange-facts: xt reconnect)", async () => {
     const { feed } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.drop();
@@ -115,13 +115,13 @@ describe("xt feed", () => {
     expect(mock.ws.connections).toBe(2);
   });
 
-  it("sends the text ping as keep-alive and reads the pong (001 §4)", async () => {
+  it("sends the text ping as keep-alive and reads the pong (docs/exchange-rules.md#states)", async () => {
     const { feed } = open({ keepAliveMs: 40 });
     await waitFor(() => feed.state === "live" && mock.pings >= 2, "pings");
     expect(feed.stats.parseFailures).toBe(0);
   });
 
-  it("logs garbage and a malformed update, and keeps the book (001 §8)", async () => {
+  it("logs garbage and a malformed update, and keeps the book (docs/exchange-rules.md#errors)", async () => {
     const { feed, logger } = open();
     await waitFor(() => feed.state === "live", "live");
     mock.ws.broadcast("]]");

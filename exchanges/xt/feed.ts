@@ -30,7 +30,7 @@ function idFromValue(value: unknown, what: string): bigint {
  * XT v4 spot incremental depth: depth_update@{symbol} pushes changes covering update ids fi..i;
  * the book starts from GET /v4/public/depth, whose lastUpdateId decides which buffered updates
  * apply (fi <= id + 1 <= i for the first, fi = previous i + 1 after). A gap, and every new socket,
- * throw the book's sequence away and fetch a fresh snapshot (PRODUCT "Exchange facts": the widely
+ * throw the book's sequence away and fetch a fresh snapshot (docs/exchange-rules.md#exchange-facts: the widely
  * used library does not, on xt). Keep-alive is the text "ping", answered "pong".
  *
  * XT's ids are larger than 2^53 (the docs' lastUpdateId has 18 digits), so they are read from the

@@ -240,7 +240,7 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
       "GET /v4/open-order": {
         handle: ({ params: q }) => [...orders.values()].filter((o) => (!q.symbol || o.symbol === q.symbol) && open(o)),
       },
-      // A raw body: the BTC amount is a JSON number literal longer than 15 characters (seed 001 §9).
+      // A raw body: the BTC amount is a JSON number literal longer than 15 characters (docs/exchange-rules.md#limits).
       "GET /v4/balances": {
         handle: () =>
           raw({

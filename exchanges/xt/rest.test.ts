@@ -51,8 +51,8 @@ describe("xt signing (official docs, Signature generation)", () => {
   });
 });
 
-describe("xt operations (001 §1, §7) against the signature-checking mock", () => {
-  it("creates a LIMIT GTC SPOT buy on btc_usdt with a 22-hex clientOrderId (001 §3, PRODUCT D11)", async () => {
+describe("xt operations (docs/exchange-rules.md#operations, #calls) against the signature-checking mock", () => {
+  it("creates a LIMIT GTC SPOT buy on btc_usdt with a 22-hex clientOrderId (docs/exchange-rules.md#entities, docs/decisions.md#d11)", async () => {
     const order = await xt.createOrder(buy);
     expect(routes()).toEqual(["POST /v4/order"]);
     const body = lastBody();
@@ -83,7 +83,7 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     expect((lastBody().items as unknown[]).length).toBe(2);
   });
 
-  it("skips rejected batch items and returns the accepted ones (001 §5 'xt batch skips rejected items')", async () => {
+  it("skips rejected batch items and returns the accepted ones (docs/exchange-rules.md#validation 'xt batch skips rejected items')", async () => {
     mock.rejectNextBatchItem(1);
     const orders = await xt.createBatch("BTC/USDT", [
       { side: "Buy", amount: "0.01", price: "29000" },
@@ -94,7 +94,7 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     expect(mock.orders.size).toBe(2);
   });
 
-  it("rejects batches over 40 with the seed's messages before any request (001 §5, §9)", async () => {
+  it("rejects batches over 40 with the seed's messages before any request (docs/exchange-rules.md#validation, #limits)", async () => {
     const items = Array.from({ length: 41 }, () => ({ side: "Buy" as const, amount: "1", price: "1" }));
     expect((await rejection(xt.createBatch("BTC/USDT", items))).message).toBe(
       "ExchangeId: xt, msg: Maximum for 'createBatch' is: 40",
@@ -196,7 +196,7 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
     expect(parseQuery(mock.server.requests.at(-1)!.query)).toEqual({ bizType: "SPOT", symbol: "btc_usdt" });
   });
 
-  it("fetches balances: availableAmount/frozenAmount, zero dropped, upper-cased, a 22-character number exact (001 §3, §9)", async () => {
+  it("fetches balances: availableAmount/frozenAmount, zero dropped, upper-cased, a 22-character number exact (docs/exchange-rules.md#entities, #limits)", async () => {
     await expect(xt.fetchBalances()).resolves.toEqual({
       USDT: { f: "1000.5", l: "120" },
       BTC: { f: "0.1234567890123456789", l: "0" },
@@ -204,7 +204,7 @@ describe("xt operations (001 §1, §7) against the signature-checking mock", () 
   });
 });
 
-describe("xt errors (001 §8: rc 0 is success, mc names the failure)", () => {
+describe("xt errors (docs/exchange-rules.md#errors: rc 0 is success, mc names the failure)", () => {
   it("answers a wrong secret with AUTH_103 as auth after exactly one request (no retry)", async () => {
     const wrong = new XtAdapter({ ...credentials, secret: "secret-that-is-wrong" }, { baseUrl: mock.url });
     const error = await rejection(wrong.createOrder(buy));
@@ -235,7 +235,7 @@ describe("xt errors (001 §8: rc 0 is success, mc names the failure)", () => {
   });
 });
 
-describe("xt time-out on create (PRODUCT: a create is never sent twice blindly)", () => {
+describe("xt time-out on create (docs/exchange-rules.md#contract: a create is never sent twice blindly)", () => {
   it("looks the order up with GET /v4/order?clientOrderId= after a time-out; the mock holds one order", async () => {
     mock.delayNextCreate(1500);
     const slow = createExchange("xt", credentials, { baseUrl: mock.url, timeoutMs: 400 });
@@ -248,7 +248,7 @@ describe("xt time-out on create (PRODUCT: a create is never sent twice blindly)"
   });
 });
 
-describe("xt status and timestamp rules (001 §3, §4) with the documented order example", () => {
+describe("xt status and timestamp rules (docs/exchange-rules.md#entities, #states) with the documented order example", () => {
   const documented = {
     symbol: "BTC_USDT",
     orderId: "6216559590087220004",

@@ -17,11 +17,11 @@ export { XT_CODE, XT_ERRORS };
 
 /**
  * XT spot v4 (https://doc.xt.com/docs/spot/Access%20Description/signSteps): headers
- * validate-algorithms (HmacSHA256), validate-appkey, validate-recvwindow (5000, seed 001 §9),
+ * validate-algorithms (HmacSHA256), validate-appkey, validate-recvwindow (5000, docs/exchange-rules.md#limits),
  * validate-timestamp (ms) and validate-signature = hex HMAC-SHA256 of X + Y, where
  *   X = those four headers as `key=value` sorted by key and joined with '&';
  *   Y = `#METHOD#path`, then `#query` (keys sorted) when there is one, then `#body` (raw JSON) when there is one.
- * Answers are {rc, mc, ma, result}: rc 0 is success (seed 001 §8), mc names the failure.
+ * Answers are {rc, mc, ma, result}: rc 0 is success (docs/exchange-rules.md#errors), mc names the failure.
  */
 export const XT_BASE_URL = "https://sapi.xt.com";
 export const XT_RECV_WINDOW = 5000;
@@ -81,7 +81,7 @@ const XtOrderSchema = z.object({
 
 const EnvelopeSchema = z.object({ rc: num, mc: z.string().nullable().optional(), result: z.unknown().optional() });
 
-/** Seed 001 §4 by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, REJECTED, EXPIRED canceled. */
+/** docs/exchange-rules.md#states by the general table: NEW, PARTIALLY_FILLED open; FILLED closed; CANCELED, REJECTED, EXPIRED canceled. */
 export function parseXtOrder(raw: unknown, pair: string): Order {
   const o = parseAnswer("xt", XtOrderSchema, raw);
   const order: Order = {
@@ -127,7 +127,7 @@ const BatchItemSchema = z.object({
 
 export class XtAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
-    // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (PRODUCT D11).
+    // clientOrderId: ^[a-zA-Z0-9_]{4,22}$ for a single order ({4,32} in a batch) — 22 hex fit both (docs/decisions.md#d11).
     super("xt", credentials, options, {
       baseUrl: XT_BASE_URL,
     });
@@ -185,7 +185,7 @@ export class XtAdapter extends RestAdapter {
       z.object({ items: z.array(BatchItemSchema).nullable().optional() }),
       (await this.call("POST", XT_PATHS.batchOrder, {}, { items: orders.map((o) => this.orderBody(o)) })) ?? {},
     );
-    // Seed 001 §5: xt batch skips rejected items — the accepted ones are returned, the others logged.
+    // docs/exchange-rules.md#validation: xt batch skips rejected items — the accepted ones are returned, the others logged.
     const placed: Order[] = [];
     for (const [i, item] of (result.items ?? []).entries()) {
       const order = orders.find((o) => o.clientOrderId === item.clientOrderId) ?? orders[item.index ?? i];

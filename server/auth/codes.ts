@@ -1,6 +1,6 @@
 /**
- * One-time e-mail codes (PRODUCT D8: 8 characters, valid 10 minutes, 5 attempts, single use) and
- * their delivery (PRODUCT D18): by SMTP when the server has an `smtp` configuration
+ * One-time e-mail codes (docs/decisions.md#d8: 8 characters, valid 10 minutes, 5 attempts, single use) and
+ * their delivery (docs/decisions.md#d18): by SMTP when the server has an `smtp` configuration
  * (server/mail.ts); without it every message is appended to `outbox.jsonl` in the data directory.
  * Either way the database keeps the message with the code masked and the log shows it masked.
  */
@@ -88,7 +88,7 @@ export const WRONG_CREDENTIALS = "Wrong e-mail code or password";
 /**
  * Claims one use of a code before anything is checked with it (docs/server-limits.md): the
  * attempt is spent atomically in storage, so of parallel password guesses with one valid code at
- * most 5 are checked (PRODUCT D8). A code that matches no live code of the e-mail spends nothing
+ * most 5 are checked (docs/decisions.md#d8). A code that matches no live code of the e-mail spends nothing
  * of the owner's codes (someone who knows only the e-mail must not burn them); it is a failure
  * of the caller's address and of the e-mail (server/auth/limits.ts). Returns the code's id for
  * `consumeEmailCode`.

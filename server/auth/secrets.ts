@@ -1,6 +1,6 @@
 /**
  * Key material of the server, each in its own file in the data directory (mode 0600):
- * `token-secret` signs access tokens; `data-key` (PRODUCT D4) wraps bot credentials and lives
+ * `token-secret` signs access tokens; `data-key` (docs/decisions.md#d4) wraps bot credentials and lives
  * beside, not inside, the database, unless SPOTDESK_DATA_KEY gives it.
  */
 import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
@@ -40,7 +40,7 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
-/** PRODUCT D8: 8 characters from the unambiguous upper-case alphabet. */
+/** docs/decisions.md#d8: 8 characters from the unambiguous upper-case alphabet. */
 export function generateCode(): string {
   let out = "";
   for (let i = 0; i < SERVER_LIMITS.codeLength; i++) out += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];

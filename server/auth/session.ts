@@ -2,8 +2,8 @@
  * The session lifecycle, all of it (issue 14): issued at sign-in (`issueSession`), checked on
  * every call (`authenticate`, `checkAccessToken`), refreshed with its refresh token rotated
  * (`refreshSession`), revoked by logout or by a replayed refresh token (`revokeSession`,
- * `endSession`). The access token is signed JSON with `expires` (seed 000 §3); the refresh token
- * is random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh (PRODUCT D7).
+ * `endSession`). The access token is signed JSON with `expires` (docs/dashboard-rules.md#entities); the refresh token
+ * is random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh (docs/decisions.md#d7).
  */
 import { randomUUID } from "node:crypto";
 import { API_ERROR, HEADER, REFRESH_COOKIE, type RefreshAnswer, type SessionAnswer } from "../../lib/api.js";
@@ -55,7 +55,7 @@ export async function issueSession(
 }
 
 /**
- * PRODUCT D7 refresh: the refresh token comes in the cookie and is rotated (a new one in the
+ * docs/decisions.md#d7 refresh: the refresh token comes in the cookie and is rotated (a new one in the
  * cookie, a new access token in the answer). A rotated-out token used again is a replay and ends
  * the session; an unknown one is a failed token check of the address (docs/server-limits.md).
  */
@@ -100,7 +100,7 @@ export async function refreshSession(app: App, ctx: RequestContext, userId: stri
 }
 
 /**
- * PRODUCT D7 exit: revokes the session of the refresh cookie, and the session of a validly signed
+ * docs/decisions.md#d7 exit: revokes the session of the refresh cookie, and the session of a validly signed
  * access token (scripts without the cookie), with every access token of it; clears the cookie.
  */
 export async function revokeSession(app: App, ctx: RequestContext): Promise<void> {
@@ -122,7 +122,7 @@ export async function endSession(app: App, sessionId: string): Promise<void> {
 }
 
 /**
- * Checks an access token (seed 000 §8): malformed or forged 607; expired 602 while the session's
+ * Checks an access token (docs/api.md#errors): malformed or forged 607; expired 602 while the session's
  * refresh token is still valid, else 603; a revoked session 607; a removed user 606.
  */
 export async function checkAccessToken(
@@ -170,7 +170,7 @@ export async function authenticate(app: App, ctx: RequestContext, route: Route):
   const now = app.now();
   const { calls, windowMs } = app.config.rateLimit;
   if (!(await app.limiter.take(`user:${user.id}`, calls, windowMs, now))) throw new ApiError(API_ERROR.RATE_LIMIT);
-  if (route.auth === "admin" && !user.admin) throw forbidden("this call is for admins (PRODUCT D5)");
+  if (route.auth === "admin" && !user.admin) throw forbidden("this call is for admins");
   // Last seen, written at most once a minute so busy sessions do not write on every call.
   if (user.lastActive === null || now - user.lastActive > 60_000) {
     await app.storage.updateUser(user.id, { lastActive: now });
@@ -180,7 +180,7 @@ export async function authenticate(app: App, ctx: RequestContext, route: Route):
   ctx.token = payload;
 }
 
-/** Seed 000 §6: scope "all" or a list of client names. */
+/** docs/dashboard-rules.md#roles: scope "all" or a list of client names. */
 export function inScope(user: UserRecord, client: string): boolean {
   return user.scope === "all" || user.scope.includes(client);
 }

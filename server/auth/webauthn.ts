@@ -1,5 +1,5 @@
 /**
- * Key login (seed 000 §7; @simplewebauthn/server). The dashboard keeps no server round-trip for
+ * Key login (docs/api.md#calls; @simplewebauthn/server). The dashboard keeps no server round-trip for
  * a challenge: a registration signs over `enrollChallengeText(email, code)` (the one-time code
  * binds the new key to this sign-in) and a login over `loginChallengeText(timestamp, method,
  * path)`; the server recomputes both (lib/api.ts documents them). A login timestamp is accepted
@@ -13,7 +13,7 @@ import { taskFailed } from "../errors.js";
 import type { WebAuthnCredentialRecord } from "../storage/types.js";
 import { sha256Base64url } from "./secrets.js";
 
-/** Seed 000 §7: algorithms -8 (EdDSA), -7 (ES256), -257 (RS256). */
+/** docs/api.md#calls: algorithms -8 (EdDSA), -7 (ES256), -257 (RS256). */
 export const SUPPORTED_ALGORITHMS = [-8, -7, -257];
 
 const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;

@@ -1,5 +1,5 @@
 /**
- * Client order ids of bot orders (PRODUCT D11, D25, docs/bots.md "The runner"): hexadecimal,
+ * Client order ids of bot orders (docs/decisions.md#d11, #d25, docs/bots.md "The runner"): hexadecimal,
  * tag (8) + slot (4) + generation (6) + random hex, shaped to the exchange's documented rule, so a
  * restarted runner recognises its own open orders and adopts them instead of placing them again.
  */

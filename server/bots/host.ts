@@ -1,9 +1,9 @@
 /**
- * `spotdesk serve` runs every stored runnable bot (docs/bots.md, PRODUCT D4, D25): at start it
+ * `spotdesk serve` runs every stored runnable bot (docs/bots.md, docs/decisions.md#d4, #d25): at start it
  * resumes each from its stored state (the runner reconciles with the exchange's open orders), a
  * created bot starts at once, a removed one cancels its orders first. Credentials come from the
- * bot's own copy re-wrapped under the server's data key (D4). State changes are written to the bot
- * record and published on the live channel (snapshot/delta, scope D6) by the hub.
+ * bot's own copy re-wrapped under the server's data key (docs/decisions.md#d4). State changes are written to the bot
+ * record and published on the live channel (snapshot/delta, scope docs/decisions.md#d6) by the hub.
  */
 
 import { needsApiKey } from "../../exchanges/catalogue.js";
@@ -190,7 +190,7 @@ export class BotHost {
       return;
     }
     if (current) {
-      // PRODUCT D4: removing the API key deleted the bot's credentials: it can no longer trade
+      // docs/decisions.md#d4: removing the API key deleted the bot's credentials: it can no longer trade
       if (needsApiKey(bot.path[1]) && bot.wrappedCredentials === null)
         await this.halt(
           botId,
@@ -226,7 +226,7 @@ export class BotHost {
       feed = this.acquireFeed(exchange, pair, feedKey);
       decimals = await this.decimalsFor(exchange, pair);
     } catch (error) {
-      // an exchange without a live book (or an unknown pair) cannot run a bot: D25 places nothing blind
+      // an exchange without a live book (or an unknown pair) cannot run a bot: docs/decisions.md#d25 places nothing blind
       if (this.feeds.has(feedKey)) this.releaseFeed(feedKey);
       await adapter.close().catch(() => undefined);
       await this.stopWith(bot, error);
@@ -254,13 +254,13 @@ export class BotHost {
     // paper queues and groups its own calls per account (docs/paper-store.md)
     if (!needsApiKey(bot.path[1])) return buildAdapter(this.app, bot.path, undefined);
     if (!bot.wrappedCredentials)
-      throw new Error("No credentials for this bot: add the account's API key and create the bot again (PRODUCT D4)");
+      throw new Error("No credentials for this bot: add the account's API key and create the bot again");
     const all = JSON.parse(await decryptText(bot.wrappedCredentials, this.app.dataKey)) as Record<
       string,
       StoredCredentials
     >;
     const credentials = all[pathKey(bot.path)];
-    if (!credentials) throw new Error("No credentials for this bot's account (PRODUCT D4)");
+    if (!credentials) throw new Error("No credentials for this bot's account");
     const baseUrl = this.endpoints[bot.path[1]]?.baseUrl;
     return openAccount(bot.path[1], { credentials, logger: this.app.logger, ...(baseUrl ? { baseUrl } : {}) });
   }
@@ -305,7 +305,7 @@ export class BotHost {
   /**
    * Publishes a state change at once (the live channel, from memory) and writes it to the bot's
    * record at most every `PERSIST_EVERY_MS` per bot: a restart needs no step in between (it
-   * adopts its orders, D25), and 100 bots replacing every second would otherwise spend the event
+   * adopts its orders, docs/decisions.md#d25), and 100 bots replacing every second would otherwise spend the event
    * loop in SQLite writes (bench/bots.bench.ts).
    */
   private async saveState(botId: string, state: BotState | Record<string, unknown>, published: boolean): Promise<void> {
@@ -372,7 +372,7 @@ export class BotHost {
   }
 
   /**
-   * PRODUCT D25: removing a bot cancels its orders first. Throws when they cannot all be cancelled;
+   * docs/decisions.md#d25: removing a bot cancels its orders first. Throws when they cannot all be cancelled;
    * the bot then keeps running and stays stored.
    */
   async remove(botId: string): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * The bot runner (PRODUCT D25, docs/bots.md "The runner"): drives one strategy against any
+ * The bot runner (docs/decisions.md#d25, docs/bots.md "The runner"): drives one strategy against any
  * exchange adapter and book feed. The same class runs under `spotdesk serve` (server/bots/host.ts)
  * and in the CLI's foreground `spotdesk bot run` (cli/commands/bot.ts).
  *
@@ -242,7 +242,7 @@ export class BotRunner {
   private async work(now: number): Promise<number> {
     const feed = this.options.feed;
     if (feed.state !== "live") {
-      // D25: nothing is placed while the book is not live
+      // docs/decisions.md#d25: nothing is placed while the book is not live
       this.setStatus("paused", `waiting for a live order book (feed ${feed.state})`);
       return this.syncIntervalMs;
     }
@@ -273,7 +273,7 @@ export class BotRunner {
     this.memory = { ...this.memory, strategy: result.state };
     const wanted = new Map<number, Wanted>(result.want.map((w) => [w.slot, w]));
 
-    // Cancel first, and only after every cancel is confirmed place anything (D21, D25).
+    // Cancel first, and only after every cancel is confirmed place anything (docs/decisions.md#d21, #d25).
     const stale = this.memory.open.filter((o) => {
       const want = wanted.get(o.slot);
       return !want || !this.strategy.keep(o, want, this.memory.strategy, ctx);
@@ -439,7 +439,7 @@ export class BotRunner {
       });
     } catch (error) {
       if (isExchangeError(error) && error.kind === "insufficient-funds") {
-        // D25: insufficient funds pauses that side, not the whole bot
+        // docs/decisions.md#d25: insufficient funds pauses that side, not the whole bot
         this.memory = {
           ...this.memory,
           pausedSides: { ...this.memory.pausedSides, [want.side]: now + this.fundsPauseMs },

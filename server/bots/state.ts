@@ -18,7 +18,7 @@ export interface RunnerMemory {
   pausedSides: Partial<Record<Side, number>>;
 }
 
-/** The bot's state: the published fields (seed 000 §3 records, status, lastError, updatedAt) and the memory. */
+/** The bot's state: the published fields (docs/dashboard-rules.md#entities records, status, lastError, updatedAt) and the memory. */
 export interface BotStateFields {
   status: BotStatus;
   reason?: string;
@@ -31,7 +31,7 @@ export interface BotStateFields {
 }
 export type BotState = BotStateFields & Record<string, unknown>;
 
-/** Counts the bots' resting orders per account, so all bots of an account keep the open-orders limit (D25). */
+/** Counts the bots' resting orders per account, so all bots of an account keep the open-orders limit (docs/decisions.md#d25). */
 export class AccountLedger {
   private readonly accounts = new Map<string, Map<string, number>>();
 
@@ -55,7 +55,7 @@ export class AccountLedger {
 export const BACKOFF_START_MS = 1000;
 export const BACKOFF_MAX_MS = 60_000;
 
-/** D25: 1 s doubling to 60 s. */
+/** docs/decisions.md#d25: 1 s doubling to 60 s. */
 export function backoffDelay(failures: number): number {
   return Math.min(BACKOFF_START_MS * 2 ** Math.max(0, failures - 1), BACKOFF_MAX_MS);
 }

@@ -8,7 +8,7 @@
  * already). Redis delivers the messages of one publishing connection in order, so a browser sees
  * one bot's deltas in the order they were made. Pub/sub keeps nothing: a process that is
  * disconnected misses what was said meanwhile, and its browsers get a fresh snapshot when they
- * reconnect (seed 000 §4).
+ * reconnect (docs/dashboard-rules.md#states).
  */
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
@@ -22,7 +22,7 @@ export type ClusterMessage =
   | { kind: "session-ended"; sessionId: string }
   | { kind: "user-removed"; userId: string }
   | { kind: "bot-changed"; botId: string }
-  /** asks the process that holds the bot's lease to remove it (cancel its orders first, D25) */
+  /** asks the process that holds the bot's lease to remove it (cancel its orders first, docs/decisions.md#d25) */
   | { kind: "bot-remove"; botId: string; requestId: string; to: string }
   | { kind: "bot-remove-done"; requestId: string; to: string; error?: string };
 

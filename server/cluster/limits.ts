@@ -1,5 +1,5 @@
 /**
- * The call limits shared by every server process (PRODUCT D8 604, docs/server-limits.md,
+ * The call limits shared by every server process (docs/decisions.md#d8 604, docs/server-limits.md,
  * docs/scale-out.md): each key is a Redis sorted set of its calls' times, trimmed and counted in
  * one Lua script, so the check and the record are atomic across processes. The same sliding
  * window as the in-process RateLimiter (server/app.ts): a call leaves the window `windowMs` after

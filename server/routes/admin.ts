@@ -1,4 +1,4 @@
-/** Admin-only calls (PRODUCT D5): API keys, token pairs, users and scopes (seed 000 §7). */
+/** Admin-only calls (docs/decisions.md#d5): API keys, token pairs, users and scopes (docs/api.md#calls). */
 import { randomUUID } from "node:crypto";
 import { API_ERROR, type TokenPairAnswer, type UserAnswer } from "../../lib/api.js";
 import {
@@ -36,7 +36,7 @@ function knownExchange(id: string): void {
 
 export function adminRoutes(app: App) {
   return {
-    // Seed 000 §3: the envelope is stored exactly as sent; the server cannot read it without the key.
+    // docs/dashboard-rules.md#entities: the envelope is stored exactly as sent; the server cannot read it without the key.
     async setApiKeys(ctx) {
       const { path, apis } = await ctx.body(apiKeysRecordSchema);
       knownExchange(path[1]);
@@ -47,7 +47,7 @@ export function adminRoutes(app: App) {
     async removeApiKeys(ctx) {
       const { path } = await ctx.body(removeApiKeysSchema);
       if (!(await app.storage.deleteApiKey(path))) throw notFound(`no API key at ${JSON.stringify(path)}`);
-      // PRODUCT D4: removing the API key deletes the bots' copies of its credentials.
+      // docs/decisions.md#d4: removing the API key deletes the bots' copies of its credentials.
       const bots = await app.storage.clearBotCredentialsForPath(path);
       for (const id of bots) app.bots.changed(id);
       return { removed: true, path };
@@ -73,7 +73,7 @@ export function adminRoutes(app: App) {
         throw notFound(`no token pair ${body.exchangeId} ${body.pair}`);
       return { removed: true };
     },
-    // Seed 000 §2 'Permit login'; PRODUCT D18: userId is the new user's e-mail.
+    // docs/dashboard-rules.md#screens 'Permit login'; docs/decisions.md#d18: userId is the new user's e-mail.
     async setUser(ctx) {
       const { userId: email, scope } = await ctx.body(setUserSchema);
       if (await app.storage.getUserByEmail(email)) throw taskFailed("A user with this e-mail exists already", 409);

@@ -1,4 +1,4 @@
-/** Sign-in calls of seed 000 §7: /credentials, /code, /register, /login/*, /user/refresh, /user/logout. */
+/** Sign-in calls of docs/api.md#calls: /credentials, /code, /register, /login/*, /user/refresh, /user/logout. */
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +23,7 @@ function field<S extends z.ZodType>(schema: S, value: string, name: string): z.o
   return parsed.data;
 }
 
-/** PRODUCT D8: more than 30 s between the client's timestamp and the server clock is 605. */
+/** docs/decisions.md#d8: more than 30 s between the client's timestamp and the server clock is 605. */
 function checkTimestamp(app: App, ctx: RequestContext): number {
   const text = ctx.requireHeader(HEADER.timestamp);
   if (!/^\d{1,16}$/.test(text)) throw taskFailed("Header timestamp must be milliseconds since the epoch");
@@ -32,7 +32,7 @@ function checkTimestamp(app: App, ctx: RequestContext): number {
   return ts;
 }
 
-/** Optional key creation beside a code sign-in (seed 000 §2 "optional checkbox to create a public key"). */
+/** Optional key creation beside a code sign-in (docs/dashboard-rules.md#screens "optional checkbox to create a public key"). */
 async function maybeEnroll(
   app: App,
   ctx: RequestContext,
@@ -67,14 +67,14 @@ async function maybeEnroll(
 
 export function authRoutes(app: App) {
   return {
-    // Seed 000 §7: the list of credential ids of an e-mail (key login needs at least one).
+    // docs/api.md#calls: the list of credential ids of an e-mail (key login needs at least one).
     async credentials(ctx) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
       const user = await app.storage.getUserByEmail(email);
       if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
       return (await app.storage.listCredentials(user.id)).map((c) => c.id);
     },
-    // PRODUCT D5: only e-mails an admin permitted get a code; others 606.
+    // docs/decisions.md#d5: only e-mails an admin permitted get a code; others 606.
     async code(ctx) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
       const user = await app.storage.getUserByEmail(email);
@@ -91,7 +91,7 @@ export function authRoutes(app: App) {
       let user = await app.storage.getUserByEmail(email);
       const setupHash = await app.storage.getMeta(SETUP_CODE_META);
       if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) await app.signIn.fail(ctx.ip);
-      // PRODUCT D5: the account registered with the one-time setup code is the first admin; the
+      // docs/decisions.md#d5: the account registered with the one-time setup code is the first admin; the
       // code is taken with a compare-and-delete so two parallel registrations make one admin.
       if (
         setupHash &&
@@ -177,14 +177,14 @@ export function authRoutes(app: App) {
         throw error;
       }
     },
-    // PRODUCT D7: the refresh token comes in the cookie and is rotated; a rotated token used again
+    // docs/decisions.md#d7: the refresh token comes in the cookie and is rotated; a rotated token used again
     // is a replay and ends the session.
     async refresh(ctx): Promise<RefreshAnswer> {
       const userId = ctx.requireHeader(HEADER.userId);
       checkTimestamp(app, ctx);
       return refreshSession(app, ctx, userId);
     },
-    // PRODUCT D7: exit revokes the refresh token (and with it every access token of the session).
+    // docs/decisions.md#d7: exit revokes the refresh token (and with it every access token of the session).
     async logout(ctx) {
       await revokeSession(app, ctx);
       return { ok: true };

@@ -1,8 +1,8 @@
 /**
- * Bots registry (seed 000 §7 POST/DELETE /token/bot, PRODUCT D4, D16, D25). The setup is validated
+ * Bots registry (docs/api.md#calls POST/DELETE /token/bot, docs/decisions.md#d4, #d16, #d25). The setup is validated
  * with the schemas the web forms use (lib/schemas.ts): a bad config answers 600 with the rule and is
  * never stored. Volume, heavy-volume and candle-closer bots are stored as "not run" with the
- * wash-trading reason (PRODUCT "Bots"); the others start in the runner (server/bots/host.ts) as soon
+ * wash-trading reason (docs/product.md#bots); the others start in the runner (server/bots/host.ts) as soon
  * as they are stored. Removing a bot cancels its orders first (docs/bots.md).
  */
 import { randomUUID } from "node:crypto";
@@ -40,7 +40,7 @@ export function botRoutes(app: App) {
       const body = await ctx.body(setupBotSchema);
       const { path, record } = await accountOf(app, ctx);
       const extra: AccountPath[] = body.paths.map((p) => p as AccountPath);
-      // PRODUCT D4: open each account's envelope once and re-wrap under the server's data key.
+      // docs/decisions.md#d4: open each account's envelope once and re-wrap under the server's data key.
       const clear: Record<string, unknown> = {};
       for (const p of [path, ...extra]) {
         requireScope(ctx.user!, p);
@@ -71,14 +71,14 @@ export function botRoutes(app: App) {
       const bot = await app.storage.getBot(botId);
       if (!bot) throw notFound(`no bot ${botId}`);
       requireScope(ctx.user!, bot.path);
-      // PRODUCT D25: its orders are cancelled (each confirmed) before the bot goes; if the exchange
+      // docs/decisions.md#d25: its orders are cancelled (each confirmed) before the bot goes; if the exchange
       // refuses, the call fails with 608 and the bot keeps running.
       try {
         await app.botRunner?.remove(botId);
       } catch (error) {
         throw exchangeFailure(error);
       }
-      // Deleting the row deletes the bot's copy of the credentials (PRODUCT D4).
+      // Deleting the row deletes the bot's copy of the credentials (docs/decisions.md#d4).
       await app.storage.deleteBot(botId);
       app.bots.removed(botId, bot.path[0]);
       return { removed: true, botId };

@@ -1,4 +1,4 @@
-/** Clients and accounts (seed 000 §7 /token/clients, /token/exchanges): the stored API-key paths in the caller's scope. */
+/** Clients and accounts (docs/api.md#calls /token/clients, /token/exchanges): the stored API-key paths in the caller's scope. */
 import type { AccountAnswer } from "../../lib/api.js";
 import type { App } from "../app.js";
 import { inScope } from "../auth/session.js";

@@ -1,5 +1,5 @@
 /**
- * The seed's gateway paths as thin relays (PRODUCT D14, seed 001 §7 "Public order-book calls"),
+ * The seed's gateway paths as thin relays (docs/decisions.md#d14, docs/exchange-rules.md#calls "Public order-book calls"),
  * for browsers that cannot call the exchange directly:
  *   GET  /api/bitteam/trade/api/orderbooks/{BASE_QUOTE} → {relay.bitteam}/trade/api/orderbooks/{BASE_QUOTE}
  *   POST /api/kucoin/api/v1/bullet-public               → {relay.kucoin}/api/v1/bullet-public
@@ -16,7 +16,7 @@ import { PassThroughJson, type RouteHandlers } from "../http.js";
 
 type Upstream = "bitteam" | "kucoin";
 
-/** seed 001 §7: "pair with underscore"; letters and digits only, so nothing can leave the path. */
+/** docs/exchange-rules.md#calls: "pair with underscore"; letters and digits only, so nothing can leave the path. */
 const BITTEAM_PAIR = /^[A-Za-z0-9]{1,32}_[A-Za-z0-9]{1,32}$/;
 
 async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
@@ -103,8 +103,7 @@ export function gatewayRoutes(app: App) {
   return {
     async relayBitteamBook(ctx) {
       const pair = ctx.params.pair!;
-      if (!BITTEAM_PAIR.test(pair))
-        throw taskFailed(`Invalid pair '${pair.slice(0, 80)}': write it as BASE_QUOTE (seed 001 §7)`);
+      if (!BITTEAM_PAIR.test(pair)) throw taskFailed(`Invalid pair '${pair.slice(0, 80)}': write it as BASE_QUOTE`);
       return relayUpstream(app.config.relay, "bitteam", "GET", `/trade/api/orderbooks/${pair}`);
     },
     async relayKucoinBullet() {

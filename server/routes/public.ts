@@ -1,6 +1,6 @@
 /**
- * Public calls: GET /health (with `firstRun`: no user yet, docs/dashboard.md "First run"), the order-book relay GET /book/{exchange}/{pair} (PRODUCT D14) and
- * paper's candle history GET /candles/paper/{pair} (PRODUCT D13, the trading view's built-in chart).
+ * Public calls: GET /health (with `firstRun`: no user yet, docs/dashboard.md "First run"), the order-book relay GET /book/{exchange}/{pair} (docs/decisions.md#d14) and
+ * paper's candle history GET /candles/paper/{pair} (docs/decisions.md#d13, the trading view's built-in chart).
  */
 
 import { MAX_CANDLES, paperCandles } from "../../exchanges/paper/candles.js";
@@ -11,7 +11,7 @@ import { ApiError, taskFailed } from "../errors.js";
 import type { RouteHandlers } from "../http.js";
 import { BookRelay } from "../live.js";
 
-/** Seed 001 §2: the chart's 5-minute interval. */
+/** docs/exchange-rules.md#chart: the chart's 5-minute interval. */
 const DEFAULT_CANDLE_SECONDS = 300;
 
 export function publicRoutes(app: App, relay: BookRelay) {

@@ -1,5 +1,5 @@
 /**
- * Trading calls (seed 000 §7) through the exchange layer. PRODUCT D1: create, orders and balances
+ * Trading calls (docs/api.md#calls) through the exchange layer. docs/decisions.md#d1: create, orders and balances
  * act on the account record's pair; cancel and cancel-all use `customPair` when given (cancel falls
  * back to the order's `clientOID` when the exchange does not know the id); the token
  * pair's decimals truncate price and amount toward zero before the zero check.

@@ -162,11 +162,11 @@ const toBot = (r: BotRow): BotRecord => ({
 export function openSqliteStorage(file: string): Storage {
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
-  // FULL: a commit is on disk before the answer (PRODUCT: "loses no acknowledged write").
+  // FULL: a commit is on disk before the answer (docs/paper-store.md, docs/server-limits.md: no acknowledged write is lost).
   db.pragma("synchronous = FULL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
-  // PRODUCT D4 "removing deletes that copy" (docs/server-limits.md "Deleted means deleted"): freed
+  // docs/decisions.md#d4 "removing deletes that copy" (docs/server-limits.md "Deleted means deleted"): freed
   // rows and pages are overwritten with zeros instead of lingering in the file.
   db.pragma("secure_delete = ON");
   const migratedFrom = migrate(db);

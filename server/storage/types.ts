@@ -1,11 +1,11 @@
 /**
- * The storage interface of the backend (PRODUCT "The backend": SQLite as the embedded default,
+ * The storage interface of the backend (docs/api.md#backend: SQLite as the embedded default,
  * behind an interface a PostgreSQL implementation can take). Every method is async so that a
  * networked database fits; the SQLite implementation answers synchronously inside.
  *
  * Secrets at rest: password hashes (scrypt), refresh tokens and e-mail codes as SHA-256 hashes,
  * API-key envelopes exactly as the dashboard sent them (encrypted with the operator's key), and
- * bot credentials re-wrapped under the server's data key (PRODUCT D4).
+ * bot credentials re-wrapped under the server's data key (docs/decisions.md#d4).
  */
 import type { AccountPath, Scope } from "../../lib/api.js";
 
@@ -64,7 +64,7 @@ export interface SessionRecord {
 
 export interface ApiKeyRecord {
   path: AccountPath;
-  /** the envelope {data, pair, active} as sent (seed 000 §3) */
+  /** the envelope {data, pair, active} as sent (docs/dashboard-rules.md#entities) */
   envelope: { data: string; pair: string; active: boolean };
   created: number;
 }
@@ -82,7 +82,7 @@ export interface BotRecord {
   path: AccountPath;
   paths: AccountPath[];
   setup: unknown;
-  /** PRODUCT D4: {path → credentials} sealed under the data key; null for paper-only bots */
+  /** docs/decisions.md#d4: {path → credentials} sealed under the data key; null for paper-only bots */
   wrappedCredentials: string | null;
   /** runner state (status, order, onBuy/onSell, lastTrade) */
   state: Record<string, unknown>;
@@ -180,7 +180,7 @@ export interface Storage {
   updateBotState(id: string, state: Record<string, unknown>): Promise<void>;
   /** several bots' states in one transaction (one commit for the bot runner's periodic write) */
   updateBotStates(entries: readonly { id: string; state: Record<string, unknown> }[]): Promise<void>;
-  /** PRODUCT D4: removing an API key deletes the bots' copies of its credentials */
+  /** docs/decisions.md#d4: removing an API key deletes the bots' copies of its credentials */
   clearBotCredentialsForPath(path: AccountPath): Promise<string[]>;
   deleteBot(id: string): Promise<boolean>;
 

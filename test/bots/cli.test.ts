@@ -78,7 +78,7 @@ describe("spotdesk bot", () => {
     expect(await box.json(["orders", "BTC/USDT"], { env: PINNED })).toEqual([]);
   });
 
-  it("runs a floating bot: one JSON line per state change, the order at the D21 target; Ctrl-C cancels and exits 0", async () => {
+  it("runs a floating bot: one JSON line per state change, the order at the docs/decisions.md#d21 target; Ctrl-C cancels and exits 0", async () => {
     const run = startRun(
       ["--json", "bot", "run", "floating-bot", "--pair", "BTC/USDT", "--config", "-"],
       '{"main":{"side":"Sell","quote":100,"percent":2,"marginOfError":0.1}}',
@@ -105,7 +105,7 @@ describe("spotdesk bot", () => {
     expect(await box.json(["orders", "BTC/USDT"], { env: PINNED })).toEqual([]);
   });
 
-  it("killed without Ctrl-C and started again: the new run adopts the grid instead of placing it twice (D25)", async () => {
+  it("killed without Ctrl-C and started again: the new run adopts the grid instead of placing it twice (docs/decisions.md#d25)", async () => {
     const config = '{"quote":400,"percent":2,"size":4}';
     const first = startRun(["bot", "run", "grid-bot", "--pair", "BTC/USDT", "--config", "-"], config);
     await waitFor(() => first.lines.some((l) => l.includes("onBuy 2 onSell 2")), "the grid", 15_000);

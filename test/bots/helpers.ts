@@ -1,4 +1,4 @@
-/** Bots on paper with a pinned clock and seed (PRODUCT D21–D25): a runner, its feed, its states. */
+/** Bots on paper with a pinned clock and seed (docs/decisions.md#d21–#d25): a runner, its feed, its states. */
 import { afterEach } from "vitest";
 import { createPaperFeed, paperBook } from "../../exchanges/paper/index.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";

@@ -1,6 +1,6 @@
 /**
  * The runner against an exchange mock (bybit's REST and public socket, exchanges/bybit/): errors and
- * time-outs for a while → the bot backs off (1 s doubling, PRODUCT D25), shows the last error,
+ * time-outs for a while → the bot backs off (1 s doubling, docs/decisions.md#d25), shows the last error,
  * recovers, and the exchange ends with no duplicate and no orphan order; the book going stale
  * stops placements.
  */
@@ -78,7 +78,7 @@ function resting(botId = "grid-on-bybit") {
   return [...rest.orders.values()].filter((o) => o.orderStatus === "New" && o.orderLinkId.startsWith(botTag(botId)));
 }
 
-describe("exchange errors (PRODUCT D25)", () => {
+describe("exchange errors (docs/decisions.md#d25)", () => {
   it("backs off 1 s, 2 s, 4 s … to 60 s", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8].map(backoffDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000]);
   });
@@ -179,7 +179,7 @@ describe("exchange errors (PRODUCT D25)", () => {
   });
 });
 
-describe("spread decompression against a scripted book (PRODUCT D23)", () => {
+describe("spread decompression against a scripted book (docs/decisions.md#d23)", () => {
   it("quotes one step inside a wide spread, keeps one order per side, and refills aged orders", async () => {
     socket.truth.reset([["99.00", "1"]], [["101.00", "1"]]); // 2 % spread
     feed.stop();

@@ -1,5 +1,5 @@
 /**
- * The runner on paper with a pinned clock and seed (PRODUCT D21–D25, docs/bots.md): the orders it
+ * The runner on paper with a pinned clock and seed (docs/decisions.md#d21–#d25, docs/bots.md): the orders it
  * places for a given book, the reaction to a fill, restarts that adopt instead of placing again,
  * no placement without a live book, the open-orders limit across bots, remove cancels everything.
  */
@@ -16,7 +16,7 @@ const floatingSetup = (main: Record<string, unknown> = {}, modules: Record<strin
   modules,
 });
 
-/** D21 target for the book at `ms`: mid x (1 - p/100), truncated to 2 decimals; amount q / target to 6. */
+/** docs/decisions.md#d21 target for the book at `ms`: mid x (1 - p/100), truncated to 2 decimals; amount q / target to 6. */
 function floatingTarget(ms: number, percent: number, quote: number) {
   const book = bookAt(ms);
   const mid = new Decimal(book.bids[0]![0]).plus(book.asks[0]![0]).dividedBy(2);
@@ -29,7 +29,7 @@ function floatingTarget(ms: number, percent: number, quote: number) {
   };
 }
 
-describe("floating bot on paper (PRODUCT D21, D25)", () => {
+describe("floating bot on paper (docs/decisions.md#d21, #d25)", () => {
   it("places one Buy at mid x (1 - p/100) with a client order id carrying its tag, slot 0 and generation 1", async () => {
     const clock = new TestClock(T0);
     const bot = startBot("floating-bot", floatingSetup(), { clock });
@@ -82,7 +82,7 @@ describe("floating bot on paper (PRODUCT D21, D25)", () => {
     expect(await bot.adapter.fetchOpenOrders("BTC/USDT")).toEqual([]);
   });
 
-  it("places nothing while the book is not live (D25), then places once it is", async () => {
+  it("places nothing while the book is not live (docs/decisions.md#d25), then places once it is", async () => {
     const clock = new TestClock(T0);
     const bot = startBot("floating-bot", floatingSetup(), { clock, startFeed: false });
     await waitFor(() => bot.last()?.status === "paused", "paused");
@@ -104,7 +104,7 @@ describe("floating bot on paper (PRODUCT D21, D25)", () => {
     expect(filled.status).toBe("closed");
     await waitFor(() => bot.last()?.order === null, "the fill seen by the bot");
     await new Promise((r) => setTimeout(r, 150));
-    clock.ms += 1000; // D21's default delay before the replacement
+    clock.ms += 1000; // docs/decisions.md#d21's default delay before the replacement
     const next = await waitFor(() => {
       const o = bot.last()?.order as { id: string } | null | undefined;
       return o && o.id !== first.id ? o : undefined;
@@ -113,7 +113,7 @@ describe("floating bot on paper (PRODUCT D21, D25)", () => {
   });
 });
 
-describe("grid bot on paper (PRODUCT D22)", () => {
+describe("grid bot on paper (docs/decisions.md#d22)", () => {
   it("places size/2 Buys and size/2 Sells; a filled Buy becomes a Sell at x(1 + profit/100)", async () => {
     const clock = new TestClock(T0);
     const bot = startBot(
@@ -138,7 +138,7 @@ describe("grid bot on paper (PRODUCT D22)", () => {
   });
 });
 
-describe("liquidity arranger on paper (PRODUCT D24)", () => {
+describe("liquidity arranger on paper (docs/decisions.md#d24)", () => {
   it("places its ladder below the mid and leaves the slots that would cross waiting", async () => {
     const clock = new TestClock(T0);
     const book = bookAt(T0);
@@ -163,7 +163,7 @@ describe("liquidity arranger on paper (PRODUCT D24)", () => {
   });
 });
 
-describe("safety (PRODUCT D25)", () => {
+describe("safety (docs/decisions.md#d25)", () => {
   it("a restarted runner with no memory adopts its open orders instead of placing them again", async () => {
     const clock = new TestClock(T0);
     const dataDir = tempDataDir();

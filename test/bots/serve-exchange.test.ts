@@ -1,6 +1,6 @@
 /**
  * A bot on a real exchange's adapter under `serve` (bybit's REST and socket mocks): the server
- * trades with its own re-wrapped copy of the credentials (PRODUCT D4), nobody signed in; a restart
+ * trades with its own re-wrapped copy of the credentials (docs/decisions.md#d4), nobody signed in; a restart
  * adopts the orders; removing the API key stops the bot; removing the bot cancels its orders.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,7 +59,7 @@ async function createGrid(): Promise<string> {
   return created.body.botId as string;
 }
 
-describe("a bybit bot under serve (PRODUCT D4, D25)", () => {
+describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
   it("trades with the server's copy of the credentials, survives a restart without doubling, and remove cancels", async () => {
     const botId = await createGrid();
     await waitFor(() => resting().length === 4, "the grid on the exchange", 10_000);

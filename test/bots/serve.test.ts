@@ -1,5 +1,5 @@
 /**
- * Bots under `spotdesk serve` (docs/bots.md, PRODUCT D4, D6, D25): a stored bot trades on paper,
+ * Bots under `spotdesk serve` (docs/bots.md, docs/decisions.md#d4, #d6, #d25): a stored bot trades on paper,
  * its state reaches the live channel within a second (only users whose scope holds its client), a
  * restart resumes it without doubling its orders, a bad config is refused with 600, and removing it
  * cancels its orders first.
@@ -43,7 +43,7 @@ const openOrders = async (s: TestServer, path: AccountPath, token: string) =>
   }[];
 
 describe("bots under serve", () => {
-  it("a created floating bot places its order and the live channel shows it within a second (seed 000 §4, D25)", async () => {
+  it("a created floating bot places its order and the live channel shows it within a second (docs/dashboard-rules.md#states, docs/decisions.md#d25)", async () => {
     const t = admin.session.accessToken;
     const live = await openLive(server.wsUrl);
     live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token: t }));
@@ -78,7 +78,7 @@ describe("bots under serve", () => {
     live.ws.close();
   });
 
-  it("a user whose scope lacks the bot's client receives nothing of it (PRODUCT D6)", async () => {
+  it("a user whose scope lacks the bot's client receives nothing of it (docs/decisions.md#d6)", async () => {
     const t = admin.session.accessToken;
     await call(server, "POST", "/token/admin/apikeys", {
       token: t,
@@ -109,7 +109,7 @@ describe("bots under serve", () => {
     live.ws.close();
   });
 
-  it("a bad config is refused with 600 and the rule, and nothing starts (seed 000 §5)", async () => {
+  it("a bad config is refused with 600 and the rule, and nothing starts (docs/dashboard-rules.md#validation)", async () => {
     const t = admin.session.accessToken;
     const bad = await call(server, "POST", "/token/bot", {
       token: t,
@@ -155,7 +155,7 @@ describe("bots under serve", () => {
     expect(listed).toEqual([expect.objectContaining({ botId, status: "running", onBuy: 2, onSell: 2 })]);
   });
 
-  it("lists bots in the seed's order: floating 0, SD 1, … volume 19, grid 20 (seed 000 §9), in the API and the snapshot", async () => {
+  it("lists bots in the seed's order: floating 0, SD 1, … volume 19, grid 20 (docs/dashboard-rules.md#constants), in the API and the snapshot", async () => {
     const t = admin.session.accessToken;
     const h = { path: pathHeader(DEMO) };
     await call(server, "POST", "/token/bot", {

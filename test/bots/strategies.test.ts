@@ -1,5 +1,5 @@
 /**
- * The pure strategies against a given book (PRODUCT D21–D24, docs/bots.md): the orders wanted,
+ * The pure strategies against a given book (docs/decisions.md#d21–#d24, docs/bots.md): the orders wanted,
  * the reaction to a fill, and each floating module's effect.
  */
 import { describe, expect, it } from "vitest";
@@ -45,7 +45,7 @@ const floating = (main: Record<string, unknown>, modules: Record<string, unknown
     }),
   );
 
-describe("floating bot (PRODUCT D21)", () => {
+describe("floating bot (docs/decisions.md#d21)", () => {
   it("wants one Buy at mid x (1 - p/100), amount quote / target, truncated to the pair's decimals", () => {
     const s = floating({});
     const { want } = s.step(s.init({ now: 0, random: () => 0.5 }), ctx(market("99.99", "100.01")));
@@ -133,7 +133,7 @@ describe("floating bot (PRODUCT D21)", () => {
     expect(s.step(state, ctx(market("99.99", "100.01"), [], 70_001)).want).toHaveLength(1);
   });
 
-  it("its state record is `order`: the open order or null (seed 000 §3)", () => {
+  it("its state record is `order`: the open order or null (docs/dashboard-rules.md#entities)", () => {
     const s = floating({});
     const state = s.init({ now: 0, random: Math.random });
     expect(s.view(state, [])).toEqual({ order: null });
@@ -151,7 +151,7 @@ describe("floating bot (PRODUCT D21)", () => {
   });
 });
 
-describe("grid bot (PRODUCT D22)", () => {
+describe("grid bot (docs/decisions.md#d22)", () => {
   const grid = (extra: Record<string, unknown> = {}) =>
     gridStrategy(
       BOT_SCHEMAS["grid-bot"].parse({
@@ -239,7 +239,7 @@ describe("grid bot (PRODUCT D22)", () => {
   });
 });
 
-describe("spread-decompression bot (PRODUCT D23)", () => {
+describe("spread-decompression bot (docs/decisions.md#d23)", () => {
   const sd = (extra: Record<string, unknown> = {}) =>
     spreadDecompressionStrategy(
       BOT_SCHEMAS["spread-decompression-bot"].parse({
@@ -342,7 +342,7 @@ describe("spread-decompression bot (PRODUCT D23)", () => {
   });
 });
 
-describe("liquidity arranger (PRODUCT D24)", () => {
+describe("liquidity arranger (docs/decisions.md#d24)", () => {
   const la = (extra: Record<string, unknown>) =>
     liquidityArrangerStrategy(
       BOT_SCHEMAS["liquidity-arranger-bot"].parse({
@@ -408,7 +408,7 @@ describe("liquidity arranger (PRODUCT D24)", () => {
   });
 });
 
-describe("bot form validation (seed 000 §5, §9)", () => {
+describe("bot form validation (docs/dashboard-rules.md#validation, #constants)", () => {
   const issues = (botType: string, setup: unknown) => {
     const r = setupBotSchema.safeParse({ botType, setup });
     return r.success ? [] : formatIssues(r.error);

@@ -1,5 +1,5 @@
 /**
- * The local credential store (issue 2 item 5; PRODUCT D3): entries sealed with lib/envelope.ts,
+ * The local credential store (issue 2 item 5; docs/decisions.md#d3): entries sealed with lib/envelope.ts,
  * the key from SPOTDESK_STORE_KEY (no prompt without a terminal), never a credential in output or
  * in clear in the file, a corrupt file left untouched.
  */
@@ -36,7 +36,7 @@ describe("accounts add | list | remove", () => {
     expect(result.stderr).toContain("not a terminal");
   });
 
-  it("refuses a store key that is not 16, 24 or 32 characters (PRODUCT D3)", async () => {
+  it("refuses a store key that is not 16, 24 or 32 characters (docs/decisions.md#d3)", async () => {
     const result = await cli.run(["accounts", "add", "main", "--exchange", "okx"], {
       env: { ...secrets, SPOTDESK_STORE_KEY: STORE_KEY },
     });

@@ -55,7 +55,7 @@ describe("unambiguous numbers (docs/orders.md 'Numbers on the command line')", (
     expect(order).toMatchObject({ amount: "0.5", price: "12.25" });
   });
 
-  it("refuses leading or trailing spaces and digits beyond the pair's decimals (PRODUCT D1)", async () => {
+  it("refuses leading or trailing spaces and digits beyond the pair's decimals (docs/decisions.md#d1)", async () => {
     const spaced = await cli.run(["--account", "num", "buy", "BTC/USDT", " 0.001", "1000"], at);
     expect(spaced.code).toBe(2);
     expect(spaced.stderr).toContain("Invalid amount ' 0.001': remove the leading or trailing spaces");

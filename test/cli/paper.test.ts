@@ -29,7 +29,7 @@ const DECIMAL = /^\d+(\.\d+)?$/;
 const RESTING_BUY = ["BTC/USDT", "0.001", "1000"];
 
 describe("balances", () => {
-  it("prints the Balances map with --json: decimal strings f and l (seed 001 §3)", async () => {
+  it("prints the Balances map with --json: decimal strings f and l (docs/exchange-rules.md#entities)", async () => {
     const { exchange, account, ...balances } = await cli.json<Balances & { exchange: string; account: string }>([
       "--account",
       "bal",
@@ -84,7 +84,7 @@ describe("buy, sell, orders, order", () => {
     );
   });
 
-  it("takes the amount from --quote TOTAL / PRICE, with a comma as the decimal mark (seed 000 §5)", async () => {
+  it("takes the amount from --quote TOTAL / PRICE, with a comma as the decimal mark (docs/dashboard-rules.md#validation)", async () => {
     const order = await cli.json<Order>(["--account", "a2", "buy", "BTC/USDT", "1000", "--quote", "2,5"]);
     expect(order).toMatchObject({ side: "Buy", price: "1000", amount: "0.0025" });
     const sell = await cli.json<Order>(["--account", "a2", "sell", "ETH/USDT", "0,5", "900000"]);
@@ -173,7 +173,7 @@ describe("batch", () => {
     expect(await cli.json<Order[]>(["--account", "b1", "orders", "BTC/USDT"])).toHaveLength(3);
   });
 
-  it("refuses a batch over the exchange's maximum before anything is sent (seed 001 §5)", async () => {
+  it("refuses a batch over the exchange's maximum before anything is sent (docs/exchange-rules.md#validation)", async () => {
     const items = Array.from({ length: 101 }, (_, i) => ({ side: "Buy", amount: "0.001", price: String(1000 + i) }));
     const result = await cli.run(["--account", "b2", "batch", "BTC/USDT"], { stdin: JSON.stringify(items) });
     expect(result.code).toBe(2);

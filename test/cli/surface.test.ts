@@ -1,5 +1,5 @@
 /**
- * The CLI's contract with scripts (issue 2 item 5, PRODUCT "The CLI surface"): exit codes per
+ * The CLI's contract with scripts (issue 2 item 5, docs/product.md#cli-surface): exit codes per
  * error kind, errors on stderr, nothing but the JSON document on stdout, no request sent when a
  * credential is missing.
  */
@@ -43,7 +43,7 @@ describe("spotdesk --version and exchanges", () => {
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 
-  it("lists every exchange with its limits from the catalogue (seed 001 §9)", async () => {
+  it("lists every exchange with its limits from the catalogue (docs/exchange-rules.md#limits)", async () => {
     const rows = await cli.json<Array<Record<string, unknown>>>(["exchanges"]);
     expect(rows.map((r) => r.id)).toEqual([
       "paper",
@@ -144,7 +144,7 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     ["--proxy", (url: string) => ({ args: ["--proxy", url], env: {} })],
     ["SPOTDESK_PROXY", (url: string) => ({ args: [], env: { SPOTDESK_PROXY: url } })],
     ["HTTPS_PROXY", (url: string) => ({ args: [], env: { HTTPS_PROXY: url } })],
-  ])("sends exchange calls through the proxy given by %s (PRODUCT D12)", async (_name, how) => {
+  ])("sends exchange calls through the proxy given by %s (docs/decisions.md#d12)", async (_name, how) => {
     const proxy = await recorder();
     try {
       const { args, env } = how(proxy.url);
@@ -163,7 +163,7 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     }
   });
 
-  it("names the missing passphrase of okx (seed 001 §3) when only key and secret are set", async () => {
+  it("names the missing passphrase of okx (docs/exchange-rules.md#entities) when only key and secret are set", async () => {
     const result = await cli.run(["--exchange", "okx", "balances"], {
       env: { SPOTDESK_API_KEY: "k-123456789", SPOTDESK_API_SECRET: "s-123456789" },
     });
@@ -172,7 +172,7 @@ describe("exit codes and stderr (lib/errors.ts EXIT_CODES)", () => {
     expect(result.stderr).not.toContain("s-123456789");
   });
 
-  it("grants admin on the server's data directory (PRODUCT D5), refusing a bad e-mail or a missing --data", async () => {
+  it("grants admin on the server's data directory (docs/decisions.md#d5), refusing a bad e-mail or a missing --data", async () => {
     const bad = await cli.run(["users", "grant-admin", "not-an-email", "--data", cli.home]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("Invalid e-mail");

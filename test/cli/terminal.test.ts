@@ -52,7 +52,7 @@ describe.skipIf(!hasScript)("confirmations on a terminal", () => {
     expect(flag.code).toBe(0);
     expect(await open()).toHaveLength(0);
 
-    // no terminal: a script is not asked (PRODUCT "no prompts when stdin is not a terminal")
+    // no terminal: a script is not asked (docs/product.md#cli-surface "no prompts when stdin is not a terminal")
     await cli.json(["-a", "conf", "buy", "BTC/USDT", "0.001", "1003"]);
     const piped = await cli.run(["-a", "conf", "cancel-all", "BTC/USDT"]);
     expect(piped.code).toBe(0);

@@ -35,7 +35,7 @@ describe("cliClock: paper's clock knobs", () => {
   });
 });
 
-describe("proxyUrl (PRODUCT D12)", () => {
+describe("proxyUrl (docs/decisions.md#d12)", () => {
   const options = { exchange: "bybit", account: "default" };
   it("prefers --proxy, then SPOTDESK_PROXY, then HTTPS_PROXY", () => {
     const env = { SPOTDESK_PROXY: "http://b", HTTPS_PROXY: "http://c" };

@@ -41,7 +41,7 @@ export interface CliScenario<O> {
   batch?: BatchItem[];
   /** Cancel every batch order with cancel-batch (default: only the first). */
   cancelBatchAll?: boolean;
-  /** Steps that 001 §9 marks unsupported for this exchange: exit code 9, "Not supported for {id}". */
+  /** Steps that docs/exchange-rules.md#limits marks unsupported for this exchange: exit code 9, "Not supported for {id}". */
   unsupported?: Step[];
   /** When batch is unsupported but cancel-all is: the sell placed so that cancel-all has an order to cancel. */
   sell?: [amount: string, price: string];
@@ -50,7 +50,7 @@ export interface CliScenario<O> {
 }
 
 /**
- * The end-to-end scenario through the built CLI (PRODUCT CLI surface): buy, order, orders, cancel,
+ * The end-to-end scenario through the built CLI (docs/product.md#cli-surface): buy, order, orders, cancel,
  * batch, cancel-batch, cancel-all, balances against a loopback mock; each step's exit code, JSON
  * output and the mock's order state are checked. Returns the common argument prefix for extra checks.
  */

@@ -4,7 +4,7 @@ import { createFeed, feedExchanges } from "../../exchanges/feeds.js";
 import { ExchangeError } from "../../lib/errors.js";
 
 describe("feed registry", () => {
-  it("builds a feed that has not started: state closed, depth from the catalogue (exchanges/<id>/info.ts) unless given (001 §4 'Default depth is 20 or 50')", () => {
+  it("builds a feed that has not started: state closed, depth from the catalogue (exchanges/<id>/info.ts) unless given (docs/exchange-rules.md#states 'Default depth is 20 or 50')", () => {
     const bybit = createFeed("bybit", "BTC/USDT", { ...nodeFeedOptions() }) as unknown as {
       depth: number;
       state: string;

@@ -9,7 +9,7 @@ const bot = (b: Partial<BotStateLike>): BotStateLike => ({
   ...b,
 });
 
-describe("bot indicator colours (seed 000 §4, PRODUCT D16; docs/web-trading.md 'Bots')", () => {
+describe("bot indicator colours (docs/dashboard-rules.md#states, docs/decisions.md#d16; docs/web-trading.md 'Bots')", () => {
   it("floating: one colour with an order, another without", () => {
     expect(botIndicator(bot({ order: { id: "1" } as never }), NOW)).toBe("good");
     expect(botIndicator(bot({ order: null }), NOW)).toBe("idle");
@@ -35,10 +35,10 @@ describe("bot indicator colours (seed 000 §4, PRODUCT D16; docs/web-trading.md 
     expect(v(200)).toBe("warning");
     expect(botIndicator(bot({ botType: "volume-bot" }), NOW)).toBe("bad");
   });
-  it("grey 'not run' for the bots the runner does not run, whatever their records (PRODUCT D16)", () => {
+  it("grey 'not run' for the bots the runner does not run, whatever their records (docs/decisions.md#d16)", () => {
     expect(botIndicator(bot({ botType: "volume-bot", status: "not run", lastTrade: NOW }), NOW)).toBe("not-run");
   });
-  it("bad while backing off after an exchange error, warning while a side is paused, idle while stopped (PRODUCT D25)", () => {
+  it("bad while backing off after an exchange error, warning while a side is paused, idle while stopped (docs/decisions.md#d25)", () => {
     const error = "ExchangeId: paper, msg: rate limit";
     expect(botIndicator(bot({ status: "backing-off", lastError: error, order: { id: "1" } as never }), NOW)).toBe(
       "bad",

@@ -22,8 +22,8 @@ function thrown(fn: () => unknown): ExchangeError {
   throw new Error("expected a throw");
 }
 
-describe("seed 000 §5 Numbers: 'an optional minus sign, digits, and a decimal part with '.' or ','", () => {
-  it("accepts digits, an optional minus sign and a '.' decimal part (000 §5)", () => {
+describe("docs/dashboard-rules.md#validation Numbers: 'an optional minus sign, digits, and a decimal part with '.' or ','", () => {
+  it("accepts digits, an optional minus sign and a '.' decimal part (docs/dashboard-rules.md#validation)", () => {
     expect(parseUserNumber("42").toFixed()).toBe("42");
     expect(parseUserNumber("-42").toFixed()).toBe("-42");
     expect(parseUserNumber("30123.45").toFixed()).toBe("30123.45");
@@ -32,7 +32,7 @@ describe("seed 000 §5 Numbers: 'an optional minus sign, digits, and a decimal p
     expect(parseUserNumber("5.").toFixed()).toBe("5");
   });
 
-  it("converts a comma to a dot: 'A comma is converted to a dot' (000 §5)", () => {
+  it("converts a comma to a dot: 'A comma is converted to a dot' (docs/dashboard-rules.md#validation)", () => {
     expect(parseUserNumber("0,25").toFixed()).toBe("0.25");
     expect(parseUserNumber("-1,5").toFixed()).toBe("-1.5");
     expect(isUserNumber("1,5")).toBe(true);
@@ -42,7 +42,7 @@ describe("seed 000 §5 Numbers: 'an optional minus sign, digits, and a decimal p
     expect(parseUserNumber("  7.5 ").toFixed()).toBe("7.5");
   });
 
-  it("rejects anything else with a clear error naming the field and the text (000 §5)", () => {
+  it("rejects anything else with a clear error naming the field and the text (docs/dashboard-rules.md#validation)", () => {
     for (const bad of [
       "",
       " ",
@@ -68,14 +68,14 @@ describe("seed 000 §5 Numbers: 'an optional minus sign, digits, and a decimal p
     }
   });
 
-  it("keeps numbers longer than 15 characters exact: 'Numbers longer than 15 characters are parsed as big numbers' (001 §9)", () => {
+  it("keeps numbers longer than 15 characters exact: 'Numbers longer than 15 characters are parsed as big numbers' (docs/exchange-rules.md#limits)", () => {
     expect(parseUserNumber("123456789012345678.123456789").toFixed()).toBe("123456789012345678.123456789");
     expect(parseUserNumber("0,000000000000000001").toFixed()).toBe("0.000000000000000001");
   });
 });
 
-describe("seed 000 §5 Orders: amount = quote / price", () => {
-  it("computes 'If the amount is empty and a quote is given, amount = quote / price' (000 §5)", () => {
+describe("docs/dashboard-rules.md#validation Orders: amount = quote / price", () => {
+  it("computes 'If the amount is empty and a quote is given, amount = quote / price' (docs/dashboard-rules.md#validation)", () => {
     expect(quoteToAmount("100", "25").toFixed()).toBe("4");
     expect(quoteToAmount("1", "3").toFixed(6)).toBe("0.333333");
     const { amount, price } = resolveOrderAmount({ price: "25", quote: "100" });
@@ -83,7 +83,7 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
     expect(price.toFixed()).toBe("25");
   });
 
-  it("divides exactly beyond binary floats: 0.3 / 0.1 = 3 (000 §5)", () => {
+  it("divides exactly beyond binary floats: 0.3 / 0.1 = 3 (docs/dashboard-rules.md#validation)", () => {
     expect(quoteToAmount("0.3", "0.1").toFixed()).toBe("3");
   });
 
@@ -91,13 +91,13 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
     expect(resolveOrderAmount({ price: "10", amount: "2", quote: "100" }).amount.toFixed()).toBe("2");
   });
 
-  it("accepts commas in every field (000 §5)", () => {
+  it("accepts commas in every field (docs/dashboard-rules.md#validation)", () => {
     const r = resolveOrderAmount({ price: "0,5", quote: "1,5" });
     expect(r.price.toFixed()).toBe("0.5");
     expect(r.amount.toFixed()).toBe("3");
   });
 
-  it("shows 'Incorrect amount / It is zero!' when the result is zero (000 §5)", () => {
+  it("shows 'Incorrect amount / It is zero!' when the result is zero (docs/dashboard-rules.md#validation)", () => {
     expect(ZERO_AMOUNT_MESSAGE).toBe("Incorrect amount / It is zero!");
     expect(thrown(() => resolveOrderAmount({ price: "10", amount: "0" })).detail).toBe(
       "Incorrect amount / It is zero!",
@@ -105,7 +105,7 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
     expect(thrown(() => resolveOrderAmount({ price: "10", quote: "0" })).detail).toBe("Incorrect amount / It is zero!");
   });
 
-  it("truncates toward zero with the pair's decimals before the zero check (PRODUCT D1)", () => {
+  it("truncates toward zero with the pair's decimals before the zero check (docs/decisions.md#d1)", () => {
     // 1 / 30000 = 0.0000333…: with 4 amount decimals it truncates to 0
     const error = thrown(() => resolveOrderAmount({ price: "30000", quote: "1", amountDecimals: 4 }));
     expect(error.detail).toBe("Incorrect amount / It is zero!");
@@ -121,12 +121,12 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
     expect(p.amount.toFixed()).toBe("1.999");
   });
 
-  it("computes the amount from the truncated price (PRODUCT D1)", () => {
+  it("computes the amount from the truncated price (docs/decisions.md#d1)", () => {
     // price 2.999 with 0 decimals is 2, so a quote of 10 buys 5
     expect(resolveOrderAmount({ price: "2.999", quote: "10", priceDecimals: 0 }).amount.toFixed()).toBe("5");
   });
 
-  it("needs a price and an amount or a quote: 'An order needs a price and an amount or a quote' (000 §5)", () => {
+  it("needs a price and an amount or a quote: 'An order needs a price and an amount or a quote' (docs/dashboard-rules.md#validation)", () => {
     expect(thrown(() => resolveOrderAmount({ price: "10" })).kind).toBe("bad-input");
     expect(thrown(() => resolveOrderAmount({ price: "10", amount: " ", quote: "" })).kind).toBe("bad-input");
     expect(thrown(() => resolveOrderAmount({ price: "", amount: "1" })).message).toContain("price");
@@ -144,7 +144,7 @@ describe("seed 000 §5 Orders: amount = quote / price", () => {
   });
 });
 
-describe("truncation toward zero (PRODUCT D1)", () => {
+describe("truncation toward zero (docs/decisions.md#d1)", () => {
   it("cuts digits and never rounds, for positive and negative values", () => {
     expect(truncate("1.239", 2).toFixed()).toBe("1.23");
     expect(truncate("-1.239", 2).toFixed()).toBe("-1.23");
@@ -154,7 +154,7 @@ describe("truncation toward zero (PRODUCT D1)", () => {
   });
 });
 
-describe("exchange numbers (001 §9: values longer than 15 characters are big numbers)", () => {
+describe("exchange numbers (docs/exchange-rules.md#limits: values longer than 15 characters are big numbers)", () => {
   it("passes long decimal strings through exactly", () => {
     expect(toDecimalString("123456789012345678.123456789")).toBe("123456789012345678.123456789");
     expect(toDecimalString("0.000000000000000000000001")).toBe("0.000000000000000000000001");
@@ -185,7 +185,7 @@ describe("exchange numbers (001 §9: values longer than 15 characters are big nu
     expect(toDecimalString(12n)).toBe("12");
   });
 
-  it("adds decimal strings exactly: the displayed total is f + l (000 §3)", () => {
+  it("adds decimal strings exactly: the displayed total is f + l (docs/dashboard-rules.md#entities)", () => {
     expect(addDecimals("0.1", "0.2")).toBe("0.3");
     expect(addDecimals("99999999999999999.99999999", "0.00000001")).toBe("100000000000000000");
     expect(addDecimals()).toBe("0");
@@ -204,7 +204,7 @@ function refusal(fn: () => unknown): { exchange: string; kind: string; detail: s
 }
 const badInput = (detail: string) => ({ exchange: "spotdesk", kind: "bad-input", detail });
 
-describe("the number rules at their edges (000 §5, PRODUCT D1)", () => {
+describe("the number rules at their edges (docs/dashboard-rules.md#validation, docs/decisions.md#d1)", () => {
   it("reads a decimal part without a whole part, of one digit or more, with either mark", () => {
     expect(parseUserNumber(".25").toFixed()).toBe("0.25");
     expect(parseUserNumber(",75").toFixed()).toBe("0.75");
@@ -257,7 +257,7 @@ describe("the number rules at their edges (000 §5, PRODUCT D1)", () => {
   });
 });
 
-describe("exchange numbers at their edges (001 §9)", () => {
+describe("exchange numbers at their edges (docs/exchange-rules.md#limits)", () => {
   it("reads a leading plus sign, a decimal part without a whole part and every exponent form", () => {
     expect(toDecimalString("+1.5")).toBe("1.5");
     expect(toDecimalString("-.25")).toBe("-0.25");

@@ -1,5 +1,5 @@
 /**
- * Fixed AES-256-GCM envelope vectors (seed 000 §3, §9; PRODUCT D3). The web, the CLI and the
+ * Fixed AES-256-GCM envelope vectors (docs/dashboard-rules.md#entities, #constants; docs/decisions.md#d3). The web, the CLI and the
  * server can import these to check they read and write the same envelopes:
  * AES key = SHA-256(UTF-8 text of `key`), `data` = IV hex then ciphertext-with-tag hex.
  * Computed once with node:crypto; test/lib/envelope.test.ts recomputes them independently.
@@ -40,7 +40,7 @@ export const ENVELOPE_VECTORS: readonly EnvelopeVector[] = [
     data: "ffffffffffffffffffffffffac33129ce48f403775c5758b914cafae",
   },
   {
-    // a generated key: its 64 hex characters are hashed as text, not decoded as bytes (PRODUCT D3)
+    // a generated key: its 64 hex characters are hashed as text, not decoded as bytes (docs/decisions.md#d3)
     key: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     aesKeyHex: "7b3d979ca8330a94fa7e9e1b466d8b99e0bcdea1ec90596c0dcc8d7ef6b4300c",
     iv: "0c0c0c0c0c0c0c0c0c0c0c0c",

@@ -30,7 +30,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   throw new Error("expected a rejection");
 }
 
-describe("fixed envelope vectors (000 §3 'data (12-byte random IV in hex, then the ciphertext in hex)', PRODUCT D3)", () => {
+describe("fixed envelope vectors (docs/dashboard-rules.md#entities 'data (12-byte random IV in hex, then the ciphertext in hex)', docs/decisions.md#d3)", () => {
   for (const v of ENVELOPE_VECTORS) {
     it(`matches node:crypto for a ${v.key.length}-character key and ${v.plain.length}-character text`, async () => {
       expect(createHash("sha256").update(v.key, "utf8").digest("hex")).toBe(v.aesKeyHex);
@@ -43,7 +43,7 @@ describe("fixed envelope vectors (000 §3 'data (12-byte random IV in hex, then 
     });
   }
 
-  it("derives the AES-256 key as SHA-256 of the key's UTF-8 text (PRODUCT D3)", async () => {
+  it("derives the AES-256 key as SHA-256 of the key's UTF-8 text (docs/decisions.md#d3)", async () => {
     const v = ENVELOPE_VECTORS[0]!;
     // A key imported from the expected raw bytes decrypts what deriveAesKey's key encrypted.
     const raw = await crypto.subtle.importKey("raw", hexToBytes(v.aesKeyHex), { name: "AES-GCM" }, false, ["decrypt"]);
@@ -55,7 +55,7 @@ describe("fixed envelope vectors (000 §3 'data (12-byte random IV in hex, then 
     expect(derived.extractable).toBe(false);
   });
 
-  it("seals credentials into the seed's envelope {data, pair, active} (000 §3)", async () => {
+  it("seals credentials into the seed's envelope {data, pair, active} (docs/dashboard-rules.md#entities)", async () => {
     const v = ENVELOPE_VECTORS[1]!;
     const envelope = await sealCredentials({ api: "k-123", secret: "s-456" }, "BTC/USDT", v.key, hexToBytes(v.iv));
     expect(envelope).toEqual({ data: v.data, pair: "BTC/USDT", active: true });
@@ -63,8 +63,8 @@ describe("fixed envelope vectors (000 §3 'data (12-byte random IV in hex, then 
   });
 });
 
-describe("envelopes (seed 000 §5 'Cipher: AES-GCM 256-bit', §9 '12-byte IV')", () => {
-  it("starts data with a fresh random 12-byte IV in hex on every seal (000 §3)", async () => {
+describe("envelopes (docs/dashboard-rules.md#validation 'Cipher: AES-GCM 256-bit', docs/dashboard-rules.md#constants '12-byte IV')", () => {
+  it("starts data with a fresh random 12-byte IV in hex on every seal (docs/dashboard-rules.md#entities)", async () => {
     const a = await encryptText("same", "0123456789abcdef");
     const b = await encryptText("same", "0123456789abcdef");
     expect(a.slice(0, 24)).toMatch(/^[0-9a-f]{24}$/);
@@ -119,13 +119,13 @@ describe("envelopes (seed 000 §5 'Cipher: AES-GCM 256-bit', §9 '12-byte IV')",
     expect((await rejection(encryptText("x", "0123456789abcdef", new Uint8Array(16)))).message).toContain("12 bytes");
   });
 
-  it("accepts entered keys of 16, 24 or 32 characters and generated 64-hex keys: 'Length must be 16, 24 or 32 when entered' (000 §5)", () => {
+  it("accepts entered keys of 16, 24 or 32 characters and generated 64-hex keys: 'Length must be 16, 24 or 32 when entered' (docs/dashboard-rules.md#validation)", () => {
     for (const n of [16, 24, 32]) expect(validateEncryptionKey("k".repeat(n))).toBeUndefined();
     for (const n of [0, 15, 17, 31, 33, 64]) expect(validateEncryptionKey("k".repeat(n))).toBeDefined();
     expect(validateEncryptionKey(generateEncryptionKey())).toBeUndefined();
   });
 
-  it("generates '32 random bytes as hex' (000 §5)", () => {
+  it("generates '32 random bytes as hex' (docs/dashboard-rules.md#validation)", () => {
     const key = generateEncryptionKey();
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(generateEncryptionKey()).not.toBe(key);

@@ -3,8 +3,8 @@ import { ERROR_KINDS, EXIT_CODES, ExchangeError, isExchangeError } from "../../l
 import { exchangeSymbol, normalizePair, parsePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 
-describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
-  it("writes the message in the seed's form and keeps the detail apart (001 §8)", () => {
+describe("docs/exchange-rules.md#errors error form 'ExchangeId: {id}, msg: {message}'", () => {
+  it("writes the message in the seed's form and keeps the detail apart (docs/exchange-rules.md#errors)", () => {
     const error = new ExchangeError("bybit", "Insufficient balance", { kind: "insufficient-funds", code: 170131 });
     expect(error.message).toBe("ExchangeId: bybit, msg: Insufficient balance");
     expect(error.detail).toBe("Insufficient balance");
@@ -17,7 +17,7 @@ describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
     expect(isExchangeError(new Error("x"))).toBe(false);
   });
 
-  it("carries 'an optional code' only when there is one (001 §8)", () => {
+  it("carries 'an optional code' only when there is one (docs/exchange-rules.md#errors)", () => {
     const error = new ExchangeError("htx", "No account found for spot trading for this api key", { kind: "auth" });
     expect(error.code).toBeUndefined();
     expect(error.toJSON()).toEqual({
@@ -39,7 +39,7 @@ describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
     expect(error.retryAfterMs).toBe(1000);
   });
 
-  it("has a distinct non-zero exit code per kind (PRODUCT CLI surface); config shares bad-input's 2 (docs/cli.md)", () => {
+  it("has a distinct non-zero exit code per kind (docs/product.md#cli-surface); config shares bad-input's 2 (docs/cli.md)", () => {
     const kinds = ERROR_KINDS.filter((kind) => kind !== "config");
     const codes = kinds.map((kind) => EXIT_CODES[kind]);
     expect(new Set(codes).size).toBe(kinds.length);
@@ -51,7 +51,7 @@ describe("seed 001 §8 error form 'ExchangeId: {id}, msg: {message}'", () => {
   });
 });
 
-describe("seed 001 §3 'side: Buy or Sell, produced by a shared side parser'", () => {
+describe("docs/exchange-rules.md#entities 'side: Buy or Sell, produced by a shared side parser'", () => {
   it("reads every exchange's buy spelling as Buy", () => {
     for (const raw of [
       "buy",
@@ -83,7 +83,7 @@ describe("seed 001 §3 'side: Buy or Sell, produced by a shared side parser'", (
   });
 });
 
-describe("pairs (seed 000 §2 'Pair (like BTC/USDT)', seed 001 §7 symbol formats)", () => {
+describe("pairs (docs/dashboard-rules.md#screens 'Pair (like BTC/USDT)', docs/exchange-rules.md#calls symbol formats)", () => {
   it("parses BASE/QUOTE and upper-cases it", () => {
     expect(parsePair("btc/usdt")).toEqual({ base: "BTC", quote: "USDT" });
     expect(parsePair(" 1INCH/USDT ")).toEqual({ base: "1INCH", quote: "USDT" });
@@ -107,7 +107,7 @@ describe("pairs (seed 000 §2 'Pair (like BTC/USDT)', seed 001 §7 symbol format
     }
   });
 
-  it("writes 'BTC-USDT, BTCUSDT or BTC_USDT, in lower or upper case' (001 §7)", () => {
+  it("writes 'BTC-USDT, BTCUSDT or BTC_USDT, in lower or upper case' (docs/exchange-rules.md#calls)", () => {
     expect(exchangeSymbol("btc/usdt", "-")).toBe("BTC-USDT");
     expect(exchangeSymbol("BTC/USDT", "")).toBe("BTCUSDT");
     expect(exchangeSymbol("BTC/USDT", "_")).toBe("BTC_USDT");

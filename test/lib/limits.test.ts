@@ -4,7 +4,7 @@ import { assertBatchSize, assertSupported, isSupported } from "../../exchanges/c
 import { ExchangeError } from "../../lib/errors.js";
 import { REAL_EXCHANGE_IDS, type RealExchangeId } from "../../lib/types.js";
 
-/** Seed 001 §9, verbatim: exchange | open-orders limit | create batch max | cancel batch max. */
+/** docs/exchange-rules.md#limits, verbatim: exchange | open-orders limit | create batch max | cancel batch max. */
 const SEED_TABLE: Record<RealExchangeId, [open: number | "unlimited", create: number, cancel: number]> = {
   bingx: [500, 10, 10],
   bitget: [100, 50, 50],
@@ -33,46 +33,46 @@ function thrown(fn: () => void): ExchangeError {
   throw new Error("expected a throw");
 }
 
-describe("seed 001 §9 Business constants and limits", () => {
-  it("holds a row for each of the fifteen exchanges (001 §1)", () => {
+describe("docs/exchange-rules.md#limits Business constants and limits", () => {
+  it("holds a row for each of the fifteen exchanges (docs/exchange-rules.md#operations)", () => {
     for (const id of REAL_EXCHANGE_IDS) expect(CATALOGUE[id].limits, id).toBeDefined();
   });
 
   for (const id of REAL_EXCHANGE_IDS) {
     const [open, create, cancel] = SEED_TABLE[id];
-    it(`gives ${id} open-orders ${open}, create batch max ${create}, cancel batch max ${cancel} (001 §9)`, () => {
-      // PRODUCT D10: 0 and "unlimited" mean no cap of ours (null).
+    it(`gives ${id} open-orders ${open}, create batch max ${create}, cancel batch max ${cancel} (docs/exchange-rules.md#limits)`, () => {
+      // docs/decisions.md#d10: 0 and "unlimited" mean no cap of ours (null).
       expect(CATALOGUE[id].limits.openOrders).toBe(open === "unlimited" || open === 0 ? null : open);
       expect(CATALOGUE[id].limits.createBatch).toBe(create);
       expect(CATALOGUE[id].limits.cancelBatch).toBe(cancel);
     });
   }
 
-  it("treats 'A maximum of 0 means the operation is unsupported' (001 §9)", () => {
+  it("treats 'A maximum of 0 means the operation is unsupported' (docs/exchange-rules.md#limits)", () => {
     for (const id of REAL_EXCHANGE_IDS) {
       expect(isSupported(id, "createBatch"), `${id} createBatch`).toBe(CATALOGUE[id].limits.createBatch > 0);
       expect(isSupported(id, "cancelBatch"), `${id} cancelBatch`).toBe(CATALOGUE[id].limits.cancelBatch > 0);
     }
   });
 
-  it("marks 'cancel all: bitrue, coinstore, okx, probit' unsupported, and only those (001 §9)", () => {
+  it("marks 'cancel all: bitrue, coinstore, okx, probit' unsupported, and only those (docs/exchange-rules.md#limits)", () => {
     const unsupported = REAL_EXCHANGE_IDS.filter((id) => !isSupported(id, "cancelAll"));
     expect(unsupported.sort()).toEqual(["bitrue", "coinstore", "okx", "probit"]);
   });
 
-  it("marks 'batch: bitrue, bitteam, lbank, probit' unsupported; gate's batch is supported (001 §9, PRODUCT D10)", () => {
+  it("marks 'batch: bitrue, bitteam, lbank, probit' unsupported; gate's batch is supported (docs/exchange-rules.md#limits, docs/decisions.md#d10)", () => {
     const noBatch = REAL_EXCHANGE_IDS.filter((id) => !isSupported(id, "createBatch"));
     expect(noBatch.sort()).toEqual(["bitrue", "bitteam", "lbank", "probit"]);
     expect(isSupported("gate", "createBatch")).toBe(true);
     expect(isSupported("gate", "cancelBatch")).toBe(true);
   });
 
-  it("marks 'cancel batch: kucoin, mexc' unsupported beside the no-batch exchanges (001 §9)", () => {
+  it("marks 'cancel batch: kucoin, mexc' unsupported beside the no-batch exchanges (docs/exchange-rules.md#limits)", () => {
     const noCancelBatch = REAL_EXCHANGE_IDS.filter((id) => !isSupported(id, "cancelBatch"));
     expect(noCancelBatch.sort()).toEqual(["bitrue", "bitteam", "kucoin", "lbank", "mexc", "probit"]);
   });
 
-  it("supports the single-order operations everywhere (001 §1)", () => {
+  it("supports the single-order operations everywhere (docs/exchange-rules.md#operations)", () => {
     const always: Operation[] = ["createOrder", "cancelOrder", "fetchOrder", "fetchOpenOrders", "fetchBalances"];
     for (const id of REAL_EXCHANGE_IDS) for (const op of always) expect(isSupported(id, op), `${id} ${op}`).toBe(true);
   });
@@ -82,8 +82,8 @@ describe("seed 001 §9 Business constants and limits", () => {
   });
 });
 
-describe("seed 001 §5 validation messages", () => {
-  it('throws "Not supported for {exchange id}" for an unsupported operation (001 §5)', () => {
+describe("docs/exchange-rules.md#validation validation messages", () => {
+  it('throws "Not supported for {exchange id}" for an unsupported operation (docs/exchange-rules.md#validation)', () => {
     const error = thrown(() => assertSupported("okx", "cancelAll"));
     expect(error.message).toBe("ExchangeId: okx, msg: Not supported for okx");
     expect(error.detail).toBe("Not supported for okx");
@@ -91,7 +91,7 @@ describe("seed 001 §5 validation messages", () => {
     expect(() => assertSupported("bybit", "cancelAll")).not.toThrow();
   });
 
-  it("rejects an over-long batch create with \"Maximum for 'createBatch' is: {max}\" (001 §5)", () => {
+  it("rejects an over-long batch create with \"Maximum for 'createBatch' is: {max}\" (docs/exchange-rules.md#validation)", () => {
     for (const id of REAL_EXCHANGE_IDS) {
       const max = CATALOGUE[id].limits.createBatch;
       if (max === 0) continue;
@@ -103,13 +103,13 @@ describe("seed 001 §5 validation messages", () => {
     }
   });
 
-  it("rejects an over-long batch cancel with \"Maximum for 'cancelBatch' is: {max}\" (001 §5)", () => {
+  it("rejects an over-long batch cancel with \"Maximum for 'cancelBatch' is: {max}\" (docs/exchange-rules.md#validation)", () => {
     expect(() => assertBatchSize("gate", "cancelBatch", 20)).not.toThrow();
     expect(thrown(() => assertBatchSize("gate", "cancelBatch", 21)).detail).toBe("Maximum for 'cancelBatch' is: 20");
     expect(thrown(() => assertBatchSize("htx", "cancelBatch", 51)).detail).toBe("Maximum for 'cancelBatch' is: 50");
   });
 
-  it('answers a batch on an exchange without batches with "Not supported for {exchange id}", not a maximum of 0 (001 §5, §9)', () => {
+  it('answers a batch on an exchange without batches with "Not supported for {exchange id}", not a maximum of 0 (docs/exchange-rules.md#validation, #limits)', () => {
     const error = thrown(() => assertBatchSize("mexc", "cancelBatch", 1));
     expect(error.detail).toBe("Not supported for mexc");
     expect(error.kind).toBe("unsupported");
@@ -122,7 +122,7 @@ describe("seed 001 §5 validation messages", () => {
     expect(error.detail).toBe("Nothing to do: 'createBatch' needs at least one item");
   });
 
-  it("lists as unsupported exactly the batches with a maximum of 0 and the seed's cancel-all exceptions (001 §9)", () => {
+  it("lists as unsupported exactly the batches with a maximum of 0 and the seed's cancel-all exceptions (docs/exchange-rules.md#limits)", () => {
     const noCancelAll = new Set(["bitrue", "coinstore", "okx", "probit"]);
     for (const id of [...REAL_EXCHANGE_IDS, "paper" as const]) {
       const expected = [

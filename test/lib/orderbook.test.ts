@@ -47,7 +47,7 @@ function expectSameBook(book: OrderBook, ref: ReferenceBook, where: string): voi
   expect(ours, where).toEqual(theirs);
 }
 
-describe("order book model: sorted sides, snapshot, delta (issue 2, seed 001 §4)", () => {
+describe("order book model: sorted sides, snapshot, delta (issue 2, docs/exchange-rules.md#states)", () => {
   it("sorts bids descending and asks ascending, best first", () => {
     const book = new OrderBook();
     book.applySnapshot(
@@ -78,7 +78,7 @@ describe("order book model: sorted sides, snapshot, delta (issue 2, seed 001 §4
     expect(book.bestAsk()).toEqual(["103", "2"]);
   });
 
-  it("removes a level on amount 0: 'An amount of 0 removes a level' (001 §4)", () => {
+  it("removes a level on amount 0: 'An amount of 0 removes a level' (docs/exchange-rules.md#states)", () => {
     const book = new OrderBook();
     book.applySnapshot([["100", "1"]], [["101", "1"]]);
     book.applyDelta("bid", "100", "0");
@@ -263,7 +263,7 @@ describe("order book model: exact decimal prices (issue 2: never binary floats a
     ]);
   });
 
-  it("keeps amounts as the exact strings given, beyond 15 digits (001 §9)", () => {
+  it("keeps amounts as the exact strings given, beyond 15 digits (docs/exchange-rules.md#limits)", () => {
     const book = new OrderBook();
     book.applyDelta("bid", "100", "0.10000000000000000001");
     book.applyDelta("ask", "101", "123456789012345678.5");
@@ -336,7 +336,7 @@ describe("order book model: exact decimal prices (issue 2: never binary floats a
   });
 });
 
-describe("order book model: mid price and spread (seed 000 §2 middle row)", () => {
+describe("order book model: mid price and spread (docs/dashboard-rules.md#screens middle row)", () => {
   it("computes the mid and the spread percent exactly", () => {
     const book = new OrderBook();
     book.applySnapshot([["30000.10", "1"]], [["30000.30", "1"]]);
@@ -354,8 +354,8 @@ describe("order book model: mid price and spread (seed 000 §2 middle row)", () 
   });
 });
 
-describe("cumulative rows (seed 000 §2 'Hovering a row highlights the cumulative rows')", () => {
-  it("sums amount and total (price times amount, 001 §3) from the best level outward", () => {
+describe("cumulative rows (docs/dashboard-rules.md#screens 'Hovering a row highlights the cumulative rows')", () => {
+  it("sums amount and total (price times amount, docs/exchange-rules.md#entities) from the best level outward", () => {
     const rows = cumulativeRows([
       ["100.5", "2"],
       ["100", "0.1"],

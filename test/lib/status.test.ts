@@ -6,8 +6,8 @@ import { type ExchangeId, REAL_EXCHANGE_IDS } from "../../lib/types.js";
 // derived status).
 const GENERAL_EXCHANGES = REAL_EXCHANGE_IDS.filter((id) => id !== "lbank") as ExchangeId[];
 
-describe("seed 001 §4 Normalized order status — general table", () => {
-  it("maps 'new, live, accepted, created, submitted, submitting, partially filled, untriggered, executing' to open (001 §4)", () => {
+describe("docs/exchange-rules.md#states Normalized order status — general table", () => {
+  it("maps 'new, live, accepted, created, submitted, submitting, partially filled, untriggered, executing' to open (docs/exchange-rules.md#states)", () => {
     for (const raw of [
       "new",
       "live",
@@ -23,12 +23,12 @@ describe("seed 001 §4 Normalized order status — general table", () => {
     }
   });
 
-  it("maps 'filled, executed' to closed (001 §4)", () => {
+  it("maps 'filled, executed' to closed (docs/exchange-rules.md#states)", () => {
     expect(normalizeStatus("okx", "filled")).toBe("closed");
     expect(normalizeStatus("bitteam", "executed")).toBe("closed");
   });
 
-  it("maps 'cancelled or canceled, rejected, expired, pending cancel, failed, deactivated, not found' to canceled (001 §4)", () => {
+  it("maps 'cancelled or canceled, rejected, expired, pending cancel, failed, deactivated, not found' to canceled (docs/exchange-rules.md#states)", () => {
     for (const raw of [
       "cancelled",
       "canceled",
@@ -43,17 +43,17 @@ describe("seed 001 §4 Normalized order status — general table", () => {
     }
   });
 
-  it("maps partially canceled to canceled: 'On some exchanges partially canceled also counts as canceled' (001 §4, PRODUCT D9)", () => {
+  it("maps partially canceled to canceled: 'On some exchanges partially canceled also counts as canceled' (docs/exchange-rules.md#states, docs/decisions.md#d9)", () => {
     // bitmart v4 documents `partially_canceled`; bybit v5 documents `PartiallyFilledCanceled`.
     expect(normalizeStatus("bitmart", "partially_canceled")).toBe("canceled");
     expect(normalizeStatus("bybit", "PartiallyFilledCanceled")).toBe("canceled");
-    // PRODUCT D9: other spellings of partially canceled follow the general rule, even the mexc
+    // docs/decisions.md#d9: other spellings of partially canceled follow the general rule, even the mexc
     // spelling on an exchange that does not document it.
     expect(normalizeStatus("xt", "PARTIALLY_CANCELED")).toBe("canceled");
     expect(normalizeStatus("mexc", "partially_canceled")).toBe("canceled");
   });
 
-  it("yields undefined for an unknown status: 'An unknown status yields undefined' (001 §4)", () => {
+  it("yields undefined for an unknown status: 'An unknown status yields undefined' (docs/exchange-rules.md#states)", () => {
     for (const id of GENERAL_EXCHANGES) {
       expect(normalizeStatus(id, "weird-status"), id).toBeUndefined();
       expect(normalizeStatus(id, ""), id).toBeUndefined();
@@ -62,7 +62,7 @@ describe("seed 001 §4 Normalized order status — general table", () => {
     }
   });
 
-  it("yields undefined for statuses named like object properties, never a prototype value (001 §4)", () => {
+  it("yields undefined for statuses named like object properties, never a prototype value (docs/exchange-rules.md#states)", () => {
     for (const raw of ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"]) {
       expect(normalizeStatus("okx", raw), raw).toBeUndefined();
       expect(normalizeStatus("htx", raw), raw).toBeUndefined();
@@ -94,7 +94,7 @@ describe("seed 001 §4 Normalized order status — general table", () => {
   });
 });
 
-describe("seed 001 §4 — each exchange's documented spellings", () => {
+describe("docs/exchange-rules.md#states — each exchange's documented spellings", () => {
   const cases: [ExchangeId, string, "open" | "closed" | "canceled"][] = [
     // bingx spot: NEW, PENDING, PARTIALLY_FILLED, FILLED, CANCELED, FAILED
     ["bingx", "NEW", "open"],
@@ -161,7 +161,7 @@ describe("seed 001 §4 — each exchange's documented spellings", () => {
     ["okx", "filled", "closed"],
     ["okx", "canceled", "canceled"],
     ["okx", "mmp_canceled", "canceled"],
-    // probit: open, filled, cancelled — PRODUCT D9: normalized by the general rule
+    // probit: open, filled, cancelled — docs/decisions.md#d9: normalized by the general rule
     ["probit", "open", "open"],
     ["probit", "filled", "closed"],
     ["probit", "cancelled", "canceled"],
@@ -174,12 +174,12 @@ describe("seed 001 §4 — each exchange's documented spellings", () => {
     ["xt", "EXPIRED", "canceled"],
   ];
   for (const [exchange, raw, expected] of cases) {
-    it(`maps ${exchange} '${raw}' to ${expected} (001 §4)`, () => {
+    it(`maps ${exchange} '${raw}' to ${expected} (docs/exchange-rules.md#states)`, () => {
       expect(normalizeStatus(exchange, raw)).toBe(expected);
     });
   }
 
-  it("normalizes probit's statuses by the general rule instead of passing them through (PRODUCT D9)", () => {
+  it("normalizes probit's statuses by the general rule instead of passing them through (docs/decisions.md#d9)", () => {
     // The seed's "probit passes the raw status string through unchanged" is overridden: a script
     // filtering on `canceled` must work on every exchange.
     expect(normalizeStatus("probit", "cancelled")).toBe("canceled");
@@ -187,21 +187,21 @@ describe("seed 001 §4 — each exchange's documented spellings", () => {
   });
 });
 
-describe("seed 001 §4 exceptions", () => {
-  it("maps htx partial-canceled to open: 'htx: partial-canceled counts as open' (001 §4, PRODUCT D9)", () => {
+describe("docs/exchange-rules.md#states exceptions", () => {
+  it("maps htx partial-canceled to open: 'htx: partial-canceled counts as open' (docs/exchange-rules.md#states, docs/decisions.md#d9)", () => {
     expect(normalizeStatus("htx", "partial-canceled")).toBe("open");
   });
 
-  it("maps htx canceling to canceled: 'canceling counts as canceled' (001 §4)", () => {
+  it("maps htx canceling to canceled: 'canceling counts as canceled' (docs/exchange-rules.md#states)", () => {
     expect(normalizeStatus("htx", "canceling")).toBe("canceled");
   });
 
-  it("keeps the htx exceptions on htx only (001 §4)", () => {
+  it("keeps the htx exceptions on htx only (docs/exchange-rules.md#states)", () => {
     expect(normalizeStatus("okx", "partial-canceled")).toBe("canceled");
     expect(normalizeStatus("okx", "canceling")).toBeUndefined();
   });
 
-  it("maps lbank -1, 3 and 4 to canceled, 0 and 1 to open, 2 to closed (001 §4)", () => {
+  it("maps lbank -1, 3 and 4 to canceled, 0 and 1 to open, 2 to closed (docs/exchange-rules.md#states)", () => {
     expect(normalizeStatus("lbank", -1)).toBe("canceled");
     expect(normalizeStatus("lbank", 3)).toBe("canceled");
     expect(normalizeStatus("lbank", 4)).toBe("canceled");
@@ -213,44 +213,44 @@ describe("seed 001 §4 exceptions", () => {
     expect(normalizeStatus("lbank", "2")).toBe("closed");
   });
 
-  it("yields undefined for lbank codes and words outside its numeric list (001 §4)", () => {
+  it("yields undefined for lbank codes and words outside its numeric list (docs/exchange-rules.md#states)", () => {
     expect(normalizeStatus("lbank", 5)).toBeUndefined();
     expect(normalizeStatus("lbank", -2)).toBeUndefined();
     expect(normalizeStatus("lbank", "filled")).toBeUndefined();
   });
 
-  it("maps mexc 'PARTIALLY_CANCELED' to open: 'On the exchange that uses the 'PARTIALLY_CANCELED' variant, that status maps to open' (001 §4, PRODUCT D9)", () => {
+  it("maps mexc 'PARTIALLY_CANCELED' to open: 'On the exchange that uses the 'PARTIALLY_CANCELED' variant, that status maps to open' (docs/exchange-rules.md#states, docs/decisions.md#d9)", () => {
     expect(normalizeStatus("mexc", "PARTIALLY_CANCELED")).toBe("open");
   });
 
-  it("maps bybit Triggered to canceled: 'On bybit, triggered counts as canceled' (001 §4)", () => {
+  it("maps bybit Triggered to canceled: 'On bybit, triggered counts as canceled' (docs/exchange-rules.md#states)", () => {
     expect(normalizeStatus("bybit", "Triggered")).toBe("canceled");
     // not a general word: elsewhere it is unknown
     expect(normalizeStatus("okx", "Triggered")).toBeUndefined();
   });
 });
 
-describe("seed 001 §4 kucoin derives the status", () => {
-  it("is closed 'if dealSize is above 0 and there is no cancel flag' (001 §4)", () => {
+describe("docs/exchange-rules.md#states kucoin derives the status", () => {
+  it("is closed 'if dealSize is above 0 and there is no cancel flag' (docs/exchange-rules.md#states)", () => {
     expect(kucoinStatus({ isActive: false, cancelExist: false, dealSize: "0.5" })).toBe("closed");
   });
 
-  it("is canceled 'if the order is inactive and has a cancel flag' (001 §4)", () => {
+  it("is canceled 'if the order is inactive and has a cancel flag' (docs/exchange-rules.md#states)", () => {
     expect(kucoinStatus({ isActive: false, cancelExist: true, dealSize: "0" })).toBe("canceled");
     expect(kucoinStatus({ isActive: false, cancelExist: true, dealSize: "0.2" })).toBe("canceled");
   });
 
-  it("is open 'Otherwise' (001 §4)", () => {
+  it("is open 'Otherwise' (docs/exchange-rules.md#states)", () => {
     expect(kucoinStatus({ isActive: true, cancelExist: false, dealSize: "0" })).toBe("open");
     expect(kucoinStatus({ isActive: true, cancelExist: true, dealSize: "0" })).toBe("open");
     expect(kucoinStatus({ isActive: false, cancelExist: false, dealSize: "" })).toBe("open");
   });
 
-  it("keeps an active, partially dealt order open: 'partially filled' is open (001 §4)", () => {
+  it("keeps an active, partially dealt order open: 'partially filled' is open (docs/exchange-rules.md#states)", () => {
     expect(kucoinStatus({ isActive: true, cancelExist: false, dealSize: "0.1" })).toBe("open");
   });
 
-  it("compares dealSize exactly, beyond 15 digits (001 §9)", () => {
+  it("compares dealSize exactly, beyond 15 digits (docs/exchange-rules.md#limits)", () => {
     expect(kucoinStatus({ isActive: false, cancelExist: false, dealSize: "0.000000000000000000001" })).toBe("closed");
   });
 });

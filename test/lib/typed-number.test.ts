@@ -41,7 +41,7 @@ describe("numbers typed on the command line (docs/orders.md)", () => {
     }
   });
 
-  it("refuses digits beyond the pair's decimals, naming them (PRODUCT D1)", () => {
+  it("refuses digits beyond the pair's decimals, naming them (docs/decisions.md#d1)", () => {
     expect(thrown(() => parseTypedNumber("65000.123", "price", { decimals: 2, pair: "BTC/USDT" })).detail).toBe(
       "Invalid price '65000.123': BTC/USDT prices allow at most 2 decimals",
     );

@@ -430,7 +430,7 @@ describe("paper refuses what it cannot do", () => {
     expect(readFileSync(paperStateFile(dir, "default"), "utf8")).toBe(before);
   });
 
-  it("an amount that truncates to zero at the pair's decimals is 'Incorrect amount / It is zero!' (PRODUCT D1)", async () => {
+  it("an amount that truncates to zero at the pair's decimals is 'Incorrect amount / It is zero!' (docs/decisions.md#d1)", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     const error = await rejection(paper.createOrder({ pair: BTC, side: "Buy", amount: "0.0000001", price: "60000" }));
     expect(error.message).toBe("ExchangeId: paper, msg: Incorrect amount / It is zero!");
@@ -438,7 +438,7 @@ describe("paper refuses what it cannot do", () => {
     expect(price.kind).toBe("bad-input");
   });
 
-  it("price and amount are truncated toward zero to the pair's decimals (PRODUCT D1)", async () => {
+  it("price and amount are truncated toward zero to the pair's decimals (docs/decisions.md#d1)", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     const order = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.0123456789", price: "50000.129" });
     expect(order).toMatchObject({ amount: "0.012345", price: "50000.12" });
@@ -459,7 +459,7 @@ describe("paper refuses what it cannot do", () => {
   });
 });
 
-describe("paper batches (seed 001 §5, LIMITS.paper)", () => {
+describe("paper batches (docs/exchange-rules.md#validation, LIMITS.paper)", () => {
   it("createBatch places every item with its own generated client order id", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     const orders = await paper.createBatch(BTC, [

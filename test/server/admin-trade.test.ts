@@ -33,7 +33,7 @@ const trade = (path: AccountPath, token: string, extra: Record<string, string> =
   headers: { path: pathHeader(path), ...extra },
 });
 
-describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", () => {
+describe("clients, API keys and admin calls (docs/api.md#calls, docs/decisions.md#d5, #d13)", () => {
   it("a fresh install lists one demo client with a paper account", async () => {
     const clients = await call(server, "GET", "/token/clients", { token: admin.session.accessToken });
     expect(clients.body).toEqual(["Demo"]);
@@ -43,7 +43,7 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     ]);
   });
 
-  it("stores the API-key envelope exactly as sent, never in clear, and removes it (seed 000 §3)", async () => {
+  it("stores the API-key envelope exactly as sent, never in clear, and removes it (docs/dashboard-rules.md#entities)", async () => {
     const envelope = await sealCredentials({ api: "AK-visible-in-clear?", secret: "SK-very-secret" }, "btc/usdt", KEY);
     const set = await call(server, "POST", "/token/admin/apikeys", {
       token: admin.session.accessToken,
@@ -76,7 +76,7 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     expect(again.status).toBe(404);
   });
 
-  it("permits, lists, reads, re-scopes and removes users (seed 000 §7 admin calls)", async () => {
+  it("permits, lists, reads, re-scopes and removes users (docs/api.md#calls admin calls)", async () => {
     const permit = await call(server, "POST", "/token/admin/user", {
       token: admin.session.accessToken,
       body: { userId: "ops@example.com", scope: ["Demo"] },
@@ -111,7 +111,7 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     expect(gone.body).toEqual({ code: 606, msg: API_ERROR_MESSAGES[606] });
   });
 
-  it("sets and removes token pairs (seed 000 §7 /token/pair)", async () => {
+  it("sets and removes token pairs (docs/api.md#calls /token/pair)", async () => {
     const set = await call(server, "POST", "/token/pair", {
       token: admin.session.accessToken,
       body: { exchangeId: "paper", pair: "btc/usdt", decimals: { price: 1, amount: 3 } },
@@ -129,7 +129,7 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     expect((await call(server, "GET", "/token/pair", { token: admin.session.accessToken })).body).toEqual([]);
   });
 
-  it("refuses every admin call to a user without the admin flag (PRODUCT D5)", async () => {
+  it("refuses every admin call to a user without the admin flag (docs/decisions.md#d5)", async () => {
     const user = await permitAndRegister(server, admin, "t@example.com", "all");
     const t = user.session.accessToken;
     for (const [method, path, body] of [
@@ -151,7 +151,7 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
     expect(await server.storage.countUsers()).toBe(2);
   });
 
-  it("a user scoped to one client cannot see, read or trade another's accounts (seed 000 §6)", async () => {
+  it("a user scoped to one client cannot see, read or trade another's accounts (docs/dashboard-rules.md#roles)", async () => {
     await call(server, "POST", "/token/admin/apikeys", {
       token: admin.session.accessToken,
       body: { path: ACME_PAPER, apis: { data: "", pair: "ETH/USDT", active: true } },
@@ -178,7 +178,7 @@ describe("clients, API keys and admin calls (seed 000 §7, PRODUCT D5, D13)", ()
   });
 });
 
-describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", () => {
+describe("trading through the exchange layer (docs/api.md#calls, docs/decisions.md#d1, #d2)", () => {
   it("trades on paper end to end: balances, create, open orders, cancel, cancel-all", async () => {
     const t = admin.session.accessToken;
     const balances = await call(server, "GET", "/token/trade/balances", trade(DEMO, t));
@@ -272,7 +272,7 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
     expect(orders.body).toHaveLength(25);
   });
 
-  it("truncates price and amount to the token pair's decimals before the zero check (PRODUCT D1)", async () => {
+  it("truncates price and amount to the token pair's decimals before the zero check (docs/decisions.md#d1)", async () => {
     const t = admin.session.accessToken;
     await call(server, "POST", "/token/pair", {
       token: t,
@@ -291,7 +291,7 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
     expect(ok.body).toMatchObject({ price: "1000", amount: "0.01" });
   });
 
-  it("answers 608 with the exchange's message and kind when the exchange refuses (PRODUCT D2)", async () => {
+  it("answers 608 with the exchange's message and kind when the exchange refuses (docs/decisions.md#d2)", async () => {
     const t = admin.session.accessToken;
     const r = await call(server, "POST", "/token/trade/order/create", {
       ...trade(DEMO, t),
@@ -303,7 +303,7 @@ describe("trading through the exchange layer (seed 000 §7, PRODUCT D1, D2)", ()
     expect(r.body.kind).toBe("insufficient-funds");
   });
 
-  it("answers 609 when the stored envelope cannot be opened with the key, 601 without a key (seed 000 §8)", async () => {
+  it("answers 609 when the stored envelope cannot be opened with the key, 601 without a key (docs/api.md#errors)", async () => {
     const t = admin.session.accessToken;
     const envelope = await sealCredentials({ api: "a", secret: "s" }, "BTC/USDT", KEY);
     await call(server, "POST", "/token/admin/apikeys", { token: t, body: { path: ACME, apis: envelope } });

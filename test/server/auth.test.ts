@@ -19,8 +19,8 @@ afterEach(async () => {
   await server?.cleanup();
 });
 
-describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
-  it("writes a one-time setup code to setup-code (0600) on an empty database and makes its account the first admin with scope all (PRODUCT D5, D18)", async () => {
+describe("sign-in (docs/api.md#calls, docs/decisions.md#d5, #d7, #d8, #d18)", () => {
+  it("writes a one-time setup code to setup-code (0600) on an empty database and makes its account the first admin with scope all (docs/decisions.md#d5, #d18)", async () => {
     server = await startTestServer();
     const file = join(server.dataDir, "setup-code");
     expect(readFileSync(file, "utf8").trim()).toBe(server.setupCode);
@@ -54,7 +54,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.admin).toBe(true);
   });
 
-  it("refuses registration and codes for an e-mail no admin permitted with 606 (PRODUCT D5)", async () => {
+  it("refuses registration and codes for an e-mail no admin permitted with 606 (docs/decisions.md#d5)", async () => {
     server = await startTestServer();
     await registerFirstAdmin(server);
     const code = await call(server, "POST", "/code", { headers: { email: "stranger@example.com" } });
@@ -66,7 +66,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(reg.body.code).toBe(606);
   });
 
-  it("sends 8-character codes from the unambiguous alphabet to outbox.jsonl and logs them masked (PRODUCT D8, D18)", async () => {
+  it("sends 8-character codes from the unambiguous alphabet to outbox.jsonl and logs them masked (docs/decisions.md#d8, #d18)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     await call(server, "POST", "/token/admin/user", {
@@ -131,7 +131,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(right.status).toBe(200);
   });
 
-  it("expires codes after 10 minutes (PRODUCT D8)", async () => {
+  it("expires codes after 10 minutes (docs/decisions.md#d8)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     await call(server, "POST", "/token/admin/user", {
@@ -147,7 +147,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(r.status).toBe(401);
   });
 
-  it("answers 604 to the sixth code request for one e-mail within an hour (PRODUCT D8)", async () => {
+  it("answers 604 to the sixth code request for one e-mail within an hour (docs/decisions.md#d8)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     await call(server, "POST", "/token/admin/user", {
@@ -163,7 +163,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect((await call(server, "POST", "/code", { headers: { email: "t@example.com" } })).status).toBe(200);
   });
 
-  it("refuses a password shorter than 8 characters and a code that is not 8 characters (seed 000 §5)", async () => {
+  it("refuses a password shorter than 8 characters and a code that is not 8 characters (docs/dashboard-rules.md#validation)", async () => {
     server = await startTestServer();
     const short = await call(server, "POST", "/register", {
       headers: { email: "a@example.com", password: "short", code: server.setupCode! },
@@ -177,7 +177,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(await server.storage.countUsers()).toBe(0);
   });
 
-  it("answers 605 when the timestamp is more than 30 s from the server clock (PRODUCT D8)", async () => {
+  it("answers 605 when the timestamp is more than 30 s from the server clock (docs/decisions.md#d8)", async () => {
     server = await startTestServer();
     await registerFirstAdmin(server);
     const r = await call(server, "POST", "/login/password", {
@@ -191,7 +191,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(r.body).toEqual({ code: 605, msg: API_ERROR_MESSAGES[605] });
   });
 
-  it("answers 601 when a header is missing (seed 000 §8)", async () => {
+  it("answers 601 when a header is missing (docs/api.md#errors)", async () => {
     server = await startTestServer();
     for (const [method, path, headers] of [
       ["POST", "/code", {}],
@@ -208,7 +208,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     }
   });
 
-  it("key login: a key created at registration verifies an ES256 assertion over timestamp, method and path (seed 000 §7)", async () => {
+  it("key login: a key created at registration verifies an ES256 assertion over timestamp, method and path (docs/api.md#calls)", async () => {
     server = await startTestServer();
     const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
     const reg = await call(server, "POST", "/register", {
@@ -272,7 +272,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     );
   });
 
-  it("rotates the refresh token in an HttpOnly SameSite=Strict cookie and refuses the old one (PRODUCT D7)", async () => {
+  it("rotates the refresh token in an HttpOnly SameSite=Strict cookie and refuses the old one (docs/decisions.md#d7)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const first = await call(server, "POST", "/register", { headers: {} }); // noise: 601
@@ -303,7 +303,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect((await call(server, "GET", "/token/me", { token: r1.body.accessToken })).body.code).toBe(607);
   });
 
-  it("answers 602 for an expired access token while the refresh token lives, 603 when both expired (seed 000 §8)", async () => {
+  it("answers 602 for an expired access token while the refresh token lives, 603 when both expired (docs/api.md#errors)", async () => {
     server = await startTestServer({ accessTtlMs: 60_000, refreshTtlMs: 3600_000 });
     const admin = await registerFirstAdmin(server);
     server.clock.now += 60_001;
@@ -320,7 +320,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(refresh.body.code).toBe(603);
   });
 
-  it("answers 607 to a forged, tampered or malformed token (seed 000 §8)", async () => {
+  it("answers 607 to a forged, tampered or malformed token (docs/api.md#errors)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const [body, sig] = admin.session.accessToken.split(".") as [string, string];
@@ -338,7 +338,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect(notBearer.body.code).toBe(607);
   });
 
-  it("removing a user ends their sessions: their token is refused with 607 and their e-mail gets 606 (seed 000 §8)", async () => {
+  it("removing a user ends their sessions: their token is refused with 607 and their e-mail gets 606 (docs/api.md#errors)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const user = await permitAndRegister(server, admin, "t@example.com", "all");
@@ -351,7 +351,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect((await call(server, "GET", "/credentials", { headers: { email: "t@example.com" } })).body.code).toBe(606);
   });
 
-  it("answers 604 past 60 calls in 10 s for one user (PRODUCT D8)", async () => {
+  it("answers 604 past 60 calls in 10 s for one user (docs/decisions.md#d8)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     for (let i = 0; i < 60; i++)
@@ -363,7 +363,7 @@ describe("sign-in (seed 000 §7, PRODUCT D5, D7, D8, D18)", () => {
     expect((await call(server, "GET", "/token/clients", { token: admin.session.accessToken })).status).toBe(200);
   });
 
-  it("logout revokes the refresh token and the session's access tokens (PRODUCT D7)", async () => {
+  it("logout revokes the refresh token and the session's access tokens (docs/decisions.md#d7)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const out = await call(server, "POST", "/user/logout", { cookie: admin.cookie });

@@ -1,6 +1,6 @@
 /**
  * GET /candles/paper/{pair}: paper's own price history for the trading view's built-in chart
- * (PRODUCT D13, docs/web-trading.md "Chart"), computed from the synthetic market at the server's
+ * (docs/decisions.md#d13, docs/web-trading.md "Chart"), computed from the synthetic market at the server's
  * clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +8,7 @@ import { paperPair, syntheticMarket } from "../../exchanges/paper/index.js";
 import { Decimal } from "../../lib/decimal.js";
 import { call, startTestServer, type TestServer } from "./helpers.js";
 
-describe("GET /candles/paper/{pair} (PRODUCT D13)", () => {
+describe("GET /candles/paper/{pair} (docs/decisions.md#d13)", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();

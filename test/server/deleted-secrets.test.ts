@@ -1,5 +1,5 @@
 /**
- * Issue 16 "Deleted means deleted" (PRODUCT D4, docs/server-limits.md): removing an API key or a
+ * Issue 16 "Deleted means deleted" (docs/decisions.md#d4, docs/server-limits.md): removing an API key or a
  * bot leaves no copy of its credentials in the SQLite file or its -wal, searched byte by byte
  * while the server runs and after it stopped.
  */
@@ -50,7 +50,7 @@ async function keyAndBot(t: string, path: AccountPath, secret: string) {
 }
 
 describe.skipIf(SQLITE_ONLY !== undefined)(
-  `deleted means deleted (issue 16, PRODUCT D4)${SQLITE_ONLY ? ` (${SQLITE_ONLY})` : ""}`,
+  `deleted means deleted (issue 16, docs/decisions.md#d4)${SQLITE_ONLY ? ` (${SQLITE_ONLY})` : ""}`,
   () => {
     it("removing an API key leaves neither its envelope nor the bots' copy in the database file or its WAL", async () => {
       server = await startTestServer();

@@ -52,7 +52,7 @@ async function startUpstream(): Promise<Upstream> {
   return upstream;
 }
 
-// Digits beyond a double's precision: a relay that re-serializes would change them (seed 001: big numbers).
+// Digits beyond a double's precision: a relay that re-serializes would change them (docs/exchange-rules.md: big numbers).
 const BOOK = '{"ok":true,"result":{"bids":[["0.123456789012345678",12345678901234567890.5]],"asks":[["0.2","3"]]}}';
 const BULLET =
   '{"code":"200000","data":{"token":"public-token","instanceServers":[{"endpoint":"wss://ws-api-spot.kucoin.com/","pingInterval":18000}]}}';
@@ -75,7 +75,7 @@ async function raw(method: string, path: string, headers: Record<string, string>
   return { status: res.status, text: await res.text(), type: res.headers.get("content-type") };
 }
 
-describe("gateway relays (PRODUCT D14, seed 001 §7 public order-book calls)", () => {
+describe("gateway relays (docs/decisions.md#d14, docs/exchange-rules.md#calls public order-book calls)", () => {
   it("relays GET /api/bitteam/trade/api/orderbooks/{pair} byte for byte, with no caller cookie or credentials upstream", async () => {
     upstream.answer = (_seen, res) => {
       res.writeHead(200, { "content-type": "application/json", "set-cookie": "upstream=1" });

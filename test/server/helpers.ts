@@ -123,7 +123,7 @@ export function cookieOf(setCookie: string | null): string {
   return setCookie.split(";")[0]!;
 }
 
-/** The newest code sent to `email` (PRODUCT D18 outbox.jsonl). */
+/** The newest code sent to `email` (docs/decisions.md#d18 outbox.jsonl). */
 export function outboxCode(dataDir: string, email: string): string {
   const lines = readFileSync(join(dataDir, "outbox.jsonl"), "utf8").trim().split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -141,7 +141,7 @@ export interface SignedIn {
   email: string;
 }
 
-/** PRODUCT D5: the account registered with the setup code becomes the first admin. */
+/** docs/decisions.md#d5: the account registered with the setup code becomes the first admin. */
 export async function registerFirstAdmin(server: TestServer, email = "admin@example.com"): Promise<SignedIn> {
   const res = await call<SessionAnswer>(server, "POST", "/register", {
     headers: { email, password: PASSWORD, code: server.setupCode! },
@@ -266,7 +266,7 @@ export interface LiveClient {
   closed: Promise<{ code: number; reason: string }>;
 }
 
-/** A live-channel client (seed 000 §4) that records every message in order. */
+/** A live-channel client (docs/dashboard-rules.md#states) that records every message in order. */
 export async function openLive(url: string): Promise<LiveClient> {
   const ws = new WebSocket(url);
   // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, each test asserts the fields it needs

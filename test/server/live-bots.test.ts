@@ -28,7 +28,7 @@ afterEach(async () => {
 
 const grid = { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } };
 
-describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
+describe("live channel (docs/dashboard-rules.md#states, docs/api.md#calls, docs/decisions.md#d6)", () => {
   it("answers sub_for_bots with {purpose, result}, then a snapshot, then deltas in order; ignores 'ping'", async () => {
     const t = admin.session.accessToken;
     const existing = await call(server, "POST", "/token/bot", {
@@ -90,7 +90,7 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
     live.ws.close();
   });
 
-  it("sends a user only the bots of clients in their scope (PRODUCT D6)", async () => {
+  it("sends a user only the bots of clients in their scope (docs/decisions.md#d6)", async () => {
     const t = admin.session.accessToken;
     await call(server, "POST", "/token/admin/apikeys", {
       token: t,
@@ -148,8 +148,8 @@ describe("live channel (seed 000 §4, §7, PRODUCT D6)", () => {
   });
 });
 
-describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
-  it("validates setups with the seed's rules and stores nothing on failure (seed 000 §5)", async () => {
+describe("bots registry (docs/dashboard-rules.md#validation, docs/api.md#calls, docs/decisions.md#d4, #d16)", () => {
+  it("validates setups with the seed's rules and stores nothing on failure (docs/dashboard-rules.md#validation)", async () => {
     const t = admin.session.accessToken;
     const h = { path: pathHeader(DEMO) };
     for (const body of [
@@ -194,7 +194,7 @@ describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
     expect(await server.storage.listBots()).toEqual([]);
   });
 
-  it("applies the seed's defaults and reports volume bots as not run with the wash-trading reason (seed 000 §9, PRODUCT Bots)", async () => {
+  it("applies the seed's defaults and reports volume bots as not run with the wash-trading reason (docs/dashboard-rules.md#constants, docs/product.md#bots)", async () => {
     const t = admin.session.accessToken;
     const h = { path: pathHeader(DEMO) };
     const g = await call(server, "POST", "/token/bot", { token: t, headers: h, body: grid });
@@ -237,7 +237,7 @@ describe("bots registry (seed 000 §5, §7, PRODUCT D4, D16)", () => {
     ]);
   });
 
-  it("re-wraps a bot's credentials under the server's data key and deletes the copy with the API key (PRODUCT D4)", async () => {
+  it("re-wraps a bot's credentials under the server's data key and deletes the copy with the API key (docs/decisions.md#d4)", async () => {
     const t = admin.session.accessToken;
     const key = "0123456789abcdef0123456789abcdef";
     const path: AccountPath = ["Acme", "bybit", "main"];

@@ -24,7 +24,7 @@ async function refreshed(s: TestServer, admin: SignedIn): Promise<string> {
 const subscribe = (admin: SignedIn, token: string) =>
   JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token });
 
-describe("live channel and access-token expiry (seed 000 §4, §8 602)", () => {
+describe("live channel and access-token expiry (docs/dashboard-rules.md#states, docs/api.md#errors 602)", () => {
   it("ends a subscription when its access token expires: a 602 message, then close 4602; a fresh token subscribes again", async () => {
     server = await startTestServer({ accessTtlMs: 800 });
     const admin = await registerFirstAdmin(server);
@@ -41,7 +41,7 @@ describe("live channel and access-token expiry (seed 000 §4, §8 602)", () => {
     expect(closed).toEqual({ code: 4602, reason: "access token expired" });
     expect(live.messages.slice(2)).toEqual([EXPIRED]);
 
-    // The client re-opens with a valid token (seed 000 §4) and gets the current state.
+    // The client re-opens with a valid token (docs/dashboard-rules.md#states) and gets the current state.
     const token = await refreshed(server, admin);
     const bot = await call(server, "POST", "/token/bot", { token, headers: { path: pathHeader(DEMO) }, body: grid });
     expect(bot.status).toBe(200);

@@ -50,7 +50,7 @@ async function permit(s: TestServer, email: string): Promise<string> {
   return admin.session.accessToken;
 }
 
-describe("e-mail codes by SMTP (PRODUCT D18 'SMTP when configured')", () => {
+describe("e-mail codes by SMTP (docs/decisions.md#d18 'SMTP when configured')", () => {
   it("sends the code by SMTP, the mailed code signs in, no outbox.jsonl, and the SMTP password never reaches the log", async () => {
     server = await startTestServer({ configFile: smtpConfigFile() });
     await permit(server, USER);
@@ -136,7 +136,7 @@ describe("e-mail codes by SMTP (PRODUCT D18 'SMTP when configured')", () => {
     });
   });
 
-  it("keeps the outbox.jsonl behaviour without SMTP (PRODUCT D18)", async () => {
+  it("keeps the outbox.jsonl behaviour without SMTP (docs/decisions.md#d18)", async () => {
     server = await startTestServer();
     await permit(server, USER);
     expect((await call(server, "POST", "/code", { headers: { email: USER } })).status).toBe(200);

@@ -1,7 +1,7 @@
 /**
- * PRODUCT D12 on the server: with a proxy configured (SPOTDESK_PROXY, else HTTPS_PROXY, or the
+ * docs/decisions.md#d12 on the server: with a proxy configured (SPOTDESK_PROXY, else HTTPS_PROXY, or the
  * `proxy` config key), a trade call's exchange requests go through it (issue 13 "Server-side
- * exchange calls honour D12's proxy"). The proxy here is a loopback recorder that refuses every
+ * exchange calls honour docs/decisions.md#d12's proxy"). The proxy here is a loopback recorder that refuses every
  * CONNECT, so nothing leaves the machine and the call fails as a network error.
  */
 import { createServer, type Server } from "node:http";
@@ -15,7 +15,7 @@ import { call, registerFirstAdmin, startTestServer, type TestServer } from "./he
 const ACCOUNT: AccountPath = ["Acme", "bybit", "main"];
 const KEY = "0123456789abcdef0123456789abcdef";
 
-describe("the server's exchange calls go through the configured proxy (PRODUCT D12)", () => {
+describe("the server's exchange calls go through the configured proxy (docs/decisions.md#d12)", () => {
   let proxy: Server;
   let proxyUrl: string;
   const seen: string[] = [];

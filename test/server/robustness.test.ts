@@ -134,7 +134,7 @@ describe("bad input on every route: a clear error code and no state change (issu
   });
 });
 
-describe("operations (PRODUCT D7, issue 6 Operations)", () => {
+describe("operations (docs/decisions.md#d7, issue 6 Operations)", () => {
   it("keeps users, keys, token pairs, bots, sessions and paper orders across a restart", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
@@ -194,14 +194,16 @@ describe("operations (PRODUCT D7, issue 6 Operations)", () => {
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
 
-  it("refuses plain HTTP on a non-loopback address without TLS or --behind-tls-proxy (PRODUCT D7)", () => {
-    expect(() => resolveConfig({ host: "0.0.0.0", dataDir: "/tmp/x" }, {})).toThrow(/PRODUCT D7/);
+  it("refuses plain HTTP on a non-loopback address without TLS or --behind-tls-proxy (docs/decisions.md#d7)", () => {
+    expect(() => resolveConfig({ host: "0.0.0.0", dataDir: "/tmp/x" }, {})).toThrow(
+      /Refusing to serve plain HTTP on 0\.0\.0\.0/,
+    );
     expect(resolveConfig({ host: "0.0.0.0", dataDir: "/tmp/x", behindTlsProxy: true }, {}).host).toBe("0.0.0.0");
     expect(resolveConfig({ dataDir: "/tmp/x" }, {}).host).toBe("127.0.0.1");
     expect(resolveConfig({}, { SPOTDESK_DATA_DIR: "/tmp/from-env" }).dataDir).toBe("/tmp/from-env");
   });
 
-  it("grant-admin makes an existing user an admin with scope all (PRODUCT D5)", async () => {
+  it("grant-admin makes an existing user an admin with scope all (docs/decisions.md#d5)", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
     const user = await permitAndRegister(server, admin, "t@example.com", ["Demo"]);
@@ -214,7 +216,7 @@ describe("operations (PRODUCT D7, issue 6 Operations)", () => {
   });
 });
 
-describe("spotdesk serve (PRODUCT D5, D18)", () => {
+describe("spotdesk serve (docs/decisions.md#d5, #d18)", () => {
   it("serveCommand prints the setup code once, keeps the database owner-only and stops on SIGTERM", async () => {
     const { mkdtempSync, statSync, rmSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

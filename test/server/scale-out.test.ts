@@ -92,7 +92,7 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     }
   });
 
-  it("counts one user's calls across the processes: the limit is reached once, not once per process (PRODUCT D8)", async () => {
+  it("counts one user's calls across the processes: the limit is reached once, not once per process (docs/decisions.md#d8)", async () => {
     const user = await register("limited@example.com", ["Demo"]);
     let ok = 0;
     let limited = 0;
@@ -105,7 +105,7 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     expect(limited).toBe(30);
   });
 
-  it("refuses a refresh token replayed on another process and ends the session everywhere (D7)", async () => {
+  it("refuses a refresh token replayed on another process and ends the session everywhere (docs/decisions.md#d7)", async () => {
     const user = await register("refresh@example.com", ["Demo"]);
     const [a, b, c] = procs();
     const headers = () => ({ "user-id": user.session.uuid, timestamp: String(Date.now()) });
@@ -133,7 +133,7 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     for (const live of sockets) expect(await live.closed).toEqual({ code: 4607, reason: "session ended" });
   });
 
-  it("spends a code's 5 attempts across the processes: the sixth check is refused wherever it lands (D8)", async () => {
+  it("spends a code's 5 attempts across the processes: the sixth check is refused wherever it lands (docs/decisions.md#d8)", async () => {
     const user = await register("attempts@example.com", ["Demo"]);
     expect((await call(procs()[0]!, "POST", "/code", { headers: { email: user.email } })).status).toBe(200);
     const code = outboxCode(cluster.dataDir, user.email);
@@ -151,7 +151,7 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
   it("loses no acknowledged write, runs no bot twice and keeps the live channel whole when a process is killed", async () => {
     const token = admin.session.accessToken;
     const path = { path: pathHeader(DEMO) };
-    // each reader has its own call budget (PRODUCT D8 counts per user, across the processes)
+    // each reader has its own call budget (docs/decisions.md#d8 counts per user, across the processes)
     const watcherToken = (await register("watcher@example.com", "all")).session.accessToken;
     const pollerToken = (await register("poller@example.com", "all")).session.accessToken;
     const [victim, ...survivors] = procs() as [ServerProcess, ServerProcess, ServerProcess];
@@ -323,7 +323,7 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     for (const client of live) client.ws.close();
   }, 120_000);
 
-  it("removes a bot that another process runs: its owner cancels its orders first, and nobody places it again (D25)", async () => {
+  it("removes a bot that another process runs: its owner cancels its orders first, and nobody places it again (docs/decisions.md#d25)", async () => {
     const token = admin.session.accessToken;
     const headers = { path: pathHeader(DEMO) };
     const [, owner, other] = procs() as [ServerProcess, ServerProcess, ServerProcess];

@@ -74,7 +74,7 @@ describe("digests, random tokens and codes", () => {
     expect(new Set(Array.from({ length: 50 }, () => randomToken())).size).toBe(50);
   });
 
-  it("draws codes of 8 characters from the unambiguous alphabet (PRODUCT D8), using all of it", () => {
+  it("draws codes of 8 characters from the unambiguous alphabet (docs/decisions.md#d8), using all of it", () => {
     const seen = new Set<string>();
     for (let i = 0; i < 400; i++) {
       const code = generateCode();

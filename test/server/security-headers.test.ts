@@ -117,7 +117,7 @@ describe("security headers on every kind of answer (issue 23)", () => {
       expectCommon(a, "page");
       const csp = directives(a.headers["content-security-policy"] as string);
       expect(csp.get("default-src")).toEqual(["'self'"]);
-      // seed 001 §2: the chart provider's script and frame by exact origin, nothing wider (issue 13)
+      // docs/exchange-rules.md#chart: the chart provider's script and frame by exact origin, nothing wider (issue 13)
       expect(csp.get("script-src")).toEqual(["'self'", CHART_PROVIDER.script]);
       expect(csp.get("frame-src")).toEqual([CHART_PROVIDER.frame]);
       expect(csp.get("object-src")).toEqual(["'none'"]);
@@ -167,7 +167,7 @@ describe("security headers on every kind of answer (issue 23)", () => {
     expect(answers[0]![1].headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 
-  it("adds Strict-Transport-Security behind a TLS proxy and under TLS only (PRODUCT D7)", async () => {
+  it("adds Strict-Transport-Security behind a TLS proxy and under TLS only (docs/decisions.md#d7)", async () => {
     server = await startTestServer({ behindTlsProxy: true });
     expectCommon(await send(server.url, "GET", "/", HTML), "page behind a TLS proxy", true);
     expectCommon(await send(server.url, "GET", "/health"), "JSON behind a TLS proxy", true);
@@ -234,14 +234,14 @@ describe("the page while web/dist is being rebuilt (issue 16: a missing index.ht
 });
 
 describe("the page policy's lists (issue 23)", () => {
-  it("allows exactly the origins the browser's feeds open by default: sockets, snapshots, symbol ids (PRODUCT D14)", async () => {
+  it("allows exactly the origins the browser's feeds open by default: sockets, snapshots, symbol ids (docs/decisions.md#d14)", async () => {
     const allowed = feedOrigins();
     for (const origin of allowed) expect(origin).toMatch(/^(wss|https):\/\/[a-z0-9.-]+(:\d+)?$/);
     const opened = new Set<string>();
     for (const [id, info] of Object.entries(CATALOGUE)) {
       if (id === "paper") continue;
       const urls: string[] = [];
-      // seed 001 §7: the browser reaches kucoin's token and bitteam's book through the server's relays
+      // docs/exchange-rules.md#calls: the browser reaches kucoin's token and bitteam's book through the server's relays
       const relay = id === "kucoin" || id === "bitteam" ? `http://localhost:1/api/${id}` : undefined;
       // an open socket that never answers: enough for each feed to subscribe and ask its snapshot
       const socket: WebSocketLike = {
@@ -271,7 +271,7 @@ describe("the page policy's lists (issue 23)", () => {
       feed.start();
       await new Promise((r) => setTimeout(r, 50));
       socket.onopen?.({});
-      // the manual refresh of seed 001 §4: the REST snapshot where the feed has one
+      // the manual refresh of docs/exchange-rules.md#states: the REST snapshot where the feed has one
       await feed.refresh().catch(() => undefined);
       feed.stop();
       const outside = urls.filter((u) => !u.startsWith("http://localhost:1/"));

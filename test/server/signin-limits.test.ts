@@ -43,7 +43,7 @@ const loginHeaders = (code: string, password = PASSWORD) => ({
 });
 
 describe("sign-in limits (issue 16, docs/server-limits.md)", () => {
-  it("checks at most 5 of 41 parallel password guesses made with one valid code (PRODUCT D8)", async () => {
+  it("checks at most 5 of 41 parallel password guesses made with one valid code (docs/decisions.md#d8)", async () => {
     // a high address budget, so only the code's own 5 attempts stop the guesses
     server = await startTestServer({ signIn: { failuresPerAddress: 1000, failuresPerEmail: 1000 } });
     const admin = await registerFirstAdmin(server);

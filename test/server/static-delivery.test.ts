@@ -33,7 +33,7 @@ function get(base: string, path: string, headers: Record<string, string>, method
   });
 }
 
-describe("Accept-Encoding (RFC 9110 §12.5.3)", () => {
+describe("Accept-Encoding (RFC 9110, section 12.5.3)", () => {
   it("gives each coding its q-value, `*` for the unnamed, identity acceptable unless refused", () => {
     expect(acceptQuality("gzip, deflate, br, zstd", "br")).toBe(1);
     expect(acceptQuality("gzip;q=0.8, br;q=0.5", "gzip")).toBe(0.8);

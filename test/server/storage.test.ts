@@ -328,7 +328,7 @@ for (const { name, make, skip } of backends) {
     });
 
     if (name === "postgres")
-      it("leaves a removed envelope or bot credentials in no table file (docs/scale-out.md, PRODUCT D4)", async () => {
+      it("leaves a removed envelope or bot credentials in no table file (docs/scale-out.md, docs/decisions.md#d4)", async () => {
         const url = await pgService!.createDatabase();
         const store = await openPostgresStorage(url);
         opened.push(store);

@@ -3,7 +3,7 @@ import { type AccountPath, pathHeader } from "../../lib/api.js";
 import { call, registerFirstAdmin, type SignedIn, startTestServer, type TestServer } from "./helpers.js";
 
 /*
- * The trade routes' `customPair` (server/routes/trade.ts, PRODUCT D1): cancel and cancel-all act on
+ * The trade routes' `customPair` (server/routes/trade.ts, docs/decisions.md#d1): cancel and cancel-all act on
  * the pair named, not the account's, so a cancel-all of another pair leaves this pair's orders
  * alone (docs/mutation.md). Real server on loopback, the demo paper account (pair BTC/USDT).
  */
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 const trade = (token: string) => ({ token, headers: { path: pathHeader(DEMO) } });
 
-describe("trade routes: the pair of a cancel (PRODUCT D1)", () => {
+describe("trade routes: the pair of a cancel (docs/decisions.md#d1)", () => {
   it("cancels all of the pair named in customPair only, and of the account's pair without it", async () => {
     const t = admin.session.accessToken;
     const created = await call(server, "POST", "/token/trade/order/create", {

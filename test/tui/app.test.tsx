@@ -64,7 +64,7 @@ describe("TUI on paper (issue 5)", () => {
     expect(frame).toContain("spotdesk · Paper (simulated) · default · BTC/USDT");
   });
 
-  it("fills the panel from a selected ask with its price, cumulative amount and cumulative total (seed 000 §2)", async () => {
+  it("fills the panel from a selected ask with its price, cumulative amount and cumulative total (docs/dashboard-rules.md#screens)", async () => {
     const s = start();
     await s.waitForFrame(live);
     // an independent copy of the same synthetic market at the same instant
@@ -163,7 +163,7 @@ describe("TUI on paper (issue 5)", () => {
     await s.waitForFrame((f) => f.includes("Open orders (0)"));
   });
 
-  it("refuses a zero amount with the seed's message, also when it comes from a quote (seed 000 §5)", async () => {
+  it("refuses a zero amount with the seed's message, also when it comes from a quote (docs/dashboard-rules.md#validation)", async () => {
     const s = start();
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy"));
     await s.press(KEYS.tab, ..."65000", KEYS.down, "0", "b");
@@ -172,7 +172,7 @@ describe("TUI on paper (issue 5)", () => {
     // the error stays until Esc (docs/tui.md Messages)
     await s.press(KEYS.escape);
     await s.waitForFrame((f) => !f.includes("Incorrect amount"));
-    // quote 0.01 USDT at 65000 is 0.00000015 BTC: zero at paper's 6 decimals (PRODUCT D1)
+    // quote 0.01 USDT at 65000 is 0.00000015 BTC: zero at paper's 6 decimals (docs/decisions.md#d1)
     await s.press("x", ..."65000", KEYS.down, KEYS.down, ..."0,01");
     expect(field(s.lastFrame(), "Price")).toBe("65000");
     await s.waitForFrame((f) => /Amount\s+≈/.test(f));

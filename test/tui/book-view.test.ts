@@ -26,7 +26,7 @@ const view = () => {
   return buildBookView(book, 10);
 };
 
-describe("book selection (seed 000 §2 Order book hover and click)", () => {
+describe("book selection (docs/dashboard-rules.md#screens Order book hover and click)", () => {
   it("walks the screen rows: up from the bids crosses the middle to the best ask, then outward", () => {
     const v = view();
     const path: string[] = [];
@@ -127,7 +127,7 @@ describe("a selection anchored to its price (docs/tui.md Book selection)", () =>
   });
 });
 
-describe("book panel lines (seed 000 §2 Order book, drawn for Ink's per-character cost)", () => {
+describe("book panel lines (docs/dashboard-rules.md#screens Order book, drawn for Ink's per-character cost)", () => {
   const widths = bookColumnWidths(40);
 
   it("splits 40 columns 4:3:3 after the marker and before the right margin", () => {

@@ -34,7 +34,7 @@ const TRADER_PASSWORD = "trader password 1";
 const visibleText = (page: Page, text: string) =>
   page.getByText(text, { exact: true }).first().waitFor({ state: "visible", timeout: 10_000 });
 
-describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
+describe.skipIf(!hasChromium)("dashboard in Chromium (docs/dashboard-rules.md)", () => {
   let served: Served;
   let browser: Awaited<ReturnType<typeof launch>>;
   let page: Page;
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await page.waitForURL(/\/login\/password$/, { timeout: 15_000 });
   }
 
-  it("shows 'Page not found ;(' for an unknown route and 'Go home' replaces the entry (000 §2)", async () => {
+  it("shows 'Page not found ;(' for an unknown route and 'Go home' replaces the entry (docs/dashboard-rules.md#screens)", async () => {
     await page.goto(`${served.url}/no/such/page`);
     await page.getByRole("heading", { name: "Page not found ;(" }).waitFor();
     expect(await page.title()).toBe("Page not found ;(");
@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     expect(await page.evaluate(() => history.length)).toBe(before);
   });
 
-  it("registers the first admin with the setup code and lands on Home with the Demo client (000 §2, PRODUCT D5)", async () => {
+  it("registers the first admin with the setup code and lands on Home with the Demo client (docs/dashboard-rules.md#screens, docs/decisions.md#d5)", async () => {
     await signInForm("/registration", ADMIN, ADMIN_PASSWORD, () => served.setupCode);
     await page.getByRole("article", { name: "Client Demo" }).waitFor();
     await page.getByRole("link", { name: "API Keys Manager" }).waitFor();
@@ -148,7 +148,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await shot(page, "registered-home");
   });
 
-  it("signs in with the e-mail code from the outbox and creates a key when asked (000 §2 WAEnabled)", async () => {
+  it("signs in with the e-mail code from the outbox and creates a key when asked (docs/dashboard-rules.md#screens WAEnabled)", async () => {
     await exit();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     await signInForm(
@@ -167,14 +167,14 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await shot(page, "password-login");
   });
 
-  it("keeps the session across a reload through the refresh cookie (000 §4, PRODUCT D7)", async () => {
+  it("keeps the session across a reload through the refresh cookie (docs/dashboard-rules.md#states, docs/decisions.md#d7)", async () => {
     await page.reload();
     await page.getByRole("article", { name: "Client Demo" }).waitFor();
     expect(page.url()).toBe(`${served.url}/`);
     await shot(page, "after-reload");
   });
 
-  it("signs in with a key through the virtual authenticator (000 §2 'Login with a Key')", async () => {
+  it("signs in with a key through the virtual authenticator (docs/dashboard-rules.md#screens 'Login with a Key')", async () => {
     await exit();
     await page.goto(`${served.url}/login/key`);
     await page.locator("input[name=email]").fill(ADMIN);
@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await shot(page, "key-login");
   });
 
-  it("stores an API key encrypted in the browser: the server holds only ciphertext (000 §5, PRODUCT D3)", async () => {
+  it("stores an API key encrypted in the browser: the server holds only ciphertext (docs/dashboard-rules.md#validation, docs/decisions.md#d3)", async () => {
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
     // shown once with Copy and the warning (docs/dashboard.md "The encryption key"), then Done
@@ -228,7 +228,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await shot(page, "apikeys");
   });
 
-  it("keeps the Home filters across a reload and clears them (000 §2 clientFilter, exchangeFilter)", async () => {
+  it("keeps the Home filters across a reload and clears them (docs/dashboard-rules.md#screens clientFilter, exchangeFilter)", async () => {
     await page.getByRole("link", { name: "Home" }).click();
     await page.getByRole("article", { name: "Client Acme" }).waitFor();
     await page.getByPlaceholder("Filter by name").fill("acm");
@@ -244,7 +244,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     expect(await page.evaluate(() => localStorage.getItem("clientFilter"))).toBeNull();
   });
 
-  it("keeps the exchange filter across a reload and clears it (000 §2 exchangeFilter)", async () => {
+  it("keeps the exchange filter across a reload and clears it (docs/dashboard-rules.md#screens exchangeFilter)", async () => {
     // a second exchange to filter on: Beta's account on bybit, stored through the Radix exchange picker
     await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
@@ -288,7 +288,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     expect(await page.evaluate(() => localStorage.getItem("exchangeFilter"))).toBeNull();
   });
 
-  it("opens the trading view of a card as /c/[client][exchange][account] (000 §2, PRODUCT D13)", async () => {
+  it("opens the trading view of a card as /c/[client][exchange][account] (docs/dashboard-rules.md#screens, docs/decisions.md#d13)", async () => {
     await page.getByRole("article", { name: "Client Acme" }).getByRole("link").first().click();
     await page.waitForURL(/\/c\//);
     expect(decodeURIComponent(new URL(page.url()).pathname)).toBe("/c/[Acme][paper][main]");
@@ -297,7 +297,7 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     await page.getByTestId("trading-empty").waitFor();
   });
 
-  it("lets an admin permit a user scoped to one client, who then sees only that client (000 §5 Users)", async () => {
+  it("lets an admin permit a user scoped to one client, who then sees only that client (docs/dashboard-rules.md#validation Users)", async () => {
     await page.goto(`${served.url}/user/create`);
     const permit = page.getByRole("button", { name: "Permit login" });
     await page.locator("input[name=email]").fill(TRADER);
@@ -317,12 +317,12 @@ describe.skipIf(!hasChromium)("dashboard in Chromium (seed 000)", () => {
     });
     await page.getByRole("article", { name: "Client Acme" }).waitFor();
     expect(await page.getByRole("article", { name: "Client Demo" }).count()).toBe(0);
-    // PRODUCT D5: no admin navigation for others
+    // docs/decisions.md#d5: no admin navigation for others
     expect(await page.getByRole("link", { name: "Users Manager" }).count()).toBe(0);
     await shot(page, "scoped-user");
   });
 
-  it("shows the seed's toast for a server error code: 606 'No such user...' (000 §8)", async () => {
+  it("shows the seed's toast for a server error code: 606 'No such user...' (docs/api.md#errors)", async () => {
     await exit();
     await page.goto(`${served.url}/login/key`);
     await page.locator("input[name=email]").fill("nobody@example.com");

@@ -94,7 +94,7 @@ export async function startServe(): Promise<Served> {
   });
   const setupCode = readFileSync(join(dataDir, "setup-code"), "utf8").trim();
   return {
-    // localhost: the WebAuthn relying party id of the server (PRODUCT D7)
+    // localhost: the WebAuthn relying party id of the server (docs/decisions.md#d7)
     url: `http://localhost:${port}`,
     dataDir,
     setupCode,
@@ -107,7 +107,7 @@ export async function startServe(): Promise<Served> {
   };
 }
 
-/** The last code the server wrote to the outbox for an e-mail (PRODUCT D18). */
+/** The last code the server wrote to the outbox for an e-mail (docs/decisions.md#d18). */
 export function lastCode(dataDir: string, email: string): string {
   const lines = readFileSync(join(dataDir, "outbox.jsonl"), "utf8").trim().split("\n");
   for (let i = lines.length - 1; i >= 0; i--) {

@@ -1,4 +1,4 @@
-/** The isomorphic pieces the dashboard is built on: client, panel_state, duration, blockies (seed 000 §3, §5, §7, §8). */
+/** The isomorphic pieces the dashboard is built on: client, panel_state, duration, blockies (docs/dashboard-rules.md#entities, #validation, docs/api.md#calls, #errors). */
 import { describe, expect, it, vi } from "vitest";
 import { blockie } from "../../lib/blockies.js";
 import {
@@ -17,12 +17,12 @@ function fakeFetch(status: number, body: unknown) {
   );
 }
 
-describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
-  it("has a 10 s request time-out (000 §9)", () => {
+describe("backend client (docs/api.md#calls, #errors; docs/decisions.md#d2, #d18)", () => {
+  it("has a 10 s request time-out (docs/dashboard-rules.md#constants)", () => {
     expect(REQUEST_TIMEOUT_MS).toBe(10_000);
   });
 
-  it("sends credentials, asks for no caching on GET and carries the access token (000 §7)", async () => {
+  it("sends credentials, asks for no caching on GET and carries the access token (docs/api.md#calls)", async () => {
     const f = fakeFetch(200, ["Demo"]);
     const client = createApiClient({ fetch: f as never, accessToken: () => "tok" });
     const r = await client.call<string[]>("clients");
@@ -34,7 +34,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     expect((init.headers as Record<string, string>).authorization).toBe("Bearer tok");
   });
 
-  it("adds timestamp and user id headers where the route needs them, and the path and key of trade calls (D18)", async () => {
+  it("adds timestamp and user id headers where the route needs them, and the path and key of trade calls (docs/decisions.md#d18)", async () => {
     const f = fakeFetch(200, {});
     const client = createApiClient({ fetch: f as never, userId: () => "u1", now: () => 1234, accessToken: () => "t" });
     await client.call("refresh");
@@ -46,7 +46,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     expect(h.key).toBe("k");
   });
 
-  it("shows a success toast on a non-GET call only (000 §7 'Successful non-GET calls show a success toast')", async () => {
+  it("shows a success toast on a non-GET call only (docs/api.md#calls 'Successful non-GET calls show a success toast')", async () => {
     const onSuccess = vi.fn();
     const client = createApiClient({ fetch: fakeFetch(200, {}) as never, onSuccess });
     await client.call("clients");
@@ -68,7 +68,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
       "Failed to create exchange object for your task, make sure APIs were handled in right way and contact developers!",
     ],
     [611, "Undefined msg for 611..."],
-  ])("turns code %i into the error toast '%s' and a result without data (000 §8)", async (code, text) => {
+  ])("turns code %i into the error toast '%s' and a result without data (docs/api.md#errors)", async (code, text) => {
     const failures: ApiFailure[] = [];
     const client = createApiClient({
       fetch: fakeFetch(400, { code, msg: "server text" }) as never,
@@ -81,19 +81,19 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     expect(failures[0]?.code).toBe(code);
   });
 
-  it("shows the exchange's message for 608 instead of 'Undefined msg for 608...' (PRODUCT D2)", () => {
+  it("shows the exchange's message for 608 instead of 'Undefined msg for 608...' (docs/decisions.md#d2)", () => {
     expect(describeFailure(608, "ExchangeId: okx, msg: Insufficient balance", "POST", "/x").title).toBe(
       "ExchangeId: okx, msg: Insufficient balance",
     );
   });
 
-  it("titles 600 'Task failed to execute...' with the server's reason beside it (000 §8)", () => {
+  it("titles 600 'Task failed to execute...' with the server's reason beside it (docs/api.md#errors)", () => {
     const f = describeFailure(600, "pair: Write the pair as BASE/QUOTE", "POST", "/token/pair");
     expect(f.title).toBe("Task failed to execute...");
     expect(f.description).toBe("pair: Write the pair as BASE/QUOTE");
   });
 
-  it("titles a network failure with the request path and returns code 600 (000 §8)", async () => {
+  it("titles a network failure with the request path and returns code 600 (docs/api.md#errors)", async () => {
     const failures: ApiFailure[] = [];
     const client = createApiClient({
       fetch: (async () => {
@@ -107,7 +107,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     expect(failures[0]?.title).toBe("/token/admin/users");
   });
 
-  it("sends a call once more when recover repairs the failure, reporting only the second outcome (000 §8 602)", async () => {
+  it("sends a call once more when recover repairs the failure, reporting only the second outcome (docs/api.md#errors 602)", async () => {
     let token = "old";
     const answers = [
       new Response(JSON.stringify({ code: 602, msg: "expired" }), { status: 401 }),
@@ -146,7 +146,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
     expect(g).toHaveBeenCalledTimes(1);
   });
 
-  it("treats any status but 200 as a failure, even without a body (000 §8 'Only status 200 counts as success')", async () => {
+  it("treats any status but 200 as a failure, even without a body (docs/api.md#errors 'Only status 200 counts as success')", async () => {
     const client = createApiClient({ fetch: (async () => new Response("", { status: 204 })) as never });
     expect((await client.call("clients")).ok).toBe(false);
   });
@@ -169,7 +169,7 @@ describe("backend client (000 §7, §8; PRODUCT D2, D18)", () => {
   });
 });
 
-describe("panel_state (000 §3)", () => {
+describe("panel_state (docs/dashboard-rules.md#entities)", () => {
   it("XORs hex strings of equal length", () => {
     expect(xorHex("ff00", "0f0f")).toBe("f00f");
   });
@@ -203,7 +203,7 @@ describe("panel_state (000 §3)", () => {
   });
 });
 
-describe("duration input (000 §5, §9)", () => {
+describe("duration input (docs/dashboard-rules.md#validation, #constants)", () => {
   it("accepts a bare number of seconds", () => {
     expect(parseDuration("90")).toEqual({ ok: true, seconds: 90 });
   });
@@ -241,7 +241,7 @@ describe("duration input (000 §5, §9)", () => {
   });
 });
 
-describe("blockies avatar (000 §2 'grid of 8 cells, scale 4')", () => {
+describe("blockies avatar (docs/dashboard-rules.md#screens 'grid of 8 cells, scale 4')", () => {
   it("is an 8×8 grid mirrored left to right, at scale 4", () => {
     const b = blockie("Acme");
     expect(b.size).toBe(8);

@@ -466,7 +466,7 @@ describe.skipIf(!hasChromium)("a short-lived access token (docs/dashboard.md 'Se
     expect(refreshes).toBeLessThanOrEqual(2);
     await page.goto(`${served.url}/users`);
     await page.getByRole("heading", { name: "Users Manager" }).waitFor();
-    // the refresh token's expiry passes (seed 000 §4: refresh only while it is valid)
+    // the refresh token's expiry passes (docs/dashboard-rules.md#states: refresh only while it is valid)
     await page.evaluate(() => localStorage.setItem("refreshTokenExpiry", String(Date.now() - 1)));
     await page.waitForURL(/\/login\/password\?redirect=%2Fusers$/, { timeout: 20_000 });
     await page.getByText("Your session expired. Sign in again to continue.", { exact: false }).waitFor();

@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     served = await startServe();
     browser = await launch();
     page = browser.page;
-    // the first admin registers with the setup code (PRODUCT D5)
+    // the first admin registers with the setup code (docs/decisions.md#d5)
     await page.goto(`${served.url}/registration`);
     await page.locator("input[name=email]").fill(ADMIN);
     await page.locator("input[name=password]").fill(PASSWORD);
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     expect(await browser.violations()).toEqual([]);
   });
 
-  it("shows the live book through the server's relay, equal to the server's book at the same version (000 §2, §4)", async () => {
+  it("shows the live book through the server's relay, equal to the server's book at the same version (docs/dashboard-rules.md#screens, #states)", async () => {
     // the server's own readers of the same relay feed: every book it sends, by version
     const seen = new Map<number, { bids: [string, string][]; asks: [string, string][] }>();
     const ws = new WebSocket(`${served.url.replace(/^http/, "ws")}/book?exchange=paper&pair=BTC-USDT&depth=20`);
@@ -138,7 +138,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
   const input = (name: "Price" | "Amount" | "Quote") => panel().getByLabel(name, { exact: true });
   const openOrders = () => page.getByRole("region", { name: "Open orders" });
 
-  it("hover highlights the cumulative rows and a click fills the panel with price, cumulative amount and total (000 §2)", async () => {
+  it("hover highlights the cumulative rows and a click fills the panel with price, cumulative amount and total (docs/dashboard-rules.md#screens)", async () => {
     const book = page.getByRole("region", { name: "Order book" });
     const askRows = book.locator("tr[data-testid=ask-row]");
     const count = await askRows.count();
@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await shot(page, "trading-picked");
   });
 
-  it("reads the panel's numbers as seed 000 §5 says: a comma becomes a dot, invalid text reverts on blur", async () => {
+  it("reads the panel's numbers as docs/dashboard-rules.md#validation says: a comma becomes a dot, invalid text reverts on blur", async () => {
     await input("Price").fill("63,5");
     await input("Amount").click();
     expect(await input("Price").inputValue()).toBe("63.5");
@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await input("Quote").fill(quote);
   }
 
-  it("Buy places an order that appears in open orders and locks the balance (000 §2, §7)", async () => {
+  it("Buy places an order that appears in open orders and locks the balance (docs/dashboard-rules.md#screens, docs/api.md#calls)", async () => {
     const { bid } = await bestPrices();
     const price = bid.minus(200).integerValue().toFixed();
     await fill(price, "0.01");
@@ -210,7 +210,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === locked.toFixed(),
     );
     expect(await page.getByTestId("free-USDT").getAttribute("title")).toBe(new Decimal(10000).minus(locked).toFixed());
-    // the row tooltip: id, quantity, status, date, and seed 001 §2's 200 px lines
+    // the row tooltip: id, quantity, status, date, and docs/exchange-rules.md#chart's 200 px lines
     await openOrders().getByRole("listitem").first().hover();
     const tip = page.getByRole("tooltip");
     await tip.waitFor();
@@ -226,7 +226,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await page.mouse.move(0, 0);
   });
 
-  it("cancel takes one order away and Cancel all empties the list (000 §2, §7)", async () => {
+  it("cancel takes one order away and Cancel all empties the list (docs/dashboard-rules.md#screens, docs/api.md#calls)", async () => {
     const { bid } = await bestPrices();
     for (const offset of [300, 400]) {
       await fill(bid.minus(offset).integerValue().toFixed(), "0.01");
@@ -235,7 +235,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       await page.getByRole("dialog").waitFor({ state: "detached" });
     }
     await openOrders().getByRole("heading", { name: "Open orders (3)" }).waitFor();
-    // sorted by price descending (000 §2)
+    // sorted by price descending (docs/dashboard-rules.md#screens)
     const prices = await openOrders().getByTestId("order-price").allTextContents();
     expect(prices).toEqual([...prices].sort((a, b) => new Decimal(b).comparedTo(a) ?? 0));
     await openOrders()
@@ -280,7 +280,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     expect(await openOrders().getByRole("heading", { name: "Open orders (0)" }).count()).toBe(1);
   });
 
-  it("sets the pair's decimals and shows 'Incorrect amount / It is zero!' for an amount that is zero after them (000 §5, §8, PRODUCT D1)", async () => {
+  it("sets the pair's decimals and shows 'Incorrect amount / It is zero!' for an amount that is zero after them (docs/dashboard-rules.md#validation, docs/api.md#errors, docs/decisions.md#d1)", async () => {
     await page.getByRole("button", { name: "Decimals not set" }).click();
     await page.locator("input[name=priceDecimals]").fill("2");
     await page.locator("input[name=amountDecimals]").fill("4");
@@ -315,7 +315,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     invalid: [string, string][];
     error: string | RegExp;
     valid: [string, string][];
-    /** what the runner publishes (PRODUCT D21-D25): the floating order, grid counts, SD's orders and daily quote, or 'not run' (D16) */
+    /** what the runner publishes (docs/decisions.md#d21-#d25): the floating order, grid counts, SD's orders and daily quote, or 'not run' (docs/decisions.md#d16) */
     state: RegExp;
     letter: string;
   }[] = [
@@ -427,7 +427,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     return field.fill(value);
   }
 
-  it("each bot form refuses the seed's invalid values and creates a valid bot that shows in the list with its state; Remove takes it away (000 §2, §5)", async () => {
+  it("each bot form refuses the seed's invalid values and creates a valid bot that shows in the list with its state; Remove takes it away (docs/dashboard-rules.md#screens, #validation)", async () => {
     await page.goto(`${served.url}${DEMO}`);
     await page.getByRole("button", { name: /^Bots/ }).click();
     const dialog = page.getByRole("dialog");
@@ -452,7 +452,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       await form.waitFor({ state: "detached" });
       await until(`${c.form} in the list`, async () => (await list.locator("li").count()) === before + 1);
     }
-    // in the seed's order (000 §9): floating, SD, CC, heavy volume, volume, grid, then liquidity
+    // in the seed's order (docs/dashboard-rules.md#constants): floating, SD, CC, heavy volume, volume, grid, then liquidity
     const cards = list.locator("li");
     expect(await cards.locator(".letter").allTextContents()).toEqual(["F", "SD", "CC", "HV", "V", "G", "L"]);
     // the runner's records as it publishes them (the runner trades on paper: the values move)
@@ -465,7 +465,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       },
       45_000,
     ); // the runner trades on paper beside the whole loaded suite: give it time to publish
-    // PRODUCT D16: the bots that are not run show the grey "not run" indicator
+    // docs/decisions.md#d16: the bots that are not run show the grey "not run" indicator
     expect(await cards.nth(3).getByRole("img").getAttribute("aria-label")).toBe("not run");
     // the details dialog holds the setup as formatted JSON
     await cards.nth(5).getByRole("button", { name: "Details" }).click();
@@ -474,7 +474,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await shot(page, "trading-bot-details");
     await page.getByRole("button", { name: "Close" }).first().click();
     await shot(page, "trading-bots");
-    // Remove takes a bot away, and its order with it (PRODUCT D25: removing a bot cancels its orders first)
+    // Remove takes a bot away, and its order with it (docs/decisions.md#d25: removing a bot cancels its orders first)
     const first = cards.first();
     const id = await first.getAttribute("aria-label");
     await until("the floating order", async () =>
@@ -495,7 +495,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     });
   }, 120_000);
 
-  it("shows what the live channel publishes for a bot: its records, its indicator, its removal (000 §4, PRODUCT D21-D25)", async () => {
+  it("shows what the live channel publishes for a bot: its records, its indicator, its removal (docs/dashboard-rules.md#states, docs/decisions.md#d21-#d25)", async () => {
     const p = await browser.context.newPage();
     let channel: { send(m: string): void } | undefined;
     await p.routeWebSocket(`${served.url.replace(/^http/, "ws")}/`, (ws) => {
@@ -556,17 +556,17 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     }
   });
 
-  it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (000 §2, §4)", async () => {
+  it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (docs/dashboard-rules.md#screens, #states)", async () => {
     await page.getByRole("link", { name: "Home" }).click();
     const card = page.getByRole("article", { name: "Client Demo" }).getByRole("link").first();
     await until("letters", async () => (await card.locator(".letter").count()) === 6);
-    // in the seed's order (000 §9), the floating bot removed
+    // in the seed's order (docs/dashboard-rules.md#constants), the floating bot removed
     expect(await card.locator(".letter").allTextContents()).toEqual(["SD", "CC", "HV", "V", "G", "L"]);
     await until(
       "indicators",
       async () => (await card.locator(".letter", { hasText: /^CC$/ }).getAttribute("data-indicator")) === "not-run",
     );
-    // the grid runs on paper: ok or a warning while a side refills (seed 000 §4), never grey
+    // the grid runs on paper: ok or a warning while a side refills (docs/dashboard-rules.md#states), never grey
     expect(["good", "warning"]).toContain(
       await card.locator(".letter", { hasText: /^G$/ }).getAttribute("data-indicator"),
     );
@@ -621,7 +621,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     }
   });
 
-  it("puts the built-in candle chart in place of the provider's widget when its script cannot load (seed 001 §2)", async () => {
+  it("puts the built-in candle chart in place of the provider's widget when its script cannot load (docs/exchange-rules.md#chart)", async () => {
     // a second account on a real exchange, stored through the API Keys Manager with a saved encryption key
     await page.getByRole("button", { name: "Encryption key" }).click();
     await page.getByRole("button", { name: "Generate" }).click();
@@ -660,20 +660,20 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     expect(await page.getByRole("region", { name: "Open orders" }).getByRole("heading").textContent()).toBe(
       "Open orders",
     );
-    // the book: straight from bybit first; out of reach, the server's relay takes over (PRODUCT D14),
+    // the book: straight from bybit first; out of reach, the server's relay takes over (docs/decisions.md#d14),
     // whose upstream has no book either: not live, never an empty book taken for a live one
     const book = page.getByRole("region", { name: "Order book" });
     await until("relay source", async () => (await book.getAttribute("data-source")) === "relay", 30_000);
     expect(await book.getByRole("status").textContent()).toMatch(
       /^⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(connecting\)$/,
     );
-    // the manual refresh (seed 001 §4) says why there is no book rather than showing an empty one
+    // the manual refresh (docs/exchange-rules.md#states) says why there is no book rather than showing an empty one
     await book.getByRole("button", { name: "Refresh order book" }).click();
     await page.getByText("book refresh: the server's bybit feed is connecting", { exact: true }).waitFor();
     expect(await book.locator("tr[data-testid=bid-row]").count()).toBe(0);
   });
 
-  it("reads a real exchange's book straight from the exchange's socket in the browser (PRODUCT D14): bybit's snapshot and delta", async () => {
+  it("reads a real exchange's book straight from the exchange's socket in the browser (docs/decisions.md#d14): bybit's snapshot and delta", async () => {
     const p = await browser.context.newPage();
     const subscriptions: string[] = [];
     // bybit's public socket, played by the test: the feed module subscribes, gets a snapshot, then a delta
@@ -737,7 +737,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
         ["3002.25", "4"],
       ]);
       expect(await p.getByTestId("mid").textContent()).toBe("3000.75");
-      // the delta: amount 0 removes a level (seed 001 §4), another amount replaces it
+      // the delta: amount 0 removes a level (docs/exchange-rules.md#states), another amount replaces it
       await until("delta shown", async () => (await shownBook(p)).bids.length === 1);
       const second = await shownBook(p);
       expect(second.bids).toEqual([["3000", "2"]]);
@@ -751,7 +751,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     }
   });
 
-  it("switches to another account of the same client and exchange by replacing the route (000 §2)", async () => {
+  it("switches to another account of the same client and exchange by replacing the route (docs/dashboard-rules.md#screens)", async () => {
     await page.getByRole("link", { name: "API Keys Manager" }).click();
     await page.waitForURL(/\/apikeys$/);
     await page.locator("input[name=client]").fill("Demo");

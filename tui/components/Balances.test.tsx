@@ -6,7 +6,7 @@ import { Balances } from "./Balances.js";
 let screen: RenderResult | undefined;
 afterEach(() => screen?.unmount());
 
-describe("Balances table (seed 000 §2 Balances table, §9 number display)", () => {
+describe("Balances table (docs/dashboard-rules.md#screens Balances table, docs/dashboard-rules.md#constants number display)", () => {
   it("shows Token, Total, Free, Locked with one count of decimals for the table (docs/tui.md Numbers)", () => {
     const rows = balanceRows({
       USDT: { f: "1000.123456", l: "250" },

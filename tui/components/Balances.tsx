@@ -16,7 +16,7 @@ export interface BalancesProps {
   error: string | undefined;
 }
 
-/** Seed 000 §2 "Balances table": Token, Total, Free, Locked and a "Last update" UTC time. */
+/** docs/dashboard-rules.md#screens "Balances table": Token, Total, Free, Locked and a "Last update" UTC time. */
 // memo: the book refreshes every 500 ms; this panel's props do not change with it
 export const Balances = memo(function Balances(props: BalancesProps) {
   const theme = useTheme();

@@ -20,7 +20,7 @@ const order = (id: string, side: "Buy" | "Sell", price: string, amount: string):
   timestamp: Date.UTC(2024, 0, 2, 3, 4, 5),
 });
 
-describe("OpenOrders panel (seed 000 §2 Open orders panel)", () => {
+describe("OpenOrders panel (docs/dashboard-rules.md#screens Open orders panel)", () => {
   const orders = [order("a1", "Buy", "95", "2"), order("a2", "Sell", "105.5", "0.1"), order("a3", "Buy", "99", "1")];
 
   it("lists orders by price descending with side, price and quote total, and counts them", () => {

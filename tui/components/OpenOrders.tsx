@@ -23,7 +23,7 @@ export interface OpenOrdersProps {
   loaded?: boolean;
 }
 
-/** The detail lines of the selected order; seed 001 §2 "Order tooltip" numbers come from the lib. */
+/** The detail lines of the selected order; docs/exchange-rules.md#chart "Order tooltip" numbers come from the lib. */
 function detailLines(row: OrderRow, width: number): [string, string] {
   const { order } = row;
   const tooltip = orderTooltip({ amount: order.amount, price: order.price, pair: order.pair });
@@ -34,9 +34,9 @@ function detailLines(row: OrderRow, width: number): [string, string] {
 export const OPEN_ORDERS_CHROME_LINES = 3;
 
 /**
- * Seed 000 §2 "Open orders panel": sorted by price descending; each row the side colour, the price
+ * docs/dashboard-rules.md#screens "Open orders panel": sorted by price descending; each row the side colour, the price
  * and the quote total; the header shows the count; the selected row's details (id, quantity,
- * status, date; seed 001's avg. price, amount, volume) stand in for the dashboard's tooltips.
+ * status, date; docs/exchange-rules.md's avg. price, amount, volume) stand in for the dashboard's tooltips.
  */
 // memo: the book refreshes every 500 ms; this panel's props do not change with it
 export const OpenOrders = memo(function OpenOrders(props: OpenOrdersProps) {

@@ -25,7 +25,7 @@ function sampleBook(): Book {
   return book;
 }
 
-describe("OrderBook panel (seed 000 §2 Order book)", () => {
+describe("OrderBook panel (docs/dashboard-rules.md#screens Order book)", () => {
   it("draws Price, Amount, Total with asks on top, bids below and the mid/spread middle row", () => {
     const view = buildBookView(sampleBook(), 5);
     screen = render(

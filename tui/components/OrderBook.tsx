@@ -126,7 +126,7 @@ function Block({ block, color, dim }: { block: BookBlock; color: string | undefi
 }
 
 /**
- * Seed 000 §2 "Order book": Price, Amount, Total; asks on top, bids below; the middle row with the
+ * docs/dashboard-rules.md#screens "Order book": Price, Amount, Total; asks on top, bids below; the middle row with the
  * mid price and "~" spread percent; the hovered row highlights the cumulative rows and shows the
  * cumulative amount and total. Render only: every number and every line comes from book-view.
  */

@@ -9,7 +9,7 @@ afterEach(() => screen?.unmount());
 const type = (state: TradeFormState, text: string) =>
   [...text].reduce((s, ch) => tradeFormReducer(s, { type: "input", text: ch }), state);
 
-describe("TradingPanel (seed 000 §2 Trading panel, §5 Numbers)", () => {
+describe("TradingPanel (docs/dashboard-rules.md#screens Trading panel, docs/dashboard-rules.md#validation Numbers)", () => {
   it("shows Price, Amount and Quote with the pair's units and the Buy/Sell keys", () => {
     const form = { ...EMPTY_TRADE_FORM, price: "100", amount: "2", quote: "" };
     screen = render(<TradingPanel form={form} pair="ETH/USDT" derivedAmount={undefined} focused width={40} canTrade />);

@@ -8,7 +8,7 @@ import { padEnd } from "./layout.js";
 export interface TradingPanelProps {
   form: TradeFormState;
   pair: string;
-  /** amount = quote / price when the amount is empty (seed 000 §5), shown beside the empty field */
+  /** amount = quote / price when the amount is empty (docs/dashboard-rules.md#validation), shown beside the empty field */
   derivedAmount: string | undefined;
   /** price × amount when the quote is empty: the total follows an edited price */
   derivedQuote?: string | undefined;
@@ -21,7 +21,7 @@ export interface TradingPanelProps {
 
 export const TRADING_PANEL_LINES = 5;
 
-/** Seed 000 §2 "Trading panel": Price, Amount (base), Quote (total); Buy and Sell. */
+/** docs/dashboard-rules.md#screens "Trading panel": Price, Amount (base), Quote (total); Buy and Sell. */
 // memo: the book refreshes every 500 ms; this panel's props do not change with it
 export const TradingPanel = memo(function TradingPanel(props: TradingPanelProps) {
   const theme = useTheme();

@@ -22,7 +22,7 @@ export interface BalancesState {
   rows: BalanceRow[];
   loading: boolean;
   error: string | undefined;
-  /** when the last fetch succeeded: the table's "Last update" (seed 000 §2) */
+  /** when the last fetch succeeded: the table's "Last update" (docs/dashboard-rules.md#screens) */
   lastUpdate: number | undefined;
   refresh(): Promise<void>;
 }

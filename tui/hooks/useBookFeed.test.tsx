@@ -62,7 +62,7 @@ function Health(props: { feed: BookFeed; now: () => number }) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("useBookFeed (seed 001 §4: refresh from the buffer only when it changed)", () => {
+describe("useBookFeed (docs/exchange-rules.md#states: refresh from the buffer only when it changed)", () => {
   it("reads the book on the refresh tick only when book.version moved", async () => {
     const t = testFeed();
     t.book.applySnapshot([["99", "1"]], [["101", "1"]]);

@@ -3,7 +3,7 @@ import type { BookFeed, FeedState } from "../../exchanges/types.js";
 import { type BookView, buildBookView, EMPTY_BOOK_VIEW } from "../book-view.js";
 import { type BookStaleness, bookStaleness } from "../feed-health.js";
 
-/** Seed 000 §9 "Order book UI refresh": 500 ms. */
+/** docs/dashboard-rules.md#constants "Order book UI refresh": 500 ms. */
 export const BOOK_REFRESH_MS = 500;
 /** Mid prices kept for the sparkline. */
 export const MID_HISTORY = 120;
@@ -30,7 +30,7 @@ interface Health {
 
 /**
  * Reads a feed's book every `refreshMs`, and makes a new view only when `book.version` moved (seed
- * 001 §4: "refreshes from the buffer every 500 ms, only when the buffer is non-empty"); levels that
+ * docs/exchange-rules.md#states: "refreshes from the buffer every 500 ms, only when the buffer is non-empty"); levels that
  * changed flash for one refresh.
  */
 export function useBookFeed(

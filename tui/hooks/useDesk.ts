@@ -218,7 +218,7 @@ export function useDesk(inputs: DeskInputs): DeskState {
     if (session.farPriceLoading) return toast("info", "Reading the account's far-price limit: press again in a moment");
     const form = formRef.current;
     try {
-      // seed 000 §5 "Orders" and PRODUCT D1, in the lib: price plus amount or quote; zero is refused
+      // docs/dashboard-rules.md#validation "Orders" and docs/decisions.md#d1, in the lib: price plus amount or quote; zero is refused
       const { price, amount } = resolveOrderAmount({
         price: form.price,
         amount: form.amount,

@@ -39,7 +39,7 @@ export const MAX_FILLS = 50;
 const NO_FILLS: Fill[] = [];
 
 /**
- * The open orders of `pair` on `adapter`, sorted by price descending (seed 000 §2); fetched on
+ * The open orders of `pair` on `adapter`, sorted by price descending (docs/dashboard-rules.md#screens); fetched on
  * mount, every `pollMs` (fills happen while the trader watches), and after each cancel.
  */
 export function useOrders(

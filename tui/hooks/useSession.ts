@@ -24,7 +24,7 @@ export interface Session extends SessionTarget {
 }
 
 /**
- * The exchange, account and pair on screen, with the feed and the adapter they open. Seed 001 §4:
+ * The exchange, account and pair on screen, with the feed and the adapter they open. docs/exchange-rules.md#states:
  * on a change of pair or exchange the book is cleared and a new feed starts; the old one stops.
  */
 export function useSession(services: TuiServices, initial: SessionTarget): Session {

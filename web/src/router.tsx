@@ -1,5 +1,5 @@
 /**
- * The router of seed 000 §2. Each screen has its own thin route file under routes/ (params and
+ * The router of docs/dashboard-rules.md#screens. Each screen has its own thin route file under routes/ (params and
  * search validated with zod, the screen in its feature folder); the router plugin generates
  * routeTree.gen.ts from those files and splits each route's component into its own chunk, so the
  * first screen stays small (docs/dashboard-delivery.md).
@@ -13,7 +13,7 @@ export const router = createRouter({
   routeTree,
   defaultPreload: false,
   scrollRestoration: true,
-  // /c/{queryPath} encoded once (PRODUCT D13, docs/dashboard-delivery.md#links)
+  // /c/{queryPath} encoded once (docs/decisions.md#d13, docs/dashboard-delivery.md#links)
   rewrite: queryPathRewrite,
 });
 setNavigator((href) => router.history.push(href));

@@ -1,4 +1,4 @@
-/** Seed 000 §2, §4, §5, §9 rules of the dashboard, where they live (the components only call them). */
+/** docs/dashboard-rules.md#screens, #states, #validation, #constants rules of the dashboard, where they live (the components only call them). */
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { AccountAnswer } from "../../lib/api.js";
@@ -31,14 +31,14 @@ import { navFor } from "./features/layout/nav";
 import { decodeQueryPath, encodeQueryPath } from "./features/trading/query-path";
 import { canChangeScope, canPermitLogin, scopeFromSelection, scopeText } from "./features/users/rules";
 
-describe("sign-in rules (000 §5)", () => {
+describe("sign-in rules (docs/dashboard-rules.md#validation)", () => {
   it("accepts a standard e-mail, trimmed; refuses others", () => {
     expect(isValidEmail("  ann@example.com ")).toBe(true);
     expect(isValidEmail("ann@example")).toBe(false);
     expect(isValidEmail("ann example.com")).toBe(false);
   });
-  // The 500 ms debounce (000 §9) runs in Chromium: test/web/live-channel.test.ts.
-  it("shows a green dot for a valid e-mail and a red one otherwise (000 §5)", () => {
+  // The 500 ms debounce (docs/dashboard-rules.md#constants) runs in Chromium: test/web/live-channel.test.ts.
+  it("shows a green dot for a valid e-mail and a red one otherwise (docs/dashboard-rules.md#validation)", () => {
     const ok = renderToStaticMarkup(<EmailField value="a@b.co" settled="a@b.co" onChange={() => {}} />);
     const bad = renderToStaticMarkup(<EmailField value="a@b" settled="a@b" onChange={() => {}} />);
     expect(ok).toContain('class="dot ok"');
@@ -75,13 +75,13 @@ describe("sign-in rules (000 §5)", () => {
     expect(canKeyLogin("a@b.co", [])).toBe(false);
     expect(canKeyLogin("a@b", ["id1"])).toBe(false);
   });
-  it("creates public keys with a 30 s time-out and algorithms -8, -7, -257 (000 §7)", () => {
+  it("creates public keys with a 30 s time-out and algorithms -8, -7, -257 (docs/api.md#calls)", () => {
     expect(WEBAUTHN_TIMEOUT_MS).toBe(30_000);
     expect([...WEBAUTHN_ALGORITHMS]).toEqual([-8, -7, -257]);
   });
 });
 
-describe("session (000 §4, §9)", () => {
+describe("session (docs/dashboard-rules.md#states, #constants)", () => {
   it("refreshes the access token 3 minutes before it expires", () => {
     expect(REFRESH_MARGIN_MS).toBe(180_000);
     expect(refreshDelay(1_000_000, 500_000)).toBe(320_000);
@@ -94,7 +94,7 @@ describe("session (000 §4, §9)", () => {
     expect(refreshDelay(4_000, 0)).toBe(MIN_REFRESH_DELAY_MS);
     expect(refreshDelay(0, 10_000)).toBe(MIN_REFRESH_DELAY_MS); // already expired: no loop either
   });
-  it("uses the seed's local-storage names exactly (000 §3, PRODUCT D17)", () => {
+  it("uses the seed's local-storage names exactly (docs/dashboard-rules.md#entities, docs/decisions.md#d17)", () => {
     expect(Object.values(STORAGE).sort()).toEqual(
       [
         "userId",
@@ -110,7 +110,7 @@ describe("session (000 §4, §9)", () => {
   });
 });
 
-describe("colour mode (000 §1, §9)", () => {
+describe("colour mode (docs/dashboard-rules.md#overview, #constants)", () => {
   it("is dark by default, follows the system, and a stored choice wins", () => {
     expect(resolveColorMode(null, undefined)).toBe("dark");
     expect(resolveColorMode(null, true)).toBe("light");
@@ -119,8 +119,8 @@ describe("colour mode (000 §1, §9)", () => {
   });
 });
 
-describe("toasts (000 §9, PRODUCT D17)", () => {
-  // How long success and info toasts stay (000 §9) is run in Chromium: test/web/live-channel.test.ts.
+describe("toasts (docs/dashboard-rules.md#constants, docs/decisions.md#d17)", () => {
+  // How long success and info toasts stay (docs/dashboard-rules.md#constants) is run in Chromium: test/web/live-channel.test.ts.
   it("at most 4, top-left", () => {
     expect(TOAST_VISIBLE).toBe(4);
     expect(TOAST_POSITION).toBe("top-left");
@@ -135,8 +135,8 @@ describe("toasts (000 §9, PRODUCT D17)", () => {
   });
 });
 
-describe("live channel (000 §4, §7)", () => {
-  // The 15 s keep-alive and reconnect (000 §4) run in Chromium: test/web/live-channel.test.ts.
+describe("live channel (docs/dashboard-rules.md#states, docs/api.md#calls)", () => {
+  // The 15 s keep-alive and reconnect (docs/dashboard-rules.md#states) run in Chromium: test/web/live-channel.test.ts.
   it("subscribes with {purpose:'sub_for_bots', userId, token}", () => {
     expect(JSON.parse(subscribeMessage("u1", "t1"))).toEqual({ purpose: "sub_for_bots", userId: "u1", token: "t1" });
   });
@@ -176,7 +176,7 @@ describe("live channel (000 §4, §7)", () => {
   });
 });
 
-describe("routes and header (000 §2, PRODUCT D5, D13)", () => {
+describe("routes and header (docs/dashboard-rules.md#screens, docs/decisions.md#d5, #d13)", () => {
   it("titles the not-found screen 'Page not found ;('", () => expect(NOT_FOUND_TEXT).toBe("Page not found ;("));
   it("decodes /c/{queryPath} to exactly 3 parts or nothing", () => {
     expect(decodeQueryPath("[Demo][paper][main]")).toEqual(["Demo", "paper", "main"]);
@@ -197,13 +197,13 @@ describe("routes and header (000 §2, PRODUCT D5, D13)", () => {
     expect(EXIT_QUESTION).toBe("Are you sure you want to exit?");
     expect(EXIT_TOOLTIP).toBe("This action will remove all your session data in current website");
   });
-  it("accepts an entered encryption key of 16, 24 or 32 characters only (000 §5)", () => {
+  it("accepts an entered encryption key of 16, 24 or 32 characters only (docs/dashboard-rules.md#validation)", () => {
     for (const n of [16, 24, 32]) expect(enteredKeyError("x".repeat(n))).toBeUndefined();
     for (const n of [0, 15, 17, 31, 33, 64]) expect(enteredKeyError("x".repeat(n))).toBeDefined();
   });
 });
 
-describe("home (000 §2)", () => {
+describe("home (docs/dashboard-rules.md#screens)", () => {
   const acc = (client: string, exchange: string, bots: string[] = []): AccountAnswer => ({
     path: [client, exchange, "main"],
     client,
@@ -239,7 +239,7 @@ describe("home (000 §2)", () => {
   });
 });
 
-describe("API keys (000 §2, §5)", () => {
+describe("API keys (docs/dashboard-rules.md#screens, #validation)", () => {
   const full: ApiKeyFields = {
     client: "Acme",
     account: "main",
@@ -263,7 +263,7 @@ describe("API keys (000 §2, §5)", () => {
   });
 });
 
-describe("users (000 §2, §5)", () => {
+describe("users (docs/dashboard-rules.md#screens, #validation)", () => {
   it("shows the scope as the word all or the list joined", () => {
     expect(scopeText("all")).toBe("all");
     expect(scopeText(["Acme", "Demo"])).toBe("Acme, Demo");
@@ -291,7 +291,7 @@ describe("users (000 §2, §5)", () => {
   });
 });
 
-describe("shared inputs (000 §2, §5)", () => {
+describe("shared inputs (docs/dashboard-rules.md#screens, #validation)", () => {
   it("shows 'No items added to the group' for an empty list", () => {
     expect(EMPTY_LIST_TEXT).toBe("No items added to the group");
     expect(renderToStaticMarkup(<ListEditor label="Pairs" items={[]} onChange={() => {}} />)).toContain(

@@ -1,5 +1,5 @@
 /**
- * Floating bot (PRODUCT D21, docs/bots.md "Floating"): one limit order on `side` at
+ * Floating bot (docs/decisions.md#d21, docs/bots.md "Floating"): one limit order on `side` at
  * mid x (1 -/+ p/100), amount q / target, replaced when it drifts beyond `marginOfError` percent
  * or fills. Modules: dynamic-price and dynamic-quote draw p and q per placement, dynamic-delay
  * spaces replacements (1 s without it), price-bounds keeps the target inside [min, max],
@@ -21,7 +21,7 @@ export interface FloatingState {
   fills: { ts: number; quote: string }[];
 }
 
-/** D21: replacements wait 1 s when no dynamic-delay module is set. */
+/** docs/decisions.md#d21: replacements wait 1 s when no dynamic-delay module is set. */
 export const DEFAULT_REPLACE_DELAY_MS = 1000;
 const SLOT = 0;
 
@@ -88,7 +88,7 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
       };
     },
 
-    /** D21: kept while |order price - target| / target x 100 <= marginOfError. */
+    /** docs/decisions.md#d21: kept while |order price - target| / target x 100 <= marginOfError. */
     keep(order, want) {
       if (order.side !== want.side) return false;
       const target = dec(want.price);

@@ -1,5 +1,5 @@
 /**
- * Grid bot (PRODUCT D22, docs/bots.md "Grid"): size/2 Buys below and size/2 Sells above the mid
+ * Grid bot (docs/decisions.md#d22, docs/bots.md "Grid"): size/2 Buys below and size/2 Sells above the mid
  * at P x (1 -/+ k x s), s = percent / 100 / (size/2), each of quote `quote`/`size`. A filled Buy at
  * x becomes a Sell of the same amount at x x (1 + profit/100) in the same slot; a filled Sell a Buy
  * of the same quote at x x (1 - profit/100). When one side has no order left, the grid is rebuilt
@@ -59,7 +59,7 @@ export function gridStrategy(setup: GridSetup): Strategy<GridState> {
         const buys = state.slots.filter((o) => o.side === "Buy").length;
         const sells = state.slots.length - buys;
         if (buys === 0 || sells === 0) {
-          // D22: the exhausted side's quotes shrink by (1 - RF), the other side's grow by (1 + RF).
+          // docs/decisions.md#d22: the exhausted side's quotes shrink by (1 - RF), the other side's grow by (1 + RF).
           const up = new Decimal(1).plus(rf);
           const down = new Decimal(1).minus(rf);
           const scaled: GridState = {

@@ -1,4 +1,4 @@
-/** The runnable strategies by bot type (PRODUCT D21–D24); the other types are not run (D16). */
+/** The runnable strategies by bot type (docs/decisions.md#d21–#d24); the other types are not run (docs/decisions.md#d16). */
 import { BOT_SCHEMAS, type BotType, NOT_RUN_BOT_TYPES } from "../../../lib/schemas.js";
 import { floatingStrategy } from "./floating.js";
 import { gridStrategy } from "./grid.js";

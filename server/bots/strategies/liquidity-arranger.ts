@@ -1,5 +1,5 @@
 /**
- * Liquidity arranger (PRODUCT D24, docs/bots.md "Liquidity arranger"): `ordersAmount` orders, order
+ * Liquidity arranger (docs/decisions.md#d24, docs/bots.md "Liquidity arranger"): `ordersAmount` orders, order
  * i at t = i/(n-1) priced P0 + (P1 - P0) x f(t) with quote Q0 + (Q1 - Q0) x g(t); on `side`, or,
  * when it is unset, Buys below the mid and Sells above. A filled or missing order is placed again at
  * its slot; a slot that would cross the book waits.
@@ -10,7 +10,7 @@ import type { Side } from "../../../lib/types.js";
 import { amountFor, dec, sameOrder } from "./shared.js";
 import type { Strategy, Wanted } from "./types.js";
 
-/** Φ(-2) and Φ(2): the normal distribution cut at ±2σ (D24 "gauss"). */
+/** Φ(-2) and Φ(2): the normal distribution cut at ±2σ (docs/decisions.md#d24 "gauss"). */
 const PHI_MINUS_2 = 0.022750131948179195;
 const PHI_PLUS_2 = 0.9772498680518208;
 
@@ -42,7 +42,7 @@ export function normalQuantile(p: number): number {
   );
 }
 
-/** D24's shaping functions of t in [0, 1], each from 0 to 1 (inverseGauss: 1 at the ends, 0 in the middle). */
+/** docs/decisions.md#d24's shaping functions of t in [0, 1], each from 0 to 1 (inverseGauss: 1 at the ends, 0 in the middle). */
 export function shape(strategy: string, t: number): number {
   switch (strategy) {
     case "linear":
@@ -119,7 +119,7 @@ export function liquidityArrangerStrategy(setup: LiquidityArrangerSetup): Strate
           setup.side ?? (price.lt(market.mid) ? "Buy" : price.gt(market.mid) ? "Sell" : undefined);
         const resting = open.find((o) => o.slot === slot);
         const crosses = side === undefined || (side === "Buy" ? price.gte(market.bestAsk) : price.lte(market.bestBid));
-        // D24: a slot that would cross waits; one already resting at that price stays
+        // docs/decisions.md#d24: a slot that would cross waits; one already resting at that price stays
         if (crosses && !(resting && side && resting.side === side && dec(resting.price).eq(price))) {
           waiting++;
           continue;

@@ -17,7 +17,7 @@ export function drawBetween(random: () => number, min: number, max: number): str
     .toFixed();
 }
 
-/** amount = quote / price, truncated to the pair's amount decimals (PRODUCT D1). */
+/** amount = quote / price, truncated to the pair's amount decimals (docs/decisions.md#d1). */
 export function amountFor(quote: Decimal, price: Decimal, amountDecimals: number): Decimal {
   if (price.isZero()) return new Decimal(0);
   return truncate(quote.dividedBy(price), amountDecimals);
@@ -33,7 +33,7 @@ export function filledQuote(order: OwnOrder, filled: string): Decimal {
   return dec(filled).times(order.price);
 }
 
-/** The seed's Order shape of an own order (seed 000 §3), for the `order` state record. */
+/** The seed's Order shape of an own order (docs/dashboard-rules.md#entities), for the `order` state record. */
 export function asOrder(pair: string, order: OwnOrder): Order {
   return {
     pair,

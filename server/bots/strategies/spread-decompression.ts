@@ -1,5 +1,5 @@
 /**
- * Spread-decompression bot (PRODUCT D23, docs/bots.md "Spread decompression"): every `delay`
+ * Spread-decompression bot (docs/decisions.md#d23, docs/bots.md "Spread decompression"): every `delay`
  * seconds, when the others' spread (ask - bid) / mid x 100 exceeds `acceptableSpread` (1 when
  * unset), a Buy one price step above their best bid of quote min(quoteUp, daily left) and a Sell
  * one step below their best ask of quote min(quoteDown, daily left), each only when at least
@@ -21,7 +21,7 @@ export interface SpreadDecompressionState {
 }
 
 export const DAY_MS = 86_400_000;
-/** D23: acceptableSpread defaults to 1 (percent) when unset. */
+/** docs/decisions.md#d23: acceptableSpread defaults to 1 (percent) when unset. */
 export const DEFAULT_ACCEPTABLE_SPREAD = 1;
 const BUY_SLOT = 0;
 const SELL_SLOT = 1;
@@ -63,7 +63,7 @@ export function spreadDecompressionStrategy(setup: SpreadDecompressionSetup): St
         if (open.some((o) => o.slot === slot)) return;
         const crosses = side === "Buy" ? price.gte(inside.ask!) : price.lte(inside.bid!);
         if (crosses) return void notes.push(`${side} at ${price.toFixed()} would cross`);
-        // its own Buy and Sell must never meet (self-matching is wash trading, PRODUCT "Bots")
+        // its own Buy and Sell must never meet (self-matching is wash trading, docs/product.md#bots)
         const ownBuy = want.find((w) => w.side === "Buy");
         if (side === "Sell" && ownBuy && price.lte(ownBuy.price))
           return void notes.push(`Sell at ${price.toFixed()} would meet its own Buy`);
@@ -88,7 +88,7 @@ export function spreadDecompressionStrategy(setup: SpreadDecompressionSetup): St
       return { state: next, want, wakeAt: next.nextCheckAt, ...(notes.length ? { note: notes.join("; ") } : {}) };
     },
 
-    /** D23: an order older than refillPeriod is re-placed at the current inside prices. */
+    /** docs/decisions.md#d23: an order older than refillPeriod is re-placed at the current inside prices. */
     keep(order, want, _state, { now }) {
       return order.side === want.side && now - order.placedAt < refillMs;
     },

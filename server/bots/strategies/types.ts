@@ -17,13 +17,13 @@ export interface Market {
   mid: Decimal;
 }
 
-/** The token pair's decimals (PRODUCT D1): bot targets are truncated toward zero to them. */
+/** The token pair's decimals (docs/decisions.md#d1): bot targets are truncated toward zero to them. */
 export interface PairDecimals {
   price: number;
   amount: number;
 }
 
-/** One of the bot's own resting orders, known by its slot (PRODUCT D25 client order ids). */
+/** One of the bot's own resting orders, known by its slot (docs/decisions.md#d25 client order ids). */
 export interface OwnOrder {
   slot: number;
   id: string;
@@ -90,6 +90,6 @@ export interface Strategy<S> {
   /** whether a resting order still serves `want` (else it is cancelled and replaced) */
   keep(order: OwnOrder, want: Wanted, state: S, ctx: StepContext): boolean;
   closed(state: S, closed: ClosedOrder, ctx: ClosedContext): S;
-  /** the seed's state records of this type (seed 000 §3 "Bot state records") */
+  /** the seed's state records of this type (docs/dashboard-rules.md#entities "Bot state records") */
   view(state: S, open: readonly OwnOrder[]): Record<string, unknown>;
 }

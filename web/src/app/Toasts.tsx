@@ -10,7 +10,7 @@ import {
   toastId,
 } from "./events";
 
-/** The toast area (seed 000 §2, §9): every toast arrives as an AWAKE_TOAST event (PRODUCT D17). */
+/** The toast area (docs/dashboard-rules.md#screens, #constants): every toast arrives as an AWAKE_TOAST event (docs/decisions.md#d17). */
 export function Toasts({ theme }: { theme: "dark" | "light" }) {
   useEffect(
     () =>

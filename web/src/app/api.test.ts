@@ -1,4 +1,4 @@
-/** The central API-error place (STYLE.md): a 602 refreshes the access token and the call is retried once (000 §8). */
+/** The central API-error place (STYLE.md): a 602 refreshes the access token and the call is retried once (docs/api.md#errors). */
 import { describe, expect, it, vi } from "vitest";
 import { type ApiFailure, createApiClient } from "../../../lib/client.js";
 import { recoverFailure, SUCCESS_TEXT, sessionEndOf, setAccessExpiredHandler, successTitle } from "./api";
@@ -6,7 +6,7 @@ import { toastId } from "./events";
 
 const failure = (code: number): ApiFailure => ({ code, title: "t", method: "GET", path: "/token/clients" });
 
-describe("602 'Need to refresh your Access Token...' (000 §8)", () => {
+describe("602 'Need to refresh your Access Token...' (docs/api.md#errors)", () => {
   it("refreshes the token and asks for one retry", async () => {
     const refresh = vi.fn(async () => true);
     setAccessExpiredHandler(refresh);

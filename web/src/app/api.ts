@@ -1,7 +1,7 @@
 /**
  * The one backend client of the app and the one place that turns failures into toasts and
- * redirects (STYLE.md): error toasts with the seed 000 §8 texts, a success toast in words on every
- * non-GET call (seed 000 §7, docs/dashboard.md "Toasts"), a token refresh and one retry after a
+ * redirects (STYLE.md): error toasts with the docs/api.md#errors texts, a success toast in words on every
+ * non-GET call (docs/api.md#calls, docs/dashboard.md "Toasts"), a token refresh and one retry after a
  * 602, the end of the session on 603/607 (docs/dashboard.md "Sessions"), and whether the server
  * answers at all.
  */
@@ -35,7 +35,7 @@ export const SESSION_ENDED = "SESSION_ENDED";
 const NO_RETRY: readonly RouteName[] = ["refresh", "me", "logout"];
 
 /**
- * Seed 000 §8 602 'Need to refresh your Access Token...': refresh the token, then the client sends
+ * docs/api.md#errors 602 'Need to refresh your Access Token...': refresh the token, then the client sends
  * the failed call once more. The server refuses a 602 call before acting on it, so the retry cannot
  * double an order. Concurrent 602s share one refresh (session.ts).
  */
@@ -52,7 +52,7 @@ export function sessionEndOf(failure: ApiFailure): SessionEndReason | undefined 
   return undefined;
 }
 
-/** Seed 000 §8 failures as toasts and what follows them. */
+/** docs/api.md#errors failures as toasts and what follows them. */
 export function handleFailure(failure: ApiFailure): void {
   awakeToast("error", failure.title, failure.description);
   const reason = sessionEndOf(failure);
@@ -60,7 +60,7 @@ export function handleFailure(failure: ApiFailure): void {
 }
 
 /**
- * Seed 000 §7 "Successful non-GET calls show a success toast": what happened, in the operator's
+ * docs/api.md#calls "Successful non-GET calls show a success toast": what happened, in the operator's
  * words (docs/dashboard.md "Toasts"), not the method and path.
  */
 export const SUCCESS_TEXT: Partial<Record<RouteName, string>> = {

@@ -1,4 +1,4 @@
-/** Colour mode (seed 000 §1, §9): dark by default, follows the system, the choice kept as `uicolor`. */
+/** Colour mode (docs/dashboard-rules.md#overview, #constants): dark by default, follows the system, the choice kept as `uicolor`. */
 import { useEffect, useState } from "react";
 import { readStorage, STORAGE, writeStorage } from "./storage";
 

@@ -1,4 +1,4 @@
-/** The saved encryption key (seed 000 §3 panel_state, §5 "Encryption key"). */
+/** The saved encryption key (docs/dashboard-rules.md#entities panel_state, docs/dashboard-rules.md#validation "Encryption key"). */
 import { useSyncExternalStore } from "react";
 import { decodePanelState, encodePanelState } from "../../../lib/panel-state.js";
 import { emit } from "./events";

@@ -1,5 +1,5 @@
 /**
- * App events (seed 000 §4, §9; PRODUCT D17): toasts are raised through one `AWAKE_TOAST` event,
+ * App events (docs/dashboard-rules.md#states, #constants; docs/decisions.md#d17): toasts are raised through one `AWAKE_TOAST` event,
  * live-channel messages are re-broadcast as events named by their type (snapshot, delta), and a
  * click on an order-book row is an event too (part 2).
  */
@@ -15,9 +15,9 @@ export interface ToastEvent {
   id?: string;
 }
 
-/** Seed 000 §9: success 1000 ms, info 3000 ms, error 3000 ms, default 5000 ms. */
+/** docs/dashboard-rules.md#constants: success 1000 ms, info 3000 ms, error 3000 ms, default 5000 ms. */
 export const TOAST_DURATIONS: Record<ToastKind, number> = { success: 1000, info: 3000, error: 3000, default: 5000 };
-/** Seed 000 §9: max 4 visible, top-left. */
+/** docs/dashboard-rules.md#constants: max 4 visible, top-left. */
 export const TOAST_VISIBLE = 4;
 export const TOAST_POSITION = "top-left" as const;
 

@@ -1,5 +1,5 @@
 /**
- * The live channel (seed 000 §4 "Live channel", §7): a websocket to the backend host with no
+ * The live channel (docs/dashboard-rules.md#states "Live channel", docs/api.md#calls): a websocket to the backend host with no
  * path. It opens when an access token exists, has not expired and no open socket exists; on open
  * it sends {purpose:'sub_for_bots', userId, token}; every 15 s it reconnects when the socket is
  * closed or closing, otherwise sends 'ping'; 'ping'/'pong' are ignored; subscription replies
@@ -16,7 +16,7 @@ export const LIVE_CLOSE_SESSION_ENDED = 4607;
 /** Closes that say nothing about the server being down: normal, expired token, session ended. */
 const EXPECTED_CLOSES = new Set([1000, 4602, LIVE_CLOSE_SESSION_ENDED]);
 
-/** Seed 000 §9: websocket keep-alive 15 s. */
+/** docs/dashboard-rules.md#constants: websocket keep-alive 15 s. */
 export const KEEP_ALIVE_MS = 15_000;
 
 export type LiveAction =
@@ -24,7 +24,7 @@ export type LiveAction =
   | { kind: "toast"; toast: ToastKind; title: string; description: string }
   | { kind: "event"; name: string; data: unknown };
 
-/** What one incoming message means (seed 000 §4). Pure, so every rule is tested. */
+/** What one incoming message means (docs/dashboard-rules.md#states). Pure, so every rule is tested. */
 export function liveMessageAction(text: string): LiveAction {
   if (text === "ping" || text === "pong") return { kind: "ignore" };
   let message: unknown;
@@ -49,7 +49,7 @@ export function subscribeMessage(userId: string, token: string): string {
   return JSON.stringify({ purpose: LIVE_SUBSCRIBE, userId, token });
 }
 
-/** Seed 000 §7: the backend host over ws (wss under https), no path. */
+/** docs/api.md#calls: the backend host over ws (wss under https), no path. */
 export function liveUrl(location: { protocol: string; host: string }, configured?: string): string {
   if (configured) return configured;
   return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/`;

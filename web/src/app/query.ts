@@ -7,7 +7,7 @@ export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
 });
 
-/** A query over the backend client: a failed call has no data (seed 000 §8) and was already toasted. */
+/** A query over the backend client: a failed call has no data (docs/api.md#errors) and was already toasted. */
 async function data<T>(p: Promise<{ ok: true; data: T } | { ok: false; code: number; msg: string }>): Promise<T> {
   const r = await p;
   if (!r.ok) throw new Error(r.msg);

@@ -1,7 +1,7 @@
 /**
- * The session (seed 000 §3 "Session/auth response", §4 "Session"): the access token lives in
- * memory only; userId and refreshTokenExpiry are kept in local storage (PRODUCT D17) and the
- * refresh token is an HttpOnly cookie (PRODUCT D7), so a reload signs in again through
+ * The session (docs/dashboard-rules.md#entities "Session/auth response", docs/dashboard-rules.md#states "Session"): the access token lives in
+ * memory only; userId and refreshTokenExpiry are kept in local storage (docs/decisions.md#d17) and the
+ * refresh token is an HttpOnly cookie (docs/decisions.md#d7), so a reload signs in again through
  * /user/refresh.
  */
 import { useSyncExternalStore } from "react";
@@ -11,7 +11,7 @@ import { readStorage, STORAGE } from "./storage";
 export interface SessionState {
   userId: string | undefined;
   accessToken: string | undefined;
-  /** ms since the epoch, from the access token's JSON (seed 000 §3) */
+  /** ms since the epoch, from the access token's JSON (docs/dashboard-rules.md#entities) */
   expires: number | undefined;
   admin: boolean;
   email: string | undefined;
@@ -47,7 +47,7 @@ export function useSession(): SessionState {
   return useSyncExternalStore(subscribeSession, getSession, getSession);
 }
 
-/** Seed 000 §4: a token that exists and has not expired. */
+/** docs/dashboard-rules.md#states: a token that exists and has not expired. */
 export function hasValidToken(s: SessionState = state, now = Date.now()): boolean {
   return Boolean(s.accessToken && s.expires !== undefined && s.expires > now);
 }

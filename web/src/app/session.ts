@@ -1,4 +1,4 @@
-/** Session actions (seed 000 §4 "Session", PRODUCT D7): sign-in, the timed refresh, exit, and the end of a session. */
+/** Session actions (docs/dashboard-rules.md#states "Session", docs/decisions.md#d7): sign-in, the timed refresh, exit, and the end of a session. */
 import type { RefreshAnswer, SessionAnswer } from "../../../lib/api.js";
 import { api, navigateTo, SESSION_ENDED, type SessionEndReason, setAccessExpiredHandler } from "./api";
 import { listen } from "./events";
@@ -8,14 +8,14 @@ import { setServerProbe } from "./server-status";
 import { getSession, hasValidToken, setSession } from "./session-store";
 import { readStorage, STORAGE, writeStorage } from "./storage";
 
-/** Seed 000 §9: refresh 3 minutes before expiry. */
+/** docs/dashboard-rules.md#constants: refresh 3 minutes before expiry. */
 export const REFRESH_MARGIN_MS = 3 * 60_000;
 /** Never two refreshes closer than this, whatever the token says (a skewed clock, a tiny lifetime). */
 export const MIN_REFRESH_DELAY_MS = 5_000;
 
 /**
  * When the next refresh is due (docs/dashboard.md "Sessions"): 3 minutes before the access token
- * expires (seed 000 §9) while it has more than twice that left; a shorter-lived token is refreshed
+ * expires (docs/dashboard-rules.md#constants) while it has more than twice that left; a shorter-lived token is refreshed
  * at half its remaining life, and never sooner than 5 s, so a lifetime under the margin cannot loop.
  */
 export function refreshDelay(expires: number, now: number): number {
@@ -24,7 +24,7 @@ export function refreshDelay(expires: number, now: number): number {
   return Math.max(MIN_REFRESH_DELAY_MS, Math.floor(remaining / 2));
 }
 
-/** Seed 000 §4: refresh only while the refresh token is still valid. */
+/** docs/dashboard-rules.md#states: refresh only while the refresh token is still valid. */
 export function refreshTokenValid(now = Date.now()): boolean {
   const expiry = Number(readStorage(STORAGE.refreshTokenExpiry));
   return Number.isFinite(expiry) && expiry > now;
@@ -84,7 +84,7 @@ async function loadMe(): Promise<void> {
 
 setAccessExpiredHandler(refreshSession);
 
-/** After a successful login or registration (seed 000 §4): keep the session, load clients and exchanges. */
+/** After a successful login or registration (docs/dashboard-rules.md#states): keep the session, load clients and exchanges. */
 export async function signIn(answer: SessionAnswer, email: string): Promise<void> {
   writeStorage(STORAGE.userId, answer.uuid);
   writeStorage(STORAGE.refreshTokenExpiry, String(answer.refreshTokenExpiry));
@@ -143,7 +143,7 @@ export function endSession(reason: SessionEndReason): void {
 
 if (typeof window !== "undefined") {
   listen<SessionEndReason>(SESSION_ENDED, (reason) => endSession(reason));
-  // Exit in another tab clears the shared local storage (seed 000 §2): this tab's session is over too.
+  // Exit in another tab clears the shared local storage (docs/dashboard-rules.md#screens): this tab's session is over too.
   window.addEventListener("storage", (e) => {
     if ((e.key === null || e.key === STORAGE.userId) && !readStorage(STORAGE.userId) && getSession().userId)
       endSession("elsewhere");
@@ -154,7 +154,7 @@ if (typeof window !== "undefined") {
   );
 }
 
-/** Exit (seed 000 §2; PRODUCT D7): revoke the refresh token, clear local storage, reload. */
+/** Exit (docs/dashboard-rules.md#screens; docs/decisions.md#d7): revoke the refresh token, clear local storage, reload. */
 export async function exitSession(): Promise<void> {
   // this tab's own socket closes first, so the server's "session ended" close is not taken for a revocation
   stopLive();

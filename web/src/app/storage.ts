@@ -1,4 +1,4 @@
-/** The seed's local-storage names, exactly (seed 000 §3, PRODUCT D17). One place reads and writes them. */
+/** The seed's local-storage names, exactly (docs/dashboard-rules.md#entities, docs/decisions.md#d17). One place reads and writes them. */
 export const STORAGE = {
   userId: "userId",
   uicolor: "uicolor",
@@ -28,7 +28,7 @@ export function writeStorage(name: StorageName, value: string | null): void {
   }
 }
 
-/** Seed 000 §3: WAEnabled defaults to 'no'. */
+/** docs/dashboard-rules.md#entities: WAEnabled defaults to 'no'. */
 export function waEnabled(): "yes" | "no" {
   return readStorage(STORAGE.WAEnabled) === "yes" ? "yes" : "no";
 }

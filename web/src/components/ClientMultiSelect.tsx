@@ -1,6 +1,6 @@
 import { Checkbox } from "./Checkbox";
 
-/** A multi-select of clients (seed 000 §2 "User create"/"User edit"): a list of Radix checkboxes. */
+/** A multi-select of clients (docs/dashboard-rules.md#screens "User create"/"User edit"): a list of Radix checkboxes. */
 export function ClientMultiSelect(props: {
   clients: readonly string[];
   selected: readonly string[];

@@ -2,7 +2,7 @@ import * as Tooltip from "@radix-ui/react-tooltip";
 import { useState } from "react";
 import { INVALID_DURATION, parseDuration } from "../../../lib/duration.js";
 
-/** Seed 000 §5 "Duration input": seconds, or a number with a unit; otherwise the tooltip reads 'Invalid format'. */
+/** docs/dashboard-rules.md#validation "Duration input": seconds, or a number with a unit; otherwise the tooltip reads 'Invalid format'. */
 export function DurationInput(props: { label: string; onChange: (seconds: number | undefined) => void }) {
   const [text, setText] = useState("");
   const parsed = text.trim() === "" ? undefined : parseDuration(text);

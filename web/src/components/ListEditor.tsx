@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Checkbox } from "./Checkbox";
 import { addListItem, EMPTY_LIST_TEXT, removeListItem } from "./inputs";
 
-/** Seed 000 §2: add an item; click an item to delete it; pick from a list in a checkbox dialog (Submit, Clear). */
+/** docs/dashboard-rules.md#screens: add an item; click an item to delete it; pick from a list in a checkbox dialog (Submit, Clear). */
 export function ListEditor(props: {
   label: string;
   items: string[];

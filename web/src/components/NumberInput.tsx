@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { numberOnBlur } from "./inputs";
 
-/** Seed 000 §5: minus, digits, '.' or ','; a comma becomes a dot; invalid input reverts on blur. */
+/** docs/dashboard-rules.md#validation: minus, digits, '.' or ','; a comma becomes a dot; invalid input reverts on blur. */
 export function NumberInput(props: { label: string; value: string; onChange: (v: string) => void; name?: string }) {
   const [text, setText] = useState(props.value);
   const previous = useRef(props.value);

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { reportRange } from "./inputs";
 import { NumberInput } from "./NumberInput";
 
-/** Seed 000 §5 "Range": reported only when both min and max are set. */
+/** docs/dashboard-rules.md#validation "Range": reported only when both min and max are set. */
 export function RangeInput(props: {
   label: string;
   onChange: (range: { min: string; max: string } | undefined) => void;

@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/apikeys": API Keys Manager (admin; its component is split into its own chunk by the router plugin). */
+/** docs/dashboard-rules.md#screens "/apikeys": API Keys Manager (admin; its component is split into its own chunk by the router plugin). */
 import { createFileRoute } from "@tanstack/react-router";
 import { ApiKeysPage } from "../features/apikeys/ApiKeysPage";
 

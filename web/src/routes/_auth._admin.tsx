@@ -1,4 +1,4 @@
-/** PRODUCT D5: admin screens are for admins (the server refuses others anyway). */
+/** docs/decisions.md#d5: admin screens are for admins (the server refuses others anyway). */
 import { createFileRoute, Outlet, redirect } from "@tanstack/react-router";
 import { getSession } from "../app/session-store";
 

@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/user/create": Create user (admin; split into its own chunk). */
+/** docs/dashboard-rules.md#screens "/user/create": Create user (admin; split into its own chunk). */
 import { createFileRoute } from "@tanstack/react-router";
 import { UserCreatePage } from "../features/users/UserCreatePage";
 

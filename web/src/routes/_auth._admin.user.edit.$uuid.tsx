@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/user/edit/{uuid}": Edit one user (admin; split into its own chunk). */
+/** docs/dashboard-rules.md#screens "/user/edit/{uuid}": Edit one user (admin; split into its own chunk). */
 import { createFileRoute } from "@tanstack/react-router";
 import { z } from "zod";
 import { UserEditPage } from "../features/users/UserEditPage";

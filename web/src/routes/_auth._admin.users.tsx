@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/users": Users Manager (admin; split into its own chunk). */
+/** docs/dashboard-rules.md#screens "/users": Users Manager (admin; split into its own chunk). */
 import { createFileRoute } from "@tanstack/react-router";
 import { UsersPage } from "../features/users/UsersPage";
 

@@ -1,6 +1,6 @@
 /**
- * Seed 000 §2 "/c/{queryPath}": the client trading view (split into its own chunk). The param is
- * only bounded here; decoding to exactly three parts (PRODUCT D13) is the view's rule: anything
+ * docs/dashboard-rules.md#screens "/c/{queryPath}": the client trading view (split into its own chunk). The param is
+ * only bounded here; decoding to exactly three parts (docs/decisions.md#d13) is the view's rule: anything
  * else leaves it empty rather than not found.
  */
 import { createFileRoute } from "@tanstack/react-router";

@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/": Home, the clients list. */
+/** docs/dashboard-rules.md#screens "/": Home, the clients list. */
 import { createFileRoute } from "@tanstack/react-router";
 import { HomePage } from "../features/home/HomePage";
 

@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/login/key": Login with a Key. */
+/** docs/dashboard-rules.md#screens "/login/key": Login with a Key. */
 import { createFileRoute } from "@tanstack/react-router";
 import { KeyLoginPage } from "../features/auth/KeyLoginPage";
 import { returnToSearchSchema } from "../features/auth/return-to";

@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/login/password": Login. `redirect` (validated) is where the guard found the visitor. */
+/** docs/dashboard-rules.md#screens "/login/password": Login. `redirect` (validated) is where the guard found the visitor. */
 import { createFileRoute } from "@tanstack/react-router";
 import { LoginPage } from "../features/auth/LoginPage";
 import { returnToSearchSchema } from "../features/auth/return-to";

@@ -1,4 +1,4 @@
-/** Seed 000 §2 "/registration": Registration. */
+/** docs/dashboard-rules.md#screens "/registration": Registration. */
 import { createFileRoute } from "@tanstack/react-router";
 import { RegistrationPage } from "../features/auth/RegistrationPage";
 

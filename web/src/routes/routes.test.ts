@@ -1,4 +1,4 @@
-/** The route files of seed 000 §2 (docs/dashboard-delivery.md#routes) and the sign-in routes' validated search. */
+/** The route files of docs/dashboard-rules.md#screens (docs/dashboard-delivery.md#routes) and the sign-in routes' validated search. */
 import { readdirSync, readFileSync } from "node:fs";
 import { createMemoryHistory, createRouter } from "@tanstack/react-router";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,7 @@ import { routeTree } from "../routeTree.gen";
 
 const routesDir = new URL(".", import.meta.url);
 
-describe("routes (000 §2)", () => {
+describe("routes (docs/dashboard-rules.md#screens)", () => {
   it("has one route per screen of the seed's table", () => {
     const router = createRouter({ routeTree, history: createMemoryHistory() });
     expect(Object.keys(router.routesByPath).sort()).toEqual(

@@ -61,7 +61,7 @@ function CreateForm() {
   });
   const waiting = waitingFor(apiKeyFormSchema, watch(), API_KEY_LABELS);
   const submit = handleSubmit(async (f) => {
-    // Seed 000 §5 sent nothing, silently, without a saved key; here the key dialog opens and says why
+    // docs/dashboard-rules.md#validation sent nothing, silently, without a saved key; here the key dialog opens and says why
     // (docs/dashboard.md "The encryption key"). Nothing is sent either way.
     const key = loadEncryptionKey();
     if (!key) {

@@ -1,11 +1,11 @@
-/** API Keys rules (seed 000 §5 "API keys"), as the forms' schemas and the checks the tests read. */
+/** API Keys rules (docs/dashboard-rules.md#validation "API keys"), as the forms' schemas and the checks the tests read. */
 import { z } from "zod";
 import type { AccountPath } from "../../../../lib/api.js";
 import { accountPathSchema, envelopeSchema } from "../../../../lib/schemas.js";
 
 const filled = (label: string) => z.string().refine((v) => v.trim() !== "", `${label} is required`);
 
-/** Seed 000 §5: client name, sub account, pair, api key, secret and exchange filled; passphrase optional. */
+/** docs/dashboard-rules.md#validation: client name, sub account, pair, api key, secret and exchange filled; passphrase optional. */
 export const apiKeyFormSchema = z.object({
   client: filled("Client Name"),
   account: filled("Sub Account"),
@@ -18,7 +18,7 @@ export const apiKeyFormSchema = z.object({
 });
 export type ApiKeyFields = z.infer<typeof apiKeyFormSchema>;
 
-/** Seed 000 §2: the hint names the four exchanges that need a passphrase. */
+/** docs/dashboard-rules.md#screens: the hint names the four exchanges that need a passphrase. */
 export const PASSPHRASE_HINT = "Needed for Bitmart, Bitget, Kucoin, OKX";
 
 /** What Submit waits for, in the form's order (components/SubmitButton.tsx). */
@@ -31,23 +31,23 @@ export const API_KEY_LABELS: Partial<Record<keyof ApiKeyFields, string>> = {
   exchange: "Exchange",
 };
 
-/** Seed 000 §5: Submit only when client name, sub account, pair, api key, secret and exchange are filled; passphrase optional. */
+/** docs/dashboard-rules.md#validation: Submit only when client name, sub account, pair, api key, secret and exchange are filled; passphrase optional. */
 export function canSubmitApiKeys(f: ApiKeyFields): boolean {
   return apiKeyFormSchema.safeParse(f).success;
 }
 
-/** Seed 000 §3: the key of the record is client name, exchange, sub account. */
+/** docs/dashboard-rules.md#entities: the key of the record is client name, exchange, sub account. */
 export function apiKeyPath(f: ApiKeyFields): AccountPath {
   return [f.client.trim(), f.exchange.trim(), f.account.trim()];
 }
 
-/** The remove form: one account path (lib's schema, PRODUCT D13). */
+/** The remove form: one account path (lib's schema, docs/decisions.md#d13). */
 export const removeApiKeysFormSchema = z.object({
   path: accountPathSchema.optional().refine((p) => p !== undefined, "Choose a path"),
 });
 export type RemoveApiKeysForm = z.input<typeof removeApiKeysFormSchema>;
 
-/** Seed 000 §5 "Remove: Delete is disabled until a path is chosen". */
+/** docs/dashboard-rules.md#validation "Remove: Delete is disabled until a path is chosen". */
 export function canDelete(chosen: AccountPath | undefined): boolean {
   return removeApiKeysFormSchema.safeParse({ path: chosen }).success;
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { EMAIL_DEBOUNCE_MS, isValidEmail } from "./rules";
 
-/** Seed 000 §5: the e-mail is trimmed and debounced 500 ms; a green dot when valid, red when not. */
+/** docs/dashboard-rules.md#validation: the e-mail is trimmed and debounced 500 ms; a green dot when valid, red when not. */
 export function useDebouncedEmail(raw: string): string {
   const [value, setValue] = useState(raw.trim());
   useEffect(() => {

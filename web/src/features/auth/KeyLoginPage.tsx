@@ -13,7 +13,7 @@ import { useAfterSignIn } from "./return-to";
 import { canKeyLogin, type KeyLoginForm, keyLoginFormSchema } from "./rules";
 import { signKeyLogin } from "./webauthn";
 
-/** Seed 000 §2 "Login with a Key": e-mail only; look up the credentials, then sign with one. */
+/** docs/dashboard-rules.md#screens "Login with a Key": e-mail only; look up the credentials, then sign with one. */
 export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
   const afterSignIn = useAfterSignIn(returnTo);
   const { control, handleSubmit, formState, watch } = useForm<KeyLoginForm, unknown, { email: string }>({
@@ -29,7 +29,7 @@ export function KeyLoginPage({ returnTo }: { returnTo?: string | undefined }) {
   const submit = handleSubmit(async ({ email }) => {
     const ids = await api.call<string[]>("credentials", { headers: { [HEADER.email]: email } });
     if (!ids.ok) return;
-    // Seed 000 §5: a valid e-mail and at least one credential returned for it.
+    // docs/dashboard-rules.md#validation: a valid e-mail and at least one credential returned for it.
     if (!canKeyLogin(email, ids.data)) {
       awakeToast("error", "No key is registered for this e-mail");
       return;

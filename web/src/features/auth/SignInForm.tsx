@@ -28,11 +28,11 @@ import { SessionEndedNotice } from "./SessionEndedNotice";
 import { createKeyHeaders } from "./webauthn";
 
 type SignInValues = z.output<typeof loginFormSchema>;
-/** After a code was sent, Send code rests this long (the server allows 5 codes an hour, PRODUCT D8). */
+/** After a code was sent, Send code rests this long (the server allows 5 codes an hour, docs/decisions.md#d8). */
 const SEND_CODE_PAUSE_MS = 10_000;
 const DEFAULTS: RegistrationForm = { email: "", password: "", repeat: "", code: "", createKey: false };
 
-/** Login and Registration share the form (seed 000 §2): registration adds the repeated password. */
+/** Login and Registration share the form (docs/dashboard-rules.md#screens): registration adds the repeated password. */
 export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; returnTo?: string | undefined }) {
   const afterSignIn = useAfterSignIn(returnTo);
   const session = useSession();
@@ -51,7 +51,7 @@ export function SignInForm({ mode, returnTo }: { mode: "login" | "register"; ret
   const email = useDebouncedEmail(emailField.value);
   const [password, repeat, code] = watch(["password", "repeat", "code"]);
   const showKeyOption = waEnabled() === "no";
-  // Seed 000 §5: Submit only when all are valid, on the settled (debounced) e-mail.
+  // docs/dashboard-rules.md#validation: Submit only when all are valid, on the settled (debounced) e-mail.
   const ready = formState.isValid && emailField.value.trim() === email;
   const waiting = waitingFor(mode === "register" ? registrationFormSchema : loginFormSchema, watch(), {
     email: "a valid e-mail",

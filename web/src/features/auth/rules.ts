@@ -1,41 +1,41 @@
-/** Sign-in rules of seed 000 §5, in one place (the forms only call these). */
+/** Sign-in rules of docs/dashboard-rules.md#validation, in one place (the forms only call these). */
 import { z } from "zod";
 import { codeSchema, emailSchema, passwordSchema } from "../../../../lib/schemas.js";
 
-/** Seed 000 §9: e-mail input debounce 500 ms. */
+/** docs/dashboard-rules.md#constants: e-mail input debounce 500 ms. */
 export const EMAIL_DEBOUNCE_MS = 500;
 
-/** Seed 000 §5: a standard e-mail pattern, on the trimmed input. */
+/** docs/dashboard-rules.md#validation: a standard e-mail pattern, on the trimmed input. */
 export function isValidEmail(text: string): boolean {
   return emailSchema.safeParse(text.trim()).success;
 }
 
-/** Seed 000 §5: at least 8 characters. */
+/** docs/dashboard-rules.md#validation: at least 8 characters. */
 export function isValidPassword(text: string): boolean {
   return passwordSchema.safeParse(text).success;
 }
 
-/** Seed 000 §5: exactly 8 characters. */
+/** docs/dashboard-rules.md#validation: exactly 8 characters. */
 export function isValidCode(text: string): boolean {
   return codeSchema.safeParse(text.trim()).success;
 }
 
-/** Seed 000 §5: on registration a repeat that does not match makes the password count as empty. */
+/** docs/dashboard-rules.md#validation: on registration a repeat that does not match makes the password count as empty. */
 export function effectivePassword(password: string, repeat: string): string {
   return password === repeat ? password : "";
 }
 
-/** Seed 000 §5: Submit only when e-mail, password and code are all valid. */
+/** docs/dashboard-rules.md#validation: Submit only when e-mail, password and code are all valid. */
 export function canSubmit(fields: { email: string; password: string; code: string }): boolean {
   return isValidEmail(fields.email) && isValidPassword(fields.password) && isValidCode(fields.code);
 }
 
-/** Seed 000 §5: Send code only with a valid e-mail. */
+/** docs/dashboard-rules.md#validation: Send code only with a valid e-mail. */
 export function canSendCode(email: string): boolean {
   return isValidEmail(email);
 }
 
-/** Seed 000 §5: key login needs a valid e-mail and at least one credential returned for it. */
+/** docs/dashboard-rules.md#validation: key login needs a valid e-mail and at least one credential returned for it. */
 export function canKeyLogin(email: string, credentialIds: readonly string[] | undefined): boolean {
   return isValidEmail(email) && (credentialIds?.length ?? 0) > 0;
 }
@@ -53,7 +53,7 @@ export const loginFormSchema = z.object({
 });
 export type LoginForm = z.input<typeof loginFormSchema>;
 
-/** Registration adds the repeat; a repeat that does not match leaves no valid password (seed 000 §5). */
+/** Registration adds the repeat; a repeat that does not match leaves no valid password (docs/dashboard-rules.md#validation). */
 export const registrationFormSchema = loginFormSchema
   .extend({ repeat: z.string() })
   .refine((f) => isValidPassword(effectivePassword(f.password, f.repeat)), {

@@ -1,5 +1,5 @@
 /**
- * Platform credentials (seed 000 §7): created with a 30 s time-out, user verification required and
+ * Platform credentials (docs/api.md#calls): created with a 30 s time-out, user verification required and
  * algorithms -8, -7, -257; a key login signs over the timestamp, method and path. The challenges
  * are the ones lib/api.ts documents, so no server round-trip is needed for them.
  */

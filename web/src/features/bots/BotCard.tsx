@@ -7,7 +7,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { botLetter } from "../home/filters";
 import { forgetBot, type LiveBot } from "./bots-store";
 
-/** What the bot's records say (PRODUCT D21–D25): its order, its grid counts, its last trade, or why it is not run. */
+/** What the bot's records say (docs/decisions.md#d21–#d25): its order, its grid counts, its last trade, or why it is not run. */
 export function botStateText(bot: LiveBot): string {
   if (bot.status === "not run") return "not run";
   if (bot.status === "stopped") return "stopped";
@@ -26,13 +26,13 @@ export function botStateText(bot: LiveBot): string {
   return parts.join(" · ");
 }
 
-/** What the runner publishes beside the setup (PRODUCT D21–D25): status, reason, error and the bot's records. */
+/** What the runner publishes beside the setup (docs/decisions.md#d21–#d25): status, reason, error and the bot's records. */
 export function botState(bot: LiveBot): Record<string, unknown> {
   const { botId: _id, botType: _type, path: _path, paths: _paths, setup: _setup, created: _created, ...state } = bot;
   return state;
 }
 
-/** Seed 000 §2 "Bot card": the id, a details dialog with the setup as formatted JSON, and Remove (which cancels its orders first, D25). */
+/** docs/dashboard-rules.md#screens "Bot card": the id, a details dialog with the setup as formatted JSON, and Remove (which cancels its orders first, docs/decisions.md#d25). */
 export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
   const indicator = botIndicator(bot, now);
   const remove = async (): Promise<boolean> => {

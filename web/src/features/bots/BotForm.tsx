@@ -54,10 +54,10 @@ function NumberField({
 }
 
 /**
- * One bot's form (seed 000 §5 "Bot forms"): the seed's fields, defaults and sliders with
+ * One bot's form (docs/dashboard-rules.md#validation "Bot forms"): the seed's fields, defaults and sliders with
  * absolute-value inputs beside them; Create stays disabled until the lib's schema passes, and the
  * schema's messages (the module error text among them) are shown. Heavy volume takes extra account
- * paths (PRODUCT D16).
+ * paths (docs/decisions.md#d16).
  */
 export function BotForm(props: {
   type: BotType;

@@ -11,7 +11,7 @@ import { type LiveBot, useLiveBots } from "./bots-store";
 
 const samePath = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((s, i) => s === b[i]);
 
-/** The running bots of the pair on this account, in the seed's order (seed 000 §9 "Bot list order"). */
+/** The running bots of the pair on this account, in the seed's order (docs/dashboard-rules.md#constants "Bot list order"). */
 export function botsOfPair(bots: readonly LiveBot[], path: AccountPath, pair: string): LiveBot[] {
   return bots
     .filter((b) => samePath(b.path, path) && botPair(b) === pair)
@@ -28,7 +28,7 @@ function botPair(bot: LiveBot): string | undefined {
   return typeof pair === "string" ? pair : undefined;
 }
 
-/** Seed 000 §2 "Bots dialog": the seven bot buttons, a form for the chosen one, and the running bots of the pair. */
+/** docs/dashboard-rules.md#screens "Bots dialog": the seven bot buttons, a form for the chosen one, and the running bots of the pair. */
 export function BotsDialog({ path, pair }: { path: AccountPath; pair: string }) {
   const [open, setOpen] = useState(false);
   const [type, setType] = useState<BotType | undefined>(undefined);

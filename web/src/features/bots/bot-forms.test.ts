@@ -1,4 +1,4 @@
-/** The bot forms' rules (seed 000 §5 "Bot forms", §9 defaults; docs/web-trading.md "Bots"). */
+/** The bot forms' rules (docs/dashboard-rules.md#validation "Bot forms", docs/dashboard-rules.md#constants defaults; docs/web-trading.md "Bots"). */
 import { describe, expect, it } from "vitest";
 import type { AccountPath } from "../../../../lib/api.js";
 import { botsOfPair } from "./BotsDialog";
@@ -6,7 +6,7 @@ import { initialValues, setupOf, validateSetup } from "./bot-forms";
 import type { LiveBot } from "./bots-store";
 
 describe("bot forms", () => {
-  it("start from the seed's defaults (000 §9)", () => {
+  it("start from the seed's defaults (docs/dashboard-rules.md#constants)", () => {
     expect(initialValues("grid-bot")).toMatchObject({ percent: "5", profit: "0.2", RF: "0.5", quote: "", size: "" });
     expect(initialValues("floating-bot")).toMatchObject({ percent: "1", marginOfError: "0.1", side: "Buy" });
     expect(initialValues("spread-decompression-bot")).toMatchObject({
@@ -19,7 +19,7 @@ describe("bot forms", () => {
       minQuote: "2",
     });
   });
-  it("report a range only when both ends are set (000 §5)", () => {
+  it("report a range only when both ends are set (docs/dashboard-rules.md#validation)", () => {
     expect(
       setupOf("volume-bot", "BTC/USDT", { ...initialValues("volume-bot"), "priceRange.min": "1" }),
     ).not.toHaveProperty("priceRange");
@@ -35,7 +35,7 @@ describe("bot forms", () => {
       setup: { pair: "BTC/USDT", quote: 100, percent: 5, profit: 0.2, RF: 0.5, size: 4 },
     });
   });
-  it("floating: a module whose params are not numbers, or min above max, reads 'Incorrect params for {module} module'; inputs take absolute values (000 §5, PRODUCT D21)", () => {
+  it("floating: a module whose params are not numbers, or min above max, reads 'Incorrect params for {module} module'; inputs take absolute values (docs/dashboard-rules.md#validation, docs/decisions.md#d21)", () => {
     const v = {
       ...initialValues("floating-bot"),
       quote: "10",
@@ -91,13 +91,13 @@ describe("bot forms", () => {
       ok: false,
       errors: ["P0: P0 must be greater than 0"],
     });
-    // PRODUCT D24: no side is both sides
+    // docs/decisions.md#d24: no side is both sides
     expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", { ...liquidity, P0: "1" }).ok).toBe(true);
     expect(validateSetup("liquidity-arranger-bot", "BTC/USDT", { ...liquidity, P0: "1", side: "Sell" }).ok).toBe(true);
   });
 });
 
-describe("bot list (000 §4, §9)", () => {
+describe("bot list (docs/dashboard-rules.md#states, #constants)", () => {
   const path: AccountPath = ["Demo", "paper", "main"];
   const bot = (botId: string, botType: string, pair = "BTC/USDT", p: AccountPath = path): LiveBot =>
     ({

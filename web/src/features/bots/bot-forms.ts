@@ -1,5 +1,5 @@
 /**
- * The bot forms of seed 000 §5 "Bot forms" (fields, defaults and sliders of §9), described as data
+ * The bot forms of docs/dashboard-rules.md#validation "Bot forms" (fields, defaults and sliders of docs/dashboard-rules.md#constants), described as data
  * so one form component draws them all; validation is the lib's schemas (lib/schemas.ts
  * BOT_SCHEMAS), the same the server runs on POST /token/bot.
  */
@@ -28,7 +28,7 @@ export type Field =
   | { kind: "range"; key: string; label: string }
   | { kind: "select"; key: string; label: string; options: readonly string[]; default?: string };
 
-/** Seed 000 §2 "Bots dialog": the buttons, in this order. */
+/** docs/dashboard-rules.md#screens "Bots dialog": the buttons, in this order. */
 export const BOT_BUTTONS: readonly { type: BotType; label: string }[] = [
   { type: "floating-bot", label: "Floating Order" },
   { type: "grid-bot", label: "Grid" },
@@ -41,7 +41,7 @@ export const BOT_BUTTONS: readonly { type: BotType; label: string }[] = [
 
 const spread: Field = { kind: "number", key: "acceptableSpread", label: "Acceptable spread", optional: true };
 
-/** Seed 000 §9 "Liquidity side options: undefined, Sell, Buy". */
+/** docs/dashboard-rules.md#constants "Liquidity side options: undefined, Sell, Buy". */
 export const LIQUIDITY_SIDES = ["", "Sell", "Buy"] as const;
 
 export const BOT_FIELDS: Record<BotType, readonly Field[]> = {
@@ -130,7 +130,7 @@ export const BOT_FIELDS: Record<BotType, readonly Field[]> = {
   ],
 };
 
-/** Seed 000 §5 floating modules and their parameters: the lib's table (PRODUCT D21). */
+/** docs/dashboard-rules.md#validation floating modules and their parameters: the lib's table (docs/decisions.md#d21). */
 export const MODULE_PARAMS = FLOATING_MODULE_PARAMS;
 
 /** A form's values: numbers and choices as typed text; ranges as `key.min` / `key.max`; modules as `module:name` (on) and `module:name.param`. */
@@ -150,14 +150,14 @@ export function initialValues(type: BotType): FormValues {
 const blank = (v: string | undefined) => v === undefined || v.trim() === "";
 const numberText = (v: string) => v.trim().replace(",", ".");
 
-/** The setup payload the form's values stand for (seed 000 §7), before validation. */
+/** The setup payload the form's values stand for (docs/api.md#calls), before validation. */
 export function setupOf(type: BotType, pair: string, values: FormValues): Record<string, unknown> {
   const flat: Record<string, unknown> = {};
   for (const f of BOT_FIELDS[type]) {
     if (f.kind === "range") {
       const min = values[`${f.key}.min`];
       const max = values[`${f.key}.max`];
-      // Seed 000 §5 "Range": reported only when both min and max are set.
+      // docs/dashboard-rules.md#validation "Range": reported only when both min and max are set.
       if (!blank(min) && !blank(max)) flat[f.key] = { min: numberText(min!), max: numberText(max!) };
     } else if (f.kind === "select") {
       if (!blank(values[f.key])) flat[f.key] = values[f.key];
@@ -174,7 +174,7 @@ export function setupOf(type: BotType, pair: string, values: FormValues): Record
 
 export type Validation = { ok: true; setup: unknown } | { ok: false; errors: string[] };
 
-/** The lib's schema on the form's setup: Create is disabled until it passes (seed 000 §4 "Forms"). */
+/** The lib's schema on the form's setup: Create is disabled until it passes (docs/dashboard-rules.md#states "Forms"). */
 export function validateSetup(type: BotType, pair: string, values: FormValues): Validation {
   const parsed = (BOT_SCHEMAS[type] as z.ZodType).safeParse(setupOf(type, pair, values));
   if (parsed.success) return { ok: true, setup: parsed.data };

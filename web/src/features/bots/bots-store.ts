@@ -1,5 +1,5 @@
 /**
- * The bots of the live channel (seed 000 §4 "Bot list"): a snapshot replaces the list, a delta sets
+ * The bots of the live channel (docs/dashboard-rules.md#states "Bot list"): a snapshot replaces the list, a delta sets
  * or removes one bot. GET /token/bots seeds it when the store starts, so a view opened after the
  * channel's snapshot is not empty. Views copy it every second (BOT_VIEW_REFRESH_MS).
  */
@@ -8,7 +8,7 @@ import type { BotAnswer } from "../../../../lib/api.js";
 import { api } from "../../app/api";
 import { LIVE_EVENTS, listen } from "../../app/events";
 
-/** Seed 000 §9 "Bot view refresh": 1 s. */
+/** docs/dashboard-rules.md#constants "Bot view refresh": 1 s. */
 export const BOT_VIEW_REFRESH_MS = 1000;
 
 /** A bot as the live channel carries it: the seed's records plus the runner's status, note, lastError, updatedAt (docs/bots.md). */
@@ -61,7 +61,7 @@ export function forgetBot(botId: string): void {
   applyLive("delta", { botId, removed: true });
 }
 
-/** The bots, copied to the view every second when they changed (seed 000 §4, §9). */
+/** The bots, copied to the view every second when they changed (docs/dashboard-rules.md#states, #constants). */
 export function useLiveBots(): LiveBot[] {
   const [list, setList] = useState<LiveBot[]>(() => [...bots.values()]);
   useEffect(() => {

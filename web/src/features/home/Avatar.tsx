@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { blockie } from "../../../../lib/blockies.js";
 
-/** Seed 000 §2: a round avatar generated from the client name (8-cell grid, scale 4). */
+/** docs/dashboard-rules.md#screens: a round avatar generated from the client name (8-cell grid, scale 4). */
 export function Avatar({ name }: { name: string }) {
   const b = useMemo(() => blockie(name, 8, 4), [name]);
   const px = b.size * b.scale;

@@ -12,7 +12,7 @@ import { encodeQueryPath } from "../trading/query-path";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
 
-/** Seed 000 §9 "Bot list order", as in the bots dialog. */
+/** docs/dashboard-rules.md#constants "Bot list order", as in the bots dialog. */
 const bySeedOrder = (x: { botType: string }, y: { botType: string }) =>
   (BOT_LIST_ORDER[x.botType as BotType] ?? 99) - (BOT_LIST_ORDER[y.botType as BotType] ?? 99);
 
@@ -101,7 +101,7 @@ export function HomePage() {
                   </span>
                   <span className="letters">
                     {[...a.bots].sort(bySeedOrder).map((b) => {
-                      // seed 000 §4 indicator colours from the bot's live records (lib/bot-status.ts)
+                      // docs/dashboard-rules.md#states indicator colours from the bot's live records (lib/bot-status.ts)
                       const live = liveById.get(b.botId);
                       const indicator = live ? botIndicator(live, now) : "idle";
                       return (

@@ -1,8 +1,8 @@
-/** Home filters and grouping (seed 000 §2 "Home"). */
+/** Home filters and grouping (docs/dashboard-rules.md#screens "Home"). */
 import type { AccountAnswer } from "../../../../lib/api.js";
 import type { BotType } from "../../../../lib/schemas.js";
 
-/** Seed 000 §2 "Status letters on cards": F, G, V, HV, SD, CC (liquidity: L, not named by the seed). */
+/** docs/dashboard-rules.md#screens "Status letters on cards": F, G, V, HV, SD, CC (liquidity: L, not named by the seed). */
 export const BOT_LETTERS: Record<BotType, string> = {
   "floating-bot": "F",
   "grid-bot": "G",

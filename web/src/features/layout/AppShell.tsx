@@ -25,7 +25,7 @@ export function AppShell() {
   );
 }
 
-/** The signed-in part: the live channel runs while a valid token exists (seed 000 §4). */
+/** The signed-in part: the live channel runs while a valid token exists (docs/dashboard-rules.md#states). */
 export function AuthenticatedLayout() {
   const { accessToken } = useSession();
   useEffect(() => {

@@ -21,7 +21,7 @@ type Step =
   | { kind: "confirm"; question: string; confirmLabel: string; change: () => void };
 
 /**
- * Seed 000 §2 "An encryption-key dialog"; §5: entered 16, 24 or 32 characters, or generated. A
+ * docs/dashboard-rules.md#screens "An encryption-key dialog"; docs/dashboard-rules.md#validation: entered 16, 24 or 32 characters, or generated. A
  * generated key is shown once, with Copy and the warning; replacing or forgetting a saved key asks
  * first (docs/dashboard.md "The encryption key").
  */

@@ -8,10 +8,10 @@ import { KEY_LOSS_WARNING } from "./EncryptionKeyDialog";
 
 export const EXIT_QUESTION = "Are you sure you want to exit?";
 export const EXIT_TOOLTIP = "This action will remove all your session data in current website";
-/** docs/dashboard.md "The encryption key": Exit clears local storage (seed 000 §2), the saved key with it. */
+/** docs/dashboard.md "The encryption key": Exit clears local storage (docs/dashboard-rules.md#screens), the saved key with it. */
 export const EXIT_KEY_WARNING = "The encryption key saved in this browser will be forgotten.";
 
-/** Seed 000 §2 "Exit dialog"; PRODUCT D7: also revokes the refresh token. */
+/** docs/dashboard-rules.md#screens "Exit dialog"; docs/decisions.md#d7: also revokes the refresh token. */
 export function ExitDialog() {
   const key = useEncryptionKey();
   const exit = useSingleFlight(exitSession);

@@ -1,7 +1,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
 
-/** Seed 000 §2: title and heading 'Page not found ;(', 'Go home' replaces the history entry. */
+/** docs/dashboard-rules.md#screens: title and heading 'Page not found ;(', 'Go home' replaces the history entry. */
 export const NOT_FOUND_TEXT = "Page not found ;(";
 
 export function NotFound() {

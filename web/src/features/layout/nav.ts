@@ -1,4 +1,4 @@
-/** The header navigation (seed 000 §2; PRODUCT D5: admin entries only for admins). */
+/** The header navigation (docs/dashboard-rules.md#screens; docs/decisions.md#d5: admin entries only for admins). */
 export interface NavItem {
   to: "/" | "/apikeys" | "/users" | "/login/password" | "/registration";
   label: string;

@@ -2,7 +2,7 @@ import { useNavigate } from "@tanstack/react-router";
 import type { AccountAnswer, AccountPath } from "../../../../lib/api.js";
 import { encodeQueryPath } from "./query-path";
 
-/** Seed 000 §2: the accounts of the same client and exchange; a click replaces the route. */
+/** docs/dashboard-rules.md#screens: the accounts of the same client and exchange; a click replaces the route. */
 export function AccountSwitcher({ path, accounts }: { path: AccountPath; accounts: readonly AccountAnswer[] }) {
   const navigate = useNavigate();
   const same = accounts.filter((a) => a.client === path[0] && a.exchange === path[1]);

@@ -6,7 +6,7 @@ import { useSingleFlight } from "../../components/single-flight";
 
 const COUNT = /^\d{1,2}$/;
 
-/** Seed 000 §2 "decimals setup": the token pair's price and amount decimals, POST /token/pair (admin, seed 000 §6). */
+/** docs/dashboard-rules.md#screens "decimals setup": the token pair's price and amount decimals, POST /token/pair (admin, docs/dashboard-rules.md#roles). */
 export function DecimalsSetup(props: {
   exchange: string;
   pair: string;

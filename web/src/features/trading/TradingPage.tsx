@@ -18,7 +18,7 @@ const route = getRouteApi("/_auth/c/$queryPath");
 const ChartPanel = lazy(() => import("./chart/ChartPanel").then((m) => ({ default: m.ChartPanel })));
 const BotsButton = lazy(() => import("../bots/BotsDialog").then((m) => ({ default: m.BotsDialog })));
 
-/** Seed 000 §2 "Client trading view" (docs/web-trading.md): chart, book, panel, balances, orders, bots, switcher, decimals. */
+/** docs/dashboard-rules.md#screens "Client trading view" (docs/web-trading.md): chart, book, panel, balances, orders, bots, switcher, decimals. */
 export function TradingPage() {
   const { queryPath } = route.useParams();
   const path = decodeQueryPath(queryPath);

@@ -1,5 +1,5 @@
 /**
- * PRODUCT D13: /c/{queryPath} is `[client][exchange][account]`, each segment URI-encoded once
+ * docs/decisions.md#d13: /c/{queryPath} is `[client][exchange][account]`, each segment URI-encoded once
  * (docs/dashboard-delivery.md#links). The brackets are literal in the URL, so a name's own `[`,
  * `]` and `%` travel as %5B, %5D and %25.
  */
@@ -39,7 +39,7 @@ export const queryPathRewrite = {
   },
 };
 
-/** Seed 000 §2: it must decode to exactly 3 parts, otherwise undefined (the view stays empty). */
+/** docs/dashboard-rules.md#screens: it must decode to exactly 3 parts, otherwise undefined (the view stays empty). */
 export function decodeQueryPath(queryPath: string): AccountPath | undefined {
   const parts: string[] = [];
   const re = /\[([^[\]]*)\]/gy;

@@ -14,7 +14,7 @@ const funds = balances([
 ]);
 
 describe("order book (docs/web-trading.md 'Order book')", () => {
-  it("a click picks the level's price with the cumulative amount and total from the best; Buy from asks, Sell from bids (000 §2)", () => {
+  it("a click picks the level's price with the cumulative amount and total from the best; Buy from asks, Sell from bids (docs/dashboard-rules.md#screens)", () => {
     const book = new OrderBook();
     book.applySnapshot(
       [
@@ -36,7 +36,7 @@ describe("order book (docs/web-trading.md 'Order book')", () => {
 
 describe("trading panel (docs/web-trading.md 'Trading panel')", () => {
   const base = { side: "Buy" as const, pair: "BTC/USDT", decimals: undefined, balances: funds, amount: "", quote: "" };
-  it("derives amount = quote / price and cuts price and amount to the pair's decimals (000 §5, PRODUCT D1)", () => {
+  it("derives amount = quote / price and cuts price and amount to the pair's decimals (docs/dashboard-rules.md#validation, docs/decisions.md#d1)", () => {
     const r = prepareOrder({ ...base, price: "100.129", quote: "10", decimals: { price: 2, amount: 3 } });
     expect(r).toEqual({
       ok: true,
@@ -44,7 +44,7 @@ describe("trading panel (docs/web-trading.md 'Trading panel')", () => {
       note: undefined,
     });
   });
-  it("a zero after the decimals is the seed's toast 'Incorrect amount / It is zero!' (000 §5, §8)", () => {
+  it("a zero after the decimals is the seed's toast 'Incorrect amount / It is zero!' (docs/dashboard-rules.md#validation, docs/api.md#errors)", () => {
     expect(ZERO_TOAST).toEqual({ title: "Incorrect amount", description: "It is zero!" });
     expect(prepareOrder({ ...base, price: "100", amount: "0.0001", decimals: { price: 2, amount: 3 } })).toEqual({
       ok: false,
@@ -81,7 +81,7 @@ describe("trading panel (docs/web-trading.md 'Trading panel')", () => {
   });
 });
 
-describe("open orders (000 §2)", () => {
+describe("open orders (docs/dashboard-rules.md#screens)", () => {
   it("sorts by price descending, as decimals", () => {
     const o = (price: string) => ({ price }) as Order;
     expect(sortByPriceDescending([o("9.5"), o("10"), o("100"), o("10.25")]).map((x) => x.price)).toEqual([
@@ -93,7 +93,7 @@ describe("open orders (000 §2)", () => {
   });
 });
 
-describe("chart (seed 001 §2)", () => {
+describe("chart (docs/exchange-rules.md#chart)", () => {
   it("names the symbol EXCHANGE:PAIR without the slash, GATEIO for gate", () => {
     expect(chartSymbol("bybit", "BTC/USDT")).toBe("BYBIT:BTCUSDT");
     expect(chartSymbol("gate", "ETH/USDT")).toBe("GATEIO:ETHUSDT");

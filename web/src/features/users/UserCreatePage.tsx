@@ -25,13 +25,13 @@ export function UserCreatePage() {
     mode: "onChange",
     defaultValues: { userId: "", scope: [] },
   });
-  // the field is the payload's userId (PRODUCT D18); the input keeps the name a browser knows
+  // the field is the payload's userId (docs/decisions.md#d18); the input keeps the name a browser knows
   const { field: email } = useController({ control, name: "userId" });
-  // seed 000 §5: the e-mail's dot, on the settled (debounced) value as on the sign-in forms
+  // docs/dashboard-rules.md#validation: the e-mail's dot, on the settled (debounced) value as on the sign-in forms
   const settled = useDebouncedEmail(email.value);
   const waiting = waitingFor(userCreateFormSchema, watch(), { userId: "a valid e-mail", scope: "a client" });
   const submit = handleSubmit(async ({ userId, scope }) => {
-    // Seed 000 §5: a selection of exactly all clients gives scope all.
+    // docs/dashboard-rules.md#validation: a selection of exactly all clients gives scope all.
     const r = await api.call("setUser", {
       body: { userId, scope: scopeFromSelection(selectionOfScope(scope, clients.data ?? []), clients.data ?? []) },
     });

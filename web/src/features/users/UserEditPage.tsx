@@ -37,7 +37,7 @@ export function UserEditPage() {
       reset({ scope: selectionOfScope(user.data.scope, clients.data ?? []) }, { keepDefaultValues: false });
   }, [user.data, clients.data, reset]);
   const u = user.data;
-  // Seed 000 §5: Change scope needs a loaded user and at least one selected client.
+  // docs/dashboard-rules.md#validation: Change scope needs a loaded user and at least one selected client.
   const canChange = Boolean(u) && formState.isValid;
   const change = handleSubmit(async ({ scope }) => {
     if (!u) return;

@@ -1,14 +1,14 @@
-/** Users rules (seed 000 §2 "Users page", §5 "Users"): lib's payload schemas, as the forms use them. */
+/** Users rules (docs/dashboard-rules.md#screens "Users page", docs/dashboard-rules.md#validation "Users"): lib's payload schemas, as the forms use them. */
 import type { z } from "zod";
 import type { Scope } from "../../../../lib/api.js";
 import { changeScopeSchema, setUserSchema } from "../../../../lib/schemas.js";
 
-/** Seed 000 §2: Scope shows the word all, or the list joined. */
+/** docs/dashboard-rules.md#screens: Scope shows the word all, or the list joined. */
 export function scopeText(scope: Scope): string {
   return scope === "all" ? "all" : scope.join(", ");
 }
 
-/** Seed 000 §5: a selection of exactly all clients gives scope all. */
+/** docs/dashboard-rules.md#validation: a selection of exactly all clients gives scope all. */
 export function scopeFromSelection(selected: readonly string[], allClients: readonly string[]): Scope {
   const chosen = [...new Set(selected)];
   if (allClients.length > 0 && allClients.every((c) => chosen.includes(c)) && chosen.length === allClients.length)
@@ -16,7 +16,7 @@ export function scopeFromSelection(selected: readonly string[], allClients: read
   return chosen;
 }
 
-/** 'Permit login': the e-mail (as `userId`, PRODUCT D18) and the selected clients, checked by lib's setUserSchema. */
+/** 'Permit login': the e-mail (as `userId`, docs/decisions.md#d18) and the selected clients, checked by lib's setUserSchema. */
 export const userCreateFormSchema = setUserSchema;
 export type UserCreateForm = z.input<typeof userCreateFormSchema>;
 
@@ -24,12 +24,12 @@ export type UserCreateForm = z.input<typeof userCreateFormSchema>;
 export const changeScopeFormSchema = changeScopeSchema;
 export type ChangeScopeForm = z.input<typeof changeScopeFormSchema>;
 
-/** Seed 000 §5: Permit login only with a valid e-mail and at least one client selected. */
+/** docs/dashboard-rules.md#validation: Permit login only with a valid e-mail and at least one client selected. */
 export function canPermitLogin(email: string, selected: readonly string[]): boolean {
   return userCreateFormSchema.safeParse({ userId: email, scope: [...selected] }).success;
 }
 
-/** Seed 000 §5: Change scope needs a loaded user and at least one selected client. */
+/** docs/dashboard-rules.md#validation: Change scope needs a loaded user and at least one selected client. */
 export function canChangeScope(userLoaded: boolean, selected: readonly string[]): boolean {
   return userLoaded && changeScopeFormSchema.safeParse({ scope: [...selected] }).success;
 }

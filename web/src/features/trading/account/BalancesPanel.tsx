@@ -10,7 +10,7 @@ export function balanceRows(balances: Record<string, { f: string; l: string }>) 
     .sort((a, b) => Number(b.total !== "0") - Number(a.total !== "0") || a.token.localeCompare(b.token));
 }
 
-/** Seed 000 §2 "Balances table": Token, Total, Free, Locked, 'Last update' in UTC and a refresh (§9 number display, D15). */
+/** docs/dashboard-rules.md#screens "Balances table": Token, Total, Free, Locked, 'Last update' in UTC and a refresh (docs/dashboard-rules.md#constants number display, docs/decisions.md#d15). */
 export function BalancesPanel({ path }: { path: AccountPath }) {
   const q = useBalances(path);
   return (

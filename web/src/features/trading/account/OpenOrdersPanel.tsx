@@ -8,16 +8,16 @@ import type { Order } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
 import { useOpenOrders, useTradeKey } from "./useTrade";
 
-/** Seed 000 §2 "Open orders panel": sorted by price descending. */
+/** docs/dashboard-rules.md#screens "Open orders panel": sorted by price descending. */
 export function sortByPriceDescending(orders: readonly Order[]): Order[] {
   return [...orders].sort((a, b) => new Decimal(b.price).comparedTo(a.price) ?? 0);
 }
 
 /**
- * Seed 000 §2 "Open orders panel": refresh and Cancel all; each row the side colour, the price, the
+ * docs/dashboard-rules.md#screens "Open orders panel": refresh and Cancel all; each row the side colour, the price, the
  * quote total (price × amount) and a cancel; the row tooltip (id, quantity, status, date, and seed
- * 001 §2's 200 px Avg. price / Amount / Volume); the header tooltip the count. Cancel sends the
- * order's id, its clientOID and the pair (seed 000 §3 "Order payloads").
+ * docs/exchange-rules.md#chart's 200 px Avg. price / Amount / Volume); the header tooltip the count. Cancel sends the
+ * order's id, its clientOID and the pair (docs/dashboard-rules.md#entities "Order payloads").
  */
 export function OpenOrdersPanel({ path, pair }: { path: AccountPath; pair: string }) {
   const q = useOpenOrders(path);

@@ -1,5 +1,5 @@
 /**
- * The account's balances, open orders and token-pair decimals (seed 000 §2, §7). A failed call is
+ * The account's balances, open orders and token-pair decimals (docs/dashboard-rules.md#screens, docs/api.md#calls). A failed call is
  * an error the panels show as an error, never as an empty list (issue 20, docs/web-trading.md).
  */
 import { useQuery } from "@tanstack/react-query";
@@ -29,7 +29,7 @@ async function tradeCall<T>(
   return r.data;
 }
 
-/** Seed 000 §4: balances reload when the selected path changes (the path is the query key). */
+/** docs/dashboard-rules.md#states: balances reload when the selected path changes (the path is the query key). */
 export function useBalances(path: AccountPath) {
   const { key, missing } = useTradeKey(path);
   return useQuery({

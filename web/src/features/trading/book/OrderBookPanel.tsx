@@ -15,7 +15,7 @@ function spreadDecimals(spread: string): number {
 type Hover = { side: "ask" | "bid"; index: number } | undefined;
 
 /**
- * Seed 000 §2 "Order book": Price, Amount, Total; asks on top (best just above the middle row);
+ * docs/dashboard-rules.md#screens "Order book": Price, Amount, Total; asks on top (best just above the middle row);
  * the middle row with the mid, the "~" spread and a refresh; hovering a row highlights the
  * cumulative rows and shows their cumulative amount and total; a click broadcasts BOOK_PICK. A book
  * that is not live is greyed, says since when, and is not used to fill the panel (issue 20).

@@ -1,5 +1,5 @@
 /**
- * What the web order book shows at one refresh (seed 000 §2 "Order book"): the best `depth`
+ * What the web order book shows at one refresh (docs/dashboard-rules.md#screens "Order book"): the best `depth`
  * levels of each side with cumulative amount and total (lib/orderbook.ts cumulativeRows, the same
  * rows as the TUI), the mid and the "~" spread, and the pick a click on a row broadcasts.
  */
@@ -33,7 +33,7 @@ export function takeView(book: OrderBook, depth: number, sourceVersion?: number)
   };
 }
 
-/** The app event of a click on a book row (seed 000 §2): price, cumulative amount and total, and the side. */
+/** The app event of a click on a book row (docs/dashboard-rules.md#screens): price, cumulative amount and total, and the side. */
 export const BOOK_PICK = "BOOK_PICK";
 export interface BookPick {
   price: string;
@@ -43,7 +43,7 @@ export interface BookPick {
   type: Side;
 }
 
-/** Seed 000 §2: the click on the `index`-th level from the best fills the panel with the cumulative numbers up to it. */
+/** docs/dashboard-rules.md#screens: the click on the `index`-th level from the best fills the panel with the cumulative numbers up to it. */
 export function pickOf(
   view: Pick<WebBookView, "asks" | "bids">,
   side: "ask" | "bid",

@@ -18,7 +18,7 @@ export interface WebBookFeed {
   readonly source: "direct" | "relay";
   start(): void;
   stop(): void;
-  /** seed 001 §4 manual refresh: a fresh snapshot now */
+  /** docs/exchange-rules.md#states manual refresh: a fresh snapshot now */
   refresh(): Promise<void>;
   onState(listener: (state: BookFeedState) => void): () => void;
 }
@@ -104,7 +104,7 @@ export class RelayBookFeed implements WebBookFeed {
         }
         this.setState(upstream === "closed" ? "connecting" : upstream);
       } catch {
-        // seed 000 §8: feed parse failures are only logged
+        // docs/api.md#errors: feed parse failures are only logged
         console.warn("book relay: unreadable message");
       }
     };

@@ -7,7 +7,7 @@ import { EMPTY_VIEW, takeView, type WebBookView } from "./book-view";
 import { createDirectFeed, hasDirectFeed } from "./direct-feed";
 import { DIRECT_GRACE_MS, RelayBookFeed } from "./feed";
 
-/** Seed 000 §9 "Order book UI refresh": 500 ms, redrawn only when the book changed. */
+/** docs/dashboard-rules.md#constants "Order book UI refresh": 500 ms, redrawn only when the book changed. */
 export const BOOK_REFRESH_MS = 500;
 
 interface FeedLike {
@@ -26,7 +26,7 @@ export interface OrderBookState {
   /** set while the book is not live: since when and why (docs/web-trading.md "Stale book") */
   staleness: BookStaleness | undefined;
   source: "direct" | "relay" | undefined;
-  /** seed 001 §4: the manual refresh */
+  /** docs/exchange-rules.md#states: the manual refresh */
   refresh(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ function depthOf(exchange: string): number {
 }
 
 /**
- * The live book of one pair (seed 000 §4 "Order book"): cleared and resubscribed on a pair or
+ * The live book of one pair (docs/dashboard-rules.md#states "Order book"): cleared and resubscribed on a pair or
  * exchange change; the view is taken every 500 ms only when `book.version` moved.
  */
 export function useOrderBook(exchange: string, pair: string | undefined, refreshMs = BOOK_REFRESH_MS): OrderBookState {

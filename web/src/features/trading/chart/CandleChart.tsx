@@ -9,7 +9,7 @@ const THEMES = {
 
 /**
  * The built-in candle chart (lightweight-charts, bundled with the trading view's chunk): paper's
- * chart (PRODUCT D13) and the fallback whenever the provider's script cannot load (seed 001 §2):
+ * chart (docs/decisions.md#d13) and the fallback whenever the provider's script cannot load (docs/exchange-rules.md#chart):
  * never an empty box. Prices become Numbers here for drawing only.
  */
 export function CandleChart({

@@ -4,7 +4,7 @@ import { exchangeSymbol } from "../../../../../lib/pair.js";
 import { CandleChart } from "./CandleChart";
 import { addMid, CHART_SCRIPT_TIMEOUT_MS, CHART_SCRIPT_URL, type MidCandle, widgetOptions } from "./provider";
 
-/** Seed 001 §2: 5-minute candles. */
+/** docs/exchange-rules.md#chart: 5-minute candles. */
 const INTERVAL_SEC = 300;
 
 /** The page's colour mode, followed as it changes (data-theme on <html>, app/color-mode.ts). */
@@ -64,12 +64,12 @@ function ProviderChart(props: { exchange: string; pair: string; theme: "dark" | 
     return () => {
       cancelled = true;
     };
-    // Seed 001 §2: the widget reloads when the pair or the colour mode changes.
+    // docs/exchange-rules.md#chart: the widget reloads when the pair or the colour mode changes.
   }, [id, props.exchange, props.pair, props.theme, onFail]);
   return <div id={id} className="chart-canvas" data-testid="provider-chart" />;
 }
 
-/** paper's history from the server (PRODUCT D13), refreshed every interval's fifth. */
+/** paper's history from the server (docs/decisions.md#d13), refreshed every interval's fifth. */
 function usePaperCandles(pair: string): MidCandle[] {
   const [candles, setCandles] = useState<MidCandle[]>([]);
   useEffect(() => {
@@ -114,7 +114,7 @@ function useMidCandles(mid: string | undefined, live: boolean, key: string): Mid
   return candles;
 }
 
-/** Seed 001 §2 chart area: the provider's widget, or the built-in candle chart for paper and whenever the provider cannot load. */
+/** docs/exchange-rules.md#chart chart area: the provider's widget, or the built-in candle chart for paper and whenever the provider cannot load. */
 export function ChartPanel(props: { exchange: string; pair: string; mid: string | undefined; live: boolean }) {
   const theme = useTheme();
   const [failed, setFailed] = useState(false);

@@ -1,5 +1,5 @@
 /**
- * The charting provider's advanced widget (seed 001 §2 "Price chart component"): its symbol and
+ * The charting provider's advanced widget (docs/exchange-rules.md#chart "Price chart component"): its symbol and
  * options. The script is loaded from its exact origin, which the page policy allows
  * (server/security-headers.ts CHART_PROVIDER, docs/security-headers.md).
  */
@@ -7,13 +7,13 @@ export const CHART_SCRIPT_URL = "https://s3.tradingview.com/tv.js";
 /** How long the provider's script may take before the built-in chart takes its place. */
 export const CHART_SCRIPT_TIMEOUT_MS = 8_000;
 
-/** Seed 001 §2: EXCHANGE:PAIR without the slash; the upper-cased exchange id, GATEIO for gate. */
+/** docs/exchange-rules.md#chart: EXCHANGE:PAIR without the slash; the upper-cased exchange id, GATEIO for gate. */
 export function chartSymbol(exchange: string, pair: string): string {
   const label = exchange === "gate" ? "GATEIO" : exchange.toUpperCase();
   return `${label}:${pair.replace("/", "")}`;
 }
 
-/** Seed 001 §2: 5-minute interval, UTC, English, the colour mode's theme, calendar off, no symbol change, 24 h volume, fills its container. */
+/** docs/exchange-rules.md#chart: 5-minute interval, UTC, English, the colour mode's theme, calendar off, no symbol change, 24 h volume, fills its container. */
 export function widgetOptions(exchange: string, pair: string, theme: "dark" | "light", containerId: string) {
   return {
     container_id: containerId,

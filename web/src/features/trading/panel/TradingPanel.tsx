@@ -25,7 +25,7 @@ type Step =
   | { kind: "confirm"; draft: OrderDraft; note: string | undefined }
   | { kind: "warning"; draft: OrderDraft; warning: OrderWarning };
 
-/** A number input of the panel (seed 000 §5 "Numbers": a comma becomes a dot; invalid input reverts on blur). */
+/** A number input of the panel (docs/dashboard-rules.md#validation "Numbers": a comma becomes a dot; invalid input reverts on blur). */
 function PanelNumber(props: { label: string; name: string; value: string; onChange: (v: string) => void }) {
   const [previous, setPrevious] = useState(props.value);
   // a value set from outside (a click on the book) is the one to go back to
@@ -54,7 +54,7 @@ function PanelNumber(props: { label: string; name: string; value: string; onChan
 }
 
 /**
- * Seed 000 §2 "Trading panel": Price, Amount (base), Quote (total), Buy and Sell; filled by a click
+ * docs/dashboard-rules.md#screens "Trading panel": Price, Amount (base), Quote (total), Buy and Sell; filled by a click
  * on the book (BOOK_PICK). Before the question: the amount (quote / price when the amount is
  * empty, cut to the pair's decimals, the zero toast) and the free balance; then "Send?"; a far
  * price or a book that is not live asks a second, explicit confirmation (issue 20,

@@ -1,13 +1,13 @@
 /**
  * The dashboard's order checks before its "Send?" (docs/web-trading.md "Trading panel"): the
- * amount from amount or quote / price, truncated to the pair's decimals (seed 000 §5, PRODUCT D1),
+ * amount from amount or quote / price, truncated to the pair's decimals (docs/dashboard-rules.md#validation, docs/decisions.md#d1),
  * the seed's zero toast, then the free balance (lib/order-checks.ts, shared with the TUI).
  */
 import { resolveOrderAmount, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
 import { checkFunds, type KnownBalances, type OrderDraft } from "../../../../../lib/order-checks.js";
 import type { Side } from "../../../../../lib/types.js";
 
-/** Seed 000 §8 'Incorrect amount / It is zero!' as the toast shows it: title and description. */
+/** docs/api.md#errors 'Incorrect amount / It is zero!' as the toast shows it: title and description. */
 export const ZERO_TOAST = (() => {
   const [title = ZERO_AMOUNT_MESSAGE, description = ""] = ZERO_AMOUNT_MESSAGE.split(" / ");
   return { title, description };
