@@ -22,18 +22,24 @@
  * is in no live data file.
  */
 import pg from "pg";
-import type { AccountPath, Scope } from "../../lib/api.js";
+import type { AccountPath } from "../../lib/api.js";
 import {
-  type ApiKeyRecord,
-  type BotRecord,
-  type EmailCodeRecord,
-  pathKey,
-  type SessionRecord,
-  type Storage,
-  type TokenPairRecord,
-  type UserRecord,
-  type WebAuthnCredentialRecord,
-} from "./types.js";
+  type ApiKeyRow,
+  type BotRow,
+  type CodeRow,
+  type CredentialRow,
+  type PairRow,
+  type SessionRow,
+  toApiKey,
+  toBot,
+  toCode,
+  toCredential,
+  toPair,
+  toSession,
+  toUser,
+  type UserRow,
+} from "./rows.js";
+import { pathKey, type Storage } from "./types.js";
 
 /** Migrations in order; the index + 1 is the schema version. Never edit one that shipped. */
 const MIGRATIONS: string[] = [
@@ -97,120 +103,6 @@ const types = {
       ? (value: string) => Number(value)
       : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
 };
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string | null;
-  admin: boolean;
-  scope: string;
-  last_active: number | null;
-  created: number;
-}
-interface CredentialRow {
-  id: string;
-  user_id: string;
-  public_key: Buffer;
-  counter: number;
-  last_ts: number;
-  created: number;
-}
-interface CodeRow {
-  id: number;
-  email: string;
-  address: string;
-  code_hash: string;
-  expires: number;
-  attempts: number;
-  used: boolean;
-  created: number;
-}
-interface SessionRow {
-  id: string;
-  user_id: string;
-  refresh_hash: string;
-  previous_hash: string | null;
-  expires: number;
-  created: number;
-}
-interface ApiKeyRow {
-  path: string;
-  envelope: string;
-  created: number;
-}
-interface PairRow {
-  exchange: string;
-  pair: string;
-  price_decimals: number;
-  amount_decimals: number;
-}
-interface BotRow {
-  id: string;
-  bot_type: string;
-  path: string;
-  paths: string;
-  setup: string;
-  credentials: string | null;
-  state: string;
-  created: number;
-}
-
-const toUser = (r: UserRow): UserRecord => ({
-  id: r.id,
-  email: r.email,
-  passwordHash: r.password_hash,
-  admin: r.admin,
-  scope: JSON.parse(r.scope) as Scope,
-  lastActive: r.last_active,
-  created: r.created,
-});
-const toCredential = (r: CredentialRow): WebAuthnCredentialRecord => ({
-  id: r.id,
-  userId: r.user_id,
-  publicKey: new Uint8Array(r.public_key),
-  counter: r.counter,
-  lastTimestamp: r.last_ts,
-  created: r.created,
-});
-const toCode = (r: CodeRow): EmailCodeRecord => ({
-  id: r.id,
-  email: r.email,
-  address: r.address,
-  codeHash: r.code_hash,
-  expires: r.expires,
-  attempts: r.attempts,
-  used: r.used,
-  created: r.created,
-});
-const toSession = (r: SessionRow): SessionRecord => ({
-  id: r.id,
-  userId: r.user_id,
-  refreshHash: r.refresh_hash,
-  previousHash: r.previous_hash,
-  expires: r.expires,
-  created: r.created,
-});
-const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
-  path: JSON.parse(r.path) as AccountPath,
-  envelope: JSON.parse(r.envelope) as ApiKeyRecord["envelope"],
-  created: r.created,
-});
-const toPair = (r: PairRow): TokenPairRecord => ({
-  exchangeId: r.exchange,
-  pair: r.pair,
-  priceDecimals: r.price_decimals,
-  amountDecimals: r.amount_decimals,
-});
-const toBot = (r: BotRow): BotRecord => ({
-  id: r.id,
-  botType: r.bot_type,
-  path: JSON.parse(r.path) as AccountPath,
-  paths: JSON.parse(r.paths) as AccountPath[],
-  setup: JSON.parse(r.setup) as unknown,
-  wrappedCredentials: r.credentials,
-  state: JSON.parse(r.state) as Record<string, unknown>,
-  created: r.created,
-});
 
 export interface PostgresStorageOptions {
   /** connections of this process's pool (default 10) */

@@ -9,19 +9,30 @@
  * `PRAGMA data_version`, checked at most once per event-loop turn.
  */
 import Database from "better-sqlite3";
-import type { AccountPath, Scope } from "../../lib/api.js";
+import type { AccountPath } from "../../lib/api.js";
 import {
-  type ApiKeyRecord,
-  type BotRecord,
+  type ApiKeyRow,
+  type BotRow,
+  type CodeRow,
+  type CredentialRow,
+  type PairRow,
+  type SessionRow,
+  toApiKey,
+  toBot,
+  toCode,
+  toCredential,
+  toPair,
+  toSession,
+  toUser,
+  type UserRow,
+} from "./rows.js";
+import {
   type CodeRequestLimits,
   type EmailCodeRecord,
   type OutboxRecord,
   pathKey,
-  type SessionRecord,
   type Storage,
-  type TokenPairRecord,
   type UserRecord,
-  type WebAuthnCredentialRecord,
 } from "./types.js";
 
 /** Migrations in order; the index + 1 is the schema version. Never edit one that shipped. */
@@ -59,105 +70,8 @@ const MIGRATIONS: string[] = [
    CREATE INDEX email_codes_address ON email_codes(address, created);`,
 ];
 
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string | null;
-  admin: number;
-  scope: string;
-  last_active: number | null;
-  created: number;
-}
-interface CredentialRow {
-  id: string;
-  user_id: string;
-  public_key: Buffer;
-  counter: number;
-  last_ts: number;
-  created: number;
-}
-interface CodeRow {
-  id: number;
-  email: string;
-  address: string;
-  code_hash: string;
-  expires: number;
-  attempts: number;
-  used: number;
-  created: number;
-}
-interface SessionRow {
-  id: string;
-  user_id: string;
-  refresh_hash: string;
-  previous_hash: string | null;
-  expires: number;
-  created: number;
-}
-interface ApiKeyRow {
-  path: string;
-  envelope: string;
-  created: number;
-}
-interface PairRow {
-  exchange: string;
-  pair: string;
-  price_decimals: number;
-  amount_decimals: number;
-}
 /** rows kept per table by the read cache (the oldest goes first) */
 const CACHED_ROWS = 4096;
-interface BotRow {
-  id: string;
-  bot_type: string;
-  path: string;
-  paths: string;
-  setup: string;
-  credentials: string | null;
-  state: string;
-  created: number;
-}
-
-const toUser = (r: UserRow): UserRecord => ({
-  id: r.id,
-  email: r.email,
-  passwordHash: r.password_hash,
-  admin: r.admin === 1,
-  scope: JSON.parse(r.scope) as Scope,
-  lastActive: r.last_active,
-  created: r.created,
-});
-const toCredential = (r: CredentialRow): WebAuthnCredentialRecord => ({
-  id: r.id,
-  userId: r.user_id,
-  publicKey: new Uint8Array(r.public_key),
-  counter: r.counter,
-  lastTimestamp: r.last_ts,
-  created: r.created,
-});
-const toSession = (r: SessionRow): SessionRecord => ({
-  id: r.id,
-  userId: r.user_id,
-  refreshHash: r.refresh_hash,
-  previousHash: r.previous_hash,
-  expires: r.expires,
-  created: r.created,
-});
-const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
-  path: JSON.parse(r.path) as AccountPath,
-  envelope: JSON.parse(r.envelope) as ApiKeyRecord["envelope"],
-  created: r.created,
-});
-const toBot = (r: BotRow): BotRecord => ({
-  id: r.id,
-  botType: r.bot_type,
-  path: JSON.parse(r.path) as AccountPath,
-  paths: JSON.parse(r.paths) as AccountPath[],
-  setup: JSON.parse(r.setup) as unknown,
-  wrappedCredentials: r.credentials,
-  state: JSON.parse(r.state) as Record<string, unknown>,
-  created: r.created,
-});
 
 export function openSqliteStorage(file: string): Storage {
   const db = new Database(file);
@@ -331,13 +245,6 @@ export function openSqliteStorage(file: string): Storage {
     }
   };
 
-  const pairRecord = (r: PairRow): TokenPairRecord => ({
-    exchangeId: r.exchange,
-    pair: r.pair,
-    priceDecimals: r.price_decimals,
-    amountDecimals: r.amount_decimals,
-  });
-
   const updateUser = db.transaction(
     (id: string, changes: Partial<Pick<UserRecord, "passwordHash" | "admin" | "scope" | "lastActive">>) => {
       if (changes.passwordHash !== undefined) q.setPasswordHash.run(changes.passwordHash, id);
@@ -346,17 +253,6 @@ export function openSqliteStorage(file: string): Storage {
       if (changes.lastActive !== undefined) q.setLastActive.run(changes.lastActive, id);
     },
   );
-
-  const toCode = (r: CodeRow): EmailCodeRecord => ({
-    id: r.id,
-    email: r.email,
-    address: r.address,
-    codeHash: r.code_hash,
-    expires: r.expires,
-    attempts: r.attempts,
-    used: r.used === 1,
-    created: r.created,
-  });
 
   const addEmailCode = db.transaction(
     (c: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): number | undefined => {
@@ -510,10 +406,10 @@ export function openSqliteStorage(file: string): Storage {
     },
     async getTokenPair(exchangeId, pair) {
       const row = cached(cache.pairs, JSON.stringify([exchangeId, pair]), () => q.getPair.get(exchangeId, pair));
-      return row ? pairRecord(row) : undefined;
+      return row ? toPair(row) : undefined;
     },
     async listTokenPairs() {
-      return q.listPairs.all().map(pairRecord);
+      return q.listPairs.all().map(toPair);
     },
     async deleteTokenPair(exchangeId, pair) {
       return writing(() => q.deletePair.run(exchangeId, pair).changes > 0);
