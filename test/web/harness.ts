@@ -4,7 +4,7 @@
  * When CI=true a missing Chromium fails the suite; locally the suite is skipped with a message.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
@@ -67,8 +67,13 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-export async function startServe(): Promise<Served> {
+/**
+ * Starts the built `serve` on a free port with its own data directory. `config` is written as that
+ * directory's `config.json` (server/README.md) before the start, e.g. a suite's own call limit.
+ */
+export async function startServe(config?: Record<string, unknown>): Promise<Served> {
   const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-web-"));
+  if (config) writeFileSync(join(dataDir, "config.json"), JSON.stringify(config));
   const child: ChildProcess = spawn(
     process.execPath,
     [join(ROOT, "bin/spotdesk"), "serve", "--port", "0", "--data", dataDir],
