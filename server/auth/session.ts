@@ -65,7 +65,8 @@ export async function refreshSession(app: App, ctx: RequestContext, userId: stri
   if (await app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
   const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
   if (!found) {
-    await app.signIn.fail(ctx.ip);
+    // recorded and counted in one limiter call, like a forged access token (checkAccessTokenFrom)
+    if (await app.signIn.failOver(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
     throw new ApiError(API_ERROR.INVALID_TOKEN);
   }
   const { session, replay } = found;
