@@ -6,14 +6,12 @@ import { defaultDataDir, paperStateFile } from "../exchanges/paper/index.js";
 import { assertExchangeId } from "../exchanges/registry.js";
 import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
-import { type Credentials, type ExchangeId, isExchangeId, type Order } from "../lib/types.js";
+import type { Credentials, ExchangeId, Order } from "../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "./context.js";
 
 /** Checks --exchange; a wrong one is refused by the registry, naming the known ones. */
 export async function resolveExchangeId(ctx: Context): Promise<ExchangeId> {
-  const id = ctx.options.exchange;
-  if (isExchangeId(id)) return id;
-  return assertExchangeId(id);
+  return assertExchangeId(ctx.options.exchange);
 }
 
 /** What the exchange needs that the credentials lack (docs/exchange-rules.md#entities: passphrase on bitmart, bitget, kucoin, okx). */

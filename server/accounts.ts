@@ -111,12 +111,11 @@ export function buildAdapter(app: App, path: AccountPath, credentials: StoredCre
     // docs/decisions.md#d12: the server's proxy carries its exchange calls
     const proxy = app.config.proxy;
     return openAccount(exchange, {
-      ...(credentials ? { credentials: proxy ? { ...credentials, httpAgent: proxy } : credentials } : {}),
       logger: app.logger,
-      // paper: one simulated account per server account, on the server's clock
-      dataDir: app.paperDir,
-      account: paperAccountName(path),
-      marketNow: () => app.now(),
+      ...(credentials
+        ? { credentials: proxy ? { ...credentials, httpAgent: proxy } : credentials }
+        : // an exchange without keys (paper): one simulated account per server account, on the server's clock
+          { dataDir: app.paperDir, account: paperAccountName(path), marketNow: () => app.now() }),
     });
   } catch (error) {
     if (error instanceof ApiError) throw error;
