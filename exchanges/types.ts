@@ -59,6 +59,26 @@ export interface ExchangeAdapter {
    * 'unsupported' where the exchange takes none (docs/orders.md "Client order ids").
    */
   findOrderByClientOrderId(pair: string, clientOrderId: string): Promise<Order | undefined>;
+  /**
+   * The spot pairs the exchange trades now, with their number rules (docs/exchange-rules.md#pairs),
+   * sorted by pair. One public call; no key needed. The TUI's pair picker offers these, and the
+   * order checks truncate to their tick and lot.
+   */
+  fetchPairs?(): Promise<PairSpec[]>;
+}
+
+/** One pair an exchange trades (docs/exchange-rules.md#pairs). */
+export interface PairSpec {
+  /** BTC/USDT: the base and quote as the exchange names them, upper case */
+  pair: string;
+  /** the smallest price step, a decimal string ("0.01"); a precision in digits n reads as 10^-n */
+  tick: string;
+  /** the smallest amount step, a decimal string ("0.000001") */
+  lot: string;
+  /** the smallest amount an order may have, where the exchange says it */
+  minAmount?: string;
+  /** the smallest price x amount an order may have, where the exchange says it */
+  minNotional?: string;
 }
 
 export type FeedState = "connecting" | "live" | "resyncing" | "stale" | "closed";

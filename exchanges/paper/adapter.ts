@@ -3,11 +3,11 @@ import { ExchangeError } from "../../lib/errors.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
 import { checkClientOrderId, newClientOrderId } from "../core/client-order-id.js";
 import { assertBatchSize } from "../core/limits.js";
-import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { PaperEngine, type ValidOrder } from "./engine.js";
 import { PAPER_INFO } from "./info.js";
 import { bucketOf, resolveSeed } from "./market.js";
-import { paperPair } from "./pairs.js";
+import { PAPER_PAIRS, paperPair } from "./pairs.js";
 import { newPaperState, toOrder } from "./state.js";
 import { AccountStore, defaultDataDir } from "./store.js";
 
@@ -208,8 +208,20 @@ export class PaperExchange implements ExchangeAdapter {
     return this.transact((engine) => engine.balances());
   }
 
+  /** paper's fixed pairs (docs/exchange-rules.md#pairs): a tick of 10^-priceDecimals, a lot of 10^-amountDecimals. */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return PAPER_PAIRS.map((p) => ({ pair: p.pair, tick: step(p.priceDecimals), lot: step(p.amountDecimals) })).sort(
+      (a, b) => (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0),
+    );
+  }
+
   /** Nothing stays open between calls. */
   async close(): Promise<void> {}
+}
+
+/** 10^-decimals as a decimal string: 2 → "0.01", 0 → "1". */
+function step(decimals: number): string {
+  return decimals === 0 ? "1" : `0.${"0".repeat(decimals - 1)}1`;
 }
 
 function batchItemError(error: unknown, index: number): unknown {

@@ -29,6 +29,16 @@ async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
 }
 
 describe("paper orders and balances", () => {
+  it("lists its pairs sorted, each with the tick and lot of its decimals (docs/exchange-rules.md#pairs)", async () => {
+    const paper = paperOn(tempDataDir(), new TestClock());
+    expect(await paper.fetchPairs()).toEqual([
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.000001" },
+      { pair: "ETH/BTC", tick: "0.000001", lot: "0.0001" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.0001" },
+      { pair: "SOL/USDT", tick: "0.001", lot: "0.01" },
+    ]);
+  });
+
   it("starts a new account with the documented demo balance", async () => {
     const paper = paperOn(tempDataDir(), new TestClock());
     expect(await paper.fetchBalances()).toEqual({
