@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
@@ -110,6 +111,10 @@ describe("bingx operations (docs/exchange-rules.md#operations, #calls) against t
       ]),
     );
     expect(error).toMatchObject({ kind: "invalid-order", detail: "One of orders was not placed (1 of 2 placed)" });
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await bingx.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {

@@ -4,7 +4,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
+import { id, notPlacedMessage, num, parseAnswer, partlyPlaced } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -207,17 +207,26 @@ export class BingxAdapter extends RestAdapter {
     const answer = this.parse(OrdersSchema, await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
     const placed = (answer.orders ?? []).map((raw) => parseBingxOrder(raw, pair));
     const byClientId = new Map(placed.map((o) => [o.clientOrderId, o]));
-    return orders.map((order, i) => {
+    const results = orders.map((order, i) => {
       const found = byClientId.get(order.clientOrderId) ?? (placed.length === orders.length ? placed[i] : undefined);
-      if (!found) {
-        throw this.fail(undefined, notPlacedMessage({ placed: placed.length, total: orders.length }));
-      }
-      return {
-        ...found,
-        clientOrderId: found.clientOrderId || order.clientOrderId,
-        timestamp: found.timestamp || this.now(),
-      };
+      return found
+        ? {
+            ...found,
+            clientOrderId: found.clientOrderId || order.clientOrderId,
+            timestamp: found.timestamp || this.now(),
+          }
+        : undefined;
     });
+    const taken = results.filter((o): o is Order => o !== undefined);
+    if (taken.length < orders.length) {
+      // Fewer orders than items (a full answer always matches by position): those it names were
+      // placed, the others not (docs/orders.md "Partly placed batches").
+      throw partlyPlaced(
+        this.fail(undefined, notPlacedMessage({ placed: placed.length, total: orders.length })),
+        placed,
+      );
+    }
+    return taken;
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {

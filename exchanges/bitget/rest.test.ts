@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import { type BitgetMock, startBitgetMock } from "./mock.js";
@@ -154,6 +155,10 @@ describe("bitget adapter against a loopback mock", () => {
       ]),
     );
     expect(error.detail).toBe("Failure List: c0ffee: Insufficient balance (43012)");
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "100"]]);
+    expect((await bitget.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
     expect(mock.orders.size).toBe(1);
   });
 

@@ -13,7 +13,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, partlyPlaced } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -214,11 +214,19 @@ export class BitgetAdapter extends RestAdapter {
         )
         .join("; ");
       const code = failures[0]?.errorCode ?? undefined;
-      // The kind follows the first failure's documented code (43012 → insufficient funds).
-      throw new ExchangeError(this.id, `Failure List: ${list}`, {
-        kind: code ? this.fail(code, "").kind : "invalid-order",
-        ...(code ? { code } : {}),
+      // The items of successList were placed, and the failure carries them (docs/orders.md "Partly placed batches").
+      const placed = orders.flatMap((order) => {
+        const item = (result.successList ?? []).find((s) => s.clientOid === order.clientOrderId);
+        return item?.orderId ? [this.placed(order, item.orderId, envelope.requestTime)] : [];
       });
+      // The kind follows the first failure's documented code (43012 → insufficient funds).
+      throw partlyPlaced(
+        new ExchangeError(this.id, `Failure List: ${list}`, {
+          kind: code ? this.fail(code, "").kind : "invalid-order",
+          ...(code ? { code } : {}),
+        }),
+        placed,
+      );
     }
     const success = result.successList ?? [];
     return orders.map((order, i) => {

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseJsonExact } from "../core/adapter.js";
 import { createExchange } from "../registry.js";
@@ -92,6 +93,10 @@ describe("bybit adapter against a loopback mock", () => {
     );
     expect(error.message).toBe("ExchangeId: bybit, msg: One of orders threw an error (170131, Balance insufficient)");
     expect(error.kind).toBe("insufficient-funds");
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "100"]]);
+    expect((await bybit.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("fails a batch when an order lacks both created time and id: 'One of orders was not placed' (docs/exchange-rules.md#validation)", async () => {

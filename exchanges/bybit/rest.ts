@@ -12,7 +12,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, id, notPlacedMessage, num } from "../core/answer.js";
+import { batchFailureMessage, id, notPlacedMessage, num, partlyPlaced } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -179,6 +179,18 @@ export class BybitAdapter extends RestAdapter {
     return this.parse(schema, envelope.result, "result")?.list ?? [];
   }
 
+  /** The rows of a failed batch's answer, or none when they do not read: the failure is what gets reported. */
+  private rowsOrNone<T extends z.ZodType>(
+    schema: ReturnType<typeof listOf<T>>,
+    envelope: BybitEnvelope,
+  ): z.output<T>[] {
+    try {
+      return this.rows(schema, envelope);
+    } catch {
+      return [];
+    }
+  }
+
   private orderRequest(order: OrderToPlace): Record<string, string> {
     return {
       symbol: exchangeSymbol(order.pair, ""),
@@ -213,21 +225,37 @@ export class BybitAdapter extends RestAdapter {
       request: orders.map((o) => this.orderRequest(o)),
     });
     // docs/exchange-rules.md#validation: any extra-info error entry fails the batch; so does an order without id and time.
-    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
-    if (failed) {
-      throw new ExchangeError(this.id, batchFailureMessage([failed.code, failed.msg ?? ""]), {
-        kind: this.fail(failed.code, failed.msg ?? "").kind,
-        code: failed.code ?? "",
-      });
-    }
-    const list = this.rows(BatchCreateSchema, envelope);
-    return orders.map((order, i) => {
-      const item = list.find((r) => r.orderLinkId === order.clientOrderId) ?? list[i];
-      if (!item || (!item.orderId && !item.createAt)) {
-        throw new ExchangeError(this.id, notPlacedMessage(), { kind: "invalid-order" });
-      }
-      return this.placed(order, item.orderId ?? "", item.createAt);
+    // result.list and retExtInfo.list are parallel: the items without an error code and with an id
+    // were placed, and a failure carries them (docs/orders.md "Partly placed batches").
+    const codes = envelope.retExtInfo?.list ?? [];
+    const failed = codes.find((e) => e.code !== undefined && !isCode(e.code, 0));
+    const list = failed ? this.rowsOrNone(BatchCreateSchema, envelope) : this.rows(BatchCreateSchema, envelope);
+    const results = orders.map((order, i) => {
+      const at = list.findIndex((r) => r.orderLinkId === order.clientOrderId);
+      const item = at === -1 ? list[i] : list[at];
+      const code = codes[at === -1 ? i : at]?.code;
+      const ok = item && (item.orderId || item.createAt) && (code === undefined || isCode(code, 0));
+      return ok ? this.placed(order, item.orderId ?? "", item.createAt) : undefined;
     });
+    const placed = results.filter((o): o is Order => o !== undefined);
+    if (failed) {
+      throw partlyPlaced(
+        new ExchangeError(this.id, batchFailureMessage([failed.code, failed.msg ?? ""]), {
+          kind: this.fail(failed.code, failed.msg ?? "").kind,
+          code: failed.code ?? "",
+        }),
+        placed,
+      );
+    }
+    if (placed.length < orders.length) {
+      throw partlyPlaced(
+        new ExchangeError(this.id, notPlacedMessage(), {
+          kind: "invalid-order",
+        }),
+        placed,
+      );
+    }
+    return placed;
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {

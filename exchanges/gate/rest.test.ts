@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
 import { parseQuery } from "../core/testing/http-mock.js";
@@ -261,6 +262,10 @@ describe("gate errors (docs/exchange-rules.md#errors, #contract)", () => {
     expect(error.detail).toContain(
       "One of orders threw an error (INVALID_PRECISION, Invalid precision); 1 of 2 placed",
     );
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await gate.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 });
 

@@ -4,7 +4,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter } from "../core/adapter.js";
-import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -263,10 +263,15 @@ export class GateAdapter extends RestAdapter {
     );
     const failed = answer.find((item) => item.succeeded === false);
     if (failed) {
-      const placed = answer.filter((item) => item.succeeded !== false).length;
-      throw this.fail(
-        failed.label,
-        batchFailureMessage([failed.label, failed.message], { placed, total: answer.length }),
+      const placed = answer.flatMap((item, i) =>
+        item.succeeded === false ? [] : [parseGateOrder(item, `orders[${i}]`)],
+      );
+      throw partlyPlaced(
+        this.fail(
+          failed.label,
+          batchFailureMessage([failed.label, failed.message], { placed: placed.length, total: answer.length }),
+        ),
+        placed,
       );
     }
     return answer.map((item, i) => parseGateOrder(item, `orders[${i}]`));

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
@@ -273,6 +274,10 @@ describe("kucoin's documented required parameters, pages and partial batches (is
     expect(error).toMatchObject({ kind: "invalid-order" });
     expect(error.detail).toBe("One of orders threw an error (Balance insufficient); 2 of 3 placed");
     expect(mock.orders.size).toBe(2);
+    // docs/orders.md "Partly placed batches": the error carries the orders the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => o.price)).toEqual(["100", "102"]);
+    expect([...mock.orders.keys()].sort()).toEqual(kept.map((o) => o.id).sort());
   });
 });
 

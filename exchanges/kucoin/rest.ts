@@ -5,7 +5,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, num, parseAnswer, partlyPlaced } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { kucoinStatus } from "../core/status.js";
@@ -261,11 +261,16 @@ export class KucoinAdapter extends RestAdapter {
     );
     const failed = list.find((item) => item.status !== "success");
     if (failed) {
-      const placed = list.filter((item) => item.status === "success").length;
-      throw new ExchangeError(
-        "kucoin",
-        batchFailureMessage([failed.failMsg ?? failed.status], { placed, total: list.length }),
-        { kind: "invalid-order" },
+      const placed = list.flatMap((item, i) =>
+        item.status === "success" && orders[i] ? [this.placed(orders[i], item.id ?? "")] : [],
+      );
+      throw partlyPlaced(
+        new ExchangeError(
+          "kucoin",
+          batchFailureMessage([failed.failMsg ?? failed.status], { placed: placed.length, total: list.length }),
+          { kind: "invalid-order" },
+        ),
+        placed,
       );
     }
     return list.map((item, i) => this.placed(orders[i]!, item.id ?? ""));

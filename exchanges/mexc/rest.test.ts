@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
@@ -129,6 +130,10 @@ describe("mexc operations (docs/exchange-rules.md#operations) against the signat
     expect(error.detail).toContain(
       "One of orders threw an error (30002, The minimum transaction volume cannot be less than:0.5USDT); 1 of 2 placed",
     );
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await mexc.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("sends every mandatory parameter on every call; the mock refuses a call without one (33333, 700004)", async () => {

@@ -5,7 +5,7 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -198,9 +198,18 @@ export class MexcAdapter extends RestAdapter {
     );
     const failed = answer.find((item) => item.code !== undefined || item.orderId === undefined);
     if (failed) {
-      const placed =
-        answer.length - answer.filter((item) => item.code !== undefined || item.orderId === undefined).length;
-      throw this.fail(failed.code, batchFailureMessage([failed.code, failed.msg], { placed, total: answer.length }));
+      const placed = answer.flatMap((item, i) =>
+        item.code === undefined && item.orderId !== undefined && orders[i]
+          ? [this.placed(orders[i], item.orderId)]
+          : [],
+      );
+      throw partlyPlaced(
+        this.fail(
+          failed.code,
+          batchFailureMessage([failed.code, failed.msg], { placed: placed.length, total: answer.length }),
+        ),
+        placed,
+      );
     }
     return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string));
   }

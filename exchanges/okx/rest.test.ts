@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import { type OkxMock, startOkxMock } from "./mock.js";
@@ -231,6 +232,10 @@ describe("okx adapter against a loopback mock", () => {
       "ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)",
     );
     expect(mock.orders.size).toBe(1);
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "100"]]);
+    expect((await okx.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("a partly failed batch cancel resolves to the ids really cancelled; the failed ones are not among them", async () => {

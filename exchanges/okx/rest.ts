@@ -13,7 +13,7 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, partlyPlaced } from "../core/answer.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -237,11 +237,21 @@ export class OkxAdapter extends RestAdapter {
         "POST",
         OKX_PATHS.batchOrders,
         orders.map((o) => this.orderRequest(o)),
+        true,
       ),
     );
-    return orders.map((order, i) =>
-      this.placedItem(order, items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i] ?? {}),
-    );
+    const itemOf = (order: OrderToPlace, i: number) => items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i];
+    const failed = items.find((r) => r.sCode !== undefined && !isCode(r.sCode, "0"));
+    if (failed) {
+      // A partly failed batch (code "2") names each item's sCode: those with "0" were placed, and
+      // the failure carries them (docs/orders.md "Partly placed batches").
+      const placed = orders.flatMap((order, i) => {
+        const item = itemOf(order, i);
+        return item && isCode(item.sCode ?? "0", "0") && item.ordId ? [this.placedItem(order, item)] : [];
+      });
+      throw partlyPlaced(this.failure(String(failed.sCode), failed.sMsg ?? ""), placed);
+    }
+    return orders.map((order, i) => this.placedItem(order, itemOf(order, i) ?? {}));
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
