@@ -4,6 +4,7 @@
  * its account name and data directory travel in the same options, and what differs is read from
  * the catalogue, not from the id.
  */
+import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
 import { CATALOGUE } from "./catalogue.js";
 import { createPaperExchange, createPaperFeed } from "./paper/index.js";
@@ -91,7 +92,9 @@ export async function listExchangePairs(
   const { proxy, ...rest } = options;
   const adapter = createPublicExchange(id, rest, proxy);
   try {
-    if (!adapter.fetchPairs) throw new Error(`Not supported for ${id}: no pair list`);
+    if (!adapter.fetchPairs) {
+      throw new ExchangeError(id, `Not supported for ${id}: no pair list`, { kind: "unsupported" });
+    }
     return await adapter.fetchPairs();
   } finally {
     await adapter.close();

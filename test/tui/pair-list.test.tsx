@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FeedRuntimeOptions } from "../../exchanges/core/options.js";
+import { tunnellingProxy } from "../../exchanges/core/testing/proxy.js";
 import { ladder } from "../../exchanges/core/testing/ws-mock.js";
 import { nodeFeedOptions } from "../../exchanges/feed-node.js";
 import { createFeed } from "../../exchanges/feeds.js";
@@ -126,5 +127,31 @@ describe("the pair picker on a real exchange (docs/exchange-rules.md#pairs)", ()
     await s.press(KEYS.escape, "p");
     await s.waitForFrame((f) => f.includes("Switch pair") && f.includes("SHIB/USDT"));
     expect(listCalls()).toBe(before + 1);
+  });
+});
+
+describe("the pair list's way to the exchange", () => {
+  it("goes through --proxy to the --base-url host, without a key (docs/decisions.md#d12)", async () => {
+    const proxy = await tunnellingProxy(() => rest.url);
+    try {
+      const tui = defaultServices({ baseUrl: "http://okx.invalid", proxy: proxy.url });
+      expect(await tui.listPairs?.("okx")).toEqual({ pairs: ["BTC/USDT", "ETH/USDT", "SHIB/USDT"], listed: true });
+      expect(proxy.seen).toEqual(["CONNECT okx.invalid:80"]);
+      const sent = rest.server.requests.filter((r) => r.path === INSTRUMENTS);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.headers.host).toBe("okx.invalid");
+      expect(sent[0]?.headers["ok-access-key"]).toBeUndefined();
+      // the decimals come from the same read
+      expect(await tui.pairDecimals?.("okx", "ETH/USDT")).toEqual({ priceDecimals: 2, amountDecimals: 6 });
+      expect(rest.server.requests.filter((r) => r.path === INSTRUMENTS)).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("paper lists its own pairs with no request", async () => {
+    const tui = defaultServices({ baseUrl: rest.url });
+    expect(await tui.listPairs?.("paper")).toEqual({ pairs: expect.arrayContaining(["BTC/USDT"]), listed: true });
+    expect(listCalls()).toBe(0);
   });
 });
