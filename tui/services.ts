@@ -43,12 +43,6 @@ export interface PairChoices {
   listed: boolean;
 }
 
-/** The pair list of a real exchange: its public symbol list, no key (exchanges/open.ts). */
-export type PairLister = (
-  exchange: ExchangeId,
-  options: { baseUrl?: string; proxy?: string; timeoutMs?: number },
-) => Promise<PairSpec[]>;
-
 export interface DefaultServicesOptions {
   credentials?: Credentials | undefined;
   baseUrl?: string | undefined;
@@ -58,8 +52,6 @@ export interface DefaultServicesOptions {
   now?: (() => number) | undefined;
   /** --proxy: the pair list goes through it like every other call (docs/decisions.md#d12) */
   proxy?: string | undefined;
-  /** the pair list's source; the exchange's public list when absent */
-  listExchangePairs?: PairLister | undefined;
 }
 
 /** How long the pair list may take before the picker falls back to the pairs it offers without it. */
@@ -78,12 +70,12 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
   // One read of each exchange's list per session, shared by the picker and the decimals; a failed
   // read is forgotten so the next opening of the picker asks again.
   const pairLists = new Map<ExchangeId, Promise<PairSpec[]>>();
-  const lister = options.listExchangePairs ?? listExchangePairs;
   const proxy = options.proxy ?? options.credentials?.httpAgent;
   const pairSpecs = (exchange: ExchangeId): Promise<PairSpec[]> => {
     let list = pairLists.get(exchange);
     if (!list) {
-      list = lister(exchange, {
+      // the exchange's public list, no key (exchanges/open.ts)
+      list = listExchangePairs(exchange, {
         ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
         ...(proxy ? { proxy } : {}),
         timeoutMs: PAIR_LIST_TIMEOUT_MS,
