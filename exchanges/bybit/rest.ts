@@ -13,11 +13,12 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, notPlacedMessage, num, partlyPlaced } from "../core/answer.js";
+import { finishPairs, minimum, type PairRow, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BYBIT_CODES, BYBIT_ERRORS } from "./info.js";
 
 export { BYBIT_CODES, BYBIT_ERRORS };
@@ -33,6 +34,7 @@ export const BYBIT_PATHS = {
   cancelAll: "/v5/order/cancel-all",
   orders: "/v5/order/realtime",
   balance: "/v5/account/wallet-balance",
+  instruments: "/v5/market/instruments-info",
 } as const;
 
 /** The v5 order object of /v5/order/realtime (the fields we read). */
@@ -86,6 +88,23 @@ const WalletSchema = listOf(
   }),
 );
 const OrderIdSchema = z.object({ orderId: id.optional() }).nullable().optional();
+/** One spot instrument of "Get Instruments Info" (the fields we read). */
+const InstrumentListSchema = listOf(
+  z.object({
+    symbol: z.string(),
+    baseCoin: z.string(),
+    quoteCoin: z.string(),
+    status: z.string(),
+    lotSizeFilter: z.object({
+      basePrecision: stepValue,
+      minOrderQty: stepValue.optional(),
+      minOrderAmt: stepValue.optional(),
+    }),
+    priceFilter: z.object({ tickSize: stepValue }),
+  }),
+);
+/** Pages of the instrument list followed at most (bybit's spot list comes whole; a cursor is followed all the same). */
+const INSTRUMENT_PAGES = 20;
 
 /**
  * bybit's nextPageCursor arrives already percent-encoded ("page_args%3D...%26symbol%3D6%26") and its
@@ -323,6 +342,40 @@ export class BybitAdapter extends RestAdapter {
       cursor = page.length === 50 && next ? next : undefined;
     } while (cursor && orders.length < 500);
     return orders;
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Get Instruments Info" (category spot), public. Only status
+   * Trading is kept; tick is priceFilter.tickSize, lot lotSizeFilter.basePrecision, with
+   * minOrderQty and minOrderAmt as the minimums.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const rows: PairRow[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const envelope = this.unwrap(
+        await this.publicGet(
+          BYBIT_PATHS.instruments,
+          { category: "spot", ...(cursor ? { cursor } : {}) },
+          encodeUnlessEncoded,
+        ),
+      );
+      const result = this.parse(InstrumentListSchema, envelope.result, "result");
+      for (const item of result?.list ?? []) {
+        if (item.status !== "Trading") continue;
+        rows.push({
+          base: item.baseCoin,
+          quote: item.quoteCoin,
+          tick: stepText(item.priceFilter.tickSize),
+          lot: stepText(item.lotSizeFilter.basePrecision),
+          minAmount: minimum(item.lotSizeFilter.minOrderQty),
+          minNotional: minimum(item.lotSizeFilter.minOrderAmt),
+        });
+      }
+      cursor = result?.nextPageCursor || undefined;
+    } while (cursor && ++pages < INSTRUMENT_PAGES);
+    return finishPairs(rows);
   }
 
   async fetchBalances(): Promise<Balances> {
