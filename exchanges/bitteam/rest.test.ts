@@ -393,6 +393,21 @@ describe("bitteam off the happy path (issue 25)", () => {
     });
   });
 
+  it("reads a pairs list of another shape as an unexpected answer from bitteam, sends no order and asks again next time", async () => {
+    let malformed = true;
+    mock.server.intercept((req) => {
+      if (req.path !== BITTEAM_PATHS.pairs || !malformed) return undefined;
+      malformed = false;
+      return { status: 200, body: { ok: true, result: { count: 1, pairs: [{ id: 22, fullName: "BTC USDT" }] } } };
+    });
+    expect((await rejection(bitteam.createOrder(buy))).message).toMatch(
+      /^ExchangeId: bitteam, msg: Unexpected answer from bitteam: pairs\[0\]\.name /,
+    );
+    expect(creates()).toHaveLength(0);
+    await bitteam.createOrder(buy);
+    expect(routes().filter((r) => r.endsWith(BITTEAM_PATHS.pairs))).toHaveLength(2);
+  });
+
   it("fetches the pairs again after a failed fetch (a failure is not cached)", async () => {
     let fail = true;
     mock.server.intercept((req) => {
