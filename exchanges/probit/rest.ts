@@ -231,7 +231,7 @@ export class ProbitAdapter extends RestAdapter {
     try {
       json = response.text ? parseJsonExact(response.text) : undefined;
     } catch {
-      json = undefined;
+      // not JSON: json stays undefined, and the refusal below names the HTTP status
     }
     const parsed = TokenSchema.safeParse(json);
     if (response.status < 300 && parsed.success) {
@@ -296,9 +296,9 @@ export class ProbitAdapter extends RestAdapter {
     pair: string,
     by: { order_id: string } | { client_order_id: string },
   ): Promise<Order | undefined> {
-    // {data: [ORDER]}; a single ORDER object is read too
+    // {data: [ORDER]}; a single ORDER object is read too, null as none (unwrap never yields undefined)
     const data = await this.call("GET", PROBIT_PATHS.order, { market_id: this.symbol(pair), ...by });
-    const rows = Array.isArray(data) ? data : data === null || data === undefined ? [] : [data];
+    const rows = Array.isArray(data) ? data : data === null ? [] : [data];
     return rows.length > 0 ? parseProbitOrder(rows[0]) : undefined;
   }
 
