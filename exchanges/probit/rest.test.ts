@@ -9,6 +9,7 @@ import { PROBIT_KEY, PROBIT_SECRET, type ProbitMock, startProbitMock } from "./m
 import {
   PROBIT_PATHS,
   ProbitAdapter,
+  type ProbitToken,
   ProbitTokenCache,
   parseProbitBalances,
   parseProbitOrder,
@@ -83,20 +84,18 @@ describe("probit bearer token (docs/exchange-rules.md#states, docs-en.probit.com
     let calls = 0;
     let fail = true;
     let release: () => void = () => {};
-    const cache = new ProbitTokenCache(
-      () =>
-        new Promise((resolve, reject) => {
-          calls++;
-          release = () => (fail ? reject(new Error("down")) : resolve({ accessToken: `t${calls}`, expiresIn: 60 }));
-        }),
-      () => 0,
-    );
-    const first = Array.from({ length: 50 }, () => cache.get().catch((e: Error) => e.message));
+    const fetchToken = () =>
+      new Promise<ProbitToken>((resolve, reject) => {
+        calls++;
+        release = () => (fail ? reject(new Error("down")) : resolve({ accessToken: `t${calls}`, expiresIn: 60 }));
+      });
+    const cache = new ProbitTokenCache(() => 0);
+    const first = Array.from({ length: 50 }, () => cache.get(fetchToken).catch((e: Error) => e.message));
     release();
     expect(new Set(await Promise.all(first))).toEqual(new Set(["down"]));
     expect(calls).toBe(1);
     fail = false;
-    const second = Array.from({ length: 50 }, () => cache.get());
+    const second = Array.from({ length: 50 }, () => cache.get(fetchToken));
     release();
     expect(new Set(await Promise.all(second))).toEqual(new Set(["t2"]));
     expect(calls).toBe(2);
@@ -526,16 +525,14 @@ describe("probit off the happy path, continued (issue 25: the survivors of docs/
 
   it("forgets only the token it was told about: a late refusal of a replaced token keeps the new one", async () => {
     let calls = 0;
-    const cache = new ProbitTokenCache(
-      async () => ({ accessToken: `t${++calls}`, expiresIn: 60 }),
-      () => 0,
-    );
+    const fetchToken = async () => ({ accessToken: `t${++calls}`, expiresIn: 60 });
+    const cache = new ProbitTokenCache(() => 0);
     cache.invalidate("t0"); // nothing cached yet: nothing to forget, no failure
-    expect(await cache.get()).toBe("t1");
+    expect(await cache.get(fetchToken)).toBe("t1");
     cache.invalidate("t1");
-    expect(await cache.get()).toBe("t2");
+    expect(await cache.get(fetchToken)).toBe("t2");
     cache.invalidate("t1"); // a call that still carried t1 is refused after t2 replaced it
-    expect(await cache.get()).toBe("t2");
+    expect(await cache.get(fetchToken)).toBe("t2");
     expect(calls).toBe(2);
   });
 
@@ -655,5 +652,20 @@ describe("probit off the happy path, continued (issue 25: the survivors of docs/
     expect(
       parseProbitOrder({ ...base, filled_quantity: "0.1", open_quantity: "0.3", cancelled_quantity: "0.1" }).amount,
     ).toBe("0.5");
+  });
+});
+
+describe("probit's shared token cache and each adapter's own client (issue 25)", () => {
+  it("fetches the shared token through the adapter that needs it: a dry-run adapter made first neither blocks nor logs for a later one", async () => {
+    const dry = new ProbitAdapter(credentials, { baseUrl: mock.url, dryRun: true });
+    await expect(dry.fetchBalances()).rejects.toThrow("Dry run: POST /token not sent");
+    const lines: string[] = [];
+    const record = (message: string, fields?: Record<string, unknown>) => lines.push(`${message} ${fields?.path}`);
+    const logger = { debug: record, info: record, warn: record, error: record };
+    const live = new ProbitAdapter(credentials, { baseUrl: mock.url, logger });
+    await expect(live.fetchBalances()).resolves.toMatchObject({ BTC: { f: "0.5", l: "0" } });
+    expect(lines).toEqual(["http /token", `http ${PROBIT_PATHS.balance}`]);
+    expect(mock.tokenFetches()).toBe(1);
+    await expect(dry.fetchBalances()).rejects.toThrow(`Dry run: GET ${PROBIT_PATHS.balance} not sent`);
   });
 });
