@@ -428,3 +428,181 @@ describe("bitteam off the happy path (issue 25)", () => {
     expect(JSON.parse(creates().at(-1)!.body)).toMatchObject({ side: "sell", type: "limit" });
   });
 });
+
+describe("bitteam off the happy path, continued (issue 25: the survivors of docs/mutation.md group B)", () => {
+  const ok = (result: unknown) => ({ status: 200, body: { ok: true, result } });
+  /** documented order rows as ordersOfUser lists them, from orders seeded on the mock */
+  const rows = (n: number, pair = "btc_usdt") =>
+    Array.from({ length: n }, (_, i) => mock.seedOrder({ pair, side: "buy", quantity: "1", price: String(100 + i) }));
+  const offsets = () =>
+    mock.server.requests.filter((r) => r.path === BITTEAM_PATHS.ordersOfUser).map((r) => parseQuery(r.query).offset);
+
+  it("calls https://bit.team by default", () => {
+    const adapter = new BitteamAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://bit.team");
+  });
+
+  it("reads a code written as text, and a message or msg that is not text as absent", async () => {
+    mock.fake.replyNext({ status: 400, body: { ok: false, code: "450000", message: "Insufficient funds" } });
+    expect(await rejection(bitteam.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      code: "450000",
+      message: "ExchangeId: bitteam, msg: Insufficient funds (code 450000)",
+    });
+    mock.fake.replyNext({ status: 400, body: { ok: false, code: 400000, message: 17, msg: "Invalid params" } });
+    expect((await rejection(bitteam.fetchBalances())).message).toBe(
+      "ExchangeId: bitteam, msg: Invalid params (code 400000)",
+    );
+    mock.fake.replyNext({ status: 400, body: { ok: false, code: 400000, msg: { text: "no" } } });
+    expect((await rejection(bitteam.fetchBalances())).message).toBe("ExchangeId: bitteam, msg: HTTP 400 (code 400000)");
+  });
+
+  it("names the service-unavailable code and an unlisted pair in the error text", async () => {
+    mock.failNext(403000, "Service Unavailable", 403);
+    expect((await rejection(bitteam.fetchBalances())).message).toBe(
+      "ExchangeId: bitteam, msg: Service Unavailable (code 403000)",
+    );
+    expect((await rejection(bitteam.createOrder({ ...buy, pair: "DOGE/USDT" }))).message).toBe(
+      "ExchangeId: bitteam, msg: Pair DOGE/USDT is not traded on bitteam",
+    );
+  });
+
+  it("reads a pairs list of another shape as an unexpected answer from bitteam, sends no order and asks again next time", async () => {
+    let malformed = true;
+    mock.server.intercept((req) => {
+      if (req.path !== BITTEAM_PATHS.pairs || !malformed) return undefined;
+      malformed = false;
+      return ok({ count: 1, pairs: [{ id: 22, fullName: "BTC USDT" }] });
+    });
+    expect((await rejection(bitteam.createOrder(buy))).message).toMatch(
+      /^ExchangeId: bitteam, msg: Unexpected answer from bitteam: pairs\[0\]\.name /,
+    );
+    expect(creates()).toHaveLength(0);
+    await bitteam.createOrder(buy);
+    expect(routes().filter((r) => r.endsWith(BITTEAM_PATHS.pairs))).toHaveLength(2);
+  });
+
+  it("names bitteam when an order or a balance answer has another shape", () => {
+    expect(() => parseBitteamOrder({ id: 1, side: "buy" })).toThrow(
+      /^ExchangeId: bitteam, msg: Unexpected answer from bitteam: /,
+    );
+    expect(() => parseBitteamBalances(["USDT"])).toThrow(/^ExchangeId: bitteam, msg: Unexpected answer from bitteam: /);
+  });
+
+  it("reads an order without a type as limit and one without a status as having no raw status", () => {
+    const order = parseBitteamOrder({ id: 7, pair: "btc_usdt", side: "sell", quantity: "1", price: "2" });
+    expect(order).toMatchObject({ type: "limit", status: undefined, side: "Sell" });
+    expect("rawStatus" in order).toBe(false);
+  });
+
+  it("skips a currency whose entry is not a {free, used} object instead of failing the whole balance", () => {
+    expect(
+      parseBitteamBalances({ usdt: { free: "5", used: "1" }, note: "maintenance", eth: null, btc: { free: { x: 1 } } }),
+    ).toEqual({ USDT: { f: "5", l: "1" } });
+  });
+
+  it("does not search the open orders after a create bitteam refused (only a create that may have reached it)", async () => {
+    mock.failNext(450000, "Insufficient funds");
+    expect(await rejection(bitteam.createOrder(buy))).toMatchObject({ kind: "insufficient-funds" });
+    expect(routes()).toEqual([`GET ${BITTEAM_PATHS.pairs}`, `POST ${BITTEAM_PATHS.orderCreate}`]);
+  });
+
+  it("refuses a caller's client order id before any request: bitteam cannot look an order up by one", async () => {
+    for (const call of [
+      bitteam.createOrder({ ...buy, clientOrderId: "abc123" }),
+      bitteam.findOrderByClientOrderId("BTC/USDT", "abc123"),
+    ]) {
+      expect(await rejection(call)).toMatchObject({
+        kind: "unsupported",
+        message: "ExchangeId: bitteam, msg: bitteam takes no client order id: it cannot look an order up by one",
+      });
+    }
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
+  it("refuses an order fetched under another pair as not found", async () => {
+    const order = await bitteam.createOrder(buy);
+    expect(await rejection(bitteam.fetchOrder("ETH/USDT", order.id))).toMatchObject({
+      kind: "order-not-found",
+      message: `ExchangeId: bitteam, msg: Order ${order.id} is not on ETH/USDT`,
+    });
+  });
+
+  it("sends GET parameters in the query with no body, and POST parameters in the body with no query", async () => {
+    const order = await bitteam.createOrder(buy);
+    await bitteam.fetchOrder("BTC/USDT", order.id);
+    await bitteam.fetchOpenOrders("BTC/USDT");
+    await bitteam.fetchBalances();
+    await bitteam.cancelOrder("BTC/USDT", order.id);
+    const sent = mock.server.requests.map((r) => [r.method, r.path, r.method === "GET" ? r.body : r.query]);
+    expect(sent).toEqual([
+      ["GET", BITTEAM_PATHS.pairs, ""],
+      ["POST", BITTEAM_PATHS.orderCreate, ""],
+      ["GET", BITTEAM_PATHS.order(order.id), ""],
+      ["GET", BITTEAM_PATHS.ordersOfUser, ""],
+      ["GET", BITTEAM_PATHS.balance, ""],
+      ["POST", BITTEAM_PATHS.cancelOrder, ""],
+    ]);
+  });
+
+  it("reads an open-orders page whose orders are null as none", async () => {
+    mock.fake.replyNext(ok({ count: 0, orders: null }));
+    await expect(bitteam.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("stops when an exchange ignoring offset repeats a full page: each order once, two requests", async () => {
+    const page = rows(100);
+    mock.server.intercept((req) =>
+      req.path === BITTEAM_PATHS.ordersOfUser ? ok({ count: 250, orders: page }) : undefined,
+    );
+    const open = await bitteam.fetchOpenOrders("BTC/USDT");
+    expect(open.map((o) => o.id)).toEqual(page.map((o) => String(o.id)));
+    expect(offsets()).toEqual(["0", "100"]);
+  });
+
+  it("keeps only the asked pair when an answer mixes in another pair's orders", async () => {
+    const btc = rows(2);
+    const eth = rows(1, "eth_usdt");
+    mock.server.intercept((req) =>
+      req.path === BITTEAM_PATHS.ordersOfUser ? ok({ count: 3, orders: [btc[0], eth[0], btc[1]] }) : undefined,
+    );
+    expect((await bitteam.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual(btc.map((o) => String(o.id)));
+  });
+
+  it("stops at a short page even when count says more (orders closed while paging)", async () => {
+    const all = rows(120);
+    mock.server.intercept((req) => {
+      if (req.path !== BITTEAM_PATHS.ordersOfUser) return undefined;
+      const offset = Number(parseQuery(req.query).offset);
+      return ok({ count: 300, orders: all.slice(offset, offset + 100) });
+    });
+    expect(await bitteam.fetchOpenOrders("BTC/USDT")).toHaveLength(120);
+    expect(offsets()).toEqual(["0", "100"]);
+  });
+});
+
+describe("bitteam time-out look-up, continued (issue 25)", () => {
+  it("does not take an open order on the other side with the same pair, price and amount", async () => {
+    const sell = mock.seedOrder({ side: "sell", quantity: "0.01", price: "30000" });
+    mock.delayNextCreate(1500);
+    const slow = createExchange("bitteam", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect(order).toMatchObject({ side: "Buy", price: "30000", amount: "0.01" });
+    expect(order.id).not.toBe(String(sell.id));
+    expect(mock.orders.get(order.id)!.side).toBe("buy");
+  });
+
+  it("takes an order created in the very millisecond the create began (whole second, injected clock)", async () => {
+    const now = () => 1_700_000_000_000;
+    const timed = await startBitteamMock({ now });
+    try {
+      timed.delayNextCreate(1500);
+      const slow = createExchange("bitteam", credentials, { baseUrl: timed.url, timeoutMs: 400, now });
+      const order = await slow.createOrder(buy);
+      expect(order).toMatchObject({ timestamp: 1_700_000_000_000, side: "Buy", status: "open" });
+      expect(timed.orders.size).toBe(1);
+    } finally {
+      await timed.close();
+    }
+  });
+});

@@ -175,15 +175,18 @@ export class BitteamAdapter extends RestAdapter {
     return exchangeSymbol(pair, "_", true);
   }
 
-  /** The numeric pair id of a pair, from the pairs list cached per adapter (a failed fetch is not kept). */
+  /**
+   * The numeric pair id of a pair, from the pairs list cached per adapter. A failed fetch is not
+   * kept, and neither is a list of another shape: the catch follows the parse, so an answer the
+   * schema refuses is fetched again on the next call instead of failing every later create.
+   */
   private async pairId(pair: string): Promise<string> {
-    this.pairIds ??= this.call("GET", BITTEAM_PATHS.pairs, {}, false).then(
-      (result) => new Map(this.parse(PairsSchema, result).pairs.map((p) => [p.name.toLowerCase(), String(p.id)])),
-      (error: unknown) => {
+    this.pairIds ??= this.call("GET", BITTEAM_PATHS.pairs, {}, false)
+      .then((result) => new Map(this.parse(PairsSchema, result).pairs.map((p) => [p.name.toLowerCase(), String(p.id)])))
+      .catch((error: unknown) => {
         this.pairIds = undefined;
         throw error;
-      },
-    );
+      });
     const ids = await this.pairIds;
     const found = ids.get(this.symbol(pair));
     if (found === undefined)

@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage } from "node:http";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
@@ -7,6 +9,7 @@ import { PROBIT_KEY, PROBIT_SECRET, type ProbitMock, startProbitMock } from "./m
 import {
   PROBIT_PATHS,
   ProbitAdapter,
+  type ProbitToken,
   ProbitTokenCache,
   parseProbitBalances,
   parseProbitOrder,
@@ -81,20 +84,18 @@ describe("probit bearer token (docs/exchange-rules.md#states, docs-en.probit.com
     let calls = 0;
     let fail = true;
     let release: () => void = () => {};
-    const cache = new ProbitTokenCache(
-      () =>
-        new Promise((resolve, reject) => {
-          calls++;
-          release = () => (fail ? reject(new Error("down")) : resolve({ accessToken: `t${calls}`, expiresIn: 60 }));
-        }),
-      () => 0,
-    );
-    const first = Array.from({ length: 50 }, () => cache.get().catch((e: Error) => e.message));
+    const fetchToken = () =>
+      new Promise<ProbitToken>((resolve, reject) => {
+        calls++;
+        release = () => (fail ? reject(new Error("down")) : resolve({ accessToken: `t${calls}`, expiresIn: 60 }));
+      });
+    const cache = new ProbitTokenCache(() => 0);
+    const first = Array.from({ length: 50 }, () => cache.get(fetchToken).catch((e: Error) => e.message));
     release();
     expect(new Set(await Promise.all(first))).toEqual(new Set(["down"]));
     expect(calls).toBe(1);
     fail = false;
-    const second = Array.from({ length: 50 }, () => cache.get());
+    const second = Array.from({ length: 50 }, () => cache.get(fetchToken));
     release();
     expect(new Set(await Promise.all(second))).toEqual(new Set(["t2"]));
     expect(calls).toBe(2);
@@ -488,5 +489,183 @@ describe("probit off the happy path (issue 25)", () => {
       "GET /api/exchange/v1/order",
       "POST /api/exchange/v1/new_order",
     ]);
+  });
+});
+
+describe("probit off the happy path, continued (issue 25: the survivors of docs/mutation.md group B)", () => {
+  it("builds the token request exactly: no query, a JSON content type and the Basic header", () => {
+    expect(probitTokenRequest({ api: "id", secret: "pw" })).toEqual({
+      method: "POST",
+      path: "/token",
+      query: "",
+      body: '{"grant_type":"client_credentials"}',
+      headers: {
+        "Content-Type": "application/json",
+        Authorization: `Basic ${Buffer.from("id:pw").toString("base64")}`,
+      },
+    });
+  });
+
+  it("sends GET parameters in the query with no body, and POST parameters in the body with no query", async () => {
+    const order = await probit.createOrder(buy);
+    await probit.fetchOrder("BTC/USDT", order.id);
+    await probit.fetchOpenOrders("BTC/USDT");
+    await probit.fetchBalances();
+    await probit.cancelOrder("BTC/USDT", order.id);
+    const sent = mock.server.requests.map((r) => [r.method, r.path, r.method === "GET" ? r.body : r.query]);
+    expect(sent).toEqual([
+      ["POST", PROBIT_PATHS.token, ""],
+      ["POST", PROBIT_PATHS.newOrder, ""],
+      ["GET", PROBIT_PATHS.order, ""],
+      ["GET", PROBIT_PATHS.openOrder, ""],
+      ["GET", PROBIT_PATHS.balance, ""],
+      ["POST", PROBIT_PATHS.cancelOrder, ""],
+    ]);
+  });
+
+  it("forgets only the token it was told about: a late refusal of a replaced token keeps the new one", async () => {
+    let calls = 0;
+    const fetchToken = async () => ({ accessToken: `t${++calls}`, expiresIn: 60 });
+    const cache = new ProbitTokenCache(() => 0);
+    cache.invalidate("t0"); // nothing cached yet: nothing to forget, no failure
+    expect(await cache.get(fetchToken)).toBe("t1");
+    cache.invalidate("t1");
+    expect(await cache.get(fetchToken)).toBe("t2");
+    cache.invalidate("t1"); // a call that still carried t1 is refused after t2 replaced it
+    expect(await cache.get(fetchToken)).toBe("t2");
+    expect(calls).toBe(2);
+  });
+
+  it("bounds the token request by the adapter's time-out, as the exchange's calls", async () => {
+    mock.delayTokens(1500);
+    const slow = new ProbitAdapter(credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    expect(await rejection(slow.fetchBalances())).toMatchObject({
+      kind: "network",
+      code: "ETIMEDOUT",
+      message: "ExchangeId: probit, msg: Request timed out after 300 ms (POST /token)",
+    });
+    expect(routes()).toEqual(["POST /token"]);
+  });
+
+  it("sends not even the token request in a dry run, and logs the token request like any other", async () => {
+    const dry = new ProbitAdapter({ api: "dry-run-key", secret: "s" }, { baseUrl: mock.url, dryRun: true });
+    await expect(dry.fetchBalances()).rejects.toThrow("Dry run: POST /token not sent");
+    expect(mock.server.requests).toHaveLength(0);
+    const lines: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+    const record = (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields });
+    const logger = { debug: record, info: record, warn: record, error: record };
+    await new ProbitAdapter(credentials, { baseUrl: mock.url, logger }).fetchBalances();
+    expect(lines.filter((l) => l.message === "http").map((l) => [l.fields?.method, l.fields?.path])).toEqual([
+      ["POST", "/token"],
+      ["GET", PROBIT_PATHS.balance],
+    ]);
+  });
+
+  it("reaches the token host through the proxy too (docs/decisions.md#d12)", async () => {
+    // An HTTP CONNECT proxy that tunnels every target to the mock and records what it was asked for.
+    const tunnels: string[] = [];
+    const sockets = new Set<Socket>();
+    const proxy = createServer();
+    proxy.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(String(req.url));
+      sockets.add(client);
+      const upstream = connect(mock.server.port, "127.0.0.1", () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const viaProxy = new ProbitAdapter(
+        { ...credentials, httpAgent: `http://127.0.0.1:${port}` },
+        { baseUrl: "http://probit.invalid", timeoutMs: 2000 },
+      );
+      await expect(viaProxy.fetchBalances()).resolves.toMatchObject({ BTC: { f: "0.5", l: "0" } });
+      expect(routes()).toEqual(["POST /token", `GET ${PROBIT_PATHS.balance}`]);
+      expect(tunnels).toEqual(["probit.invalid:80", "probit.invalid:80"]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  it("reads a token answer or a data answer under HTTP 300 as a refusal (success is 2xx only)", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/token"
+        ? { status: 300, body: { access_token: "t", token_type: "bearer", expires_in: 900 } }
+        : undefined,
+    );
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      kind: "auth",
+      message: "ExchangeId: probit, msg: Token request refused (HTTP 300)",
+    });
+    mock.server.intercept(undefined);
+    await probit.fetchBalances();
+    mock.fake.replyNext({ status: 300, body: { data: [] } });
+    expect((await rejection(probit.fetchBalances())).message).toBe("ExchangeId: probit, msg: HTTP 300");
+  });
+
+  it("reads a refused token request whose error or message is not text as having no code or text", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/token" ? { status: 400, body: { error: 42, error_description: { x: 1 } } } : undefined,
+    );
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      kind: "auth",
+      code: undefined,
+      message: "ExchangeId: probit, msg: Token request refused (HTTP 400)",
+    });
+  });
+
+  it("reads a codes' kind under HTTP 200, and a message that is not text as the HTTP status", async () => {
+    await probit.fetchBalances();
+    mock.fake.replyNext({ status: 200, body: { errorCode: "NOT_ENOUGH_BALANCE", message: "not enough", details: {} } });
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      kind: "insufficient-funds",
+      code: "NOT_ENOUGH_BALANCE",
+      message: "ExchangeId: probit, msg: not enough (code NOT_ENOUGH_BALANCE)",
+    });
+    mock.fake.replyNext({ status: 400, body: { errorCode: "INVALID_MARKET", message: 17, details: {} } });
+    expect(await rejection(probit.fetchBalances())).toMatchObject({
+      kind: "invalid-order",
+      message: "ExchangeId: probit, msg: HTTP 400 (code INVALID_MARKET)",
+    });
+  });
+
+  it("names probit when an order or a balance answer has another shape", () => {
+    expect(() => parseProbitOrder({ id: "1", side: "buy" })).toThrow(
+      /^ExchangeId: probit, msg: Unexpected answer from probit: /,
+    );
+    expect(() => parseProbitBalances({ data: "none" })).toThrow(
+      /^ExchangeId: probit, msg: Unexpected answer from probit: /,
+    );
+  });
+
+  it("takes the order's quantity as given, and adds filled, open and cancelled only when it is missing", () => {
+    const base = { id: "9", market_id: "BTC-USDT", side: "buy", status: "open", time: "2022-12-12T06:55:31.409Z" };
+    expect(parseProbitOrder({ ...base, quantity: "0.5", filled_quantity: "0.1" }).amount).toBe("0.5");
+    expect(
+      parseProbitOrder({ ...base, filled_quantity: "0.1", open_quantity: "0.3", cancelled_quantity: "0.1" }).amount,
+    ).toBe("0.5");
+  });
+});
+
+describe("probit's shared token cache and each adapter's own client (issue 25)", () => {
+  it("fetches the shared token through the adapter that needs it: a dry-run adapter made first neither blocks nor logs for a later one", async () => {
+    const dry = new ProbitAdapter(credentials, { baseUrl: mock.url, dryRun: true });
+    await expect(dry.fetchBalances()).rejects.toThrow("Dry run: POST /token not sent");
+    const lines: string[] = [];
+    const record = (message: string, fields?: Record<string, unknown>) => lines.push(`${message} ${fields?.path}`);
+    const logger = { debug: record, info: record, warn: record, error: record };
+    const live = new ProbitAdapter(credentials, { baseUrl: mock.url, logger });
+    await expect(live.fetchBalances()).resolves.toMatchObject({ BTC: { f: "0.5", l: "0" } });
+    expect(lines).toEqual(["http /token", `http ${PROBIT_PATHS.balance}`]);
+    expect(mock.tokenFetches()).toBe(1);
+    await expect(dry.fetchBalances()).rejects.toThrow(`Dry run: GET ${PROBIT_PATHS.balance} not sent`);
   });
 });

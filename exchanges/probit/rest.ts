@@ -64,20 +64,19 @@ export function probitTokenRequest(credentials: Credentials): HttpRequest {
 /**
  * One key's token: reused until 95% of its lifetime has passed, then fetched again; while a fetch
  * is in flight every caller waits on that same fetch (never two at once). A failed fetch is not
- * cached, so the next call tries again.
+ * cached, so the next call tries again. The fetch is the caller's own (`get(fetchToken)`): the
+ * cache outlives every adapter, so it keeps no adapter, no client and no secret, and a token is
+ * fetched with the time-out, proxy, logger and dry run of the adapter that needs it.
  */
 export class ProbitTokenCache {
   private token: { value: string; renewAt: number } | undefined;
   private inflight: Promise<string> | undefined;
 
-  constructor(
-    private readonly fetchToken: () => Promise<ProbitToken>,
-    private readonly now: () => number,
-  ) {}
+  constructor(private readonly now: () => number) {}
 
-  get(): Promise<string> {
+  get(fetchToken: () => Promise<ProbitToken>): Promise<string> {
     if (this.token && this.now() < this.token.renewAt) return Promise.resolve(this.token.value);
-    this.inflight ??= this.fetchToken().then(
+    this.inflight ??= fetchToken().then(
       (fresh) => {
         const fetchedAt = this.now();
         this.token = { value: fresh.accessToken, renewAt: fetchedAt + fresh.expiresIn * 1000 * PROBIT_TOKEN_RENEW_AT };
@@ -217,11 +216,7 @@ export class ProbitAdapter extends RestAdapter {
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.dryRun ? { dryRun: true } : {}),
     });
-    this.tokens = tokenCacheFor(
-      this.accounts.baseUrl,
-      credentials,
-      () => new ProbitTokenCache(() => this.fetchToken(), this.now),
-    );
+    this.tokens = tokenCacheFor(this.accounts.baseUrl, credentials, () => new ProbitTokenCache(this.now));
   }
 
   /** POST /token with the client credentials. Any refusal is an auth error (429 a rate limit). */
@@ -231,7 +226,7 @@ export class ProbitAdapter extends RestAdapter {
     try {
       json = response.text ? parseJsonExact(response.text) : undefined;
     } catch {
-      json = undefined;
+      // not JSON: json stays undefined, and the refusal below names the HTTP status
     }
     const parsed = TokenSchema.safeParse(json);
     if (response.status < 300 && parsed.success) {
@@ -258,7 +253,7 @@ export class ProbitAdapter extends RestAdapter {
 
   /** A private call: the ProBit answer is {data} on success and {errorCode, message, details} on 4xx/5xx. */
   private async call(method: HttpMethod, path: string, params: Record<string, string> = {}): Promise<unknown> {
-    const token = await this.tokens.get();
+    const token = await this.tokens.get(() => this.fetchToken());
     const response = await this.sendJson(probitSignedRequest(token, method, path, params));
     const refused = (response.json as { errorCode?: unknown } | undefined)?.errorCode === PROBIT_CODE.UNAUTHORIZED;
     if (refused || response.status === 401) this.tokens.invalidate(token);
@@ -296,9 +291,9 @@ export class ProbitAdapter extends RestAdapter {
     pair: string,
     by: { order_id: string } | { client_order_id: string },
   ): Promise<Order | undefined> {
-    // {data: [ORDER]}; a single ORDER object is read too
+    // {data: [ORDER]}; a single ORDER object is read too, null as none (unwrap never yields undefined)
     const data = await this.call("GET", PROBIT_PATHS.order, { market_id: this.symbol(pair), ...by });
-    const rows = Array.isArray(data) ? data : data === null || data === undefined ? [] : [data];
+    const rows = Array.isArray(data) ? data : data === null ? [] : [data];
     return rows.length > 0 ? parseProbitOrder(rows[0]) : undefined;
   }
 
