@@ -6,10 +6,11 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { digits, pairName, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { HTX_CODE, HTX_ERRORS } from "./info.js";
 
 export { HTX_CODE, HTX_ERRORS };
@@ -35,6 +36,7 @@ export const HTX_PATHS = {
   order: (id: string) => `/v1/order/orders/${encodeURIComponent(id)}`,
   byClientOrderId: "/v1/order/orders/getClientOrder",
   openOrders: "/v1/order/openOrders",
+  symbols: "/v1/common/symbols",
 } as const;
 
 /** docs/exchange-rules.md#validation. */
@@ -198,6 +200,36 @@ export function parseHtxBalances(raw: unknown): Balances {
   );
 }
 
+/** GET /v1/common/symbols: one row per symbol; state "online" trades now (offline, pre-online, suspend do not). */
+const HtxSymbolsSchema = z.array(
+  z.object({
+    "base-currency": z.string(),
+    "quote-currency": z.string(),
+    state: z.string(),
+    "price-precision": digits,
+    "amount-precision": digits,
+    "min-order-amt": num.optional(),
+    "limit-order-min-order-amt": num.optional(),
+    "min-order-value": num.optional(),
+  }),
+);
+
+/** docs/exchange-rules.md#pairs: the online symbols, precisions in digits, the limit order's minimum amount. */
+export function parseHtxPairs(raw: unknown): PairSpec[] {
+  return sortPairs(
+    parseAnswer("htx", HtxSymbolsSchema, raw, "data")
+      .filter((s) => s.state === "online")
+      .map((s) =>
+        pairSpec(
+          pairName(s["base-currency"], s["quote-currency"]),
+          stepOfDigits(s["price-precision"]),
+          stepOfDigits(s["amount-precision"]),
+          { amount: s["limit-order-min-order-amt"] ?? s["min-order-amt"], notional: s["min-order-value"] },
+        ),
+      ),
+  );
+}
+
 export class HtxAdapter extends RestAdapter {
   private readonly host: string;
   private spotAccountId: Promise<string> | undefined;
@@ -333,6 +365,12 @@ export class HtxAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     return parseHtxBalances(await this.call("GET", HTX_PATHS.balance(await this.accountId())));
+  }
+
+  /** docs/exchange-rules.md#pairs: the public symbol list, unsigned (no key needed). */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const request = { method: "GET" as const, path: HTX_PATHS.symbols, query: "", body: "", headers: {} };
+    return parseHtxPairs(this.unwrap(await this.sendJson(request)));
   }
 }
 
