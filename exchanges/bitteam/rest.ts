@@ -6,10 +6,11 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { digits, pairName, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
-import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BITTEAM_CODE, BITTEAM_ERRORS, BITTEAM_INFO } from "./info.js";
 
 export { BITTEAM_CODE, BITTEAM_ERRORS };
@@ -319,8 +320,40 @@ export class BitteamAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseBitteamBalances(await this.call("GET", BITTEAM_PATHS.balance));
   }
+
+  /** docs/exchange-rules.md#pairs: the public pairs list (the one the pair ids come from), without Authorization. */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseBitteamPairs(await this.call("GET", BITTEAM_PATHS.pairs, {}, false));
+  }
 }
 
 export function createBitteamExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new BitteamAdapter(credentials, options);
+}
+
+/**
+ * GET /trade/api/ccxt/pairs' result.pairs: `name` base_quote, `active` (false: not trading),
+ * `baseStep` the amount's decimal places and `quoteStep` the price's.
+ */
+const BitteamPairListSchema = z.object({
+  pairs: z.array(
+    z.object({
+      name: z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a name base_quote"),
+      active: z.boolean(),
+      baseStep: digits,
+      quoteStep: digits,
+    }),
+  ),
+});
+
+/** docs/exchange-rules.md#pairs: the active pairs; tick 10^-quoteStep, lot 10^-baseStep. */
+export function parseBitteamPairs(raw: unknown): PairSpec[] {
+  return sortPairs(
+    parseAnswer("bitteam", BitteamPairListSchema, raw, "result")
+      .pairs.filter((p) => p.active)
+      .map((p) => {
+        const [base = "", quote = ""] = p.name.split("_");
+        return pairSpec(pairName(base, quote), stepOfDigits(p.quoteStep), stepOfDigits(p.baseStep));
+      }),
+  );
 }
