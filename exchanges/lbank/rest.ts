@@ -7,9 +7,10 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { digits, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { LBANK_CODE, LBANK_ERRORS, LBANK_INFO } from "./info.js";
 
 export { LBANK_CODE, LBANK_ERRORS };
@@ -34,6 +35,7 @@ export const LBANK_PATHS = {
   ordersInfo: "/v2/supplement/orders_info.do",
   openOrders: "/v2/supplement/orders_info_no_deal.do",
   account: "/v2/supplement/user_info_account.do",
+  accuracy: "/v2/accuracy.do",
 } as const;
 
 /**
@@ -320,8 +322,42 @@ export class LbankAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseLbankBalances(await this.call(LBANK_PATHS.account));
   }
+
+  /** docs/exchange-rules.md#pairs: the public accuracy list (market data: a GET without key or signature). */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const request = { method: "GET" as const, path: LBANK_PATHS.accuracy, query: "", body: "", headers: {} };
+    return parseLbankPairs(this.unwrap(await this.sendJson(request)));
+  }
 }
 
 export function createLbankExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new LbankAdapter(credentials, options);
+}
+
+/**
+ * GET /v2/accuracy.do, "accuracy information of all trading pairs": symbol base_quote,
+ * priceAccuracy and quantityAccuracy (decimal places), minTranQua (the smallest order quantity).
+ * LBank lists the pairs it trades and gives them no status field: every row is kept.
+ */
+const LbankAccuracySchema = z.array(
+  z.object({
+    symbol: z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a symbol base_quote"),
+    priceAccuracy: digits,
+    quantityAccuracy: digits,
+    minTranQua: num.optional(),
+  }),
+);
+
+/** docs/exchange-rules.md#pairs: tick 10^-priceAccuracy, lot 10^-quantityAccuracy, minAmount minTranQua. */
+export function parseLbankPairs(raw: unknown): PairSpec[] {
+  return sortPairs(
+    parseAnswer("lbank", LbankAccuracySchema, raw, "data").map((row) =>
+      pairSpec(
+        row.symbol.toUpperCase().replace("_", "/"),
+        stepOfDigits(row.priceAccuracy),
+        stepOfDigits(row.quantityAccuracy),
+        { amount: row.minTranQua },
+      ),
+    ),
+  );
 }
