@@ -6,7 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
-import { digits, pairName, pairSpec, plainStep, sortPairs, step, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -139,36 +139,35 @@ const BitmartSymbolsSchema = z.object({
       symbol: z.string(),
       base_currency: z.string(),
       quote_currency: z.string(),
-      quote_increment: step,
-      base_min_size: num.optional(),
-      price_max_precision: digits,
-      min_buy_amount: num.optional(),
-      min_sell_amount: num.optional(),
+      quote_increment: stepValue,
+      base_min_size: stepValue.optional(),
+      price_max_precision: precisionDigits,
+      min_buy_amount: stepValue.optional(),
+      min_sell_amount: stepValue.optional(),
       trade_status: z.string(),
     }),
   ),
 });
 
 /** The larger of the two minimum amounts: an order of either side passes it. */
-function largerOf(a: unknown, b: unknown): string {
-  const x = toDecimalString(a);
-  const y = toDecimalString(b);
-  return new Decimal(x).isGreaterThanOrEqualTo(y) ? x : y;
+function largerOf(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return new Decimal(a).isGreaterThanOrEqualTo(b) ? a : b;
 }
 
 /** docs/exchange-rules.md#pairs: the pairs trading now; tick 10^-price_max_precision, lot quote_increment. */
 export function parseBitmartPairs(raw: unknown): PairSpec[] {
-  return sortPairs(
+  return finishPairs(
     parseAnswer("bitmart", BitmartSymbolsSchema, raw, "data")
       .symbols.filter((s) => s.trade_status === "trading")
-      .map((s) =>
-        pairSpec(
-          pairName(s.base_currency, s.quote_currency),
-          stepOfDigits(s.price_max_precision),
-          plainStep(s.quote_increment),
-          { amount: s.base_min_size, notional: largerOf(s.min_buy_amount, s.min_sell_amount) },
-        ),
-      ),
+      .map((s) => ({
+        base: s.base_currency,
+        quote: s.quote_currency,
+        tick: digitsToStep(s.price_max_precision),
+        lot: stepText(s.quote_increment),
+        minAmount: minimum(s.base_min_size),
+        minNotional: largerOf(minimum(s.min_buy_amount), minimum(s.min_sell_amount)),
+      })),
   );
 }
 

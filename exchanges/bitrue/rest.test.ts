@@ -413,7 +413,7 @@ describe("bitrue fetchPairs (docs/exchange-rules.md#pairs)", () => {
     mock.server.intercept((req) => (req.path === "/api/v1/exchangeInfo" ? { body: bad } : undefined));
     const error = await rejection(keyless().fetchPairs());
     expect(error.detail).toBe(
-      'Unexpected answer from bitrue: symbols[1].filters[0].priceScale expected a whole number of digits, got "five"',
+      'Unexpected answer from bitrue: symbols[1].filters[0].priceScale expected a number of digits, got "five"',
     );
   });
 

@@ -7,7 +7,7 @@ import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { assertSupported } from "../core/limits.js";
-import { digits, pairName, pairSpec, plainStep, sortPairs, step, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -267,13 +267,13 @@ const BitrueExchangeInfoSchema = z.object({
       filters: z.array(
         z.object({
           filterType: z.string(),
-          tickSize: step.optional(),
-          priceScale: digits.optional(),
-          stepSize: step.optional(),
-          volumeScale: digits.optional(),
-          minQty: num.optional(),
-          minVal: num.optional(),
-          minNotional: num.optional(),
+          tickSize: stepValue.optional(),
+          priceScale: precisionDigits.optional(),
+          stepSize: stepValue.optional(),
+          volumeScale: precisionDigits.optional(),
+          minQty: stepValue.optional(),
+          minVal: stepValue.optional(),
+          minNotional: stepValue.optional(),
         }),
       ),
     }),
@@ -283,14 +283,14 @@ const BitrueExchangeInfoSchema = z.object({
 /** docs/exchange-rules.md#pairs: the TRADING symbols with the steps of their price and lot filters. */
 export function parseBitruePairs(raw: unknown): PairSpec[] {
   const info = parseAnswer("bitrue", BitrueExchangeInfoSchema, raw);
-  return sortPairs(
+  return finishPairs(
     info.symbols.flatMap((s, i) => {
       if (s.status !== "TRADING") return [];
       const filter = (type: string) => s.filters.find((f) => f.filterType === type);
       const price = filter("PRICE_FILTER");
       const lot = filter("LOT_SIZE");
-      const tick = price?.tickSize ?? (price?.priceScale !== undefined ? stepOfDigits(price.priceScale) : undefined);
-      const size = lot?.stepSize ?? (lot?.volumeScale !== undefined ? stepOfDigits(lot.volumeScale) : undefined);
+      const tick = price?.tickSize ?? (price?.priceScale !== undefined ? digitsToStep(price.priceScale) : undefined);
+      const size = lot?.stepSize ?? (lot?.volumeScale !== undefined ? digitsToStep(lot.volumeScale) : undefined);
       if (tick === undefined || size === undefined) {
         const missing = tick === undefined ? "PRICE_FILTER tickSize or priceScale" : "LOT_SIZE stepSize or volumeScale";
         throw new ExchangeError("bitrue", `Unexpected answer from bitrue: symbols[${i}].filters expected ${missing}`, {
@@ -298,10 +298,14 @@ export function parseBitruePairs(raw: unknown): PairSpec[] {
         });
       }
       return [
-        pairSpec(pairName(s.baseAsset, s.quoteAsset), plainStep(tick), plainStep(size), {
-          amount: lot?.minQty,
-          notional: filter("MIN_NOTIONAL")?.minNotional ?? lot?.minVal,
-        }),
+        {
+          base: s.baseAsset,
+          quote: s.quoteAsset,
+          tick: stepText(tick),
+          lot: stepText(size),
+          minAmount: minimum(lot?.minQty),
+          minNotional: minimum(filter("MIN_NOTIONAL")?.minNotional ?? lot?.minVal),
+        },
       ];
     }),
   );

@@ -6,7 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
-import { digits, pairName, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, precisionDigits } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
@@ -340,20 +340,20 @@ const BitteamPairListSchema = z.object({
     z.object({
       name: z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a name base_quote"),
       active: z.boolean(),
-      baseStep: digits,
-      quoteStep: digits,
+      baseStep: precisionDigits,
+      quoteStep: precisionDigits,
     }),
   ),
 });
 
 /** docs/exchange-rules.md#pairs: the active pairs; tick 10^-quoteStep, lot 10^-baseStep. */
 export function parseBitteamPairs(raw: unknown): PairSpec[] {
-  return sortPairs(
+  return finishPairs(
     parseAnswer("bitteam", BitteamPairListSchema, raw, "result")
       .pairs.filter((p) => p.active)
       .map((p) => {
         const [base = "", quote = ""] = p.name.split("_");
-        return pairSpec(pairName(base, quote), stepOfDigits(p.quoteStep), stepOfDigits(p.baseStep));
+        return { base, quote, tick: digitsToStep(p.quoteStep), lot: digitsToStep(p.baseStep) };
       }),
   );
 }

@@ -6,7 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
-import { digits, pairName, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -303,21 +303,23 @@ const CoinstoreSymbolsSchema = z.array(
     tradeCurrencyCode: z.string(),
     quoteCurrencyCode: z.string(),
     openTrade: z.boolean(),
-    tickSz: digits,
-    lotSz: digits,
-    minLmtSz: num.nullable().optional(),
+    tickSz: precisionDigits,
+    lotSz: precisionDigits,
+    minLmtSz: stepValue.nullable().optional(),
   }),
 );
 
 /** docs/exchange-rules.md#pairs: the symbols open to trade; tick 10^-tickSz, lot 10^-lotSz. */
 export function parseCoinstorePairs(raw: unknown): PairSpec[] {
-  return sortPairs(
+  return finishPairs(
     parseAnswer("coinstore", CoinstoreSymbolsSchema, raw, "data")
       .filter((s) => s.openTrade)
-      .map((s) =>
-        pairSpec(pairName(s.tradeCurrencyCode, s.quoteCurrencyCode), stepOfDigits(s.tickSz), stepOfDigits(s.lotSz), {
-          amount: s.minLmtSz,
-        }),
-      ),
+      .map((s) => ({
+        base: s.tradeCurrencyCode,
+        quote: s.quoteCurrencyCode,
+        tick: digitsToStep(s.tickSz),
+        lot: digitsToStep(s.lotSz),
+        minAmount: minimum(s.minLmtSz),
+      })),
   );
 }

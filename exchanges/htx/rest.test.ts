@@ -682,7 +682,7 @@ describe("htx fetchPairs (docs/exchange-rules.md#pairs)", () => {
     );
     const error = await rejection(keyless().fetchPairs());
     expect(error.detail).toBe(
-      'Unexpected answer from htx: data[0].price-precision expected a whole number of digits, got "two"',
+      'Unexpected answer from htx: data[0].price-precision expected a number of digits, got "two"',
     );
   });
 

@@ -6,7 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
-import { digits, pairName, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -206,27 +206,27 @@ const HtxSymbolsSchema = z.array(
     "base-currency": z.string(),
     "quote-currency": z.string(),
     state: z.string(),
-    "price-precision": digits,
-    "amount-precision": digits,
-    "min-order-amt": num.optional(),
-    "limit-order-min-order-amt": num.optional(),
-    "min-order-value": num.optional(),
+    "price-precision": precisionDigits,
+    "amount-precision": precisionDigits,
+    "min-order-amt": stepValue.optional(),
+    "limit-order-min-order-amt": stepValue.optional(),
+    "min-order-value": stepValue.optional(),
   }),
 );
 
 /** docs/exchange-rules.md#pairs: the online symbols, precisions in digits, the limit order's minimum amount. */
 export function parseHtxPairs(raw: unknown): PairSpec[] {
-  return sortPairs(
+  return finishPairs(
     parseAnswer("htx", HtxSymbolsSchema, raw, "data")
       .filter((s) => s.state === "online")
-      .map((s) =>
-        pairSpec(
-          pairName(s["base-currency"], s["quote-currency"]),
-          stepOfDigits(s["price-precision"]),
-          stepOfDigits(s["amount-precision"]),
-          { amount: s["limit-order-min-order-amt"] ?? s["min-order-amt"], notional: s["min-order-value"] },
-        ),
-      ),
+      .map((s) => ({
+        base: s["base-currency"],
+        quote: s["quote-currency"],
+        tick: digitsToStep(s["price-precision"]),
+        lot: digitsToStep(s["amount-precision"]),
+        minAmount: minimum(s["limit-order-min-order-amt"] ?? s["min-order-amt"]),
+        minNotional: minimum(s["min-order-value"]),
+      })),
   );
 }
 

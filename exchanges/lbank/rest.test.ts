@@ -473,7 +473,7 @@ describe("lbank fetchPairs (docs/exchange-rules.md#pairs)", () => {
     );
     const error = await rejection(keyless().fetchPairs());
     expect(error.detail).toBe(
-      'Unexpected answer from lbank: data[0].priceAccuracy expected a whole number of digits, got "2.5"',
+      'Unexpected answer from lbank: data[0].priceAccuracy expected a number of digits, got "2.5"',
     );
   });
 

@@ -7,7 +7,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
-import { digits, pairSpec, sortPairs, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
@@ -342,22 +342,24 @@ export function createLbankExchange(credentials: Credentials, options: ExchangeO
 const LbankAccuracySchema = z.array(
   z.object({
     symbol: z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a symbol base_quote"),
-    priceAccuracy: digits,
-    quantityAccuracy: digits,
-    minTranQua: num.optional(),
+    priceAccuracy: precisionDigits,
+    quantityAccuracy: precisionDigits,
+    minTranQua: stepValue.optional(),
   }),
 );
 
 /** docs/exchange-rules.md#pairs: tick 10^-priceAccuracy, lot 10^-quantityAccuracy, minAmount minTranQua. */
 export function parseLbankPairs(raw: unknown): PairSpec[] {
-  return sortPairs(
-    parseAnswer("lbank", LbankAccuracySchema, raw, "data").map((row) =>
-      pairSpec(
-        row.symbol.toUpperCase().replace("_", "/"),
-        stepOfDigits(row.priceAccuracy),
-        stepOfDigits(row.quantityAccuracy),
-        { amount: row.minTranQua },
-      ),
-    ),
+  return finishPairs(
+    parseAnswer("lbank", LbankAccuracySchema, raw, "data").map((row) => {
+      const [base = "", quote = ""] = row.symbol.split("_");
+      return {
+        base,
+        quote,
+        tick: digitsToStep(row.priceAccuracy),
+        lot: digitsToStep(row.quantityAccuracy),
+        minAmount: minimum(row.minTranQua),
+      };
+    }),
   );
 }

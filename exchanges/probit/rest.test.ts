@@ -518,12 +518,12 @@ describe("probit fetchPairs (docs/exchange-rules.md#pairs)", () => {
   it("names the field of a malformed answer", async () => {
     mock.server.intercept((req) =>
       req.path === "/api/exchange/v1/market"
-        ? { body: { data: [{ ...PROBIT_MOCK_MARKETS[0], price_increment: "0" }] } }
+        ? { body: { data: [{ ...PROBIT_MOCK_MARKETS[0], price_increment: "0,1" }] } }
         : undefined,
     );
     const error = await rejection(keyless().fetchPairs());
     expect(error.detail).toBe(
-      'Unexpected answer from probit: data[0].price_increment expected a decimal above zero, got "0"',
+      'Unexpected answer from probit: data[0].price_increment expected a decimal number, got "0,1"',
     );
   });
 });

@@ -6,7 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, parseJsonExact, RestAdapter } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
-import { digits, pairName, pairSpec, plainStep, sortPairs, step, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -366,26 +366,26 @@ const ProbitMarketsSchema = z.array(
     id: z.string(),
     base_currency_id: z.string(),
     quote_currency_id: z.string(),
-    price_increment: step,
-    quantity_precision: digits,
-    min_quantity: num.optional(),
-    min_cost: num.optional(),
+    price_increment: stepValue,
+    quantity_precision: precisionDigits,
+    min_quantity: stepValue.optional(),
+    min_cost: stepValue.optional(),
     closed: z.boolean(),
   }),
 );
 
 /** docs/exchange-rules.md#pairs: the markets not closed; tick price_increment, lot 10^-quantity_precision. */
 export function parseProbitPairs(raw: unknown): PairSpec[] {
-  return sortPairs(
+  return finishPairs(
     parseAnswer("probit", ProbitMarketsSchema, raw, "data")
       .filter((m) => !m.closed)
-      .map((m) =>
-        pairSpec(
-          pairName(m.base_currency_id, m.quote_currency_id),
-          plainStep(m.price_increment),
-          stepOfDigits(m.quantity_precision),
-          { amount: m.min_quantity, notional: m.min_cost },
-        ),
-      ),
+      .map((m) => ({
+        base: m.base_currency_id,
+        quote: m.quote_currency_id,
+        tick: stepText(m.price_increment),
+        lot: digitsToStep(m.quantity_precision),
+        minAmount: minimum(m.min_quantity),
+        minNotional: minimum(m.min_cost),
+      })),
   );
 }

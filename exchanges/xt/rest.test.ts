@@ -521,13 +521,13 @@ describe("xt fetchPairs (docs/exchange-rules.md#pairs)", () => {
 
   it("names the field of a malformed answer", async () => {
     const [first] = XT_MOCK_SYMBOLS.symbols;
-    const filters = first!.filters.map((f) => (f.filter === "QUANTITY" ? { ...f, tickSize: "0" } : f));
+    const filters = first!.filters.map((f) => (f.filter === "QUANTITY" ? { ...f, tickSize: "0.0l" } : f));
     mock.server.intercept((req) =>
       req.path === "/v4/public/symbol" ? answer({ symbols: [{ ...first, filters }] }) : undefined,
     );
     const error = await rejection(keyless().fetchPairs());
     expect(error.detail).toBe(
-      'Unexpected answer from xt: result.symbols[0].filters[4].tickSize expected a decimal above zero, got "0"',
+      'Unexpected answer from xt: result.symbols[0].filters[4].tickSize expected a decimal number, got "0.0l"',
     );
   });
 });

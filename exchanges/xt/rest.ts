@@ -6,7 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
-import { digits, pairName, pairSpec, plainStep, sortPairs, step, stepOfDigits } from "../core/pair-specs.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -141,10 +141,16 @@ const XtSymbolsSchema = z.object({
       openapiEnabled: z.boolean().optional(),
       baseCurrency: z.string(),
       quoteCurrency: z.string(),
-      pricePrecision: digits,
-      quantityPrecision: digits,
+      pricePrecision: precisionDigits,
+      quantityPrecision: precisionDigits,
       filters: z
-        .array(z.object({ filter: z.string(), min: num.nullable().optional(), tickSize: step.nullable().optional() }))
+        .array(
+          z.object({
+            filter: z.string(),
+            min: stepValue.nullable().optional(),
+            tickSize: stepValue.nullable().optional(),
+          }),
+        )
         .nullable()
         .optional(),
     }),
@@ -153,19 +159,21 @@ const XtSymbolsSchema = z.object({
 
 /** docs/exchange-rules.md#pairs: ONLINE symbols open to trading through the API; the filters' steps, else the precisions. */
 export function parseXtPairs(raw: unknown): PairSpec[] {
-  return sortPairs(
+  return finishPairs(
     parseAnswer("xt", XtSymbolsSchema, raw, "result")
       .symbols.filter((s) => s.state === "ONLINE" && s.tradingEnabled && s.openapiEnabled !== false)
       .map((s) => {
         const filter = (name: string) => s.filters?.find((f) => f.filter === name);
         const price = filter("PRICE")?.tickSize;
         const quantity = filter("QUANTITY");
-        return pairSpec(
-          pairName(s.baseCurrency, s.quoteCurrency),
-          price != null ? plainStep(price) : stepOfDigits(s.pricePrecision),
-          quantity?.tickSize != null ? plainStep(quantity.tickSize) : stepOfDigits(s.quantityPrecision),
-          { amount: quantity?.min, notional: filter("QUOTE_QTY")?.min },
-        );
+        return {
+          base: s.baseCurrency,
+          quote: s.quoteCurrency,
+          tick: price != null ? stepText(price) : digitsToStep(s.pricePrecision),
+          lot: quantity?.tickSize != null ? stepText(quantity.tickSize) : digitsToStep(s.quantityPrecision),
+          minAmount: minimum(quantity?.min),
+          minNotional: minimum(filter("QUOTE_QTY")?.min),
+        };
       }),
   );
 }
