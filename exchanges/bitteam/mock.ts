@@ -82,12 +82,13 @@ export const BITTEAM_PAIRS = [
 ];
 
 /**
- * Pairs the list also answers that no order of the mock trades: one inactive (delisted) and one
- * with a 10-digit price and whole-unit amounts.
+ * Pairs the list also answers that no order of the mock trades: one inactive (delisted), one
+ * with a 10-digit price and whole-unit amounts, and one whose name is no base_quote.
  */
 export const BITTEAM_MORE_PAIRS = [
   { id: 40, name: "shib_usdt", baseStep: 0, quoteStep: 10, active: true, status: 1 },
   { id: 31, name: "old_usdt", baseStep: 2, quoteStep: 4, active: false, status: 0 },
+  { id: 45, name: "usdt_trc20_usdt", baseStep: 2, quoteStep: 4, active: true, status: 1 },
 ];
 
 /** A refusal in the shape of BIT.TEAM's request validator (no ok/code envelope). */

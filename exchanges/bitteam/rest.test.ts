@@ -444,10 +444,12 @@ describe("bitteam fetchPairs (docs/exchange-rules.md#pairs)", () => {
     expect(mock.server.requests[0]!.headers.authorization).toBeUndefined();
   });
 
-  it("leaves out an inactive pair", async () => {
+  it("leaves out an inactive pair and a name that is no base_quote", async () => {
     const listed = (await new BitteamAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
-    expect(BITTEAM_MORE_PAIRS.find((p) => !p.active)?.name).toBe("old_usdt");
-    expect(listed).not.toContain("OLD/USDT");
+    expect(BITTEAM_MORE_PAIRS.map((p) => `${p.name} ${p.active}`)).toEqual(
+      expect.arrayContaining(["old_usdt false", "usdt_trc20_usdt true"]),
+    );
+    expect(listed).toEqual(["BTC/USDT", "ETH/USDT", "SHIB/USDT"]);
   });
 
   it("names the field of a malformed answer", async () => {

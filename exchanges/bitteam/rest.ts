@@ -338,7 +338,7 @@ export function createBitteamExchange(credentials: Credentials, options: Exchang
 const BitteamPairListSchema = z.object({
   pairs: z.array(
     z.object({
-      name: z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a name base_quote"),
+      name: z.string(),
       active: z.boolean(),
       baseStep: precisionDigits,
       quoteStep: precisionDigits,
@@ -352,8 +352,9 @@ export function parseBitteamPairs(raw: unknown): PairSpec[] {
     parseAnswer("bitteam", BitteamPairListSchema, raw, "result")
       .pairs.filter((p) => p.active)
       .map((p) => {
-        const [base = "", quote = ""] = p.name.split("_");
-        return { base, quote, tick: digitsToStep(p.quoteStep), lot: digitsToStep(p.baseStep) };
+        // a name other than base_quote is no pair we can write: finishPairs leaves it out
+        const [base = "", quote = "", ...more] = p.name.split("_");
+        return { base: more.length ? "" : base, quote, tick: digitsToStep(p.quoteStep), lot: digitsToStep(p.baseStep) };
       }),
   );
 }

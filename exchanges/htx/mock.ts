@@ -58,8 +58,9 @@ export interface HtxMock {
 }
 
 /**
- * GET /v1/common/symbols as HTX answers it (data rows in its documented fields): two online
- * symbols with odd precisions, one suspended and one not yet open.
+ * GET /v1/common/symbols as HTX answers it (data rows in its documented fields): three online
+ * symbols with odd precisions, one online but closed to API trading, one suspended and one not
+ * yet open.
  */
 export const HTX_MOCK_SYMBOLS = [
   {
@@ -117,6 +118,21 @@ export const HTX_MOCK_SYMBOLS = [
     "limit-order-min-order-amt": 100000,
     "limit-order-max-order-amt": 1000000000000,
     "api-trading": "enabled",
+    tags: "",
+  },
+  {
+    "base-currency": "ht",
+    "quote-currency": "usdt",
+    "price-precision": 4,
+    "amount-precision": 2,
+    "symbol-partition": "main",
+    symbol: "htusdt",
+    state: "online",
+    "value-precision": 8,
+    "min-order-amt": 0.1,
+    "min-order-value": 5,
+    "limit-order-min-order-amt": 0.1,
+    "api-trading": "disabled",
     tags: "",
   },
   {

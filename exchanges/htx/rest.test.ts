@@ -667,11 +667,12 @@ describe("htx fetchPairs (docs/exchange-rules.md#pairs)", () => {
     expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /v1/common/symbols?"]);
   });
 
-  it("leaves out the suspended and the not yet open symbols", async () => {
+  it("leaves out the suspended, the not yet open and the API-closed symbols", async () => {
     const pairs = (await new HtxAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
-    expect(HTX_MOCK_SYMBOLS.map((s) => s.state)).toContain("suspend");
-    expect(pairs).not.toContain("LUNC/USDT");
-    expect(pairs).not.toContain("NEW/BTC");
+    expect(HTX_MOCK_SYMBOLS.map((s) => `${s.symbol} ${s.state} ${s["api-trading"]}`)).toEqual(
+      expect.arrayContaining(["luncusdt suspend enabled", "newbtc pre-online disabled", "htusdt online disabled"]),
+    );
+    expect(pairs).toEqual(["BTC/USDT", "ETH/USDT", "SHIB/USDT"]);
   });
 
   it("names the field of a malformed answer", async () => {

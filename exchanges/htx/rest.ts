@@ -200,12 +200,16 @@ export function parseHtxBalances(raw: unknown): Balances {
   );
 }
 
-/** GET /v1/common/symbols: one row per symbol; state "online" trades now (offline, pre-online, suspend do not). */
+/**
+ * GET /v1/common/symbols: one row per symbol; state "online" trades now (offline, pre-online,
+ * suspend do not) and "api-trading" says whether orders may come through the API.
+ */
 const HtxSymbolsSchema = z.array(
   z.object({
     "base-currency": z.string(),
     "quote-currency": z.string(),
     state: z.string(),
+    "api-trading": z.string().optional(),
     "price-precision": precisionDigits,
     "amount-precision": precisionDigits,
     "min-order-amt": stepValue.optional(),
@@ -218,7 +222,8 @@ const HtxSymbolsSchema = z.array(
 export function parseHtxPairs(raw: unknown): PairSpec[] {
   return finishPairs(
     parseAnswer("htx", HtxSymbolsSchema, raw, "data")
-      .filter((s) => s.state === "online")
+      // "api-trading": disabled refuses orders sent through the API, which is all this adapter sends
+      .filter((s) => s.state === "online" && s["api-trading"] !== "disabled")
       .map((s) => ({
         base: s["base-currency"],
         quote: s["quote-currency"],

@@ -341,7 +341,7 @@ export function createLbankExchange(credentials: Credentials, options: ExchangeO
  */
 const LbankAccuracySchema = z.array(
   z.object({
-    symbol: z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a symbol base_quote"),
+    symbol: z.string(),
     priceAccuracy: precisionDigits,
     quantityAccuracy: precisionDigits,
     minTranQua: stepValue.optional(),
@@ -352,9 +352,10 @@ const LbankAccuracySchema = z.array(
 export function parseLbankPairs(raw: unknown): PairSpec[] {
   return finishPairs(
     parseAnswer("lbank", LbankAccuracySchema, raw, "data").map((row) => {
-      const [base = "", quote = ""] = row.symbol.split("_");
+      // a symbol other than base_quote is no pair we can write: finishPairs leaves it out
+      const [base = "", quote = "", ...more] = row.symbol.split("_");
       return {
-        base,
+        base: more.length ? "" : base,
         quote,
         tick: digitsToStep(row.priceAccuracy),
         lot: digitsToStep(row.quantityAccuracy),
