@@ -2,9 +2,10 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { CATALOGUE } from "../exchanges/catalogue.js";
+import { newClientOrderId } from "../exchanges/core/client-order-id.js";
 import { assertBatchSize, assertSupported } from "../exchanges/core/limits.js";
 import { resolveTypedOrder } from "../lib/decimal.js";
-import { ExchangeError, isExchangeError } from "../lib/errors.js";
+import { ExchangeError, isExchangeError, placedBefore } from "../lib/errors.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
@@ -102,10 +103,10 @@ export async function parseBatch(
 }
 
 /**
- * A split batch that failed part way (docs/cli.md "Partial results"): the message says exactly
- * how many orders were placed and numbers the items by their position in the input list; the
- * error carries the orders on the exchange (placed now or found by client order id), in input
- * order, for stdout and the --json error object.
+ * A batch that failed part way (docs/cli.md "Partial results", docs/orders.md "Partly placed
+ * batches"): the message says exactly how many orders were placed and numbers the items by their
+ * position in the input list; the error carries the orders on the exchange (placed now or found by
+ * client order id), in input order, for stdout and the --json error object.
  */
 function withPlaced(
   error: unknown,
@@ -115,7 +116,8 @@ function withPlaced(
   notPlaced: number[],
   /** input positions (1-based) of the failed batch */
   failedBatch: number[],
-  exchange: ExchangeId,
+  /** the exchange said which items of the failed batch it placed (or placed none of them: paper) */
+  known: boolean,
 ): unknown {
   if (!isExchangeError(error)) return error;
   const ids = placedNow.length === 0 ? "" : ` (${placedNow.map((o) => o.id).join(", ")})`;
@@ -130,15 +132,27 @@ function withPlaced(
     const position = failedBatch[Number(n) - 1];
     return position === undefined ? whole : `Batch item ${position}:`;
   });
-  // paper places a batch all or nothing; a real exchange may have taken part of the failed batch.
-  const check =
-    exchange === "paper" ? "" : `; the exchange may hold part of ${span(failedBatch)}: check \`spotdesk orders\``;
+  // Unless the exchange said which items it took, it may hold part of the failed batch.
+  const check = known ? "" : `; the exchange may hold part of ${span(failedBatch)}: check \`spotdesk orders\``;
   const wrapped = new ExchangeError(
     error.exchange,
     `${placedNow.length} of ${placedNow.length + notPlaced.length} orders placed${ids}; ${span(notPlaced)} not placed: the batch of ${span(failedBatch)} failed: ${detail}${check}`,
     { kind: error.kind, ...(error.code === undefined ? {} : { code: error.code }), cause: error },
   );
   return Object.assign(wrapped, { details: { placed: done } });
+}
+
+/**
+ * The orders of one batch answer in the places of the items sent: by client order id (every item
+ * has one, see placeBatch), or by position when the answer names every item.
+ */
+function byItem(sent: readonly BatchItem[], orders: readonly Order[]): (Order | undefined)[] {
+  const byId = new Map(orders.map((o) => [o.clientOrderId, o]));
+  return sent.map(
+    (item, i) =>
+      (item.clientOrderId === undefined ? undefined : byId.get(item.clientOrderId)) ??
+      (orders.length === sent.length ? orders[i] : undefined),
+  );
 }
 
 /**
@@ -175,38 +189,76 @@ export async function placeBatch(
           );
         }
       }
-      const toSend = items.filter((_, index) => !existing.has(index));
+      // Every item sent carries a client order id (the exchange's rule, as the adapter would make
+      // it), so the orders of a partly placed batch are matched to their items (docs/orders.md
+      // "Partly placed batches").
+      const rule = CATALOGUE[exchange].clientOrderId;
+      const toSend = items.flatMap((item, index) =>
+        existing.has(index)
+          ? []
+          : [item.clientOrderId === undefined ? { ...item, clientOrderId: newClientOrderId(rule) } : item],
+      );
       if (!ctx.dryRun) await guardPrices(ctx, exchange, pair, toSend, flags);
-      const placed: Order[] = [];
+      /** the order of each item of toSend, once the exchange placed it */
+      const sent: (Order | undefined)[] = [];
+      const placedCount = () => sent.filter(Boolean).length;
       if (toSend.length > 0) {
         if (existing.size > 0 && !(split && toSend.length > max))
           assertBatchSize(exchange, "createBatch", toSend.length);
         let start = 0;
         try {
           for (; start < toSend.length; start += max) {
-            ctx.out.progress(`batch ${pair}: ${placed.length}/${toSend.length} placed`);
-            const orders = await adapter.createBatch(pair, toSend.slice(start, start + max));
-            placed.push(...orders);
+            ctx.out.progress(`batch ${pair}: ${placedCount()}/${toSend.length} placed`);
+            const chunk = toSend.slice(start, start + max);
+            let orders: Order[];
+            try {
+              orders = await adapter.createBatch(pair, chunk);
+            } catch (error) {
+              sent.push(...byItem(chunk, placedBefore(error) ?? []));
+              throw error;
+            }
+            const matched = byItem(chunk, orders);
+            sent.push(...matched);
             ctx.out.sent(`batch orders placed: ${orders.map((o) => o.id).join(", ")}`);
+            if (orders.length < chunk.length) {
+              // xt skips the items it rejects and answers the others (docs/exchange-rules.md#validation).
+              const missing = matched.flatMap((o, i) => (o ? [] : [i + 1]));
+              throw new ExchangeError(
+                exchange,
+                `Batch item ${missing[0]}: rejected by ${exchange} (it answered ${orders.length} of ${chunk.length} orders)`,
+                { kind: "invalid-order" },
+              );
+            }
           }
         } catch (error) {
-          if (!split || toSend.length <= max) throw error;
           // input positions (1-based) of the items sent, so every number names the input list
           const positions = items.flatMap((_, index) => (existing.has(index) ? [] : [index + 1]));
           const done = items.flatMap((_, index) => {
             const found = existing.get(index);
             if (found) return [found];
-            const sentAt = positions.indexOf(index + 1);
-            return sentAt < placed.length ? [placed[sentAt]!] : [];
+            const order = sent[positions.indexOf(index + 1)];
+            return order ? [order] : [];
           });
-          throw withPlaced(error, done, placed, positions.slice(start), positions.slice(start, start + max), exchange);
+          const failedBatch = positions.slice(start, start + max);
+          const taken = sent.slice(start).some(Boolean);
+          if (!(split && toSend.length > max) && !taken) throw error;
+          const known = exchange === "paper" || placedBefore(error) !== undefined || taken;
+          const notPlaced = positions.filter((_, i) => i >= start && !sent[i]);
+          throw withPlaced(
+            error,
+            done,
+            sent.filter((o): o is Order => o !== undefined),
+            notPlaced,
+            failedBatch,
+            known,
+          );
         } finally {
           ctx.out.clearProgress();
         }
       }
       // In the order of the input: the orders found by client order id in their places.
       let next = 0;
-      return items.map((_, index) => existing.get(index) ?? placed[next++]!);
+      return items.map((_, index) => existing.get(index) ?? sent[next++]!);
     },
     exchange,
   );

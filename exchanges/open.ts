@@ -4,11 +4,12 @@
  * its account name and data directory travel in the same options, and what differs is read from
  * the catalogue, not from the id.
  */
+import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
 import { CATALOGUE } from "./catalogue.js";
 import { createPaperExchange, createPaperFeed } from "./paper/index.js";
-import { assertExchangeId, createExchange } from "./registry.js";
-import type { BookFeed, ExchangeAdapter, ExchangeOptions, FeedOptions } from "./types.js";
+import { assertExchangeId, createExchange, createPublicExchange } from "./registry.js";
+import type { BookFeed, ExchangeAdapter, ExchangeOptions, FeedOptions, PairSpec } from "./types.js";
 
 export interface OpenAccountOptions extends ExchangeOptions {
   /** API key, secret and passphrase; an exchange that needs no key (paper) ignores them */
@@ -77,4 +78,25 @@ export async function openFeed(id: ExchangeId, pair: string, options: OpenFeedOp
   }
   const [{ createFeed }, { nodeFeedOptions }] = await Promise.all([import("./feeds.js"), import("./feed-node.js")]);
   return createFeed(id, pair, { ...nodeFeedOptions(), ...options });
+}
+
+/**
+ * The pairs a venue trades now with their tick and lot (docs/exchange-rules.md#pairs), from its
+ * public list: no key is needed; baseUrl and the proxy apply as for an account. A venue without a
+ * list refuses with kind `unsupported`.
+ */
+export async function listExchangePairs(
+  id: ExchangeId,
+  options: ExchangeOptions & { proxy?: string | undefined } = {},
+): Promise<PairSpec[]> {
+  const { proxy, ...rest } = options;
+  const adapter = createPublicExchange(id, rest, proxy);
+  try {
+    if (!adapter.fetchPairs) {
+      throw new ExchangeError(id, `Not supported for ${id}: no pair list`, { kind: "unsupported" });
+    }
+    return await adapter.fetchPairs();
+  } finally {
+    await adapter.close();
+  }
 }

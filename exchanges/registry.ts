@@ -69,6 +69,22 @@ export function createExchange(id: string, credentials: Credentials, options: Ex
 }
 
 /**
+ * An adapter for public calls only, such as the pair list (docs/exchange-rules.md#pairs): built
+ * without a key, so it signs nothing and needs none. `proxy` carries its requests like an
+ * account's (docs/decisions.md#d12).
+ */
+export function createPublicExchange(
+  id: string,
+  options: ExchangeOptions = {},
+  proxy?: string | undefined,
+): ExchangeAdapter {
+  const exchange = assertExchangeId(id);
+  const load = LOADERS[exchange];
+  const credentials: Credentials = { api: "", secret: "", ...(proxy ? { httpAgent: proxy } : {}) };
+  return lazyAdapter(exchange, () => loadFactory(exchange, load).then((factory) => factory(credentials, options)));
+}
+
+/**
  * Each module is imported once per process: the server builds an adapter per call, and a dynamic
  * import() still costs a module resolution every time (a round trip to the loader thread under tsx).
  */
@@ -101,6 +117,14 @@ function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): Exch
     fetchOrder: async (pair, orderId) => (await adapter()).fetchOrder(pair, orderId),
     fetchOpenOrders: async (pair) => (await adapter()).fetchOpenOrders(pair),
     fetchBalances: async () => (await adapter()).fetchBalances(),
+    // optional on an adapter (docs/exchange-rules.md#pairs): a venue without a list says so
+    fetchPairs: async () => {
+      const loaded = await adapter();
+      if (!loaded.fetchPairs) {
+        throw new ExchangeError(id, `Not supported for ${id}: no pair list`, { kind: "unsupported" });
+      }
+      return loaded.fetchPairs();
+    },
     findOrderByClientOrderId: async (pair, clientOrderId) =>
       (await adapter()).findOrderByClientOrderId(pair, clientOrderId),
     close: async () => {

@@ -1,3 +1,5 @@
+import type { Order } from "./types.js";
+
 /**
  * The one error class of the exchange layer (docs/exchange-rules.md#contract).
  * Its message has the docs/exchange-rules.md#errors form `ExchangeId: {id}, msg: {message}`; callers branch on
@@ -70,6 +72,12 @@ export class ExchangeError extends Error {
 
 export function isExchangeError(error: unknown): error is ExchangeError {
   return error instanceof ExchangeError;
+}
+
+/** The orders a failed batch create left on the exchange, when the error says which (docs/orders.md "Partly placed batches"). */
+export function placedBefore(error: unknown): Order[] | undefined {
+  const placed = (error as { details?: { placed?: unknown } } | null)?.details?.placed;
+  return Array.isArray(placed) ? (placed as Order[]) : undefined;
 }
 
 /** Exit codes of the CLI per error kind (documented in the README). 1 is an unexpected failure. */

@@ -342,7 +342,7 @@ export function App(props: AppProps) {
         current={current}
         width={rightWidth}
         height={stacked ? Math.max(4, bodyHeight - 4) : bodyHeight}
-        allowFreeText={p.kind === "account" || (p.kind === "pair" && session.exchange !== "paper")}
+        allowFreeText={p.kind === "account" || (p.kind === "pair" && !p.listed)}
       />
     );
   }

@@ -3,7 +3,7 @@ import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
 import { normalizePair } from "../lib/pair.js";
 import { type Credentials, type ExchangeId, isExchangeId } from "../lib/types.js";
 import { errorText } from "./errors.js";
-import { defaultServices, listPaperAccounts, paperDecimals, type TuiServices } from "./services.js";
+import { defaultServices, listPaperAccounts, type TuiServices } from "./services.js";
 
 export type { TuiServices } from "./services.js";
 
@@ -17,6 +17,8 @@ export interface RunTuiOptions {
   credentials?: Credentials;
   baseUrl?: string;
   wsUrl?: string;
+  /** --proxy: the pair list goes through it as the account's calls do (docs/decisions.md#d12) */
+  proxy?: string;
   /** paper's data directory */
   dataDir?: string;
   now?: () => number;
@@ -46,6 +48,7 @@ function servicesFor(options: RunTuiOptions): TuiServices {
     wsUrl: options.wsUrl,
     dataDir: options.dataDir,
     now: options.now,
+    proxy: options.proxy,
   });
   return {
     ...base,
@@ -53,7 +56,6 @@ function servicesFor(options: RunTuiOptions): TuiServices {
     ...(options.openFeed ? { openFeed: options.openFeed } : {}),
     listAccounts: options.listAccounts ?? ((exchange) => listPaperAccounts(exchange, options.dataDir)),
     ...(options.farPricePercent ? { farPricePercent: options.farPricePercent } : {}),
-    pairDecimals: paperDecimals,
   };
 }
 

@@ -1,10 +1,11 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CATALOGUE } from "../exchanges/catalogue.js";
-import { openAccount, openFeed } from "../exchanges/open.js";
+import { stepDecimals } from "../exchanges/core/pair-list.js";
+import { listExchangePairs, openAccount, openFeed } from "../exchanges/open.js";
 import { listPaperPairs, paperPair } from "../exchanges/paper/pairs.js";
 import { defaultDataDir } from "../exchanges/paper/store.js";
-import type { BookFeed, ExchangeAdapter } from "../exchanges/types.js";
+import type { BookFeed, ExchangeAdapter, PairSpec } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
 
@@ -18,8 +19,8 @@ export interface TuiServices {
   openFeed(exchange: ExchangeId, pair: string, depth?: number): Promise<BookFeed>;
   /** accounts the account switcher offers on `exchange` (the current one is always offered) */
   listAccounts?(exchange: ExchangeId): Promise<string[]>;
-  /** pairs the pair switcher offers (any pair can still be typed) */
-  listPairs?(exchange: ExchangeId): Promise<string[]>;
+  /** pairs the pair switcher offers: the exchange's own list, or pairs to start from (docs/tui.md "Keys") */
+  listPairs?(exchange: ExchangeId): Promise<PairChoices>;
   /** the pair's decimals, so the confirmation shows the truncated numbers that are sent (docs/decisions.md#d1) */
   pairDecimals?(
     exchange: ExchangeId,
@@ -32,6 +33,16 @@ export interface TuiServices {
   farPricePercent?(exchange: ExchangeId, account: string): Promise<string | undefined>;
 }
 
+/** What the pair picker offers. */
+export interface PairChoices {
+  pairs: string[];
+  /**
+   * true: the exchange's own list (docs/exchange-rules.md#pairs), and only these can be picked;
+   * false: the list could not be had, so these are a start and any typed pair is taken
+   */
+  listed: boolean;
+}
+
 export interface DefaultServicesOptions {
   credentials?: Credentials | undefined;
   baseUrl?: string | undefined;
@@ -39,9 +50,15 @@ export interface DefaultServicesOptions {
   /** paper's data directory (SPOTDESK_DATA_DIR or the user's data directory when absent) */
   dataDir?: string | undefined;
   now?: (() => number) | undefined;
+  /** --proxy: the pair list goes through it like every other call (docs/decisions.md#d12) */
+  proxy?: string | undefined;
 }
 
-const COMMON_PAIRS = ["BTC/USDT", "ETH/USDT", "SOL/USDT", "XRP/USDT", "DOGE/USDT", "ETH/BTC"];
+/** How long the pair list may take before the picker falls back to the pairs it offers without it. */
+const PAIR_LIST_TIMEOUT_MS = 10_000;
+
+/** What the picker offers on a real exchange whose list cannot be read; any other pair can be typed. */
+export const COMMON_PAIRS = ["BTC/USDT", "ETH/USDT", "SOL/USDT", "XRP/USDT", "DOGE/USDT", "ETH/BTC"];
 
 /** Services built from the exchange layer directly: the paper exchange, or one adapter with the given credentials. */
 export function defaultServices(options: DefaultServicesOptions = {}): TuiServices {
@@ -49,6 +66,26 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.wsUrl ? { wsUrl: options.wsUrl } : {}),
     ...(options.now ? { now: options.now } : {}),
+  };
+  // One read of each exchange's list per session, shared by the picker and the decimals; a failed
+  // read is forgotten so the next opening of the picker asks again.
+  const pairLists = new Map<ExchangeId, Promise<PairSpec[]>>();
+  const proxy = options.proxy ?? options.credentials?.httpAgent;
+  const pairSpecs = (exchange: ExchangeId): Promise<PairSpec[]> => {
+    let list = pairLists.get(exchange);
+    if (!list) {
+      // the exchange's public list, no key (exchanges/open.ts)
+      list = listExchangePairs(exchange, {
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(proxy ? { proxy } : {}),
+        timeoutMs: PAIR_LIST_TIMEOUT_MS,
+      });
+      pairLists.set(exchange, list);
+      list.catch(() => {
+        if (pairLists.get(exchange) === list) pairLists.delete(exchange);
+      });
+    }
+    return list;
   };
   return {
     async openExchange(exchange, account) {
@@ -75,11 +112,31 @@ export function defaultServices(options: DefaultServicesOptions = {}): TuiServic
     },
     listAccounts: (exchange) => listPaperAccounts(exchange, options.dataDir),
     listPairs: async (exchange) => {
-      if (exchange !== "paper") return COMMON_PAIRS;
-      return listPaperPairs();
+      if (!CATALOGUE[exchange].needsApiKey) return { pairs: listPaperPairs(), listed: true };
+      try {
+        const pairs = (await pairSpecs(exchange)).map((p) => p.pair);
+        if (pairs.length > 0) return { pairs, listed: true };
+      } catch {
+        // unreachable or unreadable: the pairs offered without the list, any typed pair taken
+      }
+      return { pairs: COMMON_PAIRS, listed: false };
     },
-    pairDecimals: paperDecimals,
+    pairDecimals: async (exchange, pair) => {
+      if (!CATALOGUE[exchange].needsApiKey) return paperDecimals(exchange, pair);
+      try {
+        return specDecimals((await pairSpecs(exchange)).find((p) => p.pair === pair));
+      } catch {
+        return undefined;
+      }
+    },
   };
+}
+
+/** The decimals of a pair's tick and lot (docs/exchange-rules.md#pairs); undefined for a pair not listed. */
+export function specDecimals(
+  spec: PairSpec | undefined,
+): { priceDecimals: number; amountDecimals: number } | undefined {
+  return spec ? { priceDecimals: stepDecimals(spec.tick), amountDecimals: stepDecimals(spec.lot) } : undefined;
 }
 
 /** paper keeps one file per account under `<dataDir>/paper/`; other exchanges' accounts come from the CLI's store. */

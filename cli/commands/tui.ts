@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { ExchangeId } from "../../lib/types.js";
-import { type Context, paperDataDir } from "../context.js";
+import { type Context, paperDataDir, proxyUrl } from "../context.js";
 import { openBookFeed, openExchange, resolveCredentials, resolveExchangeId } from "../exchange.js";
 import { action } from "../run.js";
 
@@ -52,6 +52,7 @@ export function registerTui(program: Command): void {
         // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
         const store = import("../store.js").then((m) => m.openStore());
         store.catch(() => {});
+        const proxy = proxyUrl(ctx.options);
         process.exitCode = await runTui({
           exchange: id,
           pair,
@@ -59,6 +60,8 @@ export function registerTui(program: Command): void {
           ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
           ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
           ...(dataDir ? { dataDir } : {}),
+          // the pair list (docs/exchange-rules.md#pairs) goes through --proxy like the orders
+          ...(proxy ? { proxy } : {}),
           now: ctx.now,
           openExchange: (exchange, account) => openExchange(withAccount(exchange, account), exchange),
           openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),

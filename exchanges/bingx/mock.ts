@@ -81,6 +81,47 @@ function bingxParams(req: ReceivedRequest): FakeParams {
   return params;
 }
 
+/** One symbol of "Spot trading symbols", in BingX's shape (its steps are JSON numbers). */
+function symbolInfo(
+  symbol: string,
+  status: number,
+  tickSize: number,
+  stepSize: number,
+  minNotional: number,
+  more: { apiStateBuy?: boolean; apiStateSell?: boolean } = {},
+) {
+  return {
+    symbol,
+    minQty: 0,
+    maxQty: 0,
+    minNotional,
+    maxNotional: 20000,
+    status,
+    tickSize,
+    stepSize,
+    apiStateSell: more.apiStateSell ?? true,
+    apiStateBuy: more.apiStateBuy ?? true,
+    timeOnline: 1640966400000,
+    offTime: 0,
+    maintainTime: 0,
+    displayName: symbol,
+  };
+}
+
+/**
+ * The list the mock answers, unsorted: offline, pre-open, suspended and API-closed symbols, and
+ * steps JSON writes with an exponent (1e-8).
+ */
+export const BINGX_SYMBOLS = [
+  symbolInfo("ETH-USDT", 1, 0.01, 0.0001, 2),
+  symbolInfo("BTC-USDT", 1, 0.01, 0.000001, 2),
+  symbolInfo("GONE-USDT", 0, 0.0001, 1, 2),
+  symbolInfo("SOON-USDT", 5, 0.0001, 1, 2),
+  symbolInfo("STOP-USDT", 25, 0.0001, 1, 2),
+  symbolInfo("NOAPI-USDT", 1, 0.0001, 1, 2, { apiStateBuy: false, apiStateSell: false }),
+  symbolInfo("PEPE-USDT", 1, 1e-8, 1, 1),
+];
+
 export async function startBingxMock(options: { now?: () => number } = {}): Promise<BingxMock> {
   const now = options.now ?? Date.now;
   const orders = new OrderStore<BingxMockOrder>(1736011869418901234n, (o) => o.orderId);
@@ -168,6 +209,8 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
   const ORDER = ["symbol", "side", "type", "quantity", "price"];
   const fake = await startFakeExchange({
     name: "bingx",
+    // "Spot trading symbols" is public market data: no key, no signature
+    isPublic: (req) => req.path === "/openApi/spot/v1/common/symbols",
     verify,
     params: bingxParams,
     envelope: {
@@ -245,6 +288,10 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
         handle: ({ params: q }) => ({
           orders: openOf(q.symbol).map(({ fee: _f, feeAsset: _a, clientOrderID: _c, avgPrice: _p, ...o }) => o),
         }),
+      },
+      "GET /openApi/spot/v1/common/symbols": {
+        required: ["timestamp"],
+        handle: () => ({ symbols: BINGX_SYMBOLS }),
       },
       "GET /openApi/spot/v1/account/balance": {
         required: ["timestamp"],

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "./mock.js";
@@ -110,6 +112,10 @@ describe("bingx operations (docs/exchange-rules.md#operations, #calls) against t
       ]),
     );
     expect(error).toMatchObject({ kind: "invalid-order", detail: "One of orders was not placed (1 of 2 placed)" });
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await bingx.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("rejects a batch of 11 with \"Maximum for 'createBatch' is: 10\" before any request (docs/exchange-rules.md#validation, #limits)", async () => {
@@ -476,5 +482,33 @@ describe("bingx through the built CLI", () => {
       batch: THREE_ORDERS,
       balances: { USDT: { f: "1000.5", l: "120" } },
     });
+  });
+});
+
+describe("bingx pair list (docs/exchange-rules.md#pairs)", () => {
+  it("lists the online symbols open to API orders, sorted, with tick and lot, without a key", async () => {
+    const keyless = new BingxAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.000001", minNotional: "2" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.0001", minNotional: "2" },
+      { pair: "PEPE/USDT", tick: "0.00000001", lot: "1", minNotional: "1" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path]).toEqual(["GET", "/openApi/spot/v1/common/symbols"]);
+    expect(sent.query).toMatch(/^timestamp=\d{13}$/);
+    expect(sent.headers["x-bx-apikey"]).toBeUndefined();
+    expect(await listExchangePairs("bingx", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is bingx's unexpected answer, a refusal its error", async () => {
+    const keyless = new BingxAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    mock.server.intercept(() => ({
+      body: { code: 0, msg: "", data: { symbols: [{ symbol: "BTC-USDT", tickSize: "abc", stepSize: 1, status: 1 }] } },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toThrow("Unexpected answer from bingx: data.symbols[0].tickSize");
+    mock.server.intercept(() => ({ status: 429, body: { code: 100410, msg: "rate limited" } }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

@@ -4,12 +4,13 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
+import { id, notPlacedMessage, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { finishPairs, minimum, stepText, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BINGX_CODE, BINGX_ERRORS } from "./info.js";
 
 export { BINGX_CODE, BINGX_ERRORS };
@@ -35,6 +36,7 @@ export const BINGX_PATHS = {
   query: "/openApi/spot/v1/trade/query",
   openOrders: "/openApi/spot/v1/trade/openOrders",
   balance: "/openApi/spot/v1/account/balance",
+  symbols: "/openApi/spot/v1/common/symbols",
 } as const;
 
 /** 100410 says when the endpoint reopens: "will be unblocked after 1727193814249" / "can retry after time: 1727193970155". */
@@ -103,6 +105,24 @@ const EnvelopeSchema = z.object({
   msg: z.string().optional(),
   data: z.unknown().optional(),
 });
+
+/** "Spot trading symbols" (GET /openApi/spot/v1/common/symbols): data.symbols, the fields we read. */
+const SymbolsSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      tickSize: stepValue,
+      stepSize: stepValue,
+      minQty: stepValue.optional(),
+      minNotional: stepValue.optional(),
+      status: z.union([z.number(), z.string()]),
+      apiStateBuy: z.boolean().optional(),
+      apiStateSell: z.boolean().optional(),
+    }),
+  ),
+});
+/** "status: 0 offline, 1 online, 5 pre-open, 25 trading suspended". */
+const BINGX_ONLINE = "1";
 
 const OrdersSchema = z.object({ orders: z.array(z.unknown()).nullable().optional() });
 
@@ -207,17 +227,26 @@ export class BingxAdapter extends RestAdapter {
     const answer = this.parse(OrdersSchema, await this.call("POST", BINGX_PATHS.batchOrders, { data, sync: "true" }));
     const placed = (answer.orders ?? []).map((raw) => parseBingxOrder(raw, pair));
     const byClientId = new Map(placed.map((o) => [o.clientOrderId, o]));
-    return orders.map((order, i) => {
+    const results = orders.map((order, i) => {
       const found = byClientId.get(order.clientOrderId) ?? (placed.length === orders.length ? placed[i] : undefined);
-      if (!found) {
-        throw this.fail(undefined, notPlacedMessage({ placed: placed.length, total: orders.length }));
-      }
-      return {
-        ...found,
-        clientOrderId: found.clientOrderId || order.clientOrderId,
-        timestamp: found.timestamp || this.now(),
-      };
+      return found
+        ? {
+            ...found,
+            clientOrderId: found.clientOrderId || order.clientOrderId,
+            timestamp: found.timestamp || this.now(),
+          }
+        : undefined;
     });
+    const taken = results.filter((o): o is Order => o !== undefined);
+    if (taken.length < orders.length) {
+      // Fewer orders than items (a full answer always matches by position): those it names were
+      // placed, the others not (docs/orders.md "Partly placed batches").
+      throw partlyPlaced(
+        this.fail(undefined, notPlacedMessage({ placed: placed.length, total: orders.length })),
+        placed,
+      );
+    }
+    return taken;
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
@@ -269,6 +298,33 @@ export class BingxAdapter extends RestAdapter {
       (await this.call("GET", BINGX_PATHS.openOrders, { symbol: this.symbol(p) })) ?? {},
     );
     return (answer.orders ?? []).map((raw) => parseBingxOrder(raw, p));
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Spot trading symbols", public (its timestamp parameter, no
+   * signature). Kept: status 1 (online) and open to API orders on at least one side; the symbol
+   * BASE-QUOTE gives the pair, tickSize and stepSize the tick and lot, minQty and minNotional the
+   * minimums.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const data = this.unwrap(await this.publicGet(BINGX_PATHS.symbols, { timestamp: this.now() }));
+    return finishPairs(
+      this.parse(SymbolsSchema, data, "data")
+        .symbols.filter(
+          (s) => String(s.status) === BINGX_ONLINE && (s.apiStateBuy !== false || s.apiStateSell !== false),
+        )
+        .map((s) => {
+          const [base = "", quote = ""] = s.symbol.split("-");
+          return {
+            base,
+            quote,
+            tick: stepText(s.tickSize),
+            lot: stepText(s.stepSize),
+            minAmount: minimum(s.minQty),
+            minNotional: minimum(s.minNotional),
+          };
+        }),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

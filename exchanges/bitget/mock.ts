@@ -71,6 +71,48 @@ const fail = (status: number, code: string, msg: string): MockReply => ({
 });
 const INSUFFICIENT = { code: "43012", msg: "Insufficient balance" };
 
+/** One pair of "Get Symbol Info", in bitget's shape (its numbers are text). */
+function symbolInfo(
+  base: string,
+  quote: string,
+  status: string,
+  pricePrecision: string,
+  quantityPrecision: string,
+  minTradeAmount: string,
+) {
+  return {
+    symbol: `${base}${quote}`,
+    baseCoin: base,
+    quoteCoin: quote,
+    minTradeAmount,
+    maxTradeAmount: "10000000000",
+    takerFeeRate: "0.001",
+    makerFeeRate: "0.001",
+    pricePrecision,
+    quantityPrecision,
+    quotePrecision: pricePrecision,
+    minTradeUSDT: "5",
+    status,
+    buyLimitPriceRatio: "0.05",
+    sellLimitPriceRatio: "0.05",
+    orderQuantity: "200",
+    areaSymbol: "no",
+    offTime: "",
+    openTime: "1532454360000",
+  };
+}
+
+/** The list the mock answers, unsorted: halted, gray and offline symbols, a whole-number lot. */
+export const BITGET_SYMBOLS = [
+  symbolInfo("ETH", "USDT", "online", "2", "4", "0.0001"),
+  symbolInfo("BTC", "USDT", "online", "1", "6", "0.00001"),
+  symbolInfo("HALT", "USDT", "halt", "4", "2", "1"),
+  symbolInfo("GRAY", "USDT", "gray", "4", "2", "1"),
+  symbolInfo("GONE", "USDT", "offline", "4", "2", "1"),
+  symbolInfo("ETH", "BTC", "online", "6", "3", "0.001"),
+  symbolInfo("PEPE", "USDT", "online", "10", "0", "1"),
+];
+
 export async function startBitgetMock(credentials: {
   api: string;
   secret: string;
@@ -146,6 +188,8 @@ export async function startBitgetMock(credentials: {
   const ORDER = ["side", "orderType", "force", "size"];
   const fake = await startFakeExchange({
     name: "bitget",
+    // "Get Symbol Info" is public market data: no key
+    isPublic: (req) => req.path.startsWith("/api/v2/spot/public/"),
     verify,
     envelope: {
       ok: (data) => ({ body: { code: "00000", msg: "success", requestTime: Date.now(), data } }),
@@ -255,6 +299,7 @@ export async function startBitgetMock(credentials: {
         },
       },
       "GET /api/v2/spot/account/assets": { handle: () => assets },
+      "GET /api/v2/spot/public/symbols": { handle: () => BITGET_SYMBOLS },
     },
   });
 

@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import { type BitgetMock, startBitgetMock } from "./mock.js";
 import { BITGET_BASE_URL, BitgetAdapter, bitgetSignedRequest, parseBitgetOrder } from "./rest.js";
@@ -154,6 +156,10 @@ describe("bitget adapter against a loopback mock", () => {
       ]),
     );
     expect(error.detail).toBe("Failure List: c0ffee: Insufficient balance (43012)");
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "100"]]);
+    expect((await bitget.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
     expect(mock.orders.size).toBe(1);
   });
 
@@ -477,5 +483,41 @@ describe("bitget through the built CLI", () => {
       ],
       balances: { USDT: { f: "500.5", l: "100.5" } },
     });
+  });
+});
+
+describe("bitget pair list (docs/exchange-rules.md#pairs)", () => {
+  let mock: BitgetMock;
+  let keyless: BitgetAdapter;
+  beforeAll(async () => {
+    mock = await startBitgetMock(creds);
+    keyless = new BitgetAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+
+  it("lists the online symbols, sorted, with tick and lot from the precisions, without a key", async () => {
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.1", lot: "0.000001", minAmount: "0.00001", minNotional: "5" },
+      { pair: "ETH/BTC", tick: "0.000001", lot: "0.001", minAmount: "0.001" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.0001", minAmount: "0.0001", minNotional: "5" },
+      { pair: "PEPE/USDT", tick: "0.0000000001", lot: "1", minAmount: "1", minNotional: "5" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/api/v2/spot/public/symbols", ""]);
+    expect(sent.headers["access-key"]).toBeUndefined();
+    expect(sent.headers["access-sign"]).toBeUndefined();
+    expect(await listExchangePairs("bitget", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is bitget's unexpected answer, a refusal its error", async () => {
+    const row = { symbol: "BTCUSDT", baseCoin: "BTC", quoteCoin: "USDT", quantityPrecision: "6", status: "online" };
+    mock.server.intercept(() => ({
+      body: { code: "00000", msg: "success", data: [{ ...row, pricePrecision: "-1" }] },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toThrow("Unexpected answer from bitget: data[0].pricePrecision");
+    mock.server.intercept(() => ({ status: 429, body: { code: "429", msg: "Too Many Requests" } }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

@@ -13,12 +13,13 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, partlyPlaced } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BITGET_CODES, BITGET_ERRORS } from "./info.js";
 
 export { BITGET_CODES, BITGET_ERRORS };
@@ -35,6 +36,7 @@ export const BITGET_PATHS = {
   orderInfo: "/api/v2/spot/trade/orderInfo",
   unfilled: "/api/v2/spot/trade/unfilled-orders",
   assets: "/api/v2/spot/account/assets",
+  symbols: "/api/v2/spot/public/symbols",
 } as const;
 
 /** bitget order of orderInfo / unfilled-orders; unfilled-orders names the order price `priceAvg`. */
@@ -54,6 +56,20 @@ const BitgetOrderSchema = z.object({
 type BitgetOrder = z.input<typeof BitgetOrderSchema>;
 
 /** {code: "00000", msg, requestTime, data} */
+/** One pair of "Get Symbol Info" (GET /api/v2/spot/public/symbols; the fields we read). */
+const BitgetSymbolsSchema = z.array(
+  z.object({
+    symbol: z.string(),
+    baseCoin: z.string(),
+    quoteCoin: z.string(),
+    minTradeAmount: stepValue.optional(),
+    pricePrecision: precisionDigits,
+    quantityPrecision: precisionDigits,
+    minTradeUSDT: stepValue.optional(),
+    status: z.string(),
+  }),
+);
+
 const BitgetEnvelopeSchema = z.object({
   code: num,
   msg: z.string().nullable().optional(),
@@ -214,11 +230,19 @@ export class BitgetAdapter extends RestAdapter {
         )
         .join("; ");
       const code = failures[0]?.errorCode ?? undefined;
-      // The kind follows the first failure's documented code (43012 → insufficient funds).
-      throw new ExchangeError(this.id, `Failure List: ${list}`, {
-        kind: code ? this.fail(code, "").kind : "invalid-order",
-        ...(code ? { code } : {}),
+      // The items of successList were placed, and the failure carries them (docs/orders.md "Partly placed batches").
+      const placed = orders.flatMap((order) => {
+        const item = (result.successList ?? []).find((s) => s.clientOid === order.clientOrderId);
+        return item?.orderId ? [this.placed(order, item.orderId, envelope.requestTime)] : [];
       });
+      // The kind follows the first failure's documented code (43012 → insufficient funds).
+      throw partlyPlaced(
+        new ExchangeError(this.id, `Failure List: ${list}`, {
+          kind: code ? this.fail(code, "").kind : "invalid-order",
+          ...(code ? { code } : {}),
+        }),
+        placed,
+      );
     }
     const success = result.successList ?? [];
     return orders.map((order, i) => {
@@ -274,6 +298,28 @@ export class BitgetAdapter extends RestAdapter {
       if (page.length < 100 || orders.length >= 100) return orders;
       idLessThan = page[page.length - 1]?.orderId;
     }
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Get Symbol Info", public. Only status online is kept (not
+   * offline, gray or halt); tick is 10^-pricePrecision, lot 10^-quantityPrecision, minTradeAmount
+   * the smallest amount and minTradeUSDT the smallest total where the quote is USDT (it is counted
+   * in USDT).
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const envelope = this.unwrap(await this.publicGet(BITGET_PATHS.symbols));
+    return finishPairs(
+      this.parse(BitgetSymbolsSchema, envelope.data, "data")
+        .filter((s) => s.status === "online")
+        .map((s) => ({
+          base: s.baseCoin,
+          quote: s.quoteCoin,
+          tick: digitsToStep(s.pricePrecision),
+          lot: digitsToStep(s.quantityPrecision),
+          minAmount: minimum(s.minTradeAmount),
+          minNotional: s.quoteCoin.toUpperCase() === "USDT" ? minimum(s.minTradeUSDT) : undefined,
+        })),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

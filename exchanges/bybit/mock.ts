@@ -89,6 +89,50 @@ export interface BybitMock {
   close(): Promise<void>;
 }
 
+/** One spot instrument of "Get Instruments Info", in bybit's shape. */
+function instrument(
+  symbol: string,
+  base: string,
+  quote: string,
+  status: string,
+  tickSize: string,
+  basePrecision: string,
+  minOrderQty: string,
+  minOrderAmt: string,
+) {
+  return {
+    symbol,
+    baseCoin: base,
+    quoteCoin: quote,
+    innovation: "0",
+    status,
+    marginTrading: "utaOnly",
+    stTag: "0",
+    lotSizeFilter: {
+      basePrecision,
+      quotePrecision: "0.00000001",
+      minOrderQty,
+      maxOrderQty: "71.73956243",
+      minOrderAmt,
+      maxOrderAmt: "2000000",
+    },
+    priceFilter: { tickSize },
+    riskParameters: { priceLimitRatioX: "0.01", priceLimitRatioY: "0.02" },
+  };
+}
+
+/**
+ * The spot list the mock answers, unsorted as bybit sends it: one closed symbol, and odd steps
+ * (a whole-number lot, an eight-decimal tick).
+ */
+export const BYBIT_SPOT_INSTRUMENTS = [
+  instrument("ETHUSDT", "ETH", "USDT", "Trading", "0.01", "0.00001", "0.00062", "1"),
+  instrument("BTCUSDT", "BTC", "USDT", "Trading", "0.1", "0.000001", "0.000048", "1"),
+  instrument("LUNAUSDT", "LUNA", "USDT", "Closed", "0.0001", "0.01", "0.01", "1"),
+  instrument("PEPEUSDT", "PEPE", "USDT", "Trading", "0.00000001", "1", "100", "1"),
+  instrument("ETHBTC", "ETH", "BTC", "Trading", "0.00001", "0.0001", "0.0001", "0"),
+];
+
 /** bybit's envelope; `result` and `retExtInfo` are objects even when empty. */
 function envelope(retCode: number | string, retMsg: string, result: unknown = {}, retExtInfo: unknown = {}) {
   return { retCode, retMsg, result, retExtInfo, time: Date.now() };
@@ -196,6 +240,8 @@ export async function startBybitMock(credentials: { api: string; secret: string 
 
   const fake = await startFakeExchange({
     name: "bybit",
+    // market data needs no key ("Get Instruments Info")
+    isPublic: (req) => req.path.startsWith("/v5/market/"),
     before: () => {
       if (!ipBanNext) return undefined;
       ipBanNext = false;
@@ -330,6 +376,13 @@ export async function startBybitMock(credentials: { api: string; secret: string 
           // A cursor comes with every non-empty page, the last one included: bybit does not promise an
           // empty cursor at the end, so a client stops at a short page or an empty one.
           return { category: "spot", nextPageCursor: page.length > 0 ? encode(offset + limit) : "", list: page };
+        },
+      },
+      "GET /v5/market/instruments-info": {
+        required: ["category"],
+        handle: ({ params }) => {
+          if (params.category !== "spot") throw refuse(10001, "params error: category");
+          return { category: "spot", list: BYBIT_SPOT_INSTRUMENTS, nextPageCursor: "" };
         },
       },
       "GET /v5/account/wallet-balance": {

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseJsonExact } from "../core/adapter.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import { type BybitMock, startBybitMock } from "./mock.js";
 import { BYBIT_BASE_URL, BybitAdapter, bybitSignedRequest, parseBybitOrder } from "./rest.js";
@@ -92,6 +94,10 @@ describe("bybit adapter against a loopback mock", () => {
     );
     expect(error.message).toBe("ExchangeId: bybit, msg: One of orders threw an error (170131, Balance insufficient)");
     expect(error.kind).toBe("insufficient-funds");
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "100"]]);
+    expect((await bybit.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("fails a batch when an order lacks both created time and id: 'One of orders was not placed' (docs/exchange-rules.md#validation)", async () => {
@@ -591,5 +597,58 @@ describe("bybit through the built CLI", () => {
       ],
       balances: { USDT: { f: "700.5", l: "300" } },
     });
+  });
+});
+
+describe("bybit pair list (docs/exchange-rules.md#pairs)", () => {
+  let mock: BybitMock;
+  let keyless: BybitAdapter;
+  beforeAll(async () => {
+    mock = await startBybitMock(creds);
+    keyless = new BybitAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+
+  it("lists the spot pairs trading now, sorted, with tick, lot and minimums, without a key", async () => {
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.1", lot: "0.000001", minAmount: "0.000048", minNotional: "1" },
+      { pair: "ETH/BTC", tick: "0.00001", lot: "0.0001", minAmount: "0.0001" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.00001", minAmount: "0.00062", minNotional: "1" },
+      { pair: "PEPE/USDT", tick: "0.00000001", lot: "1", minAmount: "100", minNotional: "1" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/v5/market/instruments-info", "category=spot"]);
+    expect(sent.headers["x-bapi-api-key"]).toBeUndefined();
+    expect(sent.headers["x-bapi-sign"]).toBeUndefined();
+    // the same list through the registry's keyless adapter, as the TUI asks for it
+    expect(await listExchangePairs("bybit", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is bybit's unexpected answer, a refusal its error", async () => {
+    const row = { symbol: "BTCUSDT", baseCoin: "BTC", quoteCoin: "USDT", status: "Trading" };
+    mock.server.intercept(() => ({
+      body: {
+        retCode: 0,
+        retMsg: "OK",
+        result: { list: [{ ...row, lotSizeFilter: {}, priceFilter: { tickSize: "0.01" } }] },
+      },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toThrow(
+      "Unexpected answer from bybit: result.list[0].lotSizeFilter.basePrecision expected text or a number, got nothing",
+    );
+    mock.server.intercept(() => ({
+      body: {
+        retCode: 0,
+        retMsg: "OK",
+        result: { list: [{ ...row, lotSizeFilter: { basePrecision: "0.0x1" }, priceFilter: { tickSize: "0.01" } }] },
+      },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toThrow(
+      "Unexpected answer from bybit: result.list[0].lotSizeFilter.basePrecision",
+    );
+    mock.server.intercept(() => ({ body: { retCode: 10006, retMsg: "Too many visits!", result: {} } }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

@@ -12,12 +12,13 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, id, notPlacedMessage, num } from "../core/answer.js";
+import { batchFailureMessage, id, notPlacedMessage, num, partlyPlaced } from "../core/answer.js";
+import { finishPairs, minimum, type PairRow, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BYBIT_CODES, BYBIT_ERRORS } from "./info.js";
 
 export { BYBIT_CODES, BYBIT_ERRORS };
@@ -33,6 +34,7 @@ export const BYBIT_PATHS = {
   cancelAll: "/v5/order/cancel-all",
   orders: "/v5/order/realtime",
   balance: "/v5/account/wallet-balance",
+  instruments: "/v5/market/instruments-info",
 } as const;
 
 /** The v5 order object of /v5/order/realtime (the fields we read). */
@@ -86,6 +88,23 @@ const WalletSchema = listOf(
   }),
 );
 const OrderIdSchema = z.object({ orderId: id.optional() }).nullable().optional();
+/** One spot instrument of "Get Instruments Info" (the fields we read). */
+const InstrumentListSchema = listOf(
+  z.object({
+    symbol: z.string(),
+    baseCoin: z.string(),
+    quoteCoin: z.string(),
+    status: z.string(),
+    lotSizeFilter: z.object({
+      basePrecision: stepValue,
+      minOrderQty: stepValue.optional(),
+      minOrderAmt: stepValue.optional(),
+    }),
+    priceFilter: z.object({ tickSize: stepValue }),
+  }),
+);
+/** Pages of the instrument list followed at most (bybit's spot list comes whole; a cursor is followed all the same). */
+const INSTRUMENT_PAGES = 20;
 
 /**
  * bybit's nextPageCursor arrives already percent-encoded ("page_args%3D...%26symbol%3D6%26") and its
@@ -179,6 +198,18 @@ export class BybitAdapter extends RestAdapter {
     return this.parse(schema, envelope.result, "result")?.list ?? [];
   }
 
+  /** The rows of a failed batch's answer, or none when they do not read: the failure is what gets reported. */
+  private rowsOrNone<T extends z.ZodType>(
+    schema: ReturnType<typeof listOf<T>>,
+    envelope: BybitEnvelope,
+  ): z.output<T>[] {
+    try {
+      return this.rows(schema, envelope);
+    } catch {
+      return [];
+    }
+  }
+
   private orderRequest(order: OrderToPlace): Record<string, string> {
     return {
       symbol: exchangeSymbol(order.pair, ""),
@@ -213,21 +244,37 @@ export class BybitAdapter extends RestAdapter {
       request: orders.map((o) => this.orderRequest(o)),
     });
     // docs/exchange-rules.md#validation: any extra-info error entry fails the batch; so does an order without id and time.
-    const failed = (envelope.retExtInfo?.list ?? []).find((e) => e.code !== undefined && !isCode(e.code, 0));
-    if (failed) {
-      throw new ExchangeError(this.id, batchFailureMessage([failed.code, failed.msg ?? ""]), {
-        kind: this.fail(failed.code, failed.msg ?? "").kind,
-        code: failed.code ?? "",
-      });
-    }
-    const list = this.rows(BatchCreateSchema, envelope);
-    return orders.map((order, i) => {
-      const item = list.find((r) => r.orderLinkId === order.clientOrderId) ?? list[i];
-      if (!item || (!item.orderId && !item.createAt)) {
-        throw new ExchangeError(this.id, notPlacedMessage(), { kind: "invalid-order" });
-      }
-      return this.placed(order, item.orderId ?? "", item.createAt);
+    // result.list and retExtInfo.list are parallel: the items without an error code and with an id
+    // were placed, and a failure carries them (docs/orders.md "Partly placed batches").
+    const codes = envelope.retExtInfo?.list ?? [];
+    const failed = codes.find((e) => e.code !== undefined && !isCode(e.code, 0));
+    const list = failed ? this.rowsOrNone(BatchCreateSchema, envelope) : this.rows(BatchCreateSchema, envelope);
+    const results = orders.map((order, i) => {
+      const at = list.findIndex((r) => r.orderLinkId === order.clientOrderId);
+      const item = at === -1 ? list[i] : list[at];
+      const code = codes[at === -1 ? i : at]?.code;
+      const ok = item && (item.orderId || item.createAt) && (code === undefined || isCode(code, 0));
+      return ok ? this.placed(order, item.orderId ?? "", item.createAt) : undefined;
     });
+    const placed = results.filter((o): o is Order => o !== undefined);
+    if (failed) {
+      throw partlyPlaced(
+        new ExchangeError(this.id, batchFailureMessage([failed.code, failed.msg ?? ""]), {
+          kind: this.fail(failed.code, failed.msg ?? "").kind,
+          code: failed.code ?? "",
+        }),
+        placed,
+      );
+    }
+    if (placed.length < orders.length) {
+      throw partlyPlaced(
+        new ExchangeError(this.id, notPlacedMessage(), {
+          kind: "invalid-order",
+        }),
+        placed,
+      );
+    }
+    return placed;
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
@@ -295,6 +342,40 @@ export class BybitAdapter extends RestAdapter {
       cursor = page.length === 50 && next ? next : undefined;
     } while (cursor && orders.length < 500);
     return orders;
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Get Instruments Info" (category spot), public. Only status
+   * Trading is kept; tick is priceFilter.tickSize, lot lotSizeFilter.basePrecision, with
+   * minOrderQty and minOrderAmt as the minimums.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const rows: PairRow[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const envelope = this.unwrap(
+        await this.publicGet(
+          BYBIT_PATHS.instruments,
+          { category: "spot", ...(cursor ? { cursor } : {}) },
+          encodeUnlessEncoded,
+        ),
+      );
+      const result = this.parse(InstrumentListSchema, envelope.result, "result");
+      for (const item of result?.list ?? []) {
+        if (item.status !== "Trading") continue;
+        rows.push({
+          base: item.baseCoin,
+          quote: item.quoteCoin,
+          tick: stepText(item.priceFilter.tickSize),
+          lot: stepText(item.lotSizeFilter.basePrecision),
+          minAmount: minimum(item.lotSizeFilter.minOrderQty),
+          minNotional: minimum(item.lotSizeFilter.minOrderAmt),
+        });
+      }
+      cursor = result?.nextPageCursor || undefined;
+    } while (cursor && ++pages < INSTRUMENT_PAGES);
+    return finishPairs(rows);
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
@@ -120,6 +121,10 @@ describe("coinstore operations (docs/exchange-rules.md#operations, #calls) again
       ]),
     );
     expect(error.detail).toBe("One of orders threw an error (3103, invalid price or quantity)");
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await coinstore.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("rejects a batch of 41 with \"Maximum for 'createBatch' is: 40\" and a cancel batch of 41 likewise, before any request (docs/exchange-rules.md#validation, #limits)", async () => {

@@ -5,7 +5,7 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
@@ -226,8 +226,15 @@ export class CoinstoreAdapter extends RestAdapter {
       (item) => !item.ordId || (item.errno !== undefined && item.errno !== null && Number(item.errno) !== 0),
     );
     if (failed || data.length !== orders.length) {
+      const ok = (item: (typeof data)[number] | undefined) =>
+        item?.ordId && (item.errno === undefined || item.errno === null || Number(item.errno) === 0);
+      const placed = orders.flatMap((order, i) => {
+        const item =
+          data.find((d) => d.clOrdId === order.clientOrderId) ?? (data.length === orders.length ? data[i] : undefined);
+        return item && ok(item) ? [this.placed(order, item.ordId as string)] : [];
+      });
       const detail = batchFailureMessage([failed?.errno ?? undefined, failed?.errMsg ?? "not placed"]);
-      throw this.fail(failed?.errno ?? undefined, detail, undefined, undefined, { detail });
+      throw partlyPlaced(this.fail(failed?.errno ?? undefined, detail, undefined, undefined, { detail }), placed);
     }
     return data.map((item, i) => this.placed(orders[i]!, item.ordId as string));
   }

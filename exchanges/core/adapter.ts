@@ -61,7 +61,7 @@ import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 import type { ClientOrderIdRule, ErrorCodeTable, MessageRule } from "./info.js";
 import { assertBatchSize, assertSupported } from "./limits.js";
 import { placeOnce } from "./place.js";
-import { type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
+import { buildQuery, type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
 
 /** An order that passed validation: pair BTC/USDT, decimal strings > 0, a client order id. */
 export interface OrderToPlace {
@@ -475,6 +475,24 @@ export abstract class RestAdapter implements ExchangeAdapter {
       );
     }
     return { status: response.status, headers: response.headers, json, text: response.text };
+  }
+
+  /**
+   * A public GET: no key, no signature, on `this.rest` like every call (baseUrl, --proxy). The
+   * venue's market data, such as its pair list (docs/exchange-rules.md#pairs), needs no account.
+   */
+  protected publicGet(
+    path: string,
+    params: Record<string, string | number | undefined> = {},
+    encode?: (value: string) => string,
+  ): Promise<JsonResponse> {
+    return this.sendJson({
+      method: "GET",
+      path,
+      query: buildQuery(params, encode ? { encode } : {}),
+      body: "",
+      headers: {},
+    });
   }
 
   /** Builds (does not throw) the ExchangeError for an exchange failure. */

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { ExchangeError } from "../../lib/errors.js";
+import type { Order } from "../../lib/types.js";
 
 /** A number as exchanges write it, text or JSON number; read it with toDecimalString. */
 export const num = z.union([z.string(), z.number()]);
@@ -120,4 +121,13 @@ export function batchFailureMessage(
 /** A batch answer that names fewer orders than were sent: "One of orders was not placed (2 of 3 placed)". */
 export function notPlacedMessage(counts?: { placed: number; total: number }): string {
   return `One of orders was not placed${counts ? ` (${counts.placed} of ${counts.total} placed)` : ""}`;
+}
+
+/**
+ * A batch create the exchange took in part (docs/orders.md "Partly placed batches"): the error
+ * carries the orders it did place as `details.placed`, so a caller shows them and never sends
+ * them again.
+ */
+export function partlyPlaced(error: ExchangeError, placed: readonly Order[]): ExchangeError {
+  return Object.assign(error, { details: { placed: [...placed] } });
 }

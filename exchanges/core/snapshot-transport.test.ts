@@ -3,8 +3,6 @@
  * REST calls go through the adapters' RestClient, so the proxy of docs/decisions.md#d12 (`--proxy`) carries
  * a polled book (bitteam) and a REST snapshot behind a websocket (gate) as it carries orders.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../test/exchanges/run-cli.js";
 import { nodeFeedOptions } from "../feed-node.js";
@@ -13,46 +11,8 @@ import { GateMock } from "../gate/ws-mock.js";
 import type { BookFeed } from "../types.js";
 import { expectSameBook, testOptions } from "./testing/feed-helpers.js";
 import { type MockServer, startMockServer } from "./testing/http-mock.js";
+import { tunnellingProxy } from "./testing/proxy.js";
 import { ladder, recordingLogger, waitFor } from "./testing/ws-mock.js";
-
-/**
- * A loopback tunnelling proxy, as hpagent speaks to one (CONNECT host:port, then the request
- * inside the tunnel): it records each CONNECT and opens the tunnel to `upstream` whatever host was
- * named. The feed is given a host that does not resolve, so a book that arrives came through here.
- */
-async function tunnellingProxy(
-  upstream: () => string,
-): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const tunnels = new Set<Socket>();
-  const server: Server = createServer((_req, res) => res.writeHead(405).end());
-  server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
-    seen.push(`CONNECT ${req.url}`);
-    const target = new URL(upstream());
-    const exchange = connect(Number(target.port), target.hostname, () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      exchange.write(head);
-      exchange.pipe(client);
-      client.pipe(exchange);
-    });
-    for (const socket of [client, exchange]) {
-      tunnels.add(socket);
-      socket.on("error", () => socket.destroy());
-      socket.on("close", () => tunnels.delete(socket));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of tunnels) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe("feed snapshots take the adapters' transport and its proxy (docs/decisions.md#d12)", () => {
   let feed: BookFeed | undefined;

@@ -82,6 +82,48 @@ export const GATE_SECRET = "gate-test-secret-0123456789abcdef";
 
 const ORDER_NOT_FOUND = refuse("ORDER_NOT_FOUND", "Order not found", 404);
 
+/** One pair of "List all currency pairs supported", in gate's shape. */
+function currencyPair(
+  base: string,
+  quote: string,
+  tradeStatus: string,
+  precision: number,
+  amountPrecision: number,
+  minBase: string | null,
+  minQuote: string | null,
+) {
+  return {
+    id: `${base}_${quote}`,
+    base,
+    base_name: base,
+    quote,
+    quote_name: quote,
+    fee: "0.2",
+    min_base_amount: minBase,
+    min_quote_amount: minQuote,
+    max_base_amount: null,
+    max_quote_amount: "5000000",
+    amount_precision: amountPrecision,
+    precision,
+    trade_status: tradeStatus,
+    sell_start: 1516378650,
+    buy_start: 1516378650,
+    delisting_time: 0,
+    type: "normal",
+    trade_url: `https://www.gate.io/trade/${base}_${quote}`,
+    st_tag: false,
+  };
+}
+
+/** The list the mock answers, unsorted: untradable and sell-only pairs, no minimum (null) and odd precisions. */
+export const GATE_CURRENCY_PAIRS = [
+  currencyPair("ETH", "USDT", "tradable", 2, 4, "0.001", "3"),
+  currencyPair("BTC", "USDT", "tradable", 1, 6, "0.00001", "3"),
+  currencyPair("DEAD", "USDT", "untradable", 4, 2, "1", "1"),
+  currencyPair("EXIT", "USDT", "sellable", 4, 2, "1", "1"),
+  currencyPair("PEPE", "USDT", "tradable", 10, 0, null, "1"),
+];
+
 export async function startGateMock(
   options: { key?: string; secret?: string; now?: () => number } = {},
 ): Promise<GateMock> {
@@ -174,6 +216,8 @@ export async function startGateMock(
   const ORDER = ["currency_pair", "side", "amount"];
   const fake = await startFakeExchange({
     name: "gate",
+    // "List all currency pairs supported" is public: no key
+    isPublic: (req) => req.path === "/api/v4/spot/currency_pairs",
     verify,
     envelope: {
       ok: (body) => ({ body }),
@@ -291,6 +335,7 @@ export async function startGateMock(
           return order;
         },
       },
+      "GET /api/v4/spot/currency_pairs": { handle: () => GATE_CURRENCY_PAIRS },
       "GET /api/v4/spot/accounts": {
         handle: () => [
           { currency: "usdt", available: "1000.5", locked: "300", update_id: 1 },

@@ -1,8 +1,10 @@
 import { createHash, createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
 import { parseQuery } from "../core/testing/http-mock.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { GATE_KEY, GATE_SECRET, type GateMock, startGateMock } from "./mock.js";
@@ -261,6 +263,10 @@ describe("gate errors (docs/exchange-rules.md#errors, #contract)", () => {
     expect(error.detail).toContain(
       "One of orders threw an error (INVALID_PRECISION, Invalid precision); 1 of 2 placed",
     );
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await gate.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 });
 
@@ -567,5 +573,39 @@ describe("gate through the built CLI (issue 3 checks)", () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain("ExchangeId: gate");
     expect(result.stderr).not.toContain("wrong-secret-value");
+  });
+});
+
+describe("gate pair list (docs/exchange-rules.md#pairs)", () => {
+  it("lists the tradable pairs, sorted, with tick and lot from the precisions, without a key", async () => {
+    const keyless = new GateAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.1", lot: "0.000001", minAmount: "0.00001", minNotional: "3" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.0001", minAmount: "0.001", minNotional: "3" },
+      { pair: "PEPE/USDT", tick: "0.0000000001", lot: "1", minNotional: "1" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/api/v4/spot/currency_pairs", ""]);
+    expect(sent.headers.key).toBeUndefined();
+    expect(sent.headers.sign).toBeUndefined();
+    expect(await listExchangePairs("gate", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is gate's unexpected answer, a refusal its error", async () => {
+    const keyless = new GateAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const row = { id: "BTC_USDT", base: "BTC", quote: "USDT", amount_precision: 6, trade_status: "tradable" };
+    mock.server.intercept(() => ({ body: [{ ...row, precision: "two" }] }));
+    await expect(keyless.fetchPairs()).rejects.toThrow("Unexpected answer from gate: pairs[0].precision");
+    mock.server.intercept(() => ({ body: { id: "BTC_USDT" } }));
+    await expect(keyless.fetchPairs()).rejects.toThrow(
+      "Unexpected answer from gate: pairs expected array, got an object",
+    );
+    mock.server.intercept(() => ({
+      status: 429,
+      body: { label: "TOO_MANY_REQUESTS", message: "Request Rate limit Exceeded" },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

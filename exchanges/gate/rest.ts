@@ -4,11 +4,12 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter } from "../core/adapter.js";
-import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { GATE_ERRORS, GATE_INFO, GATE_LABEL } from "./info.js";
 
 export { GATE_ERRORS, GATE_LABEL };
@@ -27,6 +28,7 @@ export const GATE_PATHS = {
   // docs/decisions.md#d10: gate's batch cancel is supported; the documented endpoint is cancel_batch_orders.
   cancelBatchOrders: "/api/v4/spot/cancel_batch_orders",
   accounts: "/api/v4/spot/accounts",
+  currencyPairs: "/api/v4/spot/currency_pairs",
 } as const;
 
 /** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (docs/decisions.md#d11: hex). */
@@ -80,6 +82,20 @@ export function gateSignedRequest(
     headers: gateSignedHeaders(credentials, { method, path, query: signedQuery, body, timestamp }),
   };
 }
+
+/** One pair of "List all currency pairs supported" (the fields we read). */
+const GateCurrencyPairsSchema = z.array(
+  z.object({
+    id: z.string(),
+    base: z.string(),
+    quote: z.string(),
+    min_base_amount: stepValue.nullable().optional(),
+    min_quote_amount: stepValue.nullable().optional(),
+    amount_precision: precisionDigits,
+    precision: precisionDigits,
+    trade_status: z.string(),
+  }),
+);
 
 const GateOrderSchema = z.object({
   id,
@@ -263,10 +279,15 @@ export class GateAdapter extends RestAdapter {
     );
     const failed = answer.find((item) => item.succeeded === false);
     if (failed) {
-      const placed = answer.filter((item) => item.succeeded !== false).length;
-      throw this.fail(
-        failed.label,
-        batchFailureMessage([failed.label, failed.message], { placed, total: answer.length }),
+      const placed = answer.flatMap((item, i) =>
+        item.succeeded === false ? [] : [parseGateOrder(item, `orders[${i}]`)],
+      );
+      throw partlyPlaced(
+        this.fail(
+          failed.label,
+          batchFailureMessage([failed.label, failed.message], { placed: placed.length, total: answer.length }),
+        ),
+        placed,
       );
     }
     return answer.map((item, i) => parseGateOrder(item, `orders[${i}]`));
@@ -314,6 +335,27 @@ export class GateAdapter extends RestAdapter {
       orders.push(...rows.map((row, i) => parseGateOrder(row, `orders[${orders.length + i}]`)));
       if (rows.length < limit) return orders;
     }
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "List all currency pairs supported", public. Only
+   * trade_status tradable is kept (not untradable, nor buyable or sellable alone); tick is
+   * 10^-precision, lot 10^-amount_precision, min_base_amount and min_quote_amount the minimums.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const answer = this.unwrap(await this.publicGet(GATE_PATHS.currencyPairs));
+    return finishPairs(
+      this.parse(GateCurrencyPairsSchema, answer, "pairs")
+        .filter((p) => p.trade_status === "tradable")
+        .map((p) => ({
+          base: p.base,
+          quote: p.quote,
+          tick: digitsToStep(p.precision),
+          lot: digitsToStep(p.amount_precision),
+          minAmount: minimum(p.min_base_amount),
+          minNotional: minimum(p.min_quote_amount),
+        })),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

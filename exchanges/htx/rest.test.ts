@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
 import { parseQuery } from "../core/testing/http-mock.js";
@@ -135,6 +136,10 @@ describe("htx operations (docs/exchange-rules.md#operations) against the signatu
       "ExchangeId: htx, msg: One of orders threw an error (order-limitorder-amount-min-error, limit order amount error, min: `0.0001`)",
     );
     expect(error.kind).toBe("invalid-order");
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await htx.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("rejects a batch of 11 and a cancel batch of 51 with the seed's maxima before any request (docs/exchange-rules.md#validation, #limits)", async () => {

@@ -5,7 +5,7 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
@@ -323,8 +323,14 @@ export class HtxAdapter extends RestAdapter {
     const failed = answer.find((item) => item["err-code"] || item["order-id"] === undefined);
     if (failed) {
       const code = failed["err-code"] ?? undefined;
+      const placed = orders.flatMap((order, i) => {
+        const item = answer.find((a) => a["client-order-id"] === order.clientOrderId) ?? answer[i];
+        return item && !item["err-code"] && item["order-id"] !== undefined
+          ? [this.placed(order, item["order-id"])]
+          : [];
+      });
       const detail = batchFailureMessage([code, failed["err-msg"] ?? undefined]);
-      throw this.fail(code, detail, undefined, undefined, { detail });
+      throw partlyPlaced(this.fail(code, detail, undefined, undefined, { detail }), placed);
     }
     return answer.map((item, i) => this.placed(orders[i]!, item["order-id"] as string));
   }

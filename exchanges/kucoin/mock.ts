@@ -81,6 +81,56 @@ export const KUCOIN_PASSPHRASE = "kucoin-pass phrase";
 const b64hmac = (secret: string, text: string) => createHmac("sha256", secret).update(text).digest("base64");
 const NOT_EXIST = refuse("400100", "order not exist.", 400);
 
+/** One symbol of "Get All Symbols", in KuCoin's shape. */
+function symbolInfo(
+  base: string,
+  quote: string,
+  enableTrading: boolean,
+  priceIncrement: string,
+  baseIncrement: string,
+  baseMinSize: string,
+  minFunds: string | null,
+) {
+  return {
+    symbol: `${base}-${quote}`,
+    name: `${base}-${quote}`,
+    baseCurrency: base,
+    quoteCurrency: quote,
+    feeCurrency: quote,
+    market: quote === "USDT" ? "USDS" : "BTC",
+    baseMinSize,
+    quoteMinSize: "0.1",
+    baseMaxSize: "10000000000",
+    quoteMaxSize: "99999999",
+    baseIncrement,
+    quoteIncrement: "0.000001",
+    priceIncrement,
+    priceLimitRate: "0.1",
+    minFunds,
+    isMarginEnabled: true,
+    enableTrading,
+    feeCategory: 1,
+    makerFeeCoefficient: "1.00",
+    takerFeeCoefficient: "1.00",
+    st: false,
+    callauctionIsEnabled: false,
+    callauctionPriceFloor: null,
+    callauctionPriceCeiling: null,
+    callauctionFirstStageStartTime: null,
+    callauctionSecondStageStartTime: null,
+    callauctionThirdStageStartTime: null,
+    tradingStartTime: null,
+  };
+}
+
+/** The list the mock answers, unsorted: one symbol not trading, a null minFunds and odd increments. */
+export const KUCOIN_SYMBOLS = [
+  symbolInfo("ETH", "USDT", true, "0.01", "0.0000001", "0.0001", "0.1"),
+  symbolInfo("BTC", "USDT", true, "0.1", "0.00000001", "0.00001", "0.1"),
+  symbolInfo("HALT", "USDT", false, "0.0001", "0.01", "1", "0.1"),
+  symbolInfo("SHIB", "USDT", true, "0.000000001", "100", "1000", null),
+];
+
 export async function startKucoinMock(options: { now?: () => number } = {}): Promise<KucoinMock> {
   const now = options.now ?? Date.now;
   // KuCoin's order ids are 24 hexadecimal digits.
@@ -157,6 +207,8 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
 
   const fake = await startFakeExchange({
     name: "kucoin",
+    // "Get All Symbols" is public market data: no key
+    isPublic: (req) => req.path === "/api/v2/symbols",
     verify,
     envelope: {
       ok: (data) => ({ body: { code: "200000", data } }),
@@ -264,6 +316,7 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
           return order;
         },
       },
+      "GET /api/v2/symbols": { handle: () => KUCOIN_SYMBOLS },
       "GET /api/v1/accounts": {
         handle: ({ params: q }) => {
           const all = [

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { KUCOIN_KEY, KUCOIN_PASSPHRASE, KUCOIN_SECRET, type KucoinMock, startKucoinMock } from "./mock.js";
@@ -273,6 +275,10 @@ describe("kucoin's documented required parameters, pages and partial batches (is
     expect(error).toMatchObject({ kind: "invalid-order" });
     expect(error.detail).toBe("One of orders threw an error (Balance insufficient); 2 of 3 placed");
     expect(mock.orders.size).toBe(2);
+    // docs/orders.md "Partly placed batches": the error carries the orders the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => o.price)).toEqual(["100", "102"]);
+    expect([...mock.orders.keys()].sort()).toEqual(kept.map((o) => o.id).sort());
   });
 });
 
@@ -498,5 +504,36 @@ describe("kucoin through the built CLI", () => {
       unsupported: ["cancel-batch"],
       balances: "BTC",
     });
+  });
+});
+
+describe("kucoin pair list (docs/exchange-rules.md#pairs)", () => {
+  it("lists the symbols trading now, sorted, with tick, lot and minimums, without a key", async () => {
+    const keyless = new KucoinAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.1", lot: "0.00000001", minAmount: "0.00001", minNotional: "0.1" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.0000001", minAmount: "0.0001", minNotional: "0.1" },
+      { pair: "SHIB/USDT", tick: "0.000000001", lot: "100", minAmount: "1000" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/api/v2/symbols", ""]);
+    expect(sent.headers["kc-api-key"]).toBeUndefined();
+    expect(sent.headers["kc-api-sign"]).toBeUndefined();
+    expect(await listExchangePairs("kucoin", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is kucoin's unexpected answer, a refusal its error", async () => {
+    const keyless = new KucoinAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const row = { symbol: "BTC-USDT", baseCurrency: "BTC", quoteCurrency: "USDT", baseIncrement: "0.1" };
+    mock.server.intercept(() => ({
+      body: { code: "200000", data: [{ ...row, priceIncrement: "0.1", enableTrading: "yes" }] },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toThrow(
+      'Unexpected answer from kucoin: data[0].enableTrading expected boolean, got "yes"',
+    );
+    mock.server.intercept(() => ({ status: 429, body: { code: "429000", msg: "Too Many Requests" } }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

@@ -5,12 +5,13 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { finishPairs, minimum, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { kucoinStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { KUCOIN_CODE, KUCOIN_ERRORS, KUCOIN_INFO } from "./info.js";
 
 export { KUCOIN_CODE, KUCOIN_ERRORS };
@@ -29,6 +30,7 @@ export const KUCOIN_PATHS = {
   multi: "/api/v1/orders/multi",
   byClientOid: (clientOid: string) => `/api/v1/order/client-order/${encodeURIComponent(clientOid)}`,
   accounts: "/api/v1/accounts",
+  symbols: "/api/v2/symbols",
 } as const;
 
 /** Success code of every KuCoin answer (docs/exchange-rules.md#errors). */
@@ -106,6 +108,20 @@ export function kucoinSignedRequest(
     headers: kucoinSignedHeaders(credentials, { method, endpoint, body, timestamp: String(nowMs) }, signedPassphrase),
   };
 }
+
+/** One symbol of "Get All Symbols" (GET /api/v2/symbols; the fields we read). */
+const KucoinSymbolsSchema = z.array(
+  z.object({
+    symbol: z.string(),
+    baseCurrency: z.string(),
+    quoteCurrency: z.string(),
+    baseMinSize: stepValue.optional(),
+    baseIncrement: stepValue,
+    priceIncrement: stepValue,
+    minFunds: stepValue.nullable().optional(),
+    enableTrading: z.boolean(),
+  }),
+);
 
 const KucoinOrderSchema = z.object({
   id: z.string(),
@@ -261,11 +277,16 @@ export class KucoinAdapter extends RestAdapter {
     );
     const failed = list.find((item) => item.status !== "success");
     if (failed) {
-      const placed = list.filter((item) => item.status === "success").length;
-      throw new ExchangeError(
-        "kucoin",
-        batchFailureMessage([failed.failMsg ?? failed.status], { placed, total: list.length }),
-        { kind: "invalid-order" },
+      const placed = list.flatMap((item, i) =>
+        item.status === "success" && orders[i] ? [this.placed(orders[i], item.id ?? "")] : [],
+      );
+      throw partlyPlaced(
+        new ExchangeError(
+          "kucoin",
+          batchFailureMessage([failed.failMsg ?? failed.status], { placed: placed.length, total: list.length }),
+          { kind: "invalid-order" },
+        ),
+        placed,
       );
     }
     return list.map((item, i) => this.placed(orders[i]!, item.id ?? ""));
@@ -309,6 +330,26 @@ export class KucoinAdapter extends RestAdapter {
       orders.push(...page.items.map(parseKucoinOrder));
       if (currentPage >= page.totalPage || page.items.length === 0) return orders;
     }
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Get All Symbols", public. Only enableTrading symbols are kept;
+   * tick is priceIncrement, lot baseIncrement, baseMinSize and minFunds the minimums.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const data = this.unwrap(await this.publicGet(KUCOIN_PATHS.symbols));
+    return finishPairs(
+      this.parse(KucoinSymbolsSchema, data, "data")
+        .filter((s) => s.enableTrading)
+        .map((s) => ({
+          base: s.baseCurrency,
+          quote: s.quoteCurrency,
+          tick: stepText(s.priceIncrement),
+          lot: stepText(s.baseIncrement),
+          minAmount: minimum(s.baseMinSize),
+          minNotional: minimum(s.minFunds),
+        })),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -86,6 +86,54 @@ function mexcParams(req: ReceivedRequest): FakeParams {
   return params;
 }
 
+/** One symbol of "Exchange Information", in MEXC's shape. */
+function symbolInfo(
+  base: string,
+  quote: string,
+  status: string,
+  quotePrecision: number,
+  baseAssetPrecision: number,
+  baseSizePrecision: string,
+  more: { isSpotTradingAllowed?: boolean; tradeSideType?: string } = {},
+) {
+  return {
+    symbol: `${base}${quote}`,
+    status,
+    baseAsset: base,
+    baseAssetPrecision,
+    quoteAsset: quote,
+    quotePrecision,
+    quoteAssetPrecision: quotePrecision,
+    baseCommissionPrecision: baseAssetPrecision,
+    quoteCommissionPrecision: quotePrecision,
+    orderTypes: ["LIMIT", "MARKET", "LIMIT_MAKER"],
+    isSpotTradingAllowed: more.isSpotTradingAllowed ?? true,
+    isMarginTradingAllowed: false,
+    quoteAmountPrecision: "1",
+    baseSizePrecision,
+    permissions: ["SPOT"],
+    filters: [],
+    maxQuoteAmount: "2000000",
+    makerCommission: "0",
+    takerCommission: "0.0005",
+    quoteAmountPrecisionMarket: "1",
+    maxQuoteAmountMarket: "100000",
+    fullName: base,
+    tradeSideType: more.tradeSideType ?? "1",
+  };
+}
+
+/** The list the mock answers, unsorted: paused, offline, API-closed and close-only symbols, odd precisions. */
+export const MEXC_SYMBOLS = [
+  symbolInfo("ETH", "USDT", "1", 2, 5, "0.0001"),
+  symbolInfo("BTC", "USDT", "1", 2, 6, "0.000001"),
+  symbolInfo("PAUSE", "USDT", "2", 4, 2, "1"),
+  symbolInfo("GONE", "USDT", "3", 4, 2, "1"),
+  symbolInfo("NOAPI", "USDT", "1", 4, 2, "1", { isSpotTradingAllowed: false }),
+  symbolInfo("CLOSE", "USDT", "1", 4, 2, "1", { tradeSideType: "4" }),
+  symbolInfo("PEPE", "USDT", "1", 10, 0, "0"),
+];
+
 export async function startMexcMock(options: { now?: () => number } = {}): Promise<MexcMock> {
   const now = options.now ?? Date.now;
   const orders = new OrderStore<MexcMockOrder>(1196315350023612316n, (o) => o.orderId);
@@ -164,6 +212,8 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
   const ORDER = ["symbol", "side", "type", "quantity", "price"];
   const fake = await startFakeExchange({
     name: "mexc",
+    // "Exchange Information" is public market data: no key
+    isPublic: (req) => req.path === "/api/v3/exchangeInfo",
     verify,
     params: mexcParams,
     envelope: {
@@ -242,6 +292,15 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
       "DELETE /api/v3/openOrders": {
         required: ["symbol", "timestamp"],
         handle: ({ params: q }) => openOf(q.symbol).map(cancelView),
+      },
+      "GET /api/v3/exchangeInfo": {
+        handle: () => ({
+          timezone: "CST",
+          serverTime: Date.now(),
+          rateLimits: [],
+          exchangeFilters: [],
+          symbols: MEXC_SYMBOLS,
+        }),
       },
       "GET /api/v3/account": {
         required: ["timestamp"],

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { parseQuery } from "../core/testing/http-mock.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
 import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "./mock.js";
@@ -129,6 +131,10 @@ describe("mexc operations (docs/exchange-rules.md#operations) against the signat
     expect(error.detail).toContain(
       "One of orders threw an error (30002, The minimum transaction volume cannot be less than:0.5USDT); 1 of 2 placed",
     );
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "29000"]]);
+    expect((await mexc.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("sends every mandatory parameter on every call; the mock refuses a call without one (33333, 700004)", async () => {
@@ -461,5 +467,32 @@ describe("mexc through the built CLI", () => {
       unsupported: ["cancel-batch"],
       balances: "NBNTEST",
     });
+  });
+});
+
+describe("mexc pair list (docs/exchange-rules.md#pairs)", () => {
+  it("lists the online, API-tradable symbols, sorted, with tick and lot from the precisions, without a key", async () => {
+    const keyless = new MexcAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.000001", minAmount: "0.000001", minNotional: "1" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.00001", minAmount: "0.0001", minNotional: "1" },
+      { pair: "PEPE/USDT", tick: "0.0000000001", lot: "1", minNotional: "1" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/api/v3/exchangeInfo", ""]);
+    expect(sent.headers["x-mexc-apikey"]).toBeUndefined();
+    expect(await listExchangePairs("mexc", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is mexc's unexpected answer, a refusal its error", async () => {
+    const keyless = new MexcAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    mock.server.intercept(() => ({ body: { timezone: "CST", serverTime: 1 } }));
+    await expect(keyless.fetchPairs()).rejects.toThrow(
+      "Unexpected answer from mexc: exchangeInfo.symbols expected array, got nothing",
+    );
+    mock.server.intercept(() => ({ status: 429, body: { code: 429, msg: "Too Many Requests" } }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

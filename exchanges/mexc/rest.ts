@@ -5,12 +5,13 @@ import { exchangeSymbol, normalizePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { batchFailureMessage, id, num, parseAnswer } from "../core/answer.js";
+import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { MEXC_CODE, MEXC_ERRORS } from "./info.js";
 
 export { MEXC_CODE, MEXC_ERRORS };
@@ -28,6 +29,7 @@ export const MEXC_PATHS = {
   batchOrders: "/api/v3/batchOrders",
   openOrders: "/api/v3/openOrders",
   account: "/api/v3/account",
+  exchangeInfo: "/api/v3/exchangeInfo",
 } as const;
 
 export const MEXC_RECV_WINDOW = 5000;
@@ -73,6 +75,29 @@ export function mexcSignedRequest(
     headers: { "X-MEXC-APIKEY": credentials.api, "Content-Type": "application/json" },
   };
 }
+
+/** "Exchange Information" (GET /api/v3/exchangeInfo): the symbol fields we read. */
+const MexcExchangeInfoSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      status: z.union([z.string(), z.number()]),
+      baseAsset: z.string(),
+      quoteAsset: z.string(),
+      baseAssetPrecision: precisionDigits,
+      quotePrecision: precisionDigits,
+      isSpotTradingAllowed: z.boolean().optional(),
+      quoteAmountPrecision: stepValue.optional(),
+      baseSizePrecision: stepValue.optional(),
+      tradeSideType: z.union([z.string(), z.number()]).optional(),
+    }),
+  ),
+});
+
+/** "status: 1 - online, 2 - Pause, 3 - offline"; ENABLED is the older spelling of online. */
+const MEXC_ONLINE = new Set(["1", "ENABLED"]);
+/** "tradeSideType: 1 - All, 2 - buy order only, 3 - Sell order only, 4 - Close". */
+const MEXC_CLOSED_SIDE = "4";
 
 const MexcOrderSchema = z.object({
   symbol: z.string(),
@@ -198,9 +223,18 @@ export class MexcAdapter extends RestAdapter {
     );
     const failed = answer.find((item) => item.code !== undefined || item.orderId === undefined);
     if (failed) {
-      const placed =
-        answer.length - answer.filter((item) => item.code !== undefined || item.orderId === undefined).length;
-      throw this.fail(failed.code, batchFailureMessage([failed.code, failed.msg], { placed, total: answer.length }));
+      const placed = answer.flatMap((item, i) =>
+        item.code === undefined && item.orderId !== undefined && orders[i]
+          ? [this.placed(orders[i], item.orderId)]
+          : [],
+      );
+      throw partlyPlaced(
+        this.fail(
+          failed.code,
+          batchFailureMessage([failed.code, failed.msg], { placed: placed.length, total: answer.length }),
+        ),
+        placed,
+      );
     }
     return answer.map((item, i) => this.placed(orders[i]!, item.orderId as string));
   }
@@ -238,6 +272,33 @@ export class MexcAdapter extends RestAdapter {
       await this.call("GET", MEXC_PATHS.openOrders, { symbol: this.symbol(pair) }),
     );
     return rows.map((row) => parseMexcOrder(row, normalizePair(pair, "mexc")));
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Exchange Information", public. Kept: status online, spot
+   * trading allowed through the API, not closed (tradeSideType 4). tick is 10^-quotePrecision,
+   * lot 10^-baseAssetPrecision; baseSizePrecision is the documented "min order quantity" and
+   * quoteAmountPrecision the "min order amount".
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const answer = this.unwrap(await this.publicGet(MEXC_PATHS.exchangeInfo));
+    return finishPairs(
+      this.parse(MexcExchangeInfoSchema, answer, "exchangeInfo")
+        .symbols.filter(
+          (s) =>
+            MEXC_ONLINE.has(String(s.status)) &&
+            s.isSpotTradingAllowed !== false &&
+            String(s.tradeSideType ?? "1") !== MEXC_CLOSED_SIDE,
+        )
+        .map((s) => ({
+          base: s.baseAsset,
+          quote: s.quoteAsset,
+          tick: digitsToStep(s.quotePrecision),
+          lot: digitsToStep(s.baseAssetPrecision),
+          minAmount: minimum(s.baseSizePrecision),
+          minNotional: minimum(s.quoteAmountPrecision),
+        })),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -77,6 +77,51 @@ export interface OkxMock {
 const fail = (status: number, code: string, msg: string): MockReply => ({ status, body: { code, msg, data: [] } });
 const CANCEL_FAILED = "Order cancellation failed as the order has been filled, canceled or does not exist.";
 
+/** One SPOT instrument of "Get instruments", in okx's shape. */
+function instrument(base: string, quote: string, state: string, tickSz: string, lotSz: string, minSz: string) {
+  return {
+    instType: "SPOT",
+    instId: `${base}-${quote}`,
+    uly: "",
+    instFamily: "",
+    baseCcy: base,
+    quoteCcy: quote,
+    settleCcy: "",
+    ctValCcy: "",
+    optType: "",
+    stk: "",
+    listTime: "1606468572000",
+    expTime: "",
+    lever: "10",
+    tickSz,
+    lotSz,
+    minSz,
+    ctVal: "",
+    ctMult: "",
+    ctType: "",
+    alias: "",
+    state,
+    ruleType: "normal",
+    maxLmtSz: "9999999999",
+    maxMktSz: "1000000",
+    maxLmtAmt: "20000000",
+    maxMktAmt: "1000000",
+    maxTwapSz: "9999999999",
+    maxIcebergSz: "9999999999",
+    maxTriggerSz: "9999999999",
+    maxStopSz: "1000000",
+  };
+}
+
+/** The SPOT list the mock answers, unsorted: a suspended and a pre-open one, and odd steps. */
+export const OKX_SPOT_INSTRUMENTS = [
+  instrument("ETH", "USDT", "live", "0.01", "0.000001", "0.001"),
+  instrument("BTC", "USDT", "live", "0.1", "0.00000001", "0.00001"),
+  instrument("OLD", "USDT", "suspend", "0.001", "0.01", "1"),
+  instrument("NEW", "USDT", "preopen", "0.0001", "1", "10"),
+  instrument("SHIB", "USDT", "live", "0.000000001", "100", "100000"),
+];
+
 export async function startOkxMock(credentials: { api: string; secret: string; password: string }): Promise<OkxMock> {
   const orders = new OrderStore<OkxMockOrder>(590_000_000_000_000_000n, (o) => o.ordId);
   let errorNext: { sCode: string; sMsg: string } | undefined;
@@ -186,6 +231,8 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
   const ORDER = ["instId", "tdMode", "side", "ordType", "sz"];
   const fake = await startFakeExchange({
     name: "okx",
+    // "Get instruments" is public market data: no key
+    isPublic: (req) => req.path.startsWith("/api/v5/public/"),
     verify,
     envelope: {
       ok: (data) => ({
@@ -261,6 +308,13 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
               idOf: (o) => o.ordId,
             },
           ),
+      },
+      "GET /api/v5/public/instruments": {
+        required: ["instType"],
+        handle: ({ params }) => {
+          if (params.instType !== "SPOT") throw refuse(51000, "Parameter instType error");
+          return OKX_SPOT_INSTRUMENTS;
+        },
       },
       "GET /api/v5/account/balance": {
         handle: () => [{ uTime: String(Date.now()), totalEq: "1500.25", details }],

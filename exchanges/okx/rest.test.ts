@@ -1,6 +1,8 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { placedBefore } from "../../lib/errors.js";
 import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-scenario.js";
+import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import { type OkxMock, startOkxMock } from "./mock.js";
 import { OKX_BASE_URL, OkxAdapter, okxSignedRequest, parseOkxOrder } from "./rest.js";
@@ -231,6 +233,10 @@ describe("okx adapter against a loopback mock", () => {
       "ExchangeId: okx, msg: Transaction failed (51008, Order failed. Insufficient USDT balance in account.)",
     );
     expect(mock.orders.size).toBe(1);
+    // docs/orders.md "Partly placed batches": the error carries the order the exchange did place.
+    const kept = placedBefore(error) ?? [];
+    expect(kept.map((o) => [o.side, o.price])).toEqual([["Buy", "100"]]);
+    expect((await okx.fetchOrder("BTC/USDT", kept[0]!.id)).id).toBe(kept[0]!.id);
   });
 
   it("a partly failed batch cancel resolves to the ids really cancelled; the failed ones are not among them", async () => {
@@ -527,5 +533,45 @@ describe("okx through the built CLI", () => {
       unsupported: ["cancel-all"],
       balances: { USDT: { f: "1200.25", l: "300" } },
     });
+  });
+});
+
+describe("okx pair list (docs/exchange-rules.md#pairs)", () => {
+  let mock: OkxMock;
+  let keyless: OkxAdapter;
+  beforeAll(async () => {
+    mock = await startOkxMock(creds);
+    keyless = new OkxAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+  });
+  afterAll(() => mock.close());
+
+  it("lists the live spot pairs, sorted, with tick, lot and smallest amount, without a key", async () => {
+    const expected = [
+      { pair: "BTC/USDT", tick: "0.1", lot: "0.00000001", minAmount: "0.00001" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.000001", minAmount: "0.001" },
+      { pair: "SHIB/USDT", tick: "0.000000001", lot: "100", minAmount: "100000" },
+    ];
+    expect(await keyless.fetchPairs()).toEqual(expected);
+    const sent = mock.server.requests.at(-1)!;
+    expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/api/v5/public/instruments", "instType=SPOT"]);
+    expect(sent.headers["ok-access-key"]).toBeUndefined();
+    expect(sent.headers["ok-access-sign"]).toBeUndefined();
+    expect(await listExchangePairs("okx", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("an answer in another shape is okx's unexpected answer, a refusal its error", async () => {
+    mock.server.intercept(() => ({
+      body: {
+        code: "0",
+        msg: "",
+        data: [{ instId: "BTC-USDT", baseCcy: "BTC", quoteCcy: "USDT", tickSz: "0.1", state: "live" }],
+      },
+    }));
+    await expect(keyless.fetchPairs()).rejects.toThrow(
+      "Unexpected answer from okx: data[0].lotSz expected text or a number, got nothing",
+    );
+    mock.server.intercept(() => ({ status: 429, body: { code: "50011", msg: "Too Many Requests", data: [] } }));
+    await expect(keyless.fetchPairs()).rejects.toMatchObject({ kind: "rate-limit" });
+    mock.server.intercept(undefined);
   });
 });

@@ -13,12 +13,13 @@ import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
-import { id, num } from "../core/answer.js";
+import { id, num, partlyPlaced } from "../core/answer.js";
+import { finishPairs, minimum, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { OKX_CODES, OKX_ERRORS } from "./info.js";
 
 export { OKX_CODES, OKX_ERRORS };
@@ -34,6 +35,7 @@ export const OKX_PATHS = {
   cancelBatchOrders: "/api/v5/trade/cancel-batch-orders",
   ordersPending: "/api/v5/trade/orders-pending",
   balance: "/api/v5/account/balance",
+  instruments: "/api/v5/public/instruments",
 } as const;
 
 /** okx order object of GET /api/v5/trade/order and orders-pending (the fields we read). */
@@ -67,6 +69,18 @@ const OkxItemSchema = z.object({
 type OkxItemResult = z.output<typeof OkxItemSchema>;
 
 /** {code, msg, data: [...]}; data that is not a list reads as empty. */
+/** One SPOT instrument of GET /api/v5/public/instruments (the fields we read). */
+const OkxInstrumentsSchema = z.array(
+  z.object({
+    instId: z.string(),
+    baseCcy: z.string(),
+    quoteCcy: z.string(),
+    tickSz: stepValue,
+    lotSz: stepValue,
+    minSz: stepValue.optional(),
+    state: z.string(),
+  }),
+);
 const OkxEnvelopeSchema = z.object({ code: num, msg: z.string().optional(), data: z.unknown().optional() });
 
 const OkxBalanceSchema = z.object({
@@ -237,11 +251,21 @@ export class OkxAdapter extends RestAdapter {
         "POST",
         OKX_PATHS.batchOrders,
         orders.map((o) => this.orderRequest(o)),
+        true,
       ),
     );
-    return orders.map((order, i) =>
-      this.placedItem(order, items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i] ?? {}),
-    );
+    const itemOf = (order: OrderToPlace, i: number) => items.find((r) => r.clOrdId === order.clientOrderId) ?? items[i];
+    const failed = items.find((r) => r.sCode !== undefined && !isCode(r.sCode, "0"));
+    if (failed) {
+      // A partly failed batch (code "2") names each item's sCode: those with "0" were placed, and
+      // the failure carries them (docs/orders.md "Partly placed batches").
+      const placed = orders.flatMap((order, i) => {
+        const item = itemOf(order, i);
+        return item && isCode(item.sCode ?? "0", "0") && item.ordId ? [this.placedItem(order, item)] : [];
+      });
+      throw partlyPlaced(this.failure(String(failed.sCode), failed.sMsg ?? ""), placed);
+    }
+    return orders.map((order, i) => this.placedItem(order, itemOf(order, i) ?? {}));
   }
 
   protected async submitCancel(pair: string, id: string): Promise<string> {
@@ -298,6 +322,25 @@ export class OkxAdapter extends RestAdapter {
       if (page.length < 100 || orders.length >= 500) return orders;
       after = page[page.length - 1]?.ordId;
     }
+  }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Get instruments" (instType SPOT), public. Only state live is
+   * kept (not suspend, preopen or test); tick is tickSz, lot lotSz, minSz the smallest amount.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const data = this.unwrap(await this.publicGet(OKX_PATHS.instruments, { instType: "SPOT" }));
+    return finishPairs(
+      this.parse(OkxInstrumentsSchema, data, "data")
+        .filter((i) => i.state === "live")
+        .map((i) => ({
+          base: i.baseCcy,
+          quote: i.quoteCcy,
+          tick: stepText(i.tickSz),
+          lot: stepText(i.lotSz),
+          minAmount: minimum(i.minSz),
+        })),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -36,6 +36,8 @@ export interface PickerState {
   query: string;
   index: number;
   options: PickerItem[];
+  /** pairs: the options are the exchange's own list, and a pair outside it is refused */
+  listed?: boolean;
 }
 
 /**
@@ -159,22 +161,28 @@ export function useDesk(inputs: DeskInputs): DeskState {
 
   const openPicker = async (kind: PickerKind) => {
     let options: PickerItem[];
+    let listed = false;
     if (kind === "exchange") {
       options = EXCHANGE_IDS.map((id) => ({ value: id, label: `${CATALOGUE[id].name} (${id})` }));
     } else if (kind === "account") {
       const listed = (await services.listAccounts?.(session.exchange).catch(() => [])) ?? [];
       options = [...new Set([session.account, ...listed])].map((a) => ({ value: a, label: a }));
     } else {
-      const listed = (await services.listPairs?.(session.exchange).catch(() => [])) ?? [];
-      // docs/tui.md "Keys": only the exchange's pairs; paper's list is the whole of what it trades
-      options = (
-        session.exchange === "paper" && listed.length > 0 ? listed : [...new Set([session.pair, ...listed])]
-      ).map((p) => ({ value: p, label: p }));
+      const choices = await services.listPairs?.(session.exchange).catch(() => undefined);
+      const pairs = choices?.pairs ?? [];
+      // docs/tui.md "Keys": only the exchange's pairs when it lists them (paper's list is the whole
+      // of what it trades); without its list, the current pair and common ones, any pair typed
+      listed = choices?.listed === true && pairs.length > 0;
+      options = (listed ? pairs : [...new Set([session.pair, ...pairs])]).map((p) => ({ value: p, label: p }));
+      if (choices && !choices.listed && CATALOGUE[session.exchange].needsApiKey) {
+        toast("info", `${CATALOGUE[session.exchange].name}'s pair list could not be read: type any pair`);
+      }
     }
     const current = kind === "exchange" ? session.exchange : kind === "account" ? session.account : session.pair;
     setPicker({
       kind,
       query: "",
+      ...(listed ? { listed } : {}),
       index: Math.max(
         0,
         options.findIndex((o) => o.value === current),
@@ -195,8 +203,15 @@ export function useDesk(inputs: DeskInputs): DeskState {
       } else {
         const pair = normalizePair(value, session.exchange);
         const offered = pickerRef.current?.options ?? [];
-        if (session.exchange === "paper" && offered.length > 0 && !offered.some((o) => o.value === pair))
-          return toast("error", `Paper trades ${offered.map((o) => o.value).join(", ")}: not ${pair}`);
+        if (pickerRef.current?.listed && !offered.some((o) => o.value === pair)) {
+          const name = CATALOGUE[session.exchange].name;
+          return toast(
+            "error",
+            CATALOGUE[session.exchange].needsApiKey
+              ? `${name} does not list ${pair}: pick one of its ${offered.length} pairs`
+              : `Paper trades ${offered.map((o) => o.value).join(", ")}: not ${pair}`,
+          );
+        }
         if (pair !== session.pair) {
           setSelection(undefined);
           dispatch({ type: "clear" });

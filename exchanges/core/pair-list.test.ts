@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { parseAnswer } from "./answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepDecimals, stepText, stepValue } from "./pair-list.js";
+
+describe("reading a venue's pair list (docs/exchange-rules.md#pairs)", () => {
+  it("reads a precision in digits n as 10^-n", () => {
+    expect(digitsToStep(0)).toBe("1");
+    expect(digitsToStep("2")).toBe("0.01");
+    expect(digitsToStep(8)).toBe("0.00000001");
+    expect(digitsToStep(" 10 ")).toBe("0.0000000001");
+  });
+
+  it("reads a step exactly, a JSON number with an exponent included", () => {
+    expect(stepText(1e-8)).toBe("0.00000001");
+    expect(stepText("1e-8")).toBe("0.00000001");
+    expect(stepText(" 0.000100 ")).toBe("0.0001");
+    expect(stepText(0.1)).toBe("0.1");
+  });
+
+  it("keeps a minimum only above zero", () => {
+    expect(minimum("0")).toBeUndefined();
+    expect(minimum(0)).toBeUndefined();
+    expect(minimum(null)).toBeUndefined();
+    expect(minimum("")).toBeUndefined();
+    expect(minimum("5.00")).toBe("5");
+  });
+
+  it("counts a step's decimals", () => {
+    expect(stepDecimals("1")).toBe(0);
+    expect(stepDecimals("0.01")).toBe(2);
+    expect(stepDecimals("0.5")).toBe(1);
+    expect(stepDecimals("0.00000001")).toBe(8);
+    expect(stepDecimals("10")).toBe(0);
+  });
+
+  it("refuses a step or a precision in another shape, naming the field", () => {
+    expect(() => parseAnswer("okx", stepValue, "0.0x1", "tickSz")).toThrow(
+      'Unexpected answer from okx: tickSz expected a decimal number, got "0.0x1"',
+    );
+    expect(() => parseAnswer("okx", stepValue, -1, "tickSz")).toThrow("Unexpected answer from okx: tickSz");
+    expect(() => parseAnswer("gate", precisionDigits, "31", "precision")).toThrow(
+      "Unexpected answer from gate: precision",
+    );
+    expect(() => parseAnswer("gate", precisionDigits, 2.5, "precision")).toThrow(
+      "Unexpected answer from gate: precision",
+    );
+    expect(parseAnswer("gate", precisionDigits, "12", "precision")).toBe("12");
+  });
+
+  it("finishes a list: upper case BTC/USDT, sorted, one row per pair, untradeable rows left out", () => {
+    const row = { tick: "0.01", lot: "0.001" };
+    expect(
+      finishPairs([
+        { base: "eth", quote: "usdt", ...row, minAmount: "0.01" },
+        { base: "BTC", quote: "USDT", ...row, minNotional: "5" },
+        { base: "ETH", quote: "USDT", tick: "0.1", lot: "1" },
+        { base: "1000SATS", quote: "USDT", ...row },
+        { base: "BAD-NAME", quote: "USDT", ...row },
+        { base: "", quote: "USDT", ...row },
+        { base: "ZERO", quote: "USDT", tick: "0", lot: "1" },
+        { base: "ETH", quote: "BTC", ...row },
+      ]),
+    ).toEqual([
+      { pair: "1000SATS/USDT", ...row },
+      { pair: "BTC/USDT", ...row, minNotional: "5" },
+      { pair: "ETH/BTC", ...row },
+      { pair: "ETH/USDT", ...row, minAmount: "0.01" },
+    ]);
+  });
+});
