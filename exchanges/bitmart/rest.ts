@@ -333,8 +333,7 @@ export class BitmartAdapter extends RestAdapter {
 
   /** docs/exchange-rules.md#pairs: the public trading pair details, sent without a key or signature. */
   async fetchPairs(): Promise<PairSpec[]> {
-    const request = { method: "GET" as const, path: BITMART_PATHS.symbolsDetails, query: "", body: "", headers: {} };
-    return parseBitmartPairs(this.unwrap(await this.sendJson(request)));
+    return parseBitmartPairs(this.unwrap(await this.publicGet(BITMART_PATHS.symbolsDetails)));
   }
 }
 

@@ -242,8 +242,7 @@ export class BitrueAdapter extends RestAdapter {
 
   /** docs/exchange-rules.md#pairs: the public exchange information, sent without key or signature. */
   async fetchPairs(): Promise<PairSpec[]> {
-    const request = { method: "GET" as const, path: BITRUE_PATHS.exchangeInfo, query: "", body: "", headers: {} };
-    return parseBitruePairs(this.unwrap(await this.sendJson(request)));
+    return parseBitruePairs(this.unwrap(await this.publicGet(BITRUE_PATHS.exchangeInfo)));
   }
 }
 

@@ -380,8 +380,7 @@ export class HtxAdapter extends RestAdapter {
 
   /** docs/exchange-rules.md#pairs: the public symbol list, unsigned (no key needed). */
   async fetchPairs(): Promise<PairSpec[]> {
-    const request = { method: "GET" as const, path: HTX_PATHS.symbols, query: "", body: "", headers: {} };
-    return parseHtxPairs(this.unwrap(await this.sendJson(request)));
+    return parseHtxPairs(this.unwrap(await this.publicGet(HTX_PATHS.symbols)));
   }
 }
 

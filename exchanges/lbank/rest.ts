@@ -325,8 +325,7 @@ export class LbankAdapter extends RestAdapter {
 
   /** docs/exchange-rules.md#pairs: the public accuracy list (market data: a GET without key or signature). */
   async fetchPairs(): Promise<PairSpec[]> {
-    const request = { method: "GET" as const, path: LBANK_PATHS.accuracy, query: "", body: "", headers: {} };
-    return parseLbankPairs(this.unwrap(await this.sendJson(request)));
+    return parseLbankPairs(this.unwrap(await this.publicGet(LBANK_PATHS.accuracy)));
   }
 }
 

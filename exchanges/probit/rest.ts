@@ -347,8 +347,7 @@ export class ProbitAdapter extends RestAdapter {
 
   /** docs/exchange-rules.md#pairs: the public market list, sent without a bearer token (no key needed). */
   async fetchPairs(): Promise<PairSpec[]> {
-    const request = { method: "GET" as const, path: PROBIT_PATHS.market, query: "", body: "", headers: {} };
-    return parseProbitPairs(this.unwrap(await this.sendJson(request)));
+    return parseProbitPairs(this.unwrap(await this.publicGet(PROBIT_PATHS.market)));
   }
 }
 

@@ -291,8 +291,7 @@ export class XtAdapter extends RestAdapter {
 
   /** docs/exchange-rules.md#pairs: the public symbol list; a path under /public is not signed. */
   async fetchPairs(): Promise<PairSpec[]> {
-    const request = { method: "GET" as const, path: XT_PATHS.symbols, query: "", body: "", headers: {} };
-    return parseXtPairs(this.unwrap(await this.sendJson(request)));
+    return parseXtPairs(this.unwrap(await this.publicGet(XT_PATHS.symbols)));
   }
 }
 
