@@ -50,6 +50,75 @@ export interface BitmartMock {
   close(): Promise<void>;
 }
 
+/**
+ * GET /spot/v1/symbols/details's data as BitMart documents it: three symbols trading (one with an
+ * odd precision and whole-unit quantities), one pre-trade (not open yet).
+ */
+export const BITMART_MOCK_SYMBOLS = {
+  symbols: [
+    {
+      symbol: "GXC_BTC",
+      symbol_id: 1024,
+      base_currency: "GXC",
+      quote_currency: "BTC",
+      quote_increment: "1.00000000",
+      base_min_size: "1.00000000",
+      base_max_size: "10000000.00000000",
+      price_min_precision: 6,
+      price_max_precision: 8,
+      expiration: "NA",
+      min_buy_amount: "0.00010000",
+      min_sell_amount: "0.00010000",
+      trade_status: "trading",
+    },
+    {
+      symbol: "BTC_USDT",
+      symbol_id: 53,
+      base_currency: "BTC",
+      quote_currency: "USDT",
+      quote_increment: "0.00001",
+      base_min_size: "0.000010000000000000000000000000",
+      base_max_size: "100000000.000000000000000000000000000000",
+      price_min_precision: -1,
+      price_max_precision: 2,
+      expiration: "NA",
+      min_buy_amount: "5.000000000000000000000000000000",
+      min_sell_amount: "5.000000000000000000000000000000",
+      trade_status: "trading",
+    },
+    {
+      symbol: "BMX_ETH",
+      symbol_id: 2001,
+      base_currency: "BMX",
+      quote_currency: "ETH",
+      quote_increment: "0.1",
+      base_min_size: "0.1",
+      base_max_size: "1000000",
+      price_min_precision: 5,
+      price_max_precision: 9,
+      expiration: "NA",
+      min_buy_amount: "0.001",
+      min_sell_amount: "0.002",
+      trade_status: "trading",
+    },
+    {
+      symbol: "NEWT_USDT",
+      symbol_id: 3001,
+      base_currency: "NEWT",
+      quote_currency: "USDT",
+      quote_increment: "0.01",
+      base_min_size: "0.01",
+      base_max_size: "1000000",
+      price_min_precision: 2,
+      price_max_precision: 4,
+      expiration: "NA",
+      min_buy_amount: "5",
+      min_sell_amount: "5",
+      trade_status: "pre-trade",
+    },
+  ],
+};
+
 export const BITMART_KEY = "80618e45710812162b04892c7ee5ead4a3cc3e56";
 export const BITMART_SECRET = "6c6c98544461bbe71db2bca4c6d7fd0021e0ba9efc215f9c6ad41852df9d9df9";
 export const BITMART_MEMO = "test001";
@@ -162,6 +231,8 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
   const fake = await startFakeExchange({
     name: "bitmart",
     verify,
+    // public market data: no X-BM-KEY (docs/exchange-rules.md#pairs)
+    isPublic: (req) => req.method === "GET" && req.path === "/spot/v1/symbols/details",
     envelope: {
       ok: (data) => ({ body: { code: 1000, message: "OK", trace: trace(), data } }),
       error: (e) => error(e.status ?? 400, Number(e.code), e.msg),
@@ -179,6 +250,7 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
       return { code, msg };
     },
     routes: {
+      "GET /spot/v1/symbols/details": { handle: () => BITMART_MOCK_SYMBOLS },
       "POST /spot/v2/submit_order": {
         required: ["symbol", ...ORDER],
         create: true,

@@ -4,7 +4,14 @@ import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cl
 import { runCli } from "../../test/exchanges/run-cli.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { BITMART_KEY, BITMART_MEMO, BITMART_SECRET, type BitmartMock, startBitmartMock } from "./mock.js";
+import {
+  BITMART_KEY,
+  BITMART_MEMO,
+  BITMART_MOCK_SYMBOLS,
+  BITMART_SECRET,
+  type BitmartMock,
+  startBitmartMock,
+} from "./mock.js";
 import { BitmartAdapter, bitmartSignedRequest, parseBitmartBalances, parseBitmartOrder } from "./rest.js";
 
 const credentials = { api: BITMART_KEY, secret: BITMART_SECRET, password: BITMART_MEMO };
@@ -542,5 +549,48 @@ describe("bitmart off the happy path (issue 25)", () => {
       "POST /spot/v4/query/client-order",
       "POST /spot/v2/submit_order",
     ]);
+  });
+});
+
+describe("bitmart fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new BitmartAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+
+  it("lists the pairs trading, sorted: tick from price_max_precision, lot quote_increment, the minimums", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BMX/ETH", tick: "0.000000001", lot: "0.1", minAmount: "0.1", minNotional: "0.002" },
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.00001", minAmount: "0.00001", minNotional: "5" },
+      { pair: "GXC/BTC", tick: "0.00000001", lot: "1", minAmount: "1", minNotional: "0.0001" },
+    ]);
+    // one call to the documented path on the base URL given, without key or signature
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+      "GET /spot/v1/symbols/details?",
+    ]);
+    expect(mock.server.requests[0]!.headers["x-bm-key"]).toBeUndefined();
+  });
+
+  it("leaves out a pair in pre-trade", async () => {
+    const listed = (await new BitmartAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    expect(BITMART_MOCK_SYMBOLS.symbols.find((s) => s.trade_status === "pre-trade")?.symbol).toBe("NEWT_USDT");
+    expect(listed).not.toContain("NEWT/USDT");
+  });
+
+  it("names the field of a malformed answer", async () => {
+    const [first] = BITMART_MOCK_SYMBOLS.symbols;
+    mock.server.intercept((req) =>
+      req.path === "/spot/v1/symbols/details"
+        ? {
+            body: {
+              code: 1000,
+              message: "OK",
+              trace: "t",
+              data: { symbols: [{ ...first, price_max_precision: null }] },
+            },
+          }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      "Unexpected answer from bitmart: data.symbols[0].price_max_precision expected text or a number, got null",
+    );
   });
 });

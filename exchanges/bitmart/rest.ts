@@ -1,16 +1,17 @@
 import { z } from "zod";
-import { toDecimalString } from "../../lib/decimal.js";
+import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BITMART_CODE, BITMART_ERRORS } from "./info.js";
 
 export { BITMART_CODE, BITMART_ERRORS };
@@ -39,6 +40,7 @@ export const BITMART_PATHS = {
   queryClientOrder: "/spot/v4/query/client-order",
   openOrders: "/spot/v4/query/open-orders",
   wallet: "/account/v1/wallet",
+  symbolsDetails: "/spot/v1/symbols/details",
 } as const;
 
 type Params = Record<string, unknown>;
@@ -123,6 +125,50 @@ export function parseBitmartBalances(data: unknown): Balances {
     data,
   );
   return collectBalances((wallet ?? []).map((w) => ({ currency: w.currency, free: w.available, locked: w.frozen })));
+}
+
+/**
+ * GET /spot/v1/symbols/details: data.symbols, each with trade_status (trading, or pre-trade before
+ * it opens), price_max_precision (the price's decimal places), quote_increment ("the minimum order
+ * quantity is also the minimum order quantity increment"), base_min_size (the minimum order
+ * quantity) and min_buy_amount / min_sell_amount (the minimum order amount, in the quote currency).
+ */
+const BitmartSymbolsSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      base_currency: z.string(),
+      quote_currency: z.string(),
+      quote_increment: stepValue,
+      base_min_size: stepValue.optional(),
+      price_max_precision: precisionDigits,
+      min_buy_amount: stepValue.optional(),
+      min_sell_amount: stepValue.optional(),
+      trade_status: z.string(),
+    }),
+  ),
+});
+
+/** The larger of the two minimum amounts: an order of either side passes it. */
+function largerOf(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return a ?? b;
+  return new Decimal(a).isGreaterThanOrEqualTo(b) ? a : b;
+}
+
+/** docs/exchange-rules.md#pairs: the pairs trading now; tick 10^-price_max_precision, lot quote_increment. */
+export function parseBitmartPairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("bitmart", BitmartSymbolsSchema, raw, "data")
+      .symbols.filter((s) => s.trade_status === "trading")
+      .map((s) => ({
+        base: s.base_currency,
+        quote: s.quote_currency,
+        tick: digitsToStep(s.price_max_precision),
+        lot: stepText(s.quote_increment),
+        minAmount: minimum(s.base_min_size),
+        minNotional: largerOf(minimum(s.min_buy_amount), minimum(s.min_sell_amount)),
+      })),
+  );
 }
 
 export class BitmartAdapter extends RestAdapter {
@@ -283,6 +329,11 @@ export class BitmartAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     return parseBitmartBalances((await this.call("GET", BITMART_PATHS.wallet)) ?? {});
+  }
+
+  /** docs/exchange-rules.md#pairs: the public trading pair details, sent without a key or signature. */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseBitmartPairs(this.unwrap(await this.publicGet(BITMART_PATHS.symbolsDetails)));
   }
 }
 

@@ -48,6 +48,93 @@ export interface BitrueMock {
   close(): Promise<void>;
 }
 
+/**
+ * GET /api/v1/exchangeInfo as Bitrue documents it: ETHBTC with step filters and MIN_NOTIONAL, two
+ * TRADING symbols whose filters write the steps as digits (priceScale, volumeScale) and the minimum
+ * value as minVal, one with a 10-digit price and whole-unit amounts, and one HALT symbol.
+ */
+export const BITRUE_MOCK_EXCHANGE_INFO = {
+  timezone: "UTC",
+  serverTime: 1508631584636,
+  rateLimits: [
+    { rateLimitType: "REQUESTS_WEIGHT", interval: "MINUTE", limit: 1200 },
+    { rateLimitType: "ORDERS", interval: "SECOND", limit: 10 },
+    { rateLimitType: "ORDERS", interval: "DAY", limit: 100000 },
+  ],
+  exchangeFilters: [],
+  symbols: [
+    {
+      symbol: "ETHBTC",
+      status: "TRADING",
+      baseAsset: "ETH",
+      baseAssetPrecision: 8,
+      quoteAsset: "BTC",
+      quotePrecision: 8,
+      orderTypes: ["LIMIT", "MARKET"],
+      icebergAllowed: false,
+      filters: [
+        { filterType: "PRICE_FILTER", minPrice: "0.00000100", maxPrice: "100000.00000000", tickSize: "0.00000100" },
+        { filterType: "LOT_SIZE", minQty: "0.00100000", maxQty: "100000.00000000", stepSize: "0.00100000" },
+        { filterType: "MIN_NOTIONAL", minNotional: "0.00100000" },
+      ],
+    },
+    {
+      symbol: "xrpusdt",
+      status: "TRADING",
+      baseAsset: "xrp",
+      baseAssetPrecision: 1,
+      quoteAsset: "usdt",
+      quotePrecision: 5,
+      orderTypes: ["MARKET", "LIMIT"],
+      icebergAllowed: false,
+      filters: [
+        { filterType: "PRICE_FILTER", minPrice: "0.00010", maxPrice: "100.00000", priceScale: 5 },
+        { filterType: "LOT_SIZE", minQty: "0.1", minVal: "5.0", maxQty: "2000000.0", volumeScale: 1 },
+      ],
+    },
+    {
+      symbol: "shibusdt",
+      status: "TRADING",
+      baseAsset: "shib",
+      baseAssetPrecision: 0,
+      quoteAsset: "usdt",
+      quotePrecision: 10,
+      orderTypes: ["MARKET", "LIMIT"],
+      icebergAllowed: false,
+      filters: [
+        { filterType: "PRICE_FILTER", minPrice: "0.0000000001", maxPrice: "1.0000000000", priceScale: 10 },
+        { filterType: "LOT_SIZE", minQty: "1000", minVal: "1.0", maxQty: "100000000000", volumeScale: 0 },
+      ],
+    },
+    {
+      symbol: "lunausdt",
+      status: "HALT",
+      baseAsset: "luna",
+      baseAssetPrecision: 2,
+      quoteAsset: "usdt",
+      quotePrecision: 4,
+      orderTypes: ["MARKET", "LIMIT"],
+      icebergAllowed: false,
+      filters: [
+        { filterType: "PRICE_FILTER", minPrice: "0.0001", maxPrice: "1000.0000", priceScale: 4 },
+        { filterType: "LOT_SIZE", minQty: "0.01", minVal: "1.0", maxQty: "1000000.00", volumeScale: 2 },
+      ],
+    },
+  ],
+  coins: [
+    {
+      coin: "btr",
+      coinFulName: "Bitrue Coin",
+      enableWithdraw: true,
+      enableDeposit: true,
+      chains: ["ERC20", "BEP20"],
+      withdrawFee: "161.0",
+      minWithdraw: "1961.067474",
+      maxWithdraw: "88888888",
+    },
+  ],
+};
+
 export const BITRUE_KEY = "vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A";
 export const BITRUE_SECRET = "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j";
 
@@ -90,6 +177,8 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
   const fake = await startFakeExchange({
     name: "bitrue",
     verify,
+    // general endpoints: no key, no signature (docs/exchange-rules.md#pairs)
+    isPublic: (req) => req.method === "GET" && req.path === "/api/v1/exchangeInfo",
     envelope: {
       ok: (data) => ({ body: text(data) }),
       error: (e) => error(e.status ?? 400, Number(e.code), e.msg),
@@ -102,6 +191,7 @@ export async function startBitrueMock(options: { now?: () => number } = {}): Pro
     }),
     missing: () => ({ code: -1102, msg: "Mandatory parameter is missing or illegal.", status: 412 }),
     routes: {
+      "GET /api/v1/exchangeInfo": { handle: () => BITRUE_MOCK_EXCHANGE_INFO },
       "POST /api/v1/order": {
         required: ORDER,
         create: true,

@@ -302,6 +302,51 @@ describe("bitrue through the built CLI", () => {
   });
 });
 
+import { BITRUE_MOCK_EXCHANGE_INFO } from "./mock.js";
+
+describe("bitrue fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new BitrueAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+  type Info = { symbols: { filters: Record<string, unknown>[] }[] };
+  const info = () => JSON.parse(JSON.stringify(BITRUE_MOCK_EXCHANGE_INFO)) as Info;
+
+  it("lists the TRADING symbols sorted, with steps from tickSize/stepSize or priceScale/volumeScale", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "ETH/BTC", tick: "0.000001", lot: "0.001", minAmount: "0.001", minNotional: "0.001" },
+      { pair: "SHIB/USDT", tick: "0.0000000001", lot: "1", minAmount: "1000", minNotional: "1" },
+      { pair: "XRP/USDT", tick: "0.00001", lot: "0.1", minAmount: "0.1", minNotional: "5" },
+    ]);
+    // one call to the documented path on the base URL given, without key or signature
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /api/v1/exchangeInfo?"]);
+    expect(mock.server.requests[0]!.headers["x-mbx-apikey"]).toBeUndefined();
+  });
+
+  it("leaves out a HALT symbol", async () => {
+    const listed = (await new BitrueAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    expect(BITRUE_MOCK_EXCHANGE_INFO.symbols.find((s) => s.status === "HALT")?.symbol).toBe("lunausdt");
+    expect(listed).not.toContain("LUNA/USDT");
+  });
+
+  it("names the field of a malformed answer", async () => {
+    const bad = info();
+    bad.symbols[1]!.filters[0]!.priceScale = "five";
+    mock.server.intercept((req) => (req.path === "/api/v1/exchangeInfo" ? { body: bad } : undefined));
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      'Unexpected answer from bitrue: symbols[1].filters[0].priceScale expected a number of digits, got "five"',
+    );
+  });
+
+  it("names the filter a TRADING symbol lacks its step in", async () => {
+    const bad = info();
+    bad.symbols[2]!.filters = bad.symbols[2]!.filters.filter((f) => f.filterType !== "LOT_SIZE");
+    mock.server.intercept((req) => (req.path === "/api/v1/exchangeInfo" ? { body: bad } : undefined));
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      "Unexpected answer from bitrue: symbols[2].filters expected LOT_SIZE stepSize or volumeScale",
+    );
+  });
+});
+
 describe("bitrue off the happy path (issue 25)", () => {
   const order = { pair: "BTC/USDT", side: "Buy" as const, amount: "1", price: "2" };
 

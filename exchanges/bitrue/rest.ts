@@ -7,11 +7,12 @@ import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { assertSupported } from "../core/limits.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isSuccessCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BITRUE_CODE, BITRUE_ERRORS } from "./info.js";
 
 export { BITRUE_CODE, BITRUE_ERRORS };
@@ -41,6 +42,7 @@ export const BITRUE_PATHS = {
   openOrders: "/api/v1/openOrders",
   allOrders: "/api/v1/allOrders",
   account: "/api/v1/account",
+  exchangeInfo: "/api/v1/exchangeInfo",
 } as const;
 
 type Params = Record<string, string | number | undefined>;
@@ -237,8 +239,73 @@ export class BitrueAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseBitrueBalances(await this.call("GET", BITRUE_PATHS.account));
   }
+
+  /** docs/exchange-rules.md#pairs: the public exchange information, sent without key or signature. */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseBitruePairs(this.unwrap(await this.publicGet(BITRUE_PATHS.exchangeInfo)));
+  }
 }
 
 export function createBitrueExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new BitrueAdapter(credentials, options);
+}
+
+/**
+ * GET /api/v1/exchangeInfo's symbols: status TRADING (or HALT), base and quote asset, and filters:
+ * PRICE_FILTER (minPrice, maxPrice, tickSize), LOT_SIZE (minQty, maxQty, stepSize), MIN_NOTIONAL
+ * (minNotional). Bitrue's answers also write the steps as digits, PRICE_FILTER priceScale and
+ * LOT_SIZE volumeScale, and the minimum value as LOT_SIZE minVal: a step is read from either.
+ */
+const BitrueExchangeInfoSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      status: z.string(),
+      baseAsset: z.string(),
+      quoteAsset: z.string(),
+      filters: z.array(
+        z.object({
+          filterType: z.string(),
+          tickSize: stepValue.optional(),
+          priceScale: precisionDigits.optional(),
+          stepSize: stepValue.optional(),
+          volumeScale: precisionDigits.optional(),
+          minQty: stepValue.optional(),
+          minVal: stepValue.optional(),
+          minNotional: stepValue.optional(),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** docs/exchange-rules.md#pairs: the TRADING symbols with the steps of their price and lot filters. */
+export function parseBitruePairs(raw: unknown): PairSpec[] {
+  const info = parseAnswer("bitrue", BitrueExchangeInfoSchema, raw);
+  return finishPairs(
+    info.symbols.flatMap((s, i) => {
+      if (s.status !== "TRADING") return [];
+      const filter = (type: string) => s.filters.find((f) => f.filterType === type);
+      const price = filter("PRICE_FILTER");
+      const lot = filter("LOT_SIZE");
+      const tick = price?.tickSize ?? (price?.priceScale !== undefined ? digitsToStep(price.priceScale) : undefined);
+      const size = lot?.stepSize ?? (lot?.volumeScale !== undefined ? digitsToStep(lot.volumeScale) : undefined);
+      if (tick === undefined || size === undefined) {
+        const missing = tick === undefined ? "PRICE_FILTER tickSize or priceScale" : "LOT_SIZE stepSize or volumeScale";
+        throw new ExchangeError("bitrue", `Unexpected answer from bitrue: symbols[${i}].filters expected ${missing}`, {
+          kind: "invalid-order",
+        });
+      }
+      return [
+        {
+          base: s.baseAsset,
+          quote: s.quoteAsset,
+          tick: stepText(tick),
+          lot: stepText(size),
+          minAmount: minimum(lot?.minQty),
+          minNotional: minimum(filter("MIN_NOTIONAL")?.minNotional ?? lot?.minVal),
+        },
+      ];
+    }),
+  );
 }

@@ -81,6 +81,16 @@ export const BITTEAM_PAIRS = [
   { id: 2, name: "eth_usdt", baseStep: 8, quoteStep: 6 },
 ];
 
+/**
+ * Pairs the list also answers that no order of the mock trades: one inactive (delisted), one
+ * with a 10-digit price and whole-unit amounts, and one whose name is no base_quote.
+ */
+export const BITTEAM_MORE_PAIRS = [
+  { id: 40, name: "shib_usdt", baseStep: 0, quoteStep: 10, active: true, status: 1 },
+  { id: 31, name: "old_usdt", baseStep: 2, quoteStep: 4, active: false, status: 0 },
+  { id: 45, name: "usdt_trc20_usdt", baseStep: 2, quoteStep: 4, active: true, status: 1 },
+];
+
 /** A refusal in the shape of BIT.TEAM's request validator (no ok/code envelope). */
 const invalidInput = (message: string, key: string, type: string) =>
   new FakeRefusal({ code: 400, msg: message, status: 400, extra: { validator: { path: [key], type } } });
@@ -188,12 +198,10 @@ export async function startBitteamMock(options: { now?: () => number } = {}): Pr
     routes: {
       "GET /trade/api/ccxt/pairs": {
         handle: () => ({
-          count: BITTEAM_PAIRS.length,
-          pairs: BITTEAM_PAIRS.map((p) => ({
+          count: BITTEAM_PAIRS.length + BITTEAM_MORE_PAIRS.length,
+          pairs: [...BITTEAM_PAIRS.map((p) => ({ ...p, active: true, status: 1 })), ...BITTEAM_MORE_PAIRS].map((p) => ({
             ...p,
             fullName: p.name.replace("_", " ").toUpperCase(),
-            active: true,
-            status: 1,
           })),
         }),
       },

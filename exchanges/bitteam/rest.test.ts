@@ -374,6 +374,42 @@ describe("bitteam through the built CLI", () => {
   });
 });
 
+import { BITTEAM_MORE_PAIRS } from "./mock.js";
+
+describe("bitteam fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new BitteamAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+
+  it("lists the active pairs sorted, tick 10^-quoteStep and lot 10^-baseStep, from the public pairs list", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "0.000001", lot: "0.00000001" },
+      { pair: "ETH/USDT", tick: "0.000001", lot: "0.00000001" },
+      { pair: "SHIB/USDT", tick: "0.0000000001", lot: "1" },
+    ]);
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /trade/api/ccxt/pairs?"]);
+    expect(mock.server.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("leaves out an inactive pair and a name that is no base_quote", async () => {
+    const listed = (await new BitteamAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    expect(BITTEAM_MORE_PAIRS.map((p) => `${p.name} ${p.active}`)).toEqual(
+      expect.arrayContaining(["old_usdt false", "usdt_trc20_usdt true"]),
+    );
+    expect(listed).toEqual(["BTC/USDT", "ETH/USDT", "SHIB/USDT"]);
+  });
+
+  it("names the field of a malformed answer", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/trade/api/ccxt/pairs"
+        ? { body: { ok: true, result: { count: 1, pairs: [{ id: 2, name: "eth_usdt", active: true, baseStep: 8 }] } } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      "Unexpected answer from bitteam: result.pairs[0].quoteStep expected text or a number, got nothing",
+    );
+  });
+});
+
 describe("bitteam off the happy path (issue 25)", () => {
   it("reads ok true with a code other than 0 as a failure, the message from message or msg, else the HTTP status", async () => {
     mock.fake.replyNext({

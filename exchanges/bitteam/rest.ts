@@ -6,10 +6,11 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { digitsToStep, finishPairs, precisionDigits } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
-import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { BITTEAM_CODE, BITTEAM_ERRORS, BITTEAM_INFO } from "./info.js";
 
 export { BITTEAM_CODE, BITTEAM_ERRORS };
@@ -322,8 +323,41 @@ export class BitteamAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseBitteamBalances(await this.call("GET", BITTEAM_PATHS.balance));
   }
+
+  /** docs/exchange-rules.md#pairs: the public pairs list (the one the pair ids come from), without Authorization. */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseBitteamPairs(await this.call("GET", BITTEAM_PATHS.pairs, {}, false));
+  }
 }
 
 export function createBitteamExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new BitteamAdapter(credentials, options);
+}
+
+/**
+ * GET /trade/api/ccxt/pairs' result.pairs: `name` base_quote, `active` (false: not trading),
+ * `baseStep` the amount's decimal places and `quoteStep` the price's.
+ */
+const BitteamPairListSchema = z.object({
+  pairs: z.array(
+    z.object({
+      name: z.string(),
+      active: z.boolean(),
+      baseStep: precisionDigits,
+      quoteStep: precisionDigits,
+    }),
+  ),
+});
+
+/** docs/exchange-rules.md#pairs: the active pairs; tick 10^-quoteStep, lot 10^-baseStep. */
+export function parseBitteamPairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("bitteam", BitteamPairListSchema, raw, "result")
+      .pairs.filter((p) => p.active)
+      .map((p) => {
+        // a name other than base_quote is no pair we can write: finishPairs leaves it out
+        const [base = "", quote = "", ...more] = p.name.split("_");
+        return { base: more.length ? "" : base, quote, tick: digitsToStep(p.quoteStep), lot: digitsToStep(p.baseStep) };
+      }),
+  );
 }

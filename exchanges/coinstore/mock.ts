@@ -58,6 +58,78 @@ export interface CoinstoreMock {
   close(): Promise<void>;
 }
 
+/**
+ * "Currency & spot information" (POST /api/v2/public/config/spot/symbols) as Coinstore documents
+ * it: three symbols open to trade (one with whole-unit prices, one with 10-digit prices and
+ * whole-unit amounts) and one closed to trade. The request's symbolCodes / symbolIds filter it.
+ */
+export const COINSTORE_MOCK_SYMBOLS = [
+  {
+    symbolId: 1,
+    symbolCode: "BTCUSDT",
+    tradeCurrencyCode: "btc",
+    quoteCurrencyCode: "usdt",
+    openTrade: true,
+    onLineTime: 1609813531019,
+    tickSz: 0,
+    lotSz: 4,
+    minLmtPr: "0.0002",
+    minLmtSz: "0.2",
+    minMktVa: "0.1",
+    minMktSz: "0.1",
+    makerFee: "0.006",
+    takerFee: "0.003",
+  },
+  {
+    symbolId: 7,
+    symbolCode: "ETHUSDT",
+    tradeCurrencyCode: "eth",
+    quoteCurrencyCode: "usdt",
+    openTrade: true,
+    onLineTime: 1609813531019,
+    tickSz: 2,
+    lotSz: 5,
+    minLmtPr: "0.01",
+    minLmtSz: "0.001",
+    minMktVa: "5",
+    minMktSz: "0.001",
+    makerFee: "0.002",
+    takerFee: "0.002",
+  },
+  {
+    symbolId: 42,
+    symbolCode: "SHIBUSDT",
+    tradeCurrencyCode: "shib",
+    quoteCurrencyCode: "usdt",
+    openTrade: true,
+    onLineTime: 1620000000000,
+    tickSz: 10,
+    lotSz: 0,
+    minLmtPr: "0.0000000001",
+    minLmtSz: "100000",
+    minMktVa: "1",
+    minMktSz: "100000",
+    makerFee: "0.002",
+    takerFee: "0.002",
+  },
+  {
+    symbolId: 50,
+    symbolCode: "OLDUSDT",
+    tradeCurrencyCode: "old",
+    quoteCurrencyCode: "usdt",
+    openTrade: false,
+    onLineTime: 1600000000000,
+    tickSz: 4,
+    lotSz: 2,
+    minLmtPr: "0.0001",
+    minLmtSz: "1",
+    minMktVa: "1",
+    minMktSz: "1",
+    makerFee: "0.002",
+    takerFee: "0.002",
+  },
+];
+
 export const COINSTORE_KEY = "coinstore-test-key";
 export const COINSTORE_SECRET = "coinstore-test-secret";
 export const COINSTORE_WINDOW_MS = 30_000;
@@ -131,6 +203,8 @@ export async function startCoinstoreMock(options: { now?: () => number } = {}): 
   const fake = await startFakeExchange({
     name: "coinstore",
     verify,
+    // public configuration: no key, no signature (docs/exchange-rules.md#pairs)
+    isPublic: (req) => req.path.startsWith("/api/v2/public/"),
     envelope: {
       ok: (data) => ({ body: text(data) }),
       error: (e) => error(e.status ?? 400, Number(e.code), e.msg),
@@ -138,6 +212,14 @@ export async function startCoinstoreMock(options: { now?: () => number } = {}): 
     rateLimited: () => ({ ...error(429, 429, "Too Many Requests"), headers: { "retry-after": "2" } }),
     missing: (name) => ({ code: 400, msg: `${name.replace(/^orders\[\]\./, "")} is required`, status: 400 }),
     routes: {
+      "POST /api/v2/public/config/spot/symbols": {
+        handle: ({ params: b }) => {
+          const codes = Array.isArray(b.symbolCodes) ? (b.symbolCodes as string[]) : [];
+          const ids = Array.isArray(b.symbolIds) ? (b.symbolIds as number[]) : [];
+          if (codes.length === 0 && ids.length === 0) return COINSTORE_MOCK_SYMBOLS;
+          return COINSTORE_MOCK_SYMBOLS.filter((s) => codes.includes(s.symbolCode) || ids.includes(s.symbolId));
+        },
+      },
       "POST /api/trade/order/place": {
         required: ["symbol", ...ORDER, "timestamp"],
         create: true,

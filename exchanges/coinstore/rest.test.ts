@@ -5,7 +5,13 @@ import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js"
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { COINSTORE_KEY, COINSTORE_SECRET, type CoinstoreMock, startCoinstoreMock } from "./mock.js";
+import {
+  COINSTORE_KEY,
+  COINSTORE_MOCK_SYMBOLS,
+  COINSTORE_SECRET,
+  type CoinstoreMock,
+  startCoinstoreMock,
+} from "./mock.js";
 import {
   COINSTORE_PATHS,
   CoinstoreAdapter,
@@ -576,5 +582,42 @@ describe("coinstore off the happy path (issue 25)", () => {
       "GET /api/v2/trade/order/orderInfo",
       "POST /api/trade/order/place",
     ]);
+  });
+});
+
+describe("coinstore fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new CoinstoreAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+
+  it("lists the symbols open to trade, sorted: tick 10^-tickSz, lot 10^-lotSz, minLmtSz", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "1", lot: "0.0001", minAmount: "0.2" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.00001", minAmount: "0.001" },
+      { pair: "SHIB/USDT", tick: "0.0000000001", lot: "1", minAmount: "100000" },
+    ]);
+    // one unsigned POST of an empty filter (every symbol) to the documented path, on the base URL given
+    const [request, ...more] = mock.server.requests;
+    expect(more).toEqual([]);
+    expect([request!.method, request!.path, request!.body]).toEqual([
+      "POST",
+      "/api/v2/public/config/spot/symbols",
+      "{}",
+    ]);
+    expect(request!.headers["x-cs-apikey"]).toBeUndefined();
+  });
+
+  it("leaves out a symbol closed to trade", async () => {
+    const listed = (await new CoinstoreAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    expect(COINSTORE_MOCK_SYMBOLS.find((s) => !s.openTrade)?.symbolCode).toBe("OLDUSDT");
+    expect(listed).not.toContain("OLD/USDT");
+  });
+
+  it("names the field of a malformed answer", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/api/v2/public/config/spot/symbols"
+        ? { body: { code: "0", message: "Success", data: [{ ...COINSTORE_MOCK_SYMBOLS[0], openTrade: "yes" }] } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe('Unexpected answer from coinstore: data[0].openTrade expected boolean, got "yes"');
   });
 });

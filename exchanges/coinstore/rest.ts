@@ -6,11 +6,12 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { COINSTORE_CODE, COINSTORE_ERRORS } from "./info.js";
 
 export { COINSTORE_CODE, COINSTORE_ERRORS };
@@ -34,6 +35,7 @@ export const COINSTORE_PATHS = {
   accountList: "/api/spot/accountList",
   orderInfo: "/api/v2/trade/order/orderInfo",
   active: "/api/v2/trade/order/active",
+  symbols: "/api/v2/public/config/spot/symbols",
 } as const;
 
 /** docs/exchange-rules.md#limits: "coinstore signing time bucket 30 seconds". */
@@ -277,8 +279,54 @@ export class CoinstoreAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseCoinstoreBalances(await this.call("POST", COINSTORE_PATHS.accountList));
   }
+
+  /**
+   * docs/exchange-rules.md#pairs: "Currency & spot information", POST with an empty JSON filter
+   * (no symbolCodes, no symbolIds: every symbol). A public path, sent without key or signature.
+   */
+  async fetchPairs(): Promise<PairSpec[]> {
+    const request = {
+      method: "POST" as const,
+      path: COINSTORE_PATHS.symbols,
+      query: "",
+      body: "{}",
+      headers: { "Content-Type": "application/json" },
+    };
+    return parseCoinstorePairs(this.unwrap(await this.sendJson(request)));
+  }
 }
 
 export function createCoinstoreExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new CoinstoreAdapter(credentials, options);
+}
+
+/**
+ * The symbols of POST /api/v2/public/config/spot/symbols: openTrade (true: open to trade), tickSz
+ * and lotSz the price's and quantity's decimal places, minLmtSz the smallest limit order quantity.
+ */
+const CoinstoreSymbolsSchema = z.array(
+  z.object({
+    symbolCode: z.string(),
+    tradeCurrencyCode: z.string(),
+    quoteCurrencyCode: z.string(),
+    openTrade: z.boolean(),
+    tickSz: precisionDigits,
+    lotSz: precisionDigits,
+    minLmtSz: stepValue.nullable().optional(),
+  }),
+);
+
+/** docs/exchange-rules.md#pairs: the symbols open to trade; tick 10^-tickSz, lot 10^-lotSz. */
+export function parseCoinstorePairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("coinstore", CoinstoreSymbolsSchema, raw, "data")
+      .filter((s) => s.openTrade)
+      .map((s) => ({
+        base: s.tradeCurrencyCode,
+        quote: s.quoteCurrencyCode,
+        tick: digitsToStep(s.tickSz),
+        lot: digitsToStep(s.lotSz),
+        minAmount: minimum(s.minLmtSz),
+      })),
+  );
 }

@@ -57,6 +57,114 @@ export interface HtxMock {
   close(): Promise<void>;
 }
 
+/**
+ * GET /v1/common/symbols as HTX answers it (data rows in its documented fields): three online
+ * symbols with odd precisions, one online but closed to API trading, one suspended and one not
+ * yet open.
+ */
+export const HTX_MOCK_SYMBOLS = [
+  {
+    "base-currency": "eth",
+    "quote-currency": "usdt",
+    "price-precision": 2,
+    "amount-precision": 4,
+    "symbol-partition": "main",
+    symbol: "ethusdt",
+    state: "online",
+    "value-precision": 8,
+    "min-order-amt": 0.001,
+    "max-order-amt": 10000,
+    "min-order-value": 5,
+    "limit-order-min-order-amt": 0.001,
+    "limit-order-max-order-amt": 10000,
+    "sell-market-min-order-amt": 0.001,
+    "sell-market-max-order-amt": 1000,
+    "buy-market-max-order-value": 1000000,
+    "api-trading": "enabled",
+    tags: "",
+  },
+  {
+    "base-currency": "btc",
+    "quote-currency": "usdt",
+    "price-precision": 2,
+    "amount-precision": 6,
+    "symbol-partition": "main",
+    symbol: "btcusdt",
+    state: "online",
+    "value-precision": 8,
+    "min-order-amt": 0.0001,
+    "max-order-amt": 1000,
+    "min-order-value": 5,
+    "limit-order-min-order-amt": 0.0001,
+    "limit-order-max-order-amt": 1000,
+    "sell-market-min-order-amt": 0.0001,
+    "sell-market-max-order-amt": 100,
+    "buy-market-max-order-value": 1000000,
+    "api-trading": "enabled",
+    tags: "",
+  },
+  {
+    "base-currency": "shib",
+    "quote-currency": "usdt",
+    "price-precision": 10,
+    "amount-precision": 0,
+    "symbol-partition": "innovation",
+    symbol: "shibusdt",
+    state: "online",
+    "value-precision": 8,
+    "min-order-amt": 100000,
+    "max-order-amt": 1000000000000,
+    "min-order-value": 1,
+    "limit-order-min-order-amt": 100000,
+    "limit-order-max-order-amt": 1000000000000,
+    "api-trading": "enabled",
+    tags: "",
+  },
+  {
+    "base-currency": "ht",
+    "quote-currency": "usdt",
+    "price-precision": 4,
+    "amount-precision": 2,
+    "symbol-partition": "main",
+    symbol: "htusdt",
+    state: "online",
+    "value-precision": 8,
+    "min-order-amt": 0.1,
+    "min-order-value": 5,
+    "limit-order-min-order-amt": 0.1,
+    "api-trading": "disabled",
+    tags: "",
+  },
+  {
+    "base-currency": "lunc",
+    "quote-currency": "usdt",
+    "price-precision": 8,
+    "amount-precision": 2,
+    "symbol-partition": "innovation",
+    symbol: "luncusdt",
+    state: "suspend",
+    "value-precision": 8,
+    "min-order-amt": 1,
+    "min-order-value": 1,
+    "api-trading": "enabled",
+    tags: "",
+  },
+  {
+    "base-currency": "new",
+    "quote-currency": "btc",
+    "price-precision": 8,
+    "amount-precision": 2,
+    "symbol-partition": "innovation",
+    symbol: "newbtc",
+    state: "pre-online",
+    "value-precision": 8,
+    "min-order-amt": 1,
+    "min-order-value": 0.0001,
+    "api-trading": "disabled",
+    tags: "",
+  },
+];
+
 export const HTX_KEY = "e2xxxxxx-99xxxxxx-84xxxxxx-7xxxx";
 export const HTX_SECRET = "htx-test-secret";
 
@@ -159,6 +267,8 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
   const fake = await startFakeExchange({
     name: "htx",
     verify,
+    // reference data: no signature (docs/exchange-rules.md#pairs)
+    isPublic: (req) => req.method === "GET" && req.path === "/v1/common/symbols",
     // GET parameters travel in the signed query, POST parameters in the JSON body only
     params: (req) => (req.method === "GET" ? parseQuery(req.query) : (JSON.parse(req.body || "{}") as FakeParams)),
     envelope: {
@@ -175,6 +285,7 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
       msg: `Field is missing: ${name.replace(/^\[\]\./, "")}.`,
     }),
     routes: {
+      "GET /v1/common/symbols": { handle: () => HTX_MOCK_SYMBOLS },
       "GET /v1/account/accounts": {
         handle: () => [
           { id: 100010, type: "otc", subtype: "", state: "working" },

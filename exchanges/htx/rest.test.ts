@@ -6,7 +6,7 @@ import { runCli } from "../../test/exchanges/run-cli.js";
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { HTX_KEY, HTX_SECRET, type HtxMock, startHtxMock } from "./mock.js";
+import { HTX_KEY, HTX_MOCK_SYMBOLS, HTX_SECRET, type HtxMock, startHtxMock } from "./mock.js";
 import {
   HtxAdapter,
   htxCanonicalQuery,
@@ -656,5 +656,49 @@ describe("htx off the happy path (issue 25)", () => {
       "GET /v1/order/orders/getClientOrder",
       "POST /v1/order/orders/place",
     ]);
+  });
+});
+
+describe("htx fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new HtxAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+
+  it("lists the online symbols sorted, with tick and lot from the precisions and the limit order minimums", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.000001", minAmount: "0.0001", minNotional: "5" },
+      { pair: "ETH/USDT", tick: "0.01", lot: "0.0001", minAmount: "0.001", minNotional: "5" },
+      { pair: "SHIB/USDT", tick: "0.0000000001", lot: "1", minAmount: "100000", minNotional: "1" },
+    ]);
+    // one unsigned call to the documented path, on the base URL given, without a key
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /v1/common/symbols?"]);
+  });
+
+  it("leaves out the suspended, the not yet open and the API-closed symbols", async () => {
+    const pairs = (await new HtxAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    expect(HTX_MOCK_SYMBOLS.map((s) => `${s.symbol} ${s.state} ${s["api-trading"]}`)).toEqual(
+      expect.arrayContaining(["luncusdt suspend enabled", "newbtc pre-online disabled", "htusdt online disabled"]),
+    );
+    expect(pairs).toEqual(["BTC/USDT", "ETH/USDT", "SHIB/USDT"]);
+  });
+
+  it("names the field of a malformed answer", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/v1/common/symbols"
+        ? { body: { status: "ok", data: [{ ...HTX_MOCK_SYMBOLS[0], "price-precision": "two" }] } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      'Unexpected answer from htx: data[0].price-precision expected a number of digits, got "two"',
+    );
+  });
+
+  it("passes the exchange's refusal on as its error", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/v1/common/symbols"
+        ? { body: { status: "error", "err-code": "base-system-error", "err-msg": "system busy", data: null } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe("system busy (code base-system-error)");
   });
 });

@@ -6,10 +6,11 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { HTX_CODE, HTX_ERRORS } from "./info.js";
 
 export { HTX_CODE, HTX_ERRORS };
@@ -35,6 +36,7 @@ export const HTX_PATHS = {
   order: (id: string) => `/v1/order/orders/${encodeURIComponent(id)}`,
   byClientOrderId: "/v1/order/orders/getClientOrder",
   openOrders: "/v1/order/openOrders",
+  symbols: "/v1/common/symbols",
 } as const;
 
 /** docs/exchange-rules.md#validation. */
@@ -198,6 +200,41 @@ export function parseHtxBalances(raw: unknown): Balances {
   );
 }
 
+/**
+ * GET /v1/common/symbols: one row per symbol; state "online" trades now (offline, pre-online,
+ * suspend do not) and "api-trading" says whether orders may come through the API.
+ */
+const HtxSymbolsSchema = z.array(
+  z.object({
+    "base-currency": z.string(),
+    "quote-currency": z.string(),
+    state: z.string(),
+    "api-trading": z.string().optional(),
+    "price-precision": precisionDigits,
+    "amount-precision": precisionDigits,
+    "min-order-amt": stepValue.optional(),
+    "limit-order-min-order-amt": stepValue.optional(),
+    "min-order-value": stepValue.optional(),
+  }),
+);
+
+/** docs/exchange-rules.md#pairs: the online symbols, precisions in digits, the limit order's minimum amount. */
+export function parseHtxPairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("htx", HtxSymbolsSchema, raw, "data")
+      // "api-trading": disabled refuses orders sent through the API, which is all this adapter sends
+      .filter((s) => s.state === "online" && s["api-trading"] !== "disabled")
+      .map((s) => ({
+        base: s["base-currency"],
+        quote: s["quote-currency"],
+        tick: digitsToStep(s["price-precision"]),
+        lot: digitsToStep(s["amount-precision"]),
+        minAmount: minimum(s["limit-order-min-order-amt"] ?? s["min-order-amt"]),
+        minNotional: minimum(s["min-order-value"]),
+      })),
+  );
+}
+
 export class HtxAdapter extends RestAdapter {
   private readonly host: string;
   private spotAccountId: Promise<string> | undefined;
@@ -339,6 +376,11 @@ export class HtxAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     return parseHtxBalances(await this.call("GET", HTX_PATHS.balance(await this.accountId())));
+  }
+
+  /** docs/exchange-rules.md#pairs: the public symbol list, unsigned (no key needed). */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseHtxPairs(this.unwrap(await this.publicGet(HTX_PATHS.symbols)));
   }
 }
 

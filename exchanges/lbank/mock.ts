@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { type FakeExchange, type FakeParams, refuse, startFakeExchange } from "../core/testing/fake-exchange.js";
+import { type FakeExchange, type FakeParams, raw, refuse, startFakeExchange } from "../core/testing/fake-exchange.js";
 import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/http-mock.js";
 
 /**
@@ -44,6 +44,17 @@ export interface LbankMock {
   fake: FakeExchange;
   close(): Promise<void>;
 }
+
+/**
+ * GET /v2/accuracy.do's data as LBank documents it (accuracies as text): odd precisions, a pair
+ * with whole-unit amounts and one with a 10-digit price.
+ */
+export const LBANK_MOCK_ACCURACY = [
+  { symbol: "lbk_usdt", quantityAccuracy: "4", minTranQua: "0.0001", priceAccuracy: "2" },
+  { symbol: "btc_usdt", quantityAccuracy: "4", minTranQua: "0.0001", priceAccuracy: "2" },
+  { symbol: "eth_btc", quantityAccuracy: "3", minTranQua: "0.001", priceAccuracy: "6" },
+  { symbol: "shib_usdt", quantityAccuracy: "0", minTranQua: "1000", priceAccuracy: "10" },
+];
 
 export const LBANK_KEY = "16702619-0bc8-446d-a3d0-62fb67a8985e";
 export const LBANK_SECRET = "lbank-test-secret";
@@ -138,6 +149,8 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
   const fake = await startFakeExchange({
     name: "lbank",
     verify,
+    // market data: a GET without key or signature (docs/exchange-rules.md#pairs)
+    isPublic: (req) => req.method === "GET" && req.path === "/v2/accuracy.do",
     // the form's fields (api_key and sign are the signature's)
     params: (req) => Object.fromEntries(new URLSearchParams(req.body)),
     envelope: {
@@ -147,6 +160,10 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
     rateLimited: () => error(10004, "Request too frequent"),
     missing: () => ({ code: 10001, msg: "The required parameters can not be empty" }),
     routes: {
+      // public answers write result as text: {"result":"true","data":[…],"error_code":0,"ts":…}
+      "GET /v2/accuracy.do": {
+        handle: () => raw({ body: { result: "true", data: LBANK_MOCK_ACCURACY, error_code: 0, ts: now() } }),
+      },
       "POST /v2/supplement/create_order.do": {
         required: ["symbol", "type", "price", "amount"],
         create: true,

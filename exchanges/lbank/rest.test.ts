@@ -328,6 +328,48 @@ describe("lbank through the built CLI", () => {
   });
 });
 
+import { LBANK_MOCK_ACCURACY } from "./mock.js";
+
+describe("lbank fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new LbankAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+
+  it("lists every pair of the accuracy list sorted: tick 10^-priceAccuracy, lot 10^-quantityAccuracy, minTranQua", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.0001", minAmount: "0.0001" },
+      { pair: "ETH/BTC", tick: "0.000001", lot: "0.001", minAmount: "0.001" },
+      { pair: "LBK/USDT", tick: "0.01", lot: "0.0001", minAmount: "0.0001" },
+      { pair: "SHIB/USDT", tick: "0.0000000001", lot: "1", minAmount: "1000" },
+    ]);
+    // LBank gives these rows no status: the list is the pairs it trades, all kept
+    expect(LBANK_MOCK_ACCURACY).toHaveLength(4);
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}${r.body}`)).toEqual([
+      "GET /v2/accuracy.do?",
+    ]);
+  });
+
+  it("names the field of a malformed answer", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/v2/accuracy.do"
+        ? { body: { result: "true", data: [{ symbol: "btc_usdt", quantityAccuracy: "4", priceAccuracy: "2.5" }] } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      'Unexpected answer from lbank: data[0].priceAccuracy expected a number of digits, got "2.5"',
+    );
+  });
+
+  it("passes LBank's refusal on with its error_code", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/v2/accuracy.do"
+        ? { body: { result: "false", error_code: 10008, msg: "Currency pair not supported" } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe("Currency pair not supported (error_code 10008)");
+  });
+});
+
 describe("lbank off the happy path (issue 25)", () => {
   const ok = (data: unknown, status = 200) => ({ status, body: { result: "true", data, error_code: 0, ts: 1 } });
   const row = { symbol: "eth_usdt", orderId: "a1", status: 0 };

@@ -7,9 +7,10 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { LBANK_CODE, LBANK_ERRORS, LBANK_INFO } from "./info.js";
 
 export { LBANK_CODE, LBANK_ERRORS };
@@ -34,6 +35,7 @@ export const LBANK_PATHS = {
   ordersInfo: "/v2/supplement/orders_info.do",
   openOrders: "/v2/supplement/orders_info_no_deal.do",
   account: "/v2/supplement/user_info_account.do",
+  accuracy: "/v2/accuracy.do",
 } as const;
 
 /**
@@ -320,8 +322,44 @@ export class LbankAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseLbankBalances(await this.call(LBANK_PATHS.account));
   }
+
+  /** docs/exchange-rules.md#pairs: the public accuracy list (market data: a GET without key or signature). */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseLbankPairs(this.unwrap(await this.publicGet(LBANK_PATHS.accuracy)));
+  }
 }
 
 export function createLbankExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new LbankAdapter(credentials, options);
+}
+
+/**
+ * GET /v2/accuracy.do, "accuracy information of all trading pairs": symbol base_quote,
+ * priceAccuracy and quantityAccuracy (decimal places), minTranQua (the smallest order quantity).
+ * LBank lists the pairs it trades and gives them no status field: every row is kept.
+ */
+const LbankAccuracySchema = z.array(
+  z.object({
+    symbol: z.string(),
+    priceAccuracy: precisionDigits,
+    quantityAccuracy: precisionDigits,
+    minTranQua: stepValue.optional(),
+  }),
+);
+
+/** docs/exchange-rules.md#pairs: tick 10^-priceAccuracy, lot 10^-quantityAccuracy, minAmount minTranQua. */
+export function parseLbankPairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("lbank", LbankAccuracySchema, raw, "data").map((row) => {
+      // a symbol other than base_quote is no pair we can write: finishPairs leaves it out
+      const [base = "", quote = "", ...more] = row.symbol.split("_");
+      return {
+        base: more.length ? "" : base,
+        quote,
+        tick: digitsToStep(row.priceAccuracy),
+        lot: digitsToStep(row.quantityAccuracy),
+        minAmount: minimum(row.minTranQua),
+      };
+    }),
+  );
 }

@@ -51,6 +51,44 @@ export interface ProbitMock {
   close(): Promise<void>;
 }
 
+/** One market of GET /api/exchange/v1/market in ProBit's documented shape. */
+function probitMarket(
+  base: string,
+  quote: string,
+  priceIncrement: string,
+  quantityPrecision: number,
+  minQuantity: string,
+  minCost: string,
+  closed = false,
+) {
+  return {
+    id: `${base}-${quote}`,
+    base_currency_id: base,
+    quote_currency_id: quote,
+    min_price: priceIncrement,
+    max_price: "9999999999999999",
+    price_increment: priceIncrement,
+    min_quantity: minQuantity,
+    max_quantity: "9999999999999999",
+    quantity_precision: quantityPrecision,
+    min_cost: minCost,
+    max_cost: "9999999999999999",
+    cost_precision: 8,
+    taker_fee_rate: "0.2",
+    maker_fee_rate: "0.2",
+    show_in_ui: true,
+    closed,
+  };
+}
+
+/** The markets: a price step of 0.1, one of 0.00000001 with whole-unit amounts, and a closed one. */
+export const PROBIT_MOCK_MARKETS = [
+  probitMarket("BTC", "USDT", "0.1", 8, "0.00000001", "1"),
+  probitMarket("PROB", "KRW", "0.00000001", 0, "1", "1000"),
+  probitMarket("ETH", "BTC", "0.000001", 4, "0.0001", "0.0001"),
+  probitMarket("OLD", "USDT", "0.0001", 2, "1", "1", true),
+];
+
 export const PROBIT_KEY = "probit-client-id-1";
 export const PROBIT_SECRET = "probit-client-secret-1";
 const USER_ID = "1c7d2747-9b50-46c8-b917-d8cef81f7595";
@@ -93,7 +131,7 @@ export async function startProbitMock(
   const fake = await startFakeExchange({
     name: "probit",
     // the accounts host's token endpoint checks its own Basic credentials
-    isPublic: (req) => !req.path.startsWith("/api/exchange/v1/"),
+    isPublic: (req) => !req.path.startsWith("/api/exchange/v1/") || req.path === "/api/exchange/v1/market",
     verify,
     // a body that is not JSON reaches /token, which answers it itself
     params: (req) => {
@@ -118,6 +156,8 @@ export async function startProbitMock(
       extra: { details: { [name]: "required" } },
     }),
     routes: {
+      // market data: no token (docs/exchange-rules.md#pairs)
+      "GET /api/exchange/v1/market": { handle: () => PROBIT_MOCK_MARKETS },
       "POST /token": {
         handle: async ({ req }) => {
           fetches++;

@@ -347,6 +347,43 @@ describe("probit through the built CLI", () => {
   });
 });
 
+import { PROBIT_MOCK_MARKETS } from "./mock.js";
+
+describe("probit fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new ProbitAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+
+  it("lists the open markets sorted: tick price_increment, lot 10^-quantity_precision, min_quantity and min_cost", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "0.1", lot: "0.00000001", minAmount: "0.00000001", minNotional: "1" },
+      { pair: "ETH/BTC", tick: "0.000001", lot: "0.0001", minAmount: "0.0001", minNotional: "0.0001" },
+      { pair: "PROB/KRW", tick: "0.00000001", lot: "1", minAmount: "1", minNotional: "1000" },
+    ]);
+    // one call to the market list, no token fetched and no bearer sent
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual([
+      "GET /api/exchange/v1/market?",
+    ]);
+    expect(mock.server.requests[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("leaves out a closed market", async () => {
+    const listed = (await new ProbitAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    expect(PROBIT_MOCK_MARKETS.find((m) => m.closed)?.id).toBe("OLD-USDT");
+    expect(listed).not.toContain("OLD/USDT");
+  });
+
+  it("names the field of a malformed answer", async () => {
+    mock.server.intercept((req) =>
+      req.path === "/api/exchange/v1/market"
+        ? { body: { data: [{ ...PROBIT_MOCK_MARKETS[0], price_increment: "0,1" }] } }
+        : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      'Unexpected answer from probit: data[0].price_increment expected a decimal number, got "0,1"',
+    );
+  });
+});
+
 describe("probit off the happy path (issue 25)", () => {
   const row = { id: 7, market_id: "ETH-BTC", side: "sell", status: "open", time: "2018-08-01T00:00:00.000Z" };
   const data = (value: unknown, status = 200) => ({ status, body: { data: value } });

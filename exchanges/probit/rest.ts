@@ -6,10 +6,11 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, parseJsonExact, RestAdapter } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest, RestClient } from "../core/rest.js";
 import { sha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { PROBIT_CODE, PROBIT_ERRORS } from "./info.js";
 
 export { PROBIT_CODE, PROBIT_ERRORS };
@@ -32,6 +33,7 @@ export const PROBIT_PATHS = {
   order: "/api/exchange/v1/order",
   openOrder: "/api/exchange/v1/open_order",
   balance: "/api/exchange/v1/balance",
+  market: "/api/exchange/v1/market",
 } as const;
 
 /** docs/exchange-rules.md#limits: "probit token refresh at 95% of its lifetime". */
@@ -337,8 +339,47 @@ export class ProbitAdapter extends RestAdapter {
   async fetchBalances(): Promise<Balances> {
     return parseProbitBalances({ data: await this.call("GET", PROBIT_PATHS.balance) });
   }
+
+  /** docs/exchange-rules.md#pairs: the public market list, sent without a bearer token (no key needed). */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseProbitPairs(this.unwrap(await this.publicGet(PROBIT_PATHS.market)));
+  }
 }
 
 export function createProbitExchange(credentials: Credentials, options: ExchangeOptions): ExchangeAdapter {
   return new ProbitAdapter(credentials, options);
+}
+
+/**
+ * GET /api/exchange/v1/market's data: one market per row, `closed` true when it does not trade,
+ * `price_increment` the price step, `quantity_precision` the amount's decimal places,
+ * `min_quantity` and `min_cost` (price x quantity) the order minimums.
+ */
+const ProbitMarketsSchema = z.array(
+  z.object({
+    id: z.string(),
+    base_currency_id: z.string(),
+    quote_currency_id: z.string(),
+    price_increment: stepValue,
+    quantity_precision: precisionDigits,
+    min_quantity: stepValue.optional(),
+    min_cost: stepValue.optional(),
+    closed: z.boolean(),
+  }),
+);
+
+/** docs/exchange-rules.md#pairs: the markets not closed; tick price_increment, lot 10^-quantity_precision. */
+export function parseProbitPairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("probit", ProbitMarketsSchema, raw, "data")
+      .filter((m) => !m.closed)
+      .map((m) => ({
+        base: m.base_currency_id,
+        quote: m.quote_currency_id,
+        tick: stepText(m.price_increment),
+        lot: digitsToStep(m.quantity_precision),
+        minAmount: minimum(m.min_quantity),
+        minNotional: minimum(m.min_cost),
+      })),
+  );
 }

@@ -56,6 +56,109 @@ export interface XtMock {
   close(): Promise<void>;
 }
 
+/** One symbol of GET /v4/public/symbol in XT's documented shape, with its filters. */
+function xtSymbol(
+  id: number,
+  base: string,
+  quote: string,
+  state: string,
+  pricePrecision: number,
+  quantityPrecision: number,
+  price: { min: string | null; tickSize: string | null },
+  quantity: { min: string | null; tickSize: string | null },
+  quoteMin: string | null,
+  tradingEnabled = true,
+) {
+  return {
+    id,
+    symbol: `${base}_${quote}`,
+    state,
+    tradingEnabled,
+    openapiEnabled: true,
+    nextStateTime: null,
+    nextState: null,
+    depthMergePrecision: 5,
+    baseCurrency: base,
+    baseCurrencyPrecision: 5,
+    baseCurrencyId: id * 10,
+    quoteCurrency: quote,
+    quoteCurrencyPrecision: 6,
+    quoteCurrencyId: 11,
+    pricePrecision,
+    quantityPrecision,
+    orderTypes: ["LIMIT", "MARKET"],
+    timeInForces: ["GTC", "FOK", "IOC", "GTX"],
+    displayWeight: 1,
+    displayLevel: "FULL",
+    plates: [],
+    filters: [
+      { filter: "PROTECTION_LIMIT", buyMaxDeviation: "0.8", sellMaxDeviation: "0.8" },
+      { filter: "PROTECTION_MARKET", maxDeviation: "0.1" },
+      { filter: "PROTECTION_ONLINE", durationSeconds: "300", maxPriceMultiple: "5" },
+      { filter: "PRICE", min: price.min, max: null, tickSize: price.tickSize },
+      { filter: "QUANTITY", min: quantity.min, max: null, tickSize: quantity.tickSize },
+      { filter: "QUOTE_QTY", min: quoteMin },
+    ],
+  };
+}
+
+/**
+ * GET /v4/public/symbol's result: two ONLINE symbols (one whose filters give no tick size, so its
+ * precisions count), one ONLINE with trading disabled, one SUSPEND and one DELISTED.
+ */
+export const XT_MOCK_SYMBOLS = {
+  time: 1662444177871,
+  version: "7cd2cfab0dc979339f1de904bd90c9cb",
+  symbols: [
+    xtSymbol(
+      614,
+      "btc",
+      "usdt",
+      "ONLINE",
+      2,
+      6,
+      { min: null, tickSize: "0.01" },
+      { min: "0.00001", tickSize: "0.000001" },
+      "1",
+    ),
+    xtSymbol(640, "xt", "usdt", "ONLINE", 4, 2, { min: null, tickSize: null }, { min: null, tickSize: null }, null),
+    xtSymbol(
+      700,
+      "pepe",
+      "usdt",
+      "ONLINE",
+      10,
+      0,
+      { min: null, tickSize: "0.0000000001" },
+      { min: "1000", tickSize: "1" },
+      "5",
+      false,
+    ),
+    xtSymbol(
+      710,
+      "luna",
+      "usdt",
+      "SUSPEND",
+      4,
+      2,
+      { min: null, tickSize: "0.0001" },
+      { min: "1", tickSize: "0.01" },
+      "1",
+    ),
+    xtSymbol(
+      720,
+      "old",
+      "btc",
+      "DELISTED",
+      8,
+      2,
+      { min: null, tickSize: "0.00000001" },
+      { min: "1", tickSize: "0.01" },
+      null,
+    ),
+  ],
+};
+
 export const XT_KEY = "3976eb88-76d0-4f6e-a6b2-a57980770085";
 export const XT_SECRET = "bc6630d0231fda5cd98794f52c4998659beda290";
 
@@ -153,6 +256,8 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
   const fake = await startFakeExchange({
     name: "xt",
     verify,
+    // "For requests that start other than /public, the request message needs to be signed"
+    isPublic: (req) => req.path.startsWith("/v4/public/"),
     envelope: {
       ok: (result) => ({ body: { rc: 0, mc: "SUCCESS", ma: [], result } }),
       error: (e) => error(String(e.code), e.status, (e.extra?.ma as unknown[]) ?? []),
@@ -168,6 +273,7 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
       extra: { ma: [name.replace(/^items\[\]\./, "")] },
     }),
     routes: {
+      "GET /v4/public/symbol": { handle: () => XT_MOCK_SYMBOLS },
       "POST /v4/order": {
         required: ORDER,
         create: true,

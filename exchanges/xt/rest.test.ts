@@ -4,7 +4,7 @@ import { rejection, runCliScenario, THREE_ORDERS } from "../../test/exchanges/cl
 import { parseQuery } from "../core/testing/http-mock.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { startXtMock, XT_KEY, XT_SECRET, type XtMock } from "./mock.js";
+import { startXtMock, XT_KEY, XT_MOCK_SYMBOLS, XT_SECRET, type XtMock } from "./mock.js";
 import { parseXtBalances, parseXtOrder, XtAdapter, xtSignedRequest } from "./rest.js";
 
 const credentials = { api: XT_KEY, secret: XT_SECRET };
@@ -495,5 +495,39 @@ describe("xt off the happy path (issue 25)", () => {
     const order = await slow.createOrder(buy);
     expect([...mock.orders.keys()]).toEqual([order.id]);
     expect(routes()).toEqual(["POST /v4/order", "GET /v4/order", "POST /v4/order"]);
+  });
+});
+
+describe("xt fetchPairs (docs/exchange-rules.md#pairs)", () => {
+  const keyless = () => new XtAdapter({ api: "", secret: "" }, { baseUrl: mock.url });
+  const answer = (result: unknown) => ({ body: { rc: 0, mc: "SUCCESS", ma: [], result } });
+
+  it("lists the ONLINE symbols open to trading, sorted, with the filters' steps or else the precisions", async () => {
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.000001", minAmount: "0.00001", minNotional: "1" },
+      { pair: "XT/USDT", tick: "0.0001", lot: "0.01" },
+    ]);
+    // one unsigned call to the documented path on the base URL given
+    expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /v4/public/symbol?"]);
+    expect(mock.server.requests[0]!.headers["validate-signature"]).toBeUndefined();
+  });
+
+  it("leaves out a suspended, a delisted and a trading-disabled symbol", async () => {
+    const listed = (await new XtAdapter(credentials, { baseUrl: mock.url }).fetchPairs()).map((p) => p.pair);
+    const all = XT_MOCK_SYMBOLS.symbols.map((s) => s.symbol);
+    expect(all).toEqual(expect.arrayContaining(["pepe_usdt", "luna_usdt", "old_btc"]));
+    expect(listed).toEqual(["BTC/USDT", "XT/USDT"]);
+  });
+
+  it("names the field of a malformed answer", async () => {
+    const [first] = XT_MOCK_SYMBOLS.symbols;
+    const filters = first!.filters.map((f) => (f.filter === "QUANTITY" ? { ...f, tickSize: "0.0l" } : f));
+    mock.server.intercept((req) =>
+      req.path === "/v4/public/symbol" ? answer({ symbols: [{ ...first, filters }] }) : undefined,
+    );
+    const error = await rejection(keyless().fetchPairs());
+    expect(error.detail).toBe(
+      'Unexpected answer from xt: result.symbols[0].filters[4].tickSize expected a decimal number, got "0.0l"',
+    );
   });
 });

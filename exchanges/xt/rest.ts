@@ -6,11 +6,12 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode } from "../core/success.js";
-import type { ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { XT_CODE, XT_ERRORS } from "./info.js";
 
 export { XT_CODE, XT_ERRORS };
@@ -32,6 +33,7 @@ export const XT_PATHS = {
   batchOrder: "/v4/batch-order",
   openOrder: "/v4/open-order",
   balances: "/v4/balances",
+  symbols: "/v4/public/symbol",
 } as const;
 
 type Params = Record<string, string | number | undefined>;
@@ -124,6 +126,57 @@ const BatchItemSchema = z.object({
   reject: z.boolean().optional(),
   reason: z.string().nullable().optional(),
 });
+
+/**
+ * GET /v4/public/symbol: result.symbols, each with its state (ONLINE trades), tradingEnabled and
+ * openapiEnabled, its precisions in digits and its filters: PRICE and QUANTITY (min, max, tickSize,
+ * each possibly null) and QUOTE_QTY (min: price x quantity of a limit order; null is no limit).
+ */
+const XtSymbolsSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      state: z.string(),
+      tradingEnabled: z.boolean(),
+      openapiEnabled: z.boolean().optional(),
+      baseCurrency: z.string(),
+      quoteCurrency: z.string(),
+      pricePrecision: precisionDigits,
+      quantityPrecision: precisionDigits,
+      filters: z
+        .array(
+          z.object({
+            filter: z.string(),
+            min: stepValue.nullable().optional(),
+            tickSize: stepValue.nullable().optional(),
+          }),
+        )
+        .nullable()
+        .optional(),
+    }),
+  ),
+});
+
+/** docs/exchange-rules.md#pairs: ONLINE symbols open to trading through the API; the filters' steps, else the precisions. */
+export function parseXtPairs(raw: unknown): PairSpec[] {
+  return finishPairs(
+    parseAnswer("xt", XtSymbolsSchema, raw, "result")
+      .symbols.filter((s) => s.state === "ONLINE" && s.tradingEnabled && s.openapiEnabled !== false)
+      .map((s) => {
+        const filter = (name: string) => s.filters?.find((f) => f.filter === name);
+        const price = filter("PRICE")?.tickSize;
+        const quantity = filter("QUANTITY");
+        return {
+          base: s.baseCurrency,
+          quote: s.quoteCurrency,
+          tick: price != null ? stepText(price) : digitsToStep(s.pricePrecision),
+          lot: quantity?.tickSize != null ? stepText(quantity.tickSize) : digitsToStep(s.quantityPrecision),
+          minAmount: minimum(quantity?.min),
+          minNotional: minimum(filter("QUOTE_QTY")?.min),
+        };
+      }),
+  );
+}
 
 export class XtAdapter extends RestAdapter {
   constructor(credentials: Credentials, options: ExchangeOptions = {}) {
@@ -234,6 +287,11 @@ export class XtAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     return parseXtBalances((await this.call("GET", XT_PATHS.balances)) ?? {});
+  }
+
+  /** docs/exchange-rules.md#pairs: the public symbol list; a path under /public is not signed. */
+  async fetchPairs(): Promise<PairSpec[]> {
+    return parseXtPairs(this.unwrap(await this.publicGet(XT_PATHS.symbols)));
   }
 }
 
