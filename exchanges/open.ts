@@ -4,7 +4,6 @@
  * its account name and data directory travel in the same options, and what differs is read from
  * the catalogue, not from the id.
  */
-import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
 import { CATALOGUE } from "./catalogue.js";
 import { createPaperExchange, createPaperFeed } from "./paper/index.js";
@@ -82,8 +81,7 @@ export async function openFeed(id: ExchangeId, pair: string, options: OpenFeedOp
 
 /**
  * The pairs a venue trades now with their tick and lot (docs/exchange-rules.md#pairs), from its
- * public list: no key is needed; baseUrl and the proxy apply as for an account. A venue without a
- * list refuses with kind `unsupported`.
+ * public list: no key is needed; baseUrl and the proxy apply as for an account.
  */
 export async function listExchangePairs(
   id: ExchangeId,
@@ -92,9 +90,6 @@ export async function listExchangePairs(
   const { proxy, ...rest } = options;
   const adapter = createPublicExchange(id, rest, proxy);
   try {
-    if (!adapter.fetchPairs) {
-      throw new ExchangeError(id, `Not supported for ${id}: no pair list`, { kind: "unsupported" });
-    }
     return await adapter.fetchPairs();
   } finally {
     await adapter.close();

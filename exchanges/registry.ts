@@ -117,14 +117,7 @@ function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): Exch
     fetchOrder: async (pair, orderId) => (await adapter()).fetchOrder(pair, orderId),
     fetchOpenOrders: async (pair) => (await adapter()).fetchOpenOrders(pair),
     fetchBalances: async () => (await adapter()).fetchBalances(),
-    // optional on an adapter (docs/exchange-rules.md#pairs): a venue without a list says so
-    fetchPairs: async () => {
-      const loaded = await adapter();
-      if (!loaded.fetchPairs) {
-        throw new ExchangeError(id, `Not supported for ${id}: no pair list`, { kind: "unsupported" });
-      }
-      return loaded.fetchPairs();
-    },
+    fetchPairs: async () => (await adapter()).fetchPairs(),
     findOrderByClientOrderId: async (pair, clientOrderId) =>
       (await adapter()).findOrderByClientOrderId(pair, clientOrderId),
     close: async () => {

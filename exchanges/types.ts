@@ -64,7 +64,7 @@ export interface ExchangeAdapter {
    * sorted by pair. One public call; no key needed. The TUI's pair picker offers these, and the
    * order checks truncate to their tick and lot.
    */
-  fetchPairs?(): Promise<PairSpec[]>;
+  fetchPairs(): Promise<PairSpec[]>;
 }
 
 /** One pair an exchange trades (docs/exchange-rules.md#pairs). */

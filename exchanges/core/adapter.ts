@@ -55,7 +55,7 @@ import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
-import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions } from "../types.js";
+import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
 import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 import type { ClientOrderIdRule, ErrorCodeTable, MessageRule } from "./info.js";
@@ -333,6 +333,8 @@ export abstract class RestAdapter implements ExchangeAdapter {
   abstract fetchOrder(pair: string, id: string): Promise<Order>;
   abstract fetchOpenOrders(pair: string): Promise<Order[]>;
   abstract fetchBalances(): Promise<Balances>;
+  /** the venue's public pair list (docs/exchange-rules.md#pairs): no key needed */
+  abstract fetchPairs(): Promise<PairSpec[]>;
 
   // ---- the generic parts of the nine operations ----
   newClientOrderId(): string {

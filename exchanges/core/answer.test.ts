@@ -10,6 +10,7 @@ import { ExchangeError } from "../../lib/errors.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { runCli } from "../../test/exchanges/run-cli.js";
 import { createExchange } from "../registry.js";
+import type { PairSpec } from "../types.js";
 import { type JsonResponse, RestAdapter } from "./adapter.js";
 import { answerPath, id, num, parseAnswer } from "./answer.js";
 import { type MockServer, startMockServer } from "./testing/http-mock.js";
@@ -125,6 +126,9 @@ class CarelessAdapter extends RestAdapter {
     throw new Error("unused");
   }
   fetchOpenOrders(): Promise<Order[]> {
+    throw new Error("unused");
+  }
+  fetchPairs(): Promise<PairSpec[]> {
     throw new Error("unused");
   }
 }

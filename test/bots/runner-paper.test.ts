@@ -212,6 +212,7 @@ describe("safety (docs/decisions.md#d25)", () => {
       cancelBatch: paper.cancelBatch.bind(paper),
       cancelAll: paper.cancelAll.bind(paper),
       fetchBalances: paper.fetchBalances.bind(paper),
+      fetchPairs: paper.fetchPairs.bind(paper),
       findOrderByClientOrderId: (pair, id) => (dead ? never : paper.findOrderByClientOrderId(pair, id)),
       close: async () => {},
     };
