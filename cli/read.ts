@@ -1,0 +1,30 @@
+/**
+ * The read path (docs/cli.md "Cold start"): `balances` and `orders PAIR` on paper, as parsed by
+ * cli/quick.ts, run without commander. The work, the context and the error reporting are the
+ * commands' own (cli/commands/balances.ts, orders.ts, cli/run.ts runAction), so stdout, stderr
+ * and the exit code are those of the same line through commander (test/cli/read-path.test.ts).
+ * Built as CommonJS into dist/read.cjs and loaded with a V8 code cache (cli/code-cache.ts).
+ */
+import { balances } from "./commands/balances.js";
+import { openOrders } from "./commands/orders.js";
+import { newContext } from "./context.js";
+import type { QuickRead } from "./quick.js";
+import { flushAndExit, handleStdoutErrors, reportError, runAction, UNEXPECTED_EXIT_CODE } from "./run.js";
+
+export async function runRead(read: QuickRead): Promise<never> {
+  handleStdoutErrors();
+  const options = { exchange: "paper", account: read.account ?? "default", ...(read.json ? { json: true } : {}) };
+  let code = 0;
+  try {
+    await runAction(
+      read.json,
+      "paper",
+      () => newContext(options, read.exchangeGiven, read.account !== undefined),
+      (ctx) => (read.command === "balances" ? balances(ctx, { nonzero: read.nonzero }) : openOrders(ctx, read.pair)),
+    );
+    code = typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    code = reportError(error, read.json) || UNEXPECTED_EXIT_CODE;
+  }
+  return flushAndExit(code);
+}
