@@ -10,6 +10,9 @@ import pkg from "../package.json" with { type: "json" };
 import { requireCached } from "./code-cache.js";
 import { quickRead, quickVersion } from "./quick.js";
 
+/** For test/cli/code-cache.test.ts, which loads files through the built loader. */
+export { requireCached };
+
 /** A hash of dist/read.cjs, put here by scripts/build.mjs: the code cache's name changes with the code. */
 const READ_KEY = "@@READ-CACHE-KEY";
 
