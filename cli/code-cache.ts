@@ -11,7 +11,7 @@
  * source's content (the caller puts a hash of it in the name).
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import Module, { createRequire } from "node:module";
+import { createRequire, Module } from "node:module";
 import { dirname } from "node:path";
 import { constants, Script } from "node:vm";
 

@@ -8,6 +8,9 @@
 import { balances } from "./commands/balances.js";
 import { openOrders } from "./commands/orders.js";
 import { newContext } from "./context.js";
+// paper's first call checks its data directory with cli/dirs.ts (cli/exchange.ts imports it when
+// needed): imported here so that it is in dist/read.cjs, not a file of its own
+import "./dirs.js";
 import type { QuickRead } from "./quick.js";
 import { flushAndExit, handleStdoutErrors, reportError, runAction, UNEXPECTED_EXIT_CODE } from "./run.js";
 

@@ -152,23 +152,50 @@ async function buildCli() {
 const READ_KEY = "@@READ-CACHE-KEY";
 
 /**
- * The read path opens paper only (cli/quick.ts takes no other exchange): the registry's imports
- * of the fifteen venues' adapters become a module that refuses, so their code, and what they share
- * with paper, is not split into chunks of the read path.
+ * What the read path never loads (it opens paper only, sends nothing, asks no key: cli/quick.ts
+ * takes no other exchange and no --dry-run): the registry's fifteen venue adapters, the key store
+ * (conf, which `require` cannot load), --dry-run and its pseudo-requests. In dist/read.cjs these
+ * dynamic imports become a module that refuses, so none of their code, nor what they share with
+ * paper, is split into chunks of the read path.
  */
-const VENUE_PREFIX = "\0venue-not-in-read-path:";
-const paperOnly = {
-  name: "read-path-paper-only",
+const NOT_IN_READ_PATH = [
+  { importer: /[\\/]exchanges[\\/]registry\.ts$/, id: /^\.\/[a-z]+\/rest\.js$/ },
+  { importer: /[\\/]exchanges[\\/]open\.ts$/, id: /^\.\/core\/rest\.js$/ },
+  { importer: /[\\/]cli[\\/](exchange|run)\.ts$/, id: /^\.\/(store|dry-run)\.js$/ },
+];
+const REFUSED_PREFIX = "\0not-in-read-path:";
+const readPathOnly = {
+  name: "read-path-only",
   resolveId(id, importer, { kind }) {
-    if (kind !== "dynamic-import" || !/[\\/]exchanges[\\/]registry\.ts$/.test(importer ?? "")) return null;
-    if (!/^\.\/[a-z]+\/rest\.js$/.test(id)) return null;
-    return { id: `${VENUE_PREFIX}${id}` };
+    if (kind !== "dynamic-import" || importer === undefined) return null;
+    if (!NOT_IN_READ_PATH.some((rule) => rule.importer.test(importer) && rule.id.test(id))) return null;
+    return { id: `${REFUSED_PREFIX}${id}` };
   },
   load(id) {
-    if (!id.startsWith(VENUE_PREFIX)) return null;
-    return `throw new Error(${JSON.stringify(`${id.slice(VENUE_PREFIX.length)}: the read path (dist/read.cjs) opens paper only`)});`;
+    if (!id.startsWith(REFUSED_PREFIX)) return null;
+    return `throw new Error(${JSON.stringify(`${id.slice(REFUSED_PREFIX.length)} is not in the read path (dist/read.cjs opens paper only)`)});`;
   },
 };
+
+/**
+ * The read path runs as CommonJS: a package one of its files requires must be one `require` can
+ * load on Node 20 (not an ES-module-only one), or every read would fail. Checked here, once.
+ */
+function assertRequirable(files) {
+  const requireFromRoot = createRequire(join(root, "package.json"));
+  for (const file of files) {
+    for (const [, name] of file.contents.matchAll(/\brequire\("([^".][^"]*)"\)/g)) {
+      if (name.startsWith("node:")) continue;
+      try {
+        requireFromRoot(name);
+      } catch (error) {
+        throw new Error(
+          `dist/${file.fileName} requires '${name}', which require() cannot load (${error.code ?? error.message}): keep it off the read path (docs/cli.md "Cold start")`,
+        );
+      }
+    }
+  }
+}
 
 /**
  * The launcher's first step and the read path, as CommonJS (no ES module loader, and a V8 code
@@ -180,7 +207,10 @@ async function buildRead() {
   const bundle = await rolldown({
     ...common,
     input: { start: join(root, "cli/start.ts"), read: join(root, "cli/read.ts") },
-    plugins: [paperOnly],
+    plugins: [readPathOnly],
+    // what a lazy chunk shares with read.cjs stays in read.cjs (exported from it) instead of
+    // small chunks of its own that every read would load (cli/code-cache.ts keeps one copy)
+    preserveEntrySignatures: "allow-extension",
   });
   const { output } = await bundle.generate({
     format: "cjs",
@@ -197,6 +227,7 @@ async function buildRead() {
     fileName: file.fileName,
     contents: file === start ? start.code.replace(READ_KEY, key) : file.type === "chunk" ? file.code : file.source,
   }));
+  assertRequirable(files.filter((file) => file.fileName.endsWith(".cjs")));
   return { output: files, key };
 }
 
