@@ -10,7 +10,7 @@
  * skipped. V8 checks the source only by its length, so the cache file's name must change with the
  * source's content (the caller puts a hash of it in the name).
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { dirname } from "node:path";
 import { constants, Script } from "node:vm";
@@ -19,7 +19,9 @@ import { constants, Script } from "node:vm";
 export type CacheUse = "used" | "rejected" | "absent";
 
 /** Runs `file` as a CommonJS module compiled with the cache in `cacheFile`; returns its exports. */
-export function requireCached(file: string, cacheFile: string): { exports: unknown; cache: CacheUse } {
+export function requireCached(path: string, cacheFile: string): { exports: unknown; cache: CacheUse } {
+  // by its real path, as Node's loader names modules: a chunk that requires it back finds it
+  const file = realpathSync(path);
   const source = readFileSync(file, "utf8");
   let cachedData: Buffer | undefined;
   try {

@@ -5,7 +5,7 @@
  * costs the command anything.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -71,6 +71,14 @@ describe("requireCached", () => {
       "exports.value = () => require('./back.cjs').marker;\nexports.marker = 'one copy';\nexports.again = () => require('./back.cjs');\n",
     );
     expect(load(file, join(dir, "main.v8cache"))).toEqual({ cache: "absent", value: "one copy", same: true });
+    // reached through a symbolic link, as a linked install is
+    const link = join(dir, "linked");
+    symlinkSync(dir, link);
+    expect(load(join(link, "main.cjs"), join(dir, "main.v8cache"))).toEqual({
+      cache: "used",
+      value: "one copy",
+      same: true,
+    });
   });
 
   it("lets the module import() an ES module", () => {
