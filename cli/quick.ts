@@ -1,6 +1,6 @@
 /**
  * The command lines the launcher answers without commander (docs/cli.md "Cold start"): the
- * version, and the paper reads scripts and cron run (`balances`, `orders PAIR`). Only a line this
+ * version, and the paper reads scripts and cron run (`balances`, `orders PAIR`, `order PAIR ID`). Only a line this
  * parser understands completely is taken; anything else (help, a typo, an option it does not
  * know, a real exchange, `--opt=value`, `--`) returns undefined and goes to commander, so every
  * usage error keeps commander's words and exit code. No imports: it is loaded on every start.
@@ -9,7 +9,8 @@
 /** A read that the read path (cli/read.ts) runs as commander would. */
 export type QuickRead =
   | { command: "balances"; nonzero: boolean; json: boolean; account?: string; exchangeGiven: boolean }
-  | { command: "orders"; pair: string; json: boolean; account?: string; exchangeGiven: boolean };
+  | { command: "orders"; pair: string; json: boolean; account?: string; exchangeGiven: boolean }
+  | { command: "order"; pair: string; id: string; json: boolean; account?: string; exchangeGiven: boolean };
 
 /** `spotdesk --version` / `-V`, alone or with global options and --json (as JSON). */
 export type QuickVersion = { command: "version"; json: boolean };
@@ -34,7 +35,7 @@ export function quickVersion(argv: readonly string[]): QuickVersion | undefined 
 }
 
 /**
- * `balances [--nonzero]` or `orders PAIR` on paper, with --json, -a/--account NAME and
+ * `balances [--nonzero]`, `orders PAIR` or `order PAIR ID` on paper, with --json, -a/--account NAME and
  * -e/--exchange paper anywhere (commander reads global options after the command too). A value
  * option typed twice, an account starting with `-`, `--nonzero` before `balances` (commander's
  * "unknown option") and a wrong number of arguments all go to commander.
@@ -67,5 +68,6 @@ export function quickRead(argv: readonly string[]): QuickRead | undefined {
   const given = { json, ...(account === undefined ? {} : { account }), exchangeGiven: exchange !== undefined };
   if (command === "balances" && operands.length === 0) return { command, nonzero, ...given };
   if (command === "orders" && operands.length === 1) return { command, pair: operands[0]!, ...given };
+  if (command === "order" && operands.length === 2) return { command, pair: operands[0]!, id: operands[1]!, ...given };
   return undefined;
 }

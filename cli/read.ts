@@ -1,12 +1,12 @@
 /**
- * The read path (docs/cli.md "Cold start"): `balances` and `orders PAIR` on paper, as parsed by
+ * The read path (docs/cli.md "Cold start"): `balances`, `orders PAIR` and `order PAIR ID` on paper, as parsed by
  * cli/quick.ts, run without commander. The work, the context and the error reporting are the
  * commands' own (cli/commands/balances.ts, orders.ts, cli/run.ts runAction), so stdout, stderr
  * and the exit code are those of the same line through commander (test/cli/read-path.test.ts).
  * Built as CommonJS into dist/read.cjs and loaded with a V8 code cache (cli/code-cache.ts).
  */
 import { balances } from "./commands/balances.js";
-import { openOrders } from "./commands/orders.js";
+import { oneOrder, openOrders } from "./commands/orders.js";
 import { newContext } from "./context.js";
 // paper's first call checks its data directory with cli/dirs.ts (cli/exchange.ts imports it when
 // needed): imported here so that it is in dist/read.cjs, not a file of its own
@@ -23,7 +23,11 @@ export async function runRead(read: QuickRead): Promise<never> {
       read.json,
       "paper",
       () => newContext(options, read.exchangeGiven, read.account !== undefined),
-      (ctx) => (read.command === "balances" ? balances(ctx, { nonzero: read.nonzero }) : openOrders(ctx, read.pair)),
+      (ctx) => {
+        if (read.command === "balances") return balances(ctx, { nonzero: read.nonzero });
+        if (read.command === "orders") return openOrders(ctx, read.pair);
+        return oneOrder(ctx, read.pair, read.id);
+      },
     );
     code = typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {

@@ -19,15 +19,16 @@ export function registerOrders(program: Command): void {
     .description("one order of PAIR by id (--json: one Order)")
     .argument("<pair>", "trading pair, e.g. BTC/USDT")
     .argument("<id>", "order id")
-    .action(
-      action(async (ctx, pairText: string, orderId: string) => {
-        const id = await resolveExchangeId(ctx);
-        const pair = normalizePair(pairText, id);
-        const order = await withExchange(ctx, (adapter) => adapter.fetchOrder(pair, checkOrderId(orderId, id)), id);
-        if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, [order])[0]);
-        printOrders(ctx.out, [order]);
-      }),
-    );
+    .action(action(oneOrder));
+}
+
+/** The work of `order PAIR ID`, for commander and for the read path (cli/read.ts). */
+export async function oneOrder(ctx: Context, pairText: string, orderId: string): Promise<void> {
+  const id = await resolveExchangeId(ctx);
+  const pair = normalizePair(pairText, id);
+  const order = await withExchange(ctx, (adapter) => adapter.fetchOrder(pair, checkOrderId(orderId, id)), id);
+  if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, [order])[0]);
+  printOrders(ctx.out, [order]);
 }
 
 /** The work of `orders PAIR`, for commander and for the read path (cli/read.ts). */

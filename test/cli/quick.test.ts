@@ -8,7 +8,7 @@ import { quickRead, quickVersion } from "../../cli/quick.js";
 const words = (line: string) => (line === "" ? [] : line.split(" "));
 
 describe("quickRead", () => {
-  it("takes balances and orders PAIR on paper with global options before or after the command", () => {
+  it("takes balances, orders PAIR and order PAIR ID on paper with global options before or after the command", () => {
     expect(quickRead(words("balances --json"))).toEqual({
       command: "balances",
       nonzero: false,
@@ -41,7 +41,15 @@ describe("quickRead", () => {
       account: "bob",
       exchangeGiven: true,
     });
-    // a bad pair or account name is the command's own error, as through commander
+    expect(quickRead(words("order BTC/USDT 17 --json -a carol"))).toEqual({
+      command: "order",
+      pair: "BTC/USDT",
+      id: "17",
+      json: true,
+      account: "carol",
+      exchangeGiven: false,
+    });
+    // a bad pair, order id or account name is the command's own error, as through commander
     expect(quickRead(["orders", "nope", "--json"])).toMatchObject({ command: "orders", pair: "nope" });
     expect(quickRead(["-a", "bad/name", "balances"])).toMatchObject({ account: "bad/name" });
   });
@@ -71,7 +79,9 @@ describe("quickRead", () => {
     "balances --base-url http://127.0.0.1:1",
     "balances --proxy http://127.0.0.1:1",
     "balances -- --json",
-    "order BTC/USDT 1",
+    "order BTC/USDT",
+    "order BTC/USDT 1 2",
+    "order --nonzero BTC/USDT 1",
     "buy BTC/USDT 1 1",
     "book BTC/USDT",
     "balance --json",

@@ -1,9 +1,10 @@
 /**
- * The read path (docs/cli.md "Cold start"): bin/spotdesk runs `balances` and `orders PAIR` on
- * paper through dist/start.cjs and dist/read.cjs, without commander. The same line through the
- * full CLI (`node dist/cli.js`, commander) must give byte for byte the same stdout, stderr and
- * exit code: results, notes, errors, colour. A probe (`--require`) records whether read.cjs ran,
- * so a line that silently fell back to commander cannot pass as the read path.
+ * The read path (docs/cli.md "Cold start"): bin/spotdesk runs `balances`, `orders PAIR` and
+ * `order PAIR ID` on paper through dist/start.cjs and dist/read.cjs, without commander. The same
+ * line through the full CLI (`node dist/cli.js`, commander) must give byte for byte the same
+ * stdout, stderr and exit code: results, notes, errors, colour. A probe (`--require`) records
+ * whether read.cjs ran, so a line that silently fell back to commander cannot pass as the read
+ * path.
  */
 
 import { spawn } from "node:child_process";
@@ -87,6 +88,9 @@ describe("the read path prints what commander prints", () => {
     [["orders", "BTC/USDT"]],
     [["orders", "NOPE/USDT", "--json"]],
     [["orders", "NOPE/USDT"]],
+    [["order", "BTC/USDT", "1", "--json"]],
+    [["order", "BTC/USDT", "not an id", "--json"]],
+    [["order", "NOPE/USDT", "1"]],
     [["orders", "BTC/USDT", "--json"], { SPOTDESK_PAPER_NOW: "yesterday" }],
     [["balances", "--json"], { SPOTDESK_CLOCK_OFFSET_MS: "soon", SPOTDESK_PAPER_NOW: "" }],
   ];
@@ -110,6 +114,7 @@ describe("the read path prints what commander prints", () => {
   it("shows the same resting orders and locked balances", async () => {
     const env = freshEnv();
     const bin = join(ROOT, "bin", "spotdesk");
+    const ids: string[] = [];
     for (const order of [
       ["buy", "BTC/USDT", "0.01", "50000"],
       ["sell", "BTC/USDT", "0.02", "150000"],
@@ -117,10 +122,13 @@ describe("the read path prints what commander prints", () => {
     ]) {
       const placed = await run(bin, [...order, "--json"], env);
       expect(placed.code, placed.stderr).toBe(0);
+      ids.push((JSON.parse(placed.stdout) as { id: string }).id);
     }
     for (const args of [
       ["orders", "BTC/USDT", "--json"],
       ["orders", "BTC/USDT"],
+      ["order", "BTC/USDT", ids[1]!, "--json"],
+      ["order", "ETH/USDT", ids[2]!],
       ["balances", "--json"],
       ["balances", "--nonzero"],
     ]) {
@@ -129,6 +137,11 @@ describe("the read path prints what commander prints", () => {
       expect(launcher).toEqual(commander);
       expect(launcher.code).toBe(0);
     }
+    // an order of another pair: not found, the same error both ways
+    const other = await both(["order", "ETH/USDT", ids[0]!, "--json"], () => env);
+    expect(other.readPath).toBe(true);
+    expect(other.launcher).toEqual(other.commander);
+    expect(other.launcher.code).not.toBe(0);
     const listed = JSON.parse((await both(["orders", "BTC/USDT", "--json"], () => env)).launcher.stdout) as unknown[];
     expect(listed).toHaveLength(2);
   });
