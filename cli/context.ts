@@ -26,15 +26,22 @@ export interface Context {
 }
 
 export function createContext(command: Command): Context {
-  const options = command.optsWithGlobals<GlobalOptions>();
-  return {
-    options,
-    exchangeGiven: command.getOptionValueSourceWithGlobals("exchange") !== "default",
-    accountGiven: command.getOptionValueSourceWithGlobals("account") !== "default",
-    out: new Output(options.json === true),
-    now: cliClock(),
-    dryRun: command.opts<{ dryRun?: boolean }>().dryRun === true,
-  };
+  return newContext(
+    command.optsWithGlobals<GlobalOptions>(),
+    command.getOptionValueSourceWithGlobals("exchange") !== "default",
+    command.getOptionValueSourceWithGlobals("account") !== "default",
+    command.opts<{ dryRun?: boolean }>().dryRun === true,
+  );
+}
+
+/** The context of parsed options, by commander or by the read path's parser (cli/quick.ts). */
+export function newContext(
+  options: GlobalOptions,
+  exchangeGiven: boolean,
+  accountGiven: boolean,
+  dryRun = false,
+): Context {
+  return { options, exchangeGiven, accountGiven, out: new Output(options.json === true), now: cliClock(), dryRun };
 }
 
 /**

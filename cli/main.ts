@@ -4,24 +4,14 @@
  * it runs, so `spotdesk --version` and `balances --json` on paper start close to bare node.
  */
 import pkg from "../package.json" with { type: "json" };
+import { quickVersion } from "./quick.js";
 
-// `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool.
+// `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool
+// (bin/spotdesk answers it before this file is loaded; this is for `node dist/cli.js`).
 const argv = process.argv.slice(2);
-const isVersion = (arg: string | undefined) => arg === "--version" || arg === "-V";
-if (argv.length === 1 && isVersion(argv[0])) {
-  process.stdout.write(`${pkg.version}\n`);
-  process.exit(0);
-}
-// `--version --json` (with any global options beside it) answers the same way, as JSON.
-const onlyGlobals = (args: readonly string[]) => {
-  for (let i = 0; i < args.length; i++) {
-    if (/^(-e|--exchange|-a|--account|--base-url|--ws-url|--proxy)$/.test(args[i]!)) i++;
-    else if (!args[i]!.startsWith("-")) return false;
-  }
-  return true;
-};
-if (argv.includes("--json") && argv.some(isVersion) && onlyGlobals(argv)) {
-  process.stdout.write(`${JSON.stringify({ version: pkg.version })}\n`);
+const version = quickVersion(argv);
+if (version) {
+  process.stdout.write(version.json ? `${JSON.stringify({ version: pkg.version })}\n` : `${pkg.version}\n`);
   process.exit(0);
 }
 

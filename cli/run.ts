@@ -96,23 +96,40 @@ export function action<A extends unknown[]>(
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    let json = command.optsWithGlobals<{ json?: boolean }>().json === true;
-    const exchange = commandExchange(command);
-    runningExchange = exchange;
-    let ctx: Context | undefined;
-    try {
-      ctx = createContext(command);
-      json = ctx.out.json;
-      await work(ctx, ...(args.slice(0, -1) as A));
-    } catch (error) {
-      // --dry-run ends with the request it caught instead of sending (cli/dry-run.ts)
-      if (ctx?.dryRun && error instanceof Error && error.name === "DryRun") {
-        const { isDryRun, printDryRun } = await import("./dry-run.js");
-        if (isDryRun(error)) return printDryRun(ctx, exchange ?? ctx.options.exchange, error);
-      }
-      process.exitCode = reportError(error, json, exchange);
-    }
+    await runAction(
+      command.optsWithGlobals<{ json?: boolean }>().json === true,
+      commandExchange(command),
+      () => createContext(command),
+      (ctx) => work(ctx, ...(args.slice(0, -1) as A)),
+    );
   };
+}
+
+/**
+ * A command's work with its errors reported (the body of `action`, also run without commander
+ * by the read path, cli/read.ts): `json` and `exchange` say how an error is reported until the
+ * context exists.
+ */
+export async function runAction(
+  json: boolean,
+  exchange: string | undefined,
+  context: () => Context,
+  work: (ctx: Context) => Promise<void>,
+): Promise<void> {
+  runningExchange = exchange;
+  let ctx: Context | undefined;
+  try {
+    ctx = context();
+    json = ctx.out.json;
+    await work(ctx);
+  } catch (error) {
+    // --dry-run ends with the request it caught instead of sending (cli/dry-run.ts)
+    if (ctx?.dryRun && error instanceof Error && error.name === "DryRun") {
+      const { isDryRun, printDryRun } = await import("./dry-run.js");
+      if (isDryRun(error)) return printDryRun(ctx, exchange ?? ctx.options.exchange, error);
+    }
+    process.exitCode = reportError(error, json, exchange);
+  }
 }
 
 let stdoutFailed = false;

@@ -8,6 +8,8 @@
 // Safe to call from several test files at once: it skips the build when dist/ is newer than every
 // source, and writes each output file atomically (temp file + rename), so a concurrent reader
 // never sees half a file. `--force` always builds.
+
+import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -111,22 +113,30 @@ function upToDate() {
   }
 }
 
-if (process.argv.includes("--force") || !upToDate()) {
+/** rolldown's options shared by both builds. */
+const common = {
+  cwd: root,
+  platform: "node",
+  external: isExternal,
+  transform: { jsx: "react-jsx" },
+  // A module imported both statically and dynamically stays where the static import puts it:
+  // expected here (the core chunk), not a problem to report on every build.
+  onLog(level, log, handler) {
+    if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") return;
+    // lazyChildProcess replaces one line by one line: the source map's lines stay right
+    if (log.code === "SOURCEMAP_BROKEN" && log.plugin === lazyChildProcess.name) return;
+    handler(level, log);
+  },
+};
+
+/**
+ * The full CLI as ES modules: dist/cli.js and its chunks (commander and every command).
+ */
+async function buildCli() {
   const bundle = await rolldown({
+    ...common,
     input: { cli: join(root, "cli/main.ts") },
-    cwd: root,
-    platform: "node",
-    external: isExternal,
-    transform: { jsx: "react-jsx" },
     plugins: [builtinsByRequire, lazyChildProcess],
-    // A module imported both statically and dynamically stays where the static import puts it:
-    // expected here (the core chunk), not a problem to report on every build.
-    onLog(level, log, handler) {
-      if (log.code === "INEFFECTIVE_DYNAMIC_IMPORT") return;
-      // lazyChildProcess replaces one line by one line: the source map's lines stay right
-      if (log.code === "SOURCEMAP_BROKEN" && log.plugin === lazyChildProcess.name) return;
-      handler(level, log);
-    },
   });
   const { output } = await bundle.generate({
     format: "esm",
@@ -136,20 +146,123 @@ if (process.argv.includes("--force") || !upToDate()) {
     codeSplitting: { groups: [{ name: "core", test: CORE }] },
   });
   await bundle.close();
+  return output;
+}
+
+const READ_KEY = "@@READ-CACHE-KEY";
+
+/**
+ * What the read path never loads (it opens paper only, sends nothing, asks no key: cli/quick.ts
+ * takes no other exchange and no --dry-run): the registry's fifteen venue adapters, the key store
+ * (conf, which `require` cannot load), --dry-run and its pseudo-requests. In dist/read.cjs these
+ * dynamic imports become a module that refuses, so none of their code, nor what they share with
+ * paper, is split into chunks of the read path.
+ */
+const NOT_IN_READ_PATH = [
+  { importer: /[\\/]exchanges[\\/]registry\.ts$/, id: /^\.\/[a-z]+\/rest\.js$/ },
+  { importer: /[\\/]exchanges[\\/]open\.ts$/, id: /^\.\/core\/rest\.js$/ },
+  { importer: /[\\/]cli[\\/](exchange|run)\.ts$/, id: /^\.\/(store|dry-run)\.js$/ },
+];
+const REFUSED_PREFIX = "\0not-in-read-path:";
+const readPathOnly = {
+  name: "read-path-only",
+  resolveId(id, importer, { kind }) {
+    if (kind !== "dynamic-import" || importer === undefined) return null;
+    if (!NOT_IN_READ_PATH.some((rule) => rule.importer.test(importer) && rule.id.test(id))) return null;
+    return { id: `${REFUSED_PREFIX}${id}` };
+  },
+  load(id) {
+    if (!id.startsWith(REFUSED_PREFIX)) return null;
+    return `throw new Error(${JSON.stringify(`${id.slice(REFUSED_PREFIX.length)} is not in the read path (dist/read.cjs opens paper only)`)});`;
+  },
+};
+
+/**
+ * The read path runs as CommonJS: a package one of its files requires must be one `require` can
+ * load on Node 20 (not an ES-module-only one), or every read would fail. Checked here, once.
+ */
+function assertRequirable(files) {
+  const requireFromRoot = createRequire(join(root, "package.json"));
+  for (const file of files) {
+    for (const [, name] of file.contents.matchAll(/\brequire\("([^".][^"]*)"\)/g)) {
+      if (name.startsWith("node:")) continue;
+      try {
+        requireFromRoot(name);
+      } catch (error) {
+        throw new Error(
+          `dist/${file.fileName} requires '${name}', which require() cannot load (${error.code ?? error.message}): keep it off the read path (docs/cli.md "Cold start")`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * The launcher's first step and the read path, as CommonJS (no ES module loader, and a V8 code
+ * cache: cli/code-cache.ts): dist/start.cjs (cli/start.ts: --version and the line parser,
+ * cli/quick.ts) and dist/read.cjs (cli/read.ts with paper), whose lazy parts go to
+ * dist/read-chunks/. The hash of read.cjs goes into start.cjs, naming the code cache.
+ */
+async function buildRead() {
+  const bundle = await rolldown({
+    ...common,
+    input: { start: join(root, "cli/start.ts"), read: join(root, "cli/read.ts") },
+    plugins: [readPathOnly],
+    // what a lazy chunk shares with read.cjs stays in read.cjs (exported from it) instead of
+    // small chunks of its own that every read would load (cli/code-cache.ts keeps one copy)
+    preserveEntrySignatures: "allow-extension",
+  });
+  const { output } = await bundle.generate({
+    format: "cjs",
+    entryFileNames: "[name].cjs",
+    chunkFileNames: "read-chunks/[name]-[hash].cjs",
+    sourcemap: true,
+  });
+  await bundle.close();
+  const read = output.find((file) => file.fileName === "read.cjs");
+  const start = output.find((file) => file.fileName === "start.cjs");
+  if (start.code.split(READ_KEY).length !== 2) throw new Error(`start.cjs: expected ${READ_KEY} once`);
+  const key = createHash("sha256").update(read.code).digest("hex").slice(0, READ_KEY.length);
+  const files = output.map((file) => ({
+    fileName: file.fileName,
+    contents: file === start ? start.code.replace(READ_KEY, key) : file.type === "chunk" ? file.code : file.source,
+  }));
+  assertRequirable(files.filter((file) => file.fileName.endsWith(".cjs")));
+  return { output: files, key };
+}
+
+/** Writes the files atomically; returns their paths. */
+function writeOutput(output) {
   const written = new Set();
   for (const file of output) {
     const path = join(outdir, file.fileName);
-    const contents = file.type === "chunk" ? file.code : file.source;
+    const contents = file.contents ?? (file.type === "chunk" ? file.code : file.source);
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, contents);
     renameSync(tmp, path);
     written.add(path);
   }
-  // Chunks of earlier builds are named by their hash: drop those this build no longer wrote.
-  const chunks = join(outdir, "chunks");
-  for (const name of readdirSync(chunks)) {
-    const path = join(chunks, name);
-    if (!written.has(path)) rmSync(path, { force: true });
+  return written;
+}
+
+/** Drops what earlier builds wrote into `dir` and this one did not (chunks are named by their hash). */
+function dropStale(dir, written, keep = () => false) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (!written.has(path) && !keep(name)) rmSync(path, { force: true });
   }
+}
+
+if (process.argv.includes("--force") || !upToDate()) {
+  const [cli, { output: read, key }] = await Promise.all([buildCli(), buildRead()]);
+  // dist/cli.js last: its time says the build is complete (upToDate), and bin/spotdesk starts
+  // only when it exists, so start.cjs and read.cjs are there by then.
+  const last = cli.filter((file) => file.fileName.startsWith("cli.js"));
+  const written = writeOutput([...read, ...cli.filter((file) => !last.includes(file))]);
+  for (const path of writeOutput(last)) written.add(path);
+  dropStale(join(outdir, "chunks"), written);
+  dropStale(join(outdir, "read-chunks"), written);
+  // the code cache of this read.cjs stays (written by its first run); those of earlier ones go
+  dropStale(outdir, written, (name) => !/^read-.*\.v8cache/.test(name) || name.startsWith(`read-${key}.`));
 }

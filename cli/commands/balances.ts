@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { Context } from "../context.js";
 import { accountLabel, resolveExchangeId, withExchange } from "../exchange.js";
 import { action } from "../run.js";
 import { nonZero, printBalances } from "./render.js";
@@ -9,15 +10,16 @@ export function registerBalances(program: Command): void {
     .command("balances")
     .description("balances: Token, Total, Free, Locked (--json: the Balances map)")
     .option("--nonzero", "hide currencies whose free and locked are both zero")
-    .action(
-      action(async (ctx, options: { nonzero?: boolean }) => {
-        const id = await resolveExchangeId(ctx);
-        let balances = await withExchange(ctx, (adapter) => adapter.fetchBalances(), id);
-        if (options.nonzero) balances = nonZero(balances);
-        // docs/orders.md "Which account": "exchange" and "account" beside the (upper-case) tokens,
-        // so `jq .BTC.f` still reads the map.
-        if (ctx.out.json) return ctx.out.document({ exchange: id, account: accountLabel(ctx, id), ...balances });
-        printBalances(ctx.out, balances);
-      }),
-    );
+    .action(action(balances));
+}
+
+/** The work of `balances`, for commander and for the read path (cli/read.ts). */
+export async function balances(ctx: Context, options: { nonzero?: boolean }): Promise<void> {
+  const id = await resolveExchangeId(ctx);
+  let balances = await withExchange(ctx, (adapter) => adapter.fetchBalances(), id);
+  if (options.nonzero) balances = nonZero(balances);
+  // docs/orders.md "Which account": "exchange" and "account" beside the (upper-case) tokens,
+  // so `jq .BTC.f` still reads the map.
+  if (ctx.out.json) return ctx.out.document({ exchange: id, account: accountLabel(ctx, id), ...balances });
+  printBalances(ctx.out, balances);
 }
