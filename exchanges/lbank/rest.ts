@@ -54,7 +54,7 @@ export function lbankEchostr(): string {
   return echostr;
 }
 
-/** The string LBank digests: every parameter but `sign`, sorted by name, k=v joined with '&'. */
+/** The string LBank digests from a set of parameters: sorted by name, k=v joined with '&' (lbankSignedRequest builds it in one pass). */
 export function lbankParamString(params: Record<string, string>): string {
   return Object.keys(params)
     .sort()
@@ -69,30 +69,22 @@ function md5Hex(payload: string): string {
   return oneShotHash ? oneShotHash("md5", payload, "hex") : crypto.createHash("md5").update(payload).digest("hex");
 }
 
-// The HMAC key imported once per secret: createHmac with a string key converts it on every call.
-const hmacKeys = new Map<string, crypto.KeyObject>();
-function hmacKey(secret: string): crypto.KeyObject {
-  let key = hmacKeys.get(secret);
-  if (!key) {
-    if (hmacKeys.size >= 64) hmacKeys.clear();
-    key = crypto.createSecretKey(Buffer.from(secret, "utf8"));
-    hmacKeys.set(secret, key);
-  }
-  return key;
-}
-
-/** HMAC-SHA256 hex of the upper-cased MD5 hex digest of the sorted parameter string. */
+/**
+ * HMAC-SHA256 hex of the upper-cased MD5 hex digest of the sorted parameter string. The secret goes
+ * to createHmac as text: a KeyObject imported once per secret measured no faster on Node 20.
+ */
 export function lbankSignature(secret: string, paramString: string): string {
-  return crypto.createHmac("sha256", hmacKey(secret)).update(md5Hex(paramString).toUpperCase()).digest("hex");
+  return crypto.createHmac("sha256", secret).update(md5Hex(paramString).toUpperCase()).digest("hex");
 }
 
-/** api_key, echostr, signature_method, timestamp: sorted by name. */
+/** The four names LBank adds to the signed string; only api_key also goes in the form, the other three are headers. */
 const ADDED_NAMES: readonly string[] = ["api_key", "echostr", "signature_method", "timestamp"];
 
 /**
  * Builds one signed request exactly as it goes on the wire: the signed string covers the endpoint's
- * parameters and the four added names; the form body is the endpoint's parameters, api_key and sign;
- * timestamp, signature_method and echostr are headers.
+ * parameters and the four added names, sorted by name; the form body is the endpoint's parameters,
+ * api_key and sign; timestamp, signature_method and echostr are headers. A caller's `sign` or added
+ * name is dropped: LBank's own value is the one signed.
  */
 export function lbankSignedRequest(
   credentials: Credentials,
@@ -101,32 +93,19 @@ export function lbankSignedRequest(
   params: Record<string, string> = {},
   echostr = lbankEchostr(),
 ): HttpRequest {
-  // The four names LBank adds, in sorted order; the caller's keys are sorted alone and merged
-  // in (same order as sorting all of them, without building a merged object per request).
   const timestamp = String(nowMs);
   const added = [credentials.api, echostr, "HmacSHA256", timestamp];
-  const keys = Object.keys(params)
-    .filter((k) => !ADDED_NAMES.includes(k) && k !== "sign")
-    .sort();
+  const names = Object.keys(params).filter((k) => !ADDED_NAMES.includes(k) && k !== "sign");
+  names.push(...ADDED_NAMES);
+  names.sort();
   let signed = "";
   let body = "";
-  let a = 0;
-  let k = 0;
-  while (a < 4 || k < keys.length) {
-    const own = k < keys.length ? keys[k]! : undefined;
-    let name: string;
-    let value: string;
-    if (a < 4 && (own === undefined || ADDED_NAMES[a]! < own)) {
-      name = ADDED_NAMES[a]!;
-      value = added[a++]!;
-    } else {
-      name = own!;
-      value = params[own!]!;
-      k++;
-    }
+  for (const name of names) {
+    const at = ADDED_NAMES.indexOf(name);
+    const value = at === -1 ? params[name]! : added[at]!;
     signed += signed === "" ? `${name}=${value}` : `&${name}=${value}`;
-    // timestamp, signature_method and echostr are headers, not form fields
-    if (name === "echostr" || name === "signature_method" || name === "timestamp") continue;
+    // echostr, signature_method and timestamp (the added names after api_key) are headers, not form fields
+    if (at > 0) continue;
     const field = `${name}=${encodeQueryValue(value)}`;
     body += body === "" ? field : `&${field}`;
   }
@@ -189,8 +168,9 @@ function pairOfSymbol(symbol: string): string {
  */
 export function parseLbankOrder(raw: unknown): Order {
   const order = parseAnswer("lbank", LbankOrderSchema, raw);
+  // LBank writes the side and the type in one word: buy, sell, buy_maker, sell_ioc, …
   const kind = order.type ?? order.tradeType ?? "buy";
-  const [, suffix] = /^(?:buy|sell)_?(.*)$/i.exec(kind) ?? [];
+  const cut = kind.indexOf("_");
   return {
     pair: pairOfSymbol(order.symbol),
     id: order.orderId,
@@ -198,8 +178,8 @@ export function parseLbankOrder(raw: unknown): Order {
     price: toDecimalString(order.price),
     amount: toDecimalString(order.origQty),
     filled: toDecimalString(order.executedQty),
-    type: suffix || "limit",
-    side: parseSide(kind.replace(/_.*$/, "")),
+    type: (cut === -1 ? "" : kind.slice(cut + 1)) || "limit",
+    side: parseSide(cut === -1 ? kind : kind.slice(0, cut)),
     status: normalizeStatus("lbank", String(order.status)),
     timestamp: toMillis(order.time),
   };
@@ -300,6 +280,7 @@ export class LbankAdapter extends RestAdapter {
 
   /** docs/decisions.md#d10: the page size is the open-orders limit (200, LBank's maximum); pages past it. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
+    // Stryker disable next-line LogicalOperator: the limit is set (200), so `??` and `&&` both give it
     const pageLength = LBANK_INFO.limits.openOrders ?? 200;
     const out: Order[] = [];
     for (let page = 1; ; page++) {
