@@ -250,17 +250,22 @@ export class LbankAdapter extends RestAdapter {
     });
   }
 
+  // docs/exchange-rules.md#limits: no batch create or cancel on lbank. The base refuses both before any
+  // request (tested through createBatch and cancelBatch), so these two are never called; each still
+  // refuses should the limits table change (docs/mutation.md "Group B ignore list").
+  // Stryker disable all: never called, see above
   protected async submitBatch(): Promise<Order[]> {
     throw new ExchangeError("lbank", "Not supported for lbank", { kind: "unsupported" });
   }
 
+  protected async submitCancelBatch(): Promise<string[]> {
+    throw new ExchangeError("lbank", "Not supported for lbank", { kind: "unsupported" });
+  }
+  // Stryker restore all
+
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
     const data = await this.call(LBANK_PATHS.cancelOrder, { symbol: this.symbol(pair), orderId });
     return z.object({ orderId: id }).safeParse(data).data?.orderId ?? orderId;
-  }
-
-  protected async submitCancelBatch(): Promise<string[]> {
-    throw new ExchangeError("lbank", "Not supported for lbank", { kind: "unsupported" });
   }
 
   protected async submitCancelAll(pair: string): Promise<string[]> {
