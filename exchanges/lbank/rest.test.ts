@@ -16,9 +16,10 @@ import {
   parseLbankOrder,
 } from "./rest.js";
 
-// node:crypto as it is, with randomBytes and createHash counted: the echostr pool and the one-shot MD5
-// are speed paths whose results match the plain calls, so only the number of calls tells them apart.
-const calls = vi.hoisted(() => ({ randomBytes: 0, createHash: 0 }));
+// node:crypto as it is, with randomBytes, createHash and createSecretKey counted: the echostr pool, the
+// one-shot MD5 and the imported HMAC key are speed paths whose results match the plain calls, so only
+// the number of calls tells them apart.
+const calls = vi.hoisted(() => ({ randomBytes: 0, createHash: 0, createSecretKey: 0 }));
 vi.mock("node:crypto", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:crypto")>();
   const randomBytes = (size: number) => {
@@ -29,7 +30,11 @@ vi.mock("node:crypto", async (importOriginal) => {
     calls.createHash++;
     return actual.createHash(algorithm);
   };
-  return { ...actual, randomBytes, createHash };
+  const createSecretKey = (key: Buffer) => {
+    calls.createSecretKey++;
+    return actual.createSecretKey(key);
+  };
+  return { ...actual, randomBytes, createHash, createSecretKey };
 });
 
 const credentials = { api: LBANK_KEY, secret: LBANK_SECRET };
@@ -104,6 +109,22 @@ describe("lbank signing speed paths (docs/mutation.md): the same signature as th
         .update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase())
         .digest("hex"),
     );
+  });
+
+  it("imports the HMAC key once for a run of requests with one secret, and again when the secret changes", () => {
+    const plain = (secret: string, text: string) =>
+      createHmac("sha256", secret).update(createHash("md5").update(text).digest("hex").toUpperCase()).digest("hex");
+    const before = calls.createSecretKey;
+    expect([lbankSignature("first-secret", "a=1"), lbankSignature("first-secret", "a=2")]).toEqual([
+      plain("first-secret", "a=1"),
+      plain("first-secret", "a=2"),
+    ]);
+    expect(calls.createSecretKey).toBe(before + 1);
+    expect([lbankSignature("second-secrét", "a=1"), lbankSignature("first-secret", "a=1")]).toEqual([
+      plain("second-secrét", "a=1"),
+      plain("first-secret", "a=1"),
+    ]);
+    expect(calls.createSecretKey).toBe(before + 3);
   });
 
   it("signs the same on a Node without crypto.hash (before 20.12): MD5 through createHash", async () => {

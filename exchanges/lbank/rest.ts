@@ -69,15 +69,17 @@ function md5Hex(payload: string): string {
   return oneShotHash ? oneShotHash("md5", payload, "hex") : crypto.createHash("md5").update(payload).digest("hex");
 }
 
-/**
- * HMAC-SHA256 hex of the upper-cased MD5 hex digest of the sorted parameter string. The secret goes
- * to createHmac as text: a KeyObject imported once per secret measured no faster on Node 20.
- */
+// The secret imported once as a KeyObject (createHmac with a text key converts it on every call); one
+// entry, since a process signs for one account at a time, and a new secret replaces it.
+let hmacKey: { secret: string; key: crypto.KeyObject } | undefined;
+
+/** HMAC-SHA256 hex of the upper-cased MD5 hex digest of the sorted parameter string. */
 export function lbankSignature(secret: string, paramString: string): string {
-  return crypto.createHmac("sha256", secret).update(md5Hex(paramString).toUpperCase()).digest("hex");
+  if (hmacKey?.secret !== secret) hmacKey = { secret, key: crypto.createSecretKey(Buffer.from(secret)) };
+  return crypto.createHmac("sha256", hmacKey.key).update(md5Hex(paramString).toUpperCase()).digest("hex");
 }
 
-/** The four names LBank adds to the signed string; only api_key also goes in the form, the other three are headers. */
+/** api_key, echostr, signature_method, timestamp: sorted by name. */
 const ADDED_NAMES: readonly string[] = ["api_key", "echostr", "signature_method", "timestamp"];
 
 /**
@@ -93,19 +95,37 @@ export function lbankSignedRequest(
   params: Record<string, string> = {},
   echostr = lbankEchostr(),
 ): HttpRequest {
+  // The caller's keys are sorted alone and the four added names merged in: the same order as sorting
+  // all of them, at less cost per request (docs/mutation.md, group B).
   const timestamp = String(nowMs);
   const added = [credentials.api, echostr, "HmacSHA256", timestamp];
-  const names = Object.keys(params).filter((k) => !ADDED_NAMES.includes(k) && k !== "sign");
-  names.push(...ADDED_NAMES);
-  names.sort();
+  const keys = Object.keys(params)
+    .filter((k) => !ADDED_NAMES.includes(k) && k !== "sign")
+    .sort();
   let signed = "";
   let body = "";
-  for (const name of names) {
-    const at = ADDED_NAMES.indexOf(name);
-    const value = at === -1 ? params[name]! : added[at]!;
+  let a = 0;
+  let k = 0;
+  while (a < 4 || k < keys.length) {
+    const own = keys[k];
+    let name: string;
+    let value: string;
+    // Past the four, ADDED_NAMES[a] is undefined, and `undefined < own` is false: the caller's keys follow.
+    if (
+      own === undefined ||
+      // Stryker disable next-line EqualityOperator: no caller's key equals an added name (filtered above), so `<=` orders as `<`
+      ADDED_NAMES[a]! < own
+    ) {
+      name = ADDED_NAMES[a]!;
+      value = added[a++]!;
+    } else {
+      name = own;
+      value = params[own]!;
+      k++;
+    }
     signed += signed === "" ? `${name}=${value}` : `&${name}=${value}`;
-    // echostr, signature_method and timestamp (the added names after api_key) are headers, not form fields
-    if (at > 0) continue;
+    // timestamp, signature_method and echostr are headers, not form fields
+    if (name === "echostr" || name === "signature_method" || name === "timestamp") continue;
     const field = `${name}=${encodeQueryValue(value)}`;
     body += body === "" ? field : `&${field}`;
   }
