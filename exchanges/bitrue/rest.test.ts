@@ -401,13 +401,13 @@ describe("bitrue off the happy path (issue 25)", () => {
 
   it("names the method and path of a call that timed out: GET for the look-ups, the lists and the balances", async () => {
     let slowPath = "";
-    mock.server.intercept((req) => (req.path === slowPath ? { body: [], delayMs: 1000 } : undefined));
-    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 200 });
+    mock.server.intercept((req) => (req.path === slowPath ? { body: [], delayMs: 1500 } : undefined));
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 300 });
     const timedOut = async (path: string, call: () => Promise<unknown>) => {
       slowPath = path;
       return (await rejection(call())).message;
     };
-    const message = (route: string) => `ExchangeId: bitrue, msg: Request timed out after 200 ms (${route})`;
+    const message = (route: string) => `ExchangeId: bitrue, msg: Request timed out after 300 ms (${route})`;
     expect(await timedOut("/api/v1/order", () => slow.fetchOrder("BTC/USDT", "1"))).toBe(message("GET /api/v1/order"));
     expect(await timedOut("/api/v1/openOrders", () => slow.fetchOpenOrders("BTC/USDT"))).toBe(
       message("GET /api/v1/openOrders"),
