@@ -420,6 +420,51 @@ describe("bitrue off the happy path (issue 25)", () => {
     expect(adapter.rest.baseUrl).toBe("https://openapi.bitrue.com");
   });
 
+  it("reads an empty 2xx answer as a failure naming its status, and a null or list answer by its schema", async () => {
+    mock.fake.replyNext({ status: 200, body: "" });
+    expect(await rejection(bitrue.fetchBalances())).toMatchObject({
+      kind: "invalid-order",
+      message: "ExchangeId: bitrue, msg: HTTP 200",
+    });
+    mock.fake.replyNext({ status: 200, body: "null" });
+    expect((await rejection(bitrue.fetchBalances())).message).toMatch(
+      /^ExchangeId: bitrue, msg: Unexpected answer from bitrue/,
+    );
+    mock.fake.replyNext({ status: 200, body: '[{"code":-1}]' });
+    expect((await rejection(bitrue.fetchBalances())).message).toMatch(
+      /^ExchangeId: bitrue, msg: Unexpected answer from bitrue/,
+    );
+    await expect(bitrue.fetchOpenOrders("BTC/USDT")).resolves.toEqual([]);
+  });
+
+  it("names the exchange in the refusal of an order or balances answer it cannot read", () => {
+    expect(() => parseBitrueOrder({ orderId: 1 }, "BTC/USDT")).toThrow(/Unexpected answer from bitrue: side/);
+    expect(() => parseBitrueBalances({ balances: [{ asset: "BTC" }] })).toThrow(
+      /Unexpected answer from bitrue: balances/,
+    );
+  });
+
+  it("names the method and path of a call that timed out: GET for the look-ups, the lists and the balances", async () => {
+    let slowPath = "";
+    mock.server.intercept((req) => (req.path === slowPath ? { body: [], delayMs: 1500 } : undefined));
+    const slow = createExchange("bitrue", credentials, { baseUrl: mock.url, timeoutMs: 300 });
+    const timedOut = async (path: string, call: () => Promise<unknown>) => {
+      slowPath = path;
+      return (await rejection(call())).message;
+    };
+    const message = (route: string) => `ExchangeId: bitrue, msg: Request timed out after 300 ms (${route})`;
+    expect(await timedOut("/api/v1/order", () => slow.fetchOrder("BTC/USDT", "1"))).toBe(message("GET /api/v1/order"));
+    expect(await timedOut("/api/v1/openOrders", () => slow.fetchOpenOrders("BTC/USDT"))).toBe(
+      message("GET /api/v1/openOrders"),
+    );
+    expect(await timedOut("/api/v1/account", () => slow.fetchBalances())).toBe(message("GET /api/v1/account"));
+    expect(
+      await timedOut("/api/v1/allOrders", () =>
+        slow.findOrderByClientOrderId("BTC/USDT", "0123456789abcdef0123456789abcdef"),
+      ),
+    ).toBe(message("GET /api/v1/allOrders"));
+  });
+
   it("takes the cancel answer's orderIdStr, else its orderId", async () => {
     mock.fake.replyNext({ body: { orderId: 9, orderIdStr: "9x" } });
     await expect(bitrue.cancelOrder("BTC/USDT", "1")).resolves.toBe("9x");

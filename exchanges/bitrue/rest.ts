@@ -140,8 +140,9 @@ export class BitrueAdapter extends RestAdapter {
 
   /** No envelope: a 2xx answer without an error `code` is the payload (docs/decisions.md#d20). */
   protected unwrap(response: JsonResponse): unknown {
-    const json = response.json as { code?: unknown; msg?: unknown } | undefined;
-    const code = json && !Array.isArray(json) && json.code !== undefined ? (json.code as string | number) : undefined;
+    // an array, a number or null has no `code` either: `?.` reads every answer that is no error object as undefined
+    const json = response.json as { code?: string | number; msg?: unknown } | null | undefined;
+    const code = json?.code;
     if (response.status < 400 && json !== undefined && isSuccessCode(code, BITRUE_SUCCESS, true)) return json;
     const msg = typeof json?.msg === "string" ? json.msg : `HTTP ${response.status}`;
     if (response.status >= 500) {
@@ -198,7 +199,10 @@ export class BitrueAdapter extends RestAdapter {
     return all.map((raw) => parseBitrueOrder(raw, pair)).find((o) => o.clientOrderId === clientOrderId);
   }
 
-  // docs/exchange-rules.md#limits: the base refuses these before any request; they stay unreachable.
+  // docs/exchange-rules.md#limits: no batch, cancel batch or cancel all on bitrue. The base refuses the three
+  // before any request (the refusal is tested through createBatch, cancelBatch and cancelAll), so these are
+  // never called; each still refuses should the limits table change (docs/mutation.md "Group B ignore list").
+  // Stryker disable all: never called, see above
   protected async submitBatch(): Promise<Order[]> {
     assertSupported("bitrue", "createBatch");
     return [];
@@ -211,6 +215,7 @@ export class BitrueAdapter extends RestAdapter {
     assertSupported("bitrue", "cancelAll");
     return [];
   }
+  // Stryker restore all
 
   protected async submitCancel(pair: string, orderId: string): Promise<string> {
     const answer = this.parse(

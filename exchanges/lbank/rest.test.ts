@@ -1,5 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { rejection, runCliScenario } from "../../test/exchanges/cli-scenario.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
@@ -7,6 +7,7 @@ import { LBANK_KEY, LBANK_SECRET, type LbankMock, lbankExpectedSign, startLbankM
 import {
   LBANK_PATHS,
   LbankAdapter,
+  lbankEchostr,
   lbankParamString,
   lbankSignature,
   lbankSignedRequest,
@@ -14,6 +15,27 @@ import {
   parseLbankOpenOrders,
   parseLbankOrder,
 } from "./rest.js";
+
+// node:crypto as it is, with randomBytes, createHash and createSecretKey counted: the echostr pool, the
+// one-shot MD5 and the imported HMAC key are speed paths whose results match the plain calls, so only
+// the number of calls tells them apart.
+const calls = vi.hoisted(() => ({ randomBytes: 0, createHash: 0, createSecretKey: 0 }));
+vi.mock("node:crypto", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:crypto")>();
+  const randomBytes = (size: number) => {
+    calls.randomBytes++;
+    return actual.randomBytes(size);
+  };
+  const createHash = (algorithm: string) => {
+    calls.createHash++;
+    return actual.createHash(algorithm);
+  };
+  const createSecretKey = (key: Buffer) => {
+    calls.createSecretKey++;
+    return actual.createSecretKey(key);
+  };
+  return { ...actual, randomBytes, createHash, createSecretKey };
+});
 
 const credentials = { api: LBANK_KEY, secret: LBANK_SECRET };
 let mock: LbankMock;
@@ -59,6 +81,80 @@ describe("lbank signing (docs/exchange-rules.md#calls 'lbank signs an MD5 digest
         .update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase())
         .digest("hex"),
     );
+  });
+});
+
+describe("lbank signing speed paths (docs/mutation.md): the same signature as the plain calls, with fewer of them", () => {
+  it("draws each echostr (32 hex digits, all different) from random bytes fetched once per 256 requests", () => {
+    // draw up to the next refill, so that the count starts on a fresh pool
+    const before = calls.randomBytes;
+    for (let i = 0; i < 300 && calls.randomBytes === before; i++) lbankEchostr();
+    const start = calls.randomBytes;
+    expect(start).toBe(before + 1);
+    const drawn = new Set<string>();
+    for (let i = 0; i < 255; i++) drawn.add(lbankEchostr());
+    expect(calls.randomBytes).toBe(start);
+    drawn.add(lbankEchostr());
+    expect(calls.randomBytes).toBe(start + 1);
+    expect(drawn.size).toBe(256);
+    for (const echostr of drawn) expect(echostr).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("digests with node:crypto's one-shot hash where Node has it (20.12 and later), with no Hash object", () => {
+    const before = calls.createHash;
+    const sign = lbankSignature(LBANK_SECRET, "a=1&b=2");
+    expect(calls.createHash).toBe(before);
+    expect(sign).toBe(
+      createHmac("sha256", LBANK_SECRET)
+        .update(createHash("md5").update("a=1&b=2").digest("hex").toUpperCase())
+        .digest("hex"),
+    );
+  });
+
+  it("imports the HMAC key once for a run of requests with one secret, and again when the secret changes", () => {
+    const plain = (secret: string, text: string) =>
+      createHmac("sha256", secret).update(createHash("md5").update(text).digest("hex").toUpperCase()).digest("hex");
+    const before = calls.createSecretKey;
+    expect([lbankSignature("first-secret", "a=1"), lbankSignature("first-secret", "a=2")]).toEqual([
+      plain("first-secret", "a=1"),
+      plain("first-secret", "a=2"),
+    ]);
+    expect(calls.createSecretKey).toBe(before + 1);
+    expect([lbankSignature("second-secrét", "a=1"), lbankSignature("first-secret", "a=1")]).toEqual([
+      plain("second-secrét", "a=1"),
+      plain("first-secret", "a=1"),
+    ]);
+    expect(calls.createSecretKey).toBe(before + 3);
+  });
+
+  it("signs the same on a Node without crypto.hash (before 20.12): MD5 through createHash", async () => {
+    // a second copy of rest.ts (the query makes it another module) that sees node:crypto without `hash`;
+    // its imports of lib/ stay the ones every other test uses
+    vi.doMock("node:crypto", async (importOriginal) => {
+      const actual = await importOriginal<typeof import("node:crypto")>();
+      const createHash = (algorithm: string) => {
+        calls.createHash++;
+        return actual.createHash(algorithm);
+      };
+      return { ...actual, createHash, hash: undefined };
+    });
+    try {
+      const copy = "./rest.js?without-hash";
+      const older = (await import(/* @vite-ignore */ copy)) as typeof import("./rest.js");
+      const hashes = calls.createHash;
+      const request = older.lbankSignedRequest(credentials, 1700000000000, "/p", { b: "2", a: "é&=" }, "e".repeat(32));
+      expect(calls.createHash).toBe(hashes + 1);
+      const signed = `a=é&=&api_key=${LBANK_KEY}&b=2&echostr=${"e".repeat(32)}&signature_method=HmacSHA256&timestamp=1700000000000`;
+      const digest = createHash("md5").update(signed).digest("hex").toUpperCase();
+      expect(request.body).toBe(
+        `a=%C3%A9%26%3D&api_key=${LBANK_KEY}&b=2&sign=${createHmac("sha256", LBANK_SECRET).update(digest).digest("hex")}`,
+      );
+      expect(request.body).toBe(
+        lbankSignedRequest(credentials, 1700000000000, "/p", { b: "2", a: "é&=" }, "e".repeat(32)).body,
+      );
+    } finally {
+      vi.doUnmock("node:crypto");
+    }
   });
 });
 
@@ -390,6 +486,69 @@ describe("lbank off the happy path (issue 25)", () => {
     expect(parseLbankOrder({ ...row, tradeType: "SELL" })).toMatchObject({ side: "Sell", type: "limit" });
     expect(parseLbankOrder(row)).toMatchObject({ side: "Buy", type: "limit" });
     expect(parseLbankOrder({ ...row, type: "buy_ioc" }).type).toBe("ioc");
+    expect(parseLbankOrder({ ...row, type: "SELL_FOK_X" })).toMatchObject({ side: "Sell", type: "FOK_X" });
+    expect(parseLbankOrder({ ...row, type: "buy_" })).toMatchObject({ side: "Buy", type: "limit" });
+    expect(() => parseLbankOrder({ ...row, type: "short_maker" })).toThrow("Unknown order side 'short'");
+    expect(() => parseLbankOrder({ ...row, type: "short" })).toThrow("Unknown order side 'short'");
+  });
+
+  it("names lbank in the refusal of an order, open-orders or balances answer it cannot read; no orders is none", () => {
+    expect(() => parseLbankOrder({ orderId: "a1", status: 0 })).toThrow("Unexpected answer from lbank: symbol");
+    expect(() => parseLbankOpenOrders({ orders: 5 })).toThrow(/^ExchangeId: lbank, msg: Unexpected answer from lbank/);
+    expect(() => parseLbankBalances({ balances: [{ asset: "BTC" }] })).toThrow(
+      "Unexpected answer from lbank: balances",
+    );
+    expect(parseLbankOpenOrders({ total: 0 })).toEqual({ orders: [], total: 0 });
+    expect(parseLbankOpenOrders({ total: 0, orders: null })).toEqual({ orders: [], total: 0 });
+  });
+
+  it("sends to api.lbkex.com unless told otherwise", () => {
+    const adapter = new LbankAdapter(credentials, {}) as unknown as { rest: { baseUrl: string } };
+    expect(adapter.rest.baseUrl).toBe("https://api.lbkex.com");
+  });
+
+  it("reads an answer without data as no order: not found on a fetch, sent again after a time-out", async () => {
+    const noData = { status: 200, body: { result: "true", error_code: 0, ts: 1 } };
+    mock.fake.replyNext(noData);
+    expect(await rejection(lbank.fetchOrder("BTC/USDT", "z9"))).toMatchObject({
+      kind: "order-not-found",
+      message: "ExchangeId: lbank, msg: Order z9 not found",
+    });
+    let step = 0;
+    mock.server.intercept((req) => {
+      if (req.path === "/v2/supplement/create_order.do" && step === 0) {
+        step = 1;
+        return { status: 504, body: {}, delayMs: 1500 };
+      }
+      if (req.path === "/v2/supplement/orders_info.do" && step === 1) {
+        step = 2;
+        return noData;
+      }
+      return undefined;
+    });
+    mock.server.requests.length = 0;
+    const slow = createExchange("lbank", credentials, { baseUrl: mock.url, timeoutMs: 400 });
+    const order = await slow.createOrder(buy);
+    expect([...mock.orders.keys()]).toEqual([order.id]);
+    expect(routes()).toEqual([
+      "POST /v2/supplement/create_order.do",
+      "POST /v2/supplement/orders_info.do",
+      "POST /v2/supplement/create_order.do",
+    ]);
+  });
+
+  it("leaves an error_code that is neither number nor text out of the message", async () => {
+    mock.fake.replyNext({ status: 200, body: { result: false, error_code: null, msg: "Server busy" } });
+    expect(await rejection(lbank.fetchBalances())).toMatchObject({ code: undefined, detail: "Server busy" });
+  });
+
+  it("ends the open orders at a short page even when the total counts more (orders closed meanwhile)", async () => {
+    mock.fake.replyNext(
+      ok({ total: 500, page_length: 200, current_page: 1, orders: [row, { ...row, orderId: "a2" }] }),
+    );
+    mock.server.requests.length = 0;
+    expect((await lbank.fetchOpenOrders("ETH/USDT")).map((o) => o.id)).toEqual(["a1", "a2"]);
+    expect(mock.server.requests).toHaveLength(1);
   });
 
   it("answers a placed order with filled 0 and type limit, and sells as sell", async () => {
