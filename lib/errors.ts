@@ -36,6 +36,12 @@ export interface ExchangeErrorOptions {
   code?: string | number;
   /** for rate limits: how long the exchange asks us to wait */
   retryAfterMs?: number;
+  /**
+   * The exchange may have carried out the request although this error says it failed: its answer
+   * could not be read (a gateway's 5xx page, an answer in a shape we do not know). A create that
+   * fails so is looked up by its client order id (docs/exchange-rules.md#contract).
+   */
+  unclear?: boolean;
   cause?: unknown;
 }
 
@@ -44,6 +50,8 @@ export class ExchangeError extends Error {
   readonly kind: ErrorKind;
   readonly code?: string | number;
   readonly retryAfterMs?: number;
+  /** the answer could not be read: the request may have been carried out (ExchangeErrorOptions.unclear) */
+  readonly unclear?: boolean;
   /** the message without the `ExchangeId: …, msg:` prefix */
   readonly detail: string;
 
@@ -58,6 +66,7 @@ export class ExchangeError extends Error {
     this.kind = options.kind;
     if (options.code !== undefined) this.code = options.code;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.unclear) this.unclear = true;
   }
 
   toJSON(): { exchange: string; kind: ErrorKind; code?: string | number; message: string } {

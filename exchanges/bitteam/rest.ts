@@ -7,7 +7,8 @@ import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
 import { digitsToStep, finishPairs, precisionDigits } from "../core/pair-list.js";
-import { buildQuery, type HttpMethod, type HttpRequest, mayHaveReachedExchange } from "../core/rest.js";
+import { mayHaveBeenPlaced } from "../core/place.js";
+import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
 import { isCode, isSuccessCode } from "../core/success.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
@@ -212,7 +213,7 @@ export class BitteamAdapter extends RestAdapter {
     try {
       return await this.submitOrderTo(pairId, order);
     } catch (error) {
-      if (!mayHaveReachedExchange(error)) throw error;
+      if (!mayHaveBeenPlaced(error)) throw error;
       let matches: Order[];
       try {
         matches = await this.placedSince(order, startedAt);

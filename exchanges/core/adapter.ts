@@ -234,6 +234,8 @@ export function exchangeError(
     retryAfterMs?: number | undefined;
     /** overrides the message text (okx's "Transaction failed (code, msg)") */
     detail?: string | undefined;
+    /** overrides the reading of the status (ExchangeErrorOptions.unclear) */
+    unclear?: boolean | undefined;
   },
   messages: readonly MessageRule[] = [],
 ): ExchangeError {
@@ -256,10 +258,16 @@ export function exchangeError(
         (failure.headers ? retryAfterMs(failure.headers) : undefined) ??
         1000)
       : undefined;
+  // A server error (its gateway may have passed the request on) or a success status without the
+  // exchange's own failure code (an empty or unknown body) does not say the request failed.
+  const status = failure.status;
+  const coded = failure.code !== undefined && failure.code !== "";
+  const unclear = failure.unclear ?? (status !== undefined && (status >= 500 || (status < 300 && !coded)));
   return new ExchangeError(exchange, detail, {
     kind,
-    ...(failure.code !== undefined && failure.code !== "" ? { code: failure.code } : {}),
+    ...(coded ? { code: failure.code } : {}),
     ...(retry !== undefined ? { retryAfterMs: retry } : {}),
+    ...(unclear ? { unclear: true } : {}),
   });
 }
 
@@ -503,7 +511,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
     message: string,
     status?: number,
     headers?: HttpResponse["headers"],
-    extra: { retryAfterMs?: number | undefined; detail?: string | undefined } = {},
+    extra: { retryAfterMs?: number | undefined; detail?: string | undefined; unclear?: boolean | undefined } = {},
   ): ExchangeError {
     return exchangeError(this.id, this.errorCodes, { code, message, status, headers, ...extra }, this.errorMessages);
   }

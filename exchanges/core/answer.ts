@@ -90,6 +90,7 @@ export function unexpectedAnswer(
   const path = issue ? answerPath(issue.path, root) : root;
   return new ExchangeError(exchange, `Unexpected answer from ${exchange}: ${path ? `${path} ` : ""}${what}`, {
     kind: "invalid-order",
+    unclear: true,
     cause: error,
   });
 }

@@ -1,3 +1,4 @@
+import { isExchangeError } from "../../lib/errors.js";
 import type { Order } from "../../lib/types.js";
 import { mayHaveReachedExchange } from "./rest.js";
 
@@ -6,7 +7,16 @@ import { mayHaveReachedExchange } from "./rest.js";
  * reached the exchange (a time-out), the order is looked up by its client order id first; only
  * when the exchange does not know it is the create sent once more, with the same client order id,
  * so an exchange that did receive the first one rejects the duplicate instead of filling twice.
+ *
+ * An answer that could not be read (a gateway's 5xx page, a body in an unknown shape: the error is
+ * `unclear`) is looked up the same way: the order the exchange placed is returned as placed, and
+ * when it does not know the order the error stands, with nothing sent again.
  */
+/** A create that failed so may still have been placed: a time-out, or an answer that could not be read. */
+export function mayHaveBeenPlaced(error: unknown): boolean {
+  return mayHaveReachedExchange(error) || (isExchangeError(error) && error.unclear === true);
+}
+
 export async function placeOnce(
   place: () => Promise<Order>,
   lookupByClientOrderId: () => Promise<Order | undefined>,
@@ -14,7 +24,7 @@ export async function placeOnce(
   try {
     return await place();
   } catch (error) {
-    if (!mayHaveReachedExchange(error)) throw error;
+    if (!mayHaveBeenPlaced(error)) throw error;
     let found: Order | undefined;
     try {
       found = await lookupByClientOrderId();
@@ -23,6 +33,7 @@ export async function placeOnce(
       throw error;
     }
     if (found) return found;
+    if (!mayHaveReachedExchange(error)) throw error;
     return place();
   }
 }

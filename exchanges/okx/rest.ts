@@ -153,8 +153,9 @@ export class OkxAdapter extends RestAdapter {
     msg: string,
     status?: number,
     headers?: Record<string, string | string[] | undefined>,
+    unclear?: boolean,
   ): ExchangeError {
-    return this.fail(code, msg, status, headers, { detail: `Transaction failed (${code}, ${msg})` });
+    return this.fail(code, msg, status, headers, { detail: `Transaction failed (${code}, ${msg})`, unclear });
   }
 
   /**
@@ -178,11 +179,14 @@ export class OkxAdapter extends RestAdapter {
   protected unwrap(response: JsonResponse, perItem = false): unknown[] {
     const parsed = OkxEnvelopeSchema.safeParse(response.json);
     if (!parsed.success) {
+      // no envelope: its status stands in for the code, and says nothing of the order's fate
+      // unless it is a 4xx (ExchangeErrorOptions.unclear)
       throw this.failure(
         String(response.status),
         `Unexpected answer (HTTP ${response.status})`,
         response.status,
         response.headers,
+        response.status < 400 || response.status >= 500,
       );
     }
     const envelope = parsed.data;

@@ -160,6 +160,8 @@ export interface FakeExchange {
   rateLimitNext(): void;
   failNext(error: FakeError): void;
   replyNext(reply: MockReply | undefined): void;
+  /** carries out the next create, then answers `reply` instead of the order (docs/exchange-rules.md#contract "unclear answers") */
+  createThenReply(reply: MockReply): void;
   refuseNextBatchItem(index: number, error: FakeError): void;
   dropNextBatchItem(index: number): void;
   /** the fault set for item `index` of the batch being answered (call once per item; the set is cleared by `endBatch`) */
@@ -176,6 +178,8 @@ export interface Faults {
   rateLimit: boolean;
   failure: FakeError | undefined;
   reply: MockReply | undefined;
+  /** the next create is carried out, then answered with this instead (a gateway's error page, a garbled body) */
+  createdThenReply: MockReply | undefined;
   batch: Map<number, NonNullable<BatchFault>>;
 }
 
@@ -216,7 +220,14 @@ export function parseParams(req: ReceivedRequest): FakeParams {
 export async function startFakeExchange(config: FakeExchangeConfig): Promise<FakeExchange> {
   const server = await startMockServer();
   const accepted: string[] = [];
-  const faults: Faults = { delayCreateMs: 0, rateLimit: false, failure: undefined, reply: undefined, batch: new Map() };
+  const faults: Faults = {
+    delayCreateMs: 0,
+    rateLimit: false,
+    failure: undefined,
+    reply: undefined,
+    createdThenReply: undefined,
+    batch: new Map(),
+  };
   const answerError = (error: FakeError) => {
     const reply = config.envelope.error(error);
     return error.headers ? { ...reply, headers: { ...reply.headers, ...error.headers } } : reply;
@@ -293,6 +304,11 @@ export async function startFakeExchange(config: FakeExchangeConfig): Promise<Fak
       const delayMs = route.create ? faults.delayCreateMs : 0;
       if (route.create) faults.delayCreateMs = 0;
       const data = await route.handle({ req, params, path: found.path });
+      const garbled = route.create ? faults.createdThenReply : undefined;
+      if (garbled) {
+        faults.createdThenReply = undefined;
+        return garbled;
+      }
       const reply =
         data !== null && typeof data === "object" && RAW in data ? (data as RawReply)[RAW] : config.envelope.ok(data);
       return delayMs > 0 ? { ...reply, delayMs } : reply;
@@ -315,6 +331,9 @@ export async function startFakeExchange(config: FakeExchangeConfig): Promise<Fak
     },
     failNext(error) {
       faults.failure = error;
+    },
+    createThenReply(reply) {
+      faults.createdThenReply = reply;
     },
     replyNext(reply) {
       faults.reply = reply;
