@@ -39,7 +39,8 @@ export function parseDuration(text: string): DurationResult {
   if (!match) return { ok: false, error: INVALID_DURATION };
   const value = Number(match[1]);
   const unit = (match[2] ?? "").toLowerCase();
-  const factor = unit === "" ? 1 : DURATION_UNITS[unit];
+  // own units only: "1 constructor" must not read Object.prototype.constructor (NaN seconds)
+  const factor = unit === "" ? 1 : Object.hasOwn(DURATION_UNITS, unit) ? DURATION_UNITS[unit] : undefined;
   if (factor === undefined || !Number.isFinite(value)) return { ok: false, error: INVALID_DURATION };
   return { ok: true, seconds: value * factor };
 }
