@@ -39,6 +39,11 @@ export const MUTATE = [
  * against these, so a survivor means "these tests do not notice", not "nothing in the repo does".
  */
 export const TESTS = [
+  // the dashboard's isomorphic pieces: their first tests are the web's (docs/dashboard-rules.md)
+  ...["lib/client.ts", "lib/duration.ts", "lib/panel-state.ts", "lib/blockies.ts"].map((file) => [
+    file,
+    ["test/lib/*.test.ts", "test/web/lib-dashboard.test.ts"],
+  ]),
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
   ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
@@ -71,7 +76,7 @@ const testFiles = [
   ...new Set(
     targets
       ? targets.flatMap(testsFor)
-      : ["test/lib/*.test.ts", "exchanges/**/*.test.ts", "test/exchanges/*.test.ts", "test/paper/*.test.ts", ...testsFor("server/")],
+      : ["test/lib/*.test.ts", "test/web/lib-dashboard.test.ts", "exchanges/**/*.test.ts", "test/exchanges/*.test.ts", "test/paper/*.test.ts", ...testsFor("server/")],
   ),
 ];
 
