@@ -38,6 +38,7 @@ describe("ExchangeError, the fields it leaves out (docs/exchange-rules.md#errors
     expect(error.code).toBeUndefined();
     expect(error.retryAfterMs).toBeUndefined();
     expect(Object.hasOwn(error, "cause")).toBe(false);
+    expect(Object.keys(error.toJSON())).toEqual(["exchange", "kind", "message"]);
     expect(JSON.stringify(error.toJSON())).toBe(
       '{"exchange":"gate","kind":"order-not-found","message":"ExchangeId: gate, msg: Order not found"}',
     );
