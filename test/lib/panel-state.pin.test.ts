@@ -72,8 +72,19 @@ describe("panel_state, exact pieces", () => {
     ["two pieces of k", JSON.stringify({ k: ["a", "b"], m: ["a", "b", "c"], t: "g" })],
     ["four pieces of m", JSON.stringify({ k: ["a", "b", "c"], m: ["a", "b", "c", "d"], t: "g" })],
     ["pieces that are not hex", JSON.stringify({ k: ["x", "b", "c"], m: ["a", "b", "c"], t: "g" })],
+    // the same length joined, but not three pieces on one side
+    ["two pieces of k, as long as m", JSON.stringify({ k: ["ab", "cd"], m: ["a", "b", "cd"], t: "g" })],
+    ["four pieces of m, as long as k", JSON.stringify({ k: ["a", "b", "cd"], m: ["a", "b", "c", "d"], t: "g" })],
   ])("reads nothing from %s", (_, text) => {
     expect(decodePanelState(text)).toBeUndefined();
+  });
+
+  it("keeps bytes below 0x10 of an entered key and reads back an empty one", () => {
+    const key = "tab\there\u0001-and-more";
+    const state = JSON.parse(encodePanelState(key, "0".repeat(key.length * 2)));
+    expect(state.k.join("")).toBe(Buffer.from(key, "utf8").toString("hex"));
+    expect(decodePanelState(JSON.stringify(state))).toBe(key);
+    expect(decodePanelState(JSON.stringify({ k: ["", "", ""], m: ["", "", ""], t: "e" }))).toBe("");
   });
 
   it("reads a state with neither 'g' nor 'e' as an entered key", () => {
