@@ -269,3 +269,36 @@ describe("describeFailure", () => {
     expect(describeFailure(604, "slow down", "GET", "/p")).not.toHaveProperty("description");
   });
 });
+
+describe("the time-out timer", () => {
+  it("is cleared once the answer came, so no timer keeps a process (the CLI, a test) alive", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const client = createApiClient({ fetch: (async () => new Response("{}", { status: 200 })) as never });
+      expect(await client.call("health")).toEqual({ ok: true, data: {} });
+      const failing = createApiClient({
+        fetch: (async () => {
+          throw new TypeError("fetch failed");
+        }) as never,
+      });
+      expect(await failing.call("health")).toMatchObject({ ok: false, code: 600 });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("asks for no caching on GET only", async () => {
+    const inits: RequestInit[] = [];
+    const client = createApiClient({
+      fetch: (async (_url: string, init: RequestInit) => {
+        inits.push(init);
+        return new Response("{}", { status: 200 });
+      }) as never,
+    });
+    await client.call("clients");
+    await client.call("logout");
+    expect(inits.map((init) => init.cache)).toEqual(["no-store", undefined]);
+    expect(inits.map((init) => init.credentials)).toEqual(["include", "include"]);
+  });
+});
