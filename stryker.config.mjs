@@ -45,8 +45,8 @@ export const TESTS = [
     ["test/lib/*.test.ts", "test/web/lib-dashboard.test.ts"],
   ]),
   // module-level tables: every mutant is static and runs all of its tests, so these two get only their own
-  ["lib/schemas.ts", ["test/lib/schemas.pin.test.ts"]],
-  ["lib/api.ts", ["test/lib/api.pin.test.ts", "test/lib/client.pin.test.ts"]],
+  ["lib/schemas.ts", ["test/lib/schemas.pin.test.ts", "test/lib/lib-load.pin.test.ts"]],
+  ["lib/api.ts", ["test/lib/api.pin.test.ts", "test/lib/client.pin.test.ts", "test/lib/lib-load.pin.test.ts"]],
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
   ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],

@@ -97,6 +97,7 @@ describe("headers, cookie and limits (docs/decisions.md#d7, #d8, #d18)", () => {
       authorization: "authorization",
     });
     expect(A.REFRESH_COOKIE).toBe("spotdesk_refresh");
+    expect(A.LIVE_SUBSCRIBE).toBe("sub_for_bots");
     expect(A.pathHeader(["Acme", "okx", "main"])).toBe('["Acme","okx","main"]');
   });
 

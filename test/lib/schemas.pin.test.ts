@@ -47,6 +47,8 @@ describe("building blocks", () => {
       ["-3", "-3"],
       ["1.", "1."],
       [".5", ".5"],
+      [".25", ".25"],
+      ["-12.75", "-12.75"],
       ["007", "007"],
       [12.5, "12.5"],
       [-0.25, "-0.25"],
@@ -60,6 +62,7 @@ describe("building blocks", () => {
   it("a numeric bot setting: a finite number or a numeric text, read as a number", () => {
     expect(check(S.rangeSchema, { min: " 1.5 ", max: "2." })).toEqual(ok({ min: 1.5, max: 2 }));
     expect(check(S.rangeSchema, { min: "-.5", max: 0 })).toEqual(ok({ min: -0.5, max: 0 }));
+    expect(check(S.rangeSchema, { min: "-.25", max: "12.5" })).toEqual(ok({ min: -0.25, max: 12.5 }));
     expect(check(S.rangeSchema, { min: 2, max: 2 })).toEqual(ok({ min: 2, max: 2 }));
     expect(check(S.rangeSchema, { min: 3, max: 2 })).toEqual(bad("Range minimum must not exceed its maximum"));
     for (const min of ["abc", "1e3", "", "1.2.3", "x1", "1x", Number.POSITIVE_INFINITY])
@@ -151,6 +154,8 @@ describe("admin payloads (docs/api.md#calls)", () => {
       ok({ exchangeId: "okx", pair: "A/B" }),
     );
     refused(S.removeTokenPairSchema, { exchangeId: "", pair: "A/B" });
+    for (const pair of ["x BTC/USDT", "BTC/USDT x", "BTC/USDT/X", "BTC/", `${"A".repeat(21)}/B`])
+      expect(check(S.removeTokenPairSchema, { exchangeId: "okx", pair }), pair).toEqual(bad(`pair: ${PAIR_MSG}`));
   });
 });
 
