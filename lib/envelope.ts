@@ -103,8 +103,7 @@ export async function openCredentials(envelope: Envelope, encryptionKey: string)
   try {
     // JSON.parse's own message quotes the text, which here is a secret.
     parsed = JSON.parse(plain) as Record<string, unknown>;
-    // Stryker disable next-line BlockStatement: an emptied catch leaves parsed undefined, refused below with the same message
-  } catch {
+  } /* Stryker disable next-line BlockStatement: emptied, parsed stays undefined and is refused below with the same message */ catch {
     throw new Error("Envelope does not hold API credentials");
   }
   if (

@@ -76,8 +76,7 @@ export function decodePanelState(text: string | null | undefined): string | unde
     if (state.k.length !== 3 || state.m.length !== 3) return undefined;
     const payload = xorHex(state.k.join(""), state.m.join(""));
     return state.t === "g" ? payload : hexUtf8(payload);
-    // Stryker disable next-line BlockStatement: an emptied catch returns undefined all the same
-  } catch {
+  } /* Stryker disable next-line BlockStatement: emptied, it returns undefined all the same */ catch {
     return undefined;
   }
 }

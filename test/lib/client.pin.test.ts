@@ -299,6 +299,11 @@ describe("the time-out timer", () => {
     await client.call("clients");
     await client.call("logout");
     expect(inits.map((init) => init.cache)).toEqual(["no-store", undefined]);
+    // asked in words too, for a fetch that does not add it for "no-store" itself
+    expect(inits.map((init) => (init.headers as Record<string, string>)["cache-control"])).toEqual([
+      "no-cache",
+      undefined,
+    ]);
     expect(inits.map((init) => init.credentials)).toEqual(["include", "include"]);
   });
 });
