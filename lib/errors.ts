@@ -54,9 +54,7 @@ export class ExchangeError extends Error {
     this.exchange = exchange;
     this.detail = detail;
     this.kind = options.kind;
-    // Stryker disable next-line ConditionalExpression: the class field already holds undefined
     if (options.code !== undefined) this.code = options.code;
-    // Stryker disable next-line ConditionalExpression: the class field already holds undefined
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 

@@ -54,7 +54,6 @@ export function formatCompact(value: BigNumber.Value, decimals = 2): string {
  */
 export function formatBalance(value: BigNumber.Value): string {
   const n = toDecimal(value, "balance");
-  // Stryker disable next-line ConditionalExpression: a shortcut; 3 significant digits of 0 (or -0) read "0" too
   if (n.isZero()) return "0";
   if (n.abs().gte(1)) return n.toFixed(4, Decimal.ROUND_DOWN);
   // 3 significant digits of a number that is not zero are not zero

@@ -67,11 +67,9 @@ export function encodePanelState(key: string, mask?: string): string {
 
 /** Decodes panel_state back to the encryption key; undefined when absent or malformed. */
 export function decodePanelState(text: string | null | undefined): string | undefined {
-  // Stryker disable next-line ConditionalExpression: a shortcut; "" fails JSON.parse and null has no k, both caught below
   if (!text) return undefined;
   try {
     const state = JSON.parse(text) as PanelState;
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: join() of what is not a list throws, caught below
     if (!Array.isArray(state.k) || !Array.isArray(state.m)) return undefined;
     if (state.k.length !== 3 || state.m.length !== 3) return undefined;
     const payload = xorHex(state.k.join(""), state.m.join(""));
