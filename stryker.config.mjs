@@ -39,6 +39,14 @@ export const MUTATE = [
  * against these, so a survivor means "these tests do not notice", not "nothing in the repo does".
  */
 export const TESTS = [
+  // the dashboard's isomorphic pieces: their first tests are the web's (docs/dashboard-rules.md)
+  ...["lib/client.ts", "lib/duration.ts", "lib/panel-state.ts", "lib/blockies.ts"].map((file) => [
+    file,
+    ["test/lib/*.test.ts", "test/web/lib-dashboard.test.ts"],
+  ]),
+  // module-level tables: every mutant is static and runs all of its tests, so these two get only their own
+  ["lib/schemas.ts", ["test/lib/schemas.pin.test.ts", "test/lib/lib-load.pin.test.ts"]],
+  ["lib/api.ts", ["test/lib/api.pin.test.ts", "test/lib/client.pin.test.ts", "test/lib/lib-load.pin.test.ts"]],
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
   ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
@@ -71,7 +79,7 @@ const testFiles = [
   ...new Set(
     targets
       ? targets.flatMap(testsFor)
-      : ["test/lib/*.test.ts", "exchanges/**/*.test.ts", "test/exchanges/*.test.ts", "test/paper/*.test.ts", ...testsFor("server/")],
+      : ["test/lib/*.test.ts", "test/web/lib-dashboard.test.ts", "exchanges/**/*.test.ts", "test/exchanges/*.test.ts", "test/paper/*.test.ts", ...testsFor("server/")],
   ),
 ];
 
@@ -86,7 +94,8 @@ export default {
   // two cores shared by everyone: one test process
   concurrency: 1,
   mutate: MUTATE,
-  ignorePatterns: ["dist", "reports", "test-results", "coverage", "web", ".stryker-tmp"],
+  // "/web" is the dashboard at the root; a bare "web" would also drop test/web/ from the sandbox
+  ignorePatterns: ["dist", "reports", "test-results", "coverage", "/web", ".stryker-tmp"],
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: "reports/mutation/mutation.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },

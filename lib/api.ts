@@ -195,7 +195,7 @@ export function readAccessToken(token: string): AccessTokenPayload | undefined {
     const parsed = JSON.parse(text) as AccessTokenPayload;
     if (typeof parsed.expires !== "number" || typeof parsed.uid !== "string") return undefined;
     return parsed;
-  } catch {
+  } /* Stryker disable next-line BlockStatement: emptied, it returns undefined all the same */ catch {
     return undefined;
   }
 }

@@ -47,6 +47,7 @@ export function blockie(seed: string, size = 8, scale = 4): Blockie {
   const mirrorWidth = size - dataWidth;
   const cells: number[] = [];
   for (let y = 0; y < size; y++) {
+    // Stryker disable next-line ArrayDeclaration: every cell of the row is written below
     const row: number[] = [];
     for (let x = 0; x < dataWidth; x++) row[x] = Math.floor(rand() * 2.3);
     const mirrored = row.slice(0, mirrorWidth).reverse();

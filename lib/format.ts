@@ -56,8 +56,8 @@ export function formatBalance(value: BigNumber.Value): string {
   const n = toDecimal(value, "balance");
   if (n.isZero()) return "0";
   if (n.abs().gte(1)) return n.toFixed(4, Decimal.ROUND_DOWN);
-  const cut = n.precision(3, Decimal.ROUND_DOWN);
-  return cut.isZero() ? "0" : cut.toFixed();
+  // 3 significant digits of a number that is not zero are not zero
+  return n.precision(3, Decimal.ROUND_DOWN).toFixed();
 }
 
 const pad2 = (n: number): string => String(n).padStart(2, "0");

@@ -218,6 +218,8 @@ describe("report on paper: two accounts, pinned clock and seed", () => {
       [["report", "--format", "xml"], "Invalid --format 'xml'"],
       [["report", "--quote", "US-D"], "Invalid --quote 'US-D'"],
       [["report", "--history", "--since", "soon"], "Invalid --since 'soon'"],
+      // a unit looked up through Object.prototype once read as NaN seconds and crashed on the date
+      [["report", "--history", "--since", "1 constructor"], "Invalid --since '1 constructor'"],
       [["report", "--exchange", "paper,nope"], "Unknown exchange 'nope'"],
       [["report", "--base-url-of", "bybit"], "Invalid --base-url-of 'bybit'"],
     ] as const) {
