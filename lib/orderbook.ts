@@ -36,6 +36,7 @@ const CHUNK_MAX = 256;
 let readMantissa = 0;
 let readDecimals = 0;
 /** false when the mantissa does not fit a safe integer: the BigInt path reads the text again */
+// Stryker disable next-line BooleanLiteral: readPlainPrice sets readSafe before set() reads it
 let readSafe = true;
 
 /**
@@ -51,6 +52,7 @@ function readPlainPrice(text: string): boolean {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
       mantissa = mantissa * 10 + (c - 48);
+      // Stryker disable next-line UpdateOperator: digits is only compared with 0, which it leaves either way
       digits++;
       if (dot) decimals++;
     } else if (c === 46 && !dot) {
@@ -114,8 +116,10 @@ function classifyAmount(text: string): 0 | 1 | 2 {
     const c = text.charCodeAt(i);
     if (c >= 49 && c <= 57) {
       nonZero = true;
+      // Stryker disable next-line UpdateOperator: digits is only compared with 0, which it leaves either way
       digits++;
     } else if (c === 48) {
+      // Stryker disable next-line UpdateOperator: digits is only compared with 0, which it leaves either way
       digits++;
     } else if (c === 46 && !dot) {
       dot = true;
@@ -143,6 +147,7 @@ class SideLevels {
   chunks: Chunk[] = [];
   /** BigInt mode, once a key outgrew safe integers: one flat sorted array (null in the fast mode) */
   bigKeys: bigint[] | null = null;
+  // Stryker disable next-line ArrayDeclaration: read only while bigKeys is set, and toBigKeys sets both
   bigLevels: BookLevel[] = [];
   /** decimals of one tick */
   scale = 0;
@@ -153,6 +158,7 @@ class SideLevels {
   clear(): void {
     this.chunks = [];
     this.bigKeys = null;
+    // Stryker disable next-line ArrayDeclaration: bigKeys is null after clear(), and toBigKeys sets both
     this.bigLevels = [];
     this.scale = 0;
     this.count = 0;
@@ -163,7 +169,9 @@ class SideLevels {
    * snapshot read backwards keeps the last amount listed for a price).
    */
   set(priceText: string, amountText: string, keepExisting = false): void {
+    // Stryker disable next-line StringLiteral: a typeof is never "", and String() of a string is the string
     if (typeof priceText !== "string") priceText = String(priceText);
+    // Stryker disable next-line StringLiteral: a typeof is never "", and String() of a string is the string
     if (typeof amountText !== "string") amountText = String(amountText);
     let amountKind = classifyAmount(amountText);
     if (amountKind === 2) {
@@ -336,6 +344,7 @@ class SideLevels {
         bigLevels.push(chunk.levels[i]!);
       }
     }
+    // Stryker disable next-line ArrayDeclaration: chunks is not read while bigKeys is set, and clear() empties it again
     this.chunks = [];
     this.bigKeys = bigKeys;
     this.bigLevels = bigLevels;
