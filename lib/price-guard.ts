@@ -84,9 +84,9 @@ function percentText(value: BigNumber): string {
  * decimal number of percent. Returns null when the text is not one.
  */
 export function parseFarPricePercent(text: string): string | null {
-  if (text !== text.trim() || !/^(\d+(\.\d+)?|\.\d+)$/.test(text)) return null;
-  const n = new D(text);
-  return n.isFinite() && n.isGreaterThanOrEqualTo(0) ? n.toFixed() : null;
+  // Digits with at most one decimal mark, nothing around them: always finite and never negative.
+  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(text)) return null;
+  return new D(text).toFixed();
 }
 
 /** Checks a limit order's price against the live book (docs/orders.md "Far-price guard"). */

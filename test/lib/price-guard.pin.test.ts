@@ -14,7 +14,8 @@ describe("parseFarPricePercent: every plain decimal form a person types", () => 
   });
 
   it("refuses a trailing or doubled decimal mark, and a mark with no digits", () => {
-    for (const bad of ["5.", ".", "1.2.3", "..5", ".x", "5\n"]) expect(parseFarPricePercent(bad)).toBeNull();
+    for (const bad of ["5.", ".", "1.2.3", "..5", ".x", "5\n", "5 ", "\t5", " ", "+5", "-0"])
+      expect(parseFarPricePercent(bad)).toBeNull();
   });
 });
 
