@@ -138,3 +138,20 @@ describe("order book: a price 23 decimals finer than the side (past the exact po
     ]);
   });
 });
+
+describe("order book: a price of zero written without digits before or after the mark, on exact keys", () => {
+  it("reads '.0' and '0.00' as the one level 0 on a side already past 2^53", () => {
+    const book = feed("bid", ["9007199254740993", ".0"]);
+    expect(book.top(5).bids).toEqual([
+      ["9007199254740993", "1"],
+      [".0", "2"],
+    ]);
+    book.applyDelta("bid", "0.00", "3");
+    expect(book.top(5).bids).toEqual([
+      ["9007199254740993", "1"],
+      ["0.00", "3"],
+    ]);
+    book.applyDelta("bid", "0", "0");
+    expect(book.top(5).bids).toEqual([["9007199254740993", "1"]]);
+  });
+});
