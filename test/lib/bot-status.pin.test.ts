@@ -56,6 +56,15 @@ describe("volume bots: judged in units of their own period", () => {
   });
 });
 
+describe("grid bots: either side missing", () => {
+  it("is a warning with only the sell side, as with only the buy side, and bad with neither", () => {
+    expect(botIndicator(bot({ botType: "grid-bot", onSell: 2 }), NOW)).toBe("warning");
+    expect(botIndicator(bot({ botType: "grid-bot", onBuy: 2 }), NOW)).toBe("warning");
+    expect(botIndicator(bot({ botType: "grid-bot", onBuy: 0, onSell: 0 }), NOW)).toBe("good");
+    expect(botIndicator(bot({ botType: "grid-bot", onBuy: undefined, onSell: undefined }), NOW)).toBe("bad");
+  });
+});
+
 describe("bots of the other types: running or not", () => {
   it("is ok while a bot of another type runs, and no order in any other status", () => {
     for (const botType of ["spread-decompression-bot", "candle-closer", "future-bot"]) {
