@@ -86,6 +86,7 @@ function readBigPrice(text: string): { mantissa: bigint; decimals: number } {
     digits = digits.slice(0, -1);
     decimals--;
   }
+  // Stryker disable next-line StringLiteral: BigInt("") is 0n, the same as BigInt("0")
   return { mantissa: BigInt(digits === "" ? "0" : digits), decimals };
 }
 
