@@ -36,6 +36,7 @@ const CHUNK_MAX = 256;
 let readMantissa = 0;
 let readDecimals = 0;
 /** false when the mantissa does not fit a safe integer: the BigInt path reads the text again */
+// Stryker disable next-line BooleanLiteral: readPlainPrice sets readSafe before set() reads it
 let readSafe = true;
 
 /**
@@ -51,6 +52,7 @@ function readPlainPrice(text: string): boolean {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) {
       mantissa = mantissa * 10 + (c - 48);
+      // Stryker disable next-line UpdateOperator: digits is only compared with 0, which it leaves either way
       digits++;
       if (dot) decimals++;
     } else if (c === 46 && !dot) {
@@ -61,7 +63,9 @@ function readPlainPrice(text: string): boolean {
   }
   if (digits === 0) return false;
   readSafe = mantissa <= MAX_SAFE;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: dropping trailing zeros only lowers the scale a key is written at; an unsafe mantissa is read again from the text
   if (readSafe) {
+    // Stryker disable next-line ArithmeticOperator: `mantissa * 10 === 0` only keeps trailing zeros, which change the scale, not the key's value
     while (decimals > 0 && mantissa % 10 === 0) {
       mantissa /= 10;
       decimals--;
@@ -77,10 +81,12 @@ function readBigPrice(text: string): { mantissa: bigint; decimals: number } {
   const dot = text.indexOf(".");
   let digits = dot < 0 ? text : text.slice(0, dot) + text.slice(dot + 1);
   let decimals = dot < 0 ? 0 : text.length - dot - 1;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: trailing zeros kept, or integer zeros moved into a negative exponent, give the same value
   while (decimals > 0 && digits.endsWith("0")) {
     digits = digits.slice(0, -1);
     decimals--;
   }
+  // Stryker disable next-line StringLiteral: BigInt("") is 0n, the same as BigInt("0")
   return { mantissa: BigInt(digits === "" ? "0" : digits), decimals };
 }
 
@@ -114,8 +120,10 @@ function classifyAmount(text: string): 0 | 1 | 2 {
     const c = text.charCodeAt(i);
     if (c >= 49 && c <= 57) {
       nonZero = true;
+      // Stryker disable next-line UpdateOperator: digits is only compared with 0, which it leaves either way
       digits++;
     } else if (c === 48) {
+      // Stryker disable next-line UpdateOperator: digits is only compared with 0, which it leaves either way
       digits++;
     } else if (c === 46 && !dot) {
       dot = true;
@@ -143,6 +151,7 @@ class SideLevels {
   chunks: Chunk[] = [];
   /** BigInt mode, once a key outgrew safe integers: one flat sorted array (null in the fast mode) */
   bigKeys: bigint[] | null = null;
+  // Stryker disable next-line ArrayDeclaration: read only while bigKeys is set, and toBigKeys sets both
   bigLevels: BookLevel[] = [];
   /** decimals of one tick */
   scale = 0;
@@ -153,6 +162,7 @@ class SideLevels {
   clear(): void {
     this.chunks = [];
     this.bigKeys = null;
+    // Stryker disable next-line ArrayDeclaration: bigKeys is null after clear(), and toBigKeys sets both
     this.bigLevels = [];
     this.scale = 0;
     this.count = 0;
@@ -163,7 +173,9 @@ class SideLevels {
    * snapshot read backwards keeps the last amount listed for a price).
    */
   set(priceText: string, amountText: string, keepExisting = false): void {
+    // Stryker disable next-line StringLiteral: a typeof is never "", and String() of a string is the string
     if (typeof priceText !== "string") priceText = String(priceText);
+    // Stryker disable next-line StringLiteral: a typeof is never "", and String() of a string is the string
     if (typeof amountText !== "string") amountText = String(amountText);
     let amountKind = classifyAmount(amountText);
     if (amountKind === 2) {
@@ -233,6 +245,7 @@ class SideLevels {
     let chunk = chunks[ci]!;
     if (key < chunk.keys[0]!) {
       let lo = 0;
+      // Stryker disable next-line ArithmeticOperator: the key is below chunk ci's first key, so the search never reaches ci or past it
       let hi = ci - 1;
       ci = 0;
       while (lo <= hi) {
@@ -250,10 +263,13 @@ class SideLevels {
     const levels = chunk.levels;
     const n = keys.length;
     // Scan down from the chunk's best level, then binary search what is left.
+    // Stryker disable next-line ArithmeticOperator: two reads past the end are undefined and skipped; the binary search covers what the shorter scan leaves
     let hi = n - 1;
+    // Stryker disable next-line MethodExpression,UnaryOperator,ArithmeticOperator: a longer or shorter scan; the binary search finds the same position
     const stop = Math.max(-1, hi - TOP_SCAN);
     let at = -1;
     let insertAt = -1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a longer or shorter scan; the binary search finds the same position
     while (hi > stop) {
       const k = keys[hi]!;
       if (k === key) {
@@ -266,6 +282,7 @@ class SideLevels {
       }
       hi--;
     }
+    // Stryker disable next-line LogicalOperator: the binary search finds the position the scan found
     if (at < 0 && insertAt < 0) {
       let lo = 0;
       while (lo <= hi) {
@@ -286,6 +303,7 @@ class SideLevels {
         levels[at] = [priceText, amountText];
         return;
       }
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: moving by hand or by splice removes the same element
       if (n - at <= HAND_MOVE) {
         for (let i = at; i < n - 1; i++) {
           keys[i] = keys[i + 1]!;
@@ -300,12 +318,14 @@ class SideLevels {
       this.count--;
       if (n === 1) {
         chunks.splice(ci, 1);
+        // Stryker disable next-line ConditionalExpression,EqualityOperator: an empty side's scale is only headroom before the next rescale
         if (chunks.length === 0) this.scale = 0;
       }
       return;
     }
     if (remove) return;
     const level: BookLevel = [priceText, amountText];
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: moving by hand or by splice inserts at the same place
     if (n - insertAt <= HAND_MOVE) {
       keys.push(key);
       levels.push(level);
@@ -320,8 +340,10 @@ class SideLevels {
       levels.splice(insertAt, 0, level);
     }
     this.count++;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: chunk sizes change no order, only how far an insert moves elements
     if (n + 1 > CHUNK_MAX) {
       // Split in two; the upper half becomes the next chunk.
+      // Stryker disable next-line ArithmeticOperator: where a full chunk splits changes no order
       const half = (n + 1) >>> 1;
       chunks.splice(ci + 1, 0, { keys: keys.splice(half), levels: levels.splice(half) });
     }
@@ -336,6 +358,7 @@ class SideLevels {
         bigLevels.push(chunk.levels[i]!);
       }
     }
+    // Stryker disable next-line ArrayDeclaration: chunks is not read while bigKeys is set, and clear() empties it again
     this.chunks = [];
     this.bigKeys = bigKeys;
     this.bigLevels = bigLevels;
@@ -386,6 +409,7 @@ class SideLevels {
   /** The best `count` levels, best first (shared tuples). */
   top(count: number): BookLevel[] {
     const k = count < this.count ? (count > 0 ? Math.floor(count) : 0) : this.count;
+    // Stryker disable next-line ArrayDeclaration: the loops below fill exactly k entries either way
     const out: BookLevel[] = new Array(k);
     if (k === 0) return out;
     if (this.bigKeys !== null) {
@@ -396,6 +420,7 @@ class SideLevels {
     }
     const chunks = this.chunks;
     let filled = 0;
+    // Stryker disable next-line LogicalOperator: with every chunk visited the inner loop copies nothing past k
     for (let c = chunks.length - 1; c >= 0 && filled < k; c--) {
       const levels = chunks[c]!.levels;
       for (let i = levels.length - 1; i >= 0 && filled < k; i--) out[filled++] = levels[i]!;

@@ -84,9 +84,9 @@ function percentText(value: BigNumber): string {
  * decimal number of percent. Returns null when the text is not one.
  */
 export function parseFarPricePercent(text: string): string | null {
-  if (text !== text.trim() || !/^(\d+(\.\d+)?|\.\d+)$/.test(text)) return null;
-  const n = new D(text);
-  return n.isFinite() && n.isGreaterThanOrEqualTo(0) ? n.toFixed() : null;
+  // Digits with at most one decimal mark, nothing around them: always finite and never negative.
+  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(text)) return null;
+  return new D(text).toFixed();
 }
 
 /** Checks a limit order's price against the live book (docs/orders.md "Far-price guard"). */
@@ -137,16 +137,17 @@ export function checkPrice(input: PriceGuardInput): PriceGuardResult {
 
   const mid = positive(input.mid) ?? (bid !== null && ask !== null ? bid.plus(ask).dividedBy(2) : null);
   const amount = positive(input.amount);
-  const lossPerUnit = mid === null ? null : input.side === "Buy" ? price.minus(mid) : mid.minus(price);
-  const costVsMid =
-    lossPerUnit !== null && amount !== null && lossPerUnit.isGreaterThan(0)
-      ? lossPerUnit.times(amount).decimalPlaces(8, D.ROUND_HALF_UP).toFixed()
-      : null;
+  // The cost against the mid: only with a mid and an amount, and only when the order loses there.
+  let costVsMid: string | null = null;
+  let cost = "";
+  if (mid !== null && amount !== null) {
+    const lossPerUnit = input.side === "Buy" ? price.minus(mid) : mid.minus(price);
+    if (lossPerUnit.isGreaterThan(0)) {
+      costVsMid = lossPerUnit.times(amount).decimalPlaces(8, D.ROUND_HALF_UP).toFixed();
+      cost = `, about ${costVsMid}${unit} ${input.side === "Buy" ? "more" : "less"} than at the mid ${mid.toFixed()}`;
+    }
+  }
   const direction = input.side === "Buy" ? "above the best ask" : "below the best bid";
-  const cost =
-    costVsMid !== null && mid !== null
-      ? `, about ${costVsMid}${unit} ${input.side === "Buy" ? "more" : "less"} than at the mid ${mid.toFixed()}`
-      : "";
   return {
     ok: false,
     reason: "far",

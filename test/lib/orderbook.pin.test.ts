@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ExchangeError } from "../../lib/errors.js";
 import { OrderBook } from "../../lib/orderbook.js";
 import type { BookLevel } from "../../lib/types.js";
 
@@ -83,5 +84,74 @@ describe("order book: top(n) for any n a screen asks (docs/mutation.md)", () => 
     const want = Array.from({ length: 700 }, (_, i) => String(699 - i));
     for (const n of [1, 255, 256, 257, 300, 512, 699, 700, 701])
       expect(prices(deep.top(n).bids)).toEqual(want.slice(0, n));
+  });
+});
+
+describe("order book: numbers from a feed's JSON that are not text (docs/mutation.md)", () => {
+  it("refuses a null or missing price or amount as bad input naming it, and keeps the book", () => {
+    const book = feed("bid", ["100"]);
+    for (const [price, amount, what] of [
+      [null, "1", "price 'null'"],
+      [undefined, "1", "price 'undefined'"],
+      ["101", null, "amount 'null'"],
+      ["101", undefined, "amount 'undefined'"],
+    ] as const) {
+      let caught: unknown;
+      try {
+        book.applyDelta("bid", price as unknown as string, amount as unknown as string);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, what).toBeInstanceOf(ExchangeError);
+      expect((caught as ExchangeError).kind).toBe("bad-input");
+      expect((caught as ExchangeError).message).toContain(`Invalid order-book ${what}: not a number`);
+    }
+    expect(book.top(5).bids).toEqual([["100", "1"]]);
+  });
+
+  it("keeps a numeric price and amount as their decimal text", () => {
+    const book = new OrderBook();
+    book.applyDelta("ask", 0.5 as unknown as string, 2 as unknown as string);
+    book.applyDelta("ask", 1e-7 as unknown as string, 1e21 as unknown as string);
+    expect(book.top(5).asks).toEqual([
+      ["0.0000001", "1000000000000000000000"],
+      ["0.5", "2"],
+    ]);
+  });
+});
+
+describe("order book: a price 23 decimals finer than the side (past the exact powers of ten)", () => {
+  it("moves the side to exact keys instead of rescaling by a power of ten no double holds", () => {
+    const fine = `0.${"0".repeat(22)}1`; // 23 decimals on a side of scale 0
+    const bids = feed("bid", ["1", "2", fine, "3"]);
+    expect(bids.top(10).bids).toEqual([
+      ["3", "4"],
+      ["2", "2"],
+      ["1", "1"],
+      [fine, "3"],
+    ]);
+    const asks = feed("ask", ["2", "1", fine]);
+    expect(asks.top(10).asks).toEqual([
+      [fine, "3"],
+      ["1", "2"],
+      ["2", "1"],
+    ]);
+  });
+});
+
+describe("order book: a price of zero written without digits before or after the mark, on exact keys", () => {
+  it("reads '.0' and '0.00' as the one level 0 on a side already past 2^53", () => {
+    const book = feed("bid", ["9007199254740993", ".0"]);
+    expect(book.top(5).bids).toEqual([
+      ["9007199254740993", "1"],
+      [".0", "2"],
+    ]);
+    book.applyDelta("bid", "0.00", "3");
+    expect(book.top(5).bids).toEqual([
+      ["9007199254740993", "1"],
+      ["0.00", "3"],
+    ]);
+    book.applyDelta("bid", "0", "0");
+    expect(book.top(5).bids).toEqual([["9007199254740993", "1"]]);
   });
 });
