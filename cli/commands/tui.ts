@@ -34,6 +34,12 @@ export function registerTui(program: Command): void {
     .argument("[pair]", "trading pair", DEFAULT_PAIR)
     .action(
       action(async (ctx: Context, pair: string) => {
+        // before Ink and React load: a smaller heap for a process that runs for days (docs/tui-memory.md)
+        const [{ setFlagsFromString }, { tuneHeapForTui }] = await Promise.all([
+          import("node:v8"),
+          import("../../tui/heap.js"),
+        ]);
+        tuneHeapForTui(setFlagsFromString, process.execArgv);
         const id = await resolveExchangeId(ctx);
         const dataDir = paperDataDir();
         // Once Ink owns the terminal a stderr note would tear the screen: the credential notes are
