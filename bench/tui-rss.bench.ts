@@ -4,8 +4,8 @@
  * of 120x40, for SPOTDESK_RSS_MINUTES (15 when the bench is named, `npm run bench -- tui-rss`):
  *
  * - the TUI as a trader starts it, `node bin/spotdesk tui` (what `npm start` runs);
- * - the same TUI with V8's default heap settings (`node --no-optimize-for-size bin/spotdesk tui`:
- *   a flag on node's command line wins over tui/heap.ts), the baseline of the ratio;
+ * - the same TUI with V8's default heap settings (`node --semi-space-growth-factor=2 bin/spotdesk
+ *   tui`: a flag on node's command line wins over tui/heap.ts), the baseline of the ratio;
  * - an idle `node -e`, the floor: what any node process holds (mostly the binary's own pages).
  *
  * Both TUIs see the same paper market and the same keys (the selection walks up and down the book
@@ -21,6 +21,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { TUI_V8_FLAGS } from "../tui/heap.js";
 import type { BenchOutcome } from "./index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -127,9 +128,10 @@ export async function run(): Promise<BenchOutcome[]> {
   if (spawnSync("tmux", ["-V"]).status !== 0) return skip("tmux is not installed");
 
   const cli = join(root, "bin", "spotdesk");
+  const defaults = TUI_V8_FLAGS.map((f) => f.v8Default).join(" ");
   const specs: [string, string, string, boolean][] = [
     ["node bin/spotdesk tui", "tui", `'${cli}' tui`, true],
-    ["the TUI with V8's default heap (--no-optimize-for-size)", "default", `--no-optimize-for-size '${cli}' tui`, true],
+    ["the TUI with V8's default heap", "default", `${defaults} '${cli}' tui`, true],
     ["idle node -e", "idle", `-e 'setInterval(() => {}, 1000)'`, false],
   ];
   const panes: Pane[] = [];
