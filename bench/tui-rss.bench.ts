@@ -4,13 +4,13 @@
  * of 120x40, for SPOTDESK_RSS_MINUTES (15 when the bench is named, `npm run bench -- tui-rss`):
  *
  * - the TUI as a trader starts it, `node bin/spotdesk tui` (what `npm start` runs);
- * - the same TUI with V8's default heap settings (`node --semi-space-growth-factor=2 bin/spotdesk
- *   tui`: a flag on node's command line wins over tui/heap.ts), the baseline of the ratio;
+ * - the same TUI with V8's own heap behaviour (SPOTDESK_TUI_V8_DEFAULTS=1: no flag set, no
+ *   compacting collection, tui/heap.ts), the baseline of the ratio;
  * - an idle `node -e`, the floor: what any node process holds (mostly the binary's own pages).
  *
  * Both TUIs see the same paper market and the same keys (the selection walks up and down the book
  * every 3 s). VmRSS and RssAnon (the private, anonymous part) are read from /proc/<pid>/status
- * every 30 s; no inspector is attached, since it holds memory of its own. Reported: the RSS at
+ * every 30 s; the bench attaches no debugger, which holds memory of its own. Reported: the RSS at
  * the end, and the highest after the first minute, beside the same figures of the baseline.
  *
  * Fifteen minutes is long for `npm run bench`: it runs when named or when SPOTDESK_RSS_MINUTES=N
@@ -21,7 +21,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TUI_V8_FLAGS } from "../tui/heap.js";
 import type { BenchOutcome } from "./index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -73,11 +72,11 @@ interface Pane {
   stderr: string;
 }
 
-function startPane(name: string, tag: string, nodeArgs: string, checkScreen: boolean): Pane | string {
+function startPane(name: string, tag: string, nodeArgs: string, checkScreen: boolean, env = ""): Pane | string {
   const dataDir = mkdtempSync(join(tmpdir(), `spotdesk-bench-rss-${tag}-`));
   const stderr = join(dataDir, "stderr.log");
   const session = `spotdesk-rss-${process.pid}-${tag}`;
-  const command = `cd '${root}' && SPOTDESK_DATA_DIR='${dataDir}' exec '${process.execPath}' ${nodeArgs} 2>'${stderr}'`;
+  const command = `cd '${root}' && ${env} SPOTDESK_DATA_DIR='${dataDir}' exec '${process.execPath}' ${nodeArgs} 2>'${stderr}'`;
   const started = spawnSync("tmux", ["new-session", "-d", "-s", session, "-x", "120", "-y", "40", command]);
   if (started.status !== 0) return `tmux did not start: ${started.stderr}`;
   const listed = spawnSync("tmux", ["list-panes", "-t", session, "-F", "#{pane_pid}"], { encoding: "utf8" });
@@ -128,16 +127,15 @@ export async function run(): Promise<BenchOutcome[]> {
   if (spawnSync("tmux", ["-V"]).status !== 0) return skip("tmux is not installed");
 
   const cli = join(root, "bin", "spotdesk");
-  const defaults = TUI_V8_FLAGS.map((f) => f.v8Default).join(" ");
-  const specs: [string, string, string, boolean][] = [
+  const specs: [string, string, string, boolean, string?][] = [
     ["node bin/spotdesk tui", "tui", `'${cli}' tui`, true],
-    ["the TUI with V8's default heap", "default", `${defaults} '${cli}' tui`, true],
+    ["the TUI with V8's own heap behaviour", "default", `'${cli}' tui`, true, "SPOTDESK_TUI_V8_DEFAULTS=1"],
     ["idle node -e", "idle", `-e 'setInterval(() => {}, 1000)'`, false],
   ];
   const panes: Pane[] = [];
   try {
-    for (const [name, tag, args, check] of specs) {
-      const pane = startPane(name, tag, args, check);
+    for (const [name, tag, args, check, env] of specs) {
+      const pane = startPane(name, tag, args, check, env);
       if (typeof pane === "string") return skip(pane);
       panes.push(pane);
     }
@@ -187,7 +185,7 @@ export async function run(): Promise<BenchOutcome[]> {
   if (!tuiEnd || !baseEnd || !idleEnd || !tuiMax || !baseMax) return skip("a process ended before its first sample");
   const common =
     `${minutes} min, ${tui.samples.length} samples; idle node ${mb(idleEnd.rss)} MB (private ${mb(idleEnd.anon)}); ` +
-    `private memory (RssAnon) ${mb(tuiEnd.anon)} MB vs ${mb(baseEnd.anon)} MB with V8's defaults`;
+    `private memory (RssAnon) ${mb(tuiEnd.anon)} MB vs ${mb(baseEnd.anon)} MB with V8's own behaviour`;
   return [
     {
       name: names.end,
@@ -196,7 +194,7 @@ export async function run(): Promise<BenchOutcome[]> {
       value: mb(tuiEnd.rss),
       baseline: { name: unflagged.name, value: mb(baseEnd.rss) },
       target: TARGET_MB,
-      detail: `${common}; VmRSS ${trail(tui.samples)} (defaults: ${trail(unflagged.samples)})`,
+      detail: `${common}; VmRSS ${trail(tui.samples)} (V8's own: ${trail(unflagged.samples)})`,
     },
     {
       name: names.max,
@@ -205,7 +203,7 @@ export async function run(): Promise<BenchOutcome[]> {
       value: mb(tuiMax.rss),
       baseline: { name: unflagged.name, value: mb(baseMax.rss) },
       target: TARGET_MB,
-      detail: `at ${(tuiMax.atMs / 60_000).toFixed(1)} min (defaults: ${(baseMax.atMs / 60_000).toFixed(1)} min); idle node ${mb(idleEnd.rss)} MB`,
+      detail: `at ${(tuiMax.atMs / 60_000).toFixed(1)} min (V8's own: ${(baseMax.atMs / 60_000).toFixed(1)} min); idle node ${mb(idleEnd.rss)} MB`,
     },
   ];
 }

@@ -10,16 +10,7 @@
  * nothing: V8 raises a factor under 2 to 2 when it sets the heap up. The same goes for the size
  * limits (`--max-semi-space-size`): they are read once, at that moment.
  */
-export interface TuiV8Flag {
-  /** what the TUI sets */
-  flag: string;
-  /** V8's own default, as `node --v8-options` prints it: how to run the TUI without the change */
-  v8Default: string;
-}
-
-export const TUI_V8_FLAGS: readonly TuiV8Flag[] = [
-  { flag: "--semi-space-growth-factor=1", v8Default: "--semi-space-growth-factor=2" },
-];
+export const TUI_V8_FLAGS: readonly string[] = ["--semi-space-growth-factor=1"];
 
 /** The flag's name without `--` or `--no-`, dashes and underscores alike (V8 takes both). */
 export function flagName(arg: string): string {
@@ -35,7 +26,75 @@ export function flagName(arg: string): string {
  */
 export function tuneHeapForTui(setFlags: (flags: string) => void, execArgv: readonly string[]): string[] {
   const given = new Set(execArgv.filter((arg) => arg.startsWith("--")).map(flagName));
-  const flags = TUI_V8_FLAGS.map((f) => f.flag).filter((flag) => !given.has(flagName(flag)));
+  const flags = TUI_V8_FLAGS.filter((flag) => !given.has(flagName(flag)));
   if (flags.length > 0) setFlags(flags.join(" "));
   return flags;
+}
+
+/** How often the reducer looks at the heap; reading its size costs microseconds. */
+export const REDUCE_CHECK_MS = 10_000;
+/** How far V8's heap may grow past its size after the last compacting collection. */
+export const REDUCE_SLACK_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Gives the old generation's garbage back (docs/tui-memory.md "Giving memory back"). V8 collects
+ * the TUI's old generation every few seconds, but keeps the pages it freed, half empty, and
+ * takes more: the heap grows by 3-4 MB a minute while what is live stays the same. A collection
+ * that compacts (what V8 does for a tab in the background) brings it back to what is live. The
+ * reducer runs one when the heap has grown REDUCE_SLACK_BYTES past its size after the last one,
+ * looking every REDUCE_CHECK_MS: every few minutes, a pause of tens of milliseconds.
+ *
+ * `heapSize` is V8's committed heap (`v8.getHeapStatistics().total_heap_size`); `collect` runs the
+ * compacting collection and calls back when it is done. Returns the function that stops it.
+ */
+export function startHeapReducer(
+  heapSize: () => number,
+  collect: (done: () => void) => void,
+  { everyMs = REDUCE_CHECK_MS, slackBytes = REDUCE_SLACK_BYTES } = {},
+): () => void {
+  let floor = heapSize();
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || heapSize() - floor < slackBytes) return;
+    busy = true;
+    collect(() => {
+      floor = heapSize();
+      busy = false;
+    });
+  }, everyMs);
+  // never what keeps the process alive
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * The compacting collection through node's inspector, in this process (no port is opened):
+ * `HeapProfiler.collectGarbage` collects with V8's memory-reducing flags, as for a background
+ * tab, where `gc()` would not compact. Undefined when this node has no inspector.
+ */
+export async function compactingCollector(): Promise<((done: () => void) => void) | undefined> {
+  try {
+    const { Session } = await import("node:inspector");
+    const session = new Session();
+    session.connect();
+    return (done) => session.post("HeapProfiler.collectGarbage", () => done());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Everything above for the TUI's process: the flags, then the reducer. With
+ * SPOTDESK_TUI_V8_DEFAULTS=1 nothing is changed, to compare with V8's own behaviour
+ * (bench/tui-rss.bench.ts). Returns the function that stops the reducer.
+ */
+export async function tuneTuiHeap(
+  env: NodeJS.ProcessEnv = process.env,
+  execArgv: readonly string[] = process.execArgv,
+): Promise<() => void> {
+  if (env.SPOTDESK_TUI_V8_DEFAULTS === "1") return () => {};
+  const v8 = await import("node:v8");
+  tuneHeapForTui(v8.setFlagsFromString, execArgv);
+  const collect = await compactingCollector();
+  return collect ? startHeapReducer(() => v8.getHeapStatistics().total_heap_size, collect) : () => {};
 }

@@ -35,11 +35,7 @@ export function registerTui(program: Command): void {
     .action(
       action(async (ctx: Context, pair: string) => {
         // before Ink and React load: a smaller heap for a process that runs for days (docs/tui-memory.md)
-        const [{ setFlagsFromString }, { tuneHeapForTui }] = await Promise.all([
-          import("node:v8"),
-          import("../../tui/heap.js"),
-        ]);
-        tuneHeapForTui(setFlagsFromString, process.execArgv);
+        const stopReducer = await (await import("../../tui/heap.js")).tuneTuiHeap();
         const id = await resolveExchangeId(ctx);
         const dataDir = paperDataDir();
         // Once Ink owns the terminal a stderr note would tear the screen: the credential notes are
@@ -58,20 +54,24 @@ export function registerTui(program: Command): void {
         // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
         const store = import("../store.js").then((m) => m.openStore());
         store.catch(() => {});
-        process.exitCode = await runTui({
-          exchange: id,
-          pair,
-          account: ctx.options.account,
-          ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
-          ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
-          ...(dataDir ? { dataDir } : {}),
-          now: ctx.now,
-          openExchange: (exchange, account) => openExchange(withAccount(exchange, account), exchange),
-          openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),
-          listAccounts: (exchange) => listAccounts(exchange, dataDir),
-          // the account's far-price limit (docs/orders.md), read again on each account switch
-          farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
-        });
+        try {
+          process.exitCode = await runTui({
+            exchange: id,
+            pair,
+            account: ctx.options.account,
+            ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
+            ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
+            ...(dataDir ? { dataDir } : {}),
+            now: ctx.now,
+            openExchange: (exchange, account) => openExchange(withAccount(exchange, account), exchange),
+            openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),
+            listAccounts: (exchange) => listAccounts(exchange, dataDir),
+            // the account's far-price limit (docs/orders.md), read again on each account switch
+            farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
+          });
+        } finally {
+          stopReducer();
+        }
       }),
     );
 }
