@@ -34,15 +34,17 @@ export function tuneHeapForTui(setFlags: (flags: string) => void, execArgv: read
 /** How often the reducer looks at the heap; reading its size costs microseconds. */
 export const REDUCE_CHECK_MS = 10_000;
 /** How far V8's heap may grow past its size after the last compacting collection. */
-export const REDUCE_SLACK_BYTES = 6 * 1024 * 1024;
+export const REDUCE_SLACK_BYTES = 12 * 1024 * 1024;
+/** The least time between two compacting collections. */
+export const REDUCE_MIN_GAP_MS = 60_000;
 
 /**
  * Gives the old generation's garbage back (docs/tui-memory.md "Giving memory back"). V8 collects
- * the TUI's old generation every few seconds, but keeps the pages it freed, half empty, and
- * takes more: the heap grows by 3-4 MB a minute while what is live stays the same. A collection
- * that compacts (what V8 does for a tab in the background) brings it back to what is live. The
- * reducer runs one when the heap has grown REDUCE_SLACK_BYTES past its size after the last one,
- * looking every REDUCE_CHECK_MS: every few minutes, a pause of tens of milliseconds.
+ * the TUI's old generation every few seconds, but keeps the pages it freed, half empty, and takes
+ * more: the heap grows by 3-5 MB a minute while what is live stays the same. A collection that
+ * compacts (what V8 does for a tab in the background) brings it back to what is live. The reducer
+ * runs one when the heap has grown `slackBytes` past its size after the last one, looking every
+ * `everyMs`, and never twice within `minGapMs`: each one stops the process for tens of milliseconds.
  *
  * `heapSize` is V8's committed heap (`v8.getHeapStatistics().total_heap_size`); `collect` runs the
  * compacting collection and calls back when it is done. Returns the function that stops it.
@@ -50,15 +52,19 @@ export const REDUCE_SLACK_BYTES = 6 * 1024 * 1024;
 export function startHeapReducer(
   heapSize: () => number,
   collect: (done: () => void) => void,
-  { everyMs = REDUCE_CHECK_MS, slackBytes = REDUCE_SLACK_BYTES } = {},
+  { everyMs = REDUCE_CHECK_MS, slackBytes = REDUCE_SLACK_BYTES, minGapMs = REDUCE_MIN_GAP_MS } = {},
 ): () => void {
+  const gapChecks = Math.ceil(minGapMs / everyMs);
   let floor = heapSize();
+  let checksSince = gapChecks;
   let busy = false;
   const timer = setInterval(() => {
-    if (busy || heapSize() - floor < slackBytes) return;
+    checksSince++;
+    if (busy || checksSince < gapChecks || heapSize() - floor < slackBytes) return;
     busy = true;
     collect(() => {
       floor = heapSize();
+      checksSince = 0;
       busy = false;
     });
   }, everyMs);

@@ -68,7 +68,7 @@ describe("startHeapReducer", () => {
     const stop = startHeapReducer(
       () => heap,
       (finish) => done.push(finish),
-      { everyMs: 1000, slackBytes: 10 },
+      { everyMs: 1000, slackBytes: 10, minGapMs: 3000 },
     );
     heap = 59;
     vi.advanceTimersByTime(5000);
@@ -84,15 +84,24 @@ describe("startHeapReducer", () => {
     heap = 52;
     done[0]?.();
     heap = 61;
-    vi.advanceTimersByTime(3000);
+    vi.advanceTimersByTime(4000);
     expect(done).toHaveLength(1);
     heap = 62;
     vi.advanceTimersByTime(1000);
     expect(done).toHaveLength(2);
+    // and never within minGapMs of the last one, however far it grew
+    heap = 40;
+    done[1]?.();
+    heap = 100;
+    vi.advanceTimersByTime(2000);
+    expect(done).toHaveLength(2);
+    vi.advanceTimersByTime(1000);
+    expect(done).toHaveLength(3);
     stop();
+    done[2]?.();
     heap = 1000;
     vi.advanceTimersByTime(10_000);
-    expect(done).toHaveLength(2);
+    expect(done).toHaveLength(3);
   });
 });
 
