@@ -85,6 +85,27 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * V8 keeps a script's source for as long as the script lives: one byte a character when every
+ * character is Latin-1, else two bytes a character for the whole source. One "—" or "…" in the
+ * core chunk doubled it (0.35 MB to 0.7 MB, in every process). So every non-ASCII character is
+ * written as its \u escape, which means the same in a string, a regular expression, an
+ * identifier or a comment. A character right after a backslash, or a line separator, would change
+ * meaning: a chunk with one is written as it is (docs/tui-memory.md "Script sources").
+ */
+function asciiOnly(code) {
+  let kept = false;
+  const escaped = code.replace(/(\\*)([^ -~\t\n\r])/g, (match, slashes, char) => {
+    // a line separator ends a line comment: as an escape it would not
+    if (slashes.length % 2 === 1 || char === "\u2028" || char === "\u2029") {
+      kept = true;
+      return match;
+    }
+    return `${slashes}\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+  return kept ? code : escaped;
+}
+
 function newestSource() {
   let newest = statSync(join(root, "package.json")).mtimeMs;
   const walk = (dir) => {
@@ -225,7 +246,12 @@ async function buildRead() {
   const key = createHash("sha256").update(read.code).digest("hex").slice(0, READ_KEY.length);
   const files = output.map((file) => ({
     fileName: file.fileName,
-    contents: file === start ? start.code.replace(READ_KEY, key) : file.type === "chunk" ? file.code : file.source,
+    contents:
+      file === start
+        ? asciiOnly(start.code.replace(READ_KEY, key))
+        : file.type === "chunk"
+          ? asciiOnly(file.code)
+          : file.source,
   }));
   assertRequirable(files.filter((file) => file.fileName.endsWith(".cjs")));
   return { output: files, key };
@@ -236,7 +262,7 @@ function writeOutput(output) {
   const written = new Set();
   for (const file of output) {
     const path = join(outdir, file.fileName);
-    const contents = file.contents ?? (file.type === "chunk" ? file.code : file.source);
+    const contents = file.contents ?? (file.type === "chunk" ? asciiOnly(file.code) : file.source);
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, contents);

@@ -34,6 +34,8 @@ export function registerTui(program: Command): void {
     .argument("[pair]", "trading pair", DEFAULT_PAIR)
     .action(
       action(async (ctx: Context, pair: string) => {
+        // before Ink and React load: a smaller heap for a process that runs for days (docs/tui-memory.md)
+        const stopReducer = await (await import("../../tui/heap.js")).tuneTuiHeap();
         const id = await resolveExchangeId(ctx);
         const dataDir = paperDataDir();
         // Once Ink owns the terminal a stderr note would tear the screen: the credential notes are
@@ -53,22 +55,26 @@ export function registerTui(program: Command): void {
         const store = import("../store.js").then((m) => m.openStore());
         store.catch(() => {});
         const proxy = proxyUrl(ctx.options);
-        process.exitCode = await runTui({
-          exchange: id,
-          pair,
-          account: ctx.options.account,
-          ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
-          ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
-          ...(dataDir ? { dataDir } : {}),
-          // the pair list (docs/exchange-rules.md#pairs) goes through --proxy like the orders
-          ...(proxy ? { proxy } : {}),
-          now: ctx.now,
-          openExchange: (exchange, account) => openExchange(withAccount(exchange, account), exchange),
-          openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),
-          listAccounts: (exchange) => listAccounts(exchange, dataDir),
-          // the account's far-price limit (docs/orders.md), read again on each account switch
-          farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
-        });
+        try {
+          process.exitCode = await runTui({
+            exchange: id,
+            pair,
+            account: ctx.options.account,
+            ...(ctx.options.baseUrl ? { baseUrl: ctx.options.baseUrl } : {}),
+            ...(ctx.options.wsUrl ? { wsUrl: ctx.options.wsUrl } : {}),
+            ...(dataDir ? { dataDir } : {}),
+            // the pair list (docs/exchange-rules.md#pairs) goes through --proxy like the orders
+            ...(proxy ? { proxy } : {}),
+            now: ctx.now,
+            openExchange: (exchange, account) => openExchange(withAccount(exchange, account), exchange),
+            openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),
+            listAccounts: (exchange) => listAccounts(exchange, dataDir),
+            // the account's far-price limit (docs/orders.md), read again on each account switch
+            farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
+          });
+        } finally {
+          stopReducer();
+        }
       }),
     );
 }
