@@ -243,7 +243,7 @@ async function buildRead() {
   const read = output.find((file) => file.fileName === "read.cjs");
   const start = output.find((file) => file.fileName === "start.cjs");
   if (start.code.split(READ_KEY).length !== 2) throw new Error(`start.cjs: expected ${READ_KEY} once`);
-  const key = createHash("sha256").update(read.code).digest("hex").slice(0, READ_KEY.length);
+  const key = createHash("sha256").update(asciiOnly(read.code)).digest("hex").slice(0, READ_KEY.length);
   const files = output.map((file) => ({
     fileName: file.fileName,
     contents:
