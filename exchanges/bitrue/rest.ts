@@ -307,7 +307,9 @@ export function parseBitruePairs(raw: unknown): PairSpec[] {
           quote: s.quoteAsset,
           tick: stepText(tick),
           lot: stepText(size),
+          // Stryker disable next-line OptionalChaining: lot is defined here (a missing LOT_SIZE has no step and threw above)
           minAmount: minimum(lot?.minQty),
+          // Stryker disable next-line OptionalChaining: lot is defined here (a missing LOT_SIZE has no step and threw above)
           minNotional: minimum(filter("MIN_NOTIONAL")?.minNotional ?? lot?.minVal),
         },
       ];
