@@ -301,6 +301,7 @@ export function parseBitruePairs(raw: unknown): PairSpec[] {
           kind: "invalid-order",
         });
       }
+      const minNotional = filter("MIN_NOTIONAL")?.minNotional;
       return [
         {
           base: s.baseAsset,
@@ -310,7 +311,7 @@ export function parseBitruePairs(raw: unknown): PairSpec[] {
           // Stryker disable next-line OptionalChaining: lot is defined here (a missing LOT_SIZE has no step and threw above)
           minAmount: minimum(lot?.minQty),
           // Stryker disable next-line OptionalChaining: lot is defined here (a missing LOT_SIZE has no step and threw above)
-          minNotional: minimum(filter("MIN_NOTIONAL")?.minNotional ?? lot?.minVal),
+          minNotional: minimum(minNotional ?? lot?.minVal),
         },
       ];
     }),
