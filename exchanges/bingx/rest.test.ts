@@ -6,7 +6,7 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { BINGX_KEY, BINGX_SECRET, type BingxMock, bingxSignedString, startBingxMock } from "./mock.js";
+import { BINGX_KEY, BINGX_SECRET, BINGX_SYMBOLS, type BingxMock, bingxSignedString, startBingxMock } from "./mock.js";
 import {
   BINGX_BASE_URL,
   BingxAdapter,
@@ -499,6 +499,31 @@ describe("bingx pair list (docs/exchange-rules.md#pairs)", () => {
     expect(sent.query).toMatch(/^timestamp=\d{13}$/);
     expect(sent.headers["x-bx-apikey"]).toBeUndefined();
     expect(await listExchangePairs("bingx", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("keeps a symbol open to API orders on one side only, drops one closed on both", async () => {
+    const keyless = new BingxAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const row = (symbol: string, apiStateBuy: boolean, apiStateSell: boolean) => ({
+      ...BINGX_SYMBOLS[0],
+      symbol,
+      apiStateBuy,
+      apiStateSell,
+    });
+    mock.server.intercept(() => ({
+      body: {
+        code: 0,
+        msg: "",
+        data: {
+          symbols: [
+            row("SELLONLY-USDT", false, true),
+            row("BUYONLY-USDT", true, false),
+            row("SHUT-USDT", false, false),
+          ],
+        },
+      },
+    }));
+    expect((await keyless.fetchPairs()).map((p) => p.pair)).toEqual(["BUYONLY/USDT", "SELLONLY/USDT"]);
+    mock.server.intercept(undefined);
   });
 
   it("an answer in another shape is bingx's unexpected answer, a refusal its error", async () => {

@@ -574,6 +574,44 @@ describe("bitmart fetchPairs (docs/exchange-rules.md#pairs)", () => {
     expect(listed).not.toContain("NEWT/USDT");
   });
 
+  it("takes the one minimum amount given when the other side has none, and none when neither has", async () => {
+    const [first] = BITMART_MOCK_SYMBOLS.symbols;
+    const row = (base: string, buy: string | undefined, sell: string | undefined) => {
+      const { min_buy_amount: _buy, min_sell_amount: _sell, ...rest } = first!;
+      return {
+        ...rest,
+        symbol: `${base}_BTC`,
+        base_currency: base,
+        ...(buy === undefined ? {} : { min_buy_amount: buy }),
+        ...(sell === undefined ? {} : { min_sell_amount: sell }),
+      };
+    };
+    mock.server.intercept((req) =>
+      req.path === "/spot/v1/symbols/details"
+        ? {
+            body: {
+              code: 1000,
+              message: "OK",
+              trace: "t",
+              data: {
+                symbols: [
+                  row("BUYMIN", "0.003", undefined),
+                  row("SELLMIN", undefined, "0.004"),
+                  row("NOMIN", undefined, undefined),
+                ],
+              },
+            },
+          }
+        : undefined,
+    );
+    const minimums = (await keyless().fetchPairs()).map((p) => [p.pair, p.minNotional]);
+    expect(minimums).toEqual([
+      ["BUYMIN/BTC", "0.003"],
+      ["NOMIN/BTC", undefined],
+      ["SELLMIN/BTC", "0.004"],
+    ]);
+  });
+
   it("names the field of a malformed answer", async () => {
     const [first] = BITMART_MOCK_SYMBOLS.symbols;
     mock.server.intercept((req) =>

@@ -336,6 +336,23 @@ describe("bitrue fetchPairs (docs/exchange-rules.md#pairs)", () => {
     );
   });
 
+  it("names PRICE_FILTER when a TRADING symbol has no price step: none, or one without tickSize and priceScale", async () => {
+    for (const strip of [
+      (f: Record<string, unknown>[]) => f.filter((x) => x.filterType !== "PRICE_FILTER"),
+      (f: Record<string, unknown>[]) =>
+        f.map((x) => (x.filterType === "PRICE_FILTER" ? { filterType: "PRICE_FILTER" } : x)),
+    ]) {
+      const bad = info();
+      bad.symbols[0]!.filters = strip(bad.symbols[0]!.filters);
+      mock.server.intercept((req) => (req.path === "/api/v1/exchangeInfo" ? { body: bad } : undefined));
+      const error = await rejection(keyless().fetchPairs());
+      expect(error).toMatchObject({ exchange: "bitrue", kind: "invalid-order" });
+      expect(error.detail).toBe(
+        "Unexpected answer from bitrue: symbols[0].filters expected PRICE_FILTER tickSize or priceScale",
+      );
+    }
+  });
+
   it("names the filter a TRADING symbol lacks its step in", async () => {
     const bad = info();
     bad.symbols[2]!.filters = bad.symbols[2]!.filters.filter((f) => f.filterType !== "LOT_SIZE");

@@ -301,14 +301,17 @@ export function parseBitruePairs(raw: unknown): PairSpec[] {
           kind: "invalid-order",
         });
       }
+      const minNotional = filter("MIN_NOTIONAL")?.minNotional;
       return [
         {
           base: s.baseAsset,
           quote: s.quoteAsset,
           tick: stepText(tick),
           lot: stepText(size),
+          // Stryker disable next-line OptionalChaining: lot is defined here (a missing LOT_SIZE has no step and threw above)
           minAmount: minimum(lot?.minQty),
-          minNotional: minimum(filter("MIN_NOTIONAL")?.minNotional ?? lot?.minVal),
+          // Stryker disable next-line OptionalChaining: lot is defined here (a missing LOT_SIZE has no step and threw above)
+          minNotional: minimum(minNotional ?? lot?.minVal),
         },
       ];
     }),

@@ -387,6 +387,8 @@ describe("bitteam fetchPairs (docs/exchange-rules.md#pairs)", () => {
     ]);
     expect(mock.server.requests.map((r) => `${r.method} ${r.path}?${r.query}`)).toEqual(["GET /trade/api/ccxt/pairs?"]);
     expect(mock.server.requests[0]!.headers.authorization).toBeUndefined();
+    // a GET: no body
+    expect(mock.server.requests[0]!.body).toBe("");
   });
 
   it("leaves out an inactive pair and a name that is no base_quote", async () => {

@@ -5,7 +5,7 @@ import { rejection as rejects, runCliScenario } from "../../test/exchanges/cli-s
 import { parseJsonExact } from "../core/adapter.js";
 import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
-import { type BybitMock, startBybitMock } from "./mock.js";
+import { BYBIT_SPOT_INSTRUMENTS, type BybitMock, startBybitMock } from "./mock.js";
 import { BYBIT_BASE_URL, BybitAdapter, bybitSignedRequest, parseBybitOrder } from "./rest.js";
 
 const creds = { api: "bybit-test-key", secret: "bybit-test-secret" };
@@ -623,6 +623,34 @@ describe("bybit pair list (docs/exchange-rules.md#pairs)", () => {
     expect(sent.headers["x-bapi-sign"]).toBeUndefined();
     // the same list through the registry's keyless adapter, as the TUI asks for it
     expect(await listExchangePairs("bybit", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("follows nextPageCursor, sending it back as cursor, until a page comes without one", async () => {
+    const [eth, btc] = BYBIT_SPOT_INSTRUMENTS;
+    const page = (list: unknown[], nextPageCursor: string) => ({
+      body: { retCode: 0, retMsg: "OK", result: { category: "spot", list, nextPageCursor } },
+    });
+    mock.server.intercept((req) => (req.query.includes("cursor=") ? page([btc], "") : page([eth], "p2")));
+    const before = mock.server.requests.length;
+    expect((await keyless.fetchPairs()).map((p) => p.pair)).toEqual(["BTC/USDT", "ETH/USDT"]);
+    expect(mock.server.requests.slice(before).map((r) => r.query)).toEqual([
+      "category=spot",
+      "category=spot&cursor=p2",
+    ]);
+    mock.server.intercept(undefined);
+  });
+
+  it("stops after 20 pages when every page names a next one, and reads a null result as no pairs", async () => {
+    const [eth] = BYBIT_SPOT_INSTRUMENTS;
+    mock.server.intercept(() => ({
+      body: { retCode: 0, retMsg: "OK", result: { category: "spot", list: [eth], nextPageCursor: "again" } },
+    }));
+    const before = mock.server.requests.length;
+    expect((await keyless.fetchPairs()).map((p) => p.pair)).toEqual(["ETH/USDT"]);
+    expect(mock.server.requests.length - before).toBe(20);
+    mock.server.intercept(() => ({ body: { retCode: 0, retMsg: "OK", result: null } }));
+    expect(await keyless.fetchPairs()).toEqual([]);
+    mock.server.intercept(undefined);
   });
 
   it("an answer in another shape is bybit's unexpected answer, a refusal its error", async () => {

@@ -597,11 +597,13 @@ describe("coinstore fetchPairs (docs/exchange-rules.md#pairs)", () => {
     // one unsigned POST of an empty filter (every symbol) to the documented path, on the base URL given
     const [request, ...more] = mock.server.requests;
     expect(more).toEqual([]);
-    expect([request!.method, request!.path, request!.body]).toEqual([
+    expect([request!.method, request!.path, request!.query, request!.body]).toEqual([
       "POST",
       "/api/v2/public/config/spot/symbols",
+      "",
       "{}",
     ]);
+    expect(request!.headers["content-type"]).toBe("application/json");
     expect(request!.headers["x-cs-apikey"]).toBeUndefined();
   });
 

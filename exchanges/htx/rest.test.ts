@@ -680,6 +680,23 @@ describe("htx fetchPairs (docs/exchange-rules.md#pairs)", () => {
     expect(pairs).toEqual(["BTC/USDT", "ETH/USDT", "SHIB/USDT"]);
   });
 
+  it("takes the limit order's minimum amount before min-order-amt, and min-order-amt when it is alone", async () => {
+    const [eth] = HTX_MOCK_SYMBOLS;
+    const { "limit-order-min-order-amt": _limit, ...withoutLimit } = eth!;
+    const rows = [
+      { ...eth, "base-currency": "lim", "limit-order-min-order-amt": 0.5, "min-order-amt": 0.001 },
+      { ...withoutLimit, "base-currency": "old", "min-order-amt": 0.25 },
+    ];
+    mock.server.intercept((req) =>
+      req.path === "/v1/common/symbols" ? { body: { status: "ok", data: rows } } : undefined,
+    );
+    const minimums = (await keyless().fetchPairs()).map((p) => [p.pair, p.minAmount]);
+    expect(minimums).toEqual([
+      ["LIM/USDT", "0.5"],
+      ["OLD/USDT", "0.25"],
+    ]);
+  });
+
   it("names the field of a malformed answer", async () => {
     mock.server.intercept((req) =>
       req.path === "/v1/common/symbols"

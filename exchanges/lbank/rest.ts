@@ -358,8 +358,11 @@ export function parseLbankPairs(raw: unknown): PairSpec[] {
   return finishPairs(
     parseAnswer("lbank", LbankAccuracySchema, raw, "data").map((row) => {
       // a symbol other than base_quote is no pair we can write: finishPairs leaves it out
-      const [base = "", quote = "", ...more] = row.symbol.split("_");
+      const parts = row.symbol.split("_");
+      // Stryker disable next-line StringLiteral: split gives at least one part, and a quote "Stryker was here!" is no pair finishPairs can write either
+      const [base = "", quote = "", ...more] = parts;
       return {
+        // Stryker disable next-line StringLiteral: a base "Stryker was here!" is no pair finishPairs can write either
         base: more.length ? "" : base,
         quote,
         tick: digitsToStep(row.priceAccuracy),

@@ -6,7 +6,7 @@ import { parseQuery } from "../core/testing/http-mock.js";
 import { listExchangePairs } from "../open.js";
 import { createExchange } from "../registry.js";
 import type { ExchangeAdapter } from "../types.js";
-import { MEXC_KEY, MEXC_SECRET, type MexcMock, startMexcMock } from "./mock.js";
+import { MEXC_KEY, MEXC_SECRET, MEXC_SYMBOLS, type MexcMock, startMexcMock } from "./mock.js";
 import {
   MEXC_BASE_URL,
   MexcAdapter,
@@ -483,6 +483,21 @@ describe("mexc pair list (docs/exchange-rules.md#pairs)", () => {
     expect([sent.method, sent.path, sent.query]).toEqual(["GET", "/api/v3/exchangeInfo", ""]);
     expect(sent.headers["x-mexc-apikey"]).toBeUndefined();
     expect(await listExchangePairs("mexc", { baseUrl: mock.url, timeoutMs: 2000 })).toEqual(expected);
+  });
+
+  it("keeps the older status spelling ENABLED, a status written as a number, and a symbol without tradeSideType", async () => {
+    const keyless = new MexcAdapter({ api: "", secret: "" }, { baseUrl: mock.url, timeoutMs: 2000 });
+    const [eth] = MEXC_SYMBOLS;
+    const { tradeSideType: _side, ...noSide } = eth!;
+    const symbols = [
+      { ...eth, symbol: "OLDUSDT", baseAsset: "OLD", status: "ENABLED" },
+      { ...eth, symbol: "NUMUSDT", baseAsset: "NUM", status: 1 },
+      { ...noSide, symbol: "ANYUSDT", baseAsset: "ANY" },
+      { ...eth, symbol: "NOPEUSDT", baseAsset: "NOPE", status: "" },
+    ];
+    mock.server.intercept(() => ({ body: { timezone: "CST", serverTime: 1, symbols } }));
+    expect((await keyless.fetchPairs()).map((p) => p.pair)).toEqual(["ANY/USDT", "NUM/USDT", "OLD/USDT"]);
+    mock.server.intercept(undefined);
   });
 
   it("an answer in another shape is mexc's unexpected answer, a refusal its error", async () => {

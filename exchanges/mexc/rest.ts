@@ -288,6 +288,7 @@ export class MexcAdapter extends RestAdapter {
           (s) =>
             MEXC_ONLINE.has(String(s.status)) &&
             s.isSpotTradingAllowed !== false &&
+            // Stryker disable next-line StringLiteral: any default but "4" keeps a symbol without tradeSideType alike
             String(s.tradeSideType ?? "1") !== MEXC_CLOSED_SIDE,
         )
         .map((s) => ({

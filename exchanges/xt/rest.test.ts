@@ -519,6 +519,36 @@ describe("xt fetchPairs (docs/exchange-rules.md#pairs)", () => {
     expect(listed).toEqual(["BTC/USDT", "XT/USDT"]);
   });
 
+  it("takes tick and lot from the filters over the precisions, the precisions without filters, and leaves out a symbol closed to the API", async () => {
+    const [first] = XT_MOCK_SYMBOLS.symbols;
+    const row = (base: string, more: Record<string, unknown>) => ({
+      ...first,
+      symbol: `${base}_usdt`,
+      baseCurrency: base,
+      ...more,
+    });
+    const symbols = [
+      row("step", {
+        pricePrecision: 2,
+        quantityPrecision: 6,
+        filters: [
+          { filter: "PRICE", min: null, max: null, tickSize: "0.05" },
+          { filter: "QUANTITY", min: "2", max: null, tickSize: "0.5" },
+          { filter: "QUOTE_QTY", min: "3" },
+        ],
+      }),
+      row("bare", { pricePrecision: 4, quantityPrecision: 2, filters: null }),
+      row("none", { pricePrecision: 3, quantityPrecision: 1, filters: [] }),
+      row("noapi", { openapiEnabled: false }),
+    ];
+    mock.server.intercept((req) => (req.path === "/v4/public/symbol" ? answer({ symbols }) : undefined));
+    await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BARE/USDT", tick: "0.0001", lot: "0.01" },
+      { pair: "NONE/USDT", tick: "0.001", lot: "0.1" },
+      { pair: "STEP/USDT", tick: "0.05", lot: "0.5", minAmount: "2", minNotional: "3" },
+    ]);
+  });
+
   it("names the field of a malformed answer", async () => {
     const [first] = XT_MOCK_SYMBOLS.symbols;
     const filters = first!.filters.map((f) => (f.filter === "QUANTITY" ? { ...f, tickSize: "0.0l" } : f));

@@ -1,6 +1,6 @@
 /** Pins of lib/errors.ts beyond test/lib/errors-side-pair.test.ts (docs/exchange-rules.md#errors, docs/cli.md; docs/mutation.md). */
 import { describe, expect, it } from "vitest";
-import { ERROR_KINDS, EXIT_CODES, ExchangeError, isExchangeError } from "../../lib/errors.js";
+import { ERROR_KINDS, EXIT_CODES, ExchangeError, isExchangeError, placedBefore } from "../../lib/errors.js";
 
 describe("ExchangeError, the fields it leaves out (docs/exchange-rules.md#errors)", () => {
   it("lists exactly the ten kinds callers branch on", () => {
@@ -64,5 +64,25 @@ describe("ExchangeError, the fields it leaves out (docs/exchange-rules.md#errors
     expect(isExchangeError(look)).toBe(false);
     expect(isExchangeError(undefined)).toBe(false);
     expect(isExchangeError(new ExchangeError("okx", "x", { kind: "auth" }))).toBe(true);
+  });
+});
+
+describe("ExchangeError.unclear and placedBefore (docs/exchange-rules.md#contract, docs/orders.md)", () => {
+  it("is unclear only when told so: a create failing so is looked up, any other is not", () => {
+    expect(new ExchangeError("okx", "x", { kind: "invalid-order", unclear: true }).unclear).toBe(true);
+    const plain = new ExchangeError("okx", "x", { kind: "invalid-order" });
+    expect(plain.unclear).toBeUndefined();
+    expect(new ExchangeError("okx", "x", { kind: "network", unclear: false }).unclear).toBeUndefined();
+  });
+
+  it("gives the orders a failed batch left placed only when the error lists them", () => {
+    const placed = [{ id: "1" }, { id: "2" }];
+    expect(placedBefore(Object.assign(new Error("x"), { details: { placed } }))).toBe(placed);
+    expect(placedBefore({ details: { placed: [] } })).toEqual([]);
+    expect(placedBefore({ details: { placed: "1,2" } })).toBeUndefined();
+    expect(placedBefore({ details: {} })).toBeUndefined();
+    expect(placedBefore({})).toBeUndefined();
+    expect(placedBefore(null)).toBeUndefined();
+    expect(placedBefore(undefined)).toBeUndefined();
   });
 });
