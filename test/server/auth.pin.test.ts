@@ -1,0 +1,226 @@
+/**
+ * The sign-in routes and the session checks at their edges (server/routes/auth.ts, server/auth/,
+ * docs/mutation.md): the exact bounds of the timestamp and of the token and session lifetimes, the
+ * refusals a sign-in counts against the caller's address, the refresh cookie's attributes, the
+ * last-seen write, and the key-enrollment headers. Real server on loopback with a real SQLite file.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { API_ERROR_MESSAGES } from "../../lib/api.js";
+import {
+  call,
+  cookieOf,
+  outboxCode,
+  PASSWORD,
+  permitAndRegister,
+  registerFirstAdmin,
+  SoftAuthenticator,
+  startTestServer,
+  type TestServer,
+} from "./helpers.js";
+
+let server: TestServer;
+afterEach(async () => {
+  await server?.cleanup();
+});
+
+const WRONG = "Wrong e-mail code or password";
+
+describe("sign-in edges (docs/decisions.md#d5, #d7, #d8, docs/server-limits.md)", () => {
+  it("takes a timestamp exactly 30 s off either way, refuses 30.001 s ahead, and refuses text that is not whole milliseconds", async () => {
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    const login = (timestamp: string) =>
+      call(server, "POST", "/login/password", {
+        headers: { email: "admin@example.com", password: PASSWORD, code: "ABCDEFGH", timestamp },
+      });
+    const now = server.clock.now;
+    // inside the window the code is checked (and is wrong): 401, not 605
+    expect((await login(String(now - 30_000))).body).toEqual({ code: 600, msg: WRONG });
+    expect((await login(String(now + 30_000))).body).toEqual({ code: 600, msg: WRONG });
+    expect((await login(String(now + 30_001))).body).toEqual({ code: 605, msg: API_ERROR_MESSAGES[605] });
+    for (const text of [`${now}x`, `x${now}`, "1".repeat(17), "1e12"]) {
+      const r = await login(text);
+      expect(r.status, text).toBe(400);
+      expect(r.body, text).toEqual({ code: 600, msg: "Header timestamp must be milliseconds since the epoch" });
+    }
+  });
+
+  it("names the header a sign-in refuses, and refuses to register an e-mail twice", async () => {
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    const bad = await call(server, "POST", "/register", {
+      headers: { email: "not-an-e-mail", password: PASSWORD, code: "ABCDEFGH" },
+    });
+    expect(bad.body.code).toBe(600);
+    expect(bad.body.msg).toMatch(/^Invalid e-mail: ./);
+    const again = await call(server, "POST", "/register", {
+      headers: { email: "admin@example.com", password: PASSWORD, code: "ABCDEFGH" },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ code: 600, msg: "This e-mail is already registered: sign in instead" });
+  });
+
+  it("a wrong password spends the code's attempt but not the code: the right password signs in with it after", async () => {
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
+    const code = outboxCode(server.dataDir, "admin@example.com");
+    const login = (password: string) =>
+      call(server, "POST", "/login/password", {
+        headers: { email: "admin@example.com", password, code, timestamp: String(server.clock.now) },
+      });
+    const wrong = await login("wrong horse battery");
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ code: 600, msg: WRONG });
+    expect((await login(PASSWORD)).status).toBe(200);
+  });
+
+  it("counts an unknown e-mail, a wrong setup code and an unknown key against the address: the 11th is 604", async () => {
+    server = await startTestServer();
+    const setupCode = server.setupCode!;
+    const wrongSetup = setupCode === "ABCDEFGH" ? "ABCDEFGJ" : "ABCDEFGH";
+    const register = () =>
+      call(server, "POST", "/register", { headers: { email: "a@example.com", password: PASSWORD, code: wrongSetup } });
+    for (let i = 0; i < 10; i++) expect((await register()).body.code).toBe(606);
+    expect((await register()).body).toEqual({ code: 604, msg: API_ERROR_MESSAGES[604] });
+    await server.cleanup();
+
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    const login = () =>
+      call(server, "POST", "/login/password", {
+        headers: {
+          email: "nobody@example.com",
+          password: PASSWORD,
+          code: "ABCDEFGH",
+          timestamp: String(server.clock.now),
+        },
+      });
+    for (let i = 0; i < 10; i++) expect((await login()).body.code).toBe(606);
+    expect((await login()).body.code).toBe(604);
+    await server.cleanup();
+
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    const stranger = new SoftAuthenticator(`http://localhost:${server.port}`);
+    const keyLogin = () =>
+      call(server, "POST", "/login/signature", { headers: stranger.sign("admin@example.com", server.clock.now) });
+    for (let i = 0; i < 10; i++) {
+      const r = await keyLogin();
+      expect(r.status).toBe(401);
+      expect(r.body.msg).toBe("Unknown key for this e-mail");
+    }
+    expect((await keyLogin()).body.code).toBe(604);
+  });
+
+  it("refuses enrollment headers that are incomplete, not base64url or too long, and a key registered already", async () => {
+    server = await startTestServer();
+    const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
+    const reg = await call(server, "POST", "/register", {
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code: server.setupCode!,
+        ...auth.create("admin@example.com", server.setupCode!),
+      },
+    });
+    expect(reg.body.credentialsId).toBe(auth.id);
+    const login = async (extra: Record<string, string>) => {
+      await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
+      const code = outboxCode(server.dataDir, "admin@example.com");
+      const headers = {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code,
+        timestamp: String(server.clock.now),
+        ...extra,
+      };
+      return { code, res: await call(server, "POST", "/login/password", { headers }) };
+    };
+    const partial = await login({ "credentials-id": auth.id });
+    expect(partial.res.body).toEqual({ code: 601, msg: API_ERROR_MESSAGES[601] });
+    const notB64 = await login({ "credentials-id": "not*base64", "public-key": "AAAA", "client-data": "AAAA" });
+    expect(notB64.res.status).toBe(400);
+    expect(notB64.res.body.msg).toBe("Header credentials-id must be base64url");
+    const long = await login({ "credentials-id": "A".repeat(8193), "public-key": "AAAA", "client-data": "AAAA" });
+    expect(long.res.body.msg).toBe("Header credentials-id must be base64url");
+    // the same key again: the code's enrollment challenge differs per code, so sign it anew
+    await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
+    const code = outboxCode(server.dataDir, "admin@example.com");
+    const twice = await call(server, "POST", "/login/password", {
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code,
+        timestamp: String(server.clock.now),
+        ...auth.create("admin@example.com", code),
+      },
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.body.msg).toBe("This key is already registered");
+  });
+});
+
+describe("sessions at their edges (server/auth/session.ts, docs/decisions.md#d7)", () => {
+  it("sets the refresh cookie for /user with the refresh lifetime, Secure behind a TLS proxy, and clears it on logout", async () => {
+    server = await startTestServer({ refreshTtlMs: 3600_000 });
+    const admin = await registerFirstAdmin(server);
+    const first = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+      cookie: admin.cookie,
+    });
+    expect(first.setCookie).toMatch(/^spotdesk_refresh=[^;]+; Path=\/user; HttpOnly; SameSite=Strict; Max-Age=3600$/);
+    const out = await call(server, "POST", "/user/logout", { cookie: cookieOf(first.setCookie) });
+    expect(out.body).toEqual({ ok: true });
+    expect(out.setCookie).toBe("spotdesk_refresh=; Path=/user; HttpOnly; SameSite=Strict; Max-Age=0");
+    await server.cleanup();
+
+    server = await startTestServer({ behindTlsProxy: true });
+    const secure = await call(server, "POST", "/register", {
+      headers: { email: "admin@example.com", password: PASSWORD, code: server.setupCode! },
+    });
+    expect(secure.setCookie).toMatch(/; Max-Age=604800; Secure$/);
+    const out2 = await call(server, "POST", "/user/logout", { cookie: cookieOf(secure.setCookie) });
+    expect(out2.setCookie).toMatch(/; Max-Age=0; Secure$/);
+  });
+
+  it("refuses the refresh of another user's id without ending the session, and a session at its very expiry", async () => {
+    server = await startTestServer({ refreshTtlMs: 3600_000 });
+    const admin = await registerFirstAdmin(server);
+    const other = await permitAndRegister(server, admin, "t@example.com", "all");
+    const refresh = (userId: string, cookie: string) =>
+      call(server, "POST", "/user/refresh", {
+        headers: { "user-id": userId, timestamp: String(server.clock.now) },
+        cookie,
+      });
+    expect((await refresh(other.session.uuid, admin.cookie)).body).toEqual({ code: 607, msg: API_ERROR_MESSAGES[607] });
+    const ok = await refresh(admin.session.uuid, admin.cookie);
+    expect(ok.status).toBe(200);
+    expect(ok.body.refreshTokenExpiry).toBe(server.clock.now + 3600_000);
+    server.clock.now += 3600_000;
+    expect((await refresh(admin.session.uuid, cookieOf(ok.setCookie))).body).toEqual({
+      code: 603,
+      msg: API_ERROR_MESSAGES[603],
+    });
+  });
+
+  it("an access token is expired at its very `expires` (602), and the user's last-seen is written at most once a minute", async () => {
+    server = await startTestServer({ accessTtlMs: 120_000 });
+    const admin = await registerFirstAdmin(server);
+    const t0 = server.clock.now;
+    const me = async () => (await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body;
+    expect(await me()).toEqual({
+      uuid: admin.session.uuid,
+      email: "admin@example.com",
+      admin: true,
+      scope: "all",
+      lastActive: t0,
+    });
+    server.clock.now = t0 + 60_000;
+    expect((await me()).lastActive).toBe(t0);
+    server.clock.now = t0 + 60_001;
+    expect((await me()).lastActive).toBe(t0 + 60_001);
+    server.clock.now = t0 + 120_000;
+    expect(await me()).toEqual({ code: 602, msg: API_ERROR_MESSAGES[602] });
+  });
+});
