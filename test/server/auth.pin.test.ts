@@ -4,6 +4,7 @@
  * refusals a sign-in counts against the caller's address, the refresh cookie's attributes, the
  * last-seen write, and the key-enrollment headers. Real server on loopback with a real SQLite file.
  */
+import { isoCBOR } from "@simplewebauthn/server/helpers";
 import { afterEach, describe, expect, it } from "vitest";
 import { API_ERROR_MESSAGES } from "../../lib/api.js";
 import {
@@ -158,6 +159,38 @@ describe("sign-in edges (docs/decisions.md#d5, #d7, #d8, docs/server-limits.md)"
     });
     expect(twice.status).toBe(409);
     expect(twice.body.msg).toBe("This key is already registered");
+  });
+});
+
+describe("key enrollment (server/auth/webauthn.ts, docs/api.md#calls)", () => {
+  /** The attestation of `headers` with its authenticator-data flags replaced ("none" attestations sign nothing). */
+  const withFlags = (headers: Record<string, string>, flags: number): Record<string, string> => {
+    const attestation = isoCBOR.decodeFirst<Map<string, unknown>>(Buffer.from(headers["public-key"]!, "base64url"));
+    const authData = Buffer.from(attestation.get("authData") as Uint8Array);
+    authData[32] = flags;
+    attestation.set("authData", authData);
+    return { ...headers, "public-key": Buffer.from(isoCBOR.encode(attestation as never)).toString("base64url") };
+  };
+
+  it("refuses a key that did not verify its user, and a key whose attested id is not the header's", async () => {
+    server = await startTestServer();
+    const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
+    const register = (headers: Record<string, string>) =>
+      call(server, "POST", "/register", {
+        headers: { email: "admin@example.com", password: PASSWORD, code: server.setupCode!, ...headers },
+      });
+    const enroll = auth.create("admin@example.com", server.setupCode!);
+    const noUv = await register(withFlags(enroll, 0x41)); // UP | AT, without UV
+    expect(noUv.status).toBe(400);
+    expect(noUv.body.msg).toMatch(/^The public key could not be verified: .*user could not be verified/i);
+    const otherId = await register({ ...enroll, "credentials-id": new SoftAuthenticator("x").id });
+    expect(otherId.status).toBe(400);
+    expect(otherId.body.msg).toBe("The public key could not be verified: credential id differs from the header");
+    // a refused key changed nothing: the setup code still registers the first admin, with the key
+    expect(await server.storage.countUsers()).toBe(0);
+    const ok = await register(enroll);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ admin: true, credentialsId: auth.id });
   });
 });
 
