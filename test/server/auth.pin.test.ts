@@ -18,6 +18,7 @@ import {
   startTestServer,
   type TestServer,
 } from "./helpers.js";
+import { callFrom } from "./raw.js";
 
 let server: TestServer;
 afterEach(async () => {
@@ -255,5 +256,46 @@ describe("sessions at their edges (server/auth/session.ts, docs/decisions.md#d7)
     expect((await me()).lastActive).toBe(t0 + 60_001);
     server.clock.now = t0 + 120_000;
     expect(await me()).toEqual({ code: 602, msg: API_ERROR_MESSAGES[602] });
+  });
+
+  it("a refresh without its cookie is 603; from an address over its failure budget even a valid one is 604; a replay clears the cookie", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const other = await permitAndRegister(server, admin, "t@example.com", "all");
+    const headers = () => ({ "user-id": admin.session.uuid, timestamp: String(server.clock.now) });
+    expect((await call(server, "POST", "/user/refresh", { headers: headers() })).body).toEqual({
+      code: 603,
+      msg: API_ERROR_MESSAGES[603],
+    });
+    const rotated = await call(server, "POST", "/user/refresh", { headers: headers(), cookie: admin.cookie });
+    expect(rotated.status).toBe(200);
+    const replay = await call(server, "POST", "/user/refresh", { headers: headers(), cookie: admin.cookie });
+    expect(replay.body.code).toBe(607);
+    expect(replay.setCookie).toBe("spotdesk_refresh=; Path=/user; HttpOnly; SameSite=Strict; Max-Age=0");
+
+    for (let i = 0; i < 10; i++) {
+      const forged = `${Buffer.from(JSON.stringify({ uid: "x", sid: `s${i}`, expires: server.clock.now + 60_000 })).toString("base64url")}.AAAA`;
+      await callFrom(server, "127.0.0.2", "GET", "/token/me", { token: forged });
+    }
+    const over = await callFrom(server, "127.0.0.2", "POST", "/user/refresh", {
+      headers: { "user-id": other.session.uuid, timestamp: String(server.clock.now) },
+      cookie: other.cookie,
+    });
+    expect(over.body).toEqual({ code: 604, msg: API_ERROR_MESSAGES[604] });
+    const fine = await call(server, "POST", "/user/refresh", {
+      headers: { "user-id": other.session.uuid, timestamp: String(server.clock.now) },
+      cookie: other.cookie,
+    });
+    expect(fine.status).toBe(200);
+  });
+
+  it("logout ends the session of a bearer token written in any case, and of the refresh cookie", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const out = await call(server, "POST", "/user/logout", {
+      headers: { authorization: `bearer   ${admin.session.accessToken}` },
+    });
+    expect(out.status).toBe(200);
+    expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.code).toBe(607);
   });
 });
