@@ -4,9 +4,12 @@
  * refusals a sign-in counts against the caller's address, the refresh cookie's attributes, the
  * last-seen write, and the key-enrollment headers. Real server on loopback with a real SQLite file.
  */
+import { rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
 import { afterEach, describe, expect, it } from "vitest";
 import { API_ERROR_MESSAGES } from "../../lib/api.js";
+import { codeMailText } from "../../server/auth/codes.js";
 import {
   call,
   cookieOf,
@@ -297,5 +300,197 @@ describe("sessions at their edges (server/auth/session.ts, docs/decisions.md#d7)
     });
     expect(out.status).toBe(200);
     expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.code).toBe(607);
+  });
+});
+
+describe("more sign-in edges (server/routes/auth.ts, server/auth/)", () => {
+  it("names the e-mail or the code a call refuses, and answers 606 to an e-mail without an account", async () => {
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    const ts = () => String(server.clock.now);
+    const calls: [string, string, Record<string, string>][] = [
+      ["GET", "/credentials", { email: "nope" }],
+      ["POST", "/code", { email: "nope" }],
+      ["POST", "/login/password", { email: "nope", password: PASSWORD, code: "ABCDEFGH", timestamp: ts() }],
+      [
+        "POST",
+        "/login/signature",
+        {
+          email: "nope",
+          "client-data": "A",
+          "authenticator-data": "A",
+          "credentials-id": "A",
+          signature: "A",
+          timestamp: ts(),
+        },
+      ],
+    ];
+    for (const [method, path, headers] of calls)
+      expect((await call(server, method, path, { headers })).body.msg, path).toMatch(/^Invalid e-mail: ./);
+    const badCode = await call(server, "POST", "/login/password", {
+      headers: { email: "admin@example.com", password: PASSWORD, code: "AB", timestamp: ts() },
+    });
+    expect(badCode.body.msg).toMatch(/^Invalid code: ./);
+    expect((await call(server, "GET", "/credentials", { headers: { email: "nobody@example.com" } })).body.code).toBe(
+      606,
+    );
+  });
+
+  it("a permitted e-mail not registered yet, or unknown, has no password or key login (606); another user's key is unknown", async () => {
+    server = await startTestServer();
+    const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
+    await call(server, "POST", "/register", {
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code: server.setupCode!,
+        ...auth.create("admin@example.com", server.setupCode!),
+      },
+    });
+    const admin = await call(server, "POST", "/login/signature", {
+      headers: auth.sign("admin@example.com", server.clock.now),
+    });
+    const token = admin.body.accessToken as string;
+    await call(server, "POST", "/token/admin/user", { token, body: { userId: "new@example.com", scope: "all" } });
+    const password = await call(server, "POST", "/login/password", {
+      headers: { email: "new@example.com", password: PASSWORD, code: "ABCDEFGH", timestamp: String(server.clock.now) },
+    });
+    expect(password.body.code).toBe(606);
+    server.clock.now += 1000;
+    for (const email of ["new@example.com", "nobody@example.com"]) {
+      const r = await call(server, "POST", "/login/signature", { headers: auth.sign(email, server.clock.now) });
+      expect(r.body.code, email).toBe(606);
+    }
+    const other = await permitAndRegister(
+      server,
+      { session: admin.body, cookie: "", email: "admin@example.com" },
+      "t@example.com",
+      "all",
+    );
+    expect(other.session.uuid).toBeTruthy();
+    const foreign = await call(server, "POST", "/login/signature", {
+      headers: auth.sign("t@example.com", server.clock.now),
+    });
+    expect(foreign.status).toBe(401);
+    expect(foreign.body.msg).toBe("Unknown key for this e-mail");
+  });
+
+  it("needs all three enrollment headers once any is sent", async () => {
+    server = await startTestServer();
+    const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
+    const full = auth.create("admin@example.com", server.setupCode!);
+    for (const drop of [
+      ["client-data"],
+      ["public-key"],
+      ["credentials-id"],
+      ["public-key", "client-data"],
+      ["credentials-id", "client-data"],
+    ]) {
+      const headers: Record<string, string> = { ...full };
+      for (const h of drop) delete headers[h];
+      const r = await call(server, "POST", "/register", {
+        headers: { email: "admin@example.com", password: PASSWORD, code: server.setupCode!, ...headers },
+      });
+      expect(r.body, drop.join()).toEqual({ code: 601, msg: API_ERROR_MESSAGES[601] });
+    }
+    expect(await server.storage.countUsers()).toBe(0);
+  });
+
+  it("registers the first admin when the setup-code file is gone already, and logs it; an unpermitted e-mail costs the address nothing", async () => {
+    server = await startTestServer();
+    rmSync(join(server.dataDir, "setup-code"));
+    await registerFirstAdmin(server);
+    expect(server.logs.some((l) => l.includes("first admin registered"))).toBe(true);
+    for (let i = 0; i < 11; i++) {
+      const r = await call(server, "POST", "/register", {
+        headers: { email: "stranger@example.com", password: PASSWORD, code: "ABCDEFGH" },
+      });
+      expect(r.body.code).toBe(606);
+    }
+  });
+
+  it("takes a padded credentials-id, a header of 8192 characters but not more, and refuses a login without user verification", async () => {
+    server = await startTestServer();
+    const auth = new SoftAuthenticator(`http://localhost:${server.port}`);
+    const enroll = auth.create("admin@example.com", server.setupCode!);
+    const reg = await call(server, "POST", "/register", {
+      headers: {
+        email: "admin@example.com",
+        password: PASSWORD,
+        code: server.setupCode!,
+        ...enroll,
+        "credentials-id": `${auth.id}==`,
+      },
+    });
+    expect(reg.body.credentialsId).toBe(auth.id);
+    const padded = await call(server, "POST", "/login/signature", {
+      headers: { ...auth.sign("admin@example.com", server.clock.now), "credentials-id": `${auth.id}=` },
+    });
+    expect(padded.status).toBe(200);
+    server.clock.now += 1000;
+    const signed = auth.sign("admin@example.com", server.clock.now);
+    const bad = await call(server, "POST", "/login/signature", { headers: { ...signed, signature: "*" } });
+    expect(bad.body.msg).toBe("Key login refused: Header signature must be base64url");
+    const badData = await call(server, "POST", "/login/signature", {
+      headers: { ...signed, "authenticator-data": "*" },
+    });
+    expect(badData.body.msg).toBe("Key login refused: Header authenticator-data must be base64url");
+    const badClient = await call(server, "POST", "/login/signature", { headers: { ...signed, "client-data": "*" } });
+    expect(badClient.body.msg).toBe("Key login refused: Header client-data must be base64url");
+    // UP only: the authenticator did not verify its user
+    // biome-ignore lint/suspicious/noExplicitAny: the test authenticator's flags, private in its type
+    const soft = auth as any;
+    const authData = soft.authData.bind(auth);
+    soft.authData = (_flags: number, attested?: Uint8Array) => authData(0x01, attested);
+    server.clock.now += 1000;
+    const noUv = await call(server, "POST", "/login/signature", {
+      headers: auth.sign("admin@example.com", server.clock.now),
+    });
+    expect(noUv.status).toBe(401);
+    expect(noUv.body.msg).toMatch(/^Key login refused: .*user could not be verified/i);
+
+    await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
+    const code = outboxCode(server.dataDir, "admin@example.com");
+    const login = (extra: Record<string, string>) =>
+      call(server, "POST", "/login/password", {
+        headers: {
+          email: "admin@example.com",
+          password: PASSWORD,
+          code,
+          timestamp: String(server.clock.now),
+          ...extra,
+        },
+      });
+    const long = await login({ "credentials-id": "A".repeat(8192), "public-key": "AAAA", "client-data": "AAAA" });
+    expect(long.body.msg).toMatch(/^The public key could not be verified: /);
+    const badKey = await login({ "credentials-id": "AAAA", "public-key": "*", "client-data": "AAAA" });
+    expect(badKey.body.msg).toBe("The public key could not be verified: Header public-key must be base64url");
+    const badKeyClient = await login({ "credentials-id": "AAAA", "public-key": "AAAA", "client-data": "*" });
+    expect(badKeyClient.body.msg).toBe("The public key could not be verified: Header client-data must be base64url");
+  });
+
+  it("counts unknown refresh cookies against the address (the 11th is 604), never an expired access token, and a logout with an unknown cookie is fine", async () => {
+    server = await startTestServer({ accessTtlMs: 60_000 });
+    const admin = await registerFirstAdmin(server);
+    const refresh = () =>
+      callFrom(server, "127.0.0.2", "POST", "/user/refresh", {
+        headers: { "user-id": admin.session.uuid, timestamp: String(server.clock.now) },
+        cookie: "spotdesk_refresh=forged",
+      });
+    for (let i = 0; i < 10; i++) expect((await refresh()).body.code).toBe(607);
+    expect((await refresh()).body.code).toBe(604);
+    server.clock.now += 60_000;
+    for (let i = 0; i < 11; i++)
+      expect((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).body.code).toBe(602);
+    const out = await call(server, "POST", "/user/logout", { cookie: "spotdesk_refresh=unknown" });
+    expect(out.status).toBe(200);
+  });
+
+  it("keeps outbox.jsonl private (0600), and the mail says how long a code lives", async () => {
+    server = await startTestServer();
+    await registerFirstAdmin(server);
+    await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
+    expect(statSync(join(server.dataDir, "outbox.jsonl")).mode & 0o777).toBe(0o600);
+    expect(codeMailText("ABCD2345")).toContain("It is valid for 10 minutes and works once.");
   });
 });
