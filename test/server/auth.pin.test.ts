@@ -356,6 +356,7 @@ describe("more sign-in edges (server/routes/auth.ts, server/auth/)", () => {
       headers: { email: "new@example.com", password: PASSWORD, code: "ABCDEFGH", timestamp: String(server.clock.now) },
     });
     expect(password.body.code).toBe(606);
+    expect((await call(server, "GET", "/credentials", { headers: { email: "new@example.com" } })).body.code).toBe(606);
     server.clock.now += 1000;
     for (const email of ["new@example.com", "nobody@example.com"]) {
       const r = await call(server, "POST", "/login/signature", { headers: auth.sign(email, server.clock.now) });
@@ -427,6 +428,11 @@ describe("more sign-in edges (server/routes/auth.ts, server/auth/)", () => {
       headers: { ...auth.sign("admin@example.com", server.clock.now), "credentials-id": `${auth.id}=` },
     });
     expect(padded.status).toBe(200);
+    server.clock.now += 1000;
+    const padded2 = await call(server, "POST", "/login/signature", {
+      headers: { ...auth.sign("admin@example.com", server.clock.now), "credentials-id": `${auth.id}==` },
+    });
+    expect(padded2.status).toBe(200);
     server.clock.now += 1000;
     const signed = auth.sign("admin@example.com", server.clock.now);
     const bad = await call(server, "POST", "/login/signature", { headers: { ...signed, signature: "*" } });
