@@ -257,6 +257,8 @@ describe("sessions at their edges (server/auth/session.ts, docs/decisions.md#d7)
     expect((await me()).lastActive).toBe(t0);
     server.clock.now = t0 + 60_001;
     expect((await me()).lastActive).toBe(t0 + 60_001);
+    server.clock.now = t0 + 60_002;
+    expect((await me()).lastActive).toBe(t0 + 60_001);
     server.clock.now = t0 + 120_000;
     expect(await me()).toEqual({ code: 602, msg: API_ERROR_MESSAGES[602] });
   });
@@ -498,5 +500,18 @@ describe("more sign-in edges (server/routes/auth.ts, server/auth/)", () => {
     await call(server, "POST", "/code", { headers: { email: "admin@example.com" } });
     expect(statSync(join(server.dataDir, "outbox.jsonl")).mode & 0o777).toBe(0o600);
     expect(codeMailText("ABCD2345")).toContain("It is valid for 10 minutes and works once.");
+  });
+});
+
+describe("the per-user call limit (docs/decisions.md#d8)", () => {
+  it("is each user's own: one user past 60 calls in 10 s leaves another's calls alone", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const other = await permitAndRegister(server, admin, "t@example.com", "all");
+    const codes: number[] = [];
+    for (let i = 0; i < 61; i++)
+      codes.push((await call(server, "GET", "/token/me", { token: admin.session.accessToken })).status);
+    expect(codes.at(-1)).toBe(429);
+    expect((await call(server, "GET", "/token/me", { token: other.session.accessToken })).status).toBe(200);
   });
 });
