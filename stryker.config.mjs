@@ -55,8 +55,10 @@ export const TESTS = [
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
   ["exchanges/core/sign.ts", ["exchanges/core/*.test.ts"]],
   ["exchanges/core/", ["exchanges/core/*.test.ts", "exchanges/*/rest.test.ts", "exchanges/*/feed.test.ts"]],
-  ["server/bots/strategies/", ["test/bots/strategies.test.ts", "test/bots/strategies.pin.test.ts"]],
-  ["server/", ["test/server/auth.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts", "test/server/secrets.pin.test.ts", "test/server/trade.pin.test.ts"]],
+  ["server/bots/strategies/", ["test/bots/strategies*.test.ts"]],
+  // codes.ts sends by SMTP as well (test/server/mail.test.ts)
+  ["server/auth/codes.ts", ["test/server/auth.test.ts", "test/server/auth.pin.test.ts", "test/server/signin-limits.test.ts", "test/server/mail.test.ts"]],
+  ["server/", ["test/server/auth.test.ts", "test/server/auth.pin.test.ts", "test/server/admin-trade.test.ts", "test/server/signin-limits.test.ts", "test/server/secrets.pin.test.ts", "test/server/trade.pin.test.ts"]],
 ];
 
 /** `exchanges/<id>/rest.ts` runs against `exchanges/<id>/rest.test.ts`, and `feed.ts` against `feed.test.ts`. */

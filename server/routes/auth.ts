@@ -32,14 +32,17 @@ function checkTimestamp(app: App, ctx: RequestContext): number {
   return ts;
 }
 
-/** Optional key creation beside a code sign-in (docs/dashboard-rules.md#screens "optional checkbox to create a public key"). */
-async function maybeEnroll(
+/**
+ * Optional key creation beside a code sign-in (docs/dashboard-rules.md#screens "optional checkbox to create a
+ * public key"), step one: the key is verified, and refused when registered already, before the sign-in
+ * writes anything, so a refused key leaves the account, the code and the setup code as they were.
+ */
+async function checkEnrollment(
   app: App,
   ctx: RequestContext,
-  user: UserRecord,
   email: string,
   code: string,
-): Promise<string | undefined> {
+): Promise<Awaited<ReturnType<typeof verifyEnrollment>> | undefined> {
   const attestation = ctx.header(HEADER.publicKey);
   const credentialsId = ctx.header(HEADER.credentialsId);
   if (attestation === undefined && credentialsId === undefined) return undefined;
@@ -54,6 +57,16 @@ async function maybeEnroll(
     clientData,
   });
   if (await app.storage.getCredential(verified.id)) throw taskFailed("This key is already registered", 409);
+  return verified;
+}
+
+/** Step two, once the sign-in succeeded: the verified key is stored for the user. */
+async function saveEnrollment(
+  app: App,
+  user: UserRecord,
+  verified: Awaited<ReturnType<typeof verifyEnrollment>> | undefined,
+): Promise<string | undefined> {
+  if (!verified) return undefined;
   await app.storage.addCredential({
     id: verified.id,
     userId: user.id,
@@ -90,15 +103,12 @@ export function authRoutes(app: App) {
       const now = app.now();
       let user = await app.storage.getUserByEmail(email);
       const setupHash = await app.storage.getMeta(SETUP_CODE_META);
-      if (setupHash && !user && !safeEqual(sha256Hex(code), setupHash)) await app.signIn.fail(ctx.ip);
+      const setupMatches = Boolean(setupHash) && !user && safeEqual(sha256Hex(code), setupHash ?? "");
+      if (setupHash && !user && !setupMatches) await app.signIn.fail(ctx.ip);
       // docs/decisions.md#d5: the account registered with the one-time setup code is the first admin; the
       // code is taken with a compare-and-delete so two parallel registrations make one admin.
-      if (
-        setupHash &&
-        !user &&
-        safeEqual(sha256Hex(code), setupHash) &&
-        (await app.storage.takeMeta(SETUP_CODE_META, setupHash))
-      ) {
+      const firstKey = setupMatches ? await checkEnrollment(app, ctx, email, code) : undefined;
+      if (setupHash && setupMatches && (await app.storage.takeMeta(SETUP_CODE_META, setupHash))) {
         rmSync(setupCodeFile(app.config.dataDir), { force: true });
         user = {
           id: randomUUID(),
@@ -111,18 +121,18 @@ export function authRoutes(app: App) {
         };
         await app.storage.createUser(user);
         app.logger.info("first admin registered", { user: user.id });
-        const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+        const credentialsId = await saveEnrollment(app, user, firstKey);
         return issueSession(app, ctx, user, credentialsId);
       }
       if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
       if (user.passwordHash !== null) throw taskFailed("This e-mail is already registered: sign in instead", 409);
       const codeId = await claimEmailCode(app, email, code, ctx.ip);
-      const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+      const key = await checkEnrollment(app, ctx, email, code);
       if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
       const passwordHash = await hashPassword(password, app.config.scryptCost);
       await app.storage.updateUser(user.id, { passwordHash });
       user.passwordHash = passwordHash;
-      return issueSession(app, ctx, user, credentialsId);
+      return issueSession(app, ctx, user, await saveEnrollment(app, user, key));
     },
     async loginPassword(ctx) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
@@ -141,9 +151,9 @@ export function authRoutes(app: App) {
         await app.signIn.fail(ctx.ip, email);
         throw taskFailed(WRONG_CREDENTIALS, 401);
       }
-      const credentialsId = await maybeEnroll(app, ctx, user, email, code);
+      const key = await checkEnrollment(app, ctx, email, code);
       if (!(await app.storage.consumeEmailCode(codeId))) throw taskFailed(WRONG_CREDENTIALS, 401);
-      return issueSession(app, ctx, user, credentialsId);
+      return issueSession(app, ctx, user, await saveEnrollment(app, user, key));
     },
     async loginSignature(ctx) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");

@@ -61,3 +61,37 @@ describe("trade routes: the pair of a cancel (docs/decisions.md#d1)", () => {
     expect(right.body).toEqual({ id: created.body.id, pair: "BTC/USDT" });
   });
 });
+
+describe("trade routes: the clientOID fallback of a cancel (issue 13)", () => {
+  it("an exchange refusal other than order-not-found is answered as it is: nothing is looked up or cancelled by clientOID", async () => {
+    const t = admin.session.accessToken;
+    const create = (price: string) =>
+      call(server, "POST", "/token/trade/order/create", { ...trade(t), body: { price, amount: "0.01", side: "Buy" } });
+    const first = await create("1000");
+    expect(
+      (await call(server, "POST", "/token/trade/order/cancel", { ...trade(t), body: { id: first.body.id } })).status,
+    ).toBe(200);
+    const second = await create("1001");
+    // paper refuses to cancel an order already cancelled (invalid-order); the clientOID names another order
+    const refused = await call(server, "POST", "/token/trade/order/cancel", {
+      ...trade(t),
+      body: { id: first.body.id, clientOID: second.body.clientOrderId },
+    });
+    expect(refused.status).toBe(502);
+    expect(refused.body).toMatchObject({ code: 608, kind: "invalid-order" });
+    expect(refused.body.msg).toMatch(/cannot be canceled: it is canceled/);
+    const open = await call(server, "GET", "/token/trade/orders", trade(t));
+    expect(open.body.map((o: { id: string }) => o.id)).toEqual([second.body.id]);
+  });
+
+  it("without a clientOID an unknown id is the exchange's order-not-found, with its message", async () => {
+    const t = admin.session.accessToken;
+    const unknown = await call(server, "POST", "/token/trade/order/cancel", {
+      ...trade(t),
+      body: { id: "no-such-id" },
+    });
+    expect(unknown.status).toBe(502);
+    expect(unknown.body).toMatchObject({ code: 608, kind: "order-not-found" });
+    expect(unknown.body.msg).toMatch(/Order 'no-such-id' not found on BTC\/USDT/);
+  });
+});
