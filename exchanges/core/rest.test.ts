@@ -165,6 +165,12 @@ describe("RestClient's network failures (docs/exchange-rules.md#errors)", () => 
     expect(error.detail).toBe(`connect ECONNREFUSED 127.0.0.1:${port} (GET /api/v5/x)`);
   });
 
+  it("an address that is no URL is a network error that sent nothing, not a crash", async () => {
+    const error = await failure(new RestClient("okx", { baseUrl: "not a url" }).send(get("/api/v5/x")));
+    expect([error.kind, error.code]).toEqual(["network", "ERR_INVALID_URL"]);
+    expect(error.detail).toBe("Invalid URL (GET /api/v5/x)");
+  });
+
   it("speaks TLS to an https address (a plain server there fails the handshake)", async () => {
     const server = await startMockServer();
     try {

@@ -138,9 +138,10 @@ export class RestClient {
 
   async send(request: HttpRequest): Promise<HttpResponse> {
     if (this.dryRun) throw new DryRun(request, this.url(request));
-    const url = new URL(this.url(request));
     const started = Date.now();
     try {
+      // inside the try: an address that is no URL is a network error that sent nothing (ERR_INVALID_URL), not a TypeError
+      const url = new URL(this.url(request));
       const [http, agent] = await Promise.all([transport(url.protocol), this.proxyAgent()]);
       const raw = await new Promise<{ status: number; headers: HttpResponse["headers"]; body: Buffer }>(
         (resolve, reject) => {
