@@ -132,6 +132,12 @@ describe("what was found, and what was expected, in a few words", () => {
     );
   });
 
+  it("finds nothing under a text or null on the way to the field (a schema that reshaped the answer first)", () => {
+    const Reshaped = z.preprocess(() => ({ a: { length: "x" } }), z.object({ a: z.object({ length: z.number() }) }));
+    expect(detail({ a: "text" }, Reshaped)).toBe("Unexpected answer from okx: a.length expected number, got nothing");
+    expect(detail({ a: null }, Reshaped)).toBe("Unexpected answer from okx: a.length expected number, got nothing");
+  });
+
   it("without the answer, says what was expected, and what zod kept of the input when it kept it", () => {
     const plain = Value.safeParse({ v: 1 });
     if (plain.success) throw new Error("parsed");

@@ -49,6 +49,8 @@ describe("success codes compared by value (docs/decisions.md#d20)", () => {
     expect(codeValue("7 ")).toBeUndefined();
     expect(codeValue("a7")).toBeUndefined();
     expect(isCode(undefined, undefined as unknown as number)).toBe(false);
+    expect(isCode(["0"], 0)).toBe(false);
+    expect(isCode({ toString: () => "0" }, 0)).toBe(false);
   });
 
   it("a null code is not a missing one, even where a missing code is success", () => {
