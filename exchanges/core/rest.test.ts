@@ -89,6 +89,7 @@ describe("RestClient on a loopback server", () => {
       ms: "number",
     });
     expect(fields?.ms as number).toBeGreaterThanOrEqual(0);
+    expect(fields?.ms as number).toBeLessThan(60_000);
   });
 
   it("times out a silent exchange as a network error naming the request, not its URL", async () => {
@@ -144,6 +145,34 @@ describe("RestClient on a loopback server", () => {
       expect(server.requests.map((r) => r.path)).toEqual(["/api/v3/time", "/api/v3/time"]);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("tunnels an https address through the proxy too, naming host and port 443", async () => {
+    const proxy = await tunnellingProxy(() => server.url);
+    try {
+      const rest = new RestClient("mexc", { baseUrl: "https://api.mexc.invalid", proxy: proxy.url });
+      // the tunnel leads to a plain server here, so TLS fails after the CONNECT
+      expect((await failure(rest.send(get("/api/v3/time")))).kind).toBe("network");
+      expect(proxy.seen).toEqual(["CONNECT api.mexc.invalid:443"]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a proxy that refuses the tunnel is a network error in the proxy agent's words, without a code of Node's", async () => {
+    const refusing = createServer((_req, res) => res.writeHead(405).end());
+    refusing.on("connect", (_req, socket) => socket.end("HTTP/1.1 407 Proxy Authentication Required\r\n\r\n"));
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    try {
+      const proxy = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      const error = await failure(
+        new RestClient("mexc", { baseUrl: "http://api.mexc.invalid", proxy }).send(get("/x")),
+      );
+      expect([error.kind, error.code, error.detail]).toEqual(["network", "ENETWORK", "Bad response: 407 (GET /x)"]);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
     }
   });
 
