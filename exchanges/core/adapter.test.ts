@@ -94,8 +94,10 @@ class Probe extends RestAdapter {
     this.hooks.push(`submitCancelAll ${pair}`);
     return [];
   }
-  fetchOrder(): Promise<Order> {
-    throw new Error("unused");
+  /** a careless read: a bare zod parse, which the base still reports as the exchange's unexpected answer */
+  async fetchOrder(_pair: string, orderId: string): Promise<Order> {
+    const data = this.unwrap(await this.send("GET", "/order", "", `id=${orderId}`));
+    return z.object({ id: z.string() }).parse(data) as unknown as Order;
   }
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     return this.parse(
@@ -255,6 +257,19 @@ describe("RestAdapter on a loopback server", () => {
     expect([auth.kind, auth.code, auth.detail]).toEqual(["auth", 10003, "API key is invalid. (code 10003)"]);
   });
 
+  it("turns a bare schema refusal inside an operation into the exchange's unexpected answer; other failures pass as they are", async () => {
+    server.on("GET /order", (r) => ({ body: { code: 0, data: r.query === "id=1" ? { id: 1 } : { id: "2" } } }));
+    const error = await failure(probe.fetchOrder("BTC/USDT", "1"));
+    expect([error.exchange, error.kind, error.detail]).toEqual([
+      "bybit",
+      "invalid-order",
+      "Unexpected answer from bybit: id expected string",
+    ]);
+    expect(await probe.fetchOrder("BTC/USDT", "2")).toEqual({ id: "2" });
+    server.on("GET /balances", () => ({ body: { code: 170131, msg: "Insufficient balance" } }));
+    expect((await failure(probe.fetchBalances())).kind).toBe("insufficient-funds");
+  });
+
   it("keeps long numbers exact, reads an empty body as nothing, and a non-JSON HTTP error by its status", async () => {
     server.on("GET /big", () => ({ body: '{"id":12345678901234567890,"n":5}' }));
     expect((await probe.json({ method: "GET", path: "/big", query: "", body: "", headers: {} })).json).toEqual({
@@ -272,6 +287,9 @@ describe("RestAdapter on a loopback server", () => {
     server.on("GET /limited", () => ({ status: 429, headers: { "retry-after": "3" }, body: "" }));
     const limited = await failure(probe.json({ method: "GET", path: "/limited", query: "", body: "", headers: {} }));
     expect([limited.kind, limited.detail, limited.retryAfterMs]).toEqual(["rate-limit", "HTTP 429", 3000]);
+    server.on("GET /bad", () => ({ status: 400, body: "Bad Request" }));
+    const bad = await failure(probe.json({ method: "GET", path: "/bad", query: "", body: "", headers: {} }));
+    expect([bad.kind, bad.detail]).toEqual(["invalid-order", "Bad Request"]);
     server.on("GET /json-error", () => ({ status: 400, body: '{"code":1}' }));
     const jsonError = await probe.json({ method: "GET", path: "/json-error", query: "", body: "", headers: {} });
     expect([jsonError.status, jsonError.json]).toEqual([400, { code: 1 }]);
@@ -419,5 +437,15 @@ describe("the base's pure rules", () => {
       "Transaction failed (1, m)",
     );
     expect(read({ message: "m", status: 429 }).exchange).toBe("bybit");
+    const inCode = [{ text: ["balance insufficient"], inCode: true, kind: "insufficient-funds" as const }];
+    expect(exchangeError("kucoin", {}, { code: "balance_insufficient", message: "failed" }, inCode).kind).toBe(
+      "insufficient-funds",
+    );
+    expect(
+      exchangeError("kucoin", {}, { code: "balance_insufficient", message: "failed" }, [
+        { ...inCode[0]!, inCode: false },
+      ]).kind,
+    ).toBe("invalid-order");
+    expect(exchangeError("kucoin", {}, { message: "Balance insufficient!" }, inCode).kind).toBe("insufficient-funds");
   });
 });
