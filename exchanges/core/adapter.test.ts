@@ -112,6 +112,9 @@ class Probe extends RestAdapter {
   async fetchPairs(): Promise<PairSpec[]> {
     return (await this.publicGet("/pairs", { quote: "USDT", skip: undefined, name: "a b" })).json as PairSpec[];
   }
+  ids(answer: unknown): unknown {
+    return this.parse(z.array(z.string()), answer);
+  }
   async pairsEncoded(): Promise<unknown> {
     return (await this.publicGet("/pairs", { name: "a b" }, (v) => v.replace(" ", "+"))).json;
   }
@@ -236,6 +239,9 @@ describe("RestAdapter on a loopback server", () => {
     const empty = await failure(probe.cancelOrder("BTC/USDT", "  "));
     expect([empty.kind, empty.detail]).toEqual(["bad-input", "An order id is required"]);
     expect((await failure(probe.cancelBatch("BTC/USDT", ["1", ""]))).detail).toBe("An order id is required");
+    expect((await failure(probe.cancelOrder("BTC/USDT", undefined as unknown as string))).detail).toBe(
+      "An order id is required",
+    );
     expect((await failure(probe.cancelBatch("BTC/USDT", Array(11).fill("1")))).detail).toBe(
       "Maximum for 'cancelBatch' is: 10",
     );
@@ -268,6 +274,19 @@ describe("RestAdapter on a loopback server", () => {
     expect(await probe.fetchOrder("BTC/USDT", "2")).toEqual({ id: "2" });
     server.on("GET /balances", () => ({ body: { code: 170131, msg: "Insufficient balance" } }));
     expect((await failure(probe.fetchBalances())).kind).toBe("insufficient-funds");
+  });
+
+  it("reads the venue's message rules beside its codes (bybit's IP limit under HTTP 403), and names no root it was not given", async () => {
+    server.on("GET /balances", () => ({ status: 403, body: "access too frequent" }));
+    const limited = await failure(probe.fetchBalances());
+    expect([limited.kind, limited.retryAfterMs, limited.detail]).toEqual([
+      "rate-limit",
+      600_000,
+      "access too frequent",
+    ]);
+    expect(() => probe.ids(["1", 2])).toThrow(
+      "ExchangeId: bybit, msg: Unexpected answer from bybit: [1] expected string, got 2",
+    );
   });
 
   it("keeps long numbers exact, reads an empty body as nothing, and a non-JSON HTTP error by its status", async () => {
@@ -447,5 +466,11 @@ describe("the base's pure rules", () => {
       ]).kind,
     ).toBe("invalid-order");
     expect(exchangeError("kucoin", {}, { message: "Balance insufficient!" }, inCode).kind).toBe("insufficient-funds");
+    // a failure without a code matches no rule by its code; spaces count as one, but they count
+    const byCode = [{ text: ["undefined", "stryker"], inCode: true, kind: "insufficient-funds" as const }];
+    expect(exchangeError("kucoin", {}, { message: "failed" }, byCode).kind).toBe("invalid-order");
+    const words = [{ text: ["not exist"], kind: "order-not-found" as const }];
+    expect(exchangeError("htx", {}, { message: "no texist" }, words).kind).toBe("invalid-order");
+    expect(exchangeError("htx", {}, { message: "NOT__EXIST" }, words).kind).toBe("order-not-found");
   });
 });

@@ -99,7 +99,16 @@ describe("RestClient on a loopback server", () => {
     );
     expect([error.exchange, error.kind, error.code]).toEqual(["mexc", "network", "ETIMEDOUT"]);
     expect(error.detail).toBe("Request timed out after 200 ms (GET /slow)");
-    expect(error.cause).toBeInstanceOf(Error);
+    expect((error.cause as Error).message).toBe("timed out after 200 ms");
+  });
+
+  it("leaves no time-out timer behind an answered request (a CLI command exits at once)", async () => {
+    server.on("GET /fast", () => ({ body: "{}" }));
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+    const before = timers();
+    await new RestClient("mexc", { baseUrl: server.url, timeoutMs: 60_000 }).send(get("/fast"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(timers()).toBe(before);
   });
 
   it("waits 10 s by default: an answer after a second arrives", async () => {
