@@ -52,7 +52,7 @@ export const TESTS = [
   ["exchanges/core/client-order-id.ts", ["exchanges/core/client-order-id.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/gate/rest.test.ts"]],
   ["exchanges/core/answer.ts", ["exchanges/core/answer.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts", "test/exchanges/partial-batch.test.ts"]],
   ["exchanges/core/success.ts", ["exchanges/core/success.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
-  ["exchanges/core/rest.ts", ["exchanges/core/rest.test.ts", "exchanges/core/snapshot-transport.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
+  ["exchanges/core/rest.ts", ["exchanges/core/rest.test.ts", "exchanges/core/place.test.ts", "exchanges/core/snapshot-transport.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
   ["exchanges/core/adapter.ts", ["exchanges/core/adapter.test.ts", "exchanges/core/message-rules.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
   ["exchanges/core/options.ts", ["exchanges/core/options.test.ts", "exchanges/core/snapshot-transport.test.ts"]],
   ["exchanges/core/pair-list.ts", ["exchanges/core/pair-list.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts", "test/exchanges/pairs-group-b.test.ts"]],
