@@ -39,7 +39,7 @@ describe("reading a venue's pair list (docs/exchange-rules.md#pairs)", () => {
     );
     expect(() => parseAnswer("okx", stepValue, -1, "tickSz")).toThrow("Unexpected answer from okx: tickSz");
     expect(() => parseAnswer("gate", precisionDigits, "31", "precision")).toThrow(
-      "Unexpected answer from gate: precision",
+      'Unexpected answer from gate: precision expected a number of digits, got "31"',
     );
     expect(() => parseAnswer("gate", precisionDigits, 2.5, "precision")).toThrow(
       "Unexpected answer from gate: precision",
@@ -69,7 +69,7 @@ describe("reading a venue's pair list (docs/exchange-rules.md#pairs)", () => {
   });
 
   it("takes a step as plain or exponent decimal text with spaces around, or a finite number >= 0, and nothing else", () => {
-    for (const ok of ["0.01", " 0.01 ", "1", "5.", ".5", "1e-8", "1E+2", "2.5e-3", 0, 0.001]) {
+    for (const ok of ["0.01", " 0.01 ", "1", "5.", ".5", ".25", "1e-8", "1E+2", "2.5e-3", "1e8", "1e-10", 0, 0.001]) {
       expect(stepValue.safeParse(ok).success, String(ok)).toBe(true);
     }
     for (const bad of [
@@ -113,9 +113,16 @@ describe("reading a venue's pair list (docs/exchange-rules.md#pairs)", () => {
         { base: "XRP", quote: "USDT", tick: "0.01", lot: "10" },
         { base: "ADA", quote: "USDT", tick: "0.001", lot: "1" },
       ]),
-    ).toEqual([
+    ).toStrictEqual([
       { pair: "ADA/USDT", tick: "0.001", lot: "1" },
       { pair: "XRP/USDT", tick: "0.0001", lot: "1" },
     ]);
+    // no minimum given, no key: a JSON list or table shows none
+    const [spec] = finishPairs([{ base: "ADA", quote: "USDT", tick: "0.001", lot: "1", minAmount: undefined }]);
+    expect(Object.keys(spec ?? {})).toEqual(["pair", "tick", "lot"]);
+    const [withMinimums] = finishPairs([
+      { base: "ADA", quote: "USDT", tick: "0.001", lot: "1", minAmount: "1", minNotional: "5" },
+    ]);
+    expect(Object.keys(withMinimums ?? {})).toEqual(["pair", "tick", "lot", "minAmount", "minNotional"]);
   });
 });
