@@ -201,6 +201,13 @@ describe("RestAdapter on a loopback server", () => {
     expect(probe.hooks).toEqual(["submitOrder BTC/USDT Buy 0.5@100 retry-7", "find BTC/USDT retry-7"]);
   });
 
+  it("a base URL that is no URL fails the create as sent nowhere: no look-up, no second create", async () => {
+    const nowhere = new Probe("bybit", "not a url");
+    const error = await failure(nowhere.createOrder({ ...ORDER, clientOrderId: "c1" }));
+    expect([error.kind, error.code, error.detail]).toEqual(["network", "ERR_INVALID_URL", "Invalid URL (POST /order)"]);
+    expect(nowhere.hooks).toEqual(["submitOrder BTC/USDT Buy 0.5@100 c1"]);
+  });
+
   it("the public look-up normalizes the pair and checks the client order id first", async () => {
     expect(await probe.findOrderByClientOrderId("eth/usdt", "abc")).toBeUndefined();
     expect((await failure(probe.findOrderByClientOrderId("ETH/USDT", "a b"))).kind).toBe("bad-input");
