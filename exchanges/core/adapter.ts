@@ -467,7 +467,6 @@ export abstract class RestAdapter implements ExchangeAdapter {
     let json: unknown;
     try {
       json = response.text === "" ? undefined : parseJsonExact(response.text);
-      // Stryker disable next-line BlockStatement: json is still undefined when the parse throws
     } catch {
       json = undefined;
     }
