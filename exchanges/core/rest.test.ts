@@ -273,6 +273,8 @@ describe("queries and Retry-After", () => {
     expect(encodeQueryValue("BTC-USDT_1.5~")).toBe("BTC-USDT_1.5~");
     expect(encodeQueryValue("a b/c")).toBe("a%20b%2Fc");
     expect(encodeQueryValue("")).toBe("");
+    expect(encodeQueryValue("/")).toBe("%2F");
+    expect(encodeQueryValue(" ")).toBe("%20");
   });
 
   it("skips undefined values, keeps the given order unless sorted, and takes another encoder", () => {
