@@ -174,6 +174,7 @@ export function collectBalances(rows: Iterable<{ currency: string; free: unknown
 
 /** Milliseconds from an exchange timestamp: seconds (10 digits or fewer) are multiplied by 1000 (docs/exchange-rules.md#entities). */
 export function toMillis(value: unknown): number {
+  // Stryker disable next-line all: a shortcut; Number(null) and Number("") are 0, and undefined falls to Date.parse, NaN, 0
   if (value === null || value === undefined || value === "") return 0;
   const n = typeof value === "number" ? value : Number(value);
   if (!Number.isFinite(n)) {
@@ -193,6 +194,7 @@ export function kindForCode(table: ErrorCodeTable, code: string | number | undef
 }
 
 /** Messages compared without case, and with any run of spaces or underscores as one space. */
+// Stryker disable next-line MethodExpression: upper or lower, both sides of the comparison are folded the same way
 const looseText = (text: string): string => text.toLowerCase().replace(/[\s_]+/g, " ");
 
 /** The first message rule that reads this failure, or undefined. */

@@ -12,7 +12,17 @@ import { runCli } from "../../test/exchanges/run-cli.js";
 import { createExchange } from "../registry.js";
 import type { PairSpec } from "../types.js";
 import { type JsonResponse, RestAdapter } from "./adapter.js";
-import { answerPath, id, num, parseAnswer } from "./answer.js";
+import {
+  answerPath,
+  batchFailureMessage,
+  id,
+  isSchemaError,
+  notPlacedMessage,
+  num,
+  parseAnswer,
+  partlyPlaced,
+  unexpectedAnswer,
+} from "./answer.js";
 import { type MockServer, startMockServer } from "./testing/http-mock.js";
 
 const OrderShape = z.object({ id, side: z.enum(["buy", "sell"]), amount: num, text: z.string().optional() });
@@ -86,6 +96,97 @@ describe("parseAnswer: one message per kind of surprise", () => {
     expect(answerPath(["data", "list", 3])).toBe("data.list[3]");
     expect(answerPath([2, "price"])).toBe("[2].price");
     expect(answerPath([], "result")).toBe("result");
+  });
+});
+
+describe("what was found, and what was expected, in a few words", () => {
+  const Value = z.object({ v: z.string() });
+  const detail = (answer: unknown, schema: z.ZodType = Value) =>
+    refusal(() => parseAnswer("okx", schema, answer)).detail;
+
+  it("writes a number or a boolean as itself, a text of 40 characters in full and a longer one as 'a long text'", () => {
+    expect(detail({ v: 12.5 })).toBe("Unexpected answer from okx: v expected string, got 12.5");
+    expect(detail({ v: false })).toBe("Unexpected answer from okx: v expected string, got false");
+    expect(detail({ v: { a: 1 } })).toBe("Unexpected answer from okx: v expected string, got an object");
+    expect(detail({ v: [1] })).toBe("Unexpected answer from okx: v expected string, got a list");
+    expect(detail({ v: null })).toBe("Unexpected answer from okx: v expected string, got null");
+    const Word = z.object({ v: z.enum(["a"]) });
+    expect(detail({ v: "x".repeat(40) }, Word)).toBe(
+      `Unexpected answer from okx: v expected one of "a", got "${"x".repeat(40)}"`,
+    );
+    expect(detail({ v: "x".repeat(41) }, Word)).toBe(
+      'Unexpected answer from okx: v expected one of "a", got a long text',
+    );
+  });
+
+  it("finds nothing under a value that is not an object, and names bounds and the schema's own words", () => {
+    const Deep = z.object({ a: z.object({ b: z.string() }) });
+    expect(detail({ a: "text" }, Deep)).toBe('Unexpected answer from okx: a expected object, got "text"');
+    expect(detail({ a: null }, Deep)).toBe("Unexpected answer from okx: a expected object, got null");
+    expect(detail("abc", z.string().min(4))).toBe('Unexpected answer from okx: expected at least 4, got "abc"');
+    expect(detail([1, 2, 3], z.array(z.number()).max(2))).toBe(
+      "Unexpected answer from okx: expected at most 2, got a list",
+    );
+    expect(detail({ v: "abc" }, z.object({ v: z.string().regex(/^\d+$/, "expected digits") }))).toBe(
+      'Unexpected answer from okx: v expected digits, got "abc"',
+    );
+  });
+
+  it("finds nothing under a text or null on the way to the field (a schema that reshaped the answer first)", () => {
+    const Reshaped = z.preprocess(() => ({ a: { length: "x" } }), z.object({ a: z.object({ length: z.number() }) }));
+    expect(detail({ a: "text" }, Reshaped)).toBe("Unexpected answer from okx: a.length expected number, got nothing");
+    expect(detail({ a: null }, Reshaped)).toBe("Unexpected answer from okx: a.length expected number, got nothing");
+  });
+
+  it("without the answer, says what was expected, and what zod kept of the input when it kept it", () => {
+    const plain = Value.safeParse({ v: 1 });
+    if (plain.success) throw new Error("parsed");
+    expect(unexpectedAnswer("mexc", plain.error, "data").detail).toBe(
+      "Unexpected answer from mexc: data.v expected string",
+    );
+    const kept = Value.safeParse({ v: 1 }, { reportInput: true });
+    if (kept.success) throw new Error("parsed");
+    expect(unexpectedAnswer("mexc", kept.error).detail).toBe("Unexpected answer from mexc: v expected string, got 1");
+    const empty = new z.ZodError([]);
+    const none = unexpectedAnswer("mexc", empty, "data");
+    expect([none.detail, none.kind, none.cause]).toEqual([
+      "Unexpected answer from mexc: data unreadable",
+      "invalid-order",
+      empty,
+    ]);
+    expect(unexpectedAnswer("mexc", empty).detail).toBe("Unexpected answer from mexc: unreadable");
+  });
+
+  it("knows a schema refusal by its name and its list of issues, from any copy of zod", () => {
+    const refusal = Value.safeParse({});
+    expect(isSchemaError(refusal.success ? undefined : refusal.error)).toBe(true);
+    expect(isSchemaError(Object.assign(new Error("x"), { name: "ZodError", issues: [] }))).toBe(true);
+    expect(isSchemaError(Object.assign(new Error("x"), { name: "ZodError" }))).toBe(false);
+    expect(isSchemaError(Object.assign(new Error("x"), { issues: [] }))).toBe(false);
+    expect(isSchemaError({ name: "ZodError", issues: [] })).toBe(false);
+  });
+});
+
+describe('batch failures (docs/exchange-rules.md#validation, docs/orders.md "Partly placed batches")', () => {
+  it("names every cause, an unknown one as empty, and the count placed when known", () => {
+    expect(batchFailureMessage([170131, "Insufficient balance"])).toBe(
+      "One of orders threw an error (170131, Insufficient balance)",
+    );
+    expect(batchFailureMessage([undefined, "x"], { placed: 1, total: 3 })).toBe(
+      "One of orders threw an error (, x); 1 of 3 placed",
+    );
+    expect(notPlacedMessage()).toBe("One of orders was not placed");
+    expect(notPlacedMessage({ placed: 2, total: 3 })).toBe("One of orders was not placed (2 of 3 placed)");
+  });
+
+  it("partlyPlaced carries a copy of the placed orders on the same error", () => {
+    const error = new ExchangeError("okx", "One of orders threw an error (51008)", { kind: "insufficient-funds" });
+    const placed = [{ id: "1" }] as Order[];
+    const marked = partlyPlaced(error, placed);
+    expect(marked).toBe(error);
+    const details = (marked as ExchangeError & { details: { placed: Order[] } }).details;
+    expect(details).toEqual({ placed: [{ id: "1" }] });
+    expect(details.placed).not.toBe(placed);
   });
 });
 

@@ -39,7 +39,7 @@ describe("reading a venue's pair list (docs/exchange-rules.md#pairs)", () => {
     );
     expect(() => parseAnswer("okx", stepValue, -1, "tickSz")).toThrow("Unexpected answer from okx: tickSz");
     expect(() => parseAnswer("gate", precisionDigits, "31", "precision")).toThrow(
-      "Unexpected answer from gate: precision",
+      'Unexpected answer from gate: precision expected a number of digits, got "31"',
     );
     expect(() => parseAnswer("gate", precisionDigits, 2.5, "precision")).toThrow(
       "Unexpected answer from gate: precision",
@@ -66,5 +66,63 @@ describe("reading a venue's pair list (docs/exchange-rules.md#pairs)", () => {
       { pair: "ETH/BTC", ...row },
       { pair: "ETH/USDT", ...row, minAmount: "0.01" },
     ]);
+  });
+
+  it("takes a step as plain or exponent decimal text with spaces around, or a finite number >= 0, and nothing else", () => {
+    for (const ok of ["0.01", " 0.01 ", "1", "5.", ".5", ".25", "1e-8", "1E+2", "2.5e-3", "1e8", "1e-10", 0, 0.001]) {
+      expect(stepValue.safeParse(ok).success, String(ok)).toBe(true);
+    }
+    for (const bad of [
+      "",
+      "-0.01",
+      "+1",
+      "0.01x",
+      "x0.01",
+      "1e",
+      "e5",
+      "1 2",
+      -0.001,
+      Number.POSITIVE_INFINITY,
+      Number.NaN,
+    ]) {
+      expect(stepValue.safeParse(bad).success, String(bad)).toBe(false);
+    }
+  });
+
+  it("takes a precision of 0 to 30 digits, text or whole number", () => {
+    for (const ok of [0, 30, "0", "9", "19", "29", "30", " 8 "])
+      expect(precisionDigits.safeParse(ok).success, String(ok)).toBe(true);
+    for (const bad of [-1, 31, "31", "40", "-1", "3x", "x3", "", "300"]) {
+      expect(precisionDigits.safeParse(bad).success, String(bad)).toBe(false);
+    }
+    expect(digitsToStep(1)).toBe("0.1");
+  });
+
+  it("keeps a minimum written with spaces or as a number, and none when undefined", () => {
+    expect(minimum(undefined)).toBeUndefined();
+    expect(minimum(" 0.50 ")).toBe("0.5");
+    expect(minimum(1e-7)).toBe("0.0000001");
+    expect(minimum("0.000")).toBeUndefined();
+  });
+
+  it("leaves out a row whose lot is zero, and keeps the first of two rows of a pair, whatever its case", () => {
+    expect(
+      finishPairs([
+        { base: "btc", quote: "usdt", tick: "0.1", lot: "0" },
+        { base: "xrp", quote: "usdt", tick: "0.0001", lot: "1" },
+        { base: "XRP", quote: "USDT", tick: "0.01", lot: "10" },
+        { base: "ADA", quote: "USDT", tick: "0.001", lot: "1" },
+      ]),
+    ).toStrictEqual([
+      { pair: "ADA/USDT", tick: "0.001", lot: "1" },
+      { pair: "XRP/USDT", tick: "0.0001", lot: "1" },
+    ]);
+    // no minimum given, no key: a JSON list or table shows none
+    const [spec] = finishPairs([{ base: "ADA", quote: "USDT", tick: "0.001", lot: "1", minAmount: undefined }]);
+    expect(Object.keys(spec ?? {})).toEqual(["pair", "tick", "lot"]);
+    const [withMinimums] = finishPairs([
+      { base: "ADA", quote: "USDT", tick: "0.001", lot: "1", minAmount: "1", minNotional: "5" },
+    ]);
+    expect(Object.keys(withMinimums ?? {})).toEqual(["pair", "tick", "lot", "minAmount", "minNotional"]);
   });
 });

@@ -130,6 +130,7 @@ export class RestClient {
     if (!this.proxy) return undefined;
     if (!this.agent) {
       const { HttpProxyAgent, HttpsProxyAgent } = await import("hpagent");
+      // Stryker disable next-line BooleanLiteral: keepAlive only reuses the tunnel; every answer is the same without it
       const options = { proxy: this.proxy, keepAlive: true };
       this.agent = { http: new HttpProxyAgent(options), https: new HttpsProxyAgent(options) };
     }
@@ -138,9 +139,10 @@ export class RestClient {
 
   async send(request: HttpRequest): Promise<HttpResponse> {
     if (this.dryRun) throw new DryRun(request, this.url(request));
-    const url = new URL(this.url(request));
     const started = Date.now();
     try {
+      // inside the try: an address that is no URL is a network error that sent nothing (ERR_INVALID_URL), not a TypeError
+      const url = new URL(this.url(request));
       const [http, agent] = await Promise.all([transport(url.protocol), this.proxyAgent()]);
       const raw = await new Promise<{ status: number; headers: HttpResponse["headers"]; body: Buffer }>(
         (resolve, reject) => {
@@ -152,6 +154,7 @@ export class RestClient {
               headers: {
                 "accept-encoding": "gzip, deflate, br",
                 ...request.headers,
+                // Stryker disable next-line ObjectLiteral: Node sets the same Content-Length for a body given whole to end()
                 ...(body ? { "content-length": String(body.length) } : {}),
               },
               ...(agent

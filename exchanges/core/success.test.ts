@@ -38,4 +38,26 @@ describe("success codes compared by value (docs/decisions.md#d20)", () => {
     expect(codeText("30002")).toBe("30002");
     expect(codeText(null)).toBeUndefined();
   });
+
+  it("reads a signed code, and only safe whole numbers as numbers", () => {
+    expect(isCode("+7", 7)).toBe(true);
+    expect(isCode("-7", -7)).toBe(true);
+    expect(isCode("-7", 7)).toBe(false);
+    expect(codeValue(Number.MAX_SAFE_INTEGER)).toBe(9007199254740991n);
+    expect(codeValue(Number.MAX_SAFE_INTEGER + 1)).toBeUndefined();
+    expect(codeValue("90071992547409931")).toBe(90071992547409931n);
+    expect(codeValue("7 ")).toBeUndefined();
+    expect(codeValue("a7")).toBeUndefined();
+    expect(isCode(undefined, undefined as unknown as number)).toBe(false);
+    expect(isCode(["0"], 0)).toBe(false);
+    expect(isCode({ toString: () => "0" }, 0)).toBe(false);
+  });
+
+  it("a null code is not a missing one, even where a missing code is success", () => {
+    expect(isSuccessCode(null, 0, true)).toBe(false);
+    expect(isSuccessCode(0, 0)).toBe(true);
+    expect(codeText(undefined)).toBeUndefined();
+    expect(codeText(true)).toBeUndefined();
+    expect(codeText(0)).toBe("0");
+  });
 });
