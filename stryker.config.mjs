@@ -56,12 +56,12 @@ export const TESTS = [
   ["exchanges/core/sign.ts", ["exchanges/core/*.test.ts"]],
   // The adapter base and its pieces: their own tests and two or three venues' rest tests that go
   // through them (docs/mutation.md "exchanges/core"), not every adapter's (hours on this machine).
-  ["exchanges/core/place.ts", ["exchanges/core/place.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
+  ["exchanges/core/place.ts", ["exchanges/core/place.test.ts", "exchanges/core/unclear-answer.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
   ["exchanges/core/client-order-id.ts", ["exchanges/core/client-order-id.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/gate/rest.test.ts"]],
   ["exchanges/core/answer.ts", ["exchanges/core/answer.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts", "test/exchanges/partial-batch.test.ts"]],
   ["exchanges/core/success.ts", ["exchanges/core/success.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
   ["exchanges/core/rest.ts", ["exchanges/core/rest.test.ts", "exchanges/core/place.test.ts", "exchanges/core/snapshot-transport.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
-  ["exchanges/core/adapter.ts", ["exchanges/core/adapter.test.ts", "exchanges/core/message-rules.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
+  ["exchanges/core/adapter.ts", ["exchanges/core/adapter.test.ts", "exchanges/core/unclear-answer.test.ts", "exchanges/core/message-rules.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts"]],
   ["exchanges/core/options.ts", ["exchanges/core/options.test.ts", "exchanges/core/snapshot-transport.test.ts"]],
   ["exchanges/core/pair-list.ts", ["exchanges/core/pair-list.test.ts", "exchanges/bybit/rest.test.ts", "exchanges/okx/rest.test.ts", "test/exchanges/pairs-group-b.test.ts"]],
   ["exchanges/core/", ["exchanges/core/*.test.ts", "exchanges/*/rest.test.ts", "exchanges/*/feed.test.ts"]],
