@@ -1,0 +1,249 @@
+/**
+ * Pins of the socket machinery every websocket feed shares (exchanges/core/socket-feed.ts,
+ * docs/exchange-rules.md#feeds, docs/feeds.md), found by mutation testing (docs/mutation.md
+ * "Feeds"). Played through bybit's feed against its websocket mock on loopback: the book a user
+ * sees, the states the screen shows, what the log says.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BybitFeed } from "../bybit/feed.js";
+import { BybitMock } from "../bybit/ws-mock.js";
+import { createFeed } from "../feeds.js";
+import type { FeedState } from "../types.js";
+import { expectSameBook, sameBook, testOptions } from "./testing/feed-helpers.js";
+import { ladder, waitFor } from "./testing/ws-mock.js";
+
+const TOPIC = "orderbook.50.BTCUSDT";
+
+describe("the shared socket feed, through bybit", () => {
+  let mock: BybitMock;
+  let feed: BybitFeed | undefined;
+
+  beforeEach(async () => {
+    mock = await BybitMock.start();
+    mock.truth.reset(ladder("bid", 30), ladder("ask", 30));
+  });
+  afterEach(async () => {
+    feed?.stop();
+    await mock.close();
+  });
+
+  function open(extra = {}) {
+    const { options, logger } = testOptions(mock.url, extra);
+    feed = createFeed("bybit", "btc/usdt", options) as BybitFeed;
+    return { feed, logger };
+  }
+
+  it("tells the state listeners each change once, and the change listeners once per book version", async () => {
+    const { feed } = open();
+    const states: FeedState[] = [];
+    let changes = 0;
+    feed.onState((s) => states.push(s));
+    feed.onChange(() => changes++);
+    feed.start();
+    feed.start(); // a second start opens no second socket
+    await waitFor(() => feed.state === "live", "live");
+    expect(states).toEqual(["connecting", "live"]);
+    const atLive = changes;
+    expect(atLive).toBeGreaterThanOrEqual(1);
+    mock.delta(TOPIC, [["99.75", "3"]], []);
+    await waitFor(() => changes === atLive + 1, "one change per delta");
+    // a pong changes nothing: no announcement
+    const pings = mock.pings;
+    await waitFor(() => mock.pings > pings, "a keep-alive answered");
+    expect(changes).toBe(atLive + 1);
+    expect(mock.server.connections).toBe(1);
+    expect(feed.stats.sockets).toBe(1);
+    feed.stop();
+    feed.stop();
+    expect(states).toEqual(["connecting", "live", "closed"]);
+  });
+
+  it("keeps feeding the book when a listener throws, and logs the throw (docs/exchange-rules.md#errors)", async () => {
+    const { feed, logger } = open();
+    let calm = 0;
+    feed.onState(() => {
+      throw new Error("state listener broke");
+    });
+    feed.onChange(() => {
+      throw { message: "change listener broke" };
+    });
+    feed.onChange(() => calm++);
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    const atLive = calm;
+    expect(atLive).toBeGreaterThanOrEqual(1);
+    mock.delta(TOPIC, [["99.75", "3"]], []);
+    await waitFor(() => sameBook(feed.book, mock.truth), "delta applied");
+    expect(calm).toBe(atLive + 1);
+    const thrown = logger.records.filter((r) => r.message === "feed listener threw");
+    expect(thrown.map((r) => r.fields?.error)).toContain("state listener broke");
+    expect(thrown.map((r) => r.fields?.error)).toContain("change listener broke");
+    expect(thrown.every((r) => r.level === "error" && r.fields?.exchange === "bybit")).toBe(true);
+  });
+
+  it("stops telling a listener once it unsubscribed", async () => {
+    const { feed } = open();
+    const states: FeedState[] = [];
+    let changes = 0;
+    const offState = feed.onState((s) => states.push(s));
+    const offChange = feed.onChange(() => changes++);
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    offState();
+    offChange();
+    const atLive = changes;
+    mock.delta(TOPIC, [["99.75", "3"]], []);
+    await waitFor(() => sameBook(feed.book, mock.truth), "delta applied");
+    feed.stop();
+    expect(states).toEqual(["connecting", "live"]);
+    expect(changes).toBe(atLive);
+  });
+
+  it("refresh() throws the book away and takes a fresh snapshot; stopped, it does nothing", async () => {
+    const { feed, logger } = open();
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    const states: FeedState[] = [];
+    feed.onState((s) => states.push(s));
+    mock.delta(TOPIC, [["99.60", "1"]], [], { send: false }); // a change the feed never saw
+    await feed.refresh();
+    await waitFor(() => feed.state === "live" && sameBook(feed.book, mock.truth), "fresh snapshot");
+    expect(states).toEqual(["resyncing", "live"]);
+    expect(feed.stats.resyncs).toBe(1);
+    expect(logger.records.find((r) => r.message === "feed resync")?.fields).toMatchObject({
+      exchange: "bybit",
+      pair: "BTC/USDT",
+      reason: "manual refresh",
+    });
+    feed.stop();
+    await feed.refresh();
+    expect(feed.stats.resyncs).toBe(1);
+    expect(feed.state).toBe("closed");
+  });
+
+  it("logs the first unreadable frame of a connection at warn and the rest at debug, and takes the book again", async () => {
+    const { feed, logger } = open();
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    mock.garbage("{not json");
+    await waitFor(() => feed.stats.parseFailures === 1, "first failure");
+    await waitFor(() => feed.state === "live", "live again");
+    expect(feed.stats.resyncs).toBe(1);
+    mock.garbage("[also not");
+    await waitFor(() => feed.stats.parseFailures === 2, "second failure");
+    const notUnderstood = logger.records.filter((r) => r.message === "feed message not understood");
+    expect(notUnderstood.map((r) => r.level)).toEqual(["warn", "debug"]);
+    expect(notUnderstood[0]?.fields).toMatchObject({ exchange: "bybit", pair: "BTC/USDT", sample: "{not json" });
+    expect(String(notUnderstood[0]?.fields?.reason)).toMatch(/JSON/);
+    await waitFor(() => feed.state === "live" && sameBook(feed.book, mock.truth), "book taken again");
+    expect(feed.stats.resyncs).toBe(2);
+    // a new connection warns again
+    mock.server.drop();
+    await waitFor(() => mock.server.connections === 2 && feed.state === "live", "reconnected");
+    mock.garbage("{third");
+    await waitFor(() => feed.stats.parseFailures === 3, "third failure");
+    expect(logger.records.filter((r) => r.message === "feed message not understood").map((r) => r.level)).toEqual([
+      "warn",
+      "debug",
+      "warn",
+    ]);
+  });
+
+  it("does not resync on an unreadable frame before the first snapshot", async () => {
+    mock.server.onConnect((client) => client.send("{early garbage"));
+    const { feed } = open();
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    expect(feed.stats.parseFailures).toBe(1);
+    expect(feed.stats.resyncs).toBe(0);
+    expect(mock.subscriptions).toEqual([TOPIC]);
+  });
+
+  it("marks a book that stopped changing stale, opens a new socket, and is live again with its snapshot", async () => {
+    const { feed, logger } = open({ staleAfterMs: 120, keepAliveMs: 60_000 });
+    const states: FeedState[] = [];
+    feed.onState((s) => states.push(s));
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    mock.server.stalled = true; // the next socket gets no snapshot: it stays stale
+    await waitFor(() => feed.state === "stale", "stale");
+    await waitFor(() => mock.server.connections === 2, "a new socket");
+    const stale = logger.records.find((r) => r.message === "feed stale: book unchanged");
+    expect(stale?.level).toBe("warn");
+    expect(Number(stale?.fields?.ms)).toBeGreaterThanOrEqual(120);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(feed.state).toBe("stale");
+    expect(mock.server.connections).toBe(2); // stale is checked only while live
+    mock.server.stalled = false;
+    mock.truth.reset(ladder("bid", 4), ladder("ask", 4));
+    feed.refresh();
+    await waitFor(() => feed.state === "live", "live again");
+    expectSameBook(feed.book, mock.truth);
+    expect(states.slice(0, 3)).toEqual(["connecting", "live", "stale"]);
+  });
+
+  it("keeps a live book that changes within the stale time live", async () => {
+    const { feed } = open({ staleAfterMs: 400, keepAliveMs: 60_000 });
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    for (let i = 0; i < 8; i++) {
+      mock.delta(TOPIC, [[`99.${10 + i}`, "1"]], []);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(feed.state).toBe("live");
+    expect(mock.server.connections).toBe(1);
+  });
+
+  it("a feed with staleAfterMs 0 never goes stale", async () => {
+    const { feed } = open({ staleAfterMs: 0, keepAliveMs: 60_000 });
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(feed.state).toBe("live");
+    expect(mock.server.connections).toBe(1);
+  });
+
+  it("counts keep-alives and sends them only on an open socket", async () => {
+    const { feed } = open({ keepAliveMs: 50 });
+    feed.start();
+    await waitFor(() => mock.pings >= 3, "pings");
+    expect(feed.stats.keepAlives).toBeGreaterThanOrEqual(3);
+    expect(mock.server.received.filter((t) => t.includes('"ping"')).length).toBe(mock.pings);
+  });
+
+  it("reads the depth asked for, whole, and the venue's default for none, zero or a negative one", () => {
+    expect(open({ depth: 7.9 }).feed.depth).toBe(7);
+    expect(open({ depth: 0 }).feed.depth).toBe(50);
+    expect(open({ depth: -5 }).feed.depth).toBe(50);
+    expect(open().feed.depth).toBe(50);
+  });
+
+  it("logs a connect failure and tries again with backoff until the address answers", async () => {
+    const { options, logger } = testOptions(mock.url);
+    let calls = 0;
+    const connect = options.connect!;
+    options.connect = (url) => {
+      calls++;
+      if (calls < 3) throw new Error(`refused ${calls}`);
+      return connect(url);
+    };
+    feed = createFeed("bybit", "btc/usdt", options) as BybitFeed;
+    feed.start();
+    await waitFor(() => feed!.state === "live", "live after two refusals");
+    expect(calls).toBe(3);
+    const failed = logger.records.filter((r) => r.message === "feed connect failed");
+    expect(failed.map((r) => r.fields?.error)).toEqual(["refused 1", "refused 2"]);
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("stopped, it closes its socket, keeps no timer going and opens nothing more", async () => {
+    const { feed } = open({ keepAliveMs: 30, staleAfterMs: 40 });
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    feed.stop();
+    await waitFor(() => mock.server.clients.size === 0, "socket closed");
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mock.server.connections).toBe(1);
+    expect(feed.state).toBe("closed");
+  });
+});
