@@ -5,14 +5,20 @@
  * sees, the states the screen shows, what the log says.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BitteamFeed } from "../bitteam/feed.js";
 import type { BybitFeed } from "../bybit/feed.js";
 import { BybitMock } from "../bybit/ws-mock.js";
 import { createFeed } from "../feeds.js";
+import type { KucoinFeed } from "../kucoin/feed.js";
+import { KucoinMock } from "../kucoin/ws-mock.js";
 import type { FeedState } from "../types.js";
+import type { FeedRuntimeOptions } from "./options.js";
 import { expectSameBook, sameBook, testOptions } from "./testing/feed-helpers.js";
-import { ladder, waitFor } from "./testing/ws-mock.js";
+import { type MockReply, type MockServer, startMockServer } from "./testing/http-mock.js";
+import { ladder, recordingLogger, waitFor } from "./testing/ws-mock.js";
 
 const TOPIC = "orderbook.50.BTCUSDT";
+const SYMBOL = "BTC-USDT";
 
 describe("the shared socket feed, through bybit", () => {
   let mock: BybitMock;
@@ -245,5 +251,238 @@ describe("the shared socket feed, through bybit", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(mock.server.connections).toBe(1);
     expect(feed.state).toBe("closed");
+  });
+});
+
+describe("the REST snapshot and its buffered deltas, through kucoin", () => {
+  let mock: KucoinMock;
+  let feed: KucoinFeed | undefined;
+
+  beforeEach(async () => {
+    mock = await KucoinMock.start();
+    mock.truth.reset(ladder("bid", 30), ladder("ask", 30));
+  });
+  afterEach(async () => {
+    feed?.stop();
+    await mock.close();
+  });
+
+  function open(extra = {}) {
+    const { options, logger } = testOptions(mock.ws.url, { baseUrl: mock.http.url, ...extra });
+    feed = createFeed("kucoin", "BTC/USDT", options) as KucoinFeed;
+    const states: FeedState[] = [];
+    feed.onState((s) => states.push(s));
+    feed.start();
+    return { feed, logger, states };
+  }
+
+  const snapshots = () => mock.http.requests.filter((r) => r.path.endsWith("level2_100")).length;
+
+  function push(start: number, end: number, bids: string[][]): void {
+    mock.ws.broadcast(
+      JSON.stringify({
+        type: "message",
+        topic: `/market/level2:${SYMBOL}`,
+        subject: "trade.l2update",
+        data: { changes: { bids, asks: [] }, sequenceStart: start, sequenceEnd: end, symbol: SYMBOL },
+      }),
+    );
+  }
+
+  it("applies of a delta straddling the snapshot only the changes after its sequence", async () => {
+    mock.snapshotDelayMs = 150;
+    mock.afterSnapshotTaken = () => {
+      mock.afterSnapshotTaken = undefined;
+      // the snapshot says 5000; 99.50 at 5000 is already in it (with its old amount), 99.90 at 5001 is not
+      push(5000, 5001, [
+        ["99.50", "77", "5000"],
+        ["99.90", "1", "5001"],
+      ]);
+      mock.truth.set("bid", "99.90", "1");
+      mock.seq = 5001;
+    };
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expectSameBook(feed.book, mock.truth);
+    expect(feed.book.bestBid()).toEqual(["99.90", "1"]);
+    mock.delta(SYMBOL, [["99.80", "2"]], []);
+    await waitFor(() => sameBook(feed.book, mock.truth), "the next delta follows");
+    expect(feed.stats.resyncs).toBe(0);
+  });
+
+  it("a buffered delta with a gap after the snapshot takes another snapshot before the book goes live", async () => {
+    mock.snapshotDelayMs = 150;
+    mock.afterSnapshotTaken = () => {
+      mock.afterSnapshotTaken = undefined;
+      push(5003, 5004, [["99.90", "1", "5004"]]); // 5001..5002 never came
+      mock.truth.set("bid", "99.90", "1");
+      mock.seq = 5004;
+    };
+    const { feed, logger, states } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expect(states).toEqual(["connecting", "resyncing", "live"]);
+    expect(snapshots()).toBe(2);
+    expect(logger.records.find((r) => r.message === "feed resync")?.fields).toMatchObject({
+      reason: "sequence gap",
+      expected: 5001,
+      first: 5003,
+      last: 5004,
+    });
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("a delta starting right after the book applies; one ending at or before it is skipped", async () => {
+    const { feed } = open();
+    await waitFor(() => feed.state === "live", "live");
+    push(4999, 5000, [["99.50", "55", "5000"]]); // old: skipped
+    push(5001, 5001, [["99.95", "3", "5001"]]); // next: applied
+    mock.truth.set("bid", "99.95", "3");
+    mock.seq = 5001;
+    await waitFor(() => sameBook(feed.book, mock.truth), "next applied, old skipped");
+    push(5002, 5002, [["99.96", "4", "5002"]]);
+    mock.truth.set("bid", "99.96", "4");
+    mock.seq = 5002;
+    await waitFor(() => sameBook(feed.book, mock.truth), "and the one after");
+    expect(feed.stats.resyncs).toBe(0);
+  });
+
+  it("retries a failed snapshot with backoff, logging each failure, until one comes", async () => {
+    let refused = 0;
+    mock.http.intercept((r) =>
+      r.path.endsWith("level2_100") && refused++ < 2 ? { status: 500, body: {} } : undefined,
+    );
+    const { feed, logger } = open();
+    await waitFor(() => feed.state === "live", "live");
+    expect(snapshots()).toBe(3);
+    const failed = logger.records.filter((r) => r.message === "feed snapshot failed");
+    expect(failed).toHaveLength(2);
+    expect(failed.every((r) => r.level === "warn" && r.fields?.exchange === "kucoin")).toBe(true);
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("a snapshot that lands after stop() changes nothing", async () => {
+    mock.snapshotDelayMs = 200;
+    const { feed, states } = open();
+    await waitFor(() => snapshots() === 1, "snapshot asked");
+    feed.stop();
+    await new Promise((r) => setTimeout(r, 350));
+    expect(feed.book.bidCount).toBe(0);
+    expect(states).toEqual(["connecting", "closed"]);
+  });
+
+  it("a failed snapshot after stop() is not retried", async () => {
+    mock.http.intercept((r) => (r.path.endsWith("level2_100") ? { status: 500, body: {}, delayMs: 100 } : undefined));
+    const { feed } = open();
+    await waitFor(() => snapshots() === 1, "snapshot asked");
+    feed.stop();
+    await new Promise((r) => setTimeout(r, 350));
+    expect(snapshots()).toBe(1);
+  });
+
+  it("gives up on a snapshot that lets more than 5,000 deltas pile up, and takes another", async () => {
+    mock.snapshotDelayMs = 1500;
+    mock.afterSnapshotTaken = () => {
+      mock.afterSnapshotTaken = undefined;
+      setTimeout(() => {
+        mock.snapshotDelayMs = 0; // the next snapshot comes at once
+      }, 0);
+      for (let i = 0; i < 5_001; i++) mock.delta(SYMBOL, [["99.90", String(1 + (i % 7))]], []);
+    };
+    const { feed, logger } = open();
+    await waitFor(() => feed.state === "live", "live", 8000);
+    expect(logger.records.find((r) => r.message === "feed resync")?.fields?.reason).toBe(
+      "snapshot too slow: delta buffer full",
+    );
+    expect(feed.stats.resyncs).toBe(1);
+    await waitFor(() => sameBook(feed.book, mock.truth), "book correct");
+  });
+});
+
+describe("the polled book, through bitteam", () => {
+  let http: MockServer;
+  let feed: BitteamFeed | undefined;
+  let answer: () => MockReply;
+  const BOOK = { bids: [["0.0101", "500"]], asks: [["0.0103", "7"]], pair: "del_usdt" };
+
+  beforeEach(async () => {
+    http = await startMockServer();
+    answer = () => ({ body: { ok: true, result: BOOK } });
+    http.on("GET /trade/api/orderbooks/del_usdt", () => answer());
+  });
+  afterEach(async () => {
+    feed?.stop();
+    await http.close();
+  });
+
+  function open(extra = {}) {
+    const logger = recordingLogger();
+    feed = createFeed("bitteam", "DEL/USDT", {
+      baseUrl: http.url,
+      logger,
+      pollIntervalMs: 20,
+      ...extra,
+    } as FeedRuntimeOptions) as BitteamFeed;
+    const states: FeedState[] = [];
+    feed.onState((s) => states.push(s));
+    return { feed, logger, states };
+  }
+
+  it("tells each state once over many polls, keeps polling past a throwing listener, and logs the throw", async () => {
+    const { feed, logger, states } = open();
+    let changes = 0;
+    feed.onChange(() => {
+      throw new Error("listener broke");
+    });
+    const off = feed.onChange(() => changes++);
+    feed.start();
+    feed.start();
+    await waitFor(() => changes >= 3, "three polls");
+    off();
+    const seen = changes;
+    await waitFor(() => http.requests.length >= seen + 3, "more polls");
+    expect(changes).toBe(seen);
+    expect(states).toEqual(["connecting", "live"]);
+    expect(logger.records.find((r) => r.message === "feed listener threw")?.fields).toMatchObject({
+      exchange: "bitteam",
+      error: "listener broke",
+    });
+    feed.stop();
+    expect(states).toEqual(["connecting", "live", "closed"]);
+  });
+
+  it("a failed poll within the stale time keeps the book live", async () => {
+    const { feed, logger } = open({ staleAfterMs: 60_000 });
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    answer = () => ({ status: 502, body: "bad gateway" });
+    const failures = feed.stats.failures;
+    await waitFor(() => feed.stats.failures >= failures + 3, "failed polls");
+    expect(feed.state).toBe("live");
+    expect(feed.book.bidCount).toBe(1);
+    expect(logger.records.find((r) => r.message === "feed poll failed")?.level).toBe("warn");
+  });
+
+  it("an answer that lands after stop() changes nothing and polls no more", async () => {
+    answer = () => ({ body: { ok: true, result: BOOK }, delayMs: 150 });
+    const { feed, states } = open();
+    feed.start();
+    await waitFor(() => http.requests.length === 1, "first poll asked");
+    feed.stop();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(feed.book.bidCount).toBe(0);
+    expect(states).toEqual(["connecting", "closed"]);
+    expect(http.requests.length).toBe(1);
+  });
+
+  it("concurrent refreshes share one request", async () => {
+    answer = () => ({ body: { ok: true, result: BOOK }, delayMs: 50 });
+    const { feed } = open({ pollIntervalMs: 60_000 });
+    feed.start();
+    await waitFor(() => feed.state === "live", "live");
+    const before = http.requests.length;
+    await Promise.all([feed.refresh(), feed.refresh(), feed.refresh()]);
+    expect(http.requests.length).toBe(before + 1);
+    await feed.refresh();
+    expect(http.requests.length).toBe(before + 2);
   });
 });
