@@ -12,6 +12,18 @@ import { createFeed } from "../feeds.js";
 import type { KucoinFeed } from "../kucoin/feed.js";
 import { KucoinMock } from "../kucoin/ws-mock.js";
 import type { FeedState } from "../types.js";
+import { compressionOf, plainText } from "./inflate.js";
+import {
+  crc32Signed,
+  decimalText,
+  FeedParseError,
+  isRecord,
+  parseJsonKeepingLevels,
+  parseLevelObjects,
+  parseLevels,
+  priceKey,
+  sequence,
+} from "./levels.js";
 import type { FeedRuntimeOptions } from "./options.js";
 import { expectSameBook, sameBook, testOptions } from "./testing/feed-helpers.js";
 import { type MockReply, type MockServer, startMockServer } from "./testing/http-mock.js";
@@ -484,5 +496,109 @@ describe("the polled book, through bitteam", () => {
     expect(http.requests.length).toBe(before + 1);
     await feed.refresh();
     expect(http.requests.length).toBe(before + 2);
+  });
+});
+
+describe("reading levels (exchanges/core/levels.ts)", () => {
+  it("takes the decimals exchanges write and refuses anything else, naming what is wrong", () => {
+    for (const ok of ["0", "12", "1.", "1.50", ".5", "1e-5", "1E+3", "2.5e7"])
+      expect(decimalText(ok, "price")).toBe(ok);
+    expect(decimalText(0.0001, "amount")).toBe("0.0001");
+    for (const bad of ["", "-1", "+1", "1.2.3", " 1", "1 ", "abc", "1abc", "e5", ".", "1e", "0x10", "NaN"])
+      expect(() => decimalText(bad, "price"), bad).toThrow(`bad price: ${JSON.stringify(bad)}`);
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, null, undefined, true, {}])
+      expect(() => decimalText(bad, "amount")).toThrow(FeedParseError);
+    expect(() => decimalText(-2, "amount")).toThrow("bad amount: -2");
+  });
+
+  it("reads [price, amount, ...] rows, ignoring extra columns, and names the row it cannot read", () => {
+    expect(parseLevels(undefined)).toEqual([]);
+    expect(parseLevels(null)).toEqual([]);
+    expect(
+      parseLevels([
+        ["1.5", "2", "9"],
+        [3, 4],
+      ]),
+    ).toEqual([
+      ["1.5", "2"],
+      ["3", "4"],
+    ]);
+    expect(() => parseLevels({}, "bids")).toThrow("bids is not a list");
+    expect(() => parseLevels([["1", "2"], ["3"]], "asks")).toThrow("asks[1] is not [price, amount]");
+    expect(() => parseLevels(["12"], "asks")).toThrow("asks[0] is not [price, amount]");
+    expect(() => parseLevels([["x", "1"]])).toThrow("bad price");
+    expect(() => parseLevels([["1", "x"]])).toThrow("bad amount");
+    expect(() => parseLevels([[]])).toThrow("levels[0] is not [price, amount]");
+  });
+
+  it("reads {price, amount} objects by the names given", () => {
+    expect(parseLevelObjects(undefined, "p", "q")).toEqual([]);
+    expect(parseLevelObjects(null, "p", "q")).toEqual([]);
+    expect(parseLevelObjects([{ p: "1.5", q: "2" }], "p", "q")).toEqual([["1.5", "2"]]);
+    expect(() => parseLevelObjects("x", "p", "q", "bids")).toThrow("bids is not a list");
+    expect(() => parseLevelObjects([{ p: "1", q: "1" }, null], "p", "q", "asks")).toThrow("asks[1] is not an object");
+    expect(() => parseLevelObjects([7], "p", "q")).toThrow("levels[0] is not an object");
+    expect(() => parseLevelObjects([{ p: "1" }], "p", "q")).toThrow("bad amount");
+  });
+
+  it("keeps the digits of bare numbers in arrays, leaves object values and strings alone", () => {
+    expect(parseJsonKeepingLevels('{"seq":12,"bids":[[0.0252,0.5833],[ 1e-7 , 2E+3 ]]}')).toEqual({
+      seq: 12,
+      bids: [
+        ["0.0252", "0.5833"],
+        ["1e-7", "2E+3"],
+      ],
+    });
+    expect(parseJsonKeepingLevels("[\n\t0.10000000000000000001,-5]")).toEqual(["0.10000000000000000001", "-5"]);
+    // a string holding brackets, commas, digits and escaped quotes is left as it is
+    expect(parseJsonKeepingLevels('{"s":"a\\",1],[2","n":[3]}')).toEqual({ s: 'a",1],[2', n: ["3"] });
+    expect(parseJsonKeepingLevels('[{"p":1.5},"x",true,null,[2]]')).toEqual([{ p: 1.5 }, "x", true, null, ["2"]]);
+    expect(parseJsonKeepingLevels('{"a":{"b":[1]},"c":2}')).toEqual({ a: { b: ["1"] }, c: 2 });
+    expect(parseJsonKeepingLevels("[]")).toEqual([]);
+    expect(() => parseJsonKeepingLevels("[1,")).toThrow(SyntaxError);
+  });
+
+  it("reads a sequence number from a number or its text, nothing else", () => {
+    expect(sequence(12, "u")).toBe(12);
+    expect(sequence("12", "u")).toBe(12);
+    expect(sequence(0, "u")).toBe(0);
+    for (const bad of ["", "x", 1.5, "1.5", 2 ** 53, null, undefined, [1]])
+      expect(() => sequence(bad, "seqId"), String(bad)).toThrow(`bad seqId: ${JSON.stringify(bad)}`);
+  });
+
+  it("computes the signed CRC-32 of the UTF-8 bytes (bitget's and okx's checksum)", () => {
+    // the check value of CRC-32/ISO-HDLC, 0xcbf43926, as a signed 32-bit integer
+    expect(crc32Signed("123456789")).toBe(-873187034);
+    expect(crc32Signed("")).toBe(0);
+    expect(crc32Signed("é")).toBe(235179326); // the two UTF-8 bytes c3 a9, not the code unit e9
+    expect(crc32Signed("3366.1:7.0:3366.8:9.0:3366.0:2.0")).toBe(-358984628);
+  });
+
+  it("keys prices canonically and tells records from lists and null", () => {
+    expect(priceKey("1.50")).toBe("1.5");
+    expect(priceKey("1e-3")).toBe("0.001");
+    expect(isRecord({})).toBe(true);
+    expect(isRecord([])).toBe(false);
+    expect(isRecord(null)).toBe(false);
+    expect(isRecord("x")).toBe(false);
+  });
+});
+
+describe("telling and undoing compression (exchanges/core/inflate.ts)", () => {
+  it("takes a zlib header only with method 8, a window of at most 7 and a multiple of 31", () => {
+    expect(compressionOf(Uint8Array.from([0x78, 0x9c]))).toBe("deflate");
+    expect(compressionOf(Uint8Array.from([0x08, 0x1d]))).toBe("deflate"); // CINFO 0
+    expect(compressionOf(Uint8Array.from([0x88, 0x00 + ((31 - ((0x88 << 8) % 31)) % 31)]))).toBe("deflate-raw"); // CINFO 8
+    expect(compressionOf(Uint8Array.from([0x79, 0x00 + ((31 - ((0x79 << 8) % 31)) % 31)]))).toBe("deflate-raw"); // CM 9
+    expect(compressionOf(Uint8Array.from([0x78, 0x9d]))).toBe("deflate-raw");
+    expect(compressionOf(Uint8Array.from([0x1f, 0x8b]))).toBe("gzip");
+    expect(compressionOf(Uint8Array.from([0x1f, 0x8c]))).toBe("deflate-raw");
+    expect(compressionOf(Uint8Array.from([0x1e, 0x8b]))).toBe("deflate-raw");
+    expect(compressionOf(Uint8Array.from([0x1f]))).toBe("deflate-raw");
+  });
+
+  it("reads bytes as plain text only when, past white space, they start like JSON and are UTF-8", () => {
+    for (const text of ['\t\r\n {"a":1}', "[1]", '"x"']) expect(plainText(Buffer.from(text))).toBe(text);
+    for (const text of ["", " \n\t\r", "x[1]", "1", " }"]) expect(plainText(Buffer.from(text)), text).toBeUndefined();
   });
 });
