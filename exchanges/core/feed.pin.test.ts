@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BitteamFeed } from "../bitteam/feed.js";
-import type { BybitFeed } from "../bybit/feed.js";
+import { BybitFeed } from "../bybit/feed.js";
 import { BybitMock } from "../bybit/ws-mock.js";
 import { createFeed } from "../feeds.js";
 import type { KucoinFeed } from "../kucoin/feed.js";
@@ -263,6 +263,74 @@ describe("the shared socket feed, through bybit", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(mock.server.connections).toBe(1);
     expect(feed.state).toBe("closed");
+  });
+});
+
+describe("a venue module that throws, through bybit", () => {
+  let mock: BybitMock;
+  let feed: BybitFeed | undefined;
+
+  beforeEach(async () => {
+    mock = await BybitMock.start();
+    mock.truth.reset(ladder("bid", 30), ladder("ask", 30));
+  });
+  afterEach(async () => {
+    feed?.stop();
+    await mock.close();
+  });
+
+  it("logs a subscription that throws, and subscribes on the next socket", async () => {
+    const { options, logger } = testOptions(mock.url);
+    let calls = 0;
+    class Flaky extends BybitFeed {
+      protected override subscribe(): void {
+        if (++calls === 1) throw new Error("subscribe broke");
+        super.subscribe();
+      }
+    }
+    feed = new Flaky("BTC/USDT", options);
+    feed.start();
+    await waitFor(() => logger.has("feed subscribe failed"), "logged");
+    expect(logger.records.find((r) => r.message === "feed subscribe failed")).toMatchObject({
+      level: "error",
+      fields: { exchange: "bybit", error: "subscribe broke" },
+    });
+    mock.server.drop();
+    await waitFor(() => feed!.state === "live", "live on the next socket");
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("opens a new socket when asking for a snapshot throws", async () => {
+    const { options, logger } = testOptions(mock.url, { keepAliveMs: 60_000 });
+    class Flaky extends BybitFeed {
+      protected override requestSnapshot(): void {
+        throw new Error("snapshot broke");
+      }
+    }
+    feed = new Flaky("BTC/USDT", options);
+    feed.start();
+    await waitFor(() => feed!.state === "live", "live");
+    mock.delta(TOPIC, [["99.60", "1"]], [], { send: false });
+    await feed.refresh();
+    await waitFor(() => mock.server.connections === 2 && feed!.state === "live", "a new socket");
+    expect(logger.records.find((r) => r.message === "feed snapshot request failed")).toMatchObject({
+      level: "error",
+      fields: { exchange: "bybit", error: "snapshot broke" },
+    });
+    expectSameBook(feed.book, mock.truth);
+  });
+
+  it("names a binary frame nobody can read by its size and reason, and keeps the book", async () => {
+    const { options, logger } = testOptions(mock.url);
+    feed = new BybitFeed("BTC/USDT", options);
+    feed.start();
+    await waitFor(() => feed!.state === "live", "live");
+    mock.server.broadcast(Buffer.from([1, 2, 3]));
+    await waitFor(() => feed!.stats.parseFailures === 1, "failure");
+    const record = logger.records.find((r) => r.message === "feed message not understood");
+    expect(record?.fields?.sample).toBe("<3 bytes>");
+    expect(String(record?.fields?.reason)).toMatch(/^deflate-raw frame does not inflate: /);
+    await waitFor(() => feed!.state === "live" && sameBook(feed!.book, mock.truth), "book taken again");
   });
 });
 
