@@ -295,7 +295,9 @@ export abstract class SocketFeed implements BookFeed {
     this.reconnectTimer = undefined;
     this.opening = true;
     const generation = ++this.generation;
-    if (this.currentState !== "resyncing") this.setState("connecting");
+    // a resync or a stale book keeps its state while the new socket opens: it returns to live
+    // with the snapshot (docs/feeds.md)
+    if (this.currentState !== "resyncing" && this.currentState !== "stale") this.setState("connecting");
     let socket: WebSocketLike;
     try {
       const url = await this.socketUrl();
