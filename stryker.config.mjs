@@ -50,6 +50,16 @@ export const TESTS = [
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
   ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
+  // the paper store's files: their own tests, without the engine's and the market's (docs/mutation.md "paper")
+  ...["exchanges/paper/journal.ts", "exchanges/paper/snapshot.ts"].map((file) => [
+    file,
+    ["test/paper/store-files.pin.test.ts", "test/paper/store.test.ts"],
+  ]),
+  ["exchanges/paper/lock.ts", ["test/paper/lock.pin.test.ts", "test/paper/store.test.ts"]],
+  [
+    "exchanges/paper/store.ts",
+    ["test/paper/store.pin.test.ts", "test/paper/store.test.ts"],
+  ],
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
   ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
