@@ -89,7 +89,7 @@ describe("paper store: what a call writes", () => {
       add(100)(existing, changes);
       throw new Error("refused at the second item");
     };
-    const quiet = (existing: PaperState | undefined, changes: StateChanges) => {
+    const quiet = (_existing: PaperState | undefined, changes: StateChanges) => {
       changes.checkpoint();
       throw new Error("insufficient funds");
     };
