@@ -48,7 +48,8 @@ export function completeLines(chunk: Buffer): { lines: string[]; bytes: number; 
   if (end < 0) return { lines: [], bytes: 0, last: Buffer.alloc(0) };
   const text = chunk.toString("utf8", 0, end);
   const lines = text.split("\n");
-  const lastStart = chunk.lastIndexOf(NEWLINE, end - 1) + 1;
+  // (a negative offset would count from the chunk's end: a chunk starting with its only newline)
+  const lastStart = end > 0 ? chunk.lastIndexOf(NEWLINE, end - 1) + 1 : 0;
   return { lines, bytes: end + 1, last: Buffer.from(chunk.subarray(lastStart, end + 1)) };
 }
 
