@@ -120,6 +120,8 @@ describe("journal lines", () => {
       ["{", "line 4 is not JSON"],
       ["[1]", "line 4 is not an object"],
       ["null", "line 4 is not an object"],
+      ["5", "line 4 is not an object"],
+      ['"seq"', "line 4 is not an object"],
       ['{"journal":2,"base":0,"id":"a"}', "line 4 has an unknown journal format 2"],
       ['{"journal":1,"base":"0","id":"a"}', "line 4 is not a journal header"],
       ['{"journal":1,"base":0,"id":5}', "line 4 is not a journal header"],
@@ -134,10 +136,22 @@ describe("journal lines", () => {
       ['{"seq":1,"lastBucket":1,"nextId":1,"dropped":[5]}', "line 4 has malformed dropped ids"],
       ['{"seq":1,"lastBucket":1,"nextId":1,"taken":[]}', "line 4 has malformed taken liquidity"],
       ['{"seq":1,"lastBucket":1,"nextId":1,"taken":{"k":[1]}}', "line 4 has malformed taken liquidity"],
+      // one bad row among good ones is enough
+      [
+        '{"seq":1,"lastBucket":1,"nextId":1,"balances":{"USDT":{"free":"1","locked":"0"},"BTC":{"free":"x","locked":"0"}}}',
+        "line 4 has malformed balances",
+      ],
+      [`{"seq":1,"lastBucket":1,"nextId":1,"orders":[${JSON.stringify(order())},{}]}`, "line 4 has a malformed order"],
+      ['{"seq":1,"lastBucket":1,"nextId":1,"dropped":["1",2]}', "line 4 has malformed dropped ids"],
+      [
+        '{"seq":1,"lastBucket":1,"nextId":1,"taken":{"a":[1,2],"b":null,"c":[1]}}',
+        "line 4 has malformed taken liquidity",
+      ],
     ];
     for (const [text, reason] of cases) {
       const error = thrown(() => parseJournalLine(text, FILE, 4));
       expect(error.kind).toBe("bad-input");
+      expect(error.exchange).toBe("paper");
       expect(error.detail).toBe(
         `Corrupt paper journal '${FILE}': ${reason}. It was left untouched; move it and the account's .json away to start the account afresh.`,
       );
@@ -181,6 +195,10 @@ describe("complete lines of a chunk", () => {
     expect(got.lines).toEqual(['{"a":1}', '{"b":2}']);
     expect(got.bytes).toBe(16);
     expect(got.last.toString()).toBe('{"b":2}\n');
+  });
+
+  it("a chunk whose only newline is its first byte holds one empty line", () => {
+    expect(completeLines(Buffer.from("\nabc"))).toEqual({ lines: [""], bytes: 1, last: Buffer.from("\n") });
   });
 
   it("a single line is its own last line; no newline at all is nothing", () => {
@@ -236,6 +254,13 @@ describe("continuation of a state by its journal", () => {
     expect(thrown(() => continuation(state(0), [line(1)], FILE, 1, true)).message).toContain(
       "line 1 is not a journal header.",
     );
+    // a line that does not parse is named by its place in the file
+    expect(thrown(() => continuation(state(0), [header(0), line(1), "{"], FILE, 1, true)).message).toContain(
+      "line 3 is not JSON.",
+    );
+    expect(thrown(() => continuation(state(3), [line(4), "[]"], FILE, 10, false)).message).toContain(
+      "line 11 is not an object.",
+    );
     // the state's seq is the base of the count, not the skipped lines
     expect(thrown(() => continuation(state(2), [header(0), line(1), line(4)], FILE, 1, true)).message).toContain(
       "line 3 is entry 4, expected 3.",
@@ -262,6 +287,25 @@ describe("journal files", () => {
   });
 });
 
+describe("no descriptor is left open", () => {
+  const openFds = () => readdirSync("/proc/self/fd").length;
+
+  it.runIf(process.platform === "linux")("by cutting a partial line or writing a snapshot, 40 times over", () => {
+    const dir = tempDataDir();
+    const journal = join(dir, "x.journal");
+    const snapshot = join(dir, "x.json");
+    const before = openFds();
+    for (let i = 0; i < 40; i++) {
+      writeFileSync(journal, "one\ntw");
+      cutPartialLine(journal, 4);
+      writeFileAtomic(snapshot, `{"n":${i}}`);
+    }
+    expect(openFds() - before).toBeLessThan(20);
+    expect(readFileSync(journal, "utf8")).toBe("one\n");
+    expect(readFileSync(snapshot, "utf8")).toBe('{"n":39}');
+  });
+});
+
 describe("snapshot files", () => {
   const valid = () => newPaperState("default", 1000, 1);
   const refusal = (value: unknown, text = JSON.stringify(value)) =>
@@ -272,6 +316,7 @@ describe("snapshot files", () => {
     const suffix = ". It was left untouched; move it away to start the account afresh.";
     expect(refusal(undefined, "{")).toMatch(/^Corrupt paper state file '\/d\/paper\/default.json': not JSON \(.+\)\./);
     expect(refusal([])).toBe(`${prefix}not an object${suffix}`);
+    expect(thrown(() => parseSnapshot("[]", "f")).exchange).toBe("paper");
     expect(refusal(null)).toBe(`${prefix}not an object${suffix}`);
     expect(refusal(5)).toBe(`${prefix}not an object${suffix}`);
     expect(refusal({ ...valid(), version: 3 })).toBe(`${prefix}unknown version 3${suffix}`);
