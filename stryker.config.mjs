@@ -60,6 +60,17 @@ export const TESTS = [
     "exchanges/paper/store.ts",
     ["test/paper/store.pin.test.ts", "test/paper/store.test.ts"],
   ],
+  ["exchanges/paper/adapter.ts", ["test/paper/adapter.pin.test.ts", "test/paper/orders.test.ts"]],
+  [
+    "exchanges/paper/state.ts",
+    [
+      "test/paper/state.pin.test.ts",
+      "test/paper/engine.test.ts",
+      "test/paper/orders.test.ts",
+      "test/paper/store.pin.test.ts",
+      "test/paper/store-files.pin.test.ts",
+    ],
+  ],
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
   ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
