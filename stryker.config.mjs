@@ -71,6 +71,12 @@ export const TESTS = [
       "test/paper/store-files.pin.test.ts",
     ],
   ],
+  ["exchanges/paper/candles.ts", ["test/paper/candles.pin.test.ts"]],
+  ["exchanges/paper/feed.ts", ["test/paper/feed.test.ts"]],
+  ...["exchanges/paper/market.ts", "exchanges/paper/pairs.ts"].map((file) => [
+    file,
+    ["test/paper/market.test.ts", "test/paper/engine.test.ts", "test/paper/candles.pin.test.ts", "test/paper/adapter.pin.test.ts"],
+  ]),
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
   ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
