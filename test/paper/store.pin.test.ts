@@ -1,4 +1,14 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -201,6 +211,33 @@ describe("paper store: what another process wrote", () => {
     state.balances.USDT.free = "77";
     writeFileSync(file, JSON.stringify(state));
     expect(await store.transact(read)).toBe("77");
+  });
+
+  it("a snapshot that differs from the one in memory only in its inode, its size or its time is read afresh", async () => {
+    const dir = tempDataDir();
+    const store = storeOf(dir);
+    await store.transact(add(1));
+    const file = paperStateFile(dir, "default");
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    // times of whole milliseconds, so that setting them again gives the same mark
+    utimesSync(file, at, at);
+    expect(await store.transact(read)).toBe("1");
+    const text = readFileSync(file, "utf8");
+    // another size, same inode, same time
+    writeFileSync(file, text.replace('"free":"1"', '"free":"22"'));
+    utimesSync(file, at, at);
+    expect(await store.transact(read)).toBe("22");
+    // same size and time, another inode
+    const other = `${file}.other`;
+    writeFileSync(other, text.replace('"free":"1"', '"free":"33"'));
+    utimesSync(other, at, at);
+    renameSync(other, file);
+    expect(await store.transact(read)).toBe("33");
+    // same inode and size, another time
+    writeFileSync(file, text.replace('"free":"1"', '"free":"44"'));
+    const later = new Date(at.getTime() + 5000);
+    utimesSync(file, later, later);
+    expect(await store.transact(read)).toBe("44");
   });
 
   it("a journal where only a journal was: the account is read with it", async () => {
