@@ -60,6 +60,7 @@ describe("paper's lock", () => {
     writeFileSync(path, owner({ pid: 4242, host: "elsewhere" }));
     const busy = await refusal(path, { timeoutMs: 60 });
     expect(busy.kind).toBe("network");
+    expect(busy.exchange).toBe("paper");
     expect(busy.code).toBe("ELOCKED");
     expect(busy.detail).toBe(
       `The paper account is busy: '${path}' is held by process 4242 for more than 60 ms. Remove the file if that process is gone.`,

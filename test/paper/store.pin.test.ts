@@ -345,7 +345,8 @@ describe("paper store: leftovers, the lock, names", () => {
   it("the group limit is a positive integer", () => {
     expect(() => setGroupLimit(0)).toThrow("group limit must be a positive integer, got 0");
     expect(() => setGroupLimit(1.5)).toThrow(RangeError);
-    const previous = setGroupLimit(3);
+    const previous = setGroupLimit(1);
+    expect(setGroupLimit(3)).toBe(1);
     expect(setGroupLimit(previous)).toBe(3);
   });
 
@@ -365,6 +366,15 @@ describe("paper store: leftovers, the lock, names", () => {
     expect(assertAccountName("a")).toBe("a");
     expect(assertAccountName(`a${"b".repeat(63)}`)).toHaveLength(64);
     for (const bad of ["", `a${"b".repeat(64)}`, ".hidden", "-x", "a/b", "a b", "ä"]) {
+      let error: unknown;
+      try {
+        assertAccountName(bad);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ExchangeError);
+      expect((error as ExchangeError).exchange).toBe("paper");
+      expect((error as ExchangeError).kind).toBe("bad-input");
       expect(() => assertAccountName(bad)).toThrow(
         `Invalid paper account name '${bad}': use letters, digits, '.', '_' or '-' (at most 64)`,
       );
