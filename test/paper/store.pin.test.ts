@@ -295,6 +295,37 @@ describe("paper store: what another process wrote", () => {
   });
 });
 
+describe.runIf(process.platform === "linux")("paper store: open journals", () => {
+  const openFds = () => readdirSync("/proc/self/fd").length;
+
+  it("an account read afresh closes the journal it had open", async () => {
+    const dir = tempDataDir();
+    const store = storeOf(dir);
+    await store.transact(add(1));
+    await store.transact(add(1));
+    const file = paperStateFile(dir, "default");
+    const before = openFds();
+    for (let i = 0; i < 40; i++) {
+      // a new snapshot time: the next call reads the account afresh, then appends
+      const at = new Date(Date.now() - (i + 1) * 10_000);
+      utimesSync(file, at, at);
+      await store.transact(add(1));
+    }
+    expect(openFds() - before).toBeLessThan(20);
+    expect(await store.transact(read)).toBe("42");
+  });
+
+  it("a process keeps at most 64 accounts open", async () => {
+    const before = openFds();
+    for (let i = 0; i < 70; i++) {
+      const store = storeOf(tempDataDir());
+      await store.transact(add(1));
+      await store.transact(add(1));
+    }
+    expect(openFds() - before).toBeLessThan(68);
+  });
+});
+
 describe("paper store: leftovers, the lock, names", () => {
   it("a process's first call removes a crashed snapshot's temp files and moved-aside locks, nothing else", async () => {
     const dir = tempDataDir();
