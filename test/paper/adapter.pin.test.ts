@@ -48,6 +48,7 @@ describe("paper: order validation", () => {
     expect(sol.price).toBe("0.5");
     expect(sol.clientOrderId).toMatch(/^[0-9a-f]{32}$/);
     expect(validateOrder("SOL/USDT", { side: "Sell", amount: "2.", price: "1" }).amount).toBe("2");
+    expect(validateOrder("SOL/USDT", { side: "Sell", amount: "2", price: ".555" }).price).toBe("0.555");
   });
 
   it("names the field and the value it refuses", () => {
@@ -91,6 +92,7 @@ describe("paper: calls", () => {
       const error = await rejection(paper.cancelOrder("BTC/USDT", id));
       expect(error.detail).toBe("An order id is required");
       expect(error.kind).toBe("bad-input");
+      expect(error.exchange).toBe("paper");
       expect((await rejection(paper.fetchOrder("BTC/USDT", id))).detail).toBe("An order id is required");
       expect((await rejection(paper.cancelBatch("BTC/USDT", ["1", id]))).detail).toBe("An order id is required");
     }
@@ -108,6 +110,7 @@ describe("paper: calls", () => {
       "Batch item 3: Invalid price '-1': expected a positive decimal number (nothing was placed)",
     );
     expect(invalid.kind).toBe("bad-input");
+    expect(invalid.exchange).toBe("paper");
     // the second item needs more USDT than is left after the first
     const funds = await rejection(paper.createBatch("BTC/USDT", [good, { ...good, amount: "1" }]));
     expect(funds.detail).toMatch(/^Batch item 2: .+ \(nothing was placed\)$/);
@@ -154,7 +157,9 @@ describe("paper: calls", () => {
     expect((await paper.findOrderByClientOrderId("BTC/USDT", "c1"))?.id).toBe(a.id);
     expect(await paper.findOrderByClientOrderId("ETH/USDT", "c1")).toBeUndefined();
     expect(await paper.findOrderByClientOrderId("BTC/USDT", a.id)).toBeUndefined();
-    expect((await rejection(paper.findOrderByClientOrderId("BTC/USDT", "bad id"))).kind).toBe("bad-input");
+    const badId = await rejection(paper.findOrderByClientOrderId("BTC/USDT", "bad id"));
+    expect(badId.kind).toBe("bad-input");
+    expect(badId.exchange).toBe("paper");
   });
 
   it("options reach the store: account, lock time-out, stale age and journal size", async () => {

@@ -80,6 +80,8 @@ describe("the entry of a call", () => {
     changes.taken("k2");
     expect(changes.empty).toBe(false);
     a.filled = "0.01";
+    // a currency the state does not hold is left out, not written as undefined
+    expect(Object.keys(changes.entry(state, 4).balances ?? {})).toEqual(["USDT"]);
     expect(changes.entry(state, 4)).toEqual({
       seq: 4,
       lastBucket: 7,
