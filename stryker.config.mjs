@@ -89,7 +89,8 @@ export const TESTS = [
 /** `exchanges/<id>/rest.ts` runs against `exchanges/<id>/rest.test.ts`, and `feed.ts` against `feed.test.ts`. */
 function testsFor(file) {
   const adapter = /^exchanges\/([a-z]+)\/(rest|feed)\.ts$/.exec(file);
-  if (adapter) return [`exchanges/${adapter[1]}/${adapter[2]}.test.ts`];
+  // paper's tests are in test/paper/ (TESTS), not beside its files
+  if (adapter && adapter[1] !== "paper") return [`exchanges/${adapter[1]}/${adapter[2]}.test.ts`];
   for (const [prefix, tests] of TESTS) if (file.startsWith(prefix)) return tests;
   return [];
 }
