@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MAX_CANDLES, paperCandles } from "../../exchanges/paper/candles.js";
-import { BUCKET_MS } from "../../exchanges/paper/market.js";
+import { BUCKET_MS, DEFAULT_SEED, resolveSeed } from "../../exchanges/paper/market.js";
+import { PAPER_CURRENCIES, PAPER_PAIRS, paperPair } from "../../exchanges/paper/pairs.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { market, SEED, T0 } from "./helpers.js";
 
 /**
@@ -68,5 +70,31 @@ describe("paper candles", () => {
     const b = paperCandles("BTC/USDT", { intervalSec: 300, limit: 5, now, seed: "other" });
     expect(a.map((c) => c.time)).toEqual(b.map((c) => c.time));
     expect(a).not.toEqual(b);
+  });
+});
+
+describe("paper's seed and pairs", () => {
+  it("the seed in force: the option, else SPOTDESK_PAPER_SEED, else 'spotdesk'", () => {
+    expect(resolveSeed("mine", { SPOTDESK_PAPER_SEED: "env" })).toBe("mine");
+    expect(resolveSeed("", { SPOTDESK_PAPER_SEED: "env" })).toBe("env");
+    expect(resolveSeed(undefined, { SPOTDESK_PAPER_SEED: "env" })).toBe("env");
+    expect(resolveSeed(undefined, { SPOTDESK_PAPER_SEED: "" })).toBe("spotdesk");
+    expect(resolveSeed(undefined, {})).toBe("spotdesk");
+    expect(DEFAULT_SEED).toBe("spotdesk");
+  });
+
+  it("an unknown pair is bad input from paper; every pair's currencies are paper's", () => {
+    let error: unknown;
+    try {
+      paperPair("DOGE/USDT");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ExchangeError);
+    expect((error as ExchangeError).exchange).toBe("paper");
+    expect((error as ExchangeError).kind).toBe("bad-input");
+    expect(PAPER_CURRENCIES).toEqual(["BTC", "ETH", "SOL", "USDT"]);
+    expect(PAPER_PAIRS.map((p) => `${p.base}/${p.quote}`)).toEqual(PAPER_PAIRS.map((p) => p.pair));
+    expect(paperPair("eth/btc").pair).toBe("ETH/BTC");
   });
 });
