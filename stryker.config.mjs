@@ -50,6 +50,33 @@ export const TESTS = [
   ["lib/orderbook.ts", ["test/lib/orderbook.test.ts", "test/lib/orderbook.pin.test.ts"]],
   ["lib/order-checks.ts", ["test/lib/order-checks.pin.test.ts", "test/tui/order-rules.test.ts"]],
   ["lib/", ["test/lib/*.test.ts"]],
+  // the paper store's files: their own tests, without the engine's and the market's (docs/mutation.md "paper")
+  ...["exchanges/paper/journal.ts", "exchanges/paper/snapshot.ts"].map((file) => [
+    file,
+    ["test/paper/store-files.pin.test.ts", "test/paper/store.test.ts"],
+  ]),
+  ["exchanges/paper/lock.ts", ["test/paper/lock.pin.test.ts", "test/paper/store.test.ts"]],
+  [
+    "exchanges/paper/store.ts",
+    ["test/paper/store.pin.test.ts", "test/paper/store.test.ts"],
+  ],
+  ["exchanges/paper/adapter.ts", ["test/paper/adapter.pin.test.ts", "test/paper/orders.test.ts"]],
+  [
+    "exchanges/paper/state.ts",
+    [
+      "test/paper/state.pin.test.ts",
+      "test/paper/engine.test.ts",
+      "test/paper/orders.test.ts",
+      "test/paper/store.pin.test.ts",
+      "test/paper/store-files.pin.test.ts",
+    ],
+  ],
+  ["exchanges/paper/candles.ts", ["test/paper/candles.pin.test.ts"]],
+  ["exchanges/paper/feed.ts", ["test/paper/feed.test.ts"]],
+  ...["exchanges/paper/market.ts", "exchanges/paper/pairs.ts"].map((file) => [
+    file,
+    ["test/paper/market.test.ts", "test/paper/engine.test.ts", "test/paper/candles.pin.test.ts", "test/paper/adapter.pin.test.ts"],
+  ]),
   ["exchanges/paper/", ["test/paper/*.test.ts"]],
   ["exchanges/core/limits.ts", ["test/lib/limits.test.ts"]],
   ["exchanges/core/status.ts", ["test/lib/status.test.ts"]],
@@ -85,8 +112,8 @@ export const TESTS = [
 /** `exchanges/<id>/rest.ts` runs against `exchanges/<id>/rest.test.ts`, and `feed.ts` against `feed.test.ts`. */
 function testsFor(file) {
   const adapter = /^exchanges\/([a-z]+)\/(rest|feed)\.ts$/.exec(file);
-  // exchanges/core/rest.ts is the shared client, not an adapter: its list is in TESTS
-  if (adapter && adapter[1] !== "core") return [`exchanges/${adapter[1]}/${adapter[2]}.test.ts`];
+  // exchanges/core/rest.ts is the shared client and paper's tests are in test/paper/: their lists are in TESTS
+  if (adapter && adapter[1] !== "core" && adapter[1] !== "paper") return [`exchanges/${adapter[1]}/${adapter[2]}.test.ts`];
   for (const [prefix, tests] of TESTS) if (file.startsWith(prefix)) return tests;
   return [];
 }

@@ -85,8 +85,12 @@ export function writeFileAtomic(file: string, text: string): void {
     throw error;
   }
   // The rename itself must reach the disk too; not every platform can fsync a directory.
+  // The directory's fsync counts only after a power cut, which no test makes (docs/mutation.md, paper).
+  // Stryker disable next-line BlockStatement: see above
   try {
+    // Stryker disable next-line StringLiteral: an empty flag fails, and the fsync is skipped as on a platform that cannot
     const dir = openSync(dirname(file), "r");
+    // Stryker disable next-line BlockStatement: see above
     try {
       fsyncSync(dir);
     } finally {
