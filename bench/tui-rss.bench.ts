@@ -10,8 +10,9 @@
  *
  * Both TUIs see the same paper market and the same keys (the selection walks up and down the book
  * every 3 s). VmRSS and RssAnon (the private, anonymous part) are read from /proc/<pid>/status
- * every 30 s; the bench attaches no debugger, which holds memory of its own. Reported: the RSS at
- * the end, and the highest after the first minute, beside the same figures of the baseline.
+ * every 30 s, with the CPU time of each (/proc/<pid>/stat); the bench attaches no debugger, which
+ * holds memory of its own. Reported: the RSS at the end, and the highest after the first minute,
+ * beside the same figures of the baseline, and the CPU the TUI took against the baseline's.
  *
  * Fifteen minutes is long for `npm run bench`: it runs when named or when SPOTDESK_RSS_MINUTES=N
  * is set (N minutes; fractions allowed for a quick look).
@@ -46,16 +47,28 @@ interface Sample {
   rss: number;
   /** RssAnon, kB: the private memory, without the binary's and libraries' file pages */
   anon: number;
+  /** user + system CPU time so far, clock ticks (/proc/<pid>/stat) */
+  cpu: number;
 }
 
-/** VmRSS and RssAnon of a process, or undefined once it is gone. */
-function readStatus(pid: number): { rss: number; anon: number } | undefined {
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+function clockTicks(): number {
+  const ticks = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim());
+  return Number.isFinite(ticks) && ticks > 0 ? ticks : 100;
+}
+
+/** VmRSS and RssAnon of a process, with its CPU time so far, or undefined once it is gone. */
+function readStatus(pid: number): { rss: number; anon: number; cpu: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
     const rss = kb("VmRSS");
     const anon = kb("RssAnon");
-    return Number.isFinite(rss) && Number.isFinite(anon) ? { rss, anon } : undefined;
+    // utime and stime are the 14th and 15th fields; the command name (2nd) may hold spaces
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cpu = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(rss) && Number.isFinite(anon) && Number.isFinite(cpu) ? { rss, anon, cpu } : undefined;
   } catch {
     return undefined;
   }
@@ -183,9 +196,21 @@ export async function run(): Promise<BenchOutcome[]> {
   const tuiMax = settledMax(tui.samples);
   const baseMax = settledMax(unflagged.samples);
   if (!tuiEnd || !baseEnd || !idleEnd || !tuiMax || !baseMax) return skip("a process ended before its first sample");
+  // CPU from the first minute's end to the last sample: the start's loading is not what runs for days
+  const ticks = clockTicks();
+  const from = (pane: Pane) =>
+    pane.samples.find((s) => s.atMs >= 60_000 && s !== pane.samples.at(-1)) ?? pane.samples[0];
+  const cpuSeconds = (pane: Pane) => ((pane.samples.at(-1)?.cpu ?? 0) - (from(pane)?.cpu ?? 0)) / ticks;
+  const cpuShare = (pane: Pane) => {
+    const spanMs = (pane.samples.at(-1)?.atMs ?? 0) - (from(pane)?.atMs ?? 0);
+    return spanMs > 0 ? `${((cpuSeconds(pane) * 100_000) / spanMs).toFixed(1)}% of a core` : "n/a";
+  };
+  const cpuRatio = cpuSeconds(unflagged) > 0 ? (cpuSeconds(tui) / cpuSeconds(unflagged)).toFixed(2) : "n/a";
   const common =
     `${minutes} min, ${tui.samples.length} samples; idle node ${mb(idleEnd.rss)} MB (private ${mb(idleEnd.anon)}); ` +
-    `private memory (RssAnon) ${mb(tuiEnd.anon)} MB vs ${mb(baseEnd.anon)} MB with V8's own behaviour`;
+    `private memory (RssAnon) ${mb(tuiEnd.anon)} MB vs ${mb(baseEnd.anon)} MB with V8's own behaviour; ` +
+    `CPU ${cpuSeconds(tui).toFixed(1)} s (${cpuShare(tui)}) vs ${cpuSeconds(unflagged).toFixed(1)} s ` +
+    `(${cpuShare(unflagged)}) with V8's own behaviour: ${cpuRatio} times`;
   return [
     {
       name: names.end,

@@ -7,7 +7,6 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Conf from "conf";
-import envPaths from "env-paths";
 import {
   decryptText,
   type Envelope,
@@ -21,6 +20,9 @@ import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGE_IDS, type ExchangeId } from "../lib/types.js";
 import { CONFIG_DIR, dirError, isFsError } from "./dirs.js";
 import { canPrompt, promptHidden } from "./prompt.js";
+import { storeDir } from "./store-dir.js";
+
+export { storeDir };
 
 export interface StoredAccount {
   exchange: ExchangeId;
@@ -199,17 +201,6 @@ export class CredentialStore {
     }
     this.data = data;
   }
-}
-
-/**
- * The store's directory: SPOTDESK_CONFIG_DIR, else the user's config directory from env-paths
- * (~/.config/spotdesk or $XDG_CONFIG_HOME/spotdesk on Linux, ~/Library/Preferences/spotdesk on
- * macOS, %APPDATA%/spotdesk/Config on Windows: the paths spotdesk always used). Computed here so
- * every message can name the file.
- */
-export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.SPOTDESK_CONFIG_DIR) return env.SPOTDESK_CONFIG_DIR;
-  return envPaths("spotdesk", { suffix: "" }).config;
 }
 
 export async function openStore(): Promise<CredentialStore> {

@@ -8,6 +8,11 @@ import { ExchangeError } from "./errors.js";
 export const Decimal = BigNumber.clone({ DECIMAL_PLACES: 30, EXPONENTIAL_AT: [-40, 40] });
 export type Decimal = BigNumber;
 
+/** The decimal places of a step: "0.01" → 2, "1" → 0, "0.5" → 1. */
+export function stepDecimals(step: string): number {
+  return new Decimal(step).decimalPlaces() ?? 0;
+}
+
 export const ZERO_AMOUNT_MESSAGE = "Incorrect amount / It is zero!";
 
 /** docs/dashboard-rules.md#validation: an optional minus sign, digits, and a decimal part with '.' or ','. */

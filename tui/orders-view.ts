@@ -3,6 +3,19 @@ import type { Balances, Order } from "../lib/types.js";
 import { levelKey } from "./book-view.js";
 import { firstFitting } from "./components/layout.js";
 
+/**
+ * Text order without ICU: letters case-insensitively, then by code unit. For ids and token
+ * symbols ("BTC", "1INCH", "stETH") it orders as localeCompare did (a tie of case aside: upper
+ * case first), which put about 2.5 MB of the node binary's collation data into the TUI's resident
+ * memory (docs/tui-memory.md).
+ */
+export function compareText(a: string, b: string): number {
+  const x = a.toUpperCase();
+  const y = b.toUpperCase();
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export interface OrderRow {
   order: Order;
   /** price times amount (docs/dashboard-rules.md#screens "Open orders panel": the quote total) */
@@ -12,7 +25,7 @@ export interface OrderRow {
 /** docs/dashboard-rules.md#screens: the open orders list is sorted by price descending. */
 export function openOrderRows(orders: readonly Order[]): OrderRow[] {
   return [...orders]
-    .sort((a, b) => new Decimal(b.price).comparedTo(a.price) || a.id.localeCompare(b.id))
+    .sort((a, b) => new Decimal(b.price).comparedTo(a.price) || compareText(a.id, b.id))
     .map((order) => ({ order, total: new Decimal(order.price).times(order.amount).toFixed() }));
 }
 
@@ -31,7 +44,7 @@ export function balanceRows(balances: Balances): BalanceRow[] {
     .sort((a, b) => {
       const za = new Decimal(a.total).isZero() ? 1 : 0;
       const zb = new Decimal(b.total).isZero() ? 1 : 0;
-      return za - zb || a.token.localeCompare(b.token);
+      return za - zb || compareText(a.token, b.token);
     });
 }
 

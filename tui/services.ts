@@ -1,11 +1,11 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { CATALOGUE } from "../exchanges/catalogue.js";
-import { stepDecimals } from "../exchanges/core/pair-list.js";
 import { listExchangePairs, openAccount, openFeed } from "../exchanges/open.js";
 import { listPaperPairs, paperPair } from "../exchanges/paper/pairs.js";
 import { defaultDataDir } from "../exchanges/paper/store.js";
 import type { BookFeed, ExchangeAdapter, PairSpec } from "../exchanges/types.js";
+import { stepDecimals } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
 import type { Credentials, ExchangeId } from "../lib/types.js";
 

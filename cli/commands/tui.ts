@@ -4,6 +4,8 @@ import type { ExchangeId } from "../../lib/types.js";
 import { type Context, paperDataDir, proxyUrl } from "../context.js";
 import { openBookFeed, openExchange, resolveCredentials, resolveExchangeId } from "../exchange.js";
 import { action } from "../run.js";
+import type { CredentialStore } from "../store.js";
+import { storeExists } from "../store-dir.js";
 
 export const DEFAULT_PAIR = "BTC/USDT";
 
@@ -51,9 +53,14 @@ export function registerTui(program: Command): void {
         // credentials now (a missing one ends here with exit 3, like any other command).
         if (CATALOGUE[id].needsApiKey) await resolveCredentials(id, ctx);
         const { runTui } = await import("../../tui/index.js");
-        // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md)
-        const store = import("../store.js").then((m) => m.openStore());
-        store.catch(() => {});
+        // read beside the TUI's start, not before it: the guard waits for it (docs/tui.md). Without a
+        // store file there is no setting to read, and conf and ajv stay unloaded (docs/tui-memory.md)
+        let store: Promise<CredentialStore> | undefined;
+        const openStoreOnce = () => {
+          store ??= import("../store.js").then((m) => m.openStore());
+          return store;
+        };
+        if (storeExists()) openStoreOnce().catch(() => {});
         const proxy = proxyUrl(ctx.options);
         try {
           process.exitCode = await runTui({
@@ -70,7 +77,8 @@ export function registerTui(program: Command): void {
             openFeed: (exchange, feedPair, depth) => openBookFeed(ctx, exchange, feedPair, depth),
             listAccounts: (exchange) => listAccounts(exchange, dataDir),
             // the account's far-price limit (docs/orders.md), read again on each account switch
-            farPricePercent: async (exchange, account) => (await store).settings(exchange, account).farPricePercent,
+            farPricePercent: async (exchange, account) =>
+              store || storeExists() ? (await openStoreOnce()).settings(exchange, account).farPricePercent : undefined,
           });
         } finally {
           stopReducer();

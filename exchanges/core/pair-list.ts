@@ -40,10 +40,8 @@ export function minimum(value: string | number | null | undefined): string | und
   return new Decimal(text).isGreaterThan(0) ? text : undefined;
 }
 
-/** The decimal places of a step: "0.01" → 2, "1" → 0, "0.5" → 1. */
-export function stepDecimals(step: string): number {
-  return new Decimal(step).decimalPlaces() ?? 0;
-}
+// in lib/decimal.ts, so the TUI reads it without loading zod (docs/tui-memory.md)
+export { stepDecimals } from "../../lib/decimal.js";
 
 /** One row of a venue's list, before it is checked and sorted. */
 export interface PairRow {

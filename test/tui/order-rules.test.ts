@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { wrapText } from "../../tui/components/layout.js";
 import { bookStaleness, staleBanner } from "../../tui/feed-health.js";
 import { checkFunds, orderWarning } from "../../tui/order-checks.js";
-import { balanceRows } from "../../tui/orders-view.js";
+import { balanceRows, compareText } from "../../tui/orders-view.js";
 
 const AT = Date.UTC(2025, 0, 15, 12, 0, 3);
 const balances = {
@@ -94,5 +94,51 @@ describe("stale banner and wrapped messages", () => {
     expect(wrapText("one two three four", 9, 2)).toEqual(["one two", "three…"]);
     const message = `${"x".repeat(75)} missing 99 BTC`;
     expect(wrapText(message, 80).join(" ")).toBe(message);
+  });
+});
+
+describe("compareText (the balances' and orders' order without ICU, docs/tui-memory.md)", () => {
+  it("orders token symbols and ids as localeCompare does", () => {
+    const texts = [
+      "USDT",
+      "BTC",
+      "1INCH",
+      "stETH",
+      "ETH",
+      "eth2",
+      "A",
+      "ab",
+      "Z9",
+      "ZZ",
+      "BTC2",
+      "0x",
+      "10",
+      "9",
+      "100",
+    ];
+    expect([...texts].sort(compareText)).toEqual([...texts].sort((a, b) => a.localeCompare(b)));
+    expect(["USDT", "stETH", "BTC", "1INCH", "ETH"].sort(compareText)).toEqual([
+      "1INCH",
+      "BTC",
+      "ETH",
+      "stETH",
+      "USDT",
+    ]);
+    expect(["10", "9", "100"].sort(compareText)).toEqual(["10", "100", "9"]);
+  });
+
+  it("breaks a tie of case by code unit, upper case first", () => {
+    expect(["ab", "AB", "Ab"].sort(compareText)).toEqual(["AB", "Ab", "ab"]);
+    expect(compareText("BTC", "BTC")).toBe(0);
+  });
+
+  it("sorts the balance rows non-zero first, then by token whatever its case", () => {
+    const rows = balanceRows({
+      USDT: { f: "1", l: "0" },
+      stETH: { f: "2", l: "0" },
+      BTC: { f: "0", l: "0" },
+      ada: { f: "0", l: "0" },
+    });
+    expect(rows.map((r) => r.token)).toEqual(["stETH", "USDT", "ada", "BTC"]);
   });
 });
