@@ -13,6 +13,12 @@ export function stepDecimals(step: string): number {
   return new Decimal(step).decimalPlaces() ?? 0;
 }
 
+/** 10^-digits as a decimal string: 2 → "0.01", 0 → "1" (docs/exchange-rules.md#pairs). */
+export function digitsToStep(digits: string | number): string {
+  const n = Number(String(digits).trim());
+  return n === 0 ? "1" : `0.${"0".repeat(n - 1)}1`;
+}
+
 export const ZERO_AMOUNT_MESSAGE = "Incorrect amount / It is zero!";
 
 /** docs/dashboard-rules.md#validation: an optional minus sign, digits, and a decimal part with '.' or ','. */

@@ -22,12 +22,6 @@ export const precisionDigits = z.union([
   z.string().regex(/^\s*([12]?\d|30)\s*$/, "expected a number of digits"),
 ]);
 
-/** 10^-digits as a decimal string: 2 → "0.01", 0 → "1" (docs/exchange-rules.md#pairs). */
-export function digitsToStep(digits: string | number): string {
-  const n = Number(String(digits).trim());
-  return n === 0 ? "1" : `0.${"0".repeat(n - 1)}1`;
-}
-
 /** A step read exactly as a plain decimal string ("1e-8" → "0.00000001"). */
 export function stepText(value: string | number): string {
   return new Decimal(typeof value === "string" ? value.trim() : value).toFixed();
@@ -40,8 +34,8 @@ export function minimum(value: string | number | null | undefined): string | und
   return new Decimal(text).isGreaterThan(0) ? text : undefined;
 }
 
-// in lib/decimal.ts, so the TUI reads it without loading zod (docs/tui-memory.md)
-export { stepDecimals } from "../../lib/decimal.js";
+// in lib/decimal.ts, so the TUI and paper read them without loading zod (docs/tui-memory.md)
+export { digitsToStep, stepDecimals } from "../../lib/decimal.js";
 
 /** One row of a venue's list, before it is checked and sorted. */
 export interface PairRow {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
+import { rejection } from "../../test/exchanges/cli-scenario.js";
 import { BITTEAM_KEY, BITTEAM_SECRET, type BitteamMock, startBitteamMock } from "../bitteam/mock.js";
 import { BitteamAdapter } from "../bitteam/rest.js";
 import { GATE_KEY, GATE_SECRET, type GateMock, startGateMock } from "../gate/mock.js";
@@ -13,16 +13,6 @@ import { OkxAdapter } from "../okx/rest.js";
 
 const GATEWAY_PAGE = { status: 502, headers: { "content-type": "text/html" }, body: "<html>502 Bad Gateway</html>" };
 const EMPTY_OK = { status: 200, body: "" };
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("okx: a create answered with a gateway page or an empty body", () => {
   const creds = { api: "okx-test-key", secret: "okx-test-secret", password: "okx-pass-phrase" };

@@ -1,4 +1,4 @@
-import { truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
+import { digitsToStep, truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
 import { checkClientOrderId, newClientOrderId } from "../core/client-order-id.js";
@@ -210,18 +210,15 @@ export class PaperExchange implements ExchangeAdapter {
 
   /** paper's fixed pairs (docs/exchange-rules.md#pairs): a tick of 10^-priceDecimals, a lot of 10^-amountDecimals. */
   async fetchPairs(): Promise<PairSpec[]> {
-    return PAPER_PAIRS.map((p) => ({ pair: p.pair, tick: step(p.priceDecimals), lot: step(p.amountDecimals) })).sort(
-      (a, b) => (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0),
-    );
+    return PAPER_PAIRS.map((p) => ({
+      pair: p.pair,
+      tick: digitsToStep(p.priceDecimals),
+      lot: digitsToStep(p.amountDecimals),
+    })).sort((a, b) => (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0));
   }
 
   /** Nothing stays open between calls. */
   async close(): Promise<void> {}
-}
-
-/** 10^-decimals as a decimal string: 2 → "0.01", 0 → "1". */
-function step(decimals: number): string {
-  return decimals === 0 ? "1" : `0.${"0".repeat(decimals - 1)}1`;
 }
 
 function batchItemError(error: unknown, index: number): unknown {
