@@ -29,3 +29,8 @@ export function exchangeSymbol(pair: string, separator: "" | "-" | "_", lowerCas
   const symbol = `${base}${separator}${quote}`;
   return lowerCase ? symbol.toLowerCase() : symbol;
 }
+
+/** Pair lists are sorted by pair, code unit by code unit (docs/exchange-rules.md#pairs). */
+export function byPair(a: { pair: string }, b: { pair: string }): number {
+  return a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0;
+}

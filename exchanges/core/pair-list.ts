@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { Decimal } from "../../lib/decimal.js";
-import { parsePair } from "../../lib/pair.js";
+import { byPair, parsePair } from "../../lib/pair.js";
 import type { PairSpec } from "../types.js";
 
 const DECIMAL_TEXT = /^\s*(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
@@ -69,5 +69,5 @@ export function finishPairs(rows: Iterable<PairRow>): PairSpec[] {
     if (row.minNotional !== undefined) spec.minNotional = row.minNotional;
     out.set(pair, spec);
   }
-  return [...out.values()].sort((a, b) => (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0));
+  return [...out.values()].sort(byPair);
 }

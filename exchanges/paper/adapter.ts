@@ -1,5 +1,6 @@
 import { digitsToStep, truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
+import { byPair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
 import { checkClientOrderId, newClientOrderId } from "../core/client-order-id.js";
 import { assertBatchSize } from "../core/limits.js";
@@ -214,7 +215,7 @@ export class PaperExchange implements ExchangeAdapter {
       pair: p.pair,
       tick: digitsToStep(p.priceDecimals),
       lot: digitsToStep(p.amountDecimals),
-    })).sort((a, b) => (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0));
+    })).sort(byPair);
   }
 
   /** Nothing stays open between calls. */

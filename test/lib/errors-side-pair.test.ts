@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_KINDS, EXIT_CODES, ExchangeError, isExchangeError } from "../../lib/errors.js";
-import { exchangeSymbol, normalizePair, parsePair } from "../../lib/pair.js";
+import { byPair, exchangeSymbol, normalizePair, parsePair } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 
 describe("docs/exchange-rules.md#errors error form 'ExchangeId: {id}, msg: {message}'", () => {
@@ -113,5 +113,15 @@ describe("pairs (docs/dashboard-rules.md#screens 'Pair (like BTC/USDT)', docs/ex
     expect(exchangeSymbol("BTC/USDT", "_")).toBe("BTC_USDT");
     expect(exchangeSymbol("BTC/USDT", "", true)).toBe("btcusdt");
     expect(exchangeSymbol("BTC/USDT", "_", true)).toBe("btc_usdt");
+  });
+});
+
+describe("byPair (docs/exchange-rules.md#pairs: lists sorted by pair)", () => {
+  it("orders by pair code unit by code unit, equal pairs as equal", () => {
+    const pairs = ["ETH/USDT", "BTC/USDT", "ETH/BTC", "1INCH/USDT", "BTC/EUR"].map((pair) => ({ pair }));
+    expect(pairs.sort(byPair).map((p) => p.pair)).toEqual(["1INCH/USDT", "BTC/EUR", "BTC/USDT", "ETH/BTC", "ETH/USDT"]);
+    expect(byPair({ pair: "BTC/USDT" }, { pair: "BTC/USDT" })).toBe(0);
+    expect(byPair({ pair: "ETH/BTC" }, { pair: "BTC/USDT" })).toBe(1);
+    expect(byPair({ pair: "BTC/USDT" }, { pair: "ETH/BTC" })).toBe(-1);
   });
 });
