@@ -26,6 +26,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { pathHeader } from "../lib/api.js";
+import { askedMinutes } from "./asked-minutes.js";
 import type { BenchOutcome } from "./index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -35,18 +36,6 @@ const MB = 1024 * 1024;
 const TARGET_MB_PER_HOUR = 2;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Minutes to soak, or undefined when nobody asked for the soak. */
-export function soakMinutes(env = process.env, argv = process.argv.slice(2)): number | undefined {
-  const raw = env.SPOTDESK_SOAK_MINUTES;
-  if (raw !== undefined && raw !== "") {
-    const minutes = Number(raw);
-    if (!Number.isFinite(minutes) || minutes <= 0)
-      throw new Error(`SPOTDESK_SOAK_MINUTES must be a positive number of minutes, not "${raw}"`);
-    return minutes;
-  }
-  return argv.includes("soak") ? 30 : undefined;
-}
 
 /** A process's heap, read through its inspector after a forced collection. */
 interface Sample {
@@ -352,7 +341,7 @@ function describe(record: SoakRecord, minutes: number): BenchOutcome {
 }
 
 export async function run(): Promise<BenchOutcome[]> {
-  const minutes = soakMinutes();
+  const minutes = askedMinutes("SPOTDESK_SOAK_MINUTES", "soak", 30);
   const names = ["TUI at 200x60", "book --watch", "serve (trading calls, live channel, book relay)"];
   if (minutes === undefined) {
     return names.map((n) => ({

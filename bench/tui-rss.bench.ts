@@ -22,24 +22,13 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { askedMinutes } from "./asked-minutes.js";
 import type { BenchOutcome } from "./index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const TARGET_MB = 100;
 const SAMPLE_MS = 30_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Minutes to run, or undefined when nobody asked for this bench. */
-export function rssMinutes(env = process.env, argv = process.argv.slice(2)): number | undefined {
-  const raw = env.SPOTDESK_RSS_MINUTES;
-  if (raw !== undefined && raw !== "") {
-    const minutes = Number(raw);
-    if (!Number.isFinite(minutes) || minutes <= 0)
-      throw new Error(`SPOTDESK_RSS_MINUTES must be a positive number of minutes, not "${raw}"`);
-    return minutes;
-  }
-  return argv.includes("tui-rss") ? 15 : undefined;
-}
 
 interface Sample {
   atMs: number;
@@ -125,7 +114,7 @@ function trail(samples: readonly Sample[]): string {
 }
 
 export async function run(): Promise<BenchOutcome[]> {
-  const minutes = rssMinutes();
+  const minutes = askedMinutes("SPOTDESK_RSS_MINUTES", "tui-rss", 15);
   const names = {
     end: `tui-rss: TUI at 120x40, resident memory after the run`,
     max: `tui-rss: TUI at 120x40, highest resident memory after the first minute`,
