@@ -8,59 +8,14 @@
  * Every frame changes levels to amounts never drawn before and the mid price wanders, as a busy
  * market does all week: before issue 24, Ink kept every such text for ever (docs/tui-memory.md).
  */
-import { EventEmitter } from "node:events";
-import { getHeapSpaceStatistics } from "node:v8";
 import { render } from "ink";
 import { OrderBook as Book } from "../../lib/orderbook.js";
 import { buildBookView, EMPTY_BOOK_VIEW } from "../../tui/book-view.js";
 import { OrderBook } from "../../tui/components/OrderBook.js";
 import { createTheme, ThemeContext } from "../../tui/theme.js";
-
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error("memory-frames: run node with --expose-gc");
+import { nullTerminal, settledHeap, turn } from "./null-terminal.js";
 
 const [frames = 6000, warmup = 2000, rowsPerSide = 16, width = 60] = process.argv.slice(2).map(Number);
-
-class NullStdout extends EventEmitter {
-  columns = width;
-  rows = rowsPerSide * 2 + 10;
-  isTTY = true;
-  bytes = 0;
-  write = (chunk: string): boolean => {
-    this.bytes += chunk.length;
-    return true;
-  };
-}
-
-class NullStdin extends EventEmitter {
-  isTTY = true;
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-  read = (): null => null;
-}
-
-/**
- * The JavaScript heap's data (every space but compiled code, which grows as the JIT warms up and
- * is not kept per frame), after collections until it stops shrinking: what the process keeps.
- */
-function settledHeap(): number {
-  const data = () =>
-    getHeapSpaceStatistics()
-      .filter((space) => !space.space_name.startsWith("code"))
-      .reduce((sum, space) => sum + space.space_used_size, 0);
-  let last = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 6; i++) {
-    gc?.();
-    const used = data();
-    if (used >= last - 1024) return used;
-    last = used;
-  }
-  return last;
-}
 
 const book = new Book();
 const LEVELS = 40;
@@ -92,14 +47,8 @@ const tree = (view: ReturnType<typeof buildBookView>, frame: number) => (
 );
 
 let view = buildBookView(book, rowsPerSide, EMPTY_BOOK_VIEW);
-const stdout = new NullStdout();
-const instance = render(tree(view, 0), {
-  stdout: stdout as unknown as NodeJS.WriteStream,
-  stdin: new NullStdin() as unknown as NodeJS.ReadStream,
-  debug: true,
-  patchConsole: false,
-  exitOnCtrlC: false,
-});
+const { stdout, options } = nullTerminal(width, rowsPerSide * 2 + 10);
+const instance = render(tree(view, 0), options);
 
 let serial = 0;
 const step = (frame: number) => {
@@ -120,8 +69,6 @@ const step = (frame: number) => {
   instance.rerender(tree(view, frame));
 };
 
-// the event loop turns between frames, as in the TUI: React's scheduler runs its queued work there
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 for (let f = 0; f < warmup; f++) {
   step(f);
   await turn();
