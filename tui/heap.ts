@@ -104,3 +104,24 @@ export async function tuneTuiHeap(
   const collect = await compactingCollector();
   return collect ? startHeapReducer(() => v8.getHeapStatistics().total_heap_size, collect) : () => {};
 }
+
+/**
+ * Forgets the development builds node read but never ran (docs/tui-memory.md "React's development
+ * builds"). When an ES module (Ink) imports a CommonJS package (react, react-reconciler, scheduler),
+ * node reads the package's entry to learn its exports, and reads every file the entry may
+ * re-export, both sides of `NODE_ENV === "production" ? … : …` alike. Each file it read stays in
+ * `require.cache`, unloaded, with its source: react-reconciler's development build alone is 0.75 MB.
+ * Only files named `*.development.js` that never ran are dropped; none is loaded under
+ * NODE_ENV=production, and if one were required later node would read it again.
+ * Returns the paths it dropped.
+ */
+export function dropUnloadedDevelopmentBuilds(cache: Record<string, { loaded: boolean } | undefined>): string[] {
+  const dropped: string[] = [];
+  for (const [path, module] of Object.entries(cache)) {
+    if (module && !module.loaded && /\.development\.js$/.test(path)) {
+      delete cache[path];
+      dropped.push(path);
+    }
+  }
+  return dropped;
+}

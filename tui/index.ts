@@ -104,6 +104,13 @@ export async function runTui(options: RunTuiOptions = {}): Promise<number> {
     import("./app.js"),
     import("./theme.js"),
   ]);
+  if (process.env.NODE_ENV === "production") {
+    const [{ createRequire }, { dropUnloadedDevelopmentBuilds }] = await Promise.all([
+      import("node:module"),
+      import("./heap.js"),
+    ]);
+    dropUnloadedDevelopmentBuilds(createRequire(import.meta.url).cache);
+  }
   const noColor = options.noColor ?? theme.noColorFromEnv();
   // The alternate screen keeps the trader's scrollback intact; it is left on every way out.
   const ALT_ON = "\u001b[?1049h\u001b[H";

@@ -6,7 +6,14 @@
 import { execFileSync } from "node:child_process";
 import { getHeapSpaceStatistics } from "node:v8";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { compactingCollector, flagName, startHeapReducer, TUI_V8_FLAGS, tuneHeapForTui } from "../../tui/heap.js";
+import {
+  compactingCollector,
+  dropUnloadedDevelopmentBuilds,
+  flagName,
+  startHeapReducer,
+  TUI_V8_FLAGS,
+  tuneHeapForTui,
+} from "../../tui/heap.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -121,5 +128,55 @@ describe("compactingCollector", () => {
     // a memory-reducing collection shrinks the young generation, which gc() leaves as it is
     expect(newSpace()).toBeLessThan(grown);
     expect(keep.length).toBeGreaterThan(0);
+  });
+});
+
+describe("dropUnloadedDevelopmentBuilds", () => {
+  it("drops only development builds that never ran", () => {
+    const cache: Record<string, { loaded: boolean } | undefined> = {
+      "/m/react/index.js": { loaded: true },
+      "/m/react/cjs/react.development.js": { loaded: false },
+      "/m/react/cjs/react.production.js": { loaded: true },
+      "/m/other/cjs/other.development.js": { loaded: true },
+      "/m/other/cjs/being-loaded.js": { loaded: false },
+    };
+    expect(dropUnloadedDevelopmentBuilds(cache)).toEqual(["/m/react/cjs/react.development.js"]);
+    expect(Object.keys(cache)).toEqual([
+      "/m/react/index.js",
+      "/m/react/cjs/react.production.js",
+      "/m/other/cjs/other.development.js",
+      "/m/other/cjs/being-loaded.js",
+    ]);
+  });
+
+  it("frees the sources node read of React's development builds when Ink loaded, and Ink still draws", () => {
+    // an ES module child, as the TUI: importing Ink makes node read react's, react-reconciler's and
+    // scheduler's development builds to learn their exports
+    const script = `
+      process.env.NODE_ENV = "production";
+      const { createRequire } = await import("node:module");
+      const { dropUnloadedDevelopmentBuilds } = await import(${JSON.stringify(new URL("../../tui/heap.ts", import.meta.url).href)});
+      const { renderToString, Text } = await import("ink");
+      const React = await import("react");
+      const cache = createRequire(import.meta.url).cache;
+      const development = () => Object.keys(cache).filter((p) => p.endsWith(".development.js"));
+      const before = development();
+      const dropped = dropUnloadedDevelopmentBuilds(cache);
+      const drawn = renderToString(React.createElement(Text, { bold: true }, "63,764.50"));
+      console.log(JSON.stringify({ before, dropped, after: development(), drawn }));`;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: new URL("../..", import.meta.url),
+      encoding: "utf8",
+    });
+    const result = JSON.parse(out.trim().split("\n").at(-1) ?? "") as {
+      before: string[];
+      dropped: string[];
+      after: string[];
+      drawn: string;
+    };
+    expect(result.before.some((p) => p.endsWith("react-reconciler.development.js"))).toBe(true);
+    expect(result.dropped.sort()).toEqual(result.before.sort());
+    expect(result.after).toEqual([]);
+    expect(result.drawn).toContain("63,764.50");
   });
 });

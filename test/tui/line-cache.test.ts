@@ -26,7 +26,11 @@ function measure(): Promise<LineCacheReport> {
     const child = spawn(
       process.execPath,
       ["--expose-gc", "--import", "tsx", join("test", "tui", "line-cache-heap.tsx")],
-      { cwd: root, env: { ...process.env, NODE_ENV: "production", FORCE_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+      {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: "production", FORCE_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
     );
     let out = "";
     let err = "";
