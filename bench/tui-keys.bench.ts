@@ -12,6 +12,7 @@ import { EventEmitter } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TerminalStdin } from "../test/tui/null-terminal.js";
 import { type BenchOutcome, median } from "./index.js";
 
 const COLUMNS = 120;
@@ -34,27 +35,6 @@ class TimedStdout extends EventEmitter {
   };
 }
 
-class KeyStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  press(key: string): void {
-    this.data = key;
-    this.emit("readable");
-    this.emit("data", key);
-  }
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-  read = (): string | null => {
-    const { data } = this;
-    this.data = null;
-    return data;
-  };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function run(): Promise<BenchOutcome[]> {
@@ -74,7 +54,7 @@ export async function run(): Promise<BenchOutcome[]> {
   const frozen = Date.UTC(2025, 0, 15, 12, 0, 0);
   const now = () => frozen;
   const stdout = new TimedStdout();
-  const stdin = new KeyStdin();
+  const stdin = new TerminalStdin();
   const instance = render(
     createElement(
       ThemeContext.Provider,

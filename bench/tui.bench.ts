@@ -8,6 +8,7 @@
  */
 import { EventEmitter } from "node:events";
 import { OrderBook } from "../lib/orderbook.js";
+import { TerminalStdin } from "../test/tui/null-terminal.js";
 import { type BookView, buildBookView, EMPTY_BOOK_VIEW } from "../tui/book-view.js";
 import { type BenchResult, median } from "./index.js";
 
@@ -26,17 +27,6 @@ class NullStdout extends EventEmitter {
     if (!this.coloured && chunk.includes("\u001b[3")) this.coloured = true;
     return true;
   };
-}
-
-class NullStdin extends EventEmitter {
-  isTTY = true;
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-  read = (): null => null;
 }
 
 function seededBook(): OrderBook {
@@ -95,7 +85,7 @@ function measure(
   // debug mode writes every commit synchronously: the timing covers React, Yoga layout and output
   const instance = render(panel(view), {
     stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: new NullStdin() as unknown as NodeJS.ReadStream,
+    stdin: new TerminalStdin() as unknown as NodeJS.ReadStream,
     debug: true,
     patchConsole: false,
     exitOnCtrlC: false,

@@ -1,6 +1,5 @@
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runJsonChild } from "./json-child.js";
 
 /**
  * Issue 21: the TUI under 100 MB of resident memory. Ink's line cache (patches/ink+6.8.0.patch)
@@ -11,8 +10,6 @@ import { describe, expect, it } from "vitest";
  * (test/tui/line-cache-heap.tsx) renders 1,600 new coloured lines through the real Ink renderer and
  * reports the heap they keep.
  */
-const root = join(import.meta.dirname, "..", "..");
-
 interface LineCacheReport {
   lines: number;
   chars: number;
@@ -21,33 +18,7 @@ interface LineCacheReport {
   bytesWritten: number;
 }
 
-function measure(): Promise<LineCacheReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--expose-gc", "--import", "tsx", join("test", "tui", "line-cache-heap.tsx")],
-      {
-        cwd: root,
-        env: { ...process.env, NODE_ENV: "production", FORCE_COLOR: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      err += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const line = out.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !line.startsWith("{")) reject(new Error(`line-cache-heap exited ${code}: ${err || out}`));
-      else resolve(JSON.parse(line) as LineCacheReport);
-    });
-  });
-}
+const measure = () => runJsonChild<LineCacheReport>("line-cache-heap.tsx", [], { FORCE_COLOR: "1" });
 
 describe("Ink's line cache (issue 21)", () => {
   it("keeps a styled character in about 100 bytes, not a hidden class each", { timeout: 120_000 }, async () => {

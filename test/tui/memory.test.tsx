@@ -1,6 +1,5 @@
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runJsonChild } from "./json-child.js";
 
 /**
  * Issue 24: the TUI stays open all week, so drawing the book must not keep memory per frame.
@@ -9,8 +8,6 @@ import { describe, expect, it } from "vitest";
  * the run. Without the Ink patch (patches/ink+6.8.0.patch) the trend is over 1 MB for these frames
  * (docs/tui-memory.md); with it the heap stays flat.
  */
-const root = join(import.meta.dirname, "..", "..");
-
 interface FramesReport {
   frames: number;
   startHeap: number;
@@ -21,29 +18,8 @@ interface FramesReport {
   samples: [number, number][];
 }
 
-function renderFrames(frames: number, warmup: number): Promise<FramesReport> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--expose-gc", "--import", "tsx", join("test", "tui", "memory-frames.tsx"), String(frames), String(warmup)],
-      { cwd: root, env: { ...process.env, NODE_ENV: "production" }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk;
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      err += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const line = out.trim().split("\n").at(-1) ?? "";
-      if (code !== 0 || !line.startsWith("{")) reject(new Error(`memory-frames exited ${code}: ${err || out}`));
-      else resolve(JSON.parse(line) as FramesReport);
-    });
-  });
-}
+const renderFrames = (frames: number, warmup: number) =>
+  runJsonChild<FramesReport>("memory-frames.tsx", [String(frames), String(warmup)]);
 
 describe("TUI memory (issue 24)", () => {
   it("draws 2,000 distinct book frames through Ink without the heap growing", { timeout: 240_000 }, async () => {

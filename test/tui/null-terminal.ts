@@ -1,7 +1,7 @@
 /**
- * A terminal that swallows what Ink writes, and the heap a process keeps after forced collections:
- * shared by the children that measure Ink's memory (test/tui/memory-frames.tsx,
- * test/tui/line-cache-heap.tsx). Those run under `node --expose-gc`.
+ * A terminal for Ink without a terminal: output swallowed (or counted), keys pressed by the test.
+ * With the heap a process keeps after forced collections, for the children that measure Ink's
+ * memory (test/tui/memory-frames.tsx, test/tui/line-cache-heap.tsx, under `node --expose-gc`).
  */
 import { EventEmitter } from "node:events";
 import { getHeapSpaceStatistics } from "node:v8";
@@ -21,15 +21,31 @@ export class NullStdout extends EventEmitter {
   };
 }
 
-export class NullStdin extends EventEmitter {
+/**
+ * A terminal's input as Ink reads it: nothing until `press` sends a key (or a paste) the way a
+ * terminal would. Also the stdin of test/tui/render.tsx and the TUI benches.
+ */
+export class TerminalStdin extends EventEmitter {
   isTTY = true;
+  private pending: string | null = null;
+  press = (data: string): void => {
+    this.pending = data;
+    this.emit("readable");
+    this.emit("data", data);
+  };
+  /** ink-testing-library's name for `press` */
+  write = this.press;
   setEncoding(): void {}
   setRawMode(): void {}
   resume(): void {}
   pause(): void {}
   ref(): void {}
   unref(): void {}
-  read = (): null => null;
+  read = (): string | null => {
+    const { pending } = this;
+    this.pending = null;
+    return pending;
+  };
 }
 
 /** Ink's options for rendering into the null terminal. */
@@ -39,7 +55,7 @@ export function nullTerminal(columns: number, rows: number) {
     stdout,
     options: {
       stdout: stdout as unknown as NodeJS.WriteStream,
-      stdin: new NullStdin() as unknown as NodeJS.ReadStream,
+      stdin: new TerminalStdin() as unknown as NodeJS.ReadStream,
       debug: true,
       patchConsole: false,
       exitOnCtrlC: false,

@@ -4,6 +4,7 @@ import type { ReactElement } from "react";
 import { App } from "../../tui/app.js";
 import type { TuiServices } from "../../tui/services.js";
 import { createTheme, ThemeContext } from "../../tui/theme.js";
+import { TerminalStdin } from "./null-terminal.js";
 
 /**
  * The shared render helper of the TUI tests (STYLE.md "An Ink application"): a fake terminal of a
@@ -26,27 +27,6 @@ class FakeStdout extends EventEmitter {
   };
 }
 
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  data: string | null = null;
-  write = (data: string): void => {
-    this.data = data;
-    this.emit("readable");
-    this.emit("data", data);
-  };
-  setEncoding(): void {}
-  setRawMode(): void {}
-  resume(): void {}
-  pause(): void {}
-  ref(): void {}
-  unref(): void {}
-  read = (): string | null => {
-    const { data } = this;
-    this.data = null;
-    return data;
-  };
-}
-
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]`, "g");
 export const stripAnsi = (text: string): string => text.replace(ANSI, "");
@@ -65,7 +45,7 @@ export const KEYS = {
 export interface RenderResult {
   instance: Instance;
   stdout: FakeStdout;
-  stdin: FakeStdin;
+  stdin: TerminalStdin;
   /** the latest frame as plain text */
   lastFrame(): string;
   /** the latest frame with its colour codes */
@@ -84,7 +64,7 @@ export function render(
 ): RenderResult {
   const stdout = new FakeStdout(options.columns ?? 80, options.rows ?? 24);
   const stderr = new FakeStdout(options.columns ?? 80, options.rows ?? 24);
-  const stdin = new FakeStdin();
+  const stdin = new TerminalStdin();
   const instance = inkRender(
     <ThemeContext.Provider value={createTheme(options.noColor ?? true)}>{tree}</ThemeContext.Provider>,
     {
