@@ -1,25 +1,15 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { capture, hasTmux, root, sleep, tmuxScratch } from "./tmux.js";
 
 /**
  * The built CLI in tmux under a locale that is not UTF-8 (docs/tui.md "Every size"): the screen
  * holds only ASCII, laid out as in UTF-8.
  */
-const root = join(import.meta.dirname, "..", "..");
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const sessions: string[] = [];
-const dirs: string[] = [];
-
-afterEach(() => {
-  for (const s of sessions.splice(0)) spawnSync("tmux", ["kill-session", "-t", s]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const capture = (session: string) => execFileSync("tmux", ["capture-pane", "-p", "-t", session], { encoding: "utf8" });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const { sessions, dirs } = tmuxScratch();
 
 describe.skipIf(!hasTmux)("spotdesk tui in tmux with LANG=C (issue 21)", () => {
   it("draws the live book, the header and the selection in ASCII only", async () => {

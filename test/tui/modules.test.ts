@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { hasTmux, root, sleep, tmuxScratch } from "./tmux.js";
 
 /**
  * What the built TUI (`node bin/spotdesk tui`, in tmux) loads on paper (docs/tui-memory.md
@@ -10,17 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
  * zod. Node's own ESM debug log (NODE_DEBUG=esm) names every module it loads; the run with a store
  * file shows that the log does name `conf` when it is loaded.
  */
-const root = join(import.meta.dirname, "..", "..");
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const sessions: string[] = [];
-const dirs: string[] = [];
+const { sessions, dirs } = tmuxScratch();
 
-afterEach(() => {
-  for (const s of sessions.splice(0)) spawnSync("tmux", ["kill-session", "-t", s]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LIVE_WITHIN_MS = 20_000;
 
 /** Packages of node_modules the TUI loaded, from node's ESM debug log. */

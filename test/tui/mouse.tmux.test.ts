@@ -1,25 +1,16 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { capture, hasTmux, root, sleep, tmuxScratch } from "./tmux.js";
 
 /**
  * The built CLI in tmux (docs/tui.md "Mouse"): the terminal's SGR mouse reports, as a terminal
  * writes them on a click and a wheel turn, reach the book and never the keys.
  */
-const root = join(import.meta.dirname, "..", "..");
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const sessions: string[] = [];
-const dirs: string[] = [];
+const { sessions, dirs } = tmuxScratch();
 
-afterEach(() => {
-  for (const s of sessions.splice(0)) spawnSync("tmux", ["kill-session", "-t", s]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const capture = (session: string) => execFileSync("tmux", ["capture-pane", "-p", "-t", session], { encoding: "utf8" });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function waitFor(session: string, ok: (s: string) => boolean): Promise<string> {
   let screen = "";
   for (let i = 0; i < 300; i++) {

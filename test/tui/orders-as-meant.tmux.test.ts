@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPaperExchange } from "../../exchanges/paper/index.js";
+import { capture, hasTmux, root, sleep, tmuxScratch } from "./tmux.js";
 
 /**
  * Issue 20's TUI regression as the issue tells it, on the built CLI (`node bin/spotdesk tui`) in a
@@ -11,19 +12,9 @@ import { createPaperExchange } from "../../exchanges/paper/index.js";
  * ~90% under the bid without the explicit second confirmation (docs/tui.md "Order checks"); the
  * account's stored limit (`accounts set --far-price-percent`, docs/orders.md) reaches the TUI.
  */
-const root = join(import.meta.dirname, "..", "..");
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const sessions: string[] = [];
-const dirs: string[] = [];
+const { sessions, dirs } = tmuxScratch();
 
-afterEach(() => {
-  for (const s of sessions.splice(0)) spawnSync("tmux", ["kill-session", "-t", s]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const capture = (session: string) => execFileSync("tmux", ["capture-pane", "-p", "-t", session], { encoding: "utf8" });
 const keys = (session: string, ...k: string[]) => execFileSync("tmux", ["send-keys", "-t", session, ...k]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const flat = (s: string) => s.replace(/\s+/g, " ");
 
 async function waitForScreen(session: string, predicate: (screen: string) => boolean, what: string): Promise<string> {

@@ -1,25 +1,16 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { capture, hasTmux, root, sleep, tmuxScratch } from "./tmux.js";
 
 /**
  * The built CLI (`node bin/spotdesk tui`, what `npm start` runs; the global setup builds it) in a
  * real pseudo-terminal: tmux, 100x30.
  */
-const root = join(import.meta.dirname, "..", "..");
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const sessions: string[] = [];
-const dirs: string[] = [];
+const { sessions, dirs } = tmuxScratch();
 
-afterEach(() => {
-  for (const s of sessions.splice(0)) spawnSync("tmux", ["kill-session", "-t", s]);
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const capture = (session: string) => execFileSync("tmux", ["capture-pane", "-p", "-t", session], { encoding: "utf8" });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LIVE_WITHIN_MS = 15_000;
 
 describe.skipIf(!hasTmux)("spotdesk tui in tmux (issue 5 smoke test)", () => {
