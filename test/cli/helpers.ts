@@ -39,11 +39,12 @@ export function buildCli(): string {
   return built;
 }
 
-/** A throw-away HOME, config and data directory; nothing from the caller's SPOTDESK_* or proxy variables leaks in. */
-export function sandbox(): Sandbox {
-  const bin = buildCli();
-  const home = mkdtempSync(join(tmpdir(), "spotdesk-cli-home-"));
-  const env: Record<string, string> = {
+/**
+ * The environment of a CLI run in `home`: its config and data directories below it, and nothing
+ * from the caller's SPOTDESK_* or proxy variables.
+ */
+export function isolatedEnv(home: string): Record<string, string> {
+  return {
     PATH: process.env.PATH ?? "",
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
@@ -52,6 +53,13 @@ export function sandbox(): Sandbox {
     SPOTDESK_DATA_DIR: join(home, "data"),
     NO_COLOR: "1",
   };
+}
+
+/** A throw-away HOME, config and data directory; nothing from the caller's SPOTDESK_* or proxy variables leaks in. */
+export function sandbox(): Sandbox {
+  const bin = buildCli();
+  const home = mkdtempSync(join(tmpdir(), "spotdesk-cli-home-"));
+  const env = isolatedEnv(home);
   const run: Sandbox["run"] = (args, options = {}) =>
     new Promise((resolvePromise) => {
       const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...options.env }, cwd: home });

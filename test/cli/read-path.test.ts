@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCli, type CliResult, ROOT } from "./helpers.js";
+import { buildCli, type CliResult, isolatedEnv, ROOT } from "./helpers.js";
 
 const T0 = 1_800_000_000_000;
 const READ_CJS = join(ROOT, "dist", "read.cjs");
@@ -36,17 +36,7 @@ let homes = 0;
 /** A fresh HOME with its config and data directories, the paper clock pinned. */
 function freshEnv(extra: Record<string, string> = {}): Record<string, string> {
   const home = mkdtempSync(join(work, `home-${++homes}-`));
-  return {
-    PATH: process.env.PATH ?? "",
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local/share"),
-    SPOTDESK_CONFIG_DIR: join(home, "config"),
-    SPOTDESK_DATA_DIR: join(home, "data"),
-    SPOTDESK_PAPER_NOW: String(T0),
-    NO_COLOR: "1",
-    ...extra,
-  };
+  return { ...isolatedEnv(home), SPOTDESK_PAPER_NOW: String(T0), ...extra };
 }
 
 function run(entry: string, args: string[], env: Record<string, string>): Promise<CliResult> {
