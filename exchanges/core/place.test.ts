@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ExchangeError } from "../../lib/errors.js";
 import type { Order } from "../../lib/types.js";
+import { anyRejection as rejection } from "../../test/rejection.js";
 import { placeOnce } from "./place.js";
 import { mayHaveReachedExchange, RestClient } from "./rest.js";
 import { type MockServer, startMockServer } from "./testing/http-mock.js";
@@ -45,15 +46,6 @@ function venue(creates: (Order | Error)[], lookups: (Order | undefined | Error)[
       return next;
     },
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("placeOnce: no order is sent twice after a time-out (docs/exchange-rules.md#contract)", () => {

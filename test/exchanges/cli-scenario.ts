@@ -1,17 +1,8 @@
 import { expect } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
 import { runCli } from "./run-cli.js";
 
-/** Awaits a promise that must reject with an ExchangeError and returns that error. */
-export async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
+// the venue tests take it from here, beside runCliScenario
+export { rejection } from "../rejection.js";
 
 type Step = "batch" | "cancel-batch" | "cancel-all";
 type BatchItem = { side: "Buy" | "Sell"; amount: string; price: string };

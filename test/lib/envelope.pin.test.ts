@@ -1,18 +1,10 @@
 /** Pins of lib/envelope.ts beyond test/lib/envelope.test.ts (docs/dashboard-rules.md#validation, docs/decisions.md#d3; docs/mutation.md). */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decryptText, deriveAesKey, encryptText, openCredentials, validateEncryptionKey } from "../../lib/envelope.js";
+import { anyRejection as rejection } from "../rejection.js";
 
 const KEY = "0123456789abcdef";
 const HEX64 = "0123456789abcdef".repeat(4);
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** An envelope {data, pair, active} around any text. */
 async function around(text: string) {

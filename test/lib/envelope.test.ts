@@ -11,6 +11,7 @@ import {
   sealCredentials,
   validateEncryptionKey,
 } from "../../lib/envelope.js";
+import { anyRejection as rejection } from "../rejection.js";
 import { ENVELOPE_VECTORS } from "./envelope-vectors.js";
 
 /** An independent implementation with node:crypto, to check the WebCrypto one against. */
@@ -19,15 +20,6 @@ function nodeSeal(key: string, ivHex: string, plain: string): string {
   const cipher = createCipheriv("aes-256-gcm", aesKey, Buffer.from(ivHex, "hex"));
   const sealed = Buffer.concat([cipher.update(plain, "utf8"), cipher.final(), cipher.getAuthTag()]);
   return ivHex + sealed.toString("hex");
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("fixed envelope vectors (docs/dashboard-rules.md#entities 'data (12-byte random IV in hex, then the ciphertext in hex)', docs/decisions.md#d3)", () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { validateOrder } from "../../exchanges/paper/adapter.js";
 import { paperStateFile } from "../../exchanges/paper/store.js";
 import { ExchangeError } from "../../lib/errors.js";
+import { rejection } from "../rejection.js";
 import { paperOn, TestClock, tempDataDir } from "./helpers.js";
 
 /**
@@ -11,16 +12,6 @@ import { paperOn, TestClock, tempDataDir } from "./helpers.js";
  * touched, and the text of each refusal; batches all or nothing; paper's pairs. Real files in a
  * temp directory.
  */
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 function refusal(run: () => unknown): ExchangeError {
   try {

@@ -12,7 +12,8 @@ import {
 } from "../../exchanges/paper/index.js";
 import type { PaperState } from "../../exchanges/paper/state.js";
 import { Decimal } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
+import type { ExchangeError } from "../../lib/errors.js";
+import { rejection } from "../rejection.js";
 import { askLotsAtOrBelow, firstBucketAfter, market, paperOn, SEED, TestClock, tempDataDir } from "./helpers.js";
 
 /**
@@ -74,16 +75,6 @@ function inMemory(paper: PaperExchange): Promise<PaperState> {
 /** The account read afresh from its files, without the lock or any cache. */
 function fromDisk(paper: PaperExchange): PaperState {
   return paper.store.read()!;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
 }
 
 /** The pid of a process that has exited. */

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { createPaperExchange, type PaperExchange } from "../../exchanges/paper/index.js";
 import type { PaperState } from "../../exchanges/paper/state.js";
 import { MAX_GROUP_CALLS } from "../../exchanges/paper/store.js";
-import { ExchangeError } from "../../lib/errors.js";
+import type { ExchangeError } from "../../lib/errors.js";
 import type { Order } from "../../lib/types.js";
+import { rejection } from "../rejection.js";
 import { tempDataDir } from "./helpers.js";
 
 /**
@@ -29,16 +30,6 @@ const lockOwner = (paper: PaperExchange): Promise<string> =>
 
 const inMemory = (paper: PaperExchange): Promise<PaperState> =>
   paper.store.transact((existing) => ({ result: structuredClone(existing!), state: existing! }));
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 interface Child {
   placed: Map<string, string>;

@@ -4,7 +4,7 @@ import { HISTORY_LIMIT, PaperEngine } from "../../exchanges/paper/engine.js";
 import { paperStateFile } from "../../exchanges/paper/index.js";
 import { newPaperState, type PaperOrderRecord, StateChanges } from "../../exchanges/paper/state.js";
 import { Decimal } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
+import { rejection } from "../rejection.js";
 import {
   askLotsAtOrBelow,
   bidLotsAtOrAbove,
@@ -17,16 +17,6 @@ import {
 } from "./helpers.js";
 
 const BTC = "BTC/USDT";
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("paper orders and balances", () => {
   it("lists its pairs sorted, each with the tick and lot of its decimals (docs/exchange-rules.md#pairs)", async () => {

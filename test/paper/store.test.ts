@@ -4,18 +4,8 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultDataDir, paperStateFile } from "../../exchanges/paper/index.js";
-import { ExchangeError } from "../../lib/errors.js";
+import { rejection } from "../rejection.js";
 import { paperOn, TestClock, tempDataDir } from "./helpers.js";
-
-async function rejection(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ExchangeError);
-    return error as ExchangeError;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** The pid of a process that has exited (so no live process has it, barring reuse). */
 function deadPid(): number {
