@@ -4,14 +4,14 @@
  * it runs, so `spotdesk --version` and `balances --json` on paper start close to bare node.
  */
 import pkg from "../package.json" with { type: "json" };
-import { quickVersion } from "./quick.js";
+import { quickVersion, versionLine } from "./quick.js";
 
 // `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool
 // (bin/spotdesk answers it before this file is loaded; this is for `node dist/cli.js`).
 const argv = process.argv.slice(2);
 const version = quickVersion(argv);
 if (version) {
-  process.stdout.write(version.json ? `${JSON.stringify({ version: pkg.version })}\n` : `${pkg.version}\n`);
+  process.stdout.write(versionLine(version, pkg.version));
   process.exit(0);
 }
 

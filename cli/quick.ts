@@ -34,6 +34,11 @@ export function quickVersion(argv: readonly string[]): QuickVersion | undefined 
   return { command: "version", json: true };
 }
 
+/** The line `--version` prints: the version, or `{"version": …}` with --json. */
+export function versionLine(asked: QuickVersion, version: string): string {
+  return asked.json ? `${JSON.stringify({ version })}\n` : `${version}\n`;
+}
+
 /**
  * `balances [--nonzero]`, `orders PAIR` or `order PAIR ID` on paper, with --json, -a/--account NAME and
  * -e/--exchange paper anywhere (commander reads global options after the command too). A value

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { requireCached } from "./code-cache.js";
-import { quickRead, quickVersion } from "./quick.js";
+import { quickRead, quickVersion, versionLine } from "./quick.js";
 
 /** For test/cli/code-cache.test.ts, which loads files through the built loader. */
 export { requireCached };
@@ -20,7 +20,7 @@ const READ_KEY = "@@READ-CACHE-KEY";
 export function start(argv: readonly string[], dist: string): boolean {
   const version = quickVersion(argv);
   if (version) {
-    process.stdout.write(version.json ? `${JSON.stringify({ version: pkg.version })}\n` : `${pkg.version}\n`);
+    process.stdout.write(versionLine(version, pkg.version));
     process.exit(0);
   }
   const read = quickRead(argv);
