@@ -5,7 +5,7 @@
  * prompt. Only the exchange, the account name and a masked key are kept in clear, for `list`.
  */
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import Conf from "conf";
 import {
   decryptText,
@@ -20,7 +20,7 @@ import { ExchangeError } from "../lib/errors.js";
 import { EXCHANGE_IDS, type ExchangeId } from "../lib/types.js";
 import { CONFIG_DIR, dirError, isFsError } from "./dirs.js";
 import { canPrompt, promptHidden } from "./prompt.js";
-import { storeDir } from "./store-dir.js";
+import { storeDir, storeFile } from "./store-dir.js";
 
 export { storeDir };
 
@@ -224,7 +224,7 @@ export async function openStore(): Promise<CredentialStore> {
   } catch (error) {
     if (isFsError(error)) throw dirError(cwd, error, CONFIG_DIR);
     // conf throws on unparsable JSON without touching the file; say which file and stop there.
-    const path = join(cwd, "accounts.json");
+    const path = storeFile();
     throw fail(
       `The credential store ${path} is corrupt (${(error as Error).message}). Fix or move the file away; it was not changed.`,
     );
