@@ -32,6 +32,9 @@ function checkTimestamp(app: App, ctx: RequestContext): number {
   return ts;
 }
 
+/** A key whose attestation verified, not yet stored. */
+type VerifiedKey = Awaited<ReturnType<typeof verifyEnrollment>>;
+
 /**
  * Optional key creation beside a code sign-in (docs/dashboard-rules.md#screens "optional checkbox to create a
  * public key"), step one: the key is verified, and refused when registered already, before the sign-in
@@ -42,7 +45,7 @@ async function checkEnrollment(
   ctx: RequestContext,
   email: string,
   code: string,
-): Promise<Awaited<ReturnType<typeof verifyEnrollment>> | undefined> {
+): Promise<VerifiedKey | undefined> {
   const attestation = ctx.header(HEADER.publicKey);
   const credentialsId = ctx.header(HEADER.credentialsId);
   if (attestation === undefined && credentialsId === undefined) return undefined;
@@ -64,7 +67,7 @@ async function checkEnrollment(
 async function saveEnrollment(
   app: App,
   user: UserRecord,
-  verified: Awaited<ReturnType<typeof verifyEnrollment>> | undefined,
+  verified: VerifiedKey | undefined,
 ): Promise<string | undefined> {
   if (!verified) return undefined;
   await app.storage.addCredential({
