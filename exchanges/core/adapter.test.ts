@@ -9,6 +9,7 @@ import { z } from "zod";
 import { ExchangeError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/log.js";
 import type { Balances, Credentials, Order, RealExchangeId } from "../../lib/types.js";
+import { rejection as failure } from "../../test/rejection.js";
 import type { PairSpec } from "../types.js";
 import {
   collectBalances,
@@ -25,16 +26,6 @@ import { id } from "./answer.js";
 import { DryRun } from "./rest.js";
 import { type MockServer, startMockServer } from "./testing/http-mock.js";
 import { tunnellingProxy } from "./testing/proxy.js";
-
-async function failure(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ExchangeError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 /** An adapter whose hooks record what reached them and send one request each through the base. */
 class Probe extends RestAdapter {

@@ -8,21 +8,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ExchangeError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/log.js";
+import { rejection as failure } from "../../test/rejection.js";
 import { buildQuery, DryRun, encodeQueryValue, RestClient, retryAfterMs } from "./rest.js";
 import { type MockServer, startMockServer } from "./testing/http-mock.js";
 import { tunnellingProxy } from "./testing/proxy.js";
-
-async function failure(promise: Promise<unknown>): Promise<ExchangeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ExchangeError) return error;
-    throw error;
-  }
-  throw new Error("expected a failure");
-}
 
 const get = (path: string, query = "") => ({ method: "GET" as const, path, query, body: "", headers: {} });
 
