@@ -2,6 +2,11 @@ import { isExchangeError } from "../../lib/errors.js";
 import type { Order } from "../../lib/types.js";
 import { mayHaveReachedExchange } from "./rest.js";
 
+/** A create that failed so may still have been placed: a time-out, or an answer that could not be read. */
+export function mayHaveBeenPlaced(error: unknown): boolean {
+  return mayHaveReachedExchange(error) || (isExchangeError(error) && error.unclear === true);
+}
+
 /**
  * "A create is never sent twice blindly" (docs/exchange-rules.md#contract): when a create fails in a way that may have
  * reached the exchange (a time-out), the order is looked up by its client order id first; only
@@ -12,11 +17,6 @@ import { mayHaveReachedExchange } from "./rest.js";
  * `unclear`) is looked up the same way: the order the exchange placed is returned as placed, and
  * when it does not know the order the error stands, with nothing sent again.
  */
-/** A create that failed so may still have been placed: a time-out, or an answer that could not be read. */
-export function mayHaveBeenPlaced(error: unknown): boolean {
-  return mayHaveReachedExchange(error) || (isExchangeError(error) && error.unclear === true);
-}
-
 export async function placeOnce(
   place: () => Promise<Order>,
   lookupByClientOrderId: () => Promise<Order | undefined>,
@@ -33,6 +33,7 @@ export async function placeOnce(
       throw error;
     }
     if (found) return found;
+    // an unclear answer that the exchange does not know: the error stands, nothing is sent again
     if (!mayHaveReachedExchange(error)) throw error;
     return place();
   }
