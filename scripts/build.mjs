@@ -106,6 +106,9 @@ function asciiOnly(code) {
   return kept ? code : escaped;
 }
 
+/** A file of rolldown's output as it is written: chunks in ASCII (asciiOnly), source maps as they are. */
+const contentsOf = (file) => (file.type === "chunk" ? asciiOnly(file.code) : file.source);
+
 function newestSource() {
   let newest = statSync(join(root, "package.json")).mtimeMs;
   const walk = (dir) => {
@@ -243,15 +246,13 @@ async function buildRead() {
   const read = output.find((file) => file.fileName === "read.cjs");
   const start = output.find((file) => file.fileName === "start.cjs");
   if (start.code.split(READ_KEY).length !== 2) throw new Error(`start.cjs: expected ${READ_KEY} once`);
-  const key = createHash("sha256").update(asciiOnly(read.code)).digest("hex").slice(0, READ_KEY.length);
+  // the key hashes read.cjs as it is written
+  const readContents = contentsOf(read);
+  const key = createHash("sha256").update(readContents).digest("hex").slice(0, READ_KEY.length);
   const files = output.map((file) => ({
     fileName: file.fileName,
     contents:
-      file === start
-        ? asciiOnly(start.code.replace(READ_KEY, key))
-        : file.type === "chunk"
-          ? asciiOnly(file.code)
-          : file.source,
+      file === start ? asciiOnly(start.code.replace(READ_KEY, key)) : file === read ? readContents : contentsOf(file),
   }));
   assertRequirable(files.filter((file) => file.fileName.endsWith(".cjs")));
   return { output: files, key };
@@ -262,7 +263,7 @@ function writeOutput(output) {
   const written = new Set();
   for (const file of output) {
     const path = join(outdir, file.fileName);
-    const contents = file.contents ?? (file.type === "chunk" ? asciiOnly(file.code) : file.source);
+    const contents = file.contents ?? contentsOf(file);
     mkdirSync(dirname(path), { recursive: true });
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, contents);
