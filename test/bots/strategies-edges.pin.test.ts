@@ -5,49 +5,11 @@
  * themselves are in test/bots/strategies.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { Decimal } from "../../lib/decimal.js";
-import { BOT_SCHEMAS } from "../../lib/schemas.js";
-import { floatingStrategy } from "../../server/bots/strategies/floating.js";
-import { gridStrategy } from "../../server/bots/strategies/grid.js";
-import { liquidityArrangerStrategy, normalQuantile, shape } from "../../server/bots/strategies/liquidity-arranger.js";
-import { spreadDecompressionStrategy } from "../../server/bots/strategies/spread-decompression.js";
-import type { Market, OwnOrder, PairDecimals, StepContext, Wanted } from "../../server/bots/strategies/types.js";
-
-const decimals = { price: 2, amount: 6 };
-const random = () => 0.5;
-
-function market(
-  bid: string,
-  ask: string,
-  extra: { bids?: [string, string][]; asks?: [string, string][] } = {},
-): Market {
-  const bestBid = new Decimal(bid);
-  const bestAsk = new Decimal(ask);
-  return {
-    bids: extra.bids ?? [[bid, "1"]],
-    asks: extra.asks ?? [[ask, "1"]],
-    bestBid,
-    bestAsk,
-    mid: bestBid.plus(bestAsk).dividedBy(2),
-  };
-}
-
-function ctx(m: Market, open: OwnOrder[] = [], now = 1_000_000, d: PairDecimals = decimals): StepContext {
-  return { now, market: m, decimals: d, open, random };
-}
-
-function resting(w: Wanted, placedAt = 0): OwnOrder {
-  return { ...w, id: `id-${w.slot}`, clientOrderId: `c-${w.slot}`, filled: "0", placedAt };
-}
+import { normalQuantile, shape } from "../../server/bots/strategies/liquidity-arranger.js";
+import type { Wanted } from "../../server/bots/strategies/types.js";
+import { ctx, decimals, floating, grid, la, market, random, resting, sd } from "./strategy-fixtures.js";
 
 describe("floating bot at its edges (docs/decisions.md#d21)", () => {
-  const floating = (main: Record<string, unknown> = {}, modules: Record<string, unknown> = {}) =>
-    floatingStrategy(
-      BOT_SCHEMAS["floating-bot"].parse({
-        main: { pair: "BTC/USDT", side: "Buy", quote: 100, percent: 1, marginOfError: 0.1, ...main },
-        modules,
-      }),
-    );
   const limited = (limit: number) => floating({}, { "spending-limits": { limit, period: 60 } });
 
   it("asks the runner for the filled amount of cancelled orders only with spending-limits", () => {
@@ -128,19 +90,6 @@ describe("floating bot at its edges (docs/decisions.md#d21)", () => {
 });
 
 describe("grid bot at its edges (docs/decisions.md#d22)", () => {
-  const grid = (extra: Record<string, unknown> = {}) =>
-    gridStrategy(
-      BOT_SCHEMAS["grid-bot"].parse({
-        pair: "BTC/USDT",
-        quote: 400,
-        percent: 2,
-        profit: 1,
-        RF: 0.5,
-        size: 4,
-        ...extra,
-      }),
-    );
-
   it("needs no fill look-up after a cancel, and starts unbuilt", () => {
     const s = grid();
     expect(s.tracksFills).toBe(false);
@@ -209,19 +158,6 @@ describe("grid bot at its edges (docs/decisions.md#d22)", () => {
 });
 
 describe("liquidity arranger at its edges (docs/decisions.md#d24)", () => {
-  const la = (extra: Record<string, unknown>) =>
-    liquidityArrangerStrategy(
-      BOT_SCHEMAS["liquidity-arranger-bot"].parse({
-        pair: "BTC/USDT",
-        ordersAmount: 5,
-        P0: 90,
-        P1: 98,
-        Q0: 10,
-        Q1: 50,
-        ...extra,
-      }),
-    );
-
   it("normalQuantile is the standard normal's inverse CDF to 1e-8, in the tails and the middle", () => {
     // reference values: Python's statistics.NormalDist().inv_cdf
     const reference: [number, number][] = [
@@ -301,17 +237,6 @@ describe("liquidity arranger at its edges (docs/decisions.md#d24)", () => {
 });
 
 describe("spread-decompression bot at its edges (docs/decisions.md#d23)", () => {
-  const sd = (extra: Record<string, unknown> = {}) =>
-    spreadDecompressionStrategy(
-      BOT_SCHEMAS["spread-decompression-bot"].parse({
-        pair: "BTC/USDT",
-        delay: 10,
-        refillPeriod: 60,
-        minQuote: 2,
-        ...extra,
-      }),
-    );
-
   it("asks the runner for the filled amount of cancelled orders, and starts with no check due and no fills", () => {
     const s = sd();
     expect(s.tracksFills).toBe(true);

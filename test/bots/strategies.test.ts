@@ -5,45 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { Decimal } from "../../lib/decimal.js";
 import { BOT_SCHEMAS, formatIssues, setupBotSchema } from "../../lib/schemas.js";
-import { floatingStrategy } from "../../server/bots/strategies/floating.js";
-import { gridStrategy } from "../../server/bots/strategies/grid.js";
-import { liquidityArrangerStrategy, shape } from "../../server/bots/strategies/liquidity-arranger.js";
-import { spreadDecompressionStrategy } from "../../server/bots/strategies/spread-decompression.js";
-import type { Market, OwnOrder, StepContext, Wanted } from "../../server/bots/strategies/types.js";
-
-const decimals = { price: 2, amount: 6 };
-
-function market(
-  bid: string,
-  ask: string,
-  extra: { bids?: [string, string][]; asks?: [string, string][] } = {},
-): Market {
-  const bestBid = new Decimal(bid);
-  const bestAsk = new Decimal(ask);
-  return {
-    bids: extra.bids ?? [[bid, "1"]],
-    asks: extra.asks ?? [[ask, "1"]],
-    bestBid,
-    bestAsk,
-    mid: bestBid.plus(bestAsk).dividedBy(2),
-  };
-}
-
-function ctx(m: Market, open: OwnOrder[] = [], now = 1_000_000, random = () => 0.5): StepContext {
-  return { now, market: m, decimals, open, random };
-}
-
-function resting(w: Wanted, placedAt = 0, id = `id-${w.slot}`): OwnOrder {
-  return { ...w, id, clientOrderId: `c-${w.slot}`, filled: "0", placedAt };
-}
-
-const floating = (main: Record<string, unknown>, modules: Record<string, unknown> = {}) =>
-  floatingStrategy(
-    BOT_SCHEMAS["floating-bot"].parse({
-      main: { pair: "BTC/USDT", side: "Buy", quote: 100, percent: 1, marginOfError: 0.1, ...main },
-      modules,
-    }),
-  );
+import { shape } from "../../server/bots/strategies/liquidity-arranger.js";
+import { ctx, decimals, floating, grid, la, market, resting, sd } from "./strategy-fixtures.js";
 
 describe("floating bot (docs/decisions.md#d21)", () => {
   it("wants one Buy at mid x (1 - p/100), amount quote / target, truncated to the pair's decimals", () => {
@@ -152,19 +115,6 @@ describe("floating bot (docs/decisions.md#d21)", () => {
 });
 
 describe("grid bot (docs/decisions.md#d22)", () => {
-  const grid = (extra: Record<string, unknown> = {}) =>
-    gridStrategy(
-      BOT_SCHEMAS["grid-bot"].parse({
-        pair: "BTC/USDT",
-        quote: 400,
-        percent: 2,
-        profit: 1,
-        RF: 0.5,
-        size: 4,
-        ...extra,
-      }),
-    );
-
   it("builds size/2 Buys at P(1 - k s) and size/2 Sells at P(1 + k s), s = percent/100/(size/2), each of quote/size", () => {
     const s = grid();
     const { want, state } = s.step(s.init({ now: 0, random: Math.random }), ctx(market("99.99", "100.01")));
@@ -240,17 +190,6 @@ describe("grid bot (docs/decisions.md#d22)", () => {
 });
 
 describe("spread-decompression bot (docs/decisions.md#d23)", () => {
-  const sd = (extra: Record<string, unknown> = {}) =>
-    spreadDecompressionStrategy(
-      BOT_SCHEMAS["spread-decompression-bot"].parse({
-        pair: "BTC/USDT",
-        delay: 10,
-        refillPeriod: 60,
-        minQuote: 2,
-        ...extra,
-      }),
-    );
-
   it("when the spread exceeds acceptableSpread (1 by default), a Buy one step above the bid and a Sell one step below the ask", () => {
     const s = sd();
     const out = s.step(s.init({ now: 0, random: Math.random }), ctx(market("98", "102")));
@@ -343,19 +282,6 @@ describe("spread-decompression bot (docs/decisions.md#d23)", () => {
 });
 
 describe("liquidity arranger (docs/decisions.md#d24)", () => {
-  const la = (extra: Record<string, unknown>) =>
-    liquidityArrangerStrategy(
-      BOT_SCHEMAS["liquidity-arranger-bot"].parse({
-        pair: "BTC/USDT",
-        ordersAmount: 5,
-        P0: 90,
-        P1: 98,
-        Q0: 10,
-        Q1: 50,
-        ...extra,
-      }),
-    );
-
   it("order i at t = i/(n-1): price P0 + (P1 - P0) f(t), quote Q0 + (Q1 - Q0) g(t), linear", () => {
     const { want } = la({ side: "Buy" }).step({}, ctx(market("99.99", "100.01")));
     expect(want.map((w) => [w.side, w.price, w.amount])).toEqual([
