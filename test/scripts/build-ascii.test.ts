@@ -3,19 +3,14 @@
  * source in memory for the life of the process, at two bytes a character as soon as one character
  * is outside Latin-1. The escapes must still mean the same characters on the screen.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { capture, hasTmux, root, sleep, tmuxScratch } from "../tui/tmux.js";
 
-const root = join(import.meta.dirname, "..", "..");
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const { sessions, dirs } = tmuxScratch();
 
 describe("the built CLI's chunks (the global setup builds them)", () => {
   it("hold no character outside printable ASCII, tabs and line ends", () => {
@@ -35,10 +30,8 @@ describe("the built CLI's chunks (the global setup builds them)", () => {
   it.skipIf(!hasTmux)("draw the TUI's non-ASCII text as the source has it", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "spotdesk-build-ascii-"));
     const session = `spotdesk-build-ascii-${process.pid}`;
-    cleanups.push(() => {
-      spawnSync("tmux", ["kill-session", "-t", session]);
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    dirs.push(dataDir);
+    sessions.push(session);
     execFileSync("tmux", [
       "new-session",
       "-d",
@@ -53,7 +46,7 @@ describe("the built CLI's chunks (the global setup builds them)", () => {
     let screen = "";
     for (let i = 0; i < 150 && !/Order book BTC\/USDT\s+live/.test(screen); i++) {
       await sleep(100);
-      screen = execFileSync("tmux", ["capture-pane", "-p", "-t", session], { encoding: "utf8" });
+      screen = capture(session);
     }
     expect(screen).toContain("spotdesk · Paper (simulated) · default · BTC/USDT");
     expect(screen).not.toMatch(/\\u[0-9a-f]{4}/);
