@@ -65,7 +65,7 @@ export async function run(): Promise<BenchOutcome[]> {
     [{ method: "GET", path: "/health", auth: "public", handler: async () => ({ status: "ok" }) }],
     {
       authenticate: async () => {},
-      limitPublic: () => {},
+      limitPublic: async () => {},
       logger: createJsonLogger({ level: "info", write: () => {} }),
       corsOrigins: new Set(),
       draining: () => false,

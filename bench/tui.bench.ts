@@ -158,5 +158,5 @@ export async function run(): Promise<BenchResult[]> {
 
 // `tsx bench/tui.bench.ts` runs it alone
 if (import.meta.url === `file://${process.argv[1]}`) {
-  run().then((r) => console.log(JSON.stringify(r, null, 2)));
+  void run().then((r) => console.log(JSON.stringify(r, null, 2)));
 }

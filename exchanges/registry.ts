@@ -121,7 +121,7 @@ function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): Exch
     findOrderByClientOrderId: async (pair, clientOrderId) =>
       (await adapter()).findOrderByClientOrderId(pair, clientOrderId),
     close: async () => {
-      if (loaded) await (await loaded).close();
+      if (loaded !== undefined) await (await loaded).close();
     },
   };
 }

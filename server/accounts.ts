@@ -149,7 +149,7 @@ function sharedPaperRead<T>(path: AccountPath, what: string | undefined, read: (
   if (needsApiKey(path[1]) || what === undefined) return read();
   const key = `${pathKey(path)}:${what}`;
   const inFlight = paperReads.get(key) as Promise<T> | undefined;
-  if (inFlight) return inFlight;
+  if (inFlight !== undefined) return inFlight;
   const started = read().finally(() => paperReads.delete(key));
   paperReads.set(key, started);
   return started;

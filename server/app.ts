@@ -2,9 +2,11 @@
  * The services every route shares: configuration, storage, keys, limits, the mailer and the bot
  * hub of the live channel. Built once by startServer.
  */
+import { API_ERROR } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import type { SignInGuard } from "./auth/limits.js";
 import type { ResolvedConfig } from "./config.js";
+import { ApiError } from "./errors.js";
 import type { Mailer } from "./mail.js";
 import type { Storage } from "./storage/types.js";
 
@@ -59,10 +61,14 @@ export interface App {
  * A sliding-window call limiter (docs/decisions.md#d8), as the routes use it: the in-process RateLimiter
  * below, or the Redis one of server/cluster/limits.ts that every server process shares
  * (docs/scale-out.md).
+ *
+ * Its verdict is never a value to test (docs/server-limits.md "Limits that apply"): `admit` answers
+ * 604 itself by throwing, so a caller that forgets `await` leaves a floating promise, which the
+ * lint refuses (biome's noFloatingPromises), instead of a Promise read as `true`.
  */
 export interface CallLimiter {
-  /** Records a call; false when it is over the limit (and then records nothing). */
-  take(key: string, limit: number, windowMs: number, now: number): Promise<boolean>;
+  /** Records a call; over the limit it records nothing and throws 604 (API_ERROR.RATE_LIMIT). */
+  admit(key: string, limit: number, windowMs: number, now: number): Promise<void>;
   /** Calls recorded for `key` within the window, without recording one. */
   count(key: string, windowMs: number, now: number): Promise<number>;
   /** Records a call without a limit (failures are recorded after the fact). */
@@ -72,7 +78,9 @@ export interface CallLimiter {
 /** The in-process limiter behind the CallLimiter interface (one server process, the default). */
 export function memoryLimiter(limiter = new RateLimiter()): CallLimiter {
   return {
-    take: async (key, limit, windowMs, now) => limiter.take(key, limit, windowMs, now),
+    admit: async (key, limit, windowMs, now) => {
+      if (!limiter.take(key, limit, windowMs, now)) throw new ApiError(API_ERROR.RATE_LIMIT);
+    },
     count: async (key, windowMs, now) => limiter.count(key, windowMs, now),
     record: async (key, windowMs, now) => limiter.record(key, windowMs, now),
   };

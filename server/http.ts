@@ -90,8 +90,8 @@ export function routesFromTable(handlers: Record<RouteName, Handler>): Route[] {
 export interface RouterHooks {
   /** authenticates "user"/"admin" routes: sets ctx.user and ctx.token or throws */
   authenticate(ctx: RequestContext, route: Route): Promise<void>;
-  /** public routes: a per-address limit (604) */
-  limitPublic(ctx: RequestContext): Promise<void> | void;
+  /** public routes: a per-address limit (604, thrown) */
+  limitPublic(ctx: RequestContext): Promise<void>;
   logger: Logger;
   /** origins allowed to call with credentials (CORS) */
   corsOrigins: Set<string>;

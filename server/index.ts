@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { API_ERROR, type RouteName } from "../lib/api.js";
+import type { RouteName } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import { clientAddress } from "./address.js";
 import { type App, type BotEvents, memoryLimiter } from "./app.js";
@@ -22,7 +22,6 @@ import { BotLeases } from "./cluster/lease.js";
 import { redisLimiter } from "./cluster/limits.js";
 import { openRedis } from "./cluster/redis.js";
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
-import { ApiError } from "./errors.js";
 import { createRouter, type Handler, routesFromTable } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
@@ -180,9 +179,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const corsOrigins = new Set<string>();
   const handle = createRouter(routes, {
     authenticate: (ctx, route) => authenticate(app, ctx, route),
-    limitPublic(ctx) {
+    async limitPublic(ctx) {
       const { calls, windowMs } = app.config.rateLimit;
-      if (!app.limiter.take(`ip:${ctx.ip}`, calls, windowMs, app.now())) throw new ApiError(API_ERROR.RATE_LIMIT);
+      await app.limiter.admit(`ip:${ctx.ip}`, calls, windowMs, app.now());
     },
     logger,
     corsOrigins,

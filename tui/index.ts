@@ -161,8 +161,8 @@ function openEarly(services: TuiServices, exchange: ExchangeId, account: string,
     openFeed(ex, p, depth) {
       const early = feed;
       feed = undefined;
-      if (early && ex === exchange && p === pair) return early;
-      if (early)
+      if (early !== undefined && ex === exchange && p === pair) return early;
+      if (early !== undefined)
         void early.then(
           (f) => f.stop(),
           () => {},
@@ -172,8 +172,8 @@ function openEarly(services: TuiServices, exchange: ExchangeId, account: string,
     openExchange(ex, acc) {
       const early = adapter;
       adapter = undefined;
-      if (early && ex === exchange && acc === account) return early;
-      if (early)
+      if (early !== undefined && ex === exchange && acc === account) return early;
+      if (early !== undefined)
         void early.then(
           (a) => a.close(),
           () => {},

@@ -194,7 +194,7 @@ describe("the shared socket feed, through bybit", () => {
     expect(mock.server.connections).toBe(2); // stale is checked only while live
     mock.server.stalled = false;
     mock.truth.reset(ladder("bid", 4), ladder("ask", 4));
-    feed.refresh();
+    void feed.refresh();
     await waitFor(() => feed.state === "live", "live again");
     expectSameBook(feed.book, mock.truth);
     expect(states.slice(0, 3)).toEqual(["connecting", "live", "stale"]);

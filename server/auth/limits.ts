@@ -45,12 +45,12 @@ export class SignInGuard {
 
   /**
    * Records one failed token check of the address unless it is over its budget, in one limiter
-   * call, so parallel checks cannot all pass the count before any is recorded; true when over
-   * (the answer is then 604 and nothing is recorded).
+   * call, so parallel checks cannot all pass the count before any is recorded; over it, nothing
+   * is recorded and the answer is 604 (thrown).
    */
-  async failOver(address: string): Promise<boolean> {
+  async failToken(address: string): Promise<void> {
     const { failuresPerAddress, failureWindowMs } = this.limits;
-    return !(await this.limiter.take(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now()));
+    await this.limiter.admit(`fail-address:${address}`, failuresPerAddress, failureWindowMs, this.now());
   }
 
   /** Records one failed check of the address (and of the e-mail when given). */

@@ -66,7 +66,7 @@ export async function refreshSession(app: App, ctx: RequestContext, userId: stri
   const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
   if (!found) {
     // recorded and counted in one limiter call, like a forged access token (checkAccessTokenFrom)
-    if (await app.signIn.failOver(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
+    await app.signIn.failToken(ctx.ip);
     throw new ApiError(API_ERROR.INVALID_TOKEN);
   }
   const { session, replay } = found;
@@ -157,8 +157,7 @@ export async function checkAccessTokenFrom(
   try {
     return await checkAccessToken(app, token);
   } catch (error) {
-    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN && (await app.signIn.failOver(address)))
-      throw new ApiError(API_ERROR.RATE_LIMIT);
+    if (error instanceof ApiError && error.code === API_ERROR.INVALID_TOKEN) await app.signIn.failToken(address);
     throw error;
   }
 }
@@ -170,7 +169,7 @@ export async function authenticate(app: App, ctx: RequestContext, route: Route):
   const { user, payload } = await checkAccessTokenFrom(app, match?.[1] ?? "", ctx.ip);
   const now = app.now();
   const { calls, windowMs } = app.config.rateLimit;
-  if (!(await app.limiter.take(`user:${user.id}`, calls, windowMs, now))) throw new ApiError(API_ERROR.RATE_LIMIT);
+  await app.limiter.admit(`user:${user.id}`, calls, windowMs, now);
   if (route.auth === "admin" && !user.admin) throw forbidden("this call is for admins");
   // Last seen, written at most once a minute so busy sessions do not write on every call.
   if (user.lastActive === null || now - user.lastActive > 60_000) {

@@ -165,7 +165,7 @@ export class BotHost {
   /** Starts a bot that is runnable and not running yet; a bot whose credentials were removed stops. */
   start(botId: string): Promise<void> {
     const pending = this.starting.get(botId);
-    if (pending) return pending;
+    if (pending !== undefined) return pending;
     const work = this.startNow(botId).finally(() => this.starting.delete(botId));
     this.starting.set(botId, work);
     return work;

@@ -193,7 +193,7 @@ export class BotRunner {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     const due = Date.now() + Math.max(0, delayMs);
-    if (this.ticking) {
+    if (this.ticking !== undefined) {
       this.pendingDue = Math.min(this.pendingDue, due);
       return;
     }

@@ -10,8 +10,10 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
+import { API_ERROR } from "../../lib/api.js";
 import type { Logger } from "../../lib/log.js";
 import { type CallLimiter, memoryLimiter } from "../app.js";
+import { ApiError } from "../errors.js";
 
 const PREFIX = "spotdesk:limit:";
 
@@ -59,11 +61,13 @@ export function redisLimiter(redis: Redis, logger: Logger): CallLimiter {
     }
   };
   return {
-    take: (key, limit, windowMs, now) =>
-      shared(
-        async () => (await run.spotdeskLimit(PREFIX + key, now, windowMs, limit, "1", member(now))) >= 0,
-        () => local.take(key, limit, windowMs, now),
-      ),
+    admit: async (key, limit, windowMs, now) => {
+      const refused = await shared(
+        async () => (await run.spotdeskLimit(PREFIX + key, now, windowMs, limit, "1", member(now))) < 0,
+        () => local.admit(key, limit, windowMs, now).then(() => false),
+      );
+      if (refused) throw new ApiError(API_ERROR.RATE_LIMIT);
+    },
     count: (key, windowMs, now) =>
       shared(
         () => run.spotdeskLimit(PREFIX + key, now, windowMs, 0, "0", ""),

@@ -268,7 +268,7 @@ describe("the router", () => {
     ];
     const handle = createRouter(routes, {
       authenticate: async () => {},
-      limitPublic: () => {},
+      limitPublic: async () => {},
       logger: createJsonLogger({ write: () => {} }),
       corsOrigins: new Set(),
       draining: () => false,
