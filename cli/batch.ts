@@ -108,6 +108,12 @@ export async function parseBatch(
         priceDecimals: decimals?.priceDecimals,
         amountDecimals: decimals?.amountDecimals,
       });
+      for (const [field, value] of [
+        ["amount", amount],
+        ["price", price],
+      ] as const)
+        if (value.gt(MAX_NUMBER))
+          throw bad("spotdesk", `Invalid ${field} '${value.toFixed()}': it must be at most ${MAX_NUMBER}`);
       return {
         side: parsed.data.side,
         amount: amount.toFixed(),

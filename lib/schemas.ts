@@ -27,6 +27,8 @@ export const MAX_SETUP_SECONDS = 365 * 86_400;
 export const MAX_SCOPE_CLIENTS = 1000;
 /** Extra account paths of one heavy-volume bot. */
 export const MAX_BOT_PATHS = 20;
+/** The longest text any schema takes: an API-key envelope's data. */
+export const MAX_TEXT = 16_384;
 
 const NUMBER_TEXT_RE = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const NUMBER_TEXT_MSG = `Expected a number such as 12.5 (at most ${MAX_NUMBER_TEXT} characters)`;
@@ -79,6 +81,7 @@ export const codeSchema = z.string().length(8, "Code must be exactly 8 character
  * A decimal number as the server receives it: a decimal string of at most MAX_NUMBER_TEXT
  * characters, or a finite JSON number within ±MAX_NUMBER (docs/server-limits.md "Bounded work").
  */
+const DECIMAL_RANGE_MSG = `A decimal number must lie between -${MAX_NUMBER} and ${MAX_NUMBER}`;
 export const decimalSchema = z.union([
   z.string().transform((text, ctx) => {
     // continue: the branch that matched the type reports its own message, not the union's "Invalid input"
@@ -95,15 +98,16 @@ export const decimalSchema = z.union([
       ctx.addIssue({ code: "custom", message: "Expected a decimal number such as 12.5", continue: true });
       return z.NEVER;
     }
-    return trimmed;
+    if (Math.abs(Number(trimmed)) <= MAX_NUMBER) return trimmed;
+    ctx.addIssue({ code: "custom", message: DECIMAL_RANGE_MSG, continue: true });
+    return z.NEVER;
   }),
   z
     .number()
     .finite()
     .transform((n, ctx) => {
       if (Math.abs(n) <= MAX_NUMBER) return String(n);
-      const message = `A decimal number must lie between -${MAX_NUMBER} and ${MAX_NUMBER}`;
-      ctx.addIssue({ code: "custom", message, continue: true });
+      ctx.addIssue({ code: "custom", message: DECIMAL_RANGE_MSG, continue: true });
       return z.NEVER;
     }),
 ]);
@@ -150,7 +154,7 @@ export const envelopeSchema = z.strictObject({
   data: z
     .string()
     .regex(/^[0-9a-fA-F]*$/, "Envelope data must be hex")
-    .max(16_384),
+    .max(MAX_TEXT),
   // kept as sent (no upper-casing): the server stores the envelope exactly as it came
   pair: z
     .string()
