@@ -13,7 +13,9 @@ import { isExchangeError } from "../../lib/errors.js";
 import * as S from "../../lib/schemas.js";
 
 /** Every schema lib/schemas.ts exports, found by its type: a new schema is covered, and needs an example below. */
-const SCHEMAS = Object.entries(S).filter((entry): entry is [string, z.ZodType] => entry[1] instanceof z.ZodType);
+const SCHEMAS = Object.entries(S as Record<string, unknown>).flatMap(([name, value]): [string, z.ZodType][] =>
+  value instanceof z.ZodType ? [[name, value]] : [],
+);
 
 const PAIR = "BTC/USDT";
 const PATH = ["Acme", "paper", "main"];
