@@ -6,6 +6,7 @@ import { newClientOrderId } from "../exchanges/core/client-order-id.js";
 import { assertBatchSize, assertSupported } from "../exchanges/core/limits.js";
 import { resolveTypedOrder } from "../lib/decimal.js";
 import { ExchangeError, isExchangeError, placedBefore } from "../lib/errors.js";
+import { MAX_NUMBER, MAX_NUMBER_TEXT } from "../lib/schemas.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
@@ -32,22 +33,40 @@ export async function readBatchInput(file: string | undefined): Promise<string> 
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** A number may come as a JSON string ("0.1") or a JSON number (0.1); both go through the user-number parser. */
-const numberField = z
-  .union([z.string(), z.number().finite()])
-  .transform((v) => (typeof v === "number" ? String(v) : v));
+/**
+ * A number may come as a JSON string ("0.1") or a JSON number (0.1); both go through the user-number
+ * parser. Bounded like the server's numbers (docs/server-limits.md "Bounded work"): a text of at most
+ * MAX_NUMBER_TEXT characters, a number within ±MAX_NUMBER.
+ */
+const numberField = z.union([
+  z.string().max(MAX_NUMBER_TEXT, `at most ${MAX_NUMBER_TEXT} characters`),
+  z
+    .number()
+    .finite()
+    .transform((n, ctx) => {
+      if (Math.abs(n) <= MAX_NUMBER) return String(n);
+      // continue: the union reports this message rather than its own "Invalid input"
+      ctx.addIssue({ code: "custom", message: `must lie between -${MAX_NUMBER} and ${MAX_NUMBER}`, continue: true });
+      return z.NEVER;
+    }),
+]);
 
 const itemSchema = z.object({
   // docs/exchange-rules.md#entities batch item: side, amount, price. Side is case-insensitive: buy, BUY, Buy.
   side: z
     .string()
+    .max(10, "side must be Buy or Sell")
     .transform((s) => s.trim().toLowerCase())
     .pipe(z.enum(["buy", "sell"], { message: "side must be Buy or Sell" }))
     .transform((s): BatchItem["side"] => (s === "buy" ? "Buy" : "Sell")),
   amount: numberField,
   price: numberField,
   // docs/orders.md "Client order ids": checked against the exchange's rule by the adapter.
-  clientOrderId: z.string().min(1, "clientOrderId must not be empty").optional(),
+  clientOrderId: z
+    .string()
+    .min(1, "clientOrderId must not be empty")
+    .max(100, "clientOrderId has at most 100 characters")
+    .optional(),
 });
 
 /** Parses and validates the whole list before anything is sent; an error names the item (1-based) and the field. */
@@ -89,6 +108,12 @@ export async function parseBatch(
         priceDecimals: decimals?.priceDecimals,
         amountDecimals: decimals?.amountDecimals,
       });
+      for (const [field, value] of [
+        ["amount", amount],
+        ["price", price],
+      ] as const)
+        if (value.gt(MAX_NUMBER))
+          throw bad("spotdesk", `Invalid ${field} '${value.toFixed()}': it must be at most ${MAX_NUMBER}`);
       return {
         side: parsed.data.side,
         amount: amount.toFixed(),

@@ -7,6 +7,58 @@ import { z } from "zod";
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 // ---------------------------------------------------------------------------------------------
+// Bounds (docs/server-limits.md "Bounded work", docs/bots.md "Bounds"): every count, length and
+// number a schema takes is finite and capped, so no request or stored setup costs more work than
+// these allow.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The most orders one bot keeps: the grid's `size` and the liquidity arranger's `ordersAmount`. A
+ * bot's setup-to-orders work (building a grid, a ladder) is proportional to it.
+ */
+export const MAX_BOT_ORDERS = 500;
+/** Every number a schema takes lies within ±10^15 (below 2^53, so whole numbers stay exact). */
+export const MAX_NUMBER = 1e15;
+/** The longest numeric text (a form input, a decimal price or amount): a 5,000-digit text never reaches Number(). */
+export const MAX_NUMBER_TEXT = 40;
+/** A bot's seconds (delays and periods): at most a year (docs/dashboard-rules.md#constants "year 365 days"). */
+export const MAX_SETUP_SECONDS = 365 * 86_400;
+/** Clients in one user's scope. */
+export const MAX_SCOPE_CLIENTS = 1000;
+/** Extra account paths of one heavy-volume bot. */
+export const MAX_BOT_PATHS = 20;
+/** The longest text any schema takes: an API-key envelope's data. */
+export const MAX_TEXT = 16_384;
+
+const NUMBER_TEXT_RE = /^-?(\d+(\.\d*)?|\.\d+)$/;
+const NUMBER_TEXT_MSG = `Expected a number such as 12.5 (at most ${MAX_NUMBER_TEXT} characters)`;
+
+/**
+ * A number within ±`limit`: a finite JSON number, or a numeric text (form inputs) of at most
+ * MAX_NUMBER_TEXT characters. The length is checked before anything reads the text, so a
+ * 5,000-digit text is refused instead of becoming Infinity.
+ */
+function boundedNumber(limit: number, outOfRange: string) {
+  return z.union([z.number(), z.string()], { error: "Expected a finite number" }).transform((value, ctx) => {
+    let n: number;
+    if (typeof value === "number") n = value;
+    else {
+      const text = value.trim();
+      if (value.length > MAX_NUMBER_TEXT || !NUMBER_TEXT_RE.test(text)) {
+        ctx.addIssue({ code: "custom", message: NUMBER_TEXT_MSG });
+        return z.NEVER;
+      }
+      n = Number(text);
+    }
+    if (!(Math.abs(n) <= limit)) {
+      ctx.addIssue({ code: "custom", message: outOfRange });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Building blocks
 // ---------------------------------------------------------------------------------------------
 
@@ -14,7 +66,8 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const emailSchema = z
   .string()
   .trim()
-  .max(254)
+  // abort: the pattern is not run on a longer text (its backtracking grows with the square of the length)
+  .max(254, { abort: true })
   .regex(EMAIL_RE, "Invalid e-mail")
   .transform((s) => s.toLowerCase());
 
@@ -24,27 +77,43 @@ export const passwordSchema = z.string().min(8, "Password must be at least 8 cha
 /** docs/dashboard-rules.md#validation: exactly 8 characters. */
 export const codeSchema = z.string().length(8, "Code must be exactly 8 characters");
 
-/** A decimal number as the server receives it: a decimal string, or a finite JSON number. */
+/**
+ * A decimal number as the server receives it: a decimal string of at most MAX_NUMBER_TEXT
+ * characters, or a finite JSON number within ±MAX_NUMBER (docs/server-limits.md "Bounded work").
+ */
+const DECIMAL_RANGE_MSG = `A decimal number must lie between -${MAX_NUMBER} and ${MAX_NUMBER}`;
 export const decimalSchema = z.union([
-  z
-    .string()
-    .trim()
-    .regex(/^-?(\d+(\.\d*)?|\.\d+)$/, "Expected a decimal number such as 12.5"),
+  z.string().transform((text, ctx) => {
+    // continue: the branch that matched the type reports its own message, not the union's "Invalid input"
+    if (text.length > MAX_NUMBER_TEXT) {
+      ctx.addIssue({
+        code: "custom",
+        message: `A decimal number has at most ${MAX_NUMBER_TEXT} characters`,
+        continue: true,
+      });
+      return z.NEVER;
+    }
+    const trimmed = text.trim();
+    if (!NUMBER_TEXT_RE.test(trimmed)) {
+      ctx.addIssue({ code: "custom", message: "Expected a decimal number such as 12.5", continue: true });
+      return z.NEVER;
+    }
+    if (Math.abs(Number(trimmed)) <= MAX_NUMBER) return trimmed;
+    ctx.addIssue({ code: "custom", message: DECIMAL_RANGE_MSG, continue: true });
+    return z.NEVER;
+  }),
   z
     .number()
     .finite()
-    .transform((n) => String(n)),
+    .transform((n, ctx) => {
+      if (Math.abs(n) <= MAX_NUMBER) return String(n);
+      ctx.addIssue({ code: "custom", message: DECIMAL_RANGE_MSG, continue: true });
+      return z.NEVER;
+    }),
 ]);
 
-/** A numeric setting of a bot form: a number, or a numeric string (form inputs). */
-const num = z.union([
-  z.number().finite(),
-  z
-    .string()
-    .trim()
-    .regex(/^-?(\d+(\.\d*)?|\.\d+)$/)
-    .transform(Number),
-]);
+/** A numeric setting of a bot form: a number, or a numeric string (form inputs), within ±MAX_NUMBER. */
+const num = boundedNumber(MAX_NUMBER, `Must lie between -${MAX_NUMBER} and ${MAX_NUMBER}`);
 
 const pairSchema = z
   .string()
@@ -65,7 +134,16 @@ export const rangeSchema = z
   .refine((r) => r.min <= r.max, { message: "Range minimum must not exceed its maximum" });
 
 /** docs/dashboard-rules.md#roles: the word all, or a list of client names. */
-export const scopeSchema = z.union([z.literal("all"), z.array(segment).min(1, "Select at least one client")]);
+export const scopeSchema = z.union(
+  [z.literal("all"), z.array(segment).min(1, "Select at least one client").max(MAX_SCOPE_CLIENTS)],
+  {
+    // a list over the cap is refused before its items are read, which a union reports as "Invalid input"
+    error: (issue) =>
+      Array.isArray(issue.input) && issue.input.length > MAX_SCOPE_CLIENTS
+        ? `A scope holds at most ${MAX_SCOPE_CLIENTS} clients`
+        : undefined,
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Admin payloads (docs/api.md#calls)
@@ -76,7 +154,7 @@ export const envelopeSchema = z.strictObject({
   data: z
     .string()
     .regex(/^[0-9a-fA-F]*$/, "Envelope data must be hex")
-    .max(16_384),
+    .max(MAX_TEXT),
   // kept as sent (no upper-casing): the server stores the envelope exactly as it came
   pair: z
     .string()
@@ -96,12 +174,13 @@ export const changeScopeSchema = z.strictObject({ scope: scopeSchema });
 const decimalsCount = z.number().int().min(0).max(30);
 
 /** POST /token/pair {exchangeId, pair, decimals: {price, amount}} (docs/dashboard-rules.md#entities "Token pair"). */
+const exchangeIdSchema = z.string().trim().min(1).max(100);
 export const tokenPairSchema = z.strictObject({
-  exchangeId: z.string().trim().min(1),
+  exchangeId: exchangeIdSchema,
   pair: pairSchema,
   decimals: z.strictObject({ price: decimalsCount, amount: decimalsCount }),
 });
-export const removeTokenPairSchema = z.strictObject({ exchangeId: z.string().trim().min(1), pair: pairSchema });
+export const removeTokenPairSchema = z.strictObject({ exchangeId: exchangeIdSchema, pair: pairSchema });
 
 // ---------------------------------------------------------------------------------------------
 // Order payloads (docs/dashboard-rules.md#entities, docs/api.md#calls)
@@ -121,8 +200,11 @@ export const cancelAllSchema = z.strictObject({ customPair: pairSchema.optional(
 
 /** docs/dashboard-rules.md#validation: spread optional but must be > 1. */
 const acceptableSpread = num.refine((n) => n > 1, "Acceptable spread must be greater than 1").optional();
-const positive = (field: string) => num.refine((n) => n > 0, `${field} must be greater than 0`);
-const nonNegative = (field: string) => num.refine((n) => n >= 0, `${field} must not be negative`);
+const positive = (field: string, value = num) => value.refine((n) => n > 0, `${field} must be greater than 0`);
+const nonNegative = (field: string, value = num) => value.refine((n) => n >= 0, `${field} must not be negative`);
+/** A bot's seconds: at most MAX_SETUP_SECONDS (a year). */
+const seconds = (field: string) =>
+  boundedNumber(MAX_SETUP_SECONDS, `${field} must be at most ${MAX_SETUP_SECONDS} seconds (365 days)`);
 
 export const FLOATING_MODULES = [
   "dynamic-price",
@@ -137,6 +219,12 @@ export type FloatingModule = (typeof FLOATING_MODULES)[number];
 export function moduleError(module: string): string {
   return `Incorrect params for ${module} module`;
 }
+
+/** The module params that are seconds, bounded by MAX_SETUP_SECONDS; the others by MAX_NUMBER. */
+const MODULE_SECONDS: Partial<Record<FloatingModule, readonly string[]>> = {
+  "dynamic-delay": ["min", "max"],
+  "spending-limits": ["period"],
+};
 
 /** The parameters of each floating-bot module (docs/decisions.md#d21). */
 export const FLOATING_MODULE_PARAMS: Record<FloatingModule, readonly string[]> = {
@@ -161,7 +249,15 @@ export interface FloatingModules {
  */
 const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ctx): FloatingModules => {
   const out: Record<string, Record<string, number>> = {};
-  for (const [name, raw] of Object.entries(modules)) {
+  const entries = Object.entries(modules);
+  if (entries.length > FLOATING_MODULES.length) {
+    ctx.addIssue({
+      code: "custom",
+      message: `At most ${FLOATING_MODULES.length} modules: ${FLOATING_MODULES.join(", ")}`,
+    });
+    return z.NEVER;
+  }
+  for (const [name, raw] of entries) {
     if (!(FLOATING_MODULES as readonly string[]).includes(name)) {
       ctx.addIssue({ code: "custom", message: `Unknown module '${name}'`, path: [name] });
       continue;
@@ -171,14 +267,28 @@ const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ct
       typeof raw === "object" && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
     const values: Record<string, number> = {};
     let ok = params !== undefined && Object.keys(params).every((k) => expected.includes(k));
+    let tooBig: string | undefined;
     for (const key of expected) {
       const value = params?.[key];
-      const n = typeof value === "string" && value.trim() !== "" ? Number(value.trim().replace(",", ".")) : value;
+      const n =
+        typeof value === "string" && value.trim() !== "" && value.length <= MAX_NUMBER_TEXT
+          ? Number(value.trim().replace(",", "."))
+          : value;
       if (typeof n !== "number" || !Number.isFinite(n)) ok = false;
-      else values[key] = Math.abs(n);
+      else {
+        // docs/server-limits.md "Bounded work": seconds at most a year, every other param at most MAX_NUMBER
+        const bound = MODULE_SECONDS[name as FloatingModule]?.includes(key) ? MAX_SETUP_SECONDS : MAX_NUMBER;
+        if (Math.abs(n) > bound) tooBig ??= `${key} must be at most ${bound}`;
+        values[key] = Math.abs(n);
+      }
     }
     if (ok && "min" in values && values.min! > values.max!) ok = false;
-    if (!ok) ctx.addIssue({ code: "custom", message: moduleError(name), path: [name] });
+    if (!ok || tooBig)
+      ctx.addIssue({
+        code: "custom",
+        message: ok ? `${moduleError(name)}: ${tooBig}` : moduleError(name),
+        path: [name],
+      });
     else out[name] = values;
   }
   return out as FloatingModules;
@@ -212,7 +322,11 @@ export const gridBotSchema = z.strictObject({
     .refine((n) => n > 0 && n <= 5, "Profit must be greater than 0 and at most 5")
     .default(GRID_DEFAULTS.profit),
   RF: num.refine((n) => n >= 0 && n <= 1, "Rebalancing factor must be between 0 and 1").default(GRID_DEFAULTS.RF),
-  size: num.refine((n) => Number.isInteger(n) && n > 0 && n % 2 === 0, "Order count must be greater than 0 and even"),
+  // docs/bots.md "Bounds": the grid's orders are capped like the arranger's (MAX_BOT_ORDERS)
+  size: boundedNumber(MAX_BOT_ORDERS, `Order count must be at most ${MAX_BOT_ORDERS}`).refine(
+    (n) => Number.isInteger(n) && n > 0 && n % 2 === 0,
+    "Order count must be greater than 0 and even",
+  ),
 });
 
 export const volumeBotSchema = z.strictObject({
@@ -231,7 +345,7 @@ export const heavyVolumeBotSchema = z.strictObject({
   quoteRange: rangeSchema,
   stepRange: rangeSchema,
   acceptableSpread,
-  period: positive("Period").optional(),
+  period: positive("Period", seconds("Period")).optional(),
 });
 
 /** docs/dashboard-rules.md#constants: quote up 10, daily up 100, quote down 10, daily down 100, refill 60, delay 10, min quote 2. */
@@ -251,15 +365,15 @@ export const spreadDecompressionBotSchema = z.strictObject({
   quoteDown: positive("Quote down").default(SD_DEFAULTS.quoteDown),
   dailyQuoteDown: nonNegative("Daily quote down").default(SD_DEFAULTS.dailyQuoteDown),
   minQuote: nonNegative("Min quote").default(SD_DEFAULTS.minQuote),
-  refillPeriod: positive("Refill period").default(SD_DEFAULTS.refillPeriod),
-  delay: nonNegative("Delay").default(SD_DEFAULTS.delay),
+  refillPeriod: positive("Refill period", seconds("Refill period")).default(SD_DEFAULTS.refillPeriod),
+  delay: nonNegative("Delay", seconds("Delay")).default(SD_DEFAULTS.delay),
   acceptableSpread,
 });
 
 export const candleCloserBotSchema = z.strictObject({
   pair: pairSchema,
   quote: positive("Quote"),
-  period: positive("Period").optional(),
+  period: positive("Period", seconds("Period")).optional(),
   acceptableSpread,
 });
 
@@ -268,10 +382,10 @@ export const PRICE_STRATEGIES = ["linear", "gauss", "exponential3", "exponential
 export const VOLUME_STRATEGIES = [...PRICE_STRATEGIES, "inverseGauss"] as const;
 export const liquidityArrangerBotSchema = z.strictObject({
   pair: pairSchema,
-  ordersAmount: num.refine(
-    (n) => Number.isInteger(n) && n > 0 && n <= 500,
-    "Orders amount must be a whole number from 1 to 500",
-  ),
+  ordersAmount: boundedNumber(
+    MAX_BOT_ORDERS,
+    `Orders amount must be a whole number from 1 to ${MAX_BOT_ORDERS}`,
+  ).refine((n) => Number.isInteger(n) && n > 0, `Orders amount must be a whole number from 1 to ${MAX_BOT_ORDERS}`),
   // docs/decisions.md#d24 (docs/dashboard-rules.md#constants "Liquidity side options: undefined, Sell, Buy"): unset is both sides.
   side: sideSchema.optional(),
   P0: positive("P0"),
@@ -320,7 +434,10 @@ export const setupBotSchema = z
   .strictObject({
     botType: z.enum(BOT_TYPES as [BotType, ...BotType[]]),
     setup: z.unknown(),
-    paths: z.array(accountPathSchema).max(20).optional(),
+    paths: z
+      .array(accountPathSchema)
+      .max(MAX_BOT_PATHS, `A bot takes at most ${MAX_BOT_PATHS} extra account paths`)
+      .optional(),
   })
   .transform((body, ctx) => {
     const parsed = BOT_SCHEMAS[body.botType].safeParse(body.setup);

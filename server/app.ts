@@ -13,7 +13,8 @@ import type { Storage } from "./storage/types.js";
 export interface BotEvents {
   /** a bot was created or its state changed */
   changed(botId: string): void;
-  removed(botId: string, client: string): void;
+  /** `clients`: every client the bot used (docs/decisions.md#d26) */
+  removed(botId: string, clients: readonly string[]): void;
 }
 
 /** The bot runner of `serve` (server/bots/host.ts); absent when the server runs no bots. */

@@ -5,7 +5,18 @@
 import type { BotAnswer } from "../lib/api.js";
 import { BOT_LIST_ORDER, type BotType } from "../lib/schemas.js";
 import type { BotRunnerHost } from "./app.js";
-import type { BotRecord } from "./storage/types.js";
+import { inScope } from "./auth/session.js";
+import type { BotRecord, UserRecord } from "./storage/types.js";
+
+/** docs/decisions.md#d26: the clients whose accounts a bot uses: its account path's and each extra path's. */
+export function botClients(bot: Pick<BotRecord, "path" | "paths">): string[] {
+  return [...new Set([bot.path[0], ...bot.paths.map((p) => p[0])])];
+}
+
+/** docs/decisions.md#d26: a user sees a bot only when their scope holds every client it uses. */
+export function botInScope(user: UserRecord, bot: Pick<BotRecord, "path" | "paths">): boolean {
+  return botClients(bot).every((client) => inScope(user, client));
+}
 
 export function botAnswer(bot: BotRecord): BotAnswer {
   const state = bot.state as Partial<BotAnswer>;

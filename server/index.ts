@@ -160,7 +160,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         botHost.changed(botId);
         cluster?.bus.send({ kind: "bot-changed", botId }); // the bot's owner may be another process
       },
-      removed: (botId, client) => hub.removed(botId, client),
+      removed: (botId, clients) => hub.removed(botId, clients),
     };
   }
   const relay = new BookRelay(app);

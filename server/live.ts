@@ -21,7 +21,7 @@ import { type ExchangeId, isExchangeId } from "../lib/types.js";
 import { clientAddress } from "./address.js";
 import { type App, type BotEvents, RateLimiter, type SessionEvents } from "./app.js";
 import { checkAccessTokenFrom, inScope } from "./auth/session.js";
-import { botAnswer, latestBot, sortBots } from "./bots.js";
+import { botAnswer, botClients, botInScope, latestBot, sortBots } from "./bots.js";
 import type { ClusterBus, ClusterEnvelope } from "./cluster/bus.js";
 import { ApiError, taskFailed } from "./errors.js";
 import { parseTarget } from "./http.js";
@@ -80,17 +80,17 @@ export class LiveHub implements BotEvents, SessionEvents {
 
   private fromCluster(event: ClusterEnvelope): void {
     if (event.kind === "delta") {
-      void this.publish(event.client, event.message).catch((error: unknown) =>
+      void this.publish(event.clients, event.message).catch((error: unknown) =>
         this.app.logger.error("live delta failed", { error: String(error) }),
       );
     } else if (event.kind === "session-ended") this.endWhere((c) => c.sessionId === event.sessionId);
     else if (event.kind === "user-removed") this.endWhere((c) => c.userId === event.userId);
   }
 
-  /** delivers here and on every other process */
-  private broadcast(client: string, message: LiveMessage): Promise<void> {
-    this.bus?.send({ kind: "delta", client, message });
-    return this.publish(client, message);
+  /** delivers here and on every other process; `clients`: every client the bot uses (docs/decisions.md#d26) */
+  private broadcast(clients: readonly string[], message: LiveMessage): Promise<void> {
+    this.bus?.send({ kind: "delta", clients, message });
+    return this.publish(clients, message);
   }
 
   accept(ws: WebSocket, address: string): void {
@@ -178,7 +178,7 @@ export class LiveHub implements BotEvents, SessionEvents {
       this.send(client, { purpose: LIVE_SUBSCRIBE, result: true });
       const bots = sortBots(
         (await this.app.storage.listBots())
-          .filter((b) => inScope(user, b.path[0]))
+          .filter((b) => botInScope(user, b))
           .map((b) => botAnswer(latestBot(b, this.app.botRunner))),
       );
       this.send(client, { type: "snapshot", data: bots });
@@ -221,7 +221,7 @@ export class LiveHub implements BotEvents, SessionEvents {
     client.ws.close(LIVE_CLOSE_TOKEN_EXPIRED, "access token expired");
   }
 
-  private async publish(client: string, message: LiveMessage): Promise<void> {
+  private async publish(clients: readonly string[], message: LiveMessage): Promise<void> {
     const scopes = new Map<string, boolean>();
     for (const c of [...this.clients]) {
       if (!c.userId) continue;
@@ -233,7 +233,7 @@ export class LiveHub implements BotEvents, SessionEvents {
       if (allowed === undefined) {
         // Scope is read at send time, so a scope change applies to the next delta (docs/decisions.md#d6).
         const user = await this.app.storage.getUser(c.userId);
-        allowed = user !== undefined && inScope(user, client);
+        allowed = user !== undefined && clients.every((client) => inScope(user, client));
         scopes.set(c.userId, allowed);
       }
       if (!allowed) continue;
@@ -245,19 +245,19 @@ export class LiveHub implements BotEvents, SessionEvents {
   changed(botId: string): void {
     void (async () => {
       const bot = await this.app.storage.getBot(botId);
-      if (bot) await this.broadcast(bot.path[0], { type: "delta", data: botAnswer(bot) });
+      if (bot) await this.broadcast(botClients(bot), { type: "delta", data: botAnswer(bot) });
     })().catch((error: unknown) => this.app.logger.error("live delta failed", { error: String(error) }));
   }
 
   /** A bot's state straight from the runner (server/bots/host.ts), without reading it back from storage. */
   publishBot(bot: BotRecord): void {
-    void this.broadcast(bot.path[0], { type: "delta", data: botAnswer(bot) }).catch((error: unknown) =>
+    void this.broadcast(botClients(bot), { type: "delta", data: botAnswer(bot) }).catch((error: unknown) =>
       this.app.logger.error("live delta failed", { error: String(error) }),
     );
   }
 
-  removed(botId: string, client: string): void {
-    void this.broadcast(client, { type: "delta", data: { botId, removed: true } }).catch((error: unknown) =>
+  removed(botId: string, clients: readonly string[]): void {
+    void this.broadcast(clients, { type: "delta", data: { botId, removed: true } }).catch((error: unknown) =>
       this.app.logger.error("live delta failed", { error: String(error) }),
     );
   }

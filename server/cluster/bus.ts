@@ -18,7 +18,7 @@ import type { Logger } from "../../lib/log.js";
 export const CLUSTER_CHANNEL = "spotdesk:cluster";
 
 export type ClusterMessage =
-  | { kind: "delta"; client: string; message: LiveMessage }
+  | { kind: "delta"; clients: readonly string[]; message: LiveMessage }
   | { kind: "session-ended"; sessionId: string }
   | { kind: "user-removed"; userId: string }
   | { kind: "bot-changed"; botId: string }

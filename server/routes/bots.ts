@@ -18,7 +18,7 @@ import {
 } from "../../lib/schemas.js";
 import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accounts.js";
 import type { App } from "../app.js";
-import { botAnswer, latestBot, sortBots } from "../bots.js";
+import { botAnswer, botClients, botInScope, latestBot, sortBots } from "../bots.js";
 import { notFound } from "../errors.js";
 import type { RouteHandlers } from "../http.js";
 import { pathKey } from "../storage/types.js";
@@ -32,7 +32,7 @@ export function botRoutes(app: App) {
       const user = ctx.user!;
       return sortBots(
         (await app.storage.listBots())
-          .filter((b) => user.scope === "all" || user.scope.includes(b.path[0]))
+          .filter((b) => botInScope(user, b))
           .map((b) => botAnswer(latestBot(b, app.botRunner))),
       );
     },
@@ -70,7 +70,8 @@ export function botRoutes(app: App) {
       const { botId } = await ctx.body(removeBotSchema);
       const bot = await app.storage.getBot(botId);
       if (!bot) throw notFound(`no bot ${botId}`);
-      requireScope(ctx.user!, bot.path);
+      // docs/decisions.md#d26: every client the bot uses must be in the caller's scope
+      for (const p of [bot.path, ...bot.paths]) requireScope(ctx.user!, p);
       // docs/decisions.md#d25: its orders are cancelled (each confirmed) before the bot goes; if the exchange
       // refuses, the call fails with 608 and the bot keeps running.
       try {
@@ -80,7 +81,7 @@ export function botRoutes(app: App) {
       }
       // Deleting the row deletes the bot's copy of the credentials (docs/decisions.md#d4).
       await app.storage.deleteBot(botId);
-      app.bots.removed(botId, bot.path[0]);
+      app.bots.removed(botId, botClients(bot));
       return { removed: true, botId };
     },
   } satisfies RouteHandlers;

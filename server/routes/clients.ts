@@ -2,6 +2,7 @@
 import type { AccountAnswer } from "../../lib/api.js";
 import type { App } from "../app.js";
 import { inScope } from "../auth/session.js";
+import { botInScope } from "../bots.js";
 import type { RouteHandlers } from "../http.js";
 import { pathKey } from "../storage/types.js";
 
@@ -25,7 +26,7 @@ export function clientRoutes(app: App) {
           pair: k.envelope.pair,
           active: k.envelope.active,
           bots: bots
-            .filter((b) => pathKey(b.path) === pathKey(k.path))
+            .filter((b) => pathKey(b.path) === pathKey(k.path) && botInScope(ctx.user!, b))
             .map((b) => ({ botId: b.id, botType: b.botType })),
         }));
     },

@@ -57,6 +57,15 @@ describe("building blocks", () => {
     for (const text of ["1e5", "--1", "1.2.3", "", ".", "-", "1,5", "x1", "1x", "+1"])
       expect(check(S.decimalSchema, text), text).toEqual(bad(DEC_MSG));
     for (const n of [Number.POSITIVE_INFINITY, Number.NaN]) refused(S.decimalSchema, n);
+    // docs/server-limits.md "Bounded work": at most 40 characters, a number within ±10^15
+    expect(check(S.decimalSchema, `0.${"1".repeat(38)}`)).toEqual(ok(`0.${"1".repeat(38)}`));
+    expect(check(S.decimalSchema, `0.${"1".repeat(39)}`)).toEqual(bad("A decimal number has at most 40 characters"));
+    expect(check(S.decimalSchema, "9".repeat(5000))).toEqual(bad("A decimal number has at most 40 characters"));
+    expect(check(S.decimalSchema, -1e15)).toEqual(ok("-1000000000000000"));
+    for (const n of [1e15 + 2, 1e308, -1e308])
+      expect(check(S.decimalSchema, n), String(n)).toEqual(
+        bad("A decimal number must lie between -1000000000000000 and 1000000000000000"),
+      );
   });
 
   it("a numeric bot setting: a finite number or a numeric text, read as a number", () => {
@@ -65,9 +74,23 @@ describe("building blocks", () => {
     expect(check(S.rangeSchema, { min: "-.25", max: "12.5" })).toEqual(ok({ min: -0.25, max: 12.5 }));
     expect(check(S.rangeSchema, { min: 2, max: 2 })).toEqual(ok({ min: 2, max: 2 }));
     expect(check(S.rangeSchema, { min: 3, max: 2 })).toEqual(bad("Range minimum must not exceed its maximum"));
-    for (const min of ["abc", "1e3", "", "1.2.3", "x1", "1x", Number.POSITIVE_INFINITY])
-      expect(check(S.rangeSchema, { min, max: 5 }), String(min)).toEqual(bad("min: Invalid input"));
+    for (const min of ["abc", "1e3", "", "1.2.3", "x1", "1x", "Infinity", "9".repeat(41)])
+      expect(check(S.rangeSchema, { min, max: 5 }), String(min)).toEqual(
+        bad("min: Expected a number such as 12.5 (at most 40 characters)"),
+      );
+    for (const min of [Number.POSITIVE_INFINITY, Number.NaN, null, true])
+      expect(check(S.rangeSchema, { min, max: 5 }), String(min)).toEqual(bad("min: Expected a finite number"));
     refused(S.rangeSchema, { min: 1, max: 2, step: 1 });
+  });
+
+  it("a numeric bot setting lies within ±MAX_NUMBER; its text has at most MAX_NUMBER_TEXT characters (docs/server-limits.md 'Bounded work')", () => {
+    expect(S.MAX_NUMBER).toBe(1e15);
+    expect(S.MAX_NUMBER_TEXT).toBe(40);
+    const range = (min: unknown) => check(S.rangeSchema, { min, max: 1e15 });
+    expect(range(-1e15)).toEqual(ok({ min: -1e15, max: 1e15 }));
+    expect(range(`${"0".repeat(24)}1000000000000000`)).toEqual(ok({ min: 1e15, max: 1e15 }));
+    for (const min of [1e15 + 2, -1e15 - 2, 1e308, -1e308, "1000000000000001"])
+      expect(range(min), String(min)).toEqual(bad("min: Must lie between -1000000000000000 and 1000000000000000"));
   });
 
   it("account path: three trimmed segments of 1 to 100 characters", () => {
@@ -88,6 +111,9 @@ describe("building blocks", () => {
     expect(check(S.scopeSchema, [])).toEqual(bad("Select at least one client"));
     refused(S.scopeSchema, "ALL");
     refused(S.scopeSchema, [""]);
+    expect(S.MAX_SCOPE_CLIENTS).toBe(1000);
+    expect(check(S.scopeSchema, Array(1000).fill("A"))).toHaveProperty("ok");
+    expect(check(S.scopeSchema, Array(1001).fill("A"))).toEqual(bad("A scope holds at most 1000 clients"));
   });
 });
 
@@ -150,6 +176,7 @@ describe("admin payloads (docs/api.md#calls)", () => {
       ),
     );
     refused(S.tokenPairSchema, { exchangeId: "okx", pair: "A/B", decimals: { price: -1, amount: 0 } });
+    refused(S.tokenPairSchema, { exchangeId: "x".repeat(101), pair: "A/B", decimals: { price: 1, amount: 0 } });
     expect(check(S.removeTokenPairSchema, { exchangeId: "okx ", pair: " a/b" })).toEqual(
       ok({ exchangeId: "okx", pair: "A/B" }),
     );
@@ -272,6 +299,21 @@ describe("bot forms (docs/dashboard-rules.md#validation 'Bot forms', #constants 
       expect(modules({ "dynamic-price": params }), JSON.stringify(params)).toEqual(
         bad("modules.dynamic-price: Incorrect params for dynamic-price module"),
       );
+    // docs/server-limits.md "Bounded work": seconds at most a year, other params at most 10^15, texts at most 40 characters
+    expect(modules({ "dynamic-delay": { min: 1, max: 31_536_001 } })).toEqual(
+      bad("modules.dynamic-delay: Incorrect params for dynamic-delay module: max must be at most 31536000"),
+    );
+    expect(modules({ "spending-limits": { limit: 1e16, period: 60 } })).toEqual(
+      bad(
+        "modules.spending-limits: Incorrect params for spending-limits module: limit must be at most 1000000000000000",
+      ),
+    );
+    expect(modules({ "price-bounds": { min: "9".repeat(5000), max: 2 } })).toEqual(
+      bad("modules.price-bounds: Incorrect params for price-bounds module"),
+    );
+    expect(modules(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`m${i}`, {}])))).toEqual(
+      bad("modules: At most 5 modules: dynamic-price, dynamic-delay, dynamic-quote, price-bounds, spending-limits"),
+    );
     // every bad module is named, the good ones are not
     expect(modules({ x: 1, "price-bounds": { min: 1, max: 2 }, "dynamic-delay": {} })).toEqual(
       bad("modules.x: Unknown module 'x'", "modules.dynamic-delay: Incorrect params for dynamic-delay module"),
@@ -300,6 +342,13 @@ describe("bot forms (docs/dashboard-rules.md#validation 'Bot forms', #constants 
     );
     for (const size of [0, -2, 3, 2.5])
       expect(check(S.gridBotSchema, { ...base, size }), String(size)).toEqual(bad(messages.size));
+    // docs/bots.md "Bounds": the grid's orders are capped like the arranger's
+    expect(S.MAX_BOT_ORDERS).toBe(500);
+    expect(check(S.gridBotSchema, { ...base, size: 500 })).toHaveProperty("ok");
+    for (const size of [502, 10_000_000, 1e308, "1".repeat(30)])
+      expect(check(S.gridBotSchema, { ...base, size }), String(size)).toEqual(
+        bad("size: Order count must be at most 500"),
+      );
     expect(check(S.gridBotSchema, { ...base, quote: -1 })).toEqual(bad("quote: Quote must be greater than 0"));
   });
 
@@ -319,6 +368,10 @@ describe("bot forms (docs/dashboard-rules.md#validation 'Bot forms', #constants 
     expect(check(S.heavyVolumeBotSchema, heavy)).toEqual(ok({ ...heavy, pair: "A/B" }));
     expect(check(S.heavyVolumeBotSchema, { ...heavy, period: 0 })).toEqual(
       bad("period: Period must be greater than 0"),
+    );
+    expect(check(S.heavyVolumeBotSchema, { ...heavy, period: 31_536_000 })).toHaveProperty("ok");
+    expect(check(S.heavyVolumeBotSchema, { ...heavy, period: 31_536_001 })).toEqual(
+      bad("period: Period must be at most 31536000 seconds (365 days)"),
     );
     expect(check(S.heavyVolumeBotSchema, { ...heavy, tradesRange: { min: 3, max: 1 } })).toEqual(
       bad("tradesRange: Range minimum must not exceed its maximum"),
@@ -367,6 +420,13 @@ describe("bot forms (docs/dashboard-rules.md#validation 'Bot forms', #constants 
         "refillPeriod: Refill period must be greater than 0",
         "delay: Delay must not be negative",
         "acceptableSpread: Acceptable spread must be greater than 1",
+      ),
+    );
+    expect(S.MAX_SETUP_SECONDS).toBe(365 * 86_400);
+    expect(check(S.spreadDecompressionBotSchema, { pair: "a/b", refillPeriod: 1e9, delay: "31536001" })).toEqual(
+      bad(
+        "refillPeriod: Refill period must be at most 31536000 seconds (365 days)",
+        "delay: Delay must be at most 31536000 seconds (365 days)",
       ),
     );
   });
@@ -465,7 +525,9 @@ describe("bot setup and the lists around it (docs/api.md#calls, docs/decisions.m
     expect(
       check(S.setupBotSchema, { botType: "heavy-volume-bot", setup: heavy, paths: Array(20).fill(path) }),
     ).toHaveProperty("ok");
-    refused(S.setupBotSchema, { botType: "heavy-volume-bot", setup: heavy, paths: Array(21).fill(path) });
+    expect(check(S.setupBotSchema, { botType: "heavy-volume-bot", setup: heavy, paths: Array(21).fill(path) })).toEqual(
+      bad("paths: A bot takes at most 20 extra account paths"),
+    );
   });
 
   it("bot removal and the live subscription: bounded ids and token", () => {

@@ -124,6 +124,74 @@ describe("live channel (docs/dashboard-rules.md#states, docs/api.md#calls, docs/
     live.ws.close();
   });
 
+  it("shows and removes a bot that uses accounts of several clients only for users whose scope holds every one (docs/decisions.md#d26)", async () => {
+    const t = admin.session.accessToken;
+    await call(server, "POST", "/token/admin/apikeys", {
+      token: t,
+      body: { path: ACME, apis: { data: "", pair: "BTC/USDT", active: true } },
+    });
+    const range = { min: 1, max: 2 };
+    const heavy = {
+      botType: "heavy-volume-bot",
+      setup: { pair: "BTC/USDT", priceRange: range, tradesRange: range, quoteRange: range, stepRange: range },
+      paths: [ACME],
+    };
+    const create = async (body: unknown) =>
+      (await call(server, "POST", "/token/bot", { token: t, headers: { path: pathHeader(DEMO) }, body })).body
+        .botId as string;
+    const both = await create(heavy);
+    const demoOnly = await create(grid);
+    const a = await permitAndRegister(server, admin, "demo@example.com", ["Demo"]);
+    const ab = await permitAndRegister(server, admin, "both@example.com", ["Demo", "Acme"]);
+    const list = async (user: SignedIn) =>
+      (await call(server, "GET", "/token/bots", { token: user.session.accessToken })).body.map(
+        (b: { botId: string }) => b.botId,
+      );
+    const accountBots = async (user: SignedIn) =>
+      (await call(server, "GET", "/token/exchanges", { token: user.session.accessToken })).body
+        .find((acc: { client: string }) => acc.client === "Demo")
+        .bots.map((b: { botId: string }) => b.botId);
+    expect(await list(a)).toEqual([demoOnly]);
+    expect(await accountBots(a)).toEqual([demoOnly]);
+    expect((await list(ab)).sort()).toEqual([both, demoOnly].sort());
+    expect((await accountBots(ab)).sort()).toEqual([both, demoOnly].sort());
+
+    const subscribe = async (user: SignedIn) => {
+      const live = await openLive(server.wsUrl);
+      const { uuid, accessToken } = user.session;
+      live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: uuid, token: accessToken }));
+      const [, snapshot] = await live.next(2);
+      return { live, snapshot: snapshot.data.map((b: { botId: string }) => b.botId).sort() };
+    };
+    const liveA = await subscribe(a);
+    const liveAB = await subscribe(ab);
+    expect(liveA.snapshot).toEqual([demoOnly]);
+    expect(liveAB.snapshot).toEqual([both, demoOnly].sort());
+
+    // deltas: a new two-client bot reaches only the user with both clients
+    const both2 = await create(heavy);
+    const demo2 = await create(grid);
+    expect((await liveAB.live.next(2)).map((m) => m.data.botId)).toEqual([both2, demo2]);
+    expect((await liveA.live.next()).map((m) => m.data.botId)).toEqual([demo2]);
+
+    // removal: 403 for the user scoped to Demo only, and the bot stays; the user with both removes it
+    const refused = await call(server, "DELETE", "/token/bot", { token: a.session.accessToken, body: { botId: both } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 600, msg: "Forbidden: client 'Acme' is not in your scope" });
+    expect((await list(ab)).sort()).toEqual([both, both2, demoOnly, demo2].sort());
+    const removed = await call(server, "DELETE", "/token/bot", {
+      token: ab.session.accessToken,
+      body: { botId: both },
+    });
+    expect(removed.status).toBe(200);
+    expect(await liveAB.live.next()).toEqual([{ type: "delta", data: { botId: both, removed: true } }]);
+    // the removal delta did not reach the Demo-only user: its next message is the next Demo bot
+    const demo3 = await create(grid);
+    expect((await liveA.live.next()).map((m) => m.data)).toEqual([expect.objectContaining({ botId: demo3 })]);
+    liveA.live.ws.close();
+    liveAB.live.ws.close();
+  });
+
   it("relays the paper order book over HTTP and the /book websocket", async () => {
     const snap = await call(server, "GET", "/book/paper/BTC%2FUSDT?depth=5");
     expect(snap.status).toBe(200);
