@@ -53,7 +53,7 @@ import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
-import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
+import type { Balances, BatchItem, Credentials, ExchangeId, Order, RealExchangeId, Side } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
@@ -70,6 +70,20 @@ export interface OrderToPlace {
   amount: string;
   price: string;
   clientOrderId: string;
+  /** maker only: the exchange's documented form is sent (docs/exchange-rules.md "Post-only") */
+  postOnly: boolean;
+}
+
+/**
+ * A post-only order on an exchange without a maker-only form is refused before any request: sent
+ * as a plain limit it could take (docs/orders.md "Post-only").
+ */
+export function assertPostOnly(exchange: ExchangeId): void {
+  if (CATALOGUE[exchange].postOnly === null) {
+    throw new ExchangeError(exchange, `${exchange} has no post-only order type: the order was not sent`, {
+      kind: "unsupported",
+    });
+  }
 }
 
 /** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
@@ -353,7 +367,7 @@ export abstract class RestAdapter implements ExchangeAdapter {
 
   protected orderToPlace(
     pair: string,
-    item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
+    item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined; postOnly?: boolean | undefined },
   ): OrderToPlace {
     if (item.side !== "Buy" && item.side !== "Sell") {
       throw new ExchangeError(this.id, `Invalid side '${String(item.side)}': expected Buy or Sell`, {
@@ -367,7 +381,14 @@ export abstract class RestAdapter implements ExchangeAdapter {
       price: positiveDecimal(this.id, "price", item.price),
       clientOrderId:
         item.clientOrderId === undefined ? this.newClientOrderId() : this.checkClientOrderId(item.clientOrderId),
+      postOnly: this.postOnlyOf(item.postOnly),
     };
+  }
+
+  private postOnlyOf(postOnly: boolean | undefined): boolean {
+    if (postOnly !== true) return false;
+    assertPostOnly(this.id);
+    return true;
   }
 
   /** A caller's client order id checked against the exchange's documented rule (docs/orders.md "Client order ids"). */
