@@ -53,13 +53,13 @@ import { Decimal, toDecimalString } from "../../lib/decimal.js";
 import { type ErrorKind, ExchangeError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/log.js";
 import { normalizePair } from "../../lib/pair.js";
-import type { Balances, BatchItem, Credentials, ExchangeId, Order, RealExchangeId, Side } from "../../lib/types.js";
+import type { Balances, BatchItem, Credentials, Order, RealExchangeId, Side } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
 import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
 import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 import type { ClientOrderIdRule, ErrorCodeTable, MessageRule } from "./info.js";
-import { assertBatchSize, assertSupported } from "./limits.js";
+import { assertBatchSize, assertPostOnly, assertSupported } from "./limits.js";
 import { placeOnce } from "./place.js";
 import { buildQuery, type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
 
@@ -72,18 +72,6 @@ export interface OrderToPlace {
   clientOrderId: string;
   /** maker only: the exchange's documented form is sent (docs/exchange-rules.md "Post-only") */
   postOnly: boolean;
-}
-
-/**
- * A post-only order on an exchange without a maker-only form is refused before any request: sent
- * as a plain limit it could take (docs/orders.md "Post-only").
- */
-export function assertPostOnly(exchange: ExchangeId): void {
-  if (CATALOGUE[exchange].postOnly === null) {
-    throw new ExchangeError(exchange, `${exchange} has no post-only order type: the order was not sent`, {
-      kind: "unsupported",
-    });
-  }
 }
 
 /** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
