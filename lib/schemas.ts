@@ -107,7 +107,13 @@ export const removeTokenPairSchema = z.strictObject({ exchangeId: z.string().tri
 // Order payloads (docs/dashboard-rules.md#entities, docs/api.md#calls)
 // ---------------------------------------------------------------------------------------------
 
-export const createOrderSchema = z.strictObject({ price: decimalSchema, amount: decimalSchema, side: sideSchema });
+/** `postOnly`: maker only, refused where the exchange has no form (docs/orders.md "Post-only") */
+export const createOrderSchema = z.strictObject({
+  price: decimalSchema,
+  amount: decimalSchema,
+  side: sideSchema,
+  postOnly: z.boolean().optional(),
+});
 export const cancelOrderSchema = z.strictObject({
   id: z.string().min(1).max(200),
   clientOID: z.string().max(200).optional().nullable(),
