@@ -190,6 +190,9 @@ const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ct
   return out as FloatingModules;
 });
 
+/** A runnable bot quotes post-only unless its setup says `postOnly: false` (docs/bots.md "Post-only quotes"). */
+const postOnly = z.boolean().optional();
+
 /** docs/dashboard-rules.md#constants: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
 export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
 export const floatingBotSchema = z.strictObject({
@@ -206,6 +209,7 @@ export const floatingBotSchema = z.strictObject({
       .default(FLOATING_DEFAULTS.marginOfError),
   }),
   modules: floatingModules.default({}),
+  postOnly,
 });
 
 /** docs/dashboard-rules.md#constants: profit 0.2 (0–5), percent 5 (1–99), rebalancing factor 0.5 (0–1). */
@@ -219,6 +223,7 @@ export const gridBotSchema = z.strictObject({
     .default(GRID_DEFAULTS.profit),
   RF: num.refine((n) => n >= 0 && n <= 1, "Rebalancing factor must be between 0 and 1").default(GRID_DEFAULTS.RF),
   size: num.refine((n) => Number.isInteger(n) && n > 0 && n % 2 === 0, "Order count must be greater than 0 and even"),
+  postOnly,
 });
 
 export const volumeBotSchema = z.strictObject({
@@ -260,6 +265,7 @@ export const spreadDecompressionBotSchema = z.strictObject({
   refillPeriod: positive("Refill period").default(SD_DEFAULTS.refillPeriod),
   delay: nonNegative("Delay").default(SD_DEFAULTS.delay),
   acceptableSpread,
+  postOnly,
 });
 
 export const candleCloserBotSchema = z.strictObject({
@@ -286,6 +292,7 @@ export const liquidityArrangerBotSchema = z.strictObject({
   Q1: nonNegative("Q1"),
   priceStrategy: z.enum(PRICE_STRATEGIES).default("linear"),
   volumeStrategy: z.enum(VOLUME_STRATEGIES).default("linear"),
+  postOnly,
 });
 
 export const BOT_SCHEMAS = {

@@ -1,5 +1,5 @@
 import { Decimal } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
+import { ExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { Balances, Side } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
 import {
@@ -331,7 +331,7 @@ export class PaperEngine {
     throw new ExchangeError(
       "paper",
       `Post-only order refused: a ${side === "Buy" ? "buy" : "sell"} at ${at} would take (${side === "Buy" ? "at or above" : "at or below"} ${edge}); nothing was placed`,
-      { kind: "invalid-order" },
+      { kind: "invalid-order", code: POST_ONLY_REFUSED },
     );
   }
 

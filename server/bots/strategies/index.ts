@@ -23,23 +23,30 @@ export function isRunnable(type: string): type is RunnableBotType {
  * schemas.ts, shared with the web), so defaults apply and a stored row edited by hand cannot start
  * a bot with a setup the API would refuse.
  */
-export function createStrategy(type: RunnableBotType, setup: unknown): { strategy: Strategy<unknown>; pair: string } {
+/**
+ * The strategy of a bot's setup, its pair, and whether it quotes post-only: yes unless the setup
+ * says `postOnly: false` (docs/bots.md "Post-only quotes").
+ */
+export function createStrategy(
+  type: RunnableBotType,
+  setup: unknown,
+): { strategy: Strategy<unknown>; pair: string; postOnly: boolean } {
   switch (type) {
     case "floating-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: floatingStrategy(parsed) as Strategy<unknown>, pair: parsed.main.pair };
+      return { strategy: floatingStrategy(parsed) as Strategy<unknown>, pair: parsed.main.pair, postOnly: parsed.postOnly !== false };
     }
     case "grid-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
     }
     case "spread-decompression-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+      return { strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
     }
     case "liquidity-arranger-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+      return { strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
     }
   }
 }
