@@ -36,7 +36,18 @@ export function registerExchanges(program: Command): void {
         const yesNo = (v: boolean) => (v ? "yes" : "no");
         const max = (n: number) => (n === 0 ? "-" : String(n));
         ctx.out.table(
-          ["ID", "Name", "Passphrase", "Open orders", "Batch", "Cancel batch", "Unsupported", "Post-only", "Feed", "Adapter"],
+          [
+            "ID",
+            "Name",
+            "Passphrase",
+            "Open orders",
+            "Batch",
+            "Cancel batch",
+            "Unsupported",
+            "Post-only",
+            "Feed",
+            "Adapter",
+          ],
           rows.map((r) => [
             r.id,
             r.name,

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { resolveTypedOrder } from "../../lib/decimal.js";
 import { assertPostOnly } from "../../exchanges/core/limits.js";
+import { resolveTypedOrder } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
 import type { Order, Side } from "../../lib/types.js";

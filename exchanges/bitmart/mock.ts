@@ -186,7 +186,8 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
     clientOrderId: string,
   ): BitmartMockOrder | { code: number; message: string } {
     // limit, or limit_maker: maker only (docs/exchange-rules.md "Post-only")
-    if (input.type !== "limit" && input.type !== "limit_maker") return { code: 52001, message: "Unsupported Trade Type" };
+    if (input.type !== "limit" && input.type !== "limit_maker")
+      return { code: 52001, message: "Unsupported Trade Type" };
     if (!/^\d+(\.\d+)?$/.test(String(input.size))) return { code: 50010, message: "RequestParam size is required" };
     if (!/^\d+(\.\d+)?$/.test(String(input.price))) return { code: 50011, message: "RequestParam price is required" };
     if (clientOrderId.length > 32)

@@ -186,7 +186,13 @@ export async function startBybitMock(credentials: { api: string; secret: string 
   /** A limit GTC or PostOnly order (docs/exchange-rules.md "Post-only"); anything else is bybit's 10001. */
   function create(o: FakeParams): BybitMockOrder {
     const sideOk = o.side === "Buy" || o.side === "Sell";
-    if (!sideOk || o.orderType !== "Limit" || (o.timeInForce !== "GTC" && o.timeInForce !== "PostOnly") || !o.price || !o.orderLinkId) {
+    if (
+      !sideOk ||
+      o.orderType !== "Limit" ||
+      (o.timeInForce !== "GTC" && o.timeInForce !== "PostOnly") ||
+      !o.price ||
+      !o.orderLinkId
+    ) {
       throw refuse(10001, "params error");
     }
     const now = String(Date.now());

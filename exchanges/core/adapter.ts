@@ -355,7 +355,13 @@ export abstract class RestAdapter implements ExchangeAdapter {
 
   protected orderToPlace(
     pair: string,
-    item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined; postOnly?: boolean | undefined },
+    item: {
+      side: Side;
+      amount: string;
+      price: string;
+      clientOrderId?: string | undefined;
+      postOnly?: boolean | undefined;
+    },
   ): OrderToPlace {
     if (item.side !== "Buy" && item.side !== "Sell") {
       throw new ExchangeError(this.id, `Invalid side '${String(item.side)}': expected Buy or Sell`, {

@@ -133,7 +133,7 @@ function sentParams(req: ReceivedRequest): Record<string, unknown> {
 
 const order = { pair: "BTC/USDT", side: "Buy" as const, amount: "0.01", price: "30000", postOnly: true };
 
-describe("post-only orders in each exchange's documented form (docs/exchange-rules.md \"Post-only\")", () => {
+describe('post-only orders in each exchange\'s documented form (docs/exchange-rules.md "Post-only")', () => {
   const mocks: { close(): Promise<void> }[] = [];
   afterAll(async () => {
     await Promise.all(mocks.map((m) => m.close()));

@@ -71,7 +71,7 @@ async function bybitBook(): Promise<{ rest: BybitRest; feed: BookFeed; adapter: 
   return { rest, feed, adapter };
 }
 
-describe("bots quote post-only by default (docs/bots.md \"Post-only quotes\")", () => {
+describe('bots quote post-only by default (docs/bots.md "Post-only quotes")', () => {
   it("a grid on bybit places every quote with timeInForce PostOnly", async () => {
     const { rest, feed, adapter } = await bybitBook();
     run("bybit", adapter, feed, GRID);

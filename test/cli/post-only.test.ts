@@ -81,7 +81,7 @@ describe("--post-only on an exchange without a maker-only form (bitrue)", () => 
   });
 });
 
-describe("spotdesk exchanges shows the post-only form (docs/exchange-rules.md \"Post-only\")", () => {
+describe('spotdesk exchanges shows the post-only form (docs/exchange-rules.md "Post-only")', () => {
   it("names each exchange's form, none for bitrue and bitteam", async () => {
     const rows = await cli.json<Array<{ id: string; postOnly: string | null }>>(["exchanges"]);
     const form = Object.fromEntries(rows.map((r) => [r.id, r.postOnly]));

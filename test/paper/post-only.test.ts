@@ -7,7 +7,7 @@ import { market, paperOn, TestClock, tempDataDir } from "./helpers.js";
 
 const BTC = "BTC/USDT";
 
-describe("paper post-only orders (docs/orders.md \"Post-only\")", () => {
+describe('paper post-only orders (docs/orders.md "Post-only")', () => {
   it("refuses a post-only buy at the best ask and one above it: nothing filled, locked or stored", async () => {
     const clock = new TestClock();
     const m = market();

@@ -24,7 +24,7 @@ const create = (body: Record<string, unknown>) =>
     body,
   });
 
-describe("POST /token/trade/order/create with postOnly (docs/orders.md \"Post-only\")", () => {
+describe('POST /token/trade/order/create with postOnly (docs/orders.md "Post-only")', () => {
   it("a crossing post-only buy is refused by paper and nothing rests; the same buy without it fills", async () => {
     const refused = await create({ price: "1000000", amount: "0.001", side: "Buy", postOnly: true });
     expect(refused.status).toBe(502);

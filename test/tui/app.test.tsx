@@ -145,7 +145,7 @@ describe("TUI on paper (issue 5)", () => {
     await adapter.close();
   });
 
-  it("m turns post-only on: a buy that would take is refused by paper and nothing rests (docs/orders.md \"Post-only\")", async () => {
+  it('m turns post-only on: a buy that would take is refused by paper and nothing rests (docs/orders.md "Post-only")', async () => {
     const s = start();
     await s.waitForFrame((f) => live(f) && f.includes("[b] Buy") && !f.includes("BTC/USDT post-only"));
     const ask = new Decimal(paperBook("BTC/USDT", { now }).asks[0]![0]);

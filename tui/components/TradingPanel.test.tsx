@@ -42,7 +42,7 @@ describe("TradingPanel (docs/dashboard-rules.md#screens Trading panel, docs/dash
     expect(form.price).toBe("1.5");
   });
 
-  it("m's toggle shows post-only beside the title and survives a clear (docs/orders.md \"Post-only\")", () => {
+  it('m\'s toggle shows post-only beside the title and survives a clear (docs/orders.md "Post-only")', () => {
     let form = tradeFormReducer(type(EMPTY_TRADE_FORM, "100"), { type: "postOnly" });
     expect(form.postOnly).toBe(true);
     form = tradeFormReducer(form, { type: "clear" });

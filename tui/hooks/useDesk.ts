@@ -481,7 +481,10 @@ export function useDesk(inputs: DeskInputs): DeskState {
       case "m":
         if (!formRef.current.postOnly && CATALOGUE[session.exchange].postOnly === null)
           return toast("error", `${session.exchange} has no post-only order type`);
-        toast("info", `Post-only ${formRef.current.postOnly ? "off" : "on"}: ${formRef.current.postOnly ? "orders may take" : "an order that would take is refused"}`);
+        toast(
+          "info",
+          `Post-only ${formRef.current.postOnly ? "off" : "on"}: ${formRef.current.postOnly ? "orders may take" : "an order that would take is refused"}`,
+        );
         return dispatch({ type: "postOnly" });
       case "c":
         return toast("info", "Tab to open orders and pick the order to cancel");

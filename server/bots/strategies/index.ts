@@ -34,19 +34,35 @@ export function createStrategy(
   switch (type) {
     case "floating-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: floatingStrategy(parsed) as Strategy<unknown>, pair: parsed.main.pair, postOnly: parsed.postOnly !== false };
+      return {
+        strategy: floatingStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.main.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
     case "grid-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
+      return {
+        strategy: gridStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
     case "spread-decompression-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
+      return {
+        strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
     case "liquidity-arranger-bot": {
       const parsed = BOT_SCHEMAS[type].parse(setup);
-      return { strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
+      return {
+        strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
   }
 }
