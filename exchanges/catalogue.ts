@@ -29,6 +29,7 @@ export type {
   ExchangeLimits,
   FeedSource,
   Operation,
+  PostOnlyForm,
 } from "./core/info.js";
 
 /** In display order: paper first, then the fifteen exchanges by id. */
@@ -62,4 +63,9 @@ export function needsApiKey(id: string): boolean {
 
 export function isSupported(exchange: ExchangeId, operation: Operation): boolean {
   return !CATALOGUE[exchange].limits.unsupported.includes(operation);
+}
+
+/** Whether the exchange has a documented maker-only order form (docs/exchange-rules.md "Post-only"). */
+export function supportsPostOnly(exchange: ExchangeId): boolean {
+  return CATALOGUE[exchange].postOnly !== null;
 }

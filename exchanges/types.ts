@@ -32,6 +32,11 @@ export interface CreateOrderRequest {
   price: string;
   /** generated when absent (docs/decisions.md#d11) */
   clientOrderId?: string;
+  /**
+   * maker only (docs/orders.md "Post-only"): sent in the exchange's documented form, and refused
+   * before any request where the exchange has none
+   */
+  postOnly?: boolean;
 }
 
 /**

@@ -79,6 +79,9 @@ export class ExchangeError extends Error {
   }
 }
 
+/** The code of a post-only order refused because it would have taken (docs/orders.md "Post-only"). */
+export const POST_ONLY_REFUSED = "post-only-would-take";
+
 export function isExchangeError(error: unknown): error is ExchangeError {
   return error instanceof ExchangeError;
 }

@@ -186,7 +186,13 @@ export const removeTokenPairSchema = z.strictObject({ exchangeId: exchangeIdSche
 // Order payloads (docs/dashboard-rules.md#entities, docs/api.md#calls)
 // ---------------------------------------------------------------------------------------------
 
-export const createOrderSchema = z.strictObject({ price: decimalSchema, amount: decimalSchema, side: sideSchema });
+/** `postOnly`: maker only, refused where the exchange has no form (docs/orders.md "Post-only") */
+export const createOrderSchema = z.strictObject({
+  price: decimalSchema,
+  amount: decimalSchema,
+  side: sideSchema,
+  postOnly: z.boolean().optional(),
+});
 export const cancelOrderSchema = z.strictObject({
   id: z.string().min(1).max(200),
   clientOID: z.string().max(200).optional().nullable(),
@@ -294,6 +300,9 @@ const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ct
   return out as FloatingModules;
 });
 
+/** A runnable bot quotes post-only unless its setup says `postOnly: false` (docs/bots.md "Post-only quotes"). */
+const postOnly = z.boolean().optional();
+
 /** docs/dashboard-rules.md#constants: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
 export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
 export const floatingBotSchema = z.strictObject({
@@ -310,6 +319,7 @@ export const floatingBotSchema = z.strictObject({
       .default(FLOATING_DEFAULTS.marginOfError),
   }),
   modules: floatingModules.default({}),
+  postOnly,
 });
 
 /** docs/dashboard-rules.md#constants: profit 0.2 (0–5), percent 5 (1–99), rebalancing factor 0.5 (0–1). */
@@ -327,6 +337,7 @@ export const gridBotSchema = z.strictObject({
     (n) => Number.isInteger(n) && n > 0 && n % 2 === 0,
     "Order count must be greater than 0 and even",
   ),
+  postOnly,
 });
 
 export const volumeBotSchema = z.strictObject({
@@ -368,6 +379,7 @@ export const spreadDecompressionBotSchema = z.strictObject({
   refillPeriod: positive("Refill period", seconds("Refill period")).default(SD_DEFAULTS.refillPeriod),
   delay: nonNegative("Delay", seconds("Delay")).default(SD_DEFAULTS.delay),
   acceptableSpread,
+  postOnly,
 });
 
 export const candleCloserBotSchema = z.strictObject({
@@ -394,6 +406,7 @@ export const liquidityArrangerBotSchema = z.strictObject({
   Q1: nonNegative("Q1"),
   priceStrategy: z.enum(PRICE_STRATEGIES).default("linear"),
   volumeStrategy: z.enum(VOLUME_STRATEGIES).default("linear"),
+  postOnly,
 });
 
 export const BOT_SCHEMAS = {

@@ -71,6 +71,8 @@ export interface BatchItem {
   price: string;
   /** the caller's own id for retries (docs/orders.md "Client order ids"); generated when absent */
   clientOrderId?: string;
+  /** maker only (docs/orders.md "Post-only") */
+  postOnly?: boolean;
 }
 
 /** A price level: [price, amount] as decimal strings. */

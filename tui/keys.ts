@@ -20,6 +20,7 @@ export const KEY_BINDINGS: readonly KeyBinding[] = [
   { keys: "Backspace", does: "delete a character" },
   { keys: "b / s", does: "Buy / Sell (asks first)" },
   { keys: "x", does: "clear the trading panel" },
+  { keys: "m", does: "post-only (maker) on/off" },
   { keys: "↑ ↓ orders", does: "select an open order" },
   { keys: "c orders", does: "cancel selected order" },
   { keys: "C", does: "cancel all (asks to confirm)" },

@@ -18,6 +18,8 @@ export interface TradeFormState {
   entryValue: string;
   /** the side of the last book pick: Buy from asks, Sell from bids */
   suggestedSide: "Buy" | "Sell" | undefined;
+  /** maker only (docs/orders.md "Post-only"): kept until toggled off, across orders and clears */
+  postOnly: boolean;
 }
 
 export const EMPTY_TRADE_FORM: TradeFormState = {
@@ -27,6 +29,7 @@ export const EMPTY_TRADE_FORM: TradeFormState = {
   active: "price",
   entryValue: "",
   suggestedSide: undefined,
+  postOnly: false,
 };
 
 export type TradeFormAction =
@@ -35,7 +38,8 @@ export type TradeFormAction =
   | { type: "focus"; field: TradeField }
   | { type: "move"; direction: 1 | -1 }
   | { type: "fill"; pick: BookPick }
-  | { type: "clear" };
+  | { type: "clear" }
+  | { type: "postOnly" };
 
 /** Characters a number field takes: digits, one optional minus, '.' or ',' (docs/dashboard-rules.md#validation). */
 const NUMBER_CHARS = /^[0-9.,-]+$/;
@@ -104,7 +108,9 @@ export function tradeFormReducer(state: TradeFormState, action: TradeFormAction)
       };
     }
     case "clear":
-      return EMPTY_TRADE_FORM;
+      return { ...EMPTY_TRADE_FORM, postOnly: state.postOnly };
+    case "postOnly":
+      return { ...state, postOnly: !state.postOnly };
   }
 }
 

@@ -8,7 +8,7 @@ import { action } from "../run.js";
 export function registerExchanges(program: Command): void {
   program
     .command("exchanges")
-    .description("list exchange ids, display names, passphrase need, limits and feed source")
+    .description("list exchange ids, display names, passphrase need, limits, post-only form and feed source")
     .action(
       action(async (ctx) => {
         const rows = EXCHANGE_IDS.map((id) => {
@@ -24,6 +24,8 @@ export function registerExchanges(program: Command): void {
             createBatchMax: limits.createBatch,
             cancelBatchMax: limits.cancelBatch,
             unsupported: [...limits.unsupported],
+            /** the maker-only order form, null where the exchange has none (docs/exchange-rules.md "Post-only") */
+            postOnly: info.postOnly?.form ?? null,
             feed: info.feed,
             defaultDepth: info.depth,
             /** false while this build has no adapter for the exchange */
@@ -34,7 +36,18 @@ export function registerExchanges(program: Command): void {
         const yesNo = (v: boolean) => (v ? "yes" : "no");
         const max = (n: number) => (n === 0 ? "-" : String(n));
         ctx.out.table(
-          ["ID", "Name", "Passphrase", "Open orders", "Batch", "Cancel batch", "Unsupported", "Feed", "Adapter"],
+          [
+            "ID",
+            "Name",
+            "Passphrase",
+            "Open orders",
+            "Batch",
+            "Cancel batch",
+            "Unsupported",
+            "Post-only",
+            "Feed",
+            "Adapter",
+          ],
           rows.map((r) => [
             r.id,
             r.name,
@@ -43,10 +56,11 @@ export function registerExchanges(program: Command): void {
             max(r.createBatchMax),
             max(r.cancelBatchMax),
             r.unsupported.join(",") || "-",
+            r.postOnly ?? "none",
             r.feed,
             yesNo(r.adapter),
           ]),
-          ["left", "left", "left", "right", "right", "right", "left", "left", "left"],
+          ["left", "left", "left", "right", "right", "right", "left", "left", "left", "left"],
         );
       }),
     );

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { assertPostOnly } from "../../exchanges/core/limits.js";
 import { resolveTypedOrder } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
@@ -13,6 +14,7 @@ interface TradeOptions {
   clientOrderId?: string;
   allowFarPrice?: boolean;
   farPricePercent?: string;
+  postOnly?: boolean;
 }
 
 /** The options every order-placing command takes (docs/orders.md). */
@@ -20,6 +22,7 @@ function guardOptions(command: Command): Command {
   return command
     .option("--allow-far-price", "send even when the price is far through the book, or no live book is available")
     .option("--far-price-percent <n>", "the far-price limit in percent (else the account's setting, else 5)")
+    .option("--post-only", "maker only: refused instead of taking; an exchange without a post-only form refuses it")
     .option(DRY_RUN_FLAG, DRY_RUN_HELP);
 }
 
@@ -59,6 +62,9 @@ function registerSide(program: Command, side: Side): void {
     action(async (ctx, pairText: string, first: string, second: string | undefined, options: TradeOptions) => {
       const id = await resolveExchangeId(ctx);
       const pair = normalizePair(pairText, id);
+      const postOnly = options.postOnly === true;
+      // docs/orders.md "Post-only": refused before keys, book or request where the exchange has no form
+      if (postOnly) assertPostOnly(id);
       const withQuote = options.quote !== undefined;
       if (withQuote && second !== undefined) {
         throw new ExchangeError(id, `With --quote give PAIR and PRICE only: ${verb} ${pair} PRICE --quote TOTAL`, {
@@ -111,6 +117,7 @@ function registerSide(program: Command, side: Side): void {
               amount,
               price,
               ...(clientOrderId ? { clientOrderId } : {}),
+              ...(postOnly ? { postOnly } : {}),
             });
             ctx.out.sent(`${verb} order ${placed.id} placed (client order id ${placed.clientOrderId})`);
             return placed;
@@ -148,10 +155,13 @@ export function registerTrade(program: Command): void {
     action(async (ctx, pairText: string, file: string | undefined, options: TradeOptions & { split?: boolean }) => {
       const id = await resolveExchangeId(ctx);
       const pair = normalizePair(pairText, id);
+      if (options.postOnly === true) assertPostOnly(id);
       const flags = await guardFlags(options);
       const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
       const { pairDecimals } = await import("../order-guard.js");
-      const items = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
+      const parsed = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
+      // --post-only makes every item maker only (docs/orders.md "Post-only")
+      const items = options.postOnly === true ? parsed.map((item) => ({ ...item, postOnly: true })) : parsed;
       if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
       const print = async (orders: Order[]) => {
         if (ctx.out.json) return ctx.out.document(labelOrders(ctx, id, orders));

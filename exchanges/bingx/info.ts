@@ -46,6 +46,7 @@ export const BINGX_INFO: ExchangeInfo = {
   clientOrderId: { length: 32, chars: "A-Za-z0-9_" },
   errors: BINGX_ERRORS,
   errorMessages: BINGX_MESSAGES,
+  postOnly: { form: 'timeInForce: "PostOnly"', onCross: "canceled" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [BINGX_WS_URL] },

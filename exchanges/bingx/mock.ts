@@ -143,8 +143,9 @@ export async function startBingxMock(options: { now?: () => number } = {}): Prom
 
   function place(input: FakeParams): BingxMockOrder | { code: number; msg: string } {
     if (input.type !== "LIMIT") return { code: 100400, msg: "only LIMIT in this mock" };
-    if (input.timeInForce !== undefined && input.timeInForce !== "GTC")
-      return { code: 100400, msg: "GTC only in this mock" };
+    // GTC, or PostOnly: maker only (docs/exchange-rules.md "Post-only")
+    if (input.timeInForce !== undefined && input.timeInForce !== "GTC" && input.timeInForce !== "PostOnly")
+      return { code: 100400, msg: "GTC or PostOnly only in this mock" };
     if (
       !/^\d+(\.\d+)?$/.test(String(input.quantity)) ||
       !/^\d+(\.\d+)?$/.test(String(input.price)) ||

@@ -199,7 +199,8 @@ export class BingxAdapter extends RestAdapter {
       quantity: order.amount,
       price: order.price,
       newClientOrderId: order.clientOrderId,
-      timeInForce: "GTC",
+      // docs/exchange-rules.md "Post-only": maker only is a time in force
+      timeInForce: order.postOnly ? "PostOnly" : "GTC",
     };
   }
 

@@ -61,6 +61,7 @@ export const BITGET_INFO: ExchangeInfo = {
   limits: { openOrders: 100, createBatch: 50, cancelBatch: 50, unsupported: [] },
   clientOrderId: { length: 32 },
   errors: BITGET_ERRORS,
+  postOnly: { form: 'force: "post_only"', onCross: "canceled" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [BITGET_WS_URL] },

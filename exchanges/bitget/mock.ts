@@ -149,7 +149,8 @@ export async function startBitgetMock(credentials: {
   }
 
   function place(symbol: string, p: FakeParams): BitgetMockOrder {
-    if (p.orderType !== "limit" || p.force !== "gtc" || !p.price)
+    // gtc, or post_only: maker only (docs/exchange-rules.md "Post-only")
+    if (p.orderType !== "limit" || (p.force !== "gtc" && p.force !== "post_only") || !p.price)
       throw refuse("40034", "Parameter verification failed", 400);
     const now = String(Date.now());
     const order: BitgetMockOrder = {

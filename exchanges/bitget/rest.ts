@@ -191,7 +191,8 @@ export class BitgetAdapter extends RestAdapter {
     return {
       side: order.side === "Buy" ? "buy" : "sell",
       orderType: "limit",
-      force: "gtc",
+      // docs/exchange-rules.md "Post-only": maker only is an execution strategy
+      force: order.postOnly ? "post_only" : "gtc",
       price: order.price,
       size: order.amount,
       clientOid: order.clientOrderId,

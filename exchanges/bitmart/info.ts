@@ -76,6 +76,7 @@ export const BITMART_INFO: ExchangeInfo = {
   limits: { openOrders: 200, createBatch: 10, cancelBatch: 10, unsupported: [] },
   clientOrderId: { length: 32, chars: "A-Za-z0-9" },
   errors: BITMART_ERRORS,
+  postOnly: { form: 'type: "limit_maker"', onCross: "canceled" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [BITMART_WS_URL] },

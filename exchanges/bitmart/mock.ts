@@ -185,7 +185,9 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
     input: Record<string, unknown>,
     clientOrderId: string,
   ): BitmartMockOrder | { code: number; message: string } {
-    if (input.type !== "limit") return { code: 52001, message: "Unsupported Trade Type" };
+    // limit, or limit_maker: maker only (docs/exchange-rules.md "Post-only")
+    if (input.type !== "limit" && input.type !== "limit_maker")
+      return { code: 52001, message: "Unsupported Trade Type" };
     if (!/^\d+(\.\d+)?$/.test(String(input.size))) return { code: 50010, message: "RequestParam size is required" };
     if (!/^\d+(\.\d+)?$/.test(String(input.price))) return { code: 50011, message: "RequestParam price is required" };
     if (clientOrderId.length > 32)
@@ -200,7 +202,7 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
       symbol,
       side: String(input.side),
       orderMode: "spot",
-      type: "limit",
+      type: String(input.type),
       state: "new",
       cancelSource: "",
       stpMode: "none",

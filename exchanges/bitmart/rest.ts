@@ -208,7 +208,8 @@ export class BitmartAdapter extends RestAdapter {
     const data = await this.call("POST", BITMART_PATHS.submitOrder, {
       symbol: this.symbol(order.pair),
       side: order.side === "Buy" ? "buy" : "sell",
-      type: "limit",
+      // docs/exchange-rules.md "Post-only": maker only is an order type
+      type: order.postOnly ? "limit_maker" : "limit",
       size: order.amount,
       price: order.price,
       client_order_id: order.clientOrderId,
@@ -237,7 +238,7 @@ export class BitmartAdapter extends RestAdapter {
         size: o.amount,
         price: o.price,
         side: o.side === "Buy" ? "buy" : "sell",
-        type: "limit",
+        type: o.postOnly ? "limit_maker" : "limit",
       })),
       recvWindow: BITMART_RECV_WINDOW,
     });

@@ -63,6 +63,8 @@ export const BITRUE_INFO: ExchangeInfo = {
   clientOrderId: { length: 32 },
   errors: BITRUE_ERRORS,
   errorMessages: BITRUE_MESSAGES,
+  // no maker-only order form in its docs: a post-only order is refused (docs/exchange-rules.md "Post-only")
+  postOnly: null,
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [BITRUE_WS_URL] },

@@ -41,6 +41,8 @@ export const BITTEAM_INFO: ExchangeInfo = {
   errors: BITTEAM_ERRORS,
   // withdrawn orders come back as "delete" and refused ones as "inactive" (both read as rejected)
   statusExceptions: { delete: "canceled", inactive: "canceled" },
+  // no maker-only order form in its docs: a post-only order is refused (docs/exchange-rules.md "Post-only")
+  postOnly: null,
   feed: "polling",
   depth: 50,
   browserFeed: { connect: [], relay: "/api/bitteam" },

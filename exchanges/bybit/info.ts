@@ -82,6 +82,7 @@ export const BYBIT_INFO: ExchangeInfo = {
   errorMessages: BYBIT_MESSAGES,
   // a triggered order counts as canceled
   statusExceptions: { Triggered: "canceled" },
+  postOnly: { form: 'timeInForce: "PostOnly"', onCross: "canceled" },
   feed: "socket",
   depth: 50,
   browserFeed: { connect: [BYBIT_WS_URL] },

@@ -183,10 +183,16 @@ export async function startBybitMock(credentials: { api: string; secret: string 
     return undefined;
   }
 
-  /** A limit GTC order as the adapter places them; anything else is bybit's 10001. */
+  /** A limit GTC or PostOnly order (docs/exchange-rules.md "Post-only"); anything else is bybit's 10001. */
   function create(o: FakeParams): BybitMockOrder {
     const sideOk = o.side === "Buy" || o.side === "Sell";
-    if (!sideOk || o.orderType !== "Limit" || o.timeInForce !== "GTC" || !o.price || !o.orderLinkId) {
+    if (
+      !sideOk ||
+      o.orderType !== "Limit" ||
+      (o.timeInForce !== "GTC" && o.timeInForce !== "PostOnly") ||
+      !o.price ||
+      !o.orderLinkId
+    ) {
       throw refuse(10001, "params error");
     }
     const now = String(Date.now());
@@ -202,7 +208,7 @@ export async function startBybitMock(credentials: { api: string; secret: string 
       orderType: "Limit",
       orderStatus: "New",
       cumExecQty: "0",
-      timeInForce: "GTC",
+      timeInForce: String(o.timeInForce),
       createdTime: now,
       updatedTime: now,
       blockTradeId: "",

@@ -217,7 +217,8 @@ export class BybitAdapter extends RestAdapter {
       orderType: "Limit",
       qty: order.amount,
       price: order.price,
-      timeInForce: "GTC",
+      // docs/exchange-rules.md "Post-only": maker only is a time in force
+      timeInForce: order.postOnly ? "PostOnly" : "GTC",
       orderLinkId: order.clientOrderId,
     };
   }

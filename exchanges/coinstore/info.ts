@@ -28,6 +28,7 @@ export const COINSTORE_INFO: ExchangeInfo = {
   limits: { openOrders: null, createBatch: 40, cancelBatch: 40, unsupported: ["cancelAll"] },
   clientOrderId: { length: 32 },
   errors: COINSTORE_ERRORS,
+  postOnly: { form: 'ordType: "POST_ONLY"', onCross: "canceled" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [COINSTORE_WS_URL, COINSTORE_REST_URL] },

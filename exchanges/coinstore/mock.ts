@@ -166,8 +166,9 @@ export async function startCoinstoreMock(options: { now?: () => number } = {}): 
 
   function place(symbol: string, input: FakeParams): CoinstoreMockOrder | { code: number; message: string } {
     if (symbol !== "BTCUSDT") return { code: 3101, message: "symbol not found" };
-    if (input.ordType !== "LIMIT" || input.timeInForce !== "GTC")
-      return { code: 3102, message: "only LIMIT GTC in this mock" };
+    // LIMIT, or POST_ONLY: maker only (docs/exchange-rules.md "Post-only")
+    if ((input.ordType !== "LIMIT" && input.ordType !== "POST_ONLY") || input.timeInForce !== "GTC")
+      return { code: 3102, message: "only LIMIT or POST_ONLY GTC in this mock" };
     if (!/^\d+(\.\d+)?$/.test(String(input.ordPrice)) || !/^\d+(\.\d+)?$/.test(String(input.ordQty)))
       return { code: 3103, message: "invalid price or quantity" };
     const order: CoinstoreMockOrder = {

@@ -176,7 +176,8 @@ export class CoinstoreAdapter extends RestAdapter {
     return {
       clOrdId: order.clientOrderId,
       side: order.side === "Buy" ? "BUY" : "SELL",
-      ordType: "LIMIT",
+      // docs/exchange-rules.md "Post-only": maker only is an order type
+      ordType: order.postOnly ? "POST_ONLY" : "LIMIT",
       timeInForce: "GTC",
       ordPrice: order.price,
       ordQty: order.amount,

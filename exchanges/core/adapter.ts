@@ -59,7 +59,7 @@ import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } f
 import { isSchemaError, parseAnswer, unexpectedAnswer } from "./answer.js";
 import { checkClientOrderId, newClientOrderId } from "./client-order-id.js";
 import type { ClientOrderIdRule, ErrorCodeTable, MessageRule } from "./info.js";
-import { assertBatchSize, assertSupported } from "./limits.js";
+import { assertBatchSize, assertPostOnly, assertSupported } from "./limits.js";
 import { placeOnce } from "./place.js";
 import { buildQuery, type HttpRequest, type HttpResponse, RestClient, retryAfterMs } from "./rest.js";
 
@@ -70,6 +70,8 @@ export interface OrderToPlace {
   amount: string;
   price: string;
   clientOrderId: string;
+  /** maker only: the exchange's documented form is sent (docs/exchange-rules.md "Post-only") */
+  postOnly: boolean;
 }
 
 /** The exchange's error codes, by kind (exchanges/core/info.ts). Adapters fill it from NAMED constants of their docs. */
@@ -353,7 +355,13 @@ export abstract class RestAdapter implements ExchangeAdapter {
 
   protected orderToPlace(
     pair: string,
-    item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
+    item: {
+      side: Side;
+      amount: string;
+      price: string;
+      clientOrderId?: string | undefined;
+      postOnly?: boolean | undefined;
+    },
   ): OrderToPlace {
     if (item.side !== "Buy" && item.side !== "Sell") {
       throw new ExchangeError(this.id, `Invalid side '${String(item.side)}': expected Buy or Sell`, {
@@ -367,7 +375,14 @@ export abstract class RestAdapter implements ExchangeAdapter {
       price: positiveDecimal(this.id, "price", item.price),
       clientOrderId:
         item.clientOrderId === undefined ? this.newClientOrderId() : this.checkClientOrderId(item.clientOrderId),
+      postOnly: this.postOnlyOf(item.postOnly),
     };
+  }
+
+  private postOnlyOf(postOnly: boolean | undefined): boolean {
+    if (postOnly !== true) return false;
+    assertPostOnly(this.id);
+    return true;
   }
 
   /** A caller's client order id checked against the exchange's documented rule (docs/orders.md "Client order ids"). */

@@ -74,6 +74,16 @@ export interface MessageRule {
   retryAfterMs?: number;
 }
 
+/**
+ * An exchange's documented maker-only order form (docs/exchange-rules.md "Post-only"): `form` is
+ * the parameter as the exchange's order call takes it, `onCross` what the exchange does with a
+ * post-only order that would take: refuse the request, or accept it and cancel it at once.
+ */
+export interface PostOnlyForm {
+  form: string;
+  onCross: "rejected" | "canceled";
+}
+
 export interface ExchangeInfo {
   id: ExchangeId;
   /** Display name, as the CLI, the TUI and the web show it. */
@@ -94,6 +104,8 @@ export interface ExchangeInfo {
    */
   statusExceptions?: Readonly<Record<string, OrderStatus>>;
   onlyExceptions?: boolean;
+  /** the maker-only order form, or null where the exchange documents none (refused, never sent as a plain limit) */
+  postOnly: PostOnlyForm | null;
   /** where the public book comes from */
   feed: FeedSource;
   /** default order-book depth */

@@ -26,3 +26,15 @@ export function assertBatchSize(exchange: ExchangeId, operation: "createBatch" |
     throw new ExchangeError(exchange, `Nothing to do: '${operation}' needs at least one item`, { kind: "bad-input" });
   }
 }
+
+/**
+ * A post-only order on an exchange without a maker-only form is refused before any request: sent
+ * as a plain limit it could take (docs/orders.md "Post-only").
+ */
+export function assertPostOnly(exchange: ExchangeId): void {
+  if (CATALOGUE[exchange].postOnly === null) {
+    throw new ExchangeError(exchange, `${exchange} has no post-only order type: the order was not sent`, {
+      kind: "unsupported",
+    });
+  }
+}

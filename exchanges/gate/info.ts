@@ -59,6 +59,7 @@ export const GATE_INFO: ExchangeInfo = {
   limits: { openOrders: 100, createBatch: 10, cancelBatch: 20, unsupported: [] },
   clientOrderId: { prefix: "t-", length: 30, chars: "0-9A-Za-z_.-" },
   errors: GATE_ERRORS,
+  postOnly: { form: 'time_in_force: "poc"', onCross: "canceled" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [GATE_WS_URL, GATE_REST_URL] },

@@ -154,8 +154,9 @@ export async function startGateMock(
         label: "INVALID_PARAM_VALUE",
         message: "Invalid text: must start with t- and be at most 28 more characters",
       };
-    if (input.type !== "limit" || input.time_in_force !== "gtc")
-      return { label: "INVALID_PARAM_VALUE", message: "only gtc limit orders in this mock" };
+    // gtc, or poc: maker only (docs/exchange-rules.md "Post-only")
+    if (input.type !== "limit" || (input.time_in_force !== "gtc" && input.time_in_force !== "poc"))
+      return { label: "INVALID_PARAM_VALUE", message: "only gtc or poc limit orders in this mock" };
     if (!/^\d+(\.\d+)?$/.test(String(input.amount)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
       return { label: "INVALID_PARAM_VALUE", message: "Invalid amount or price" };
     const ms = now();
@@ -173,7 +174,7 @@ export async function startGateMock(
       side: String(input.side),
       amount: String(input.amount),
       price: String(input.price),
-      time_in_force: "gtc",
+      time_in_force: String(input.time_in_force),
       left: String(input.amount),
       filled_amount: "0",
       fill_price: "0",

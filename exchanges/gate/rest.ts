@@ -251,7 +251,8 @@ export class GateAdapter extends RestAdapter {
       side: order.side === "Buy" ? "buy" : "sell",
       amount: order.amount,
       price: order.price,
-      time_in_force: "gtc",
+      // docs/exchange-rules.md "Post-only": "poc" (pending or cancelled) is maker only
+      time_in_force: order.postOnly ? "poc" : "gtc",
     };
   }
 

@@ -73,6 +73,7 @@ export const HTX_INFO: ExchangeInfo = {
   errorMessages: HTX_MESSAGES,
   // partial-canceled counts as open; canceling counts as canceled
   statusExceptions: { "partial-canceled": "open", canceling: "canceled" },
+  postOnly: { form: 'type: "buy-limit-maker" / "sell-limit-maker"', onCross: "rejected" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [HTX_WS_URL] },

@@ -217,7 +217,8 @@ export async function startHtxMock(options: { now?: () => number } = {}): Promis
         code: "account-frozen-account-inexistent-error",
         msg: `account for id \`${String(input["account-id"])}\` and user id not found`,
       };
-    if (input.type !== "buy-limit" && input.type !== "sell-limit")
+    // limit, or limit-maker: maker only (docs/exchange-rules.md "Post-only")
+    if (!["buy-limit", "sell-limit", "buy-limit-maker", "sell-limit-maker"].includes(String(input.type)))
       return { code: "invalid-parameter", msg: "only limit orders in this mock" };
     if (!/^\d+(\.\d+)?$/.test(String(input.amount)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
       return { code: "order-limitorder-amount-min-error", msg: "limit order amount error" };

@@ -297,7 +297,8 @@ export class HtxAdapter extends RestAdapter {
       "account-id": await this.accountId(),
       symbol: this.symbol(order.pair),
       // buy-limit / sell-limit rest until filled or canceled (good-till-cancel).
-      type: order.side === "Buy" ? "buy-limit" : "sell-limit",
+      // docs/exchange-rules.md "Post-only": buy-limit-maker / sell-limit-maker are maker only.
+      type: `${order.side === "Buy" ? "buy" : "sell"}-limit${order.postOnly ? "-maker" : ""}`,
       amount: order.amount,
       price: order.price,
       source: "spot-api",

@@ -61,6 +61,7 @@ export const KUCOIN_INFO: ExchangeInfo = {
   clientOrderId: { length: 32 },
   errors: KUCOIN_ERRORS,
   errorMessages: KUCOIN_MESSAGES,
+  postOnly: { form: "postOnly: true", onCross: "canceled" },
   feed: "socket",
   depth: 50,
   browserFeed: { connect: [KUCOIN_WS_URL], relay: "/api/kucoin" },

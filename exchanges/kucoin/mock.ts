@@ -182,7 +182,8 @@ export async function startKucoinMock(options: { now?: () => number } = {}): Pro
       stopTriggered: false,
       stopPrice: "0",
       timeInForce: "GTC",
-      postOnly: false,
+      // a flag beside GTC (docs/exchange-rules.md "Post-only")
+      postOnly: input.postOnly === true,
       hidden: false,
       iceberg: false,
       visibleSize: "0",

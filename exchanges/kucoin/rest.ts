@@ -244,6 +244,8 @@ export class KucoinAdapter extends RestAdapter {
       price: order.price,
       size: order.amount,
       timeInForce: "GTC",
+      // docs/exchange-rules.md "Post-only": a flag beside GTC
+      ...(order.postOnly ? { postOnly: true } : {}),
     };
   }
 

@@ -82,6 +82,7 @@ export const LBANK_INFO: ExchangeInfo = {
   // numeric codes only: -1, 3 and 4 are canceled; 0 and 1 are open; 2 is closed
   statusExceptions: { "-1": "canceled", "0": "open", "1": "open", "2": "closed", "3": "canceled", "4": "canceled" },
   onlyExceptions: true,
+  postOnly: { form: 'type: "buy_maker" / "sell_maker"', onCross: "canceled" },
   feed: "socket",
   depth: 50,
   browserFeed: { connect: [LBANK_WS_URL] },

@@ -169,7 +169,9 @@ export async function startLbankMock(options: { now?: () => number } = {}): Prom
         create: true,
         handle: ({ params: f }) => {
           if (f.symbol !== "btc_usdt") throw refuse(10008, "Invalid Trading Pair");
-          if (!["buy", "sell"].includes(String(f.type))) throw refuse(10015, "Invalid order type");
+          // buy_maker / sell_maker: maker only (docs/exchange-rules.md "Post-only")
+          if (!["buy", "sell", "buy_maker", "sell_maker"].includes(String(f.type)))
+            throw refuse(10015, "Invalid order type");
           if (!/^\d+(\.\d+)?$/.test(String(f.price)) || !/^\d+(\.\d+)?$/.test(String(f.amount)))
             throw refuse(10010, "Price and/or Amount must less than minimum require");
           if (f.custom_id && [...orders.values()].some((o) => o.clientOrderId === f.custom_id))

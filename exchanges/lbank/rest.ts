@@ -252,7 +252,8 @@ export class LbankAdapter extends RestAdapter {
       z.object({ order_id: id }),
       await this.call(LBANK_PATHS.createOrder, {
         symbol: this.symbol(order.pair),
-        type: order.side === "Buy" ? "buy" : "sell",
+        // docs/exchange-rules.md "Post-only": buy_maker / sell_maker are maker only
+        type: `${order.side === "Buy" ? "buy" : "sell"}${order.postOnly ? "_maker" : ""}`,
         price: order.price,
         amount: order.amount,
         custom_id: order.clientOrderId,

@@ -64,6 +64,7 @@ export const MEXC_INFO: ExchangeInfo = {
   // mexc is the exchange of the PARTIALLY_CANCELED variant, which maps to open (its documented list:
   // NEW, FILLED, PARTIALLY_FILLED, CANCELED, PARTIALLY_CANCELED)
   statusExceptions: { PARTIALLY_CANCELED: "open" },
+  postOnly: { form: 'type: "LIMIT_MAKER"', onCross: "rejected" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [MEXC_WS_URL, MEXC_REST_URL] },

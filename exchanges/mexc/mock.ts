@@ -159,7 +159,8 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
   }
 
   function place(input: FakeParams): MexcMockOrder | { code: number; msg: string } {
-    if (input.type !== "LIMIT") return { code: 700004, msg: "only LIMIT in this mock" };
+    // LIMIT, or LIMIT_MAKER: maker only (docs/exchange-rules.md "Post-only")
+    if (input.type !== "LIMIT" && input.type !== "LIMIT_MAKER") return { code: 700004, msg: "only LIMIT in this mock" };
     if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price)))
       return { code: 30002, msg: "The minimum transaction volume cannot be less than:0.5USDT" };
     const t = now();
@@ -174,7 +175,7 @@ export async function startMexcMock(options: { now?: () => number } = {}): Promi
       cummulativeQuoteQty: "0",
       status: "NEW",
       timeInForce: "",
-      type: "LIMIT",
+      type: String(input.type),
       side: String(input.side),
       stopPrice: "",
       icebergQty: "",

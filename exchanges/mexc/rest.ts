@@ -194,7 +194,8 @@ export class MexcAdapter extends RestAdapter {
     return {
       symbol: this.symbol(order.pair),
       side: order.side === "Buy" ? "BUY" : "SELL",
-      type: "LIMIT",
+      // docs/exchange-rules.md "Post-only": maker only is an order type
+      type: order.postOnly ? "LIMIT_MAKER" : "LIMIT",
       quantity: order.amount,
       price: order.price,
       newClientOrderId: order.clientOrderId,

@@ -67,6 +67,7 @@ export const OKX_INFO: ExchangeInfo = {
   limits: { openOrders: 500, createBatch: 20, cancelBatch: 20, unsupported: ["cancelAll"] },
   clientOrderId: { length: 32, chars: "A-Za-z0-9" },
   errors: OKX_ERRORS,
+  postOnly: { form: 'ordType: "post_only"', onCross: "canceled" },
   feed: "socket",
   depth: 50,
   browserFeed: { connect: [OKX_WS_URL] },

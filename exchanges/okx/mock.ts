@@ -164,7 +164,9 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       errorNext = undefined;
       return e;
     }
-    if (p.tdMode !== "cash" || p.ordType !== "limit" || !p.px) return { sCode: "51000", sMsg: "Parameter error" };
+    // limit, or post_only: maker only (docs/exchange-rules.md "Post-only")
+    if (p.tdMode !== "cash" || (p.ordType !== "limit" && p.ordType !== "post_only") || !p.px)
+      return { sCode: "51000", sMsg: "Parameter error" };
     const clOrdId = String(p.clOrdId ?? "");
     if (clOrdId && !/^[A-Za-z0-9]{1,32}$/.test(clOrdId)) return { sCode: "51000", sMsg: "Parameter clOrdId error" };
     const instId = String(p.instId);
@@ -177,7 +179,7 @@ export async function startOkxMock(credentials: { api: string; secret: string; p
       sz: String(p.sz),
       accFillSz: "0",
       side: String(p.side),
-      ordType: "limit",
+      ordType: String(p.ordType),
       state: "live",
       tdMode: "cash",
       cTime: now,

@@ -221,7 +221,8 @@ export class OkxAdapter extends RestAdapter {
       tdMode: "cash",
       clOrdId: order.clientOrderId,
       side: order.side === "Buy" ? "buy" : "sell",
-      ordType: "limit",
+      // docs/exchange-rules.md "Post-only": maker only is an order type
+      ordType: order.postOnly ? "post_only" : "limit",
       px: order.price,
       sz: order.amount,
     };

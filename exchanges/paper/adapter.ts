@@ -51,7 +51,13 @@ function positiveAmount(field: "amount" | "price", value: unknown, decimals: num
 
 export function validateOrder(
   pair: string,
-  item: { side: Side; amount: string; price: string; clientOrderId?: string | undefined },
+  item: {
+    side: Side;
+    amount: string;
+    price: string;
+    clientOrderId?: string | undefined;
+    postOnly?: boolean | undefined;
+  },
 ): ValidOrder {
   const spec = paperPair(pair);
   if (item.side !== "Buy" && item.side !== "Sell") {
@@ -69,6 +75,7 @@ export function validateOrder(
     amount: positiveAmount("amount", item.amount, spec.amountDecimals, spec.pair),
     price: positiveAmount("price", item.price, spec.priceDecimals, spec.pair),
     clientOrderId,
+    ...(item.postOnly === true ? { postOnly: true } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Decimal } from "../../lib/decimal.js";
-import { ExchangeError } from "../../lib/errors.js";
+import { ExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { Balances, Side } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
 import {
@@ -49,6 +49,8 @@ export interface ValidOrder {
   price: string;
   amount: string;
   clientOrderId: string;
+  /** maker only: refused when it would cross the book (docs/orders.md "Post-only") */
+  postOnly?: boolean;
 }
 
 export class PaperEngine {
@@ -261,6 +263,10 @@ export class PaperEngine {
         kind: "invalid-order",
       });
     }
+    const bucket = Math.max(this.state.lastBucket, bucketOf(nowMs));
+    const market = this.market(pair.pair);
+    const limit = market.ticksOf(price);
+    if (order.postOnly) this.assertMakerOnly(market, side, limit, bucket);
     const currency = side === "Buy" ? pair.quote : pair.base;
     const need = side === "Buy" ? new Decimal(price).times(amount) : new Decimal(amount);
     const held = this.balance(currency);
@@ -273,7 +279,6 @@ export class PaperEngine {
     }
     this.setBalance(currency, held.free.minus(need), held.locked.plus(need));
 
-    const bucket = Math.max(this.state.lastBucket, bucketOf(nowMs));
     const record: PaperOrderRecord = {
       id: String(this.state.nextId++),
       clientOrderId,
@@ -289,8 +294,6 @@ export class PaperEngine {
     };
     this.state.orders.push(record);
     this.changes.order(record);
-    const market = this.market(pair.pair);
-    const limit = market.ticksOf(price);
     // The new order is the taker: it fills at the levels' own prices, up to its limit.
     if (side === "Buy")
       this.takeLiquidity(
@@ -312,6 +315,24 @@ export class PaperEngine {
       );
     this.dirty = true;
     return record;
+  }
+
+  /**
+   * A post-only order that would take is refused, as the exchanges with a maker-only form refuse or
+   * cancel it (docs/orders.md "Post-only"): a buy at or above the best ask, a sell at or below the
+   * best bid. Nothing is locked or stored.
+   */
+  private assertMakerOnly(market: SyntheticMarket, side: Side, limit: number, bucket: number): void {
+    const best = side === "Buy" ? market.bestAskTicks(bucket) : market.bestBidTicks(bucket);
+    const crosses = side === "Buy" ? limit >= best : limit <= best;
+    if (!crosses) return;
+    const at = market.price(limit);
+    const edge = side === "Buy" ? `the best ask ${market.price(best)}` : `the best bid ${market.price(best)}`;
+    throw new ExchangeError(
+      "paper",
+      `Post-only order refused: a ${side === "Buy" ? "buy" : "sell"} at ${at} would take (${side === "Buy" ? "at or above" : "at or below"} ${edge}); nothing was placed`,
+      { kind: "invalid-order", code: POST_ONLY_REFUSED },
+    );
   }
 
   /** An order of this pair by id, else by client order id. */

@@ -10,6 +10,7 @@ export const PAPER_INFO: ExchangeInfo = {
   limits: { openOrders: 500, createBatch: 100, cancelBatch: 100, unsupported: [] },
   // generated ids are 32 hex characters; a caller's own id may be up to 64
   clientOrderId: { length: 32, maxLength: 64 },
+  postOnly: { form: "postOnly: true", onCross: "rejected" },
   feed: "simulated",
   depth: 20,
   // its book comes from the server

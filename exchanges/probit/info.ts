@@ -60,6 +60,7 @@ export const PROBIT_INFO: ExchangeInfo = {
   },
   clientOrderId: { length: 32 },
   errors: PROBIT_ERRORS,
+  postOnly: { form: 'time_in_force: "gtcpo"', onCross: "canceled" },
   feed: "socket",
   depth: 50,
   browserFeed: { connect: [PROBIT_WS_URL] },

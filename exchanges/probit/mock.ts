@@ -185,7 +185,8 @@ export async function startProbitMock(
         required: ["market_id", "type", "side", "time_in_force", "limit_price", "quantity"],
         create: true,
         handle: ({ params: q }) => {
-          if (q.type !== "limit" || q.time_in_force !== "gtc")
+          // gtc, or gtcpo: maker only (docs/exchange-rules.md "Post-only")
+          if (q.type !== "limit" || (q.time_in_force !== "gtc" && q.time_in_force !== "gtcpo"))
             throw fail(400, "NOT_ALLOWED_COMBINATION", "only limit gtc in this mock");
           if (!/^\d+(\.\d+)?$/.test(String(q.quantity)) || !/^\d+(\.\d+)?$/.test(String(q.limit_price)))
             throw new FakeRefusal({
@@ -204,7 +205,7 @@ export async function startProbitMock(
             side: String(q.side),
             quantity: String(q.quantity),
             limit_price: String(q.limit_price),
-            time_in_force: "gtc",
+            time_in_force: String(q.time_in_force),
             filled_cost: "0",
             filled_quantity: "0",
             open_quantity: String(q.quantity),

@@ -281,7 +281,8 @@ export class ProbitAdapter extends RestAdapter {
         market_id: this.symbol(order.pair),
         type: "limit",
         side: order.side === "Buy" ? "buy" : "sell",
-        time_in_force: "gtc",
+        // docs/exchange-rules.md "Post-only": "gtcpo" is good-till-cancel, maker only
+        time_in_force: order.postOnly ? "gtcpo" : "gtc",
         limit_price: order.price,
         quantity: order.amount,
         client_order_id: order.clientOrderId,

@@ -60,6 +60,7 @@ export const XT_INFO: ExchangeInfo = {
   limits: { openOrders: null, createBatch: 40, cancelBatch: 40, unsupported: [] },
   clientOrderId: { length: 22, minLength: 4, chars: "A-Za-z0-9_" },
   errors: XT_ERRORS,
+  postOnly: { form: 'timeInForce: "GTX"', onCross: "canceled" },
   feed: "socket",
   depth: 50,
   browserFeed: { connect: [XT_WS_URL, XT_REST_URL] },

@@ -210,7 +210,9 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
   }
 
   function place(input: FakeParams): XtMockOrder | string {
-    if (input.type !== "LIMIT" || input.timeInForce !== "GTC" || input.bizType !== "SPOT") return "ORDER_001";
+    // GTC, or GTX: maker only (docs/exchange-rules.md "Post-only")
+    const tif = input.timeInForce;
+    if (input.type !== "LIMIT" || (tif !== "GTC" && tif !== "GTX") || input.bizType !== "SPOT") return "ORDER_001";
     if (!/^\d+(\.\d+)?$/.test(String(input.quantity)) || !/^\d+(\.\d+)?$/.test(String(input.price))) return "ORDER_008";
     const client = String(input.clientOrderId ?? "");
     if (client && !/^[a-zA-Z0-9_]{4,22}$/.test(client)) return "ORDER_001";
@@ -224,7 +226,7 @@ export async function startXtMock(options: { now?: () => number } = {}): Promise
       quoteCurrency: quote ?? "",
       side: String(input.side),
       type: "LIMIT",
-      timeInForce: "GTC",
+      timeInForce: String(tif),
       price: String(input.price),
       origQty: String(input.quantity),
       origQuoteQty: "0",

@@ -211,7 +211,8 @@ export class XtAdapter extends RestAdapter {
       clientOrderId: order.clientOrderId,
       side: order.side === "Buy" ? "BUY" : "SELL",
       type: "LIMIT",
-      timeInForce: "GTC",
+      // docs/exchange-rules.md "Post-only": GTX is maker only
+      timeInForce: order.postOnly ? "GTX" : "GTC",
       bizType: "SPOT",
       price: order.price,
       quantity: order.amount,

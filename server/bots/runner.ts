@@ -11,7 +11,7 @@
 
 import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
-import { isExchangeError } from "../../lib/errors.js";
+import { isExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
 import {
@@ -69,6 +69,8 @@ export class BotRunner {
   readonly pair: string;
   readonly tag: string;
   private readonly strategy: Strategy<unknown>;
+  /** quotes are maker only (docs/bots.md "Post-only quotes") */
+  private readonly postOnly: boolean;
   private readonly rule: ClientIdRule;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -94,8 +96,9 @@ export class BotRunner {
 
   constructor(private readonly options: RunnerOptions) {
     this.botId = options.botId;
-    const { strategy, pair } = createStrategy(options.type, options.setup);
+    const { strategy, pair, postOnly } = createStrategy(options.type, options.setup);
     this.strategy = strategy;
+    this.postOnly = postOnly;
     this.pair = pair;
     this.tag = botTag(options.botId);
     this.rule = clientIdRule(options.exchange);
@@ -240,6 +243,7 @@ export class BotRunner {
 
   /** One reconciliation; returns when to look again (ms). */
   private async work(now: number): Promise<number> {
+    if (this.postOnly && CATALOGUE[this.options.exchange].postOnly === null) return this.refusePostOnly();
     const feed = this.options.feed;
     if (feed.state !== "live") {
       // docs/decisions.md#d25: nothing is placed while the book is not live
@@ -308,6 +312,22 @@ export class BotRunner {
     const wakeAt = result.wakeAt !== undefined ? Math.max(0, result.wakeAt - now) : this.syncIntervalMs;
     const pauseEnds = paused.map((s) => this.memory.pausedSides[s]! - now);
     return Math.min(wakeAt, this.syncIntervalMs, ...pauseEnds);
+  }
+
+  /**
+   * A bot that quotes post-only on an exchange without a maker-only form stops before placing
+   * anything: its quotes are never sent as plain limits that could take (docs/bots.md "Post-only quotes").
+   */
+  private refusePostOnly(): number {
+    const id = this.options.exchange;
+    this.setStatus(
+      "stopped",
+      `${id} has no post-only order type: this bot quotes post-only; set postOnly: false in its setup to quote plain limits on ${id}`,
+    );
+    this.stopped = true;
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    return this.syncIntervalMs;
   }
 
   private setStatus(status: BotStatus, reason?: string, note?: string): void {
@@ -436,8 +456,14 @@ export class BotRunner {
         price: want.price,
         amount: want.amount,
         clientOrderId,
+        ...(this.postOnly ? { postOnly: true } : {}),
       });
     } catch (error) {
+      if (this.postOnly && isExchangeError(error) && error.code === POST_ONLY_REFUSED) {
+        // the book moved through the quote: not placed, and asked for again next tick, no back-off
+        this.published = { ...this.published, lastError: message(error), lastErrorAt: now };
+        return;
+      }
       if (isExchangeError(error) && error.kind === "insufficient-funds") {
         // docs/decisions.md#d25: insufficient funds pauses that side, not the whole bot
         this.memory = {

@@ -45,6 +45,7 @@ export function tradeRoutes(app: App) {
           side: body.side,
           price: resolved.price.toFixed(),
           amount: resolved.amount.toFixed(),
+          ...(body.postOnly === true ? { postOnly: true } : {}),
         });
       });
     },

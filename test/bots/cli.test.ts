@@ -56,7 +56,7 @@ describe("spotdesk bot", () => {
       ["candle-closer-bot", false],
       ["liquidity-arranger-bot", true],
     ]);
-    expect(types[1]!.parameters).toEqual(["pair", "quote", "percent", "profit", "RF", "size"]);
+    expect(types[1]!.parameters).toEqual(["pair", "quote", "percent", "profit", "RF", "size", "postOnly"]);
   });
 
   it("a bad config exits 2 naming the field, and places nothing", async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPaperExchange, createPaperFeed } from "../../exchanges/paper/index.js";
+import { createPaperExchange, createPaperFeed, paperBook } from "../../exchanges/paper/index.js";
 import type { BookFeed } from "../../exchanges/types.js";
 import { Decimal } from "../../lib/decimal.js";
 import { formatFixed } from "../../tui/format.js";
@@ -142,6 +142,24 @@ describe("TUI on paper (issue 5)", () => {
     await s.press(KEYS.tab, "c");
     await s.waitForFrame((f) => f.includes("Open orders (0)") && f.includes("no open orders"));
     expect(await adapter.fetchOpenOrders("BTC/USDT")).toHaveLength(0);
+    await adapter.close();
+  });
+
+  it('m turns post-only on: a buy that would take is refused by paper and nothing rests (docs/orders.md "Post-only")', async () => {
+    const s = start();
+    await s.waitForFrame((f) => live(f) && f.includes("[b] Buy") && !f.includes("BTC/USDT post-only"));
+    const ask = new Decimal(paperBook("BTC/USDT", { now }).asks[0]![0]);
+    const crossing = ask.plus(10).toFixed();
+    await s.press("m");
+    await s.waitForFrame((f) => f.includes("Trade BTC/USDT post-only"));
+    await s.press(KEYS.tab, ...crossing, KEYS.down, ..."0.001", "b");
+    const confirm = await s.waitForFrame((f) => f.includes("Send? [y/N]"));
+    expect(confirm).toContain(`Send? [y/N] Buy post-only 0.001 BTC @ ${crossing} USDT`);
+    await s.press("y");
+    await s.waitForFrame((f) => f.includes("Post-only order refused"));
+    const adapter = createPaperExchange({ api: "", secret: "" }, { dataDir, account: "default", now });
+    expect(await adapter.fetchOpenOrders("BTC/USDT")).toHaveLength(0);
+    expect((await adapter.fetchBalances()).BTC).toEqual({ f: "1", l: "0" });
     await adapter.close();
   });
 

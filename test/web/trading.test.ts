@@ -249,6 +249,43 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await until("nothing locked", async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === "0");
   });
 
+  it('the Post-only toggle sends a maker-only order: paper refuses one that would take, and a resting one is placed (docs/orders.md "Post-only")', async () => {
+    if (!page.url().endsWith(encodeURI(DEMO)) && !page.url().endsWith(DEMO)) await page.goto(`${served.url}${DEMO}`);
+    const book = page.getByRole("region", { name: "Order book" });
+    await until("live book", async () => (await book.getAttribute("data-state")) === "live", 30_000);
+    await until(
+      "book rows",
+      async () => (await shownBook(page)).asks.length > 0 && (await shownBook(page)).bids.length > 0,
+    );
+    const toggle = panel().getByRole("checkbox", { name: /Post-only/ });
+    expect(await toggle.isEnabled()).toBe(true);
+    await toggle.check();
+    const { ask } = await bestPrices();
+    const crossing = ask.plus(20).integerValue().toFixed();
+    await fill(crossing, "0.01");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Send?" }).waitFor();
+    expect(await dialog.textContent()).toContain(`Buy 0.01 BTC @ ${crossing} USDT on Demo / paper / main (post-only)`);
+    await dialog.getByRole("button", { name: "Send", exact: true }).click();
+    if ((await dialog.getByRole("heading", { name: "Send anyway?" }).count()) > 0)
+      await dialog.getByRole("button", { name: "Send anyway" }).click();
+    await page
+      .getByText(/Post-only order refused: a buy at/)
+      .first()
+      .waitFor();
+    await openOrders().getByRole("heading", { name: "Open orders (0)" }).waitFor();
+    const { bid } = await bestPrices();
+    const resting = bid.minus(250).integerValue().toFixed();
+    await fill(resting, "0.01");
+    await panel().getByRole("button", { name: "Buy" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Send", exact: true }).click();
+    await openOrders().getByRole("heading", { name: "Open orders (1)" }).waitFor();
+    await toggle.uncheck();
+    await openOrders().getByRole("button", { name: "Cancel all" }).click();
+    await openOrders().getByRole("heading", { name: "Open orders (0)" }).waitFor();
+  });
+
   it("refuses a Buy the free balance cannot pay before asking, saying what is missing in full (issue 20)", async () => {
     const { bid } = await bestPrices();
     await fill(bid.toFixed(), "1");

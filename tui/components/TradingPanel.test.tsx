@@ -42,6 +42,16 @@ describe("TradingPanel (docs/dashboard-rules.md#screens Trading panel, docs/dash
     expect(form.price).toBe("1.5");
   });
 
+  it('m\'s toggle shows post-only beside the title and survives a clear (docs/orders.md "Post-only")', () => {
+    let form = tradeFormReducer(type(EMPTY_TRADE_FORM, "100"), { type: "postOnly" });
+    expect(form.postOnly).toBe(true);
+    form = tradeFormReducer(form, { type: "clear" });
+    expect(form).toEqual({ ...EMPTY_TRADE_FORM, postOnly: true });
+    screen = render(<TradingPanel form={form} pair="ETH/USDT" derivedAmount={undefined} focused width={40} canTrade />);
+    expect(screen.lastFrame()).toMatch(/^Trade ETH\/USDT post-only\n/);
+    expect(tradeFormReducer(form, { type: "postOnly" }).postOnly).toBe(false);
+  });
+
   it("ignores letters in number fields", () => {
     expect(type(EMPTY_TRADE_FORM, "1a2").price).toBe("12");
   });

@@ -46,10 +46,11 @@ export const TradingPanel = memo(function TradingPanel(props: TradingPanelProps)
   };
 
   const side = form.suggestedSide;
-  const title = `Trade ${props.pair}`;
+  // docs/orders.md "Post-only": the mode shows beside the title (m turns it on and off)
+  const title = `Trade ${props.pair}${form.postOnly ? " post-only" : ""}`;
   return (
     <Box flexDirection="column" width={width}>
-      <Text>
+      <Text wrap="truncate-end">
         <Text bold inverse={focused}>
           {title}
         </Text>

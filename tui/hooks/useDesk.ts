@@ -49,6 +49,8 @@ export interface OrderConfirmation {
   side: Side;
   price: string;
   amount: string;
+  /** maker only (docs/orders.md "Post-only") */
+  postOnly: boolean;
   /** "Sell 0.5 BTC @ 6370 USDT (≈ 3185 USDT) on Paper (simulated)/default" */
   summary: string;
   /** step 1's question: "Send? [y/N] " and the summary */
@@ -246,12 +248,17 @@ export function useDesk(inputs: DeskInputs): DeskState {
       // docs/tui.md "Order checks": the free balance before the question
       const funds = checkFunds(draft, balances);
       if (!funds.ok) return toast("error", funds.message);
-      const summary = `${side} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${groupThousands(total.decimalPlaces(8, Decimal.ROUND_DOWN).toFixed())} ${quote}) on ${where}`;
+      // docs/orders.md "Post-only": never sent as a plain limit where the exchange has no form
+      const postOnly = form.postOnly;
+      if (postOnly && CATALOGUE[session.exchange].postOnly === null)
+        return toast("error", `${session.exchange} has no post-only order type: press m to turn post-only off`);
+      const summary = `${side}${postOnly ? " post-only" : ""} ${draft.amount} ${base} @ ${draft.price} ${quote} (≈ ${groupThousands(total.decimalPlaces(8, Decimal.ROUND_DOWN).toFixed())} ${quote}) on ${where}`;
       setConfirmation({
         kind: "order",
         side,
         price: draft.price,
         amount: draft.amount,
+        postOnly,
         summary,
         // the answer keys first: a narrow terminal cuts the end of the line, never the question
         text: `Send? [y/N] ${summary}`,
@@ -302,7 +309,13 @@ export function useDesk(inputs: DeskInputs): DeskState {
     if (!adapter) return;
     try {
       if (c.kind === "order") {
-        const order = await adapter.createOrder({ pair: session.pair, side: c.side, amount: c.amount, price: c.price });
+        const order = await adapter.createOrder({
+          pair: session.pair,
+          side: c.side,
+          amount: c.amount,
+          price: c.price,
+          ...(c.postOnly ? { postOnly: true } : {}),
+        });
         // docs/tui.md "Fills": what filled at once is said here, and listed with your fills
         const fill = orders.recordPlaced(order);
         const placed = `${order.side} ${formatPrice(order.amount)} ${base} @ ${formatPrice(order.price)} placed`;
@@ -465,6 +478,14 @@ export function useDesk(inputs: DeskInputs): DeskState {
         return prepareOrder("Sell");
       case "x":
         return dispatch({ type: "clear" });
+      case "m":
+        if (!formRef.current.postOnly && CATALOGUE[session.exchange].postOnly === null)
+          return toast("error", `${session.exchange} has no post-only order type`);
+        toast(
+          "info",
+          `Post-only ${formRef.current.postOnly ? "off" : "on"}: ${formRef.current.postOnly ? "orders may take" : "an order that would take is refused"}`,
+        );
+        return dispatch({ type: "postOnly" });
       case "c":
         return toast("info", "Tab to open orders and pick the order to cancel");
       case "C":

@@ -38,25 +38,41 @@ function parseSetup<S extends z.ZodType>(schema: S, setup: unknown): z.output<S>
  * The strategy of a stored or typed setup. The setup is parsed again with the type's schema (lib/
  * schemas.ts, shared with the web), so defaults apply and a stored row edited by hand (or stored
  * before a bound existed, such as the grid's size) cannot start a bot with a setup the API would
- * refuse: docs/bots.md "Bounds".
+ * refuse: docs/bots.md "Bounds". It quotes post-only unless the setup says `postOnly: false`
+ * (docs/bots.md "Post-only quotes").
  */
-export function createStrategy(type: RunnableBotType, setup: unknown): { strategy: Strategy<unknown>; pair: string } {
+export function createStrategy(
+  type: RunnableBotType,
+  setup: unknown,
+): { strategy: Strategy<unknown>; pair: string; postOnly: boolean } {
   switch (type) {
     case "floating-bot": {
       const parsed = parseSetup(BOT_SCHEMAS[type], setup);
-      return { strategy: floatingStrategy(parsed) as Strategy<unknown>, pair: parsed.main.pair };
+      return {
+        strategy: floatingStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.main.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
     case "grid-bot": {
       const parsed = parseSetup(BOT_SCHEMAS[type], setup);
-      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
     }
     case "spread-decompression-bot": {
       const parsed = parseSetup(BOT_SCHEMAS[type], setup);
-      return { strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+      return {
+        strategy: spreadDecompressionStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
     case "liquidity-arranger-bot": {
       const parsed = parseSetup(BOT_SCHEMAS[type], setup);
-      return { strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>, pair: parsed.pair };
+      return {
+        strategy: liquidityArrangerStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
   }
 }

@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
 import type { AccountPath } from "../../../../../lib/api.js";
 import { isUserNumber, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
 import {
@@ -10,7 +11,7 @@ import {
   orderWarning,
 } from "../../../../../lib/order-checks.js";
 import { DEFAULT_FAR_PRICE_PERCENT } from "../../../../../lib/price-guard.js";
-import type { Side } from "../../../../../lib/types.js";
+import type { ExchangeId, Side } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
 import { awakeToast, listen } from "../../../app/events";
 import { normalizeNumber } from "../../../components/inputs";
@@ -70,6 +71,9 @@ export function TradingPanel(props: {
   const [price, setPrice] = useState("");
   const [amount, setAmount] = useState("");
   const [quote, setQuote] = useState("");
+  const [postOnly, setPostOnly] = useState(false);
+  // docs/orders.md "Post-only": offered where the exchange has a maker-only form
+  const makerForm = CATALOGUE[path[1] as ExchangeId]?.postOnly ?? null;
   const [step, setStep] = useState<Step>({ kind: "idle" });
   const [sending, setSending] = useState(false);
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
@@ -113,7 +117,12 @@ export function TradingPanel(props: {
     const r = await api.call("createOrder", {
       path,
       ...(key !== undefined ? { key } : {}),
-      body: { price: draft.price, amount: draft.amount, side: draft.side },
+      body: {
+        price: draft.price,
+        amount: draft.amount,
+        side: draft.side,
+        ...(postOnly && makerForm ? { postOnly: true } : {}),
+      },
     });
     setSending(false);
     setStep({ kind: "idle" });
@@ -146,6 +155,19 @@ export function TradingPanel(props: {
       <p className="hint">
         Amount in {base}; Quote in {quoteCcy} (used when Amount is empty: amount = quote / price)
       </p>
+      <label
+        className="field-inline"
+        title={makerForm ? "Maker only: refused instead of taking" : `${path[1]} has no post-only order type`}
+      >
+        <input
+          type="checkbox"
+          name="postOnly"
+          checked={postOnly && makerForm !== null}
+          disabled={makerForm === null}
+          onChange={(e) => setPostOnly(e.target.checked)}
+        />{" "}
+        Post-only{makerForm ? "" : ` (none on ${path[1]})`}
+      </label>
       <div className="row">
         <button type="button" className="btn buy grow" onClick={() => ask("Buy")}>
           Buy
@@ -169,6 +191,7 @@ export function TradingPanel(props: {
                 <p className="mono">
                   <span className={draft.side === "Buy" ? "buy" : "sell"}>{draft.side}</span> {draft.amount} {base} @{" "}
                   {draft.price} {quoteCcy} on {path.join(" / ")}
+                  {postOnly && makerForm ? " (post-only)" : ""}
                 </p>
                 {step.kind === "confirm" && step.note ? <p className="muted">{step.note}</p> : null}
                 {step.kind === "warning" ? (
