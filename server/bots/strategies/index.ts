@@ -56,7 +56,11 @@ export function createStrategy(
     }
     case "grid-bot": {
       const parsed = parseSetup(BOT_SCHEMAS[type], setup);
-      return { strategy: gridStrategy(parsed) as Strategy<unknown>, pair: parsed.pair, postOnly: parsed.postOnly !== false };
+      return {
+        strategy: gridStrategy(parsed) as Strategy<unknown>,
+        pair: parsed.pair,
+        postOnly: parsed.postOnly !== false,
+      };
     }
     case "spread-decompression-bot": {
       const parsed = parseSetup(BOT_SCHEMAS[type], setup);
