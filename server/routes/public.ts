@@ -3,7 +3,7 @@
  * paper's candle history GET /candles/paper/{pair} (docs/decisions.md#d13, the trading view's built-in chart).
  */
 
-import { MAX_CANDLES, paperCandles } from "../../exchanges/paper/candles.js";
+import { MAX_CANDLE_SECONDS, MAX_CANDLES, paperCandles } from "../../exchanges/paper/candles.js";
 import { API_ERROR } from "../../lib/api.js";
 import { isExchangeError } from "../../lib/errors.js";
 import type { App } from "../app.js";
@@ -38,10 +38,11 @@ export function publicRoutes(app: App, relay: BookRelay) {
       if (exchange !== "paper") throw taskFailed(`No candle history for ${exchange}: only paper's market keeps one`);
       const interval = Number(ctx.query.get("interval") ?? DEFAULT_CANDLE_SECONDS);
       const limit = Number(ctx.query.get("limit") ?? 200);
-      if (!Number.isInteger(interval) || interval < 1 || interval > 86_400)
-        throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to 86400`);
+      if (!Number.isInteger(interval) || interval < 1 || interval > MAX_CANDLE_SECONDS)
+        throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to ${MAX_CANDLE_SECONDS}`);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CANDLES)
         throw taskFailed(`Invalid limit '${ctx.query.get("limit")}': 1 to ${MAX_CANDLES} candles`);
+      // bounded work: at most 200,000 mid samples, and the candles of a call before are cached (docs/server-limits.md "Bounded work")
       try {
         return paperCandles(pair, { intervalSec: interval, limit, now: () => app.now() });
       } catch (error) {
