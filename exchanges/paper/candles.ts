@@ -40,22 +40,53 @@ export function candleStride(buckets: number): number {
   return stride;
 }
 
-export function paperCandles(
-  pair: string,
-  options: { intervalSec: number; limit: number; now?: () => number; seed?: string },
-): Candle[] {
+export interface CandleOptions {
+  intervalSec: number;
+  limit: number;
+  now?: () => number;
+  seed?: string;
+}
+
+export function paperCandles(pair: string, options: CandleOptions): Candle[] {
+  const { market, stride, spans } = candleSpans(pair, options);
+  return spans.map(([start, end]) => cachedCandle(market, start, end, stride));
+}
+
+/** Mid samples between two turns of the event loop in paperCandlesInTurns: a few milliseconds of work. */
+export const SAMPLES_PER_TURN = 20_000;
+
+/**
+ * paperCandles for the server: the same candles, but the event loop gets a turn after every
+ * SAMPLES_PER_TURN samples, so that other requests are answered while a long history is sampled
+ * (docs/server-limits.md "Bounded work").
+ */
+export async function paperCandlesInTurns(pair: string, options: CandleOptions): Promise<Candle[]> {
+  const { market, stride, spans } = candleSpans(pair, options);
+  const candles: Candle[] = [];
+  let turnStart = market.midCalls;
+  for (const [start, end] of spans) {
+    if (market.midCalls - turnStart >= SAMPLES_PER_TURN) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turnStart = market.midCalls;
+    }
+    candles.push(cachedCandle(market, start, end, stride));
+  }
+  return candles;
+}
+
+/** The market, the stride and each candle's first and last second (the last one runs to now), oldest first. */
+function candleSpans(pair: string, options: CandleOptions) {
   const market = syntheticMarket(paperPair(pair), resolveSeed(options.seed));
   const maxBuckets = (MAX_CANDLE_SECONDS * 1000) / BUCKET_MS;
   const intervalBuckets = Math.min(Math.max(1, Math.round((options.intervalSec * 1000) / BUCKET_MS)), maxBuckets);
-  const stride = candleStride(intervalBuckets);
   const limit = Math.min(Math.max(1, Math.floor(options.limit)), MAX_CANDLES);
   const nowBucket = Math.floor((options.now ?? Date.now)() / BUCKET_MS);
   const lastStart = Math.floor(nowBucket / intervalBuckets) * intervalBuckets;
-  const candles: Candle[] = [];
+  const spans: Array<[start: number, end: number]> = [];
   for (let start = lastStart - (limit - 1) * intervalBuckets; start <= lastStart; start += intervalBuckets) {
-    candles.push(cachedCandle(market, start, Math.min(start + intervalBuckets - 1, nowBucket), stride));
+    spans.push([start, Math.min(start + intervalBuckets - 1, nowBucket)]);
   }
-  return candles;
+  return { market, stride: candleStride(intervalBuckets), spans };
 }
 
 /** Least recently used first: a hit moves to the end, the first one goes when the cache is full. */

@@ -3,7 +3,7 @@
  * paper's candle history GET /candles/paper/{pair} (docs/decisions.md#d13, the trading view's built-in chart).
  */
 
-import { MAX_CANDLE_SECONDS, MAX_CANDLES, paperCandles } from "../../exchanges/paper/candles.js";
+import { MAX_CANDLE_SECONDS, MAX_CANDLES, paperCandlesInTurns } from "../../exchanges/paper/candles.js";
 import { API_ERROR } from "../../lib/api.js";
 import { isExchangeError } from "../../lib/errors.js";
 import type { App } from "../app.js";
@@ -42,9 +42,10 @@ export function publicRoutes(app: App, relay: BookRelay) {
         throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to ${MAX_CANDLE_SECONDS}`);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CANDLES)
         throw taskFailed(`Invalid limit '${ctx.query.get("limit")}': 1 to ${MAX_CANDLES} candles`);
-      // bounded work: at most 200,000 mid samples, and the candles of a call before are cached (docs/server-limits.md "Bounded work")
+      // bounded work: at most 200,000 mid samples, a few ms per turn of the event loop, and the
+      // candles of a call before are cached (docs/server-limits.md "Bounded work")
       try {
-        return paperCandles(pair, { intervalSec: interval, limit, now: () => app.now() });
+        return await paperCandlesInTurns(pair, { intervalSec: interval, limit, now: () => app.now() });
       } catch (error) {
         if (isExchangeError(error)) throw taskFailed(error.detail);
         throw error;

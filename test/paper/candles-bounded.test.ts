@@ -6,6 +6,8 @@ import {
   MAX_CANDLE_SAMPLES,
   MAX_CANDLES,
   paperCandles,
+  paperCandlesInTurns,
+  SAMPLES_PER_TURN,
 } from "../../exchanges/paper/candles.js";
 import { BUCKET_MS, syntheticMarket } from "../../exchanges/paper/market.js";
 import { paperPair } from "../../exchanges/paper/pairs.js";
@@ -42,7 +44,7 @@ function exactCandle(pair: string, seed: string, start: number, end: number) {
   return { open: m.midTicks(start), high, low, close: m.midTicks(end) };
 }
 
-describe("paper candles in bounded work (docs/server-limits.md \"Bounded work\")", () => {
+describe('paper candles in bounded work (docs/server-limits.md "Bounded work")', () => {
   it("a candle of up to 400 seconds is sampled every second; a longer one at the smallest stride of 4, 16, 64 or 256 keeping 400 samples", () => {
     const strides = [1, 2, 300, 400, 401, 1592, 1593, 6368, 6369, 25472, 25473, 86_400].map(candleStride);
     expect(strides).toEqual([1, 1, 1, 1, 4, 4, 16, 16, 64, 64, 256, 256]);
@@ -103,6 +105,26 @@ describe("paper candles in bounded work (docs/server-limits.md \"Bounded work\")
         }
       }
     }
+  });
+
+  it("the server's paperCandlesInTurns gives the event loop a turn every SAMPLES_PER_TURN samples, and answers the same candles", async () => {
+    const seed = "turns";
+    const options = { intervalSec: 86_400, limit: MAX_CANDLES, now: () => T0 + 9_876_543, seed };
+    let turns = 0;
+    let counting = true;
+    const countTurn = (): void => {
+      if (!counting) return;
+      turns++;
+      setImmediate(countTurn);
+    };
+    setImmediate(countTurn);
+    const before = market("BTC/USDT", seed).midCalls;
+    const candles = await paperCandlesInTurns("BTC/USDT", options);
+    counting = false;
+    const samples = market("BTC/USDT", seed).midCalls - before;
+    expect(samples).toBeGreaterThan(4 * SAMPLES_PER_TURN);
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(samples / SAMPLES_PER_TURN) - 1);
+    expect(candles).toEqual(paperCandles("BTC/USDT", options));
   });
 
   it("candles asked again come from the cache; it keeps CANDLE_CACHE_SIZE of them and drops the least recently used", () => {

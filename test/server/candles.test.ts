@@ -63,7 +63,7 @@ describe("GET /candles/paper/{pair} (docs/decisions.md#d13)", () => {
     expect(pair.body.msg).toMatch(/NOPE/);
   });
 
-  it("500 day candles sample at most 500 × 400 mids, not one a second; asked again they come from the cache (docs/server-limits.md \"Bounded work\")", async () => {
+  it('500 day candles sample at most 500 × 400 mids, not one a second; asked again they come from the cache (docs/server-limits.md "Bounded work")', async () => {
     const market = syntheticMarket(paperPair("BTC/USDT"), resolveSeed());
     const path = "/candles/paper/BTC-USDT?interval=86400&limit=500";
     const started = server.clock.now;
