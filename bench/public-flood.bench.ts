@@ -28,10 +28,10 @@ import type { BenchOutcome, BenchResult } from "./index.js";
 import { percentileOf, registerBenchAdmin } from "./server.bench.js";
 
 /** seconds of each measured flood (after FLOOD_WARMUP_MS), and of each baseline window */
-const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 3);
-const BASELINE_SECONDS = 2;
+const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 2.5);
+const BASELINE_SECONDS = 1;
 /** the flood's connections are open and answering before the probes count */
-const FLOOD_WARMUP_MS = 1000;
+const FLOOD_WARMUP_MS = 700;
 const FLOOD_CONNECTIONS = 10;
 const PROBE_EVERY_MS = 10;
 /** a probe not answered by then counts with the time it waited */
@@ -232,7 +232,7 @@ export async function run(): Promise<BenchOutcome[]> {
       baseline.push(...quiet.latencies);
       const seconds = FLOOD_WARMUP_MS / 1000 + FLOOD_SECONDS;
       const [answer, probed] = await Promise.all([
-        runFlood(server.url, flood, Math.ceil(seconds + 0.5)),
+        runFlood(server.url, flood, seconds + 0.3),
         runProbe(server.url, FLOOD_WARMUP_MS, FLOOD_SECONDS),
       ]);
       measured.push({ flood, answer, probed });
