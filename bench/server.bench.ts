@@ -55,7 +55,8 @@ export interface WindowedResult {
   failures: number;
 }
 
-const percentileOf = (sorted: readonly number[], p: number): number =>
+/** The p-quantile (0..1) of ascending values, NaN when there are none. */
+export const percentileOf = (sorted: readonly number[], p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 /**

@@ -78,6 +78,8 @@ export class SyntheticMarket {
   private readonly tickScale: Decimal;
   private cachedBucket = Number.NaN;
   private cachedMid = 0;
+  /** How many times midTicks was asked: the work a caller made, observable (docs/server-limits.md "Bounded work"). */
+  midCalls = 0;
 
   constructor(spec: PaperPair, seed: string = DEFAULT_SEED) {
     this.spec = spec;
@@ -89,6 +91,7 @@ export class SyntheticMarket {
 
   /** The mid price at a bucket, in ticks. */
   midTicks(bucket: number): number {
+    this.midCalls++;
     if (bucket === this.cachedBucket) return this.cachedMid;
     let offset = 0;
     for (let k = 0; k < OCTAVE_PERIODS.length; k++) {

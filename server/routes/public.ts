@@ -3,18 +3,22 @@
  * paper's candle history GET /candles/paper/{pair} (docs/decisions.md#d13, the trading view's built-in chart).
  */
 
-import { MAX_CANDLES, paperCandles } from "../../exchanges/paper/candles.js";
+import { MAX_CANDLE_SECONDS, MAX_CANDLES, paperCandlesInTurns } from "../../exchanges/paper/candles.js";
 import { API_ERROR } from "../../lib/api.js";
 import { isExchangeError } from "../../lib/errors.js";
 import type { App } from "../app.js";
 import { ApiError, taskFailed } from "../errors.js";
-import type { RouteHandlers } from "../http.js";
+import { PassThroughJson, type RouteHandlers } from "../http.js";
 import { BookRelay } from "../live.js";
 
 /** docs/exchange-rules.md#chart: the chart's 5-minute interval. */
 const DEFAULT_CANDLE_SECONDS = 300;
+/** Candle answers kept as JSON text: the same call within its second is one look-up (docs/server-limits.md "Bounded work"). */
+const CANDLE_ANSWERS = 32;
 
 export function publicRoutes(app: App, relay: BookRelay) {
+  /** by pair, interval, limit and second, oldest first */
+  const candleAnswers = new Map<string, PassThroughJson>();
   return {
     async health() {
       // the database answers; with no user yet the registration page says the setup code goes in Code
@@ -38,12 +42,22 @@ export function publicRoutes(app: App, relay: BookRelay) {
       if (exchange !== "paper") throw taskFailed(`No candle history for ${exchange}: only paper's market keeps one`);
       const interval = Number(ctx.query.get("interval") ?? DEFAULT_CANDLE_SECONDS);
       const limit = Number(ctx.query.get("limit") ?? 200);
-      if (!Number.isInteger(interval) || interval < 1 || interval > 86_400)
-        throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to 86400`);
+      if (!Number.isInteger(interval) || interval < 1 || interval > MAX_CANDLE_SECONDS)
+        throw taskFailed(`Invalid interval '${ctx.query.get("interval")}': seconds from 1 to ${MAX_CANDLE_SECONDS}`);
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CANDLES)
         throw taskFailed(`Invalid limit '${ctx.query.get("limit")}': 1 to ${MAX_CANDLES} candles`);
+      // bounded work: at most 200,000 mid samples, a few ms per turn of the event loop, and the
+      // candles of a call before are cached (docs/server-limits.md "Bounded work")
+      const now = app.now();
+      const key = `${pair}|${interval}|${limit}|${Math.floor(now / 1000)}`;
+      const known = candleAnswers.get(key);
+      if (known) return known;
       try {
-        return paperCandles(pair, { intervalSec: interval, limit, now: () => app.now() });
+        const candles = await paperCandlesInTurns(pair, { intervalSec: interval, limit, now: () => now });
+        const answer = new PassThroughJson(200, JSON.stringify(candles));
+        candleAnswers.set(key, answer);
+        if (candleAnswers.size > CANDLE_ANSWERS) candleAnswers.delete(candleAnswers.keys().next().value!);
+        return answer;
       } catch (error) {
         if (isExchangeError(error)) throw taskFailed(error.detail);
         throw error;

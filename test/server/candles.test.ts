@@ -4,7 +4,9 @@
  * clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_CANDLE_SAMPLES, MAX_CANDLES } from "../../exchanges/paper/candles.js";
 import { paperPair, syntheticMarket } from "../../exchanges/paper/index.js";
+import { resolveSeed } from "../../exchanges/paper/market.js";
 import { Decimal } from "../../lib/decimal.js";
 import { call, startTestServer, type TestServer } from "./helpers.js";
 
@@ -59,5 +61,34 @@ describe("GET /candles/paper/{pair} (docs/decisions.md#d13)", () => {
     expect(pair.status).toBe(400);
     expect(pair.body.code).toBe(600);
     expect(pair.body.msg).toMatch(/NOPE/);
+  });
+
+  it('500 day candles sample at most 500 × 400 mids, not one a second; asked again they come from the cache (docs/server-limits.md "Bounded work")', async () => {
+    const market = syntheticMarket(paperPair("BTC/USDT"), resolveSeed());
+    const path = "/candles/paper/BTC-USDT?interval=86400&limit=500";
+    const started = server.clock.now;
+    try {
+      let before = market.midCalls;
+      const first = await call(server, "GET", path);
+      expect(first.status).toBe(200);
+      expect(first.body).toHaveLength(500);
+      const sampled = market.midCalls - before;
+      expect(sampled).toBeGreaterThan(0);
+      expect(sampled).toBeLessThanOrEqual(MAX_CANDLES * MAX_CANDLE_SAMPLES);
+      // the same call at the same second: nothing sampled again
+      before = market.midCalls;
+      const again = await call(server, "GET", path);
+      expect(again.body).toEqual(first.body);
+      expect(market.midCalls - before).toBe(0);
+      // a second later only the still open candle is sampled again; the 499 closed ones are the same
+      server.clock.now += 1000;
+      before = market.midCalls;
+      const later = await call(server, "GET", path);
+      expect(market.midCalls - before).toBeGreaterThan(0);
+      expect(market.midCalls - before).toBeLessThanOrEqual(MAX_CANDLE_SAMPLES);
+      expect(later.body.slice(0, 499)).toEqual(first.body.slice(0, 499));
+    } finally {
+      server.clock.now = started;
+    }
   });
 });
