@@ -245,6 +245,8 @@ export class LiveHub implements BotEvents, SessionEvents {
     const ws = client.ws;
     if (ws.readyState !== ws.OPEN) return;
     const bound = this.app.config.websocket.maxBufferedBytes;
+    // what the reader has taken of its snapshot no longer counts as the snapshot's
+    client.snapshotUnread = Math.min(client.snapshotUnread, ws.bufferedAmount);
     if (ws.bufferedAmount > client.snapshotUnread + bound) {
       logUnread(this.app, "live", client.address, ws.bufferedAmount);
       this.end(client, CLOSE_UNREAD, `more than ${bound} bytes unread`);
