@@ -10,7 +10,7 @@
  * full address would give it 2^64 fresh budgets.
  */
 import type { IncomingMessage } from "node:http";
-import { isIP } from "node:net";
+import { isIP, type Server, type Socket } from "node:net";
 
 export function normalizeAddress(raw: string): string {
   let address = raw.trim();
@@ -60,4 +60,29 @@ const peers = new WeakMap<object, string>();
 
 function normalizeForCheck(text: string): string {
   return text.startsWith("[") && text.includes("]") ? text.slice(1, text.indexOf("]")) : text.replace(/%.*$/, "");
+}
+
+/**
+ * Caps the open TCP connections of each peer address (docs/server-limits.md "Connections"):
+ * counted from accept to close, idle keep-alive and upgraded websockets included. A connection
+ * over the cap is closed at once, before a byte of it is read, so refusing it costs nothing.
+ * The peer is the TCP one: behind a TLS proxy, where every connection is the proxy's, the caller
+ * does not apply it (the proxy limits its own callers).
+ */
+export function capConnectionsPerAddress(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const address = normalizeAddress(socket.remoteAddress ?? "unknown");
+    const count = open.get(address) ?? 0;
+    if (count >= limit) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }

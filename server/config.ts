@@ -57,6 +57,8 @@ export interface ServerOptions {
   signIn?: SignInLimitOptions;
   /** websocket limits (docs/server-limits.md) */
   websocket?: WebsocketLimitOptions;
+  /** connection limits (docs/server-limits.md "Connections") */
+  http?: HttpLimitOptions;
   /**
    * docs/scale-out.md: `postgres://user:pass@host:5432/db` stores everything in PostgreSQL, so
    * several server processes share it; unset (the default) is the embedded SQLite file.
@@ -99,6 +101,17 @@ export interface WebsocketLimitOptions {
   bookUpgradesPerMinute?: number;
   /** distinct upstream order-book feeds the process keeps open (50) */
   maxFeeds?: number;
+  /** live-channel messages other than ping/pong a socket may send in a minute before it is closed (20) */
+  subscribeMessagesPerMinute?: number;
+  /** bytes a socket may leave unread (beyond its snapshot) before it is closed (1 MiB) */
+  maxBufferedBytes?: number;
+  /** with --redis, while the bus is down: how often the live sockets' sessions are checked in the database (5 s) */
+  sessionCheckMs?: number;
+}
+
+export interface HttpLimitOptions {
+  /** open TCP connections (HTTP, idle keep-alive and websockets) per peer address (256); not behind a TLS proxy */
+  connectionsPerAddress?: number;
 }
 
 export interface SmtpOptions {
@@ -153,6 +166,7 @@ export interface ResolvedConfig {
   proxy?: string;
   signIn: Required<SignInLimitOptions>;
   websocket: Required<WebsocketLimitOptions>;
+  http: Required<HttpLimitOptions>;
   database?: string;
   redis?: string;
   tokenSecret?: string;
@@ -191,6 +205,13 @@ export const WEBSOCKET_DEFAULTS: Required<WebsocketLimitOptions> = {
   socketsPerAddress: 20,
   bookUpgradesPerMinute: 30,
   maxFeeds: 50,
+  subscribeMessagesPerMinute: 20,
+  maxBufferedBytes: 1024 * 1024,
+  sessionCheckMs: 5000,
+};
+
+export const HTTP_LIMIT_DEFAULTS: Required<HttpLimitOptions> = {
+  connectionsPerAddress: 256,
 };
 
 /** Every limit a positive integer (a time-out: a positive number of ms). */
@@ -393,6 +414,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     ...(merged.proxy ? { proxy: merged.proxy } : {}),
     signIn: resolveLimits("signIn", SIGN_IN_DEFAULTS, [file.signIn, options.signIn]),
     websocket: resolveLimits("websocket", WEBSOCKET_DEFAULTS, [file.websocket, options.websocket]),
+    http: resolveLimits("http", HTTP_LIMIT_DEFAULTS, [file.http, options.http]),
     ...(merged.database ? { database: merged.database } : {}),
     ...(merged.redis ? { redis: merged.redis } : {}),
     ...(merged.tokenSecret ? { tokenSecret: merged.tokenSecret.toLowerCase() } : {}),

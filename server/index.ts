@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { RouteName } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
-import { clientAddress } from "./address.js";
+import { capConnectionsPerAddress, clientAddress } from "./address.js";
 import { type App, type BotEvents, memoryLimiter } from "./app.js";
 import { SignInGuard } from "./auth/limits.js";
 import { dataKeyFile, generateCode, loadOrCreateSecret, sha256Hex, tokenSecretFile } from "./auth/secrets.js";
@@ -207,6 +207,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     : createHttpServer(onRequest);
   server.headersTimeout = 15_000;
   server.requestTimeout = 30_000;
+  if (!config.behindTlsProxy) capConnectionsPerAddress(server, config.http.connectionsPerAddress);
   const { wss, onUpgrade } = attachWebsockets(app, hub, relay, () => draining);
   server.on("upgrade", onUpgrade);
 

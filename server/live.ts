@@ -41,6 +41,12 @@ interface LiveClient {
   expiryTimer?: ReturnType<typeof setTimeout>;
   /** deltas that arrive while the snapshot is being built go out after it, in order */
   queue?: LiveMessage[];
+  /** the socket's messages are handled one at a time, in order: a re-subscription waits for the one before */
+  turn: Promise<void>;
+  /** when its latest messages came, a minute's worth at most (docs/server-limits.md) */
+  messageTimes: number[];
+  /** what was left of its snapshot for the process to write, which may wait beside `websocket.maxBufferedBytes` */
+  snapshotUnread: number;
 }
 
 /** The last word to a subscription whose token expired: the seed's 602 beside the reply shape. */
@@ -52,6 +58,18 @@ export const LIVE_CLOSE_TOKEN_EXPIRED = 4602;
 export const LIVE_CLOSE_SESSION_ENDED = 4607;
 /** Close code of a socket that did not subscribe in time (4408 mirrors HTTP 408). */
 export const LIVE_CLOSE_NO_SUBSCRIPTION = 4408;
+/** Close code of a socket that sent more subscription messages than a minute allows (mirrors HTTP 429). */
+export const LIVE_CLOSE_TOO_MANY_MESSAGES = 4429;
+/** Close code of a live or /book socket that left more than `websocket.maxBufferedBytes` unread (mirrors HTTP 413). */
+export const CLOSE_UNREAD = 4413;
+/**
+ * Close code of a live socket whose session could not be read while Redis was away (mirrors 503):
+ * the dashboard opens a new socket, whose subscription checks the token again (docs/scale-out.md).
+ */
+export const LIVE_CLOSE_SESSION_UNCONFIRMED = 4503;
+
+/** A socket closed for what it did (too many messages, too much unread) is cut when it does not take the close frame in this time. */
+const CUT_AFTER_MS = 1000;
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
@@ -66,6 +84,9 @@ const EXPIRY_STEP_MS = 60_000;
 export class LiveHub implements BotEvents, SessionEvents {
   private readonly clients = new Set<LiveClient>();
   private bus: ClusterBus | undefined;
+  /** while the bus is down, the sessions of the sockets are checked in the database (docs/scale-out.md) */
+  private sessionCheck: ReturnType<typeof setInterval> | undefined;
+  private confirming = false;
 
   constructor(private readonly app: App) {}
 
@@ -76,6 +97,40 @@ export class LiveHub implements BotEvents, SessionEvents {
   attachBus(bus: ClusterBus): void {
     this.bus = bus;
     bus.on((event) => this.fromCluster(event));
+    // docs/scale-out.md "When Redis goes away": a logout on another process meanwhile was not heard
+    bus.onReconnect(() => void this.confirmSessions());
+    this.sessionCheck = setInterval(() => {
+      if (!bus.connected) void this.confirmSessions();
+    }, this.app.config.websocket.sessionCheckMs);
+    this.sessionCheck.unref();
+  }
+
+  /**
+   * Checks the sessions of this process's subscriptions in the shared database: a session that is
+   * gone (ended on another process while Redis could not say so) closes its sockets with 4607;
+   * when the database cannot be read either, the sockets not yet confirmed close with 4503.
+   */
+  private async confirmSessions(): Promise<void> {
+    if (this.confirming) return;
+    this.confirming = true;
+    const users = new Map<string, string>();
+    for (const c of this.clients) if (c.sessionId && c.userId) users.set(c.sessionId, c.userId);
+    const confirmed = new Set<string>();
+    try {
+      for (const [sessionId, userId] of users) {
+        const session = await this.app.storage.getSession(sessionId);
+        if (session?.userId === userId) confirmed.add(sessionId);
+        else this.endWhere((c) => c.sessionId === sessionId);
+      }
+    } catch (error) {
+      this.app.logger.warn("live sessions not confirmed: closing their sockets", { error: String(error) });
+      const unconfirmed = (c: LiveClient) =>
+        c.sessionId !== undefined && users.has(c.sessionId) && !confirmed.has(c.sessionId);
+      for (const c of [...this.clients])
+        if (unconfirmed(c)) this.end(c, LIVE_CLOSE_SESSION_UNCONFIRMED, "session not confirmed");
+    } finally {
+      this.confirming = false;
+    }
   }
 
   private fromCluster(event: ClusterEnvelope): void {
@@ -94,15 +149,13 @@ export class LiveHub implements BotEvents, SessionEvents {
   }
 
   accept(ws: WebSocket, address: string): void {
-    const client: LiveClient = { ws, address };
+    const client: LiveClient = { ws, address, turn: Promise.resolve(), messageTimes: [], snapshotUnread: 0 };
     this.clients.add(client);
     const timeoutMs = this.app.config.websocket.subscribeTimeoutMs;
     client.subscribeTimer = setTimeout(() => {
       // An idle socket holds memory and a slot of its address: without a subscription it goes.
-      if (client.userId === undefined) {
-        this.forget(client);
-        ws.close(LIVE_CLOSE_NO_SUBSCRIPTION, `no subscription within ${timeoutMs} ms`);
-      }
+      if (client.userId === undefined)
+        this.end(client, LIVE_CLOSE_NO_SUBSCRIPTION, `no subscription within ${timeoutMs} ms`);
     }, timeoutMs);
     client.subscribeTimer.unref();
     const forget = () => this.forget(client);
@@ -112,8 +165,30 @@ export class LiveHub implements BotEvents, SessionEvents {
       if (isBinary) return;
       const text = data.toString();
       if (text === "ping" || text === "pong") return; // docs/dashboard-rules.md#states: keep-alive texts are ignored
-      void this.subscribe(client, text);
+      if (!this.admit(client)) return;
+      client.turn = client.turn
+        .then(() => this.subscribe(client, text))
+        .catch((error: unknown) => this.app.logger.error("live subscription failed", { error: String(error) }));
     });
+  }
+
+  /**
+   * docs/server-limits.md: a socket subscribes once and renews with each fresh token, so a
+   * minute holds a few messages; past `websocket.subscribeMessagesPerMinute` it is closed (4429).
+   */
+  private admit(client: LiveClient): boolean {
+    if (!this.clients.has(client)) return false;
+    const now = this.app.now();
+    const times = client.messageTimes;
+    while (times.length > 0 && now - times[0]! >= 60_000) times.shift();
+    const limit = this.app.config.websocket.subscribeMessagesPerMinute;
+    if (times.length >= limit) {
+      this.end(client, LIVE_CLOSE_TOO_MANY_MESSAGES, `more than ${limit} subscription messages in a minute`);
+      cutUnlessClosed(client.ws);
+      return false;
+    }
+    times.push(now);
+    return true;
   }
 
   private forget(client: LiveClient): void {
@@ -134,22 +209,55 @@ export class LiveHub implements BotEvents, SessionEvents {
   }
 
   private endWhere(test: (client: LiveClient) => boolean): void {
+    const code = API_ERROR.INVALID_TOKEN;
     for (const c of [...this.clients]) {
       if (!test(c)) continue;
-      this.forget(c);
-      c.userId = undefined;
-      c.queue = undefined;
-      const code = API_ERROR.INVALID_TOKEN;
-      this.send(c, { purpose: LIVE_SUBSCRIBE, result: false, code, reason: apiErrorMessage(code) });
-      c.ws.close(LIVE_CLOSE_SESSION_ENDED, "session ended");
+      this.end(c, LIVE_CLOSE_SESSION_ENDED, "session ended", {
+        purpose: LIVE_SUBSCRIBE,
+        result: false,
+        code,
+        reason: apiErrorMessage(code),
+      });
     }
   }
 
+  /** Ends a socket's subscription at once (nothing more is sent to it), with a last word when given, and closes it. */
+  private end(client: LiveClient, code: number, reason: string, last?: ExpiredMessage): void {
+    this.forget(client);
+    client.expiryTimer = undefined;
+    client.userId = undefined;
+    client.expires = undefined;
+    client.queue = undefined;
+    if (last && client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(last));
+    client.ws.close(code, reason);
+  }
+
   private send(client: LiveClient, message: LiveMessage | ExpiredMessage): void {
-    if (client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(message));
+    this.sendText(client, JSON.stringify(message));
+  }
+
+  /**
+   * docs/server-limits.md: a reader that leaves more than `websocket.maxBufferedBytes` unread
+   * beside what was left of its snapshot is closed (4413) instead of being sent more, so the
+   * process holds no more than that for a socket that does not read.
+   */
+  private sendText(client: LiveClient, text: string): void {
+    const ws = client.ws;
+    if (ws.readyState !== ws.OPEN) return;
+    const bound = this.app.config.websocket.maxBufferedBytes;
+    // what the reader has taken of its snapshot no longer counts as the snapshot's
+    client.snapshotUnread = Math.min(client.snapshotUnread, ws.bufferedAmount);
+    if (ws.bufferedAmount > client.snapshotUnread + bound) {
+      logUnread(this.app, "live", client.address, ws.bufferedAmount);
+      this.end(client, CLOSE_UNREAD, `more than ${bound} bytes unread`);
+      cutUnlessClosed(ws);
+      return;
+    }
+    ws.send(text);
   }
 
   private async subscribe(client: LiveClient, text: string): Promise<void> {
+    if (!this.clients.has(client)) return; // closed while its earlier messages were handled
     let purpose = LIVE_SUBSCRIBE;
     try {
       let json: unknown;
@@ -166,7 +274,11 @@ export class LiveHub implements BotEvents, SessionEvents {
         throw taskFailed(`Unknown subscription: expected {purpose:'${LIVE_SUBSCRIBE}', userId, token}`);
       const { user, payload } = await checkAccessTokenFrom(this.app, parsed.data.token, client.address);
       if (user.id !== parsed.data.userId) throw new ApiError(607);
+      // one subscription per socket (docs/server-limits.md): another user's token does not take it over
+      if (client.userId !== undefined && client.userId !== user.id)
+        throw taskFailed("This socket is subscribed for another user: open a new socket");
       if (!this.clients.has(client)) return; // closed (or its session ended) while the token was read
+      const renewal = client.userId !== undefined;
       if (client.subscribeTimer) clearTimeout(client.subscribeTimer);
       client.subscribeTimer = undefined;
       client.userId = user.id;
@@ -174,6 +286,12 @@ export class LiveHub implements BotEvents, SessionEvents {
       client.expires = payload.expires;
       this.watchExpiry(client);
       if (client.userId === undefined) return; // expired meanwhile: already told and closed
+      // the dashboard renews with each refreshed token: the deadline moves, and as the deltas
+      // never stopped, no second snapshot is built
+      if (renewal) {
+        this.send(client, { purpose: LIVE_SUBSCRIBE, result: true });
+        return;
+      }
       client.queue = [];
       this.send(client, { purpose: LIVE_SUBSCRIBE, result: true });
       const bots = sortBots(
@@ -182,6 +300,8 @@ export class LiveHub implements BotEvents, SessionEvents {
           .map((b) => botAnswer(latestBot(b, this.app.botRunner))),
       );
       this.send(client, { type: "snapshot", data: bots });
+      // a large snapshot may wait for a slow reader: only what comes after it counts
+      client.snapshotUnread = client.ws.bufferedAmount;
       const queued = client.queue ?? []; // none when the token expired while the snapshot was read
       client.queue = undefined;
       for (const m of queued) this.send(client, m);
@@ -211,14 +331,13 @@ export class LiveHub implements BotEvents, SessionEvents {
   }
 
   private expire(client: LiveClient): void {
-    this.forget(client);
-    client.expiryTimer = undefined;
-    client.userId = undefined;
-    client.expires = undefined;
-    client.queue = undefined;
     const code = API_ERROR.ACCESS_EXPIRED;
-    this.send(client, { purpose: LIVE_SUBSCRIBE, result: false, code, reason: apiErrorMessage(code) });
-    client.ws.close(LIVE_CLOSE_TOKEN_EXPIRED, "access token expired");
+    this.end(client, LIVE_CLOSE_TOKEN_EXPIRED, "access token expired", {
+      purpose: LIVE_SUBSCRIBE,
+      result: false,
+      code,
+      reason: apiErrorMessage(code),
+    });
   }
 
   private async publish(clients: readonly string[], message: LiveMessage): Promise<void> {
@@ -263,11 +382,23 @@ export class LiveHub implements BotEvents, SessionEvents {
   }
 
   close(): void {
+    if (this.sessionCheck) clearInterval(this.sessionCheck);
     for (const c of [...this.clients]) {
       this.forget(c);
       c.ws.close(1001, "server shutting down");
     }
   }
+}
+
+/** A socket closed for what it did: the close frame waits behind what its reader has not taken, so it is cut if not closed soon. */
+function cutUnlessClosed(ws: WebSocket): void {
+  const cut = setTimeout(() => ws.terminate(), CUT_AFTER_MS);
+  cut.unref();
+  ws.once("close", () => clearTimeout(cut));
+}
+
+function logUnread(app: App, channel: "live" | "book", address: string, unread: number): void {
+  app.logger.warn("websocket closed: its reader left too much unread", { channel, address, unread });
 }
 
 interface RelayEntry {
@@ -376,13 +507,22 @@ export class BookRelay {
     }
   }
 
-  stream(ws: WebSocket, exchange: ExchangeId, pair: string, depth: number): void {
+  stream(ws: WebSocket, exchange: ExchangeId, pair: string, depth: number, address: string): void {
     const entry = this.acquire(exchange, pair);
     let sentVersion = -1;
     let sentState = "";
+    const bound = this.app.config.websocket.maxBufferedBytes;
     const tick = () => {
+      if (ws.readyState !== ws.OPEN) return;
+      // docs/server-limits.md: a reader that does not read is closed, not sent more
+      if (ws.bufferedAmount > bound) {
+        logUnread(this.app, "book", address, ws.bufferedAmount);
+        ws.close(CLOSE_UNREAD, `more than ${bound} bytes unread`);
+        cutUnlessClosed(ws);
+        return;
+      }
       // a change of the upstream feed's state goes out too: the reader must know the book is not live (issue 13)
-      if ((entry.feed.book.version !== sentVersion || entry.feed.state !== sentState) && ws.readyState === ws.OPEN) {
+      if (entry.feed.book.version !== sentVersion || entry.feed.state !== sentState) {
         sentVersion = entry.feed.book.version;
         sentState = entry.feed.state;
         ws.send(JSON.stringify({ type: "book", data: this.answer(exchange, pair, entry.feed, depth) }));
@@ -467,7 +607,7 @@ export function attachWebsockets(app: App, hub: LiveHub, relay: BookRelay, drain
       wss.handleUpgrade(req, socket, head, (ws) => {
         track(ws, address);
         try {
-          relay.stream(ws, target.exchange, target.pair, depth);
+          relay.stream(ws, target.exchange, target.pair, depth, address);
         } catch (error) {
           app.logger.warn("book relay failed", { error: String((error as Error)?.message ?? error) });
           ws.close(1013, "feed unavailable, try again later");

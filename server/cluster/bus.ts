@@ -8,7 +8,9 @@
  * already). Redis delivers the messages of one publishing connection in order, so a browser sees
  * one bot's deltas in the order they were made. Pub/sub keeps nothing: a process that is
  * disconnected misses what was said meanwhile, and its browsers get a fresh snapshot when they
- * reconnect (docs/dashboard-rules.md#states).
+ * reconnect (docs/dashboard-rules.md#states). An ended session must not be missed: a process
+ * tells its listeners when its subscription is back, and they check what they hold against the
+ * database (docs/scale-out.md "When Redis goes away").
  */
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
@@ -33,7 +35,10 @@ export class ClusterBus {
   /** this process's name on the bus (and in the bots' leases) */
   readonly instanceId = randomUUID();
   private readonly handlers: ((message: ClusterEnvelope) => void)[] = [];
+  private readonly reconnected: (() => void)[] = [];
   private closed = false;
+  /** the subscription was lost: what the others send meanwhile is missed */
+  private down = false;
 
   constructor(
     private readonly publisher: Redis,
@@ -60,6 +65,37 @@ export class ClusterBus {
       }
     });
     await this.subscriber.subscribe(CLUSTER_CHANNEL);
+    this.subscriber.on("close", () => {
+      this.down = true;
+    });
+    this.subscriber.on("ready", () => {
+      if (!this.down || this.closed) return;
+      // ioredis subscribes again by itself; subscribing here too (harmless) says when it is done:
+      // from then on nothing is missed, so the listeners can check what was
+      this.subscriber.subscribe(CLUSTER_CHANNEL).then(
+        () => {
+          this.down = false;
+          for (const handler of this.reconnected) {
+            try {
+              handler();
+            } catch (error) {
+              this.logger.error("cluster reconnection failed", { error: String(error) });
+            }
+          }
+        },
+        () => {}, // lost again: the next "ready" tries again
+      );
+    });
+  }
+
+  /** false from the loss of the subscription until it is back */
+  get connected(): boolean {
+    return !this.down;
+  }
+
+  /** `handler` runs when the subscription is back after a loss (messages may have been missed). */
+  onReconnect(handler: () => void): void {
+    this.reconnected.push(handler);
   }
 
   private readonly pending = new Map<string, { resolve: () => void; reject: (error: Error) => void }>();

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL and Redis for the scale-out suites (issue 15, docs/scale-out.md "Tests"): Debian's
  * postgresql 15 and redis-server 7, started on free loopback ports in temporary directories and
- * stopped in teardown. PostgreSQL refuses to run as root, so as root its binaries run as the
+ * stopped in teardown; each can be taken down and brought back on its port mid-test. PostgreSQL refuses to run as root, so as root its binaries run as the
  * `postgres` user (runuser). Without the binaries a suite is skipped with the reason, except in
  * CI (`CI=true`), where a missing binary is a failure.
  */
@@ -22,6 +22,17 @@ export interface PostgresService extends Service {
   createDatabase(): Promise<string>;
   /** the cluster's data directory (base/ holds the tables' files, pg_wal/ the log) */
   dataDir: string;
+  /** stops the server at once (`-m immediate`), keeping its data and port: the database is away */
+  down(): Promise<void>;
+  /** starts it again on the same port */
+  up(): Promise<void>;
+}
+
+export interface RedisService extends Service {
+  /** kills redis-server (SIGKILL), keeping its port: Redis is away */
+  down(): Promise<void>;
+  /** starts it again, empty, on the same port */
+  up(): Promise<void>;
 }
 
 /** The directory of initdb/pg_ctl: SPOTDESK_PG_BIN, else the newest /usr/lib/postgresql/N/bin. */
@@ -92,7 +103,9 @@ export async function startPostgres(): Promise<PostgresService> {
   const port = await freePort();
   // fsync off: the suites kill server processes, never the database's machine
   const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  runPg("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "60", "start"]);
+  const start = () => runPg("pg_ctl", ["-D", data, "-l", join(dir, "log"), "-o", options, "-w", "-t", "60", "start"]);
+  const stopNow = () => runPg("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+  start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let databases = 0;
   return {
@@ -109,9 +122,17 @@ export async function startPostgres(): Promise<PostgresService> {
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
+    async down() {
+      stopNow();
+    },
+    async up() {
+      start();
+    },
     async stop() {
       try {
-        runPg("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        stopNow();
+      } catch {
+        // already down
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -119,27 +140,38 @@ export async function startPostgres(): Promise<PostgresService> {
   };
 }
 
-export async function startRedis(): Promise<Service> {
+export async function startRedis(): Promise<RedisService> {
   const dir = mkdtempSync(join(tmpdir(), "spotdesk-redis-"));
   const port = await freePort();
-  const child = spawn(
-    redisServerBin()!,
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
-    { stdio: "ignore" },
-  );
-  const deadline = Date.now() + 15_000;
-  while (!(await answersPing(port))) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not start on ${port}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const start = async () => {
+    const child = spawn(
+      redisServerBin()!,
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+      { stdio: "ignore" },
+    );
+    const deadline = Date.now() + 15_000;
+    while (!(await answersPing(port))) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not start on ${port}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return child;
+  };
+  let child = await start();
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+    }
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
+    down: kill,
+    async up() {
+      child = await start();
+    },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGKILL");
-        await exited;
-      }
+      await kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };

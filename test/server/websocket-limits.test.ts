@@ -2,9 +2,12 @@
  * Issue 16 "Websockets that can't pile up" (docs/server-limits.md): a live-channel socket that
  * does not subscribe in time is closed, open sockets and /book upgrades are capped per address,
  * the relay's upstream feeds are capped per process, and logging out closes the session's live
- * sockets at once.
+ * sockets at once. Issue 31: one subscription per socket, renewed rather than repeated, a
+ * minute's budget of subscription messages, and a reader that does not read is closed.
  */
 
+import { randomUUID } from "node:crypto";
+import type { Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import {
@@ -222,4 +225,119 @@ describe("websocket limits (issue 16, docs/server-limits.md)", () => {
     expect(mine.ws.readyState).toBe(WebSocket.OPEN);
     mine.ws.close();
   });
+
+  it("renews a subscription instead of repeating it: 20,000 re-subscriptions close the socket after the minute's 20 (4429) with at most 20 answers", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const live = await openLive(server.wsUrl);
+    subscribe(live.ws, admin.session.uuid, admin.session.accessToken);
+    expect((await live.next(2))[1]).toMatchObject({ type: "snapshot" });
+    for (let i = 0; i < 20_000; i++) subscribe(live.ws, admin.session.uuid, admin.session.accessToken);
+    expect(await live.closed).toEqual({ code: 4429, reason: "more than 20 subscription messages in a minute" });
+    // the renewals were answered, never with a second snapshot, and the rest was refused unanswered
+    expect(live.messages.length).toBeLessThanOrEqual(21);
+    expect(live.messages.slice(2)).toEqual(
+      live.messages.slice(2).map(() => ({ purpose: "sub_for_bots", result: true })),
+    );
+    expect((await call(server, "GET", "/health")).status).toBe(200);
+    // the flood left nothing behind: a new socket subscribes and gets each delta once
+    const fresh = await openLive(server.wsUrl);
+    subscribe(fresh.ws, admin.session.uuid, admin.session.accessToken);
+    await fresh.next(2);
+    const bot = await call(server, "POST", "/token/bot", {
+      token: admin.session.accessToken,
+      headers: { path: JSON.stringify(["Demo", "paper", "main"]) },
+      body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } },
+    });
+    expect((await fresh.next())[0]).toMatchObject({ type: "delta", data: { botId: bot.body.botId } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fresh.messages).toHaveLength(3);
+    fresh.ws.close();
+  });
+
+  it("keeps one subscription per socket: another user's token does not take it over", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    const user = await permitAndRegister(server, admin, "trader@example.com", ["Acme"]);
+    const live = await openLive(server.wsUrl);
+    subscribe(live.ws, admin.session.uuid, admin.session.accessToken);
+    await live.next(2);
+    subscribe(live.ws, user.session.uuid, user.session.accessToken);
+    expect(await live.next()).toEqual([
+      {
+        purpose: "sub_for_bots",
+        result: false,
+        reason: "This socket is subscribed for another user: open a new socket",
+      },
+    ]);
+    // still the admin's: a Demo bot (outside the user's scope) reaches it
+    const bot = await call(server, "POST", "/token/bot", {
+      token: admin.session.accessToken,
+      headers: { path: JSON.stringify(["Demo", "paper", "main"]) },
+      body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } },
+    });
+    expect((await live.next())[0]).toMatchObject({ type: "delta", data: { botId: bot.body.botId } });
+    live.ws.close();
+  });
+
+  it("closes a live socket whose reader stopped reading once its unread bytes pass the bound; readers and /health go on", async () => {
+    const bound = 64 * 1024;
+    server = await startTestServer({
+      websocket: { maxBufferedBytes: bound },
+      rateLimit: { calls: 10_000, windowMs: 10_000 },
+    });
+    const admin = await registerFirstAdmin(server);
+    // a desk with many running spread-decompression bots: a snapshot of about 16 MB, more than
+    // the kernel's socket buffers take, so what follows waits in the process
+    const orders = Array.from({ length: 100 }, (_, i) => ({
+      id: `order-${i}`.padEnd(36, "0"),
+      side: i % 2 ? "Sell" : "Buy",
+      price: "65000.12345678",
+      amount: "0.00123456",
+      filled: "0",
+      placedAt: server.clock.now,
+    }));
+    for (let i = 0; i < 1200; i++)
+      await server.storage.createBot({
+        id: randomUUID(),
+        botType: "spread-decompression-bot",
+        path: ["Demo", "paper", "main"],
+        paths: [],
+        setup: { pair: "BTC/USDT" },
+        wrappedCredentials: null,
+        state: { status: "running", orders },
+        created: server.clock.now + i,
+      });
+    const reader = await openLive(server.wsUrl);
+    const stalled = await openLive(server.wsUrl);
+    const socket = (stalled.ws as unknown as { _socket: Socket })._socket;
+    socket.pause(); // it never reads again
+    subscribe(reader.ws, admin.session.uuid, admin.session.accessToken);
+    subscribe(stalled.ws, admin.session.uuid, admin.session.accessToken);
+    expect((await reader.next(2))[1].data).toHaveLength(1200);
+    const unread = () => server.logs.some((l) => l.includes("websocket closed: its reader left too much unread"));
+    let created = 0;
+    while (!unread() && created < 2000) {
+      const bot = await call(server, "POST", "/token/bot", {
+        token: admin.session.accessToken,
+        headers: { path: JSON.stringify(["Demo", "paper", "main"]) },
+        body: { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } },
+      });
+      expect(bot.status).toBe(200);
+      created++;
+    }
+    expect(unread()).toBe(true);
+    const line = JSON.parse(server.logs.find((l) => l.includes("too much unread"))!);
+    expect(line).toMatchObject({ channel: "live", address: "127.0.0.1" });
+    expect(line.unread).toBeGreaterThan(bound);
+    expect((await call(server, "GET", "/health")).status).toBe(200);
+    // the reader got every delta and stays; the stalled socket, read at last, ends before them
+    await reader.next(created);
+    expect(reader.ws.readyState).toBe(WebSocket.OPEN);
+    socket.resume();
+    const closed = await stalled.closed;
+    expect([4413, 1006]).toContain(closed.code);
+    expect(stalled.messages.filter((m) => m.type === "delta").length).toBeLessThan(created);
+    reader.ws.close();
+  }, 60_000);
 });
