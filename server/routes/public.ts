@@ -10,15 +10,20 @@ import type { App } from "../app.js";
 import { ApiError, taskFailed } from "../errors.js";
 import { PassThroughJson, type RouteHandlers } from "../http.js";
 import { BookRelay } from "../live.js";
+import { TurnQueue } from "../turns.js";
 
 /** docs/exchange-rules.md#chart: the chart's 5-minute interval. */
 const DEFAULT_CANDLE_SECONDS = 300;
 /** Candle answers kept as JSON text: the same call within its second is one look-up (docs/server-limits.md "Bounded work"). */
 const CANDLE_ANSWERS = 32;
+/** Candle histories waiting for their turn; one more is refused with 604 (docs/server-limits.md "Bounded work"). */
+export const CANDLE_QUEUE = 16;
 
 export function publicRoutes(app: App, relay: BookRelay) {
   /** by pair, interval, limit and second, oldest first */
   const candleAnswers = new Map<string, PassThroughJson>();
+  /** One history is sampled at a time: between two of its turns /health waits a few ms, not one turn per caller. */
+  const candleTurns = new TurnQueue(CANDLE_QUEUE);
   return {
     async health() {
       // the database answers; with no user yet the registration page says the setup code goes in Code
@@ -53,7 +58,9 @@ export function publicRoutes(app: App, relay: BookRelay) {
       const known = candleAnswers.get(key);
       if (known) return known;
       try {
-        const candles = await paperCandlesInTurns(pair, { intervalSec: interval, limit, now: () => now });
+        const candles = await candleTurns.run(() =>
+          paperCandlesInTurns(pair, { intervalSec: interval, limit, now: () => now }),
+        );
         const answer = new PassThroughJson(200, JSON.stringify(candles));
         candleAnswers.set(key, answer);
         if (candleAnswers.size > CANDLE_ANSWERS) candleAnswers.delete(candleAnswers.keys().next().value!);
