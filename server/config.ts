@@ -3,8 +3,8 @@
  * `--config FILE`) < environment < explicit options (the CLI's flags).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { defaultDataDir as paperDataDir } from "../exchanges/paper/store.js";
 import { SERVER_LIMITS } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 
@@ -226,14 +226,17 @@ function resolveLimits<T extends object>(group: string, defaults: Required<T>, l
 
 export const DEFAULT_PORT = 8787;
 
-/** $XDG_DATA_HOME/spotdesk/server, or the platform's equivalent. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * $SPOTDESK_DATA_DIR itself when set; otherwise `server` in the CLI's data directory
+ * ($XDG_DATA_HOME/spotdesk/server, or the platform's equivalent). One rule for both, so a variable
+ * set but empty means its default here too, as the XDG rule says, never the current directory.
+ */
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.SPOTDESK_DATA_DIR) return resolve(env.SPOTDESK_DATA_DIR);
-  const home = homedir();
-  if (process.platform === "darwin") return join(home, "Library", "Application Support", "spotdesk", "server");
-  if (process.platform === "win32")
-    return join(env.LOCALAPPDATA ?? join(home, "AppData", "Local"), "spotdesk", "server");
-  return join(env.XDG_DATA_HOME ?? join(home, ".local", "share"), "spotdesk", "server");
+  return join(paperDataDir(env, platform), "server");
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
