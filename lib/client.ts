@@ -62,7 +62,7 @@ export interface ClientOptions {
   userId?: () => string | undefined;
   /** after every request: false when no answer came at all (the server may be down), true on any answer */
   onReachable?: (reachable: boolean) => void;
-  /** every failure (for toasts and redirects: one central place, STYLE.md) */
+  /** every failure (for toasts and redirects: one central place) */
   onFailure?: (failure: ApiFailure) => void;
   /** docs/api.md#calls: successful non-GET calls show a success toast (the route names it in words) */
   onSuccess?: (method: string, path: string, route: RouteName) => void;

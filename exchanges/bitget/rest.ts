@@ -55,7 +55,6 @@ const BitgetOrderSchema = z.object({
 });
 type BitgetOrder = z.input<typeof BitgetOrderSchema>;
 
-/** {code: "00000", msg, requestTime, data} */
 /** One pair of "Get Symbol Info" (GET /api/v2/spot/public/symbols; the fields we read). */
 const BitgetSymbolsSchema = z.array(
   z.object({

@@ -39,7 +39,7 @@ export const BITTEAM_INFO: ExchangeInfo = {
   limits: { openOrders: 100, createBatch: 0, cancelBatch: 0, unsupported: ["createBatch", "cancelBatch"] },
   clientOrderId: { length: 32 },
   errors: BITTEAM_ERRORS,
-  // withdrawn orders come back as "delete" and refused ones as "inactive" (both read as rejected)
+  // withdrawn orders come back as "delete" and refused ones as "inactive": both read as canceled (off the book, not filled)
   statusExceptions: { delete: "canceled", inactive: "canceled" },
   // no maker-only order form in its docs: a post-only order is refused (docs/exchange-rules.md "Post-only")
   postOnly: null,

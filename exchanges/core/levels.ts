@@ -23,7 +23,7 @@ function isNumberChar(c: number): boolean {
  * without rounding them through binary floats: every number that is an array element (after `[`
  * or `,` inside an array) is read as its decimal text. Numbers that are object values (sequence
  * numbers, timestamps) stay numbers, and strings are left as they are, even one holding `,1]`.
- * A hand scanner: this runs on every lbank and htx frame (STYLE.md: hot path).
+ * A hand scanner: this runs on every lbank and htx frame (a hot path).
  */
 export function parseJsonKeepingLevels(text: string): unknown {
   let out = "";
@@ -61,7 +61,7 @@ export function decimalText(value: unknown, what: string): string {
 
 /**
  * Reads a list of [price, amount, ...] rows (extra columns such as order counts are ignored).
- * A small hand parser instead of a schema: this is the hot path of every delta (STYLE.md).
+ * A small hand parser instead of a schema: this is the hot path of every delta.
  */
 export function parseLevels(raw: unknown, what = "levels"): BookLevel[] {
   if (raw === undefined || raw === null) return [];

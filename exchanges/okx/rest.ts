@@ -68,7 +68,6 @@ const OkxItemSchema = z.object({
 });
 type OkxItemResult = z.output<typeof OkxItemSchema>;
 
-/** {code, msg, data: [...]}; data that is not a list reads as empty. */
 /** One SPOT instrument of GET /api/v5/public/instruments (the fields we read). */
 const OkxInstrumentsSchema = z.array(
   z.object({

@@ -7,7 +7,7 @@ import { createTheme, ThemeContext } from "../../tui/theme.js";
 import { TerminalStdin } from "./null-terminal.js";
 
 /**
- * The shared render helper of the TUI tests (STYLE.md "An Ink application"): a fake terminal of a
+ * The shared render helper of the TUI tests: a fake terminal of a
  * fixed size that can be resized, the theme provider, and frame helpers. Frames are plain text:
  * colour codes are stripped so assertions read like the screen.
  */

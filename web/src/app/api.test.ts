@@ -1,4 +1,4 @@
-/** The central API-error place (STYLE.md): a 602 refreshes the access token and the call is retried once (docs/api.md#errors). */
+/** The one place API errors are handled (web/src/app/api.ts): a 602 refreshes the access token and the call is retried once (docs/api.md#errors). */
 import { describe, expect, it, vi } from "vitest";
 import { type ApiFailure, createApiClient } from "../../../lib/client.js";
 import { recoverFailure, SUCCESS_TEXT, sessionEndOf, setAccessExpiredHandler, successTitle } from "./api";

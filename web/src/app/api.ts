@@ -1,6 +1,6 @@
 /**
  * The one backend client of the app and the one place that turns failures into toasts and
- * redirects (STYLE.md): error toasts with the docs/api.md#errors texts, a success toast in words on every
+ * redirects, rather than each screen: error toasts with the docs/api.md#errors texts, a success toast in words on every
  * non-GET call (docs/api.md#calls, docs/dashboard.md "Toasts"), a token refresh and one retry after a
  * 602, the end of the session on 603/607 (docs/dashboard.md "Sessions"), and whether the server
  * answers at all.

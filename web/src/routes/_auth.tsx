@@ -1,5 +1,5 @@
 /**
- * The signed-in layout. Its beforeLoad guard (STYLE.md) restores the session through the refresh
+ * The signed-in layout. Its beforeLoad guard (the route decides before it renders) restores the session through the refresh
  * cookie or sends the visitor to the login screen, remembering where a lapsed session was (the address
  * as the browser shows it: the router's own href is rewritten on /c/, web/src/router.tsx). A guard is
  * not an authorization boundary: the server checks scope and role on every call.
