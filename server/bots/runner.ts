@@ -15,6 +15,14 @@ import { isExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
 import {
+  countdownSeconds,
+  DEFAULT_COUNTDOWN_SECONDS,
+  DEFAULT_PULL_AFTER_MS,
+  type LeftOpen,
+  OrdersLeftOpenError,
+  reasonOf,
+} from "./safety.js";
+import {
   AccountLedger,
   type BotState,
   type BotStateFields,
@@ -25,14 +33,6 @@ import {
   type RunnerMemory,
   restoreMemory,
 } from "./state.js";
-import {
-  countdownSeconds,
-  DEFAULT_COUNTDOWN_SECONDS,
-  DEFAULT_PULL_AFTER_MS,
-  type LeftOpen,
-  OrdersLeftOpenError,
-  reasonOf,
-} from "./safety.js";
 import { createStrategy, type RunnableBotType } from "./strategies/index.js";
 import type { OwnOrder, PairDecimals, Strategy, Wanted } from "./strategies/types.js";
 
