@@ -37,7 +37,7 @@ export function openAccount(id: string, options: OpenAccountOptions = {}): Excha
   return rest.dryRun ? simulatedDryRun(adapter) : adapter;
 }
 
-const WRITES = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll"]);
+const WRITES = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll", "cancelAllAfter"]);
 
 /** A simulated adapter whose order operations are caught as pseudo-requests instead of carried out. */
 function simulatedDryRun(adapter: ExchangeAdapter): ExchangeAdapter {

@@ -70,6 +70,24 @@ export interface ExchangeAdapter {
    * order checks truncate to their tick and lot.
    */
   fetchPairs(): Promise<PairSpec[]>;
+  /**
+   * Optional: the exchange's own cancel-all-after countdown (a dead man's switch,
+   * docs/exchange-rules.md#countdown). Arms it for `seconds` (0 disarms): unless armed again in
+   * time, the exchange cancels the open orders of `pair` (of the account where the venue knows no
+   * pair scope, or when `pair` is undefined). Present only where the venue documents one; its
+   * bounds are in `countdown`.
+   */
+  cancelAllAfter?(pair: string | undefined, seconds: number): Promise<void>;
+  readonly countdown?: CountdownRule;
+}
+
+/** What a venue's cancel-all-after countdown accepts (docs/exchange-rules.md#countdown). */
+export interface CountdownRule {
+  /** the shortest countdown, seconds (0 always disarms) */
+  minSeconds: number;
+  maxSeconds: number;
+  /** "pair": it can be limited to one pair; "account": it covers every order of the account */
+  scope: "pair" | "account";
 }
 
 /** One pair an exchange trades (docs/exchange-rules.md#pairs). */

@@ -4,13 +4,15 @@ import { byPair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
 import { checkClientOrderId, newClientOrderId } from "../core/client-order-id.js";
 import { assertBatchSize } from "../core/limits.js";
-import type { CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
+import type { CountdownRule, CreateOrderRequest, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { PaperEngine, type ValidOrder } from "./engine.js";
 import { PAPER_INFO } from "./info.js";
 import { bucketOf, resolveSeed } from "./market.js";
 import { PAPER_PAIRS, paperPair } from "./pairs.js";
-import { newPaperState, toOrder } from "./state.js";
+import { ALL_PAIRS, newPaperState, toOrder } from "./state.js";
 import { AccountStore, defaultDataDir } from "./store.js";
+
+export const PAPER_COUNTDOWN: CountdownRule = { minSeconds: 1, maxSeconds: 86_400, scope: "pair" };
 
 /** Options of the paper adapter: the common ones, plus a few that tests and demos use. */
 export interface PaperOptions extends ExchangeOptions {
@@ -118,6 +120,7 @@ export class PaperExchange implements ExchangeAdapter {
       const nowMs = this.now();
       const state = existing ?? newPaperState(this.account, nowMs, bucketOf(nowMs), this.startingBalances);
       const engine = new PaperEngine(state, this.seed, changes);
+      engine.fireCountdowns(nowMs);
       engine.replayTo(bucketOf(nowMs));
       changes.checkpoint();
       const result = work(engine, nowMs);
@@ -188,6 +191,26 @@ export class PaperExchange implements ExchangeAdapter {
         return record.id;
       }),
     );
+  }
+
+  /** paper's countdown (docs/paper-store.md "Countdown"): per pair or for the whole account, 1 s to a day. */
+  readonly countdown: CountdownRule = PAPER_COUNTDOWN;
+
+  /**
+   * Arms (or with 0 disarms) a cancel-all-after countdown: unless armed again within `seconds`,
+   * the pair's open orders (every pair's when `pair` is undefined) are cancelled at the deadline.
+   * The deadline is stored with the account, so it fires even when this process is gone.
+   */
+  async cancelAllAfter(pair: string | undefined, seconds: number): Promise<void> {
+    const key = pair === undefined ? ALL_PAIRS : paperPair(pair).pair;
+    const rule = this.countdown;
+    if (!Number.isInteger(seconds) || (seconds !== 0 && (seconds < rule.minSeconds || seconds > rule.maxSeconds)))
+      throw new ExchangeError(
+        "paper",
+        `Invalid countdown ${seconds}: expected 0 (off) or whole seconds from ${rule.minSeconds} to ${rule.maxSeconds}`,
+        { kind: "bad-input" },
+      );
+    await this.transact((engine, nowMs) => engine.armCountdown(key, seconds === 0 ? null : nowMs + seconds * 1000));
   }
 
   async fetchOrder(pair: string, id: string): Promise<Order> {

@@ -12,7 +12,7 @@ import {
   syntheticMarket,
 } from "./market.js";
 import { type PaperPair, paperPair } from "./pairs.js";
-import { type PaperOrderRecord, type PaperState, StateChanges } from "./state.js";
+import { ALL_PAIRS, type PaperOrderRecord, type PaperState, StateChanges, setCountdown } from "./state.js";
 
 /**
  * paper's matching engine over one account's state. It works on the plain JSON state that
@@ -120,6 +120,35 @@ export class PaperEngine {
       for (const book of books) this.matchResting(book, bucket);
     }
     this.pruneTaken();
+  }
+
+  // ---- cancel-all-after countdowns (docs/paper-store.md "Countdown") ----
+
+  /** Arms the countdown of a pair (or of every pair, `*`) to fire at `deadline` ms; null disarms it. */
+  armCountdown(key: string, deadline: number | null): void {
+    if (deadline === null && this.state.countdowns?.[key] === undefined) return;
+    setCountdown(this.state, key, deadline);
+    this.changes.countdown(key);
+    this.dirty = true;
+  }
+
+  /**
+   * Fires every countdown whose deadline has passed, earliest first: the market is replayed up to
+   * the deadline (fills before it count), then the pair's open orders (every pair's for `*`) are
+   * cancelled as of the deadline and the countdown is disarmed. Whichever process next calls on
+   * the account does this, so a dead arming process still empties the book.
+   */
+  fireCountdowns(nowMs: number): void {
+    const due = Object.entries(this.state.countdowns ?? {})
+      .filter(([, deadline]) => deadline <= nowMs)
+      .sort((a, b) => a[1] - b[1]);
+    for (const [key, deadline] of due) {
+      this.replayTo(bucketOf(deadline));
+      for (const order of this.state.orders) {
+        if (order.status === "open" && (key === ALL_PAIRS || order.pair === key)) this.cancel(order, deadline);
+      }
+      this.armCountdown(key, null);
+    }
   }
 
   /** Open orders per pair, buys best (highest) first and sells best (lowest) first, then by time. */

@@ -112,7 +112,7 @@ export function parseJournalLine(text: string, file: string, lineNo: number): Jo
   for (const field of ["seq", "lastBucket", "nextId"] as const) {
     if (!Number.isSafeInteger(value[field])) fail(`has no integer '${field}'`);
   }
-  const { balances, orders, dropped, taken } = value;
+  const { balances, orders, dropped, taken, countdowns } = value;
   if (balances !== undefined && !(isObject(balances) && Object.values(balances).every(isBalanceRow)))
     fail("has malformed balances");
   if (orders !== undefined && !(Array.isArray(orders) && orders.every(isOrderRecord))) fail("has a malformed order");
@@ -120,6 +120,11 @@ export function parseJournalLine(text: string, file: string, lineNo: number): Jo
     fail("has malformed dropped ids");
   if (taken !== undefined && !(isObject(taken) && Object.values(taken).every((t) => t === null || isTakenEntry(t))))
     fail("has malformed taken liquidity");
+  if (
+    countdowns !== undefined &&
+    !(isObject(countdowns) && Object.values(countdowns).every((d) => d === null || Number.isSafeInteger(d)))
+  )
+    fail("has malformed countdowns");
   return { entry: value as unknown as JournalEntry };
 }
 

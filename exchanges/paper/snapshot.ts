@@ -62,6 +62,14 @@ export function parseSnapshot(text: string, file: string): { state: PaperState; 
   for (const [key, entry] of Object.entries(taken as Record<string, unknown>)) {
     if (!isTakenEntry(entry)) fail(`taken entry '${key}' is malformed`);
   }
+  const countdowns = state.countdowns;
+  if (countdowns !== undefined) {
+    if (typeof countdowns !== "object" || countdowns === null || Array.isArray(countdowns))
+      fail("'countdowns' is not an object");
+    for (const [key, deadline] of Object.entries(countdowns as Record<string, unknown>)) {
+      if (!Number.isSafeInteger(deadline)) fail(`countdown '${key}' is not a time in ms`);
+    }
+  }
   return { state: value as PaperState, legacy };
 }
 

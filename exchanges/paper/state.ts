@@ -44,7 +44,15 @@ export interface PaperState {
   orders: PaperOrderRecord[];
   /** synthetic liquidity taken: `${pair}|${side}|${ticks}|${epoch}` → [lots, bucket taken] */
   taken: Record<string, TakenEntry>;
+  /**
+   * Armed cancel-all-after countdowns (docs/paper-store.md "Countdown"): pair (or `*` for every
+   * pair) → the deadline in ms. Absent on accounts that never armed one.
+   */
+  countdowns?: Record<string, number>;
 }
+
+/** The countdowns key that covers every pair of the account. */
+export const ALL_PAIRS = "*";
 
 export const STATE_VERSION = 2;
 /** The single-file state of spotdesk before the journal: read once, then rewritten as version 2. */
@@ -90,6 +98,8 @@ export interface JournalEntry {
   dropped?: string[];
   /** taken liquidity as it is now; null: forgotten */
   taken?: Record<string, TakenEntry | null>;
+  /** countdowns as they are now; null: disarmed or fired */
+  countdowns?: Record<string, number | null>;
 }
 
 /**
@@ -102,6 +112,7 @@ export class StateChanges {
   private readonly orderRecords = new Set<PaperOrderRecord>();
   private readonly droppedIds = new Set<string>();
   private readonly takenKeys = new Set<string>();
+  private readonly countdownKeys = new Set<string>();
   /** every change counted, also repeated ones */
   count = 0;
   private checkpointCount = 0;
@@ -123,6 +134,11 @@ export class StateChanges {
 
   taken(key: string): void {
     this.takenKeys.add(key);
+    this.count++;
+  }
+
+  countdown(key: string): void {
+    this.countdownKeys.add(key);
     this.count++;
   }
 
@@ -160,6 +176,10 @@ export class StateChanges {
       entry.taken = {};
       for (const key of this.takenKeys) entry.taken[key] = state.taken[key] ?? null;
     }
+    if (this.countdownKeys.size > 0) {
+      entry.countdowns = {};
+      for (const key of this.countdownKeys) entry.countdowns[key] = state.countdowns?.[key] ?? null;
+    }
     return entry;
   }
 }
@@ -190,8 +210,21 @@ export function applyEntries(state: PaperState, entries: readonly JournalEntry[]
       if (value === null) delete state.taken[key];
       else state.taken[key] = value;
     }
+    for (const [key, value] of Object.entries(entry.countdowns ?? {})) setCountdown(state, key, value);
   }
   if (dropped.size > 0) state.orders = state.orders.filter((o) => !dropped.has(o.id));
+}
+
+/** Arms (a deadline in ms) or disarms (null) the countdown of a pair or of `*`. */
+export function setCountdown(state: PaperState, key: string, deadline: number | null): void {
+  if (deadline !== null) {
+    state.countdowns = { ...state.countdowns, [key]: deadline };
+    return;
+  }
+  if (!state.countdowns) return;
+  const { [key]: _gone, ...rest } = state.countdowns;
+  if (Object.keys(rest).length > 0) state.countdowns = rest;
+  else delete state.countdowns;
 }
 
 export function toOrder(record: PaperOrderRecord): Order {

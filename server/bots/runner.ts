@@ -15,6 +15,14 @@ import { isExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
 import {
+  countdownSeconds,
+  DEFAULT_COUNTDOWN_SECONDS,
+  DEFAULT_PULL_AFTER_MS,
+  type LeftOpen,
+  OrdersLeftOpenError,
+  reasonOf,
+} from "./safety.js";
+import {
   AccountLedger,
   type BotState,
   type BotStateFields,
@@ -58,6 +66,12 @@ export interface RunnerOptions {
   /** how long an insufficient-funds answer pauses that side (60 s) */
   fundsPauseMs?: number;
   logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+  /** docs/bots.md#safety-net: blind this long (the book not live), the bot cancels its orders (10 s) */
+  pullAfterMs?: number;
+  /** docs/bots.md#safety-net: the exchange-side countdown armed where the adapter has one (60 s; 0: none) */
+  countdownSeconds?: number;
+  /** real time for the safety net's durations (Date.now); `now` may be a simulated clock */
+  wallNow?: () => number;
 }
 
 export function message(error: unknown): string {
@@ -93,6 +107,10 @@ export class BotRunner {
   private readonly bookGapMs: number;
   private stopped = true;
   private unsubscribe: (() => void)[] = [];
+  /** real time since which the book has not been live (undefined while it is) */
+  private blindSince: number | undefined;
+  /** real time the countdown was last armed */
+  private countdownArmedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: RunnerOptions) {
     this.botId = options.botId;
@@ -147,8 +165,10 @@ export class BotRunner {
   }
 
   /**
-   * Stops the loop. With `cancelOrders` (remove, Ctrl-C) its orders are cancelled first, each
-   * confirmed; if one cannot be, this throws and the caller decides (the bot is not removed).
+   * Stops the loop. With `cancelOrders` (remove, Ctrl-C, a clean stop of serve) every order of the
+   * bot is cancelled, each confirmed; those that cannot be are named in the OrdersLeftOpenError it
+   * then throws, and the caller decides (the bot is not removed). Without it the orders stay, and
+   * so does an armed countdown (docs/bots.md#safety-net "--keep-orders").
    */
   async stop(options: { cancelOrders?: boolean } = {}): Promise<void> {
     this.stopped = true;
@@ -160,28 +180,62 @@ export class BotRunner {
     this.unsubscribe = [];
     await this.ticking;
     if (!options.cancelOrders) return;
-    const listed = await this.options.adapter.fetchOpenOrders(this.pair);
-    const mine = listed.filter((o) => this.isMine(o));
-    const known = new Set(mine.map((o) => o.id));
-    for (const o of this.memory.open) if (!known.has(o.id)) known.add(o.id);
-    for (const id of known) {
-      try {
-        await this.options.adapter.cancelOrder(this.pair, id);
-      } catch (error) {
-        // gone already (filled, cancelled, unknown) is fine; still open is not
-        const still = await this.options.adapter.fetchOrder(this.pair, id).catch(() => undefined);
-        if (
-          still === undefined ? !(isExchangeError(error) && error.kind === "order-not-found") : still.status === "open"
-        )
-          throw error;
-      }
-    }
-    this.memory = { ...this.memory, open: [] };
-    this.ledger.set(this.options.account, this.botId, 0);
+    await this.cancelEverything();
     this.published = { ...this.published, status: "stopped" };
     delete this.published.reason;
     delete this.published.note;
+    delete this.published.pulledAt;
     await this.emit(true);
+  }
+
+  /**
+   * Cancels every own order (the remembered ones and those the exchange lists with its tag), then
+   * disarms the countdown; throws OrdersLeftOpenError naming what is left.
+   */
+  private async cancelEverything(): Promise<void> {
+    const known = new Map<string, { id: string; side: Side; price: string }>();
+    for (const o of this.memory.open) known.set(o.id, o);
+    let listError: unknown;
+    try {
+      for (const o of await this.options.adapter.fetchOpenOrders(this.pair)) if (this.isMine(o)) known.set(o.id, o);
+    } catch (error) {
+      listError = error;
+    }
+    const left: LeftOpen[] = [];
+    for (const order of known.values()) {
+      const refused = await this.cancelConfirmed(order.id);
+      if (refused !== undefined)
+        left.push({
+          exchange: this.options.exchange,
+          pair: this.pair,
+          id: order.id,
+          side: order.side,
+          price: order.price,
+          reason: reasonOf(refused),
+        });
+    }
+    const stillOpen = new Set(left.map((o) => o.id));
+    this.memory = { ...this.memory, open: this.memory.open.filter((o) => stillOpen.has(o.id)) };
+    this.ledger.set(this.options.account, this.botId, this.memory.open.length);
+    if (left.length > 0 || listError !== undefined) {
+      await this.emit();
+      throw new OrdersLeftOpenError(this.options.exchange, this.pair, left, listError);
+    }
+    await this.disarmCountdown();
+  }
+
+  /** Cancels one order; undefined when it is gone (cancelled, filled, unknown), else why it is still open. */
+  private async cancelConfirmed(id: string): Promise<unknown> {
+    try {
+      await this.options.adapter.cancelOrder(this.pair, id);
+      return undefined;
+    } catch (error) {
+      // gone already (filled, cancelled, unknown) is fine; still open (or not known to be gone) is not
+      const still = await this.options.adapter.fetchOrder(this.pair, id).catch((e: unknown) => e);
+      if (isExchangeError(still) && still.kind === "order-not-found") return undefined;
+      if (still instanceof Error) return error;
+      return (still as Order).status === "open" ? error : undefined;
+    }
   }
 
   private isMine(order: Order): boolean {
@@ -223,8 +277,10 @@ export class BotRunner {
   /** One tick; never throws. Returns when to look again (ms). */
   private async tick(): Promise<number> {
     if (this.stopped) return this.syncIntervalMs;
+    // the countdown is kept while the process lives, also when blind or backing off
+    const countdownDue = await this.keepCountdown();
     const now = this.now();
-    if (now < this.backoffUntil) return this.backoffUntil - now;
+    if (now < this.backoffUntil) return Math.min(this.backoffUntil - now, countdownDue);
     let next: number;
     try {
       next = await this.work(now);
@@ -238,23 +294,19 @@ export class BotRunner {
       next = delay;
     }
     await this.emit();
-    return next;
+    return Math.min(next, countdownDue);
   }
 
   /** One reconciliation; returns when to look again (ms). */
   private async work(now: number): Promise<number> {
     if (this.postOnly && CATALOGUE[this.options.exchange].postOnly === null) return this.refusePostOnly();
     const feed = this.options.feed;
-    if (feed.state !== "live") {
-      // docs/decisions.md#d25: nothing is placed while the book is not live
-      this.setStatus("paused", `waiting for a live order book (feed ${feed.state})`);
-      return this.syncIntervalMs;
-    }
+    // docs/decisions.md#d25: nothing is placed while the book is not live
+    if (feed.state !== "live") return this.whileBlind(`waiting for a live order book (feed ${feed.state})`);
     const market = marketOf(feed);
-    if (!market) {
-      this.setStatus("paused", "the order book has no bid or no ask");
-      return this.syncIntervalMs;
-    }
+    if (!market) return this.whileBlind("the order book has no bid or no ask");
+    this.blindSince = undefined;
+    delete this.published.pulledAt;
     // a live book: the bot runs (what it emits while placing says so already)
     if (this.published.status !== "running") this.setStatus("running", undefined, this.published.note);
     this.decimals ??= inferDecimals(feed);
@@ -328,6 +380,80 @@ export class BotRunner {
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     return this.syncIntervalMs;
+  }
+
+  private wallNow(): number {
+    return (this.options.wallNow ?? Date.now)();
+  }
+
+  /**
+   * docs/bots.md#safety-net: the book is not live (or one-sided). Nothing is placed; once it has
+   * been so for `pullAfterMs` the bot's resting orders are cancelled (its strategy places them
+   * again once the book is live), and the state says so. Returns when to look again (ms).
+   */
+  private async whileBlind(reason: string): Promise<number> {
+    const pullAfter = this.options.pullAfterMs ?? DEFAULT_PULL_AFTER_MS;
+    const wall = this.wallNow();
+    this.blindSince ??= wall;
+    const blindFor = wall - this.blindSince;
+    if (this.memory.open.length > 0 && blindFor >= pullAfter) {
+      const decimals = this.decimals ?? inferDecimals(this.options.feed);
+      for (const order of [...this.memory.open]) await this.cancel(order, decimals);
+      this.published = { ...this.published, pulledAt: this.now() };
+      this.options.logger?.warn("bot quotes pulled: the book is not live", { botId: this.botId, blindForMs: blindFor });
+    }
+    const pulled = this.published.pulledAt !== undefined;
+    this.setStatus(
+      "paused",
+      reason,
+      pulled ? `quotes pulled: the book was not live for ${pullAfter / 1000} s; quoting again once it is` : undefined,
+    );
+    if (this.memory.open.length === 0) return this.syncIntervalMs;
+    return Math.max(0, Math.min(this.syncIntervalMs, pullAfter - blindFor));
+  }
+
+  /**
+   * docs/bots.md#safety-net: arms the exchange's cancel-all-after countdown where the adapter has
+   * one, and arms it again every quarter of its length while this process lives. A failure is
+   * logged and shown, not a back-off. Returns when to arm it next (ms).
+   */
+  private async keepCountdown(): Promise<number> {
+    const { adapter } = this.options;
+    const wanted = this.options.countdownSeconds ?? DEFAULT_COUNTDOWN_SECONDS;
+    if (!adapter.cancelAllAfter || !adapter.countdown || wanted <= 0) return Number.POSITIVE_INFINITY;
+    const seconds = countdownSeconds(wanted, adapter.countdown);
+    const refreshMs = (seconds * 1000) / 4;
+    const since = this.wallNow() - this.countdownArmedAt;
+    if (since < refreshMs) return refreshMs - since;
+    try {
+      await adapter.cancelAllAfter(adapter.countdown.scope === "pair" ? this.pair : undefined, seconds);
+      this.countdownArmedAt = this.wallNow();
+      return refreshMs;
+    } catch (error) {
+      this.options.logger?.warn("bot countdown not armed", { botId: this.botId, error: message(error) });
+      this.published = {
+        ...this.published,
+        lastError: `countdown not armed: ${message(error)}`,
+        lastErrorAt: this.now(),
+      };
+      return Math.min(refreshMs, 5000);
+    }
+  }
+
+  /**
+   * Disarms the countdown after a clean stop cancelled everything, unless other bots of the account
+   * in this process still have orders (they keep arming it). Best effort: a failure only logs.
+   */
+  private async disarmCountdown(): Promise<void> {
+    const { adapter } = this.options;
+    if (!adapter.cancelAllAfter || !adapter.countdown || this.countdownArmedAt === Number.NEGATIVE_INFINITY) return;
+    if (this.ledger.total(this.options.account) > 0) return;
+    try {
+      await adapter.cancelAllAfter(adapter.countdown.scope === "pair" ? this.pair : undefined, 0);
+      this.countdownArmedAt = Number.NEGATIVE_INFINITY;
+    } catch (error) {
+      this.options.logger?.warn("bot countdown not disarmed", { botId: this.botId, error: message(error) });
+    }
   }
 
   private setStatus(status: BotStatus, reason?: string, note?: string): void {

@@ -27,6 +27,8 @@ export interface BotStateFields {
   lastErrorAt?: number;
   updatedAt: number;
   pausedSides?: Side[];
+  /** docs/bots.md#safety-net: when its quotes were pulled because the book was not live (cleared once it is) */
+  pulledAt?: number;
   runner?: RunnerMemory;
 }
 export type BotState = BotStateFields & Record<string, unknown>;
