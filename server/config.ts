@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { defaultDataDir as paperDataDir } from "../exchanges/paper/store.js";
 import { SERVER_LIMITS } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
+import { EXCHANGE_IDS, isExchangeId } from "../lib/types.js";
 
 export interface ServerOptions {
   /** 0 picks a free port (tests); default 8787 */
@@ -43,8 +44,11 @@ export interface ServerOptions {
   printSetupCode?: boolean;
   /** run the stored runnable bots (docs/bots.md); default true */
   runBots?: boolean;
-  /** REST and feed URLs of the exchanges the bots trade on (a testnet, a proxy, a mock); by exchange id */
-  botEndpoints?: Partial<Record<string, { baseUrl?: string; wsUrl?: string }>>;
+  /**
+   * REST and feed URLs of the exchanges the bots trade on (a testnet, a proxy, a mock), by exchange
+   * id: `{"bybit": {"baseUrl": "https://api-testnet.bybit.com", "wsUrl": "wss://…"}}` (server/README.md)
+   */
+  botEndpoints?: BotEndpoints;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
   /** docs/decisions.md#d18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */
@@ -143,6 +147,9 @@ export interface RelayOptions {
   maxBytes?: number;
 }
 
+/** Per exchange id, where its bots' adapter (REST) and feed (websocket) connect. */
+export type BotEndpoints = Partial<Record<string, { baseUrl?: string; wsUrl?: string }>>;
+
 export interface ResolvedConfig {
   port: number;
   host: string;
@@ -171,6 +178,10 @@ export interface ResolvedConfig {
   redis?: string;
   tokenSecret?: string;
   botLeaseMs: number;
+  /** docs/bots.md "Hosts": checked URLs per exchange id ({} when none) */
+  botEndpoints: BotEndpoints;
+  /** run the stored runnable bots (docs/bots.md); from options, config.json or the default true */
+  runBots: boolean;
 }
 
 export interface ResolvedSmtp {
@@ -355,6 +366,42 @@ function resolveRelay(relay: RelayOptions): Required<RelayOptions> {
   return out;
 }
 
+/**
+ * `botEndpoints` as config.json or the options give it: known exchange ids, each with an http(s)
+ * `baseUrl` and a ws(s) `wsUrl` (either may be absent). An error names the key and the rule, never
+ * the URL (it may hold a password).
+ */
+export function resolveBotEndpoints(value: unknown): BotEndpoints {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(
+      'botEndpoints must be an object by exchange id: {"bybit": {"baseUrl": "https://…", "wsUrl": "wss://…"}}',
+    );
+  const out: BotEndpoints = {};
+  for (const [id, entry] of Object.entries(value)) {
+    if (!isExchangeId(id)) throw new Error(`botEndpoints.${id}: not an exchange id (${EXCHANGE_IDS.join(", ")})`);
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+      throw new Error(`botEndpoints.${id} must be an object {baseUrl, wsUrl}`);
+    const endpoint: { baseUrl?: string; wsUrl?: string } = {};
+    for (const [key, url] of Object.entries(entry as Record<string, unknown>)) {
+      const schemes = key === "baseUrl" ? ["http:", "https:"] : key === "wsUrl" ? ["ws:", "wss:"] : undefined;
+      if (!schemes) throw new Error(`botEndpoints.${id}.${key}: unknown key (baseUrl, wsUrl)`);
+      if (url === undefined) continue;
+      let parsed: URL | undefined;
+      try {
+        parsed = typeof url === "string" ? new URL(url) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !schemes.includes(parsed.protocol))
+        throw new Error(`botEndpoints.${id}.${key} must be a ${schemes.map((s) => `${s}//`).join(" or ")} URL`);
+      endpoint[key as "baseUrl" | "wsUrl"] = url as string;
+    }
+    out[id] = endpoint;
+  }
+  return out;
+}
+
 const defined = <T extends object>(o: T): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
@@ -422,5 +469,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     ...(merged.redis ? { redis: merged.redis } : {}),
     ...(merged.tokenSecret ? { tokenSecret: merged.tokenSecret.toLowerCase() } : {}),
     botLeaseMs,
+    botEndpoints: resolveBotEndpoints(merged.botEndpoints),
+    runBots: merged.runBots ?? true,
   };
 }

@@ -151,7 +151,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   app.bots = hub;
   app.sessions = hub;
   // docs/bots.md: serve runs every stored runnable bot; a created or changed bot reaches the host too
-  const botHost = options.runBots === false ? undefined : new BotHost(app, hub, options.botEndpoints ?? {}, cluster);
+  const botHost = config.runBots ? new BotHost(app, hub, config.botEndpoints, cluster) : undefined;
   if (botHost) {
     app.botRunner = botHost;
     app.bots = {

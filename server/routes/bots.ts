@@ -18,6 +18,7 @@ import {
 } from "../../lib/schemas.js";
 import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accounts.js";
 import type { App } from "../app.js";
+import { refuseUnknownPair, setupPair } from "../bots/pairs.js";
 import { botAnswer, botClients, botInScope, latestBot, sortBots } from "../bots.js";
 import { notFound } from "../errors.js";
 import type { RouteHandlers } from "../http.js";
@@ -39,6 +40,9 @@ export function botRoutes(app: App) {
     async setupBot(ctx) {
       const body = await ctx.body(setupBotSchema);
       const { path, record } = await accountOf(app, ctx);
+      // docs/bots.md "Create, edit, pause": a pair the venue does not trade is refused here, not at the first start
+      const pair = setupPair(body.setup);
+      if (pair !== undefined) await refuseUnknownPair(app, path[1], pair);
       const extra: AccountPath[] = body.paths.map((p) => p as AccountPath);
       // docs/decisions.md#d4: open each account's envelope once and re-wrap under the server's data key.
       const clear: Record<string, unknown> = {};

@@ -78,7 +78,7 @@ describe("floating bot on paper (docs/decisions.md#d21, #d25)", () => {
     const clock = new TestClock(T0);
     const bot = startBot("floating-bot", floatingSetup({}, { "price-bounds": { min: 1, max: 2 } }), { clock });
     await waitFor(() => bot.states.some((s) => typeof s.note === "string"), "the note");
-    expect(bot.last().note).toMatch(/outside the price bounds \[1, 2\]/);
+    expect(bot.last().note).toBe("target above the price bounds [1, 2]: nothing placed");
     expect(await bot.adapter.fetchOpenOrders("BTC/USDT")).toEqual([]);
   });
 

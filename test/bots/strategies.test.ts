@@ -77,7 +77,7 @@ describe("floating bot (docs/decisions.md#d21)", () => {
     const s = floating({}, { "price-bounds": { min: 100, max: 200 } });
     const out = s.step(s.init({ now: 0, random: Math.random }), ctx(market("99.99", "100.01")));
     expect(out.want).toEqual([]);
-    expect(out.note).toMatch(/outside the price bounds \[100, 200\]/);
+    expect(out.note).toBe("target below the price bounds [100, 200]: nothing placed");
     const inside = s.step(s.init({ now: 0, random: Math.random }), ctx(market("110", "112")));
     expect(inside.want[0]!.price).toBe("109.89");
   });

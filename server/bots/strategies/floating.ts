@@ -70,10 +70,13 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
       const target = truncate(raw, decimals.price);
       const bounds = modules["price-bounds"];
       if (bounds && (target.lt(dec(bounds.min)) || target.gt(dec(bounds.max)))) {
+        // the note names the side, not the target: a target that moves with every mid would make an
+        // idle bot's state change (and be sent on the live channel) at every tick (docs/bots.md "The runner")
+        const where = target.lt(dec(bounds.min)) ? "below" : "above";
         return {
           state: next,
           want: [],
-          note: `target ${target.toFixed()} is outside the price bounds [${bounds.min}, ${bounds.max}]`,
+          note: `target ${where} the price bounds [${bounds.min}, ${bounds.max}]: nothing placed`,
         };
       }
       const hasOrder = open.some((o) => o.slot === SLOT);
