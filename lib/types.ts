@@ -51,6 +51,8 @@ export interface Order {
    * absent while nothing filled (docs/tui.md "Fills")
    */
   average?: string;
+  /** price × amount of every fill so far, in the quote, where the exchange gives it exactly (paper) */
+  cost?: string;
   /** the fees charged on the fills so far and their currency, where the exchange gives them */
   fee?: OrderFee;
 }

@@ -34,6 +34,27 @@ export async function farPricePercentOption(text: string): Promise<string> {
   return value;
 }
 
+/** Sets a paper account's maker and/or taker fee (percent, checked by paper) and returns both. */
+async function setPaperFees(
+  ctx: Context,
+  name: string,
+  maker: string | undefined,
+  taker: string | undefined,
+): Promise<{ maker: string; taker: string }> {
+  const { PaperExchange } = await import("../../exchanges/paper/index.js");
+  const { paperDataDir } = await import("../context.js");
+  const dataDir = paperDataDir();
+  const paper = new PaperExchange({ account: name, now: ctx.now, ...(dataDir ? { dataDir } : {}) });
+  try {
+    return await paper.setFees({
+      ...(maker !== undefined ? { maker } : {}),
+      ...(taker !== undefined ? { taker } : {}),
+    });
+  } finally {
+    await paper.close();
+  }
+}
+
 /** A real exchange named with --exchange: the default (paper) needs no credentials. */
 async function realExchange(ctx: Context): Promise<ExchangeId> {
   if (!ctx.exchangeGiven) {
@@ -164,22 +185,54 @@ export function registerAccounts(program: Command): void {
 
   accounts
     .command("set")
-    .description("change settings of account NAME on --exchange (default paper): --far-price-percent N")
+    .description(
+      "change settings of account NAME on --exchange (default paper): --far-price-percent N; paper's --maker-fee/--taker-fee N (percent)",
+    )
     .argument("<name>", "account name, used with --account")
-    .requiredOption(
+    .option(
       "--far-price-percent <n>",
       "the far-price limit in percent: a Buy above the best ask or a Sell below the best bid by more is refused",
     )
+    .option("--maker-fee <percent>", "paper: the fee of a resting order's fill, in percent (default 0.1)")
+    .option("--taker-fee <percent>", "paper: the fee of what a new order takes, in percent (default 0.1)")
     .action(
-      action(async (ctx, name: string, options: { farPricePercent: string }) => {
+      action(async (ctx, name: string, options: { farPricePercent?: string; makerFee?: string; takerFee?: string }) => {
         const exchange = await resolveExchangeId(ctx);
         checkName(name);
-        const farPricePercent = await farPricePercentOption(options.farPricePercent);
-        const { openStore } = await import("../store.js");
-        const store = await openStore();
-        store.setSettings(exchange, name, { farPricePercent });
-        if (ctx.out.json) return ctx.out.document({ exchange, name, farPricePercent });
-        ctx.out.text(`${exchange} account '${name}': far-price limit ${farPricePercent}%`);
+        const feesGiven = options.makerFee !== undefined || options.takerFee !== undefined;
+        if (options.farPricePercent === undefined && !feesGiven)
+          throw new ExchangeError(
+            "spotdesk",
+            "Nothing to set: give --far-price-percent N, or on paper --maker-fee N and/or --taker-fee N",
+            { kind: "bad-input" },
+          );
+        if (feesGiven && exchange !== "paper")
+          throw new ExchangeError(
+            exchange,
+            `--maker-fee and --taker-fee set paper's fees; ${exchange} charges its own`,
+            {
+              kind: "bad-input",
+            },
+          );
+        const result: Record<string, unknown> = { exchange, name };
+        const said: string[] = [];
+        if (options.farPricePercent !== undefined) {
+          const farPricePercent = await farPricePercentOption(options.farPricePercent);
+          const { openStore } = await import("../store.js");
+          const store = await openStore();
+          store.setSettings(exchange, name, { farPricePercent });
+          result.farPricePercent = farPricePercent;
+          said.push(`far-price limit ${farPricePercent}%`);
+        }
+        if (feesGiven) {
+          // docs/paper-store.md "Fees": kept in the paper account's own files
+          const fees = await setPaperFees(ctx, name, options.makerFee, options.takerFee);
+          result.makerFee = fees.maker;
+          result.takerFee = fees.taker;
+          said.push(`maker fee ${fees.maker}%, taker fee ${fees.taker}%`);
+        }
+        if (ctx.out.json) return ctx.out.document(result);
+        ctx.out.text(`${exchange} account '${name}': ${said.join("; ")}`);
       }),
     );
 

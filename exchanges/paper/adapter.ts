@@ -1,4 +1,4 @@
-import { digitsToStep, truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
+import { Decimal, digitsToStep, truncate, ZERO_AMOUNT_MESSAGE } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { byPair } from "../../lib/pair.js";
 import type { Balances, BatchItem, Credentials, Order, Side } from "../../lib/types.js";
@@ -9,7 +9,7 @@ import { PaperEngine, type ValidOrder } from "./engine.js";
 import { PAPER_INFO } from "./info.js";
 import { bucketOf, resolveSeed } from "./market.js";
 import { PAPER_PAIRS, paperPair } from "./pairs.js";
-import { ALL_PAIRS, newPaperState, toOrder } from "./state.js";
+import { ALL_PAIRS, MAX_PAPER_FEE_PERCENT, newPaperState, type PaperFees, toOrder } from "./state.js";
 import { AccountStore, defaultDataDir } from "./store.js";
 
 export const PAPER_COUNTDOWN: CountdownRule = { minSeconds: 1, maxSeconds: 86_400, scope: "pair" };
@@ -20,6 +20,8 @@ export interface PaperOptions extends ExchangeOptions {
   seed?: string;
   /** what a new account starts with; DEMO_BALANCES when absent */
   startingBalances?: Record<string, string>;
+  /** what a new account charges (docs/paper-store.md "Fees"); DEFAULT_PAPER_FEES when absent */
+  fees?: PaperFees;
   /** how long to wait for another process's lock (10 s) */
   lockTimeoutMs?: number;
   /** when another process's lock counts as abandoned (30 s) */
@@ -81,6 +83,19 @@ export function validateOrder(
   };
 }
 
+/** A fee typed by a person: a percent from 0 to MAX_PAPER_FEE_PERCENT. */
+export function feePercent(side: "maker" | "taker", text: string): string {
+  const trimmed = String(text).trim();
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(trimmed) || trimmed.length > 20 || Number(trimmed) > MAX_PAPER_FEE_PERCENT) {
+    throw new ExchangeError(
+      "paper",
+      `Invalid ${side} fee '${text}': expected a percent from 0 to ${MAX_PAPER_FEE_PERCENT}, such as 0.1`,
+      { kind: "bad-input" },
+    );
+  }
+  return new Decimal(trimmed).toFixed();
+}
+
 function orderId(id: unknown): string {
   const text = typeof id === "string" ? id.trim() : "";
   if (!text) throw new ExchangeError("paper", "An order id is required", { kind: "bad-input" });
@@ -99,6 +114,7 @@ export class PaperExchange implements ExchangeAdapter {
   readonly seed: string;
   private readonly now: () => number;
   private readonly startingBalances: Record<string, string> | undefined;
+  private readonly newAccountFees: PaperFees | undefined;
 
   constructor(options: PaperOptions = {}) {
     this.account = options.account ?? "default";
@@ -112,13 +128,15 @@ export class PaperExchange implements ExchangeAdapter {
     this.seed = resolveSeed(options.seed);
     this.now = options.now ?? Date.now;
     this.startingBalances = options.startingBalances;
+    this.newAccountFees = options.fees;
   }
 
   /** Takes the account, replays the market up to now, runs `work`; the store keeps what changed. */
   private transact<T>(work: (engine: PaperEngine, nowMs: number) => T): Promise<T> {
     return this.store.transact((existing, changes) => {
       const nowMs = this.now();
-      const state = existing ?? newPaperState(this.account, nowMs, bucketOf(nowMs), this.startingBalances);
+      const state =
+        existing ?? newPaperState(this.account, nowMs, bucketOf(nowMs), this.startingBalances, this.newAccountFees);
       const engine = new PaperEngine(state, this.seed, changes);
       engine.fireCountdowns(nowMs);
       engine.replayTo(bucketOf(nowMs));
@@ -232,6 +250,24 @@ export class PaperExchange implements ExchangeAdapter {
       // The client order id only: an exchange id that happens to equal it is another order.
       const record = engine.state.orders.find((o) => o.pair === name && o.clientOrderId === key);
       return record ? toOrder(record) : undefined;
+    });
+  }
+
+  /** The account's fees in percent (docs/paper-store.md "Fees"). */
+  async fees(): Promise<PaperFees> {
+    return this.transact((engine) => ({ ...engine.fees }));
+  }
+
+  /** Sets the account's maker and/or taker fee, in percent from 0 to MAX_PAPER_FEE_PERCENT. */
+  async setFees(changes: Partial<PaperFees>): Promise<PaperFees> {
+    const checked: Partial<PaperFees> = {};
+    for (const side of ["maker", "taker"] as const) {
+      const value = changes[side];
+      if (value !== undefined) checked[side] = feePercent(side, value);
+    }
+    return this.transact((engine) => {
+      engine.setFees({ ...engine.fees, ...checked });
+      return { ...engine.fees };
     });
   }
 

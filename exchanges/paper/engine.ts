@@ -12,7 +12,18 @@ import {
   syntheticMarket,
 } from "./market.js";
 import { type PaperPair, paperPair } from "./pairs.js";
-import { ALL_PAIRS, type PaperOrderRecord, type PaperState, StateChanges, setCountdown } from "./state.js";
+import {
+  ALL_PAIRS,
+  DEFAULT_PAPER_FEES,
+  type PaperFees,
+  type PaperOrderRecord,
+  type PaperState,
+  StateChanges,
+  setCountdown,
+} from "./state.js";
+
+/** Which side of a fill the account's order was. */
+export type Liquidity = "maker" | "taker";
 
 /**
  * paper's matching engine over one account's state. It works on the plain JSON state that
@@ -31,7 +42,9 @@ import { ALL_PAIRS, type PaperOrderRecord, type PaperState, StateChanges, setCou
  *   so the same synthetic lots never fill twice.
  * - Self-trade prevention: an account's orders never match each other (an exchange's STP;
  *   docs/product.md#bots: self-matching is wash trading).
- * - No fees.
+ * - Fees (docs/paper-store.md "Fees"): the account's maker fee on a resting order's fill, its taker
+ *   fee on what a new order takes (0.1% each unless set), charged in the currency the fill pays out
+ *   (a buy's base, a sell's quote), so nothing more is locked than the order's price × amount.
  */
 
 /** Closed and canceled orders kept for fetchOrder; older ones are dropped. */
@@ -186,6 +199,7 @@ export class PaperEngine {
         bucket,
         (ticks) => ticks <= entry.ticks,
         () => entry.ticks,
+        "maker",
       );
     }
     const bestBid = market.bestBidTicks(bucket);
@@ -199,6 +213,7 @@ export class PaperEngine {
         bucket,
         (ticks) => ticks >= entry.ticks,
         () => entry.ticks,
+        "maker",
       );
     }
   }
@@ -214,6 +229,7 @@ export class PaperEngine {
     bucket: number,
     crosses: (ticks: number) => boolean,
     fillTicks: (levelTicks: number) => number,
+    liquidity: Liquidity,
   ): void {
     let remaining = market.lotsOf(new Decimal(order.amount).minus(order.filled));
     for (let k = 0; k < BOOK_LEVELS && remaining > 0; k++) {
@@ -228,28 +244,52 @@ export class PaperEngine {
       this.state.taken[key] = [taken + take, bucket];
       this.changes.taken(key);
       remaining -= take;
-      this.fill(order, market, take, fillTicks(ticks), bucket * BUCKET_MS);
+      this.fill(order, market, take, fillTicks(ticks), bucket * BUCKET_MS, liquidity);
     }
   }
 
-  /** Moves balances for a fill of `lots` at `ticks` and advances the order. */
-  private fill(order: PaperOrderRecord, market: SyntheticMarket, lots: number, ticks: number, atMs: number): void {
+  /** The account's fees (docs/paper-store.md "Fees"). */
+  get fees(): PaperFees {
+    return this.state.fees ?? DEFAULT_PAPER_FEES;
+  }
+
+  /** Sets the account's fees in percent (checked by the caller). */
+  setFees(fees: PaperFees): void {
+    this.state.fees = { maker: new Decimal(fees.maker).toFixed(), taker: new Decimal(fees.taker).toFixed() };
+    this.changes.fees();
+    this.dirty = true;
+  }
+
+  /** Moves balances for a fill of `lots` at `ticks` and advances the order; the fee comes off what it pays out. */
+  private fill(
+    order: PaperOrderRecord,
+    market: SyntheticMarket,
+    lots: number,
+    ticks: number,
+    atMs: number,
+    liquidity: Liquidity,
+  ): void {
     const { base, quote } = market.spec;
     const qty = new Decimal(market.amount(lots));
     const at = new Decimal(market.price(ticks));
     const limit = new Decimal(order.price);
+    const rate = new Decimal(liquidity === "maker" ? this.fees.maker : this.fees.taker).div(100);
+    let fee: Decimal;
     if (order.side === "Buy") {
       // The lock was price × amount at the order's limit; a fill below it gives the difference back.
       const q = this.balance(quote);
       this.setBalance(quote, q.free.plus(limit.minus(at).times(qty)), q.locked.minus(limit.times(qty)));
+      fee = qty.times(rate);
       const b = this.balance(base);
-      this.setBalance(base, b.free.plus(qty), b.locked);
+      this.setBalance(base, b.free.plus(qty).minus(fee), b.locked);
     } else {
       const b = this.balance(base);
       this.setBalance(base, b.free, b.locked.minus(qty));
+      fee = at.times(qty).times(rate);
       const q = this.balance(quote);
-      this.setBalance(quote, q.free.plus(at.times(qty)), q.locked);
+      this.setBalance(quote, q.free.plus(at.times(qty)).minus(fee), q.locked);
     }
+    order.fee = fee.plus(order.fee ?? 0).toFixed();
     const filled = new Decimal(order.filled).plus(qty);
     order.filled = filled.toFixed();
     // the average fill price is cost / filled (Order.average); an order stored before the cost was
@@ -332,6 +372,7 @@ export class PaperEngine {
         bucket,
         (t) => t <= limit,
         (t) => t,
+        "taker",
       );
     else
       this.takeLiquidity(
@@ -341,6 +382,7 @@ export class PaperEngine {
         bucket,
         (t) => t >= limit,
         (t) => t,
+        "taker",
       );
     this.dirty = true;
     return record;

@@ -1,7 +1,7 @@
 import { closeSync, ftruncateSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { ExchangeError } from "../../lib/errors.js";
 import { randomHex } from "../../lib/random.js";
-import type { BalanceRow, JournalEntry, PaperOrderRecord, PaperState, TakenEntry } from "./state.js";
+import type { BalanceRow, JournalEntry, PaperFees, PaperOrderRecord, PaperState, TakenEntry } from "./state.js";
 
 /**
  * The journal of a paper account, `<account>.journal` beside its snapshot `<account>.json`
@@ -81,10 +81,21 @@ export function isOrderRecord(value: unknown): value is PaperOrderRecord {
     typeof o.filled === "string" &&
     DECIMAL_RE.test(o.filled) &&
     (o.cost === undefined || (typeof o.cost === "string" && DECIMAL_RE.test(o.cost))) &&
+    (o.fee === undefined || (typeof o.fee === "string" && DECIMAL_RE.test(o.fee))) &&
     (o.status === "open" || o.status === "closed" || o.status === "canceled") &&
     Number.isSafeInteger(o.timestamp) &&
     Number.isSafeInteger(o.updatedAt) &&
     Number.isSafeInteger(o.bucket)
+  );
+}
+
+export function isPaperFees(value: unknown): value is PaperFees {
+  return (
+    isObject(value) &&
+    typeof value.maker === "string" &&
+    typeof value.taker === "string" &&
+    DECIMAL_RE.test(value.maker) &&
+    DECIMAL_RE.test(value.taker)
   );
 }
 
@@ -112,7 +123,8 @@ export function parseJournalLine(text: string, file: string, lineNo: number): Jo
   for (const field of ["seq", "lastBucket", "nextId"] as const) {
     if (!Number.isSafeInteger(value[field])) fail(`has no integer '${field}'`);
   }
-  const { balances, orders, dropped, taken, countdowns } = value;
+  const { balances, orders, dropped, taken, countdowns, fees } = value;
+  if (fees !== undefined && !isPaperFees(fees)) fail("has malformed fees");
   if (balances !== undefined && !(isObject(balances) && Object.values(balances).every(isBalanceRow)))
     fail("has malformed balances");
   if (orders !== undefined && !(Array.isArray(orders) && orders.every(isOrderRecord))) fail("has a malformed order");

@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } fro
 import { dirname } from "node:path";
 import { ExchangeError } from "../../lib/errors.js";
 import { randomHex } from "../../lib/random.js";
-import { isBalanceRow, isOrderRecord, isTakenEntry } from "./journal.js";
+import { isBalanceRow, isOrderRecord, isPaperFees, isTakenEntry } from "./journal.js";
 import { LEGACY_STATE_VERSION, type PaperState, STATE_VERSION } from "./state.js";
 
 /**
@@ -70,6 +70,7 @@ export function parseSnapshot(text: string, file: string): { state: PaperState; 
       if (!Number.isSafeInteger(deadline)) fail(`countdown '${key}' is not a time in ms`);
     }
   }
+  if (state.fees !== undefined && !isPaperFees(state.fees)) fail("'fees' is not {maker, taker} as percent strings");
   return { state: value as PaperState, legacy };
 }
 

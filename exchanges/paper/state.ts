@@ -1,6 +1,6 @@
 import { Decimal } from "../../lib/decimal.js";
 import type { Order, Side } from "../../lib/types.js";
-import { DEMO_BALANCES, PAPER_CURRENCIES } from "./pairs.js";
+import { DEMO_BALANCES, PAPER_CURRENCIES, paperPair as paperPairSpec } from "./pairs.js";
 
 /**
  * One paper account's state: what its snapshot file holds (store.ts), plus the changes its journal
@@ -19,6 +19,8 @@ export interface PaperOrderRecord {
   filled: string;
   /** price × amount of every fill so far, in the quote (absent on orders stored before it was kept) */
   cost?: string;
+  /** the fees charged on every fill so far, in the currency the fill paid out (absent before fees were charged) */
+  fee?: string;
   status: PaperOrderStatus;
   /** creation time, ms (the adapter's clock) */
   timestamp: number;
@@ -28,6 +30,17 @@ export interface PaperOrderRecord {
 }
 
 export type BalanceRow = { free: string; locked: string };
+
+/** An account's fees in percent of a fill (docs/paper-store.md "Fees"): a resting order is the maker, a new one that takes is the taker. */
+export interface PaperFees {
+  maker: string;
+  taker: string;
+}
+
+/** docs/paper-store.md "Fees": what an account charges until `spotdesk accounts set --maker-fee/--taker-fee` changes it. */
+export const DEFAULT_PAPER_FEES: PaperFees = { maker: "0.1", taker: "0.1" };
+/** The highest fee an account takes, in percent. */
+export const MAX_PAPER_FEE_PERCENT = 10;
 export type TakenEntry = [lots: number, bucket: number];
 
 export interface PaperState {
@@ -49,6 +62,8 @@ export interface PaperState {
    * pair) → the deadline in ms. Absent on accounts that never armed one.
    */
   countdowns?: Record<string, number>;
+  /** the account's fees; DEFAULT_PAPER_FEES when absent */
+  fees?: PaperFees;
 }
 
 /** The countdowns key that covers every pair of the account. */
@@ -63,6 +78,7 @@ export function newPaperState(
   nowMs: number,
   bucket: number,
   startingBalances?: Record<string, string>,
+  fees?: PaperFees,
 ): PaperState {
   const balances: PaperState["balances"] = {};
   for (const currency of PAPER_CURRENCIES) balances[currency] = { free: "0", locked: "0" };
@@ -79,6 +95,7 @@ export function newPaperState(
     balances,
     orders: [],
     taken: {},
+    ...(fees ? { fees: { ...fees } } : {}),
   };
 }
 
@@ -100,6 +117,8 @@ export interface JournalEntry {
   taken?: Record<string, TakenEntry | null>;
   /** countdowns as they are now; null: disarmed or fired */
   countdowns?: Record<string, number | null>;
+  /** the account's fees as they are now */
+  fees?: PaperFees;
 }
 
 /**
@@ -113,6 +132,7 @@ export class StateChanges {
   private readonly droppedIds = new Set<string>();
   private readonly takenKeys = new Set<string>();
   private readonly countdownKeys = new Set<string>();
+  private feesChanged = false;
   /** every change counted, also repeated ones */
   count = 0;
   private checkpointCount = 0;
@@ -139,6 +159,11 @@ export class StateChanges {
 
   countdown(key: string): void {
     this.countdownKeys.add(key);
+    this.count++;
+  }
+
+  fees(): void {
+    this.feesChanged = true;
     this.count++;
   }
 
@@ -180,6 +205,7 @@ export class StateChanges {
       entry.countdowns = {};
       for (const key of this.countdownKeys) entry.countdowns[key] = state.countdowns?.[key] ?? null;
     }
+    if (this.feesChanged && state.fees) entry.fees = state.fees;
     return entry;
   }
 }
@@ -211,6 +237,7 @@ export function applyEntries(state: PaperState, entries: readonly JournalEntry[]
       else state.taken[key] = value;
     }
     for (const [key, value] of Object.entries(entry.countdowns ?? {})) setCountdown(state, key, value);
+    if (entry.fees) state.fees = entry.fees;
   }
   if (dropped.size > 0) state.orders = state.orders.filter((o) => !dropped.has(o.id));
 }
@@ -228,6 +255,7 @@ export function setCountdown(state: PaperState, key: string, deadline: number | 
 }
 
 export function toOrder(record: PaperOrderRecord): Order {
+  const spec = record.fee !== undefined ? paperPairSpec(record.pair) : undefined;
   return {
     pair: record.pair,
     id: record.id,
@@ -240,7 +268,11 @@ export function toOrder(record: PaperOrderRecord): Order {
     status: record.status,
     timestamp: record.timestamp,
     ...(record.cost !== undefined && new Decimal(record.filled).gt(0)
-      ? { average: averageOf(record.cost, record.filled) }
+      ? { average: averageOf(record.cost, record.filled), cost: record.cost }
+      : {}),
+    // docs/paper-store.md "Fees": a buy pays its fee in the base it receives, a sell in the quote
+    ...(spec && record.fee !== undefined
+      ? { fee: { amount: record.fee, currency: record.side === "Buy" ? spec.base : spec.quote } }
       : {}),
   };
 }

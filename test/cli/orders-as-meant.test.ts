@@ -159,6 +159,22 @@ describe("far-price guard (docs/orders.md 'Far-price guard')", () => {
   });
 });
 
+describe('paper fees (docs/paper-store.md "Fees")', () => {
+  it("accounts set --maker-fee/--taker-fee sets a paper account's fees, and a taking sell pays the taker fee in the quote", async () => {
+    const set = await cli.json(["accounts", "set", "fees1", "--maker-fee", "0.02", "--taker-fee", "0.2"], at);
+    expect(set).toEqual({ exchange: "paper", name: "fees1", makerFee: "0.02", takerFee: "0.2" });
+    const sold = await cli.json<Order>(["--account", "fees1", "sell", "BTC/USDT", "0.01", bestBid, "--json"], at);
+    expect(sold.status).toBe("closed");
+    expect(sold.fee).toEqual({ amount: new Decimal(sold.cost!).times("0.002").toFixed(), currency: "USDT" });
+    const bad = await cli.run(["accounts", "set", "fees1", "--taker-fee", "12"], at);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Invalid taker fee '12': expected a percent from 0 to 10");
+    const none = await cli.run(["accounts", "set", "fees1"], at);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("Nothing to set: give --far-price-percent N, or on paper --maker-fee N");
+  });
+});
+
 describe("client order ids and repeated cancels (docs/orders.md)", () => {
   it("the same --client-order-id twice places one order and prints it again, exit 0", async () => {
     const args = ["--account", "cid", "buy", "BTC/USDT", "0.001", "1000", "--client-order-id", "retry-7", "--json"];

@@ -32,6 +32,8 @@ function stateAt(bucket: number, balances: Record<string, string> = { USDT: "100
     balances: rows,
     orders: [],
     taken: {},
+    // the matching rules without fees (docs/paper-store.md "Fees": test/paper/fees.test.ts charges them)
+    fees: { maker: "0", taker: "0" },
   };
 }
 

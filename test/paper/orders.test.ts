@@ -10,13 +10,17 @@ import {
   bidLotsAtOrAbove,
   firstBucketAfter,
   market,
-  paperOn,
+  paperOn as paperWithFees,
   T0,
   TestClock,
   tempDataDir,
 } from "./helpers.js";
 
 const BTC = "BTC/USDT";
+
+/** The matching rules on an account without fees (docs/paper-store.md "Fees": test/paper/fees.test.ts charges them). */
+const paperOn = (...[dir, clock, options]: Parameters<typeof paperWithFees>) =>
+  paperWithFees(dir, clock, { fees: { maker: "0", taker: "0" }, ...options });
 
 describe("paper orders and balances", () => {
   it("lists its pairs sorted, each with the tick and lot of its decimals (docs/exchange-rules.md#pairs)", async () => {
@@ -75,9 +79,10 @@ describe("paper orders and balances", () => {
     const average = new Decimal(order.average!);
     expect(average.gte(best)).toBe(true);
     expect(average.lte(order.price)).toBe(true);
-    // paper charges no fee: what left the quote balance is exactly what the fills cost
+    // a buy pays its fee in the base: what left the quote balance is exactly what the fills cost
     expect(average.times(order.filled).minus(spent).abs().lte("1e-9")).toBe(true);
-    expect(order.fee).toBeUndefined();
+    // on an account without fees the fee reads 0, in the base the buy received
+    expect(order.fee).toEqual({ amount: "0", currency: "BTC" });
     // a resting order that has not filled has no average
     const resting = await paper.createOrder({ pair: BTC, side: "Buy", amount: "0.01", price: "30000" });
     expect(resting.average).toBeUndefined();
