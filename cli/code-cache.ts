@@ -1,8 +1,9 @@
 /**
  * Loads a CommonJS file with a V8 code cache beside it (docs/cli.md "Cold start"): V8 takes the
- * compiled code from the cache instead of parsing and compiling the source. Node 20 has no
- * compile cache of its own for our files (`module.enableCompileCache` is 22.1+), so this is
- * `vm.Script` with `cachedData`.
+ * compiled code from the cache instead of parsing and compiling the source. Where Node has a
+ * compile cache of its own (`module.enableCompileCache`, 22.1+) that is used, in a directory
+ * beside the cache file; Node 20 has none for our files, so there this is `vm.Script` with
+ * `cachedData` (a Node-20-only path: docs/node-versions.md).
  *
  * The cache is written when there is none or V8 rejected it (another Node version or V8 flags),
  * at the process's exit so that the functions compiled during the run are in it, atomically
@@ -11,17 +12,37 @@
  * source's content (the caller puts a hash of it in the name).
  */
 import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import * as nodeModule from "node:module";
 import { createRequire, Module } from "node:module";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { constants, Script } from "node:vm";
 
-/** What the load did with the cache, for tests and for SPOTDESK_DEBUG. */
-export type CacheUse = "used" | "rejected" | "absent";
+/** What the load did with the cache, for tests and for SPOTDESK_DEBUG; "node": Node's own compile cache. */
+export type CacheUse = "used" | "rejected" | "absent" | "node";
 
-/** Runs `file` as a CommonJS module compiled with the cache in `cacheFile`; returns its exports. */
-export function requireCached(path: string, cacheFile: string): { exports: unknown; cache: CacheUse } {
+/** `module.enableCompileCache` of Node 22.1+, absent on Node 20. */
+type EnableCompileCache = (directory: string) => { status: number; directory?: string };
+const enableCompileCache = (nodeModule as unknown as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+
+/** Whether this Node has a compile cache of its own (22.1+). */
+export const hasNodeCompileCache = typeof enableCompileCache === "function";
+
+/**
+ * Runs `file` as a CommonJS module compiled with the cache in `cacheFile`; returns its exports.
+ * `nodeCache: false` takes the Node 20 path on any Node (its tests run everywhere).
+ */
+export function requireCached(
+  path: string,
+  cacheFile: string,
+  { nodeCache = hasNodeCompileCache }: { nodeCache?: boolean } = {},
+): { exports: unknown; cache: CacheUse } {
   // by its real path, as Node's loader names modules: a chunk that requires it back finds it
   const file = realpathSync(path);
+  if (nodeCache && enableCompileCache) {
+    // Node keys its entries by the source's hash; a directory it cannot create only costs the cache
+    enableCompileCache(join(dirname(cacheFile), "node-compile-cache"));
+    return { exports: createRequire(file)(file), cache: "node" };
+  }
   const source = readFileSync(file, "utf8");
   let cachedData: Buffer | undefined;
   try {

@@ -5,7 +5,17 @@
  * costs the command anything.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,14 +29,18 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Loads `file` with the cache `cacheFile` in a new process; prints what the load reported and what the module computed. */
-function load(file: string, cacheFile: string): { cache: string; value: unknown; same?: boolean } {
+function load(
+  file: string,
+  cacheFile: string,
+  how: "hand" | "node" = "hand",
+): { cache: string; value: unknown; same?: boolean } {
   const script = `
     const { requireCached } = require(${JSON.stringify(join(ROOT, "dist", "start.cjs"))});
-    const { exports, cache } = requireCached(process.argv[1], process.argv[2]);
+    const { exports, cache } = requireCached(process.argv[1], process.argv[2], { nodeCache: process.argv[3] === "node" });
     Promise.resolve(exports.value()).then((value) => {
       process.stdout.write(JSON.stringify({ cache, value, same: exports.again ? exports.again() === exports : undefined }));
     });`;
-  return JSON.parse(execFileSync(process.execPath, ["-e", script, file, cacheFile], { encoding: "utf8" }));
+  return JSON.parse(execFileSync(process.execPath, ["-e", script, file, cacheFile, how], { encoding: "utf8" }));
 }
 
 function module(name: string, body: string): string {
@@ -35,7 +49,27 @@ function module(name: string, body: string): string {
   return file;
 }
 
-describe("requireCached", () => {
+/** Node 22.1+ (docs/node-versions.md): there the read path uses Node's own compile cache. */
+const nodeHasCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
+
+describe("requireCached on Node's own compile cache (Node 22.1+; scripts/node24.sh runs it)", () => {
+  it.runIf(nodeHasCompileCache)("fills the directory beside the cache file, and runs the code from it", () => {
+    const file = module("native.cjs", "exports.value = () => 'from node';\n");
+    const cacheFile = join(dir, "native-cache", "native.v8cache");
+    mkdirSync(join(dir, "native-cache"));
+    expect(load(file, cacheFile, "node")).toEqual({ cache: "node", value: "from node" });
+    expect(readdirSync(join(dir, "native-cache", "node-compile-cache")).length).toBeGreaterThan(0);
+    expect(load(file, cacheFile, "node")).toEqual({ cache: "node", value: "from node" });
+    expect(existsSync(cacheFile)).toBe(false);
+  });
+
+  it.runIf(!nodeHasCompileCache)("is not there on this Node, which takes the hand-made path by default", () => {
+    const file = module("default.cjs", "exports.value = () => 1;\n");
+    expect(load(file, join(dir, "default.v8cache"), "node")).toEqual({ cache: "absent", value: 1 });
+  });
+});
+
+describe("requireCached, the Node 20 path (vm.Script with cachedData)", () => {
   it("writes the cache at the first exit and takes it at the next start", () => {
     const file = module("sum.cjs", "exports.value = () => [1, 2, 3].reduce((a, b) => a + b, 0);\n");
     const cacheFile = join(dir, "sum.v8cache");
