@@ -29,6 +29,11 @@ export interface ServerOptions {
   accessTtlMs?: number;
   /** refresh token lifetime, default 7 days */
   refreshTtlMs?: number;
+  /**
+   * docs/server-limits.md "Refresh": refreshes with the same cookie within this long of its
+   * rotation all get the same new token (tabs opened together); later it is a replay (20 s)
+   */
+  refreshGraceMs?: number;
   /** docs/decisions.md#d8: 60 calls per 10 s per user */
   rateLimit?: { calls: number; windowMs: number };
   codeRequestsPerHour?: number;
@@ -90,7 +95,12 @@ export interface SignInLimitOptions {
   codeRequestsPerEmail?: number;
   /** failed sign-in or token checks from one address in `failureWindowMs` before 604 (10) */
   failuresPerAddress?: number;
-  /** failed code or password checks for one e-mail in `failureWindowMs` before 604 (50) */
+  /** failed code or password checks for one e-mail from one address in `failureWindowMs` before 604 (5) */
+  failuresPerEmailAndAddress?: number;
+  /**
+   * failed code or password checks for one e-mail, from any address, in `failureWindowMs` at
+   * which a warning is logged (50); nothing is refused for them (docs/server-limits.md "Sign-in")
+   */
   failuresPerEmail?: number;
   /** 15 minutes */
   failureWindowMs?: number;
@@ -161,6 +171,7 @@ export interface ResolvedConfig {
   origins?: string[];
   accessTtlMs: number;
   refreshTtlMs: number;
+  refreshGraceMs: number;
   rateLimit: { calls: number; windowMs: number };
   codeRequestsPerHour: number;
   scryptCost: number;
@@ -207,6 +218,7 @@ export const SIGN_IN_DEFAULTS: Required<SignInLimitOptions> = {
   codeRequestsPerAddress: 20,
   codeRequestsPerEmail: 30,
   failuresPerAddress: 10,
+  failuresPerEmailAndAddress: 5,
   failuresPerEmail: 50,
   failureWindowMs: 15 * 60_000,
 };
@@ -438,6 +450,13 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     throw new Error("--redis must be a Redis URL (redis://host:6379 or rediss://…)");
   if (merged.tokenSecret !== undefined && !/^[0-9a-f]{64}$/i.test(merged.tokenSecret))
     throw new Error("SPOTDESK_TOKEN_SECRET must be 64 hex characters (32 bytes)");
+  const refreshTtlMs = merged.refreshTtlMs ?? 7 * 24 * 3600_000;
+  // a refresh lifetime under 40 s (tests) gets half of it as its grace
+  const refreshGraceMs = merged.refreshGraceMs ?? Math.min(20_000, Math.floor(refreshTtlMs / 2));
+  if (!Number.isInteger(refreshGraceMs) || refreshGraceMs < 0 || refreshGraceMs >= refreshTtlMs)
+    throw new Error(
+      `Invalid refreshGraceMs ${String(merged.refreshGraceMs)}: whole milliseconds, 0 or more and less than refreshTtlMs`,
+    );
   const botLeaseMs = merged.botLeaseMs ?? 10_000;
   if (!Number.isInteger(botLeaseMs) || botLeaseMs < 1000)
     throw new Error(`Invalid botLeaseMs ${String(merged.botLeaseMs)}: whole milliseconds, at least 1000`);
@@ -451,7 +470,8 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     rpId: merged.rpId ?? "localhost",
     ...(merged.origins ? { origins: merged.origins } : {}),
     accessTtlMs: merged.accessTtlMs ?? 15 * 60_000,
-    refreshTtlMs: merged.refreshTtlMs ?? 7 * 24 * 3600_000,
+    refreshTtlMs,
+    refreshGraceMs,
     rateLimit: merged.rateLimit ?? { calls: SERVER_LIMITS.callsPerWindow, windowMs: SERVER_LIMITS.windowMs },
     codeRequestsPerHour: merged.codeRequestsPerHour ?? SERVER_LIMITS.codeRequestsPerHour,
     scryptCost: merged.scryptCost ?? 2 ** 15,

@@ -139,7 +139,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dataKey,
     origins: () => origins,
     limiter: cluster?.limiter ?? memoryLimiter(),
-    signIn: new SignInGuard(config.signIn, now, cluster?.limiter),
+    signIn: new SignInGuard(config.signIn, now, cluster?.limiter ?? memoryLimiter(), logger),
     bots: { changed() {}, removed() {} } as BotEvents,
     sessions: { ended() {}, userRemoved() {} },
     paperDir: config.dataDir,

@@ -45,13 +45,17 @@ export async function sendMessage(app: App, to: string, subject: string, code: s
 }
 
 /**
- * POST /code: a new code (docs/server-limits.md): at most `codeRequestsPerHour` (5) an hour for
- * one e-mail from one address, `signIn.codeRequestsPerAddress` (20) from one address and
- * `signIn.codeRequestsPerEmail` (30) for one e-mail; past any of them 604. A code does not
- * replace the earlier ones: each stays valid for its 10 minutes, so a stranger asking for codes
- * does not spoil the one the owner is typing.
+ * POST /code: a new code (docs/server-limits.md "Sign-in"): at most `codeRequestsPerHour` (5) an
+ * hour for one e-mail from one address and `signIn.codeRequestsPerAddress` (20) from one address;
+ * past either 604. Past `signIn.codeRequestsPerEmail` (30) for one e-mail, from any addresses,
+ * the request is held, never refused: no new code while the e-mail has a code with at least half
+ * of its 10 minutes left, which is in the owner's mailbox whoever asked for it ("held"); else a
+ * new code is sent. So strangers from many addresses cannot keep the owner from having a valid
+ * code, and the mailbox gets at most one more code every 5 minutes. A code does not replace the
+ * earlier ones: each stays valid for its 10 minutes, so a stranger asking for codes does not
+ * spoil the one the owner is typing.
  */
-export async function issueEmailCode(app: App, email: string, address: string): Promise<void> {
+export async function issueEmailCode(app: App, email: string, address: string): Promise<"sent" | "held"> {
   const now = app.now();
   const code = generateCode();
   // Counted and stored in one transaction before the send, so parallel requests count against the
@@ -72,15 +76,25 @@ export async function issueEmailCode(app: App, email: string, address: string): 
       perEmailAndAddress: app.config.codeRequestsPerHour,
       perAddress: app.config.signIn.codeRequestsPerAddress,
       perEmail: app.config.signIn.codeRequestsPerEmail,
+      freshUntil: now + SERVER_LIMITS.codeValidityMs / 2,
+      maxAttempts: SERVER_LIMITS.codeAttempts,
     },
   );
   if (id === undefined) throw new ApiError(API_ERROR.RATE_LIMIT);
+  if (id === "held") {
+    app.logger.debug("code request held: the e-mail is past its code requests an hour and has a fresh code", {
+      to: email,
+      address,
+    });
+    return "held";
+  }
   try {
     await sendMessage(app, email, "Your spotdesk sign-in code", code);
   } catch (error) {
     await app.storage.removeEmailCode(id);
     throw error;
   }
+  return "sent";
 }
 
 export const WRONG_CREDENTIALS = "Wrong e-mail code or password";

@@ -5,12 +5,12 @@
  * `endSession`). The access token is signed JSON with `expires` (docs/dashboard-rules.md#entities); the refresh token
  * is random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh (docs/decisions.md#d7).
  */
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { API_ERROR, HEADER, REFRESH_COOKIE, type RefreshAnswer, type SessionAnswer } from "../../lib/api.js";
 import type { App } from "../app.js";
 import { ApiError, forbidden } from "../errors.js";
 import type { RequestContext, Route } from "../http.js";
-import type { UserRecord } from "../storage/types.js";
+import type { SessionRecord, UserRecord } from "../storage/types.js";
 import { randomToken, sha256Hex, signAccessToken, verifyAccessToken, verifyAccessTokenCached } from "./secrets.js";
 
 export function refreshCookie(app: App, token: string, expires: number): string {
@@ -38,6 +38,7 @@ export async function issueSession(
     previousHash: null,
     expires: now + app.config.refreshTtlMs,
     created: now,
+    rotated: null,
   };
   await app.storage.createSession(session);
   await app.storage.updateUser(user.id, { lastActive: now });
@@ -55,45 +56,81 @@ export async function issueSession(
 }
 
 /**
- * docs/decisions.md#d7 refresh: the refresh token comes in the cookie and is rotated (a new one in the
- * cookie, a new access token in the answer). A rotated-out token used again is a replay and ends
- * the session; an unknown one is a failed token check of the address (docs/server-limits.md).
+ * The refresh token that follows `token`: HMAC-SHA256 of it under the server's secret, so every
+ * refresh of one cookie derives the same next token, in every process (docs/server-limits.md
+ * "Refresh"). Not guessable without the secret, like a random one.
  */
-export async function refreshSession(app: App, ctx: RequestContext, userId: string): Promise<RefreshAnswer> {
+export function nextRefreshToken(app: App, token: string): string {
+  return createHmac("sha256", app.tokenSecret).update("spotdesk refresh rotation\n").update(token).digest("base64url");
+}
+
+/**
+ * docs/decisions.md#d7 refresh: the refresh token comes in the cookie and is rotated (a new one in the
+ * cookie, a new access token in the answer). Refreshes with the same cookie at once (dashboard tabs
+ * opened together) all get the same new token: within `refreshGraceMs` of the rotation, the
+ * rotated-out token is answered with the token it was rotated to. Later it is a replay and ends
+ * the session (docs/server-limits.md "Refresh", docs/decisions.md#d27). A refresh is never a sign-in: an unknown cookie
+ * is 607 and is not counted against the address, and the address's failed sign-ins never refuse
+ * a refresh.
+ */
+export async function refreshSession(
+  app: App,
+  ctx: RequestContext,
+  userId: string,
+  retried = false,
+): Promise<RefreshAnswer> {
   const token = ctx.cookie(REFRESH_COOKIE);
   if (!token) throw new ApiError(API_ERROR.ALL_EXPIRED);
-  if (await app.signIn.overAddress(ctx.ip)) throw new ApiError(API_ERROR.RATE_LIMIT);
   const found = await app.storage.findSessionByRefreshHash(sha256Hex(token));
-  if (!found) {
-    // recorded and counted in one limiter call, like a forged access token (checkAccessTokenFrom)
-    await app.signIn.failToken(ctx.ip);
-    throw new ApiError(API_ERROR.INVALID_TOKEN);
-  }
+  if (!found) throw new ApiError(API_ERROR.INVALID_TOKEN);
   const { session, replay } = found;
-  if (replay) {
+  const next = nextRefreshToken(app, token);
+  const now = app.now();
+  if (replay && !rotatedWithinGrace(app, session, sha256Hex(next), now)) {
     await endSession(app, session.id);
     app.logger.warn("refresh token replayed: session revoked", { user: session.userId });
     ctx.setCookie(clearRefreshCookie(app));
     throw new ApiError(API_ERROR.INVALID_TOKEN);
   }
   if (session.userId !== userId) throw new ApiError(API_ERROR.INVALID_TOKEN);
-  const now = app.now();
   if (session.expires <= now) {
     await app.storage.deleteSession(session.id);
     throw new ApiError(API_ERROR.ALL_EXPIRED);
   }
   const user = await app.storage.getUser(session.userId);
   if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
-  const next = randomToken();
+  // within the grace the rotation is done: its token and expiry are answered again
+  if (replay) return refreshAnswer(app, ctx, user, session.id, next, session.expires);
   const expires = now + app.config.refreshTtlMs;
-  if (!(await app.storage.rotateSession(session.id, session.refreshHash, sha256Hex(next), expires))) {
-    throw new ApiError(API_ERROR.INVALID_TOKEN);
+  if (!(await app.storage.rotateSession(session.id, session.refreshHash, sha256Hex(next), expires, now))) {
+    // a refresh with the same cookie rotated it in between: answered as within the grace, once
+    if (retried) throw new ApiError(API_ERROR.INVALID_TOKEN);
+    return refreshSession(app, ctx, userId, true);
   }
+  return refreshAnswer(app, ctx, user, session.id, next, expires);
+}
+
+/** The session was rotated from the presented token to `nextHash` less than `refreshGraceMs` ago. */
+function rotatedWithinGrace(app: App, session: SessionRecord, nextHash: string, now: number): boolean {
+  return (
+    session.rotated !== null && now - session.rotated < app.config.refreshGraceMs && session.refreshHash === nextHash
+  );
+}
+
+async function refreshAnswer(
+  app: App,
+  ctx: RequestContext,
+  user: UserRecord,
+  sessionId: string,
+  refresh: string,
+  expires: number,
+): Promise<RefreshAnswer> {
+  const now = app.now();
   await app.storage.updateUser(user.id, { lastActive: now });
-  ctx.setCookie(refreshCookie(app, next, expires));
+  ctx.setCookie(refreshCookie(app, refresh, expires));
   return {
     accessToken: signAccessToken(
-      { uid: user.id, sid: session.id, expires: now + app.config.accessTtlMs },
+      { uid: user.id, sid: sessionId, expires: now + app.config.accessTtlMs },
       app.tokenSecret,
     ),
     refreshTokenExpiry: expires,

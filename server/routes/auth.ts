@@ -95,8 +95,8 @@ export function authRoutes(app: App) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
       const user = await app.storage.getUserByEmail(email);
       if (!user) throw new ApiError(API_ERROR.NO_SUCH_USER);
-      await issueEmailCode(app, email, ctx.ip);
-      return { sent: true };
+      // held: a code sent less than 5 minutes ago is in the mailbox (docs/server-limits.md "Sign-in")
+      return (await issueEmailCode(app, email, ctx.ip)) === "sent" ? { sent: true } : { sent: false, held: true };
     },
     async register(ctx) {
       const email = field(emailSchema, ctx.requireHeader(HEADER.email), "e-mail");
@@ -165,9 +165,9 @@ export function authRoutes(app: App) {
       const credentialsId = ctx.requireHeader(HEADER.credentialsId);
       const signature = ctx.requireHeader(HEADER.signature);
       const timestamp = checkTimestamp(app, ctx);
-      // A key signature cannot be guessed: only the address's failures count here, so a flood of
-      // wrong guesses against the e-mail never keeps its owner's key out (docs/server-limits.md).
-      await app.signIn.check(ctx.ip);
+      // A key signature cannot be guessed: like a token it is checked first and only a refused one
+      // counts, against the address (604 past its budget), so no one's failures, on the e-mail or
+      // behind the same address, ever keep the owner's key out (docs/server-limits.md "Sign-in").
       try {
         const user = await app.storage.getUserByEmail(email);
         if (!user || user.passwordHash === null) throw new ApiError(API_ERROR.NO_SUCH_USER);
@@ -186,7 +186,7 @@ export function authRoutes(app: App) {
           throw taskFailed("Key login refused: replayed signature", 401);
         return await issueSession(app, ctx, user, credential.id);
       } catch (error) {
-        if (error instanceof ApiError && error.status !== 500) await app.signIn.fail(ctx.ip);
+        if (error instanceof ApiError && error.status !== 500) await app.signIn.failToken(ctx.ip);
         throw error;
       }
     },

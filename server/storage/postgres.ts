@@ -87,6 +87,9 @@ const MIGRATIONS: string[] = [
      FOR EACH STATEMENT EXECUTE FUNCTION spotdesk_cache_changed();
    CREATE TRIGGER token_pairs_cache AFTER INSERT OR UPDATE OR DELETE ON token_pairs
      FOR EACH STATEMENT EXECUTE FUNCTION spotdesk_cache_changed();`,
+  // issue 31: when a session's refresh token was last rotated, for the grace of concurrent
+  // refreshes (docs/server-limits.md "Refresh")
+  "ALTER TABLE sessions ADD COLUMN rotated BIGINT;",
 ];
 
 /** rows kept per table by the read cache (the oldest goes first) */
@@ -320,7 +323,15 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
           return undefined;
         if ((await count("address = $1 AND created > $2", [c.address, limits.since])) >= limits.perAddress)
           return undefined;
-        if ((await count("email = $1 AND created > $2", [c.email, limits.since])) >= limits.perEmail) return undefined;
+        if (
+          (await count("email = $1 AND created > $2", [c.email, limits.since])) >= limits.perEmail &&
+          (await count("email = $1 AND used = FALSE AND attempts < $2 AND expires > $3", [
+            c.email,
+            limits.maxAttempts,
+            limits.freshUntil,
+          ])) > 0
+        )
+          return "held" as const;
         const inserted = await client.query<{ id: number }>(
           `INSERT INTO email_codes (email, address, code_hash, expires, attempts, used, created)
            VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
@@ -355,8 +366,9 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     },
     async createSession(s) {
       await write(
-        "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created) VALUES ($1, $2, $3, $4, $5, $6)",
-        [s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created],
+        `INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created, rotated)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created, s.rotated],
       );
     },
     async getSession(id) {
@@ -369,11 +381,12 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       const replayed = await one<SessionRow>("SELECT * FROM sessions WHERE previous_hash = $1", [hash]);
       return replayed ? { session: toSession(replayed), replay: true } : undefined;
     },
-    async rotateSession(id, expectedHash, nextHash, expires) {
+    async rotateSession(id, expectedHash, nextHash, expires, rotated) {
       return (
         (await changedWrite(
-          "UPDATE sessions SET refresh_hash = $1, previous_hash = $2, expires = $3 WHERE id = $4 AND refresh_hash = $2",
-          [nextHash, expectedHash, expires, id],
+          `UPDATE sessions SET refresh_hash = $1, previous_hash = $2, expires = $3, rotated = $4
+           WHERE id = $5 AND refresh_hash = $2`,
+          [nextHash, expectedHash, expires, rotated, id],
         )) === 1
       );
     },

@@ -50,6 +50,7 @@ export interface SessionRow {
   previous_hash: string | null;
   expires: number;
   created: number;
+  rotated: number | null;
 }
 export interface ApiKeyRow {
   path: string;
@@ -107,6 +108,7 @@ export const toSession = (r: SessionRow): SessionRecord => ({
   previousHash: r.previous_hash,
   expires: r.expires,
   created: r.created,
+  rotated: r.rotated,
 });
 export const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
   path: JSON.parse(r.path) as AccountPath,

@@ -68,6 +68,9 @@ const MIGRATIONS: string[] = [
   // issue 16: code requests are limited per address too (docs/server-limits.md)
   `ALTER TABLE email_codes ADD COLUMN address TEXT NOT NULL DEFAULT '';
    CREATE INDEX email_codes_address ON email_codes(address, created);`,
+  // issue 31: when a session's refresh token was last rotated, for the grace of concurrent
+  // refreshes (docs/server-limits.md "Refresh")
+  "ALTER TABLE sessions ADD COLUMN rotated INTEGER;",
 ];
 
 /** rows kept per table by the read cache (the oldest goes first) */
@@ -149,20 +152,23 @@ export function openSqliteStorage(file: string): Storage {
     countCodesOfBoth: stmt<[string, string, number], { n: number }>(
       "SELECT COUNT(*) AS n FROM email_codes WHERE email = ? AND address = ? AND created > ?",
     ),
+    freshCodeOfEmail: stmt<[string, number, number], { id: number }>(
+      "SELECT id FROM email_codes WHERE email = ? AND used = 0 AND attempts < ? AND expires > ? LIMIT 1",
+    ),
     liveCode: stmt<[string, string, number], CodeRow>(
       "SELECT * FROM email_codes WHERE email = ? AND code_hash = ? AND used = 0 AND expires > ? ORDER BY id DESC LIMIT 1",
     ),
     attemptCode: stmt<[number, number]>("UPDATE email_codes SET attempts = attempts + 1 WHERE id = ? AND attempts < ?"),
     useCode: stmt<[number]>("UPDATE email_codes SET used = 1 WHERE id = ? AND used = 0"),
     deleteCode: stmt<[number]>("DELETE FROM email_codes WHERE id = ?"),
-    insertSession: stmt<[string, string, string, string | null, number, number]>(
-      "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created) VALUES (?, ?, ?, ?, ?, ?)",
+    insertSession: stmt<[string, string, string, string | null, number, number, number | null]>(
+      "INSERT INTO sessions (id, user_id, refresh_hash, previous_hash, expires, created, rotated) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
     getSession: stmt<[string], SessionRow>("SELECT * FROM sessions WHERE id = ?"),
     sessionByHash: stmt<[string], SessionRow>("SELECT * FROM sessions WHERE refresh_hash = ?"),
     sessionByPrevious: stmt<[string], SessionRow>("SELECT * FROM sessions WHERE previous_hash = ?"),
-    rotateSession: stmt<[string, string, number, string, string]>(
-      "UPDATE sessions SET refresh_hash = ?, previous_hash = ?, expires = ? WHERE id = ? AND refresh_hash = ?",
+    rotateSession: stmt<[string, string, number, number, string, string]>(
+      "UPDATE sessions SET refresh_hash = ?, previous_hash = ?, expires = ?, rotated = ? WHERE id = ? AND refresh_hash = ?",
     ),
     deleteSession: stmt<[string]>("DELETE FROM sessions WHERE id = ?"),
     deleteSessionsOfUser: stmt<[string]>("DELETE FROM sessions WHERE user_id = ?"),
@@ -255,11 +261,15 @@ export function openSqliteStorage(file: string): Storage {
   );
 
   const addEmailCode = db.transaction(
-    (c: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): number | undefined => {
+    (c: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): number | "held" | undefined => {
       if ((q.countCodesOfBoth.get(c.email, c.address, limits.since)?.n ?? 0) >= limits.perEmailAndAddress)
         return undefined;
       if ((q.countCodesOfAddress.get(c.address, limits.since)?.n ?? 0) >= limits.perAddress) return undefined;
-      if ((q.countCodesOfEmail.get(c.email, limits.since)?.n ?? 0) >= limits.perEmail) return undefined;
+      if (
+        (q.countCodesOfEmail.get(c.email, limits.since)?.n ?? 0) >= limits.perEmail &&
+        q.freshCodeOfEmail.get(c.email, limits.maxAttempts, limits.freshUntil)
+      )
+        return "held";
       return Number(
         q.addCode.run(c.email, c.address, c.codeHash, c.expires, c.attempts, c.used ? 1 : 0, c.created).lastInsertRowid,
       );
@@ -363,7 +373,9 @@ export function openSqliteStorage(file: string): Storage {
       q.deleteCode.run(id);
     },
     async createSession(s) {
-      writing(() => q.insertSession.run(s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created));
+      writing(() =>
+        q.insertSession.run(s.id, s.userId, s.refreshHash, s.previousHash, s.expires, s.created, s.rotated),
+      );
     },
     async getSession(id) {
       const row = cached(cache.sessions, id, () => q.getSession.get(id));
@@ -375,8 +387,10 @@ export function openSqliteStorage(file: string): Storage {
       const replayed = q.sessionByPrevious.get(hash);
       return replayed ? { session: toSession(replayed), replay: true } : undefined;
     },
-    async rotateSession(id, expectedHash, nextHash, expires) {
-      return writing(() => q.rotateSession.run(nextHash, expectedHash, expires, id, expectedHash).changes === 1);
+    async rotateSession(id, expectedHash, nextHash, expires, rotated) {
+      return writing(
+        () => q.rotateSession.run(nextHash, expectedHash, expires, rotated, id, expectedHash).changes === 1,
+      );
     },
     async deleteSession(id) {
       writing(() => q.deleteSession.run(id));

@@ -44,22 +44,31 @@ export interface EmailCodeRecord {
   created: number;
 }
 
-/** Code requests allowed since `since` (an hour ago): per e-mail and address, per address, per e-mail. */
+/**
+ * Code requests allowed since `since` (an hour ago): per e-mail and address, per address, and
+ * per e-mail, which holds rather than refuses (docs/server-limits.md "Sign-in").
+ */
 export interface CodeRequestLimits {
   since: number;
   perEmailAndAddress: number;
   perAddress: number;
+  /** past it a request is held (no new code) while the e-mail has a fresh code (below) */
   perEmail: number;
+  /** a fresh code: unused, fewer than `maxAttempts` attempts, and expiring after this time */
+  freshUntil: number;
+  maxAttempts: number;
 }
 
 export interface SessionRecord {
   id: string;
   userId: string;
   refreshHash: string;
-  /** the hash the last rotation replaced: presenting it again is a replay */
+  /** the hash the last rotation replaced: presenting it again is a replay, unless within the grace */
   previousHash: string | null;
   expires: number;
   created: number;
+  /** when the last rotation happened (ms), or null before the first (docs/server-limits.md "Refresh") */
+  rotated: number | null;
 }
 
 export interface ApiKeyRecord {
@@ -132,10 +141,11 @@ export interface Storage {
   // e-mail codes (docs/server-limits.md)
   /**
    * Stores a new code unless a code-request limit is reached, counting and inserting in one
-   * transaction so parallel requests cannot pass the limit together. Returns the code's id, or
-   * undefined when over a limit.
+   * transaction so parallel requests cannot pass the limit together. Returns the code's id,
+   * "held" when the e-mail is past `perEmail` and still has a fresh code, or undefined when over
+   * the per-address or the per-e-mail-and-address limit.
    */
-  addEmailCode(code: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): Promise<number | undefined>;
+  addEmailCode(code: Omit<EmailCodeRecord, "id">, limits: CodeRequestLimits): Promise<number | "held" | undefined>;
   /**
    * Spends one attempt of the unused, unexpired code of `email` whose hash is `codeHash`, before
    * anything else is checked with it (atomic: of parallel calls at most `maxAttempts` get the
@@ -156,8 +166,8 @@ export interface Storage {
   createSession(session: SessionRecord): Promise<void>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   findSessionByRefreshHash(hash: string): Promise<{ session: SessionRecord; replay: boolean } | undefined>;
-  /** replaces the refresh hash if it is still `expectedHash` (atomic); false when it moved */
-  rotateSession(id: string, expectedHash: string, nextHash: string, expires: number): Promise<boolean>;
+  /** replaces the refresh hash if it is still `expectedHash` (atomic), at `rotated`; false when it moved */
+  rotateSession(id: string, expectedHash: string, nextHash: string, expires: number, rotated: number): Promise<boolean>;
   deleteSession(id: string): Promise<void>;
   deleteSessionsOfUser(userId: string): Promise<void>;
 

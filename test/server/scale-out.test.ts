@@ -20,6 +20,8 @@ const DEMO: AccountPath = ["Demo", "paper", "main"];
 const LEASE_MS = 2000;
 /** calls per user per 30 s: the load stays under it; the limit test reaches it (a long window: a loaded machine may take 10 s for its 180 calls) */
 const CALLS = 150;
+/** the grace of refreshes with one cookie (docs/server-limits.md "Refresh"): short, so a replay past it fits a test */
+const GRACE_MS = 1000;
 
 interface Signed {
   session: SessionAnswer;
@@ -67,7 +69,13 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     cluster = await startCluster(3, {
       database: await postgres.createDatabase(),
       redis: redis.url,
-      config: { botLeaseMs: LEASE_MS, rateLimit: { calls: CALLS, windowMs: 30_000 } },
+      config: {
+        botLeaseMs: LEASE_MS,
+        rateLimit: { calls: CALLS, windowMs: 30_000 },
+        refreshGraceMs: GRACE_MS,
+        // the address's 10 failures, not its 5 for one e-mail, so only a code's own 5 attempts stop the sixth check
+        signIn: { failuresPerEmailAndAddress: 10 },
+      },
       async first(p, setupCode) {
         const res = await call<SessionAnswer>(p, "POST", "/register", {
           headers: { email: "admin@example.com", password: PASSWORD, code: setupCode },
@@ -105,12 +113,17 @@ describe.skipIf(skip !== undefined)(`three server processes on PostgreSQL and Re
     expect(limited).toBe(30);
   });
 
-  it("refuses a refresh token replayed on another process and ends the session everywhere (docs/decisions.md#d7)", async () => {
+  it("answers a refresh with the same cookie on another process within the grace; refuses a later replay and ends the session everywhere (docs/decisions.md#d7)", async () => {
     const user = await register("refresh@example.com", ["Demo"]);
     const [a, b, c] = procs();
     const headers = () => ({ "user-id": user.session.uuid, timestamp: String(Date.now()) });
     const first = await call(a!, "POST", "/user/refresh", { headers: headers(), cookie: user.cookie });
     expect(first.status).toBe(200);
+    // a second tab's refresh with the same cookie, on another process: the same new cookie (docs/server-limits.md "Refresh")
+    const tab = await call(b!, "POST", "/user/refresh", { headers: headers(), cookie: user.cookie });
+    expect(tab.status).toBe(200);
+    expect(cookieOf(tab.setCookie)).toBe(cookieOf(first.setCookie));
+    await new Promise((r) => setTimeout(r, GRACE_MS + 100));
     const replay = await call(b!, "POST", "/user/refresh", { headers: headers(), cookie: user.cookie });
     expect(replay.body.code).toBe(607);
     // the replay revoked the session: the rotated token fails too, on a third process

@@ -132,6 +132,7 @@ describe.skipIf(SQLITE_ONLY !== undefined)(
           previousHash: null,
           expires: 10,
           created: 1,
+          rotated: null,
         });
         expect((await a.getSession("s1"))?.userId).toBe("u1");
         await b.updateUser("u1", { scope: "all", admin: true });

@@ -91,6 +91,8 @@ const LIMITS = (now: number): CodeRequestLimits => ({
   perEmailAndAddress: 5,
   perAddress: 20,
   perEmail: 30,
+  freshUntil: now + 300_000,
+  maxAttempts: 5,
 });
 
 for (const { name, make, skip } of backends) {
@@ -155,6 +157,7 @@ for (const { name, make, skip } of backends) {
         previousHash: null,
         expires: 9e12,
         created: 1,
+        rotated: null,
       });
       expect((await b.getCredential("cred"))?.publicKey).toEqual(new Uint8Array([1, 2, 3]));
       expect(await b.deleteUser("u1")).toBe(true);
@@ -215,6 +218,35 @@ for (const { name, make, skip } of backends) {
       expect(await b.addEmailCode({ ...code, created: now + 3600_001 }, LIMITS(now + 3600_001))).toBeTypeOf("number");
     });
 
+    it("holds, never refuses, a code request past the e-mail's limit while the e-mail has a fresh code", async () => {
+      const [a, b] = await twoProcesses();
+      const now = 1_764_000_000_000;
+      const limits = { ...LIMITS(now), perEmail: 3 };
+      const code = (address: string, created = now) => ({
+        email: "h@example.com",
+        address,
+        codeHash: `c-${address}-${created}`,
+        expires: created + 600_000,
+        attempts: 0,
+        used: false,
+        created,
+      });
+      for (const address of ["10.0.0.1", "10.0.0.2", "10.0.0.3"])
+        expect(await a.addEmailCode(code(address), limits)).toBeTypeOf("number");
+      // past 3 for the e-mail: held on both processes while a code expires after freshUntil
+      expect(await b.addEmailCode(code("10.0.0.4"), limits)).toBe("held");
+      expect(await a.addEmailCode(code("10.0.0.5"), limits)).toBe("held");
+      // 5 minutes and a moment later no code is fresh: a new one is stored, and holds the next
+      const later = now + 300_001;
+      const laterLimits = { ...limits, freshUntil: later + 300_000 };
+      const id = await b.addEmailCode(code("10.0.0.4", later), laterLimits);
+      expect(id).toBeTypeOf("number");
+      expect(await a.addEmailCode(code("10.0.0.6", later), laterLimits)).toBe("held");
+      // a used code is not fresh
+      expect(await a.consumeEmailCode(id as number)).toBe(true);
+      expect(await a.addEmailCode(code("10.0.0.6", later), laterLimits)).toBeTypeOf("number");
+    });
+
     it("spends at most 5 attempts of a code over parallel claims on two processes, and uses it once", async () => {
       const [a, b] = await twoProcesses();
       const now = 1_764_000_000_000;
@@ -230,7 +262,7 @@ for (const { name, make, skip } of backends) {
         },
         LIMITS(now),
       );
-      expect(id).toBeTypeOf("number");
+      if (typeof id !== "number") throw new Error(`no code stored: ${String(id)}`);
       const claims = await Promise.all(
         Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).claimEmailCode("y@example.com", "good", now + 1, 5)),
       );
@@ -240,27 +272,35 @@ for (const { name, make, skip } of backends) {
       expect(new Set(granted.map((c) => (c as { attempts: number }).attempts))).toEqual(new Set([1, 2, 3, 4, 5]));
       expect(await a.claimEmailCode("y@example.com", "wrong", now + 1, 5)).toBeUndefined();
       expect(await a.claimEmailCode("y@example.com", "good", now + 600_001, 5)).toBeUndefined(); // expired
-      const used = await Promise.all([a.consumeEmailCode(id!), b.consumeEmailCode(id!)]);
+      const used = await Promise.all([a.consumeEmailCode(id), b.consumeEmailCode(id)]);
       expect(used.filter(Boolean)).toHaveLength(1);
       expect(await b.claimEmailCode("y@example.com", "good", now + 2, 5)).toBeUndefined(); // used
-      await b.removeEmailCode(id!);
+      await b.removeEmailCode(id);
     });
 
     it("rotates a refresh token once when two processes race, and knows the old one as a replay", async () => {
       const [a, b] = await twoProcesses();
       await a.createUser(user("u", "r@example.com"));
-      await a.createSession({ id: "s", userId: "u", refreshHash: "h0", previousHash: null, expires: 1, created: 1 });
-      const rotated = await Promise.all([a.rotateSession("s", "h0", "hA", 2), b.rotateSession("s", "h0", "hB", 3)]);
+      const session = { userId: "u", previousHash: null, expires: 1, created: 1, rotated: null };
+      await a.createSession({ ...session, id: "s", refreshHash: "h0" });
+      const rotated = await Promise.all([
+        a.rotateSession("s", "h0", "hA", 2, 100),
+        b.rotateSession("s", "h0", "hB", 3, 200),
+      ]);
       expect(rotated.filter(Boolean)).toHaveLength(1);
-      const winner = rotated[0] ? "hA" : "hB";
+      const [winner, at] = rotated[0] ? ["hA", 100] : ["hB", 200];
       expect(await b.findSessionByRefreshHash(winner)).toMatchObject({ replay: false, session: { id: "s" } });
-      expect(await a.findSessionByRefreshHash("h0")).toMatchObject({ replay: true, session: { id: "s" } });
+      // the rotation's time is kept, for the grace of concurrent refreshes (docs/server-limits.md "Refresh")
+      expect(await a.findSessionByRefreshHash("h0")).toMatchObject({
+        replay: true,
+        session: { id: "s", refreshHash: winner, previousHash: "h0", rotated: at },
+      });
       expect(await a.findSessionByRefreshHash("nothing")).toBeUndefined();
       expect(await a.getSession("s")).toMatchObject({ refreshHash: winner }); // read (and cached) by a
       await b.deleteSession("s");
       await nextTurn();
       expect(await a.getSession("s")).toBeUndefined(); // a logout on one process ends it on the other
-      await a.createSession({ id: "s2", userId: "u", refreshHash: "h2", previousHash: null, expires: 1, created: 1 });
+      await a.createSession({ ...session, id: "s2", refreshHash: "h2" });
       await b.deleteSessionsOfUser("u");
       await nextTurn();
       expect(await a.getSession("s2")).toBeUndefined();
