@@ -45,6 +45,11 @@ export interface ServerOptions {
   runBots?: boolean;
   /** REST and feed URLs of the exchanges the bots trade on (a testnet, a proxy, a mock); by exchange id */
   botEndpoints?: Partial<Record<string, { baseUrl?: string; wsUrl?: string }>>;
+  /**
+   * docs/bots.md#safety-net: a clean stop leaves the bots' orders resting (and their countdowns
+   * armed) for a quick restart, instead of cancelling them (`serve --keep-orders`)
+   */
+  keepOrders?: boolean;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
   /** docs/decisions.md#d18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */
