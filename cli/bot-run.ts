@@ -1,10 +1,13 @@
 /**
  * The work of `spotdesk bot run` and `spotdesk bot types` (docs/bots.md): the same runner as
  * `serve` (server/bots/runner.ts) in the foreground. A bad config never starts a bot: exit 2
- * naming the field. Ctrl-C (or SIGTERM) cancels the bot's orders, each confirmed, and exits 0.
+ * naming the field. One runner per bot name, with a state file and a start banner; Ctrl-C (or
+ * SIGTERM) cancels the bot's orders, each confirmed, and exits 0, or names those left open and
+ * exits non-zero (docs/bots.md#safety-net).
  */
-import { createHash } from "node:crypto";
-import { paperPair } from "../exchanges/paper/index.js";
+import { appendFileSync } from "node:fs";
+import { defaultDataDir, paperPair } from "../exchanges/paper/index.js";
+import type { ExchangeAdapter } from "../exchanges/types.js";
 import { ExchangeError } from "../lib/errors.js";
 import { normalizePair } from "../lib/pair.js";
 import {
@@ -18,10 +21,26 @@ import {
 } from "../lib/schemas.js";
 import type { ExchangeId } from "../lib/types.js";
 import { BotRunner, type BotState } from "../server/bots/runner.js";
-import { isRunnable } from "../server/bots/strategies/index.js";
+import {
+  DEFAULT_COUNTDOWN_SECONDS,
+  DEFAULT_PULL_AFTER_MS,
+  describeLeftOpen,
+  OrdersLeftOpenError,
+} from "../server/bots/safety.js";
+import { isRunnable, type RunnableBotType } from "../server/bots/strategies/index.js";
+import { takeOwnerLock } from "../server/owner-lock.js";
 import { readBatchInput } from "./batch.js";
+import {
+  type BotFiles,
+  botFiles,
+  botNameOf,
+  ensureBotsDir,
+  fingerprintOf,
+  readStoredBot,
+  writeStoredBot,
+} from "./bot-files.js";
 import type { BotRunOptions } from "./commands/bot.js";
-import type { Context } from "./context.js";
+import { type Context, paperDataDir } from "./context.js";
 import { openBookFeed, openExchange, resolveExchangeId } from "./exchange.js";
 import { formatTable } from "./output.js";
 
@@ -102,7 +121,50 @@ function line(state: BotState): string {
   return parts.join("  ");
 }
 
-export async function runBot(ctx: Context, typeText: string, options: BotRunOptions): Promise<void> {
+/** "10" → 10 000 ms; whole seconds from `min` to a day. */
+function parseSeconds(text: string, flag: string, min: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < min || value > 86_400)
+    throw bad(`Invalid ${flag} '${text}': expected whole seconds from ${min} to 86400`);
+  return value;
+}
+
+/** `--log FILE`: every line the run prints, its warnings and what it left open, with the time. */
+function openLog(file: string | undefined): (line: string) => void {
+  if (file === undefined) return () => {};
+  try {
+    appendFileSync(file, "", { mode: 0o600 });
+  } catch (error) {
+    throw new ExchangeError("spotdesk", `Cannot write --log '${file}' (${(error as NodeJS.ErrnoException).code})`, {
+      kind: "config",
+      cause: error,
+    });
+  }
+  return (line) => {
+    try {
+      appendFileSync(file, `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // a full disk does not stop the bot
+    }
+  };
+}
+
+interface RunPlan {
+  type: RunnableBotType;
+  exchange: ExchangeId;
+  account: string;
+  pair: string;
+  setup: unknown;
+  decimals: { price: number; amount: number } | undefined;
+  name: string;
+  fingerprint: string;
+  files: BotFiles;
+  pullAfterMs: number;
+  countdownSeconds: number;
+}
+
+/** Everything checked before anything starts: a bad flag or config never starts a bot (exit 2). */
+async function planRun(ctx: Context, typeText: string, options: BotRunOptions): Promise<RunPlan> {
   if (!(BOT_TYPES as readonly string[]).includes(typeText))
     throw bad(`Unknown bot type '${typeText}'. Types: ${BOT_TYPES.join(", ")}`);
   const type = typeText as BotType;
@@ -116,27 +178,119 @@ export async function runBot(ctx: Context, typeText: string, options: BotRunOpti
     const spec = paperPair(pair);
     decimals = { price: spec.priceDecimals, amount: spec.amountDecimals };
   }
-  // a stable id: the same command started again adopts the orders the previous run left (docs/decisions.md#d25)
-  const botId =
-    options.id ??
-    `cli-${createHash("sha256").update(`${exchange}\n${ctx.options.account}\n${type}\n${pair}`).digest("hex").slice(0, 16)}`;
-  const adapter = await openExchange(ctx, exchange);
-  const feed = await openBookFeed(ctx, exchange, pair);
+  const account = ctx.options.account;
+  const identity = { exchange, account, type, setup };
+  // docs/bots.md#safety-net: a name from the whole setup, account and exchange unless --name is given
+  const name = botNameOf(options.name ?? options.id, identity);
+  return {
+    type,
+    exchange,
+    account,
+    pair,
+    setup,
+    decimals,
+    name,
+    fingerprint: fingerprintOf(identity),
+    files: botFiles(paperDataDir() ?? defaultDataDir(), name),
+    pullAfterMs:
+      options.pullAfter !== undefined
+        ? parseSeconds(options.pullAfter, "--pull-after", 1) * 1000
+        : DEFAULT_PULL_AFTER_MS,
+    countdownSeconds:
+      options.countdown !== undefined ? parseSeconds(options.countdown, "--countdown", 0) : DEFAULT_COUNTDOWN_SECONDS,
+  };
+}
+
+/** The start banner (stderr and the log): what runs, where its state is, and how it stops. */
+function banner(plan: RunPlan, resumed: string, countdown: string, options: BotRunOptions): string[] {
+  return [
+    `spotdesk bot run ${plan.type} '${plan.name}' on ${plan.exchange}:${plan.account} ${plan.pair} (pid ${process.pid})`,
+    `  state   ${plan.files.state} (${resumed})`,
+    `  safety  quotes pulled after ${plan.pullAfterMs / 1000} s without a live book; ${countdown}`,
+    `  stop    Ctrl-C ${options.keepOrders ? "leaves its orders resting (--keep-orders)" : "cancels its orders, naming any left open"}`,
+    ...(options.log !== undefined ? [`  log     ${options.log}`] : []),
+  ];
+}
+
+function countdownText(adapter: ExchangeAdapter, seconds: number): string {
+  if (seconds === 0) return "no exchange countdown (--countdown 0)";
+  if (!adapter.cancelAllAfter || !adapter.countdown) return `${adapter.id} has no exchange-side countdown`;
+  const armed = Math.min(adapter.countdown.maxSeconds, Math.max(adapter.countdown.minSeconds, seconds));
+  return `${adapter.id} cancels them ${armed} s after this process stops renewing its countdown`;
+}
+
+export async function runBot(ctx: Context, typeText: string, options: BotRunOptions): Promise<void> {
+  const plan = await planRun(ctx, typeText, options);
+  const log = openLog(options.log);
+  ensureBotsDir(plan.files);
+  // docs/bots.md#safety-net: one runner per bot name; a second one stops here, naming the first
+  const lock = takeOwnerLock(
+    plan.files.lock,
+    `spotdesk bot run ${plan.type} '${plan.name}'`,
+    "one runner per bot; stop that one first, or give another --name",
+  );
+  try {
+    await runLocked(ctx, plan, options, log);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, log: (line: string) => void) {
+  const stored = readStoredBot(plan.files.state, plan.fingerprint);
+  const resumed =
+    stored === undefined
+      ? "new"
+      : stored === "other"
+        ? "written by another setup under this name: not resumed; its own orders are adopted by their tag"
+        : `resumed from ${stored.savedAt}`;
+  const adapter = await openExchange(ctx, plan.exchange);
+  const feed = await openBookFeed(ctx, plan.exchange, plan.pair);
+  for (const text of banner(plan, resumed, countdownText(adapter, plan.countdownSeconds), options)) {
+    process.stderr.write(`${text}\n`);
+    log(text);
+  }
+  const botId = plan.name;
   const print = (state: BotState) => {
     const { runner: _memory, ...shown } = state;
-    process.stdout.write(ctx.out.json ? `${JSON.stringify({ botId, botType: type, ...shown })}\n` : `${line(state)}\n`);
+    process.stdout.write(
+      ctx.out.json ? `${JSON.stringify({ botId, botType: plan.type, ...shown })}\n` : `${line(state)}\n`,
+    );
+    log(line(state));
+  };
+  const save = (state: BotState) => {
+    try {
+      writeStoredBot(plan.files.state, {
+        name: plan.name,
+        botType: plan.type,
+        exchange: plan.exchange,
+        account: plan.account,
+        pair: plan.pair,
+        fingerprint: plan.fingerprint,
+        setup: plan.setup,
+        savedAt: new Date().toISOString(),
+        state,
+      });
+    } catch (error) {
+      log(`state not saved: ${(error as Error).message}`);
+    }
   };
   const runner = new BotRunner({
     botId,
-    type,
-    setup,
-    exchange,
+    type: plan.type,
+    setup: plan.setup,
+    exchange: plan.exchange,
     adapter,
     feed,
-    ...(decimals ? { decimals } : {}),
-    account: `${exchange}:${ctx.options.account}`,
+    ...(plan.decimals ? { decimals: plan.decimals } : {}),
+    ...(stored !== undefined && stored !== "other" ? { state: stored.state } : {}),
+    account: `${plan.exchange}:${plan.account}`,
     now: ctx.now,
+    pullAfterMs: plan.pullAfterMs,
+    countdownSeconds: plan.countdownSeconds,
+    logger: { warn: (message, fields) => log(`${message}${fields ? ` ${JSON.stringify(fields)}` : ""}`) },
     onState: (state, published) => {
+      save(state);
       if (published) print(state);
     },
   });
@@ -152,9 +306,38 @@ export async function runBot(ctx: Context, typeText: string, options: BotRunOpti
     process.once("SIGTERM", stop);
   });
   try {
-    await runner.stop({ cancelOrders: true });
+    await stopRun(runner, options, log);
   } finally {
+    save(runner.state());
     feed.stop();
     await adapter.close();
+  }
+}
+
+/**
+ * Ctrl-C: the orders are cancelled, each confirmed (docs/bots.md#safety-net); those that could not
+ * be are named on stderr and in the log, and the run exits non-zero. --keep-orders leaves them.
+ */
+async function stopRun(runner: BotRunner, options: BotRunOptions, log: (line: string) => void): Promise<void> {
+  if (options.keepOrders) {
+    await runner.stop();
+    const kept = runner.openOrders;
+    const text = `stopped; ${kept.length} order${kept.length === 1 ? "" : "s"} left resting (--keep-orders)${kept.map((o) => `\n  ${o.id} ${o.side} ${o.amount} @ ${o.price}`).join("")}`;
+    process.stderr.write(`${text}\n`);
+    log(text);
+    return;
+  }
+  try {
+    await runner.stop({ cancelOrders: true });
+  } catch (error) {
+    if (error instanceof OrdersLeftOpenError) {
+      for (const order of error.orders) {
+        const text = `left open: ${describeLeftOpen(order)}`;
+        process.stderr.write(`${text}\n`);
+        log(text);
+      }
+    }
+    log(`stop failed: ${(error as Error).message}`);
+    throw error;
   }
 }

@@ -54,6 +54,11 @@ export interface ServerOptions {
    * id: `{"bybit": {"baseUrl": "https://api-testnet.bybit.com", "wsUrl": "wss://…"}}` (server/README.md)
    */
   botEndpoints?: BotEndpoints;
+  /**
+   * docs/bots.md#safety-net: a clean stop leaves the bots' orders resting (and their countdowns
+   * armed) for a quick restart, instead of cancelling them (`serve --keep-orders`)
+   */
+  keepOrders?: boolean;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
   /** docs/decisions.md#d18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */

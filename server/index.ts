@@ -10,13 +10,14 @@ import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { RouteName } from "../lib/api.js";
+import { ExchangeError } from "../lib/errors.js";
 import type { Logger } from "../lib/log.js";
 import { capConnectionsPerAddress, clientAddress } from "./address.js";
 import { type App, type BotEvents, memoryLimiter } from "./app.js";
 import { SignInGuard } from "./auth/limits.js";
 import { dataKeyFile, generateCode, loadOrCreateSecret, sha256Hex, tokenSecretFile } from "./auth/secrets.js";
 import { authenticate } from "./auth/session.js";
-import { type BotCluster, BotHost } from "./bots/host.js";
+import { type BotCluster, BotHost, type StopReport } from "./bots/host.js";
 import { ClusterBus } from "./cluster/bus.js";
 import { BotLeases } from "./cluster/lease.js";
 import { redisLimiter } from "./cluster/limits.js";
@@ -26,6 +27,7 @@ import { createRouter, type Handler, routesFromTable } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
 import { createSmtpMailer } from "./mail.js";
+import { type OwnerLock, takeOwnerLock } from "./owner-lock.js";
 import { adminRoutes } from "./routes/admin.js";
 import { authRoutes, SETUP_CODE_META, setupCodeFile } from "./routes/auth.js";
 import { botRoutes } from "./routes/bots.js";
@@ -60,8 +62,10 @@ export interface RunningServer {
   storage: Storage;
   /** the bot runner (absent with runBots: false) */
   bots?: BotHost;
-  /** graceful: stops accepting, finishes requests in flight, closes sockets and the database */
-  close(): Promise<void>;
+  /** graceful: stops accepting, finishes requests in flight, cancels the bots' orders, closes sockets and the database */
+  close(how?: { keepOrders?: boolean }): Promise<void>;
+  /** after close: the bots' orders it could not cancel (docs/bots.md#safety-net) */
+  ordersLeftOpen(): StopReport;
 }
 
 export const DATABASE_FILE = "spotdesk.sqlite";
@@ -100,8 +104,47 @@ async function seedDemo(storage: Storage, now: number): Promise<void> {
   await storage.setMeta(DEMO_META, String(now));
 }
 
+/**
+ * docs/bots.md#safety-net "One runner per bot": with SQLite the data directory belongs to one
+ * serve at a time (a second one would run every bot again); PostgreSQL deployments share their
+ * bots through Redis leases instead (docs/scale-out.md).
+ */
+export const SERVE_LOCK_FILE = "serve.lock";
+
+function lockDataDir(config: ResolvedConfig): OwnerLock | undefined {
+  if (config.database) return undefined;
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return takeOwnerLock(
+    join(config.dataDir, SERVE_LOCK_FILE),
+    "spotdesk serve",
+    "one spotdesk serve per data directory (it would run every bot a second time); stop that one first, or give another --data",
+  );
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = resolveConfig(options);
+  const lock = lockDataDir(config);
+  let running: RunningServer;
+  try {
+    running = await startLocked(options, config);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const close = running.close;
+  return {
+    ...running,
+    async close(how?: { keepOrders?: boolean }) {
+      try {
+        await close(how);
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+async function startLocked(options: ServerOptions, config: ResolvedConfig): Promise<RunningServer> {
   const logger: Logger = options.logger ?? createJsonLogger({ level: config.logLevel });
   const now = options.now ?? Date.now;
   const storage = await openStorage(config.dataDir, config.database);
@@ -255,10 +298,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   await botHost?.startAll().catch((error: unknown) => logger.error("bots did not start", { error: String(error) }));
 
   let closing: Promise<void> | undefined;
-  const close = () => {
+  let stopReport: StopReport = { orders: [], problems: [] };
+  const close = (how?: { keepOrders?: boolean }) => {
     closing ??= (async () => {
       draining = true;
-      await botHost?.close();
+      // docs/bots.md#safety-net: the bots' orders are cancelled unless kept for a quick restart
+      if (botHost) stopReport = await botHost.close({ keepOrders: how?.keepOrders ?? options.keepOrders === true });
       hub.close();
       relay.close();
       for (const client of wss.clients) client.terminate();
@@ -288,6 +333,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     storage,
     ...(botHost ? { bots: botHost } : {}),
     close,
+    ordersLeftOpen: () => stopReport,
   };
 }
 
@@ -331,6 +377,8 @@ export interface ServeCommandOptions {
   database?: string;
   /** docs/scale-out.md: redis://… to share live deltas, limits and bot leases between processes */
   redis?: string;
+  /** docs/bots.md#safety-net: a clean stop leaves the bots' orders resting */
+  keepOrders?: boolean;
 }
 
 /**
@@ -351,6 +399,7 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
     ...(options.config ? { configFile: options.config } : {}),
     ...(options.database ? { database: options.database } : {}),
     ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.keepOrders ? { keepOrders: true } : {}),
   });
   process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
   process.stderr.write(`Open ${running.browserUrl} in the browser (the address key login works on)\n`);
@@ -370,6 +419,14 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  const left = running.ordersLeftOpen();
+  if (left.problems.length > 0)
+    // docs/bots.md#safety-net: named on stderr (and in the log), and serve exits non-zero
+    throw new ExchangeError(
+      "spotdesk",
+      `serve stopped, but not every bot order could be cancelled: ${left.problems.join("; ")}`,
+      { kind: "network" },
+    );
 }
 
 /**

@@ -4,8 +4,14 @@ import { action } from "../run.js";
 export interface BotRunOptions {
   pair: string;
   config?: string;
+  name?: string;
+  /** the older spelling of --name */
   id?: string;
   decimals?: string;
+  keepOrders?: boolean;
+  log?: string;
+  pullAfter?: string;
+  countdown?: string;
 }
 
 /**
@@ -25,13 +31,24 @@ export function registerBot(program: Command): void {
   bot
     .command("run")
     .description(
-      "run a bot until Ctrl-C, which cancels its orders and exits 0; prints each state change (--json: one object a line)",
+      "run a bot until Ctrl-C, which cancels its orders (naming any left open, exit non-zero); prints each state change (--json: one object a line)",
     )
     .argument("<type>", "floating-bot, grid-bot, spread-decompression-bot or liquidity-arranger-bot")
     .requiredOption("--pair <pair>", "trading pair, e.g. BTC/USDT")
     .option("--config <file>", "the setup as JSON, as the dashboard sends it; '-' reads stdin")
-    .option("--id <id>", "bot id in its client order ids (default: derived from exchange, account, type and pair)")
+    .option(
+      "--name <name>",
+      "the bot's name: its id in client order ids, its state file and lock (default: derived from exchange, account, type and the whole setup)",
+    )
+    .option("--id <id>", "the older spelling of --name")
     .option("--decimals <price,amount>", "the pair's decimals (paper knows its own; else read from the book)")
+    .option("--keep-orders", "Ctrl-C leaves the orders resting for a quick restart instead of cancelling them")
+    .option("--log <file>", "append every line, warning and order left open to FILE, with the time")
+    .option("--pull-after <seconds>", "cancel its orders after this long without a live book (default 10)")
+    .option(
+      "--countdown <seconds>",
+      "the exchange-side cancel-all-after countdown, where the exchange has one (default 60; 0: none)",
+    )
     .action(
       action(async (ctx, type: string, options: BotRunOptions) => {
         await (await import("../bot-run.js")).runBot(ctx, type, options);

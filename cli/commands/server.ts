@@ -14,6 +14,7 @@ interface ServeFlags {
   config?: string;
   database?: string;
   redis?: string;
+  keepOrders?: boolean;
 }
 
 /**
@@ -95,6 +96,10 @@ export function registerServer(program: Command): void {
       "PostgreSQL (postgres://user:pass@host:5432/db) shared by several server processes; default: SQLite in --data",
     )
     .option("--redis <url>", "Redis (redis://host:6379) for live deltas, limits and bot leases across processes")
+    .option(
+      "--keep-orders",
+      "on stop, leave the bots' orders resting for a quick restart (default: cancel them, naming any left open)",
+    )
     .action(
       action(async (_ctx, flags: ServeFlags) => {
         // 0 is valid: the system picks a free port (tests do that).

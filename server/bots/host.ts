@@ -13,6 +13,7 @@ import { openAccount } from "../../exchanges/open.js";
 import { paperPair } from "../../exchanges/paper/index.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import { decryptText, type StoredCredentials } from "../../lib/envelope.js";
+import { isExchangeError } from "../../lib/errors.js";
 import { isExchangeId } from "../../lib/types.js";
 import { buildAdapter } from "../accounts.js";
 import type { App, BotEvents } from "../app.js";
@@ -20,6 +21,7 @@ import type { ClusterBus, ClusterEnvelope } from "../cluster/bus.js";
 import { type BotLeases, fencedAdapter } from "../cluster/lease.js";
 import { type BotRecord, pathKey } from "../storage/types.js";
 import { AccountLedger, BotRunner, type BotState, message } from "./runner.js";
+import { describeLeftOpen, type LeftOpen, OrdersLeftOpenError } from "./safety.js";
 import { createStrategy, isRunnable } from "./strategies/index.js";
 
 interface FeedEntry {
@@ -46,6 +48,13 @@ interface Running {
 export interface BotCluster {
   leases: BotLeases;
   bus: ClusterBus;
+}
+
+/** What a stop of serve could not cancel (docs/bots.md#safety-net): empty when every order is gone. */
+export interface StopReport {
+  orders: LeftOpen[];
+  /** one line per bot whose orders were not all cancelled, naming them */
+  problems: string[];
 }
 
 /** How long a process waits for the bot's owner to remove it (cancels included). */
@@ -435,12 +444,19 @@ export class BotHost {
     return this.running.size;
   }
 
-  /** serve stops: every loop ends, orders stay resting for the next start to adopt. */
-  async close(): Promise<void> {
+  /**
+   * serve stops (docs/bots.md#safety-net): every bot cancels its orders, each confirmed, and what
+   * could not be cancelled is returned (and logged) by name. With `keepOrders`, and in a cluster
+   * (whose leases hand the bots to another process at once), the orders stay resting for the next
+   * owner to adopt.
+   */
+  async close(options: { keepOrders?: boolean } = {}): Promise<StopReport> {
     this.closed = true;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
     await Promise.allSettled([...this.starting.values()]);
-    await Promise.allSettled([...this.running.values()].map((r) => r.runner.stop()));
+    const cancelOrders = !options.keepOrders && !this.cluster;
+    const stops = await Promise.allSettled([...this.running.values()].map((r) => r.runner.stop({ cancelOrders })));
+    const left = this.leftOpen(stops);
     for (const r of this.running.values()) await r.adapter.close().catch(() => undefined);
     this.running.clear();
     for (const entry of this.feeds.values()) entry.feed.stop();
@@ -450,5 +466,25 @@ export class BotHost {
     await this.flushAll(); // the last states reach the records before the database closes
     // a clean stop hands the bots over at once instead of after the lease time
     if (this.cluster) for (const botId of this.cluster.leases.heldBots()) await this.cluster.leases.release(botId);
+    return left;
+  }
+
+  /** What the stops could not cancel, each bot's logged by name. */
+  private leftOpen(stops: PromiseSettledResult<void>[]): StopReport {
+    const ids = [...this.running.keys()];
+    const report: StopReport = { orders: [], problems: [] };
+    stops.forEach((stop, i) => {
+      if (stop.status === "fulfilled") return;
+      const orders = stop.reason instanceof OrdersLeftOpenError ? stop.reason.orders : [];
+      const detail = isExchangeError(stop.reason) ? stop.reason.detail : message(stop.reason);
+      this.app.logger.error("bot orders left open at stop", {
+        botId: ids[i],
+        error: detail,
+        orders: orders.map(describeLeftOpen),
+      });
+      report.orders.push(...orders);
+      report.problems.push(`bot ${ids[i]}: ${detail}`);
+    });
+    return report;
   }
 }

@@ -141,7 +141,8 @@ describe("bots under serve", () => {
     const botId = created.body.botId as string;
     await waitFor(async () => (await openOrders(server, DEMO, t)).length === 4, "the grid");
     const before = (await openOrders(server, DEMO, t)).map((o) => o.id).sort();
-    server = await server.restart({ runBots: true });
+    // --keep-orders: a quick restart leaves the orders resting for the next start to adopt (docs/bots.md#safety-net)
+    server = await server.restart({ runBots: true, keepOrders: true });
     const again = await registerOrLogin(server);
     await waitFor(() => server.bots!.runnerOf(botId)?.status === "running", "the resumed bot");
     await new Promise((r) => setTimeout(r, 500));
@@ -203,7 +204,8 @@ describe("bots under serve", () => {
     const botId = created.body.botId as string;
     await waitFor(async () => (await openOrders(server, DEMO, t)).length === 4, "the grid");
     const before = (await openOrders(server, DEMO, t)).map((o) => o.id).sort();
-    await server.close();
+    // --keep-orders: the orders stay for the next start to adopt (docs/bots.md#safety-net)
+    await server.close({ keepOrders: true });
     const restarted = await server.restart({ runBots: false });
     await restarted.storage.updateBotState(botId, {
       status: "running",

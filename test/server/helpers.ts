@@ -70,8 +70,9 @@ export async function startTestServer(
   const server: TestServer = Object.assign(running, {
     clock,
     logs,
+    /** `keepOrders` here keeps the bots' orders across the restart (docs/bots.md#safety-net) */
     async restart(extra: Partial<ServerOptions> = {}) {
-      await running.close();
+      await running.close(extra.keepOrders ? { keepOrders: true } : undefined);
       return startTestServer({ ...options, ...extra }, { dataDir, clock, logs, ...(database ? { database } : {}) });
     },
     async cleanup() {
