@@ -324,6 +324,34 @@ describe("liquidity arranger (docs/decisions.md#d24)", () => {
     expect(sells.want.map((w) => w.price)).toEqual(["100", "102.5", "105"]);
   });
 
+  it("the slot at the mid never buys and sells at one price: a resting Buy keeps its side while the mid wiggles past it", () => {
+    // slots 99, 100, 101; the bot's Buy at 100 rests (not yet shown in the venue's book)
+    const s = la({ P0: 99, P1: 101, ordersAmount: 3 });
+    const buy = resting({ slot: 1, side: "Buy", price: "100", amount: "0.2" });
+    // the others' mid falls to 99.995, just under the slot: the Buy does not cross (ask 100.01), so it stays a Buy
+    const out = s.step({}, ctx(market("99.98", "100.01"), [buy]));
+    expect(out.want.find((w) => w.slot === 1)).toMatchObject({ side: "Buy", price: "100" });
+    // without a resting order, a slot exactly at the others' mid waits
+    const atMid = s.step({}, ctx(market("99.99", "100.01")));
+    expect(atMid.want.map((w) => [w.side, w.price])).toEqual([
+      ["Buy", "99"],
+      ["Sell", "101"],
+    ]);
+    expect(atMid.note).toBe("1 slots wait: at the mid");
+  });
+
+  it("never a Sell at or below its own Buy (nor a Buy at or above its own Sell): that slot waits", () => {
+    // slots 100, 100.3, 100.6; others 99.50 / 101 (mid 100.25); its Buy at 100.6 rests and does not cross
+    const s = la({ P0: 100, P1: 100.6, ordersAmount: 3 });
+    const buy = resting({ slot: 2, side: "Buy", price: "100.6", amount: "0.1" });
+    const out = s.step({}, ctx(market("99.5", "101"), [buy]));
+    expect(out.want.map((w) => [w.slot, w.side, w.price])).toEqual([
+      [0, "Buy", "100"],
+      [2, "Buy", "100.6"],
+    ]);
+    expect(out.note).toBe("1 slots wait: they would meet the bot's own orders");
+  });
+
   it("a filled or missing order is wanted again at its slot; an exact one is kept", () => {
     const s = la({ side: "Buy" });
     const first = s.step({}, ctx(market("99.99", "100.01")));

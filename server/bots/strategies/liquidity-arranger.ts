@@ -7,7 +7,7 @@
 import { Decimal, truncate } from "../../../lib/decimal.js";
 import type { LiquidityArrangerSetup } from "../../../lib/schemas.js";
 import type { Side } from "../../../lib/types.js";
-import { amountFor, dec, sameOrder } from "./shared.js";
+import { amountFor, dec, othersInside, sameOrder } from "./shared.js";
 import type { Strategy, Wanted } from "./types.js";
 
 /** Φ(-2) and Φ(2): the normal distribution cut at ±2σ (docs/decisions.md#d24 "gauss"). */
@@ -82,6 +82,11 @@ function along(a: Decimal, b: Decimal, strategy: string, i: number, n: number): 
   return a.plus(b.minus(a).times(new Decimal(shape(strategy, i / (n - 1)).toPrecision(12))));
 }
 
+/** A Buy at or above the ask, or a Sell at or below the bid, would take. */
+function crossesAt(side: Side, price: Decimal, bid: Decimal, ask: Decimal): boolean {
+  return side === "Buy" ? price.gte(ask) : price.lte(bid);
+}
+
 export type LiquidityArrangerState = Record<string, never>;
 
 export function liquidityArrangerStrategy(setup: LiquidityArrangerSetup): Strategy<LiquidityArrangerState> {
@@ -108,27 +113,62 @@ export function liquidityArrangerStrategy(setup: LiquidityArrangerSetup): Strate
 
     step(state, { market, decimals, open }) {
       const want: Wanted[] = [];
-      let waiting = 0;
-      let zero = 0;
-      for (const { slot, price, amount } of ladder(decimals)) {
+      // sides are decided against the others' book: the bot's own orders do not move its mid
+      const others = othersInside(market.bids, market.asks, open);
+      const bid = others.bid ?? market.bestBid;
+      const ask = others.ask ?? market.bestAsk;
+      const mid = bid.plus(ask).dividedBy(2);
+      const counts = { cross: 0, mid: 0, own: 0, zero: 0 };
+      const slots = ladder(decimals);
+      // pass 1: the side of each slot (a resting order keeps its side while it does not cross)
+      const sided: { slot: number; price: Decimal; amount: Decimal; side: Side | undefined }[] = [];
+      for (const { slot, price, amount } of slots) {
         if (price.lte(0) || amount.lte(0)) {
-          zero++;
+          counts.zero++;
           continue;
         }
+        const resting = open.find((o) => o.slot === slot && dec(o.price).eq(price));
         const side: Side | undefined =
-          setup.side ?? (price.lt(market.mid) ? "Buy" : price.gt(market.mid) ? "Sell" : undefined);
-        const resting = open.find((o) => o.slot === slot);
-        const crosses = side === undefined || (side === "Buy" ? price.gte(market.bestAsk) : price.lte(market.bestBid));
-        // docs/decisions.md#d24: a slot that would cross waits; one already resting at that price stays
-        if (crosses && !(resting && side && resting.side === side && dec(resting.price).eq(price))) {
-          waiting++;
+          setup.side ??
+          (resting && !crossesAt(resting.side, price, bid, ask)
+            ? resting.side
+            : price.lt(mid)
+              ? "Buy"
+              : price.gt(mid)
+                ? "Sell"
+                : undefined);
+        sided.push({ slot, price, amount, side });
+      }
+      // pass 2: the slots whose order rests first, so a new quote yields to a resting one
+      const rests = (slot: number, side: Side | undefined, price: Decimal) =>
+        open.some((o) => o.slot === slot && o.side === side && dec(o.price).eq(price));
+      const ordered = [...sided].sort(
+        (a, b) => Number(rests(b.slot, b.side, b.price)) - Number(rests(a.slot, a.side, a.price)),
+      );
+      for (const { slot, price, amount, side } of ordered) {
+        if (side === undefined) {
+          counts.mid++; // docs/bots.md "Liquidity arranger": the slot at the mid waits
           continue;
         }
-        want.push({ slot, side: side as Side, price: price.toFixed(), amount: amount.toFixed() });
+        // docs/decisions.md#d24: a slot that would cross waits; one already resting there on that side stays
+        if (!rests(slot, side, price) && crossesAt(side, price, bid, ask)) {
+          counts.cross++;
+          continue;
+        }
+        // never a Buy at or above its own Sell, nor a Sell at or below its own Buy (a self-trade); the
+        // runner cancels what is not wanted before it places anything, so only wanted orders count
+        if (want.some((w) => w.side !== side && (side === "Buy" ? price.gte(w.price) : price.lte(w.price)))) {
+          counts.own++;
+          continue;
+        }
+        want.push({ slot, side, price: price.toFixed(), amount: amount.toFixed() });
       }
+      want.sort((a, b) => a.slot - b.slot);
       const notes = [
-        ...(waiting ? [`${waiting} slots wait: they would cross the book`] : []),
-        ...(zero ? [`${zero} slots are zero at the pair's decimals`] : []),
+        ...(counts.cross ? [`${counts.cross} slots wait: they would cross the book`] : []),
+        ...(counts.mid ? [`${counts.mid} slots wait: at the mid`] : []),
+        ...(counts.own ? [`${counts.own} slots wait: they would meet the bot's own orders`] : []),
+        ...(counts.zero ? [`${counts.zero} slots are zero at the pair's decimals`] : []),
       ];
       return { state, want, ...(notes.length ? { note: notes.join("; ") } : {}) };
     },
