@@ -198,6 +198,8 @@ export interface ResolvedConfig {
   botEndpoints: BotEndpoints;
   /** run the stored runnable bots (docs/bots.md); from options, config.json or the default true */
   runBots: boolean;
+  /** docs/bots.md#safety-net: a clean stop keeps the bots' orders; from options, config.json or the default false */
+  keepOrders: boolean;
 }
 
 export interface ResolvedSmtp {
@@ -496,5 +498,6 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     botLeaseMs,
     botEndpoints: resolveBotEndpoints(merged.botEndpoints),
     runBots: merged.runBots ?? true,
+    keepOrders: merged.keepOrders === true,
   };
 }

@@ -303,7 +303,7 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
     closing ??= (async () => {
       draining = true;
       // docs/bots.md#safety-net: the bots' orders are cancelled unless kept for a quick restart
-      if (botHost) stopReport = await botHost.close({ keepOrders: how?.keepOrders ?? options.keepOrders === true });
+      if (botHost) stopReport = await botHost.close({ keepOrders: how?.keepOrders ?? config.keepOrders });
       hub.close();
       relay.close();
       for (const client of wss.clients) client.terminate();
