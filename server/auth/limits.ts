@@ -44,7 +44,7 @@ export class SignInGuard {
       throw new ApiError(API_ERROR.RATE_LIMIT);
   }
 
-  async overAddress(address: string): Promise<boolean> {
+  private async overAddress(address: string): Promise<boolean> {
     const { failuresPerAddress, failureWindowMs } = this.limits;
     return (await this.limiter.count(`fail-address:${address}`, failureWindowMs, this.now())) >= failuresPerAddress;
   }

@@ -3,7 +3,8 @@
  * every call (`authenticate`, `checkAccessToken`), refreshed with its refresh token rotated
  * (`refreshSession`), revoked by logout or by a replayed refresh token (`revokeSession`,
  * `endSession`). The access token is signed JSON with `expires` (docs/dashboard-rules.md#entities); the refresh token
- * is random, kept hashed, in an HttpOnly SameSite=Strict cookie, rotated on refresh (docs/decisions.md#d7).
+ * is random at sign-in, derived from the last one at each rotation (`nextRefreshToken`), kept hashed, in an HttpOnly
+ * SameSite=Strict cookie, rotated on refresh (docs/decisions.md#d7, #d27).
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { API_ERROR, HEADER, REFRESH_COOKIE, type RefreshAnswer, type SessionAnswer } from "../../lib/api.js";
@@ -69,9 +70,9 @@ export function nextRefreshToken(app: App, token: string): string {
  * cookie, a new access token in the answer). Refreshes with the same cookie at once (dashboard tabs
  * opened together) all get the same new token: within `refreshGraceMs` of the rotation, the
  * rotated-out token is answered with the token it was rotated to. Later it is a replay and ends
- * the session (docs/server-limits.md "Refresh", docs/decisions.md#d27). A refresh is never a sign-in: an unknown cookie
- * is 607 and is not counted against the address, and the address's failed sign-ins never refuse
- * a refresh.
+ * the session (docs/server-limits.md "Refresh", docs/decisions.md#d27). A refresh is never a
+ * sign-in: an unknown cookie is 607 and is not counted against the address, and the address's
+ * failed sign-ins never refuse a refresh.
  */
 export async function refreshSession(
   app: App,

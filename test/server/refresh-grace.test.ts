@@ -40,6 +40,30 @@ describe("refreshes with the same cookie (issue 31, docs/server-limits.md)", () 
     expect((await me(next.body.accessToken)).status).toBe(200);
   });
 
+  it("two refreshes that both read the cookie as current before either rotates: one rotates, the other gets the same cookie", async () => {
+    server = await startTestServer();
+    const admin = await registerFirstAdmin(server);
+    // each of the two first reads waits for the other, so both see the cookie as the current one
+    const storage = server.storage;
+    const find = storage.findSessionByRefreshHash.bind(storage);
+    const waiting: (() => void)[] = [];
+    storage.findSessionByRefreshHash = async (hash) => {
+      const found = await find(hash);
+      if (found && !found.replay && waiting.length < 2)
+        await new Promise<void>((resolve) => {
+          waiting.push(resolve);
+          if (waiting.length === 2) for (const go of waiting) go();
+        });
+      return found;
+    };
+    const answers = await Promise.all([refresh(admin, admin.cookie), refresh(admin, admin.cookie)]);
+    storage.findSessionByRefreshHash = find;
+    expect(waiting).toHaveLength(2);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(cookieOf(answers[0]!.setCookie)).toBe(cookieOf(answers[1]!.setCookie));
+    for (const answer of answers) expect((await me(answer.body.accessToken)).status).toBe(200);
+  });
+
   it("answers the rotated-out cookie within 20 s with the same new cookie and expiry, sequentially too", async () => {
     server = await startTestServer();
     const admin = await registerFirstAdmin(server);
