@@ -15,6 +15,17 @@ export interface FillsProps {
 }
 
 /**
+ * The fee as "0.000001 BTC", without its currency where the column is too narrow for both, "-"
+ * where the exchange gives none; a space always parts it from the amount.
+ */
+export function feeText(fee: string | undefined, width: number): string {
+  if (fee === undefined) return "-";
+  if (fee.length <= width) return fee;
+  const amount = fee.split(" ")[0] ?? fee;
+  return amount.length <= width ? amount : `${amount.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/**
  * Your fills this session, newest first (docs/tui.md "Fills"): time (UTC), side, price, amount,
  * fee where the exchange gives it ("-" where not). A fill taken at once without an average from
  * the exchange shows its limit with ≤ (Buy) or ≥ (Sell): it filled at that price or better.
@@ -22,7 +33,7 @@ export interface FillsProps {
 export const Fills = memo(function Fills(props: FillsProps) {
   const theme = useTheme();
   const { width } = props;
-  const [wTime = 0, wSide = 0, wPrice = 0, wAmount = 0, wFee = 0] = columns(width - 1, [3, 2, 4, 4, 2]);
+  const [wTime = 0, wSide = 0, wPrice = 0, wAmount = 0, wFee = 0] = columns(width - 1, [3, 2, 4, 4, 3]);
   const visible = props.fills.slice(0, Math.max(0, props.maxRows));
   return (
     <Box flexDirection="column" width={width}>
@@ -36,7 +47,7 @@ export const Fills = memo(function Fills(props: FillsProps) {
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: newest first, a fill never moves
             <Text key={`${f.orderId}-${f.time}-${i}`} color={f.side === "Buy" ? theme.buy : theme.sell}>
-              {` ${padEnd(formatUtcTime(f.time).slice(0, 8), wTime)}${padEnd(f.side, wSide)}${padStart(price, wPrice)}${padStart(props.amount(f.amount), wAmount)}${padStart(f.fee ?? "-", wFee)}`}
+              {` ${padEnd(formatUtcTime(f.time).slice(0, 8), wTime)}${padEnd(f.side, wSide)}${padStart(price, wPrice)}${padStart(props.amount(f.amount), wAmount)}${padStart(feeText(f.fee, wFee - 1), wFee)}`}
             </Text>
           );
         })
