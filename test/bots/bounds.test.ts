@@ -34,6 +34,8 @@ async function serve(
   let userId = "";
   cluster = await startCluster(1, {
     config,
+    // a stop leaves the orders resting for the next start (docs/bots.md#safety-net)
+    keepOrders: true,
     first: async (server, setupCode) => {
       const res = await call(server, "POST", "/register", {
         headers: { email: "admin@example.com", password: PASSWORD, code: setupCode },
@@ -95,7 +97,7 @@ describe("bounded bots under serve (docs/bots.md 'Bounds', docs/server-limits.md
         .sort();
     await waitFor(async () => (await orderIds(server)).length === 12, "the three grids' orders");
     const placed = await orderIds(server);
-    await server.stop(); // stopping serve leaves the orders resting (docs/bots.md "The runner")
+    await server.stop(); // serve --keep-orders: stopping leaves the orders resting (docs/bots.md#safety-net)
     // rows as a hand edit or an older version left them, straight into the SQLite file
     const db = new Database(join(cluster!.dataDir, "spotdesk.sqlite"));
     const write = db.prepare("UPDATE bots SET setup = ? WHERE id = ?");

@@ -82,7 +82,12 @@ describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
     const ids = resting()
       .map((o) => o.orderId)
       .sort();
-    server = await server.restart({ runBots: true, botEndpoints: { bybit: { baseUrl: rest.url, wsUrl: socket.url } } });
+    // --keep-orders: the orders stay resting across the restart (docs/bots.md#safety-net)
+    server = await server.restart({
+      runBots: true,
+      keepOrders: true,
+      botEndpoints: { bybit: { baseUrl: rest.url, wsUrl: socket.url } },
+    });
     await waitFor(() => server.bots!.runnerOf(botId)?.openOrders.length === 4, "adoption after the restart", 10_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(
