@@ -75,7 +75,7 @@ describe("one serve per data directory", () => {
     expect(await fourth.ready).toBe("listening");
     fourth.child.kill("SIGTERM");
     expect(await fourth.exited).toBe(0);
-  });
+  }, 90_000);
 });
 
 describe("a clean stop of serve", () => {
