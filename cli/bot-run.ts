@@ -246,6 +246,16 @@ async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, lo
         : `resumed from ${stored.savedAt}`;
   const adapter = await openExchange(ctx, plan.exchange);
   const feed = await openBookFeed(ctx, plan.exchange, plan.pair);
+  // the handlers come before the banner: Ctrl-C right after it still stops cleanly
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
   for (const text of banner(plan, resumed, countdownText(adapter, plan.countdownSeconds), options)) {
     process.stderr.write(`${text}\n`);
     log(text);
@@ -296,15 +306,7 @@ async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, lo
   });
   feed.start();
   runner.start();
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await stopped;
   try {
     await stopRun(runner, options, log);
   } finally {

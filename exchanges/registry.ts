@@ -123,5 +123,16 @@ function lazyAdapter(id: ExchangeId, load: () => Promise<ExchangeAdapter>): Exch
     close: async () => {
       if (loaded !== undefined) await (await loaded).close();
     },
+    // docs/exchange-rules.md#countdown: only where the exchange documents one
+    ...(CATALOGUE[id].countdown
+      ? {
+          countdown: CATALOGUE[id].countdown,
+          cancelAllAfter: async (pair: string | undefined, seconds: number) => {
+            const loadedAdapter = await adapter();
+            if (!loadedAdapter.cancelAllAfter) throw new Error(`${id}'s adapter has no cancelAllAfter`);
+            return loadedAdapter.cancelAllAfter(pair, seconds);
+          },
+        }
+      : {}),
   };
 }

@@ -1,8 +1,9 @@
 import type { Logger } from "../lib/log.js";
 import type { OrderBook } from "../lib/orderbook.js";
 import type { Balances, BatchItem, Credentials, ExchangeId, Order, Side } from "../lib/types.js";
+import type { CountdownRule } from "./core/info.js";
 
-export type { Credentials };
+export type { CountdownRule, Credentials };
 
 /** Options every adapter honours (docs/exchange-rules.md#contract). */
 export interface ExchangeOptions {
@@ -79,15 +80,6 @@ export interface ExchangeAdapter {
    */
   cancelAllAfter?(pair: string | undefined, seconds: number): Promise<void>;
   readonly countdown?: CountdownRule;
-}
-
-/** What a venue's cancel-all-after countdown accepts (docs/exchange-rules.md#countdown). */
-export interface CountdownRule {
-  /** the shortest countdown, seconds (0 always disarms) */
-  minSeconds: number;
-  maxSeconds: number;
-  /** "pair": it can be limited to one pair; "account": it covers every order of the account */
-  scope: "pair" | "account";
 }
 
 /** One pair an exchange trades (docs/exchange-rules.md#pairs). */

@@ -253,6 +253,8 @@ export interface BotAnswer {
   lastErrorAt?: number;
   /** sides paused by insufficient funds */
   pausedSides?: ("Buy" | "Sell")[];
+  /** docs/bots.md#safety-net: when its quotes were pulled because the book was not live (ms; gone once it is) */
+  pulledAt?: number;
   /** when the runner last changed this state (ms) */
   updatedAt?: number;
   /** spread-decompression bot: its open orders and the daily quote left per side */

@@ -401,6 +401,16 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.keepOrders ? { keepOrders: true } : {}),
   });
+  // the handlers come first: a signal right after the address is printed still stops cleanly
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      void running.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
   process.stderr.write(`spotdesk server on ${running.url} (data: ${running.dataDir})\n`);
   process.stderr.write(`Open ${running.browserUrl} in the browser (the address key login works on)\n`);
   if (running.setupCode) {
@@ -410,15 +420,7 @@ export async function serveCommand(options: ServeCommandOptions = {}): Promise<v
         `  (POST /register with headers email, password, code; kept in ${setupCodeFile(running.dataDir)})\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      void running.close().then(resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await stopped;
   const left = running.ordersLeftOpen();
   if (left.problems.length > 0)
     // docs/bots.md#safety-net: named on stderr (and in the log), and serve exits non-zero

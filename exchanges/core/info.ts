@@ -5,6 +5,15 @@
  */
 import type { ExchangeId, OrderStatus } from "../../lib/types.js";
 
+/** What a venue's cancel-all-after countdown accepts (docs/exchange-rules.md#countdown). */
+export interface CountdownRule {
+  /** the shortest countdown, seconds (0 always disarms) */
+  minSeconds: number;
+  maxSeconds: number;
+  /** "pair": it can be limited to one pair; "account": it covers every order of the account */
+  scope: "pair" | "account";
+}
+
 /** Where the public order book comes from: a websocket, REST polling, or paper's own market. */
 export type FeedSource = "socket" | "polling" | "simulated";
 
@@ -106,6 +115,8 @@ export interface ExchangeInfo {
   onlyExceptions?: boolean;
   /** the maker-only order form, or null where the exchange documents none (refused, never sent as a plain limit) */
   postOnly: PostOnlyForm | null;
+  /** the cancel-all-after countdown the adapter arms, where the exchange documents one (docs/exchange-rules.md#countdown) */
+  countdown?: CountdownRule;
   /** where the public book comes from */
   feed: FeedSource;
   /** default order-book depth */

@@ -60,6 +60,8 @@ export const GATE_INFO: ExchangeInfo = {
   clientOrderId: { prefix: "t-", length: 30, chars: "0-9A-Za-z_.-" },
   errors: GATE_ERRORS,
   postOnly: { form: 'time_in_force: "poc"', onCross: "canceled" },
+  // docs/exchange-rules.md#countdown: "Countdown cancel orders", at least 5 s (no maximum documented; a day here)
+  countdown: { minSeconds: 5, maxSeconds: 86_400, scope: "pair" },
   feed: "socket",
   depth: 20,
   browserFeed: { connect: [GATE_WS_URL, GATE_REST_URL] },

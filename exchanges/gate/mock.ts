@@ -66,6 +66,8 @@ export interface GateMock {
   orders: Map<string, GateMockOrder>;
   /** private requests that passed the signature check, per route */
   accepted: string[];
+  /** armed countdowns: currency_pair ("" for every pair) → deadline (ms), as the mock's clock has them */
+  countdowns: Map<string, number>;
   /** the next create is recorded, then answered after `ms` (provokes a client time-out) */
   delayNextCreate(ms: number): void;
   /** the next private request is answered 429 TOO_MANY_REQUESTS */
@@ -211,6 +213,8 @@ export async function startGateMock(
     order.finish_as = "cancelled";
     order.update_time_ms = now();
   };
+  /** armed countdowns: currency_pair ("" for every pair) → deadline (ms) */
+  const countdowns = new Map<string, number>();
   const openOf = (pair: unknown) => orders.filter((o) => o.currency_pair === pair && o.status === "open");
 
   // Create an order: currency_pair, side and amount are required (price for a limit order).
@@ -336,6 +340,19 @@ export async function startGateMock(
           return order;
         },
       },
+      // "Countdown cancel orders": timeout at least 5 s (0 disarms), one currency_pair or every pair
+      "POST /api/v4/spot/countdown_cancel_all": {
+        required: ["timeout"],
+        handle: ({ params }) => {
+          const timeout = Number(params.timeout);
+          if (!Number.isInteger(timeout) || (timeout !== 0 && timeout < 5))
+            throw refuse("INVALID_PARAM_VALUE", "timeout must be at least 5 seconds, or 0", 400);
+          const key = typeof params.currency_pair === "string" ? params.currency_pair : "";
+          if (timeout === 0) countdowns.delete(key);
+          else countdowns.set(key, now() + timeout * 1000);
+          return { triggerTime: timeout === 0 ? 0 : now() + timeout * 1000 };
+        },
+      },
       "GET /api/v4/spot/currency_pairs": { handle: () => GATE_CURRENCY_PAIRS },
       "GET /api/v4/spot/accounts": {
         handle: () => [
@@ -352,6 +369,7 @@ export async function startGateMock(
     url: fake.url,
     fake,
     orders,
+    countdowns,
     accepted: fake.accepted,
     delayNextCreate: (ms) => fake.delayNextCreate(ms),
     rateLimitNext: () => fake.rateLimitNext(),

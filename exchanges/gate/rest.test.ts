@@ -163,6 +163,38 @@ describe("gate operations (docs/exchange-rules.md#operations) against the signat
     expect(parseQuery(last.query)).toEqual({ currency_pair: "BTC_USDT" });
   });
 
+  it("arms the countdown with POST /spot/countdown_cancel_all {timeout, currency_pair}, signed (docs/exchange-rules.md#countdown)", async () => {
+    await gate.cancelAllAfter!("BTC/USDT", 60);
+    const last = mock.server.requests.at(-1)!;
+    expect(`${last.method} ${last.path}`).toBe("POST /api/v4/spot/countdown_cancel_all");
+    expect(JSON.parse(last.body)).toEqual({ timeout: 60, currency_pair: "BTC_USDT" });
+    // the signature of the documented string, recomputed with node:crypto
+    const timestamp = last.headers.timestamp as string;
+    const expected = createHmac("sha512", GATE_SECRET)
+      .update(
+        `POST\n/api/v4/spot/countdown_cancel_all\n\n${createHash("sha512").update(last.body).digest("hex")}\n${timestamp}`,
+      )
+      .digest("hex");
+    expect(last.headers.sign).toBe(expected);
+    expect(last.headers.key).toBe(GATE_KEY);
+    expect(mock.accepted).toEqual(["POST /api/v4/spot/countdown_cancel_all"]);
+    expect([...mock.countdowns.keys()]).toEqual(["BTC_USDT"]);
+    // 0 disarms; no pair covers every pair
+    await gate.cancelAllAfter!("BTC/USDT", 0);
+    expect(mock.countdowns.size).toBe(0);
+    await gate.cancelAllAfter!(undefined, 5);
+    expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ timeout: 5 });
+    expect(gate.countdown).toEqual({ minSeconds: 5, maxSeconds: 86_400, scope: "pair" });
+  });
+
+  it("refuses a countdown gate would refuse (under 5 s) before any request", async () => {
+    const error = await rejection(gate.cancelAllAfter!("BTC/USDT", 3));
+    expect(error.message).toBe(
+      "ExchangeId: gate, msg: Invalid countdown 3: expected 0 (off) or whole seconds from 5 to 86400",
+    );
+    expect(mock.server.requests).toHaveLength(0);
+  });
+
   it("cancels a batch through /spot/cancel_batch_orders (docs/decisions.md#d10: gate cancel batch 20 is supported)", async () => {
     const a = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await gate.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30001" });

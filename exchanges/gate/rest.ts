@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { averagePrice, Decimal, toDecimalString } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
 import { exchangeSymbol } from "../../lib/pair.js";
 import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
@@ -9,7 +10,7 @@ import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
-import type { ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
+import type { CountdownRule, ExchangeAdapter, ExchangeOptions, PairSpec } from "../types.js";
 import { GATE_ERRORS, GATE_INFO, GATE_LABEL } from "./info.js";
 
 export { GATE_ERRORS, GATE_LABEL };
@@ -29,7 +30,15 @@ export const GATE_PATHS = {
   cancelBatchOrders: "/api/v4/spot/cancel_batch_orders",
   accounts: "/api/v4/spot/accounts",
   currencyPairs: "/api/v4/spot/currency_pairs",
+  // docs/exchange-rules.md#countdown: "Countdown cancel orders"
+  countdownCancelAll: "/api/v4/spot/countdown_cancel_all",
 } as const;
+
+/**
+ * gate's spot countdown (docs/exchange-rules.md#countdown): `timeout` at least 5 s (0 disarms),
+ * optionally one `currency_pair`. No maximum is documented; spotdesk arms at most a day.
+ */
+export const GATE_COUNTDOWN: CountdownRule = GATE_INFO.countdown!;
 
 /** Gate's `text` rule: "t-" and at most 28 more bytes of 0-9 A-Z a-z _ - . (docs/decisions.md#d11: hex). */
 export const GATE_CLIENT_ID_RULE = GATE_INFO.clientOrderId;
@@ -361,6 +370,31 @@ export class GateAdapter extends RestAdapter {
 
   async fetchBalances(): Promise<Balances> {
     return parseGateBalances(await this.call("GET", GATE_PATHS.accounts));
+  }
+
+  readonly countdown = GATE_COUNTDOWN;
+
+  /**
+   * docs/exchange-rules.md#countdown: POST /spot/countdown_cancel_all {timeout, currency_pair}:
+   * unless called again within `seconds`, gate cancels the pair's open spot orders (every pair's
+   * without one); 0 disarms it. A length gate refuses is refused here first.
+   */
+  async cancelAllAfter(pair: string | undefined, seconds: number): Promise<void> {
+    if (
+      !Number.isInteger(seconds) ||
+      (seconds !== 0 && (seconds < GATE_COUNTDOWN.minSeconds || seconds > GATE_COUNTDOWN.maxSeconds))
+    )
+      throw new ExchangeError(
+        "gate",
+        `Invalid countdown ${seconds}: expected 0 (off) or whole seconds from ${GATE_COUNTDOWN.minSeconds} to ${GATE_COUNTDOWN.maxSeconds}`,
+        { kind: "bad-input" },
+      );
+    await this.call(
+      "POST",
+      GATE_PATHS.countdownCancelAll,
+      {},
+      { timeout: seconds, ...(pair !== undefined ? { currency_pair: this.symbol(pair) } : {}) },
+    );
   }
 }
 

@@ -12,7 +12,7 @@ import { PAPER_PAIRS, paperPair } from "./pairs.js";
 import { ALL_PAIRS, MAX_PAPER_FEE_PERCENT, newPaperState, type PaperFees, toOrder } from "./state.js";
 import { AccountStore, defaultDataDir } from "./store.js";
 
-export const PAPER_COUNTDOWN: CountdownRule = { minSeconds: 1, maxSeconds: 86_400, scope: "pair" };
+export const PAPER_COUNTDOWN: CountdownRule = PAPER_INFO.countdown!;
 
 /** Options of the paper adapter: the common ones, plus a few that tests and demos use. */
 export interface PaperOptions extends ExchangeOptions {

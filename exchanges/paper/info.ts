@@ -11,6 +11,8 @@ export const PAPER_INFO: ExchangeInfo = {
   // generated ids are 32 hex characters; a caller's own id may be up to 64
   clientOrderId: { length: 32, maxLength: 64 },
   postOnly: { form: "postOnly: true", onCross: "rejected" },
+  // docs/paper-store.md "Countdown": stored with the account, fired by the next call of any process
+  countdown: { minSeconds: 1, maxSeconds: 86_400, scope: "pair" },
   feed: "simulated",
   depth: 20,
   // its book comes from the server

@@ -457,6 +457,11 @@ export class BotHost {
     const cancelOrders = !options.keepOrders && !this.cluster;
     const stops = await Promise.allSettled([...this.running.values()].map((r) => r.runner.stop({ cancelOrders })));
     const left = this.leftOpen(stops);
+    // every bot stopped: the countdowns a bot left armed for its neighbours go too, unless orders stay
+    if (cancelOrders) {
+      const clean = [...this.running.values()].filter((_, i) => stops[i]?.status === "fulfilled");
+      await Promise.allSettled(clean.map((r) => r.runner.disarmCountdown()));
+    }
     for (const r of this.running.values()) await r.adapter.close().catch(() => undefined);
     this.running.clear();
     for (const entry of this.feeds.values()) entry.feed.stop();

@@ -442,9 +442,10 @@ export class BotRunner {
 
   /**
    * Disarms the countdown after a clean stop cancelled everything, unless other bots of the account
-   * in this process still have orders (they keep arming it). Best effort: a failure only logs.
+   * in this process still have orders (they keep arming it; serve calls this again once every bot
+   * has stopped). Best effort: a failure only logs.
    */
-  private async disarmCountdown(): Promise<void> {
+  async disarmCountdown(): Promise<void> {
     const { adapter } = this.options;
     if (!adapter.cancelAllAfter || !adapter.countdown || this.countdownArmedAt === Number.NEGATIVE_INFINITY) return;
     if (this.ledger.total(this.options.account) > 0) return;

@@ -34,6 +34,8 @@ async function serve(
   let userId = "";
   cluster = await startCluster(1, {
     config,
+    // a stop leaves the orders resting for the next start (docs/bots.md#safety-net)
+    keepOrders: true,
     first: async (server, setupCode) => {
       const res = await call(server, "POST", "/register", {
         headers: { email: "admin@example.com", password: PASSWORD, code: setupCode },
@@ -82,8 +84,7 @@ describe("bounded bots under serve (docs/bots.md 'Bounds', docs/server-limits.md
   });
 
   it("stops a resumed bot whose stored setup fails validation, with the reason in GET /token/bots and on the live channel, and never runs it", async () => {
-    // keepOrders: this stop leaves the orders resting (docs/bots.md#safety-net), so the test can see none is touched
-    const { server, token, userId } = await serve({ keepOrders: true });
+    const { server, token, userId } = await serve({});
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await createGrid(server, token, JSON.stringify(GRID))).body.botId);
     const orderIds = async (s: ServerProcess) =>
@@ -96,7 +97,7 @@ describe("bounded bots under serve (docs/bots.md 'Bounds', docs/server-limits.md
         .sort();
     await waitFor(async () => (await orderIds(server)).length === 12, "the three grids' orders");
     const placed = await orderIds(server);
-    await server.stop();
+    await server.stop(); // serve --keep-orders: stopping leaves the orders resting (docs/bots.md#safety-net)
     // rows as a hand edit or an older version left them, straight into the SQLite file
     const db = new Database(join(cluster!.dataDir, "spotdesk.sqlite"));
     const write = db.prepare("UPDATE bots SET setup = ? WHERE id = ?");

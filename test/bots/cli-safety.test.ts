@@ -72,6 +72,26 @@ const openIds = async (env: Record<string, string> = PINNED) =>
 
 const gridOf = (run: Run) => waitFor(() => run.lines.some((l) => l.includes("onBuy 2 onSell 2")), "the grid", 20_000);
 
+describe("bad safety flags", () => {
+  it("a bad --name, --pull-after or --countdown exits 2 naming it, and starts nothing", async () => {
+    const base = ["bot", "run", "grid-bot", "--pair", "BTC/USDT", "--config", "-"];
+    const cases: [string[], string][] = [
+      [
+        ["--name", "desk grid"],
+        "Invalid --name 'desk grid': use letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit)",
+      ],
+      [["--pull-after", "0"], "Invalid --pull-after '0': expected whole seconds from 1 to 86400"],
+      [["--countdown", "soon"], "Invalid --countdown 'soon': expected whole seconds from 0 to 86400"],
+    ];
+    for (const [flags, text] of cases) {
+      const result = await box.run([...base, ...flags], { stdin: GRID, env: PINNED });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(text);
+    }
+    expect(await openIds()).toEqual([]);
+  }, 60_000);
+});
+
 describe("one runner per bot", () => {
   it("a second run of the same bot (same name) refuses to start, naming the first; another name runs beside it untouched", async () => {
     const a = startRun(["bot", "run", "grid-bot", "--pair", "BTC/USDT", "--config", "-"], GRID);
@@ -215,7 +235,7 @@ describe("a Ctrl-C whose cancel is refused (bybit's mocks)", () => {
       req.path === "/v5/order/cancel" ? { status: 503, body: "service unavailable" } : undefined,
     );
     run.interrupt();
-    expect(await run.exited).not.toBe(0);
+    expect(await run.exited).toBe(8); // network: the cancel was refused
     const named = `left open: bybit BTC/USDT order ${order.orderId} Buy @ ${order.price}`;
     expect(run.stderr()).toContain(named);
     expect(readFileSync(logFile, "utf8")).toContain(named);

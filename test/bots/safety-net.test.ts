@@ -8,6 +8,7 @@ import { type BybitMock as BybitRest, startBybitMock } from "../../exchanges/byb
 import { BybitMock as BybitSocket } from "../../exchanges/bybit/ws-mock.js";
 import { testOptions } from "../../exchanges/core/testing/feed-helpers.js";
 import { createFeed } from "../../exchanges/feeds.js";
+import { GATE_KEY, GATE_SECRET, startGateMock } from "../../exchanges/gate/mock.js";
 import { readPaperAccount } from "../../exchanges/paper/store.js";
 import { createExchange } from "../../exchanges/registry.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
@@ -84,8 +85,12 @@ describe("a feed that goes quiet (bybit's REST and socket mocks)", () => {
     await waitFor(() => resting().length === 4, "the grid on the book", 10_000);
     // the feed goes quiet: its next socket gets no snapshot, so the book stays not live
     socket.server.stalled = true;
-    await waitFor(() => resting().length === 0, "the quotes pulled", 10_000);
-    const pulled = warnings.find((w) => w.message === "bot quotes pulled: the book is not live");
+    const pulled = await waitFor(
+      () => warnings.find((w) => w.message === "bot quotes pulled: the book is not live"),
+      "the quotes pulled",
+      10_000,
+    );
+    expect(resting()).toEqual([]);
     // pulled after pullAfter of blindness, within pullAfter + 2 s of it
     expect(Number(pulled?.fields?.blindForMs)).toBeGreaterThanOrEqual(pullAfterMs);
     expect(Number(pulled?.fields?.blindForMs)).toBeLessThan(pullAfterMs + 2000);
@@ -134,6 +139,41 @@ describe("the exchange-side countdown on paper", () => {
     const bot = startBot("grid-bot", GRID, { clock, dataDir, extra: {} });
     await waitFor(() => bot.runner.openOrders.length === 4, "the grid");
     expect(readPaperAccount(paperOn(dataDir, clock, { account: "bots" }).store.file)?.countdowns).toBeUndefined();
+  });
+});
+
+describe("the exchange-side countdown on gate (its signature-checking mock)", () => {
+  it("armed for the pair at start, even before the book is live; disarmed by a clean stop", async () => {
+    const mock = await startGateMock();
+    const adapter = createExchange("gate", { api: GATE_KEY, secret: GATE_SECRET }, { baseUrl: mock.url });
+    const blind = createFeed("gate", "BTC/USDT", testOptions("ws://127.0.0.1:9", { staleAfterMs: 0 }).options);
+    const runner = new BotRunner({
+      botId: "gate-grid",
+      type: "grid-bot",
+      setup: GRID,
+      exchange: "gate",
+      adapter,
+      feed: blind,
+      decimals: { price: 2, amount: 6 },
+      account: "gate:main",
+      onState: () => {},
+    });
+    try {
+      blind.start();
+      runner.start();
+      await waitFor(() => mock.countdowns.has("BTC_USDT"), "the countdown armed");
+      expect(mock.accepted).toContain("POST /api/v4/spot/countdown_cancel_all");
+      const armed = mock.server.requests.find((r) => r.path === "/api/v4/spot/countdown_cancel_all")!;
+      expect(JSON.parse(armed.body)).toEqual({ timeout: 60, currency_pair: "BTC_USDT" });
+      await runner.stop({ cancelOrders: true });
+      expect(mock.countdowns.size).toBe(0);
+      expect(JSON.parse(mock.server.requests.at(-1)!.body)).toEqual({ timeout: 0, currency_pair: "BTC_USDT" });
+    } finally {
+      await runner.stop().catch(() => undefined);
+      blind.stop();
+      await adapter.close();
+      await mock.close();
+    }
   });
 });
 

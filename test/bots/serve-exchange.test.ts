@@ -82,7 +82,7 @@ describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
     const ids = resting()
       .map((o) => o.orderId)
       .sort();
-    // a quick restart keeps the orders (docs/bots.md#safety-net): the next process adopts them
+    // --keep-orders: the orders stay resting across the restart (docs/bots.md#safety-net)
     server = await server.restart({
       runBots: true,
       keepOrders: true,
@@ -129,5 +129,34 @@ describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
     const removed = await call(server, "DELETE", "/token/bot", { token: admin.session.accessToken, body: { botId } });
     expect(removed.status).toBe(200);
     expect(resting()).toEqual([]);
+  });
+
+  it("a clean stop whose cancels the exchange refuses names every order left open (docs/bots.md#safety-net)", async () => {
+    const botId = await createGrid();
+    await waitFor(() => resting().length === 4, "the grid on the exchange", 10_000);
+    rest.server.intercept((req) =>
+      req.path === "/v5/order/cancel" ? { status: 503, body: "service unavailable" } : undefined,
+    );
+    const stopping = server;
+    await stopping.close();
+    const report = stopping.ordersLeftOpen();
+    const open = resting();
+    expect(report.orders.map((o) => o.id).sort()).toEqual(open.map((o) => o.orderId).sort());
+    for (const order of open)
+      expect(report.orders).toContainEqual({
+        exchange: "bybit",
+        pair: "BTC/USDT",
+        id: order.orderId,
+        side: order.side,
+        price: order.price,
+        reason: expect.stringContaining("service unavailable"),
+      });
+    expect(report.problems).toEqual([expect.stringContaining(`bot ${botId}: 4 orders could not be cancelled`)]);
+    const logged = stopping.logs.map((l) => JSON.parse(l)).find((r) => r.msg === "bot orders left open at stop");
+    expect(logged).toMatchObject({
+      botId,
+      orders: expect.arrayContaining([expect.stringMatching(/^bybit BTC\/USDT order /)]),
+    });
+    rest.server.intercept(undefined);
   });
 });

@@ -4,10 +4,11 @@
  * cancels the bots' orders unless --keep-orders.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readPaperAccount } from "../../exchanges/paper/store.js";
 import { type AccountPath, pathHeader } from "../../lib/api.js";
 import { SERVE_LOCK_FILE } from "../../server/index.js";
 import { buildCli, isolatedEnv } from "../cli/helpers.js";
@@ -74,7 +75,7 @@ describe("one serve per data directory", () => {
     expect(await fourth.ready).toBe("listening");
     fourth.child.kill("SIGTERM");
     expect(await fourth.exited).toBe(0);
-  });
+  }, 90_000);
 });
 
 describe("a clean stop of serve", () => {
@@ -101,13 +102,35 @@ describe("a clean stop of serve", () => {
     return { token };
   }
 
-  it("cancels every bot's orders and reports none left open", async () => {
+  it("cancels every bot's orders, reports none left open, and disarms the paper countdowns the bots kept", async () => {
     const { token } = await gridRunning();
+    // a second grid of the same account on another pair, with a countdown of its own
+    const second = await call(server!, "POST", "/token/bot", {
+      token,
+      headers: { path: pathHeader(DEMO) },
+      body: { ...GRID, setup: { ...GRID.setup, pair: "ETH/USDT", quote: 100 } },
+    });
+    expect(second.status).toBe(200);
+    await waitFor(
+      () => server!.bots!.runnerOf(second.body.botId as string)?.openOrders.length === 4,
+      "the second grid",
+    );
     const running = server!;
+    const paperDir = join(running.dataDir, "paper");
+    const accounts = () =>
+      readdirSync(paperDir)
+        .filter((f) => f.endsWith(".json"))
+        .map((f) => readPaperAccount(join(paperDir, f)));
+    expect(
+      accounts()
+        .flatMap((a) => Object.keys(a?.countdowns ?? {}))
+        .sort(),
+    ).toEqual(["BTC/USDT", "ETH/USDT"]);
     // started again without bots: what the stop left on the exchange is what rests now
     server = await running.restart({ runBots: false });
     expect(running.ordersLeftOpen()).toEqual({ orders: [], problems: [] });
     expect(await openOrders(server, token)).toEqual([]);
+    expect(accounts().map((a) => a?.countdowns)).toEqual(accounts().map(() => undefined));
   });
 
   it("with keepOrders (serve --keep-orders) leaves them resting for the next start", async () => {

@@ -38,6 +38,8 @@ export interface ClusterOptions {
   redis?: string;
   /** keys of the servers' config.json (ServerOptions) */
   config?: Record<string, unknown>;
+  /** `serve --keep-orders`: a stop leaves the bots' orders resting (docs/bots.md#safety-net) */
+  keepOrders?: boolean;
   /**
    * runs when the first process is up, before the others start: on an empty database each start
    * writes a new setup code (docs/scale-out.md), so the first admin registers here
@@ -73,6 +75,7 @@ async function startProcess(dataDir: string, options: ClusterOptions): Promise<S
   const args = [BIN, "serve", "--port", "0", "--data", dataDir];
   if (options.database) args.push("--database", options.database);
   if (options.redis) args.push("--redis", options.redis);
+  if (options.keepOrders) args.push("--keep-orders");
   const child = spawn(process.execPath, args, {
     env: { ...process.env, SPOTDESK_LOG_LEVEL: "warn", NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
