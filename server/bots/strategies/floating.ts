@@ -80,7 +80,13 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
         };
       }
       const hasOrder = open.some((o) => o.slot === SLOT);
-      if (!hasOrder && now < next.nextPlaceAt) return { state: next, want: [], wakeAt: next.nextPlaceAt };
+      if (!hasOrder && now < next.nextPlaceAt)
+        return {
+          state: next,
+          want: [],
+          wakeAt: next.nextPlaceAt,
+          note: `replacement delay: placing again at ${new Date(next.nextPlaceAt).toISOString()}`,
+        };
       const amount = amountFor(dec(next.q), target, decimals.amount);
       if (target.isZero() || amount.isZero()) {
         return { state: next, want: [], note: `quote ${next.q} at ${target.toFixed()} is zero at the pair's decimals` };
