@@ -11,6 +11,7 @@
 
 import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
+import type { Decimal } from "../../lib/decimal.js";
 import { isExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
@@ -27,6 +28,7 @@ import {
 } from "./state.js";
 import { createStrategy, type RunnableBotType } from "./strategies/index.js";
 import type { OwnOrder, PairDecimals, Strategy, Wanted } from "./strategies/types.js";
+import { usdtPerQuote } from "./usdt.js";
 
 export { AccountLedger, type BotState, type BotStatus, backoffDelay, inferDecimals } from "./state.js";
 
@@ -58,6 +60,8 @@ export interface RunnerOptions {
   /** how long an insufficient-funds answer pauses that side (60 s) */
   fundsPauseMs?: number;
   logger?: { warn(message: string, fields?: Record<string, unknown>): void };
+  /** USDT per unit of the pair's quote currency now (docs/decisions.md#d21); server/bots/usdt.ts when absent */
+  usdtPerQuote?: (now: number) => Decimal | undefined;
 }
 
 export function message(error: unknown): string {
@@ -263,7 +267,7 @@ export class BotRunner {
       await this.sync(now, decimals);
       this.lastSync = now;
     }
-    const ctx = { now, market, decimals, open: this.memory.open, random: this.random };
+    const ctx = { now, market, decimals, open: this.memory.open, random: this.random, ...this.usdt(now) };
     let result: ReturnType<Strategy<unknown>["step"]>;
     try {
       result = this.strategy.step(this.memory.strategy, ctx);
@@ -406,9 +410,15 @@ export class BotRunner {
     const strategy = this.strategy.closed(
       this.memory.strategy,
       { order, filled, complete },
-      { now, random: this.random, decimals },
+      { now, random: this.random, decimals, ...this.usdt(now) },
     );
     this.memory = { ...this.memory, strategy };
+  }
+
+  /** USDT per unit of the quote currency, for the strategy's limits in USDT (docs/decisions.md#d21). */
+  private usdt(now: number): { usdtPerQuote?: Decimal } {
+    const rate = (this.options.usdtPerQuote ?? ((at) => usdtPerQuote(this.options.exchange, this.pair, at)))(now);
+    return rate === undefined ? {} : { usdtPerQuote: rate };
   }
 
   /**

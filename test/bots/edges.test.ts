@@ -189,3 +189,69 @@ describe('spread decompression on paper (docs/bots.md "Spread decompression")', 
     expect(after.price).toBe(new Decimal(bookAt(clock.ms).bids[0]![0]).plus("0.01").toFixed());
   });
 });
+
+/**
+ * A floating Buy close to the mid (it fills within seconds on paper) under spending-limits {limit
+ * 50, period 3600}: second by second, what filled (each order the bot placed, looked up) plus what
+ * rests, counted in USDT at the mid, until the limit is reached.
+ */
+async function spendingRun(pair: "BTC/USDT" | "ETH/BTC", quote: number, decimals: { price: number; amount: number }) {
+  delete process.env.SPOTDESK_PAPER_SPREAD;
+  const clock = new TestClock(T0);
+  const dataDir = tempDataDir();
+  const { adapter, listings } = counting(paperOn(dataDir, clock, { account: "bots" }));
+  const bot = startBot(
+    "floating-bot",
+    {
+      main: { pair, side: "Buy", quote, percent: 0.01, marginOfError: 1 },
+      modules: { "spending-limits": { limit: 50, period: 3600 } },
+    },
+    { clock, dataDir, adapter, extra: { decimals } },
+  );
+  const usdt = (ms: number) => (pair === "BTC/USDT" ? new Decimal(1) : new Decimal(bookAt(ms, "BTC/USDT").mid));
+  await waitFor(() => bot.last()?.order, "the first order");
+  const ids = new Set<string>();
+  const totals: { filled: Decimal; resting: Decimal }[] = [];
+  for (let second = 0; second < 900; second += 3) {
+    await stepSeconds(clock, 3, listings);
+    for (const s of bot.states) {
+      const order = s.order as { id: string } | null | undefined;
+      if (order) ids.add(order.id);
+    }
+    let filled = new Decimal(0); // in the quote currency
+    let resting = new Decimal(0);
+    for (const id of ids) {
+      const o = await adapter.fetchOrder(pair, id);
+      filled = filled.plus(new Decimal(o.filled).times(o.price));
+      if (o.status === "open") resting = resting.plus(new Decimal(o.amount).minus(o.filled).times(o.price));
+    }
+    totals.push({ filled, resting: resting.times(usdt(clock.ms)) });
+    const note = bot.last()?.note;
+    if (typeof note === "string" && note.startsWith("spending limit reached")) break;
+  }
+  return { bot, totals, usdt };
+}
+
+describe('spending-limits in USDT, resting exposure counted (docs/bots.md "Floating")', () => {
+  it("BTC/USDT, limit 50 and orders of 20: filled + resting never above 50 USDT (it was 59.58 filled a window)", async () => {
+    const { bot, totals } = await spendingRun("BTC/USDT", 20, { price: 2, amount: 6 });
+    for (const t of totals) expect(t.filled.plus(t.resting).lte(50)).toBe(true);
+    const last = totals[totals.length - 1]!;
+    // two orders of 20 filled, then the third is sized to the 10 left
+    expect(last.filled.gt(49)).toBe(true);
+    expect(bot.last().note).toMatch(/^spending limit reached: (49\.\d+|50) of 50 USDT filled in the last 3600 s$/);
+  }, 90_000);
+
+  it("ETH/BTC: the limit is 50 USDT (the quote's BTC counted at BTC/USDT's mid), not 50 BTC", async () => {
+    // 0.0003 BTC an order, about 19.5 USDT at paper's BTC/USDT mid
+    const { bot, totals } = await spendingRun("ETH/BTC", 0.0003, { price: 6, amount: 4 });
+    const fills = (bot.last().runner?.strategy as { fills: { quote: string }[] } | undefined)?.fills ?? [];
+    const spent = fills.reduce((sum, f) => sum.plus(f.quote), new Decimal(0));
+    expect(spent.lte(50)).toBe(true);
+    expect(spent.gt(45)).toBe(true);
+    for (const t of totals) expect(t.resting.lte(50)).toBe(true);
+    const filledBtc = totals[totals.length - 1]!.filled;
+    expect(filledBtc.lt(0.001)).toBe(true); // about 50 USDT of BTC, nowhere near 50 BTC
+    expect(bot.last().note).toMatch(/^spending limit reached: \d+(\.\d+)? of 50 USDT filled in the last 3600 s$/);
+  }, 90_000);
+});
