@@ -255,3 +255,32 @@ describe('spending-limits in USDT, resting exposure counted (docs/bots.md "Float
     expect(bot.last().note).toMatch(/^spending limit reached: \d+(\.\d+)? of 50 USDT filled in the last 3600 s$/);
   }, 90_000);
 });
+
+describe('remove cancels by batch where the venue has one (docs/bots.md "The runner")', () => {
+  it("100 orders on paper (batches of 100): one batch cancel, no single cancel, every order cancelled", async () => {
+    const clock = new TestClock(T0);
+    const dataDir = tempDataDir();
+    const paper = paperOn(dataDir, clock, { account: "bots" });
+    const calls = { batch: 0, single: 0 };
+    const adapter = Object.create(paper) as ExchangeAdapter;
+    adapter.cancelBatch = (pair, ids) => {
+      calls.batch++;
+      return paper.cancelBatch(pair, ids);
+    };
+    adapter.cancelOrder = (pair, id) => {
+      calls.single++;
+      return paper.cancelOrder(pair, id);
+    };
+    const bot = startBot(
+      "liquidity-arranger-bot",
+      { pair: "BTC/USDT", ordersAmount: 100, side: "Buy", P0: 50000, P1: 60000, Q0: 5, Q1: 5 },
+      { clock, dataDir, adapter },
+    );
+    await waitFor(async () => (await paper.fetchOpenOrders("BTC/USDT")).length === 100, "the 100 orders");
+    const placed = bot.runner.openOrders.map((o) => o.id);
+    await bot.runner.stop({ cancelOrders: true });
+    expect(calls).toEqual({ batch: 1, single: 0 });
+    expect(await paper.fetchOpenOrders("BTC/USDT")).toEqual([]);
+    for (const id of placed) expect((await paper.fetchOrder("BTC/USDT", id)).status).toBe("canceled");
+  });
+});

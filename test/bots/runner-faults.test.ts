@@ -268,3 +268,27 @@ describe("spread decompression against a scripted book (docs/decisions.md#d23)",
     await waitFor(() => resting("sd").length === 0, "no order at an acceptable spread", 5000);
   });
 });
+
+describe('remove cancels by batch where the venue has one (docs/bots.md "The runner")', () => {
+  it("20 orders on bybit (batches of 10): two cancel-batch calls, no single cancel, nothing left", async () => {
+    runner = new BotRunner({
+      botId: "ladder",
+      type: "liquidity-arranger-bot",
+      setup: { pair: "BTC/USDT", ordersAmount: 20, side: "Buy", P0: 50, P1: 88, Q0: 5, Q1: 5, postOnly: false },
+      exchange: "bybit",
+      adapter,
+      feed,
+      decimals: { price: 2, amount: 6 },
+      account: "bybit:main",
+      syncIntervalMs: 300,
+      onState: () => undefined,
+    });
+    runner.start();
+    await waitFor(() => resting("ladder").length === 20, "the 20 orders");
+    await runner.stop({ cancelOrders: true });
+    expect(resting("ladder")).toEqual([]);
+    const paths = rest.server.requests.map((r) => r.path);
+    expect(paths.filter((p) => p === "/v5/order/cancel-batch")).toHaveLength(2);
+    expect(paths.filter((p) => p === "/v5/order/cancel")).toEqual([]);
+  });
+});
