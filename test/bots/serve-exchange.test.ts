@@ -125,4 +125,22 @@ describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
     expect(removed.status).toBe(200);
     expect(resting()).toEqual([]);
   });
+
+  it('pause cancels its orders on the exchange (batch cancel) and resume quotes again; edit re-quotes with the new setup (docs/bots.md "Create, edit, pause")', async () => {
+    const botId = await createGrid();
+    const t = admin.session.accessToken;
+    await waitFor(() => resting().length === 4, "the grid's 4 orders");
+    const paused = await call(server, "POST", `/token/bot/${botId}/pause`, { token: t });
+    expect(paused.body).toMatchObject({ status: "paused" });
+    expect(resting()).toEqual([]);
+    expect(rest.server.requests.filter((r) => r.path === "/v5/order/cancel-batch")).toHaveLength(1);
+    expect((await call(server, "POST", `/token/bot/${botId}/resume`, { token: t })).status).toBe(200);
+    await waitFor(() => resting().length === 4, "4 orders again");
+    const edited = await call(server, "PUT", "/token/bot", {
+      token: t,
+      body: { botId, botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 200, percent: 2, size: 2 } },
+    });
+    expect(edited.status).toBe(200);
+    await waitFor(() => resting().length === 2, "the edited grid's 2 orders");
+  });
 });
