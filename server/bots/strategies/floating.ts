@@ -3,7 +3,8 @@
  * mid x (1 -/+ p/100), amount q / target, replaced when it drifts beyond `marginOfError` percent
  * or fills. Modules: dynamic-price and dynamic-quote draw p and q per placement, dynamic-delay
  * spaces replacements (1 s without it), price-bounds keeps the target inside [min, max],
- * spending-limits stops placing once the filled quote of the last `period` seconds reaches `limit`.
+ * spending-limits (in USDT, the resting order counted: docs/decisions.md#d32) sizes a new order to
+ * what the limit leaves and stops placing once filled + resting reach `limit`.
  */
 import { Decimal, truncate } from "../../../lib/decimal.js";
 import type { FloatingSetup } from "../../../lib/schemas.js";
