@@ -350,6 +350,10 @@ export const ROUTES = {
   changeScope: r("PUT", "/token/admin/user/:id/scope", "admin"),
   setupBot: r("POST", "/token/bot", "user", [HEADER.path], true),
   removeBot: r("DELETE", "/token/bot", "user"),
+  /** docs/bots.md "Create, edit, pause": a new setup for the same bot id */
+  editBot: r("PUT", "/token/bot", "user"),
+  pauseBot: r("POST", "/token/bot/:id/pause", "user"),
+  resumeBot: r("POST", "/token/bot/:id/resume", "user"),
   bots: r("GET", "/token/bots", "user"),
   clients: r("GET", "/token/clients", "user"),
   exchanges: r("GET", "/token/exchanges", "user"),

@@ -442,31 +442,46 @@ export const NOT_RUN_BOT_TYPES: readonly BotType[] = ["volume-bot", "heavy-volum
 export const WASH_TRADING_REASON =
   "Not run: this bot would trade against itself to print volume or move a candle; self-matching is wash trading, forbidden by exchanges' rules and market-abuse law.";
 
+/** A bot's type, setup and extra paths checked with its type's schema (POST and PUT /token/bot). */
+function checkBotSetup(
+  body: { botType: BotType; setup: unknown; paths?: z.infer<typeof accountPathSchema>[] | undefined },
+  ctx: z.RefinementCtx,
+) {
+  const parsed = BOT_SCHEMAS[body.botType].safeParse(body.setup);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ["setup", ...issue.path] } as never);
+    return z.NEVER;
+  }
+  if (body.paths && body.paths.length > 0 && body.botType !== "heavy-volume-bot") {
+    ctx.addIssue({ code: "custom", message: "Only heavy-volume bots take extra account paths", path: ["paths"] });
+    return z.NEVER;
+  }
+  return { botType: body.botType, setup: parsed.data as unknown, paths: body.paths ?? [] };
+}
+
+const botSetupFields = {
+  botType: z.enum(BOT_TYPES as [BotType, ...BotType[]]),
+  setup: z.unknown(),
+  paths: z
+    .array(accountPathSchema)
+    .max(MAX_BOT_PATHS, `A bot takes at most ${MAX_BOT_PATHS} extra account paths`)
+    .optional(),
+};
+
 /** POST /token/bot {botType, setup, paths?} (docs/api.md#calls, docs/decisions.md#d16). */
-export const setupBotSchema = z
-  .strictObject({
-    botType: z.enum(BOT_TYPES as [BotType, ...BotType[]]),
-    setup: z.unknown(),
-    paths: z
-      .array(accountPathSchema)
-      .max(MAX_BOT_PATHS, `A bot takes at most ${MAX_BOT_PATHS} extra account paths`)
-      .optional(),
-  })
-  .transform((body, ctx) => {
-    const parsed = BOT_SCHEMAS[body.botType].safeParse(body.setup);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: ["setup", ...issue.path] } as never);
-      return z.NEVER;
-    }
-    if (body.paths && body.paths.length > 0 && body.botType !== "heavy-volume-bot") {
-      ctx.addIssue({ code: "custom", message: "Only heavy-volume bots take extra account paths", path: ["paths"] });
-      return z.NEVER;
-    }
-    return { botType: body.botType, setup: parsed.data as unknown, paths: body.paths ?? [] };
-  });
+export const setupBotSchema = z.strictObject(botSetupFields).transform(checkBotSetup);
 export type SetupBotInput = z.input<typeof setupBotSchema>;
 
-export const removeBotSchema = z.strictObject({ botId: z.string().min(1).max(100) });
+const botIdSchema = z.string().min(1).max(100);
+
+/** PUT /token/bot {botId, botType, setup, paths?}: the same checks as a create (docs/bots.md "Create, edit, pause"). */
+export const editBotSchema = z.strictObject({ botId: botIdSchema, ...botSetupFields }).transform((body, ctx) => {
+  const checked = checkBotSetup(body, ctx);
+  return checked === z.NEVER ? z.NEVER : { botId: body.botId, ...checked };
+});
+export type EditBotInput = z.input<typeof editBotSchema>;
+
+export const removeBotSchema = z.strictObject({ botId: botIdSchema });
 
 /** Live channel subscription (docs/api.md#calls). */
 export const liveSubscribeSchema = z.strictObject({

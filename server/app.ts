@@ -23,6 +23,18 @@ export interface BotRunnerHost {
   remove(botId: string): Promise<void>;
   /** the running bot's state not yet written to its record (published already), if any */
   latest(botId: string): Record<string, unknown> | undefined;
+  /**
+   * docs/bots.md "Create, edit, pause": cancels the bot's orders (confirmed) and keeps it stopped as
+   * `paused` until resumed, across restarts; throws when the orders cannot be cancelled
+   */
+  pause(botId: string): Promise<void>;
+  /** starts a paused (or stopped) bot again */
+  resume(botId: string): Promise<void>;
+  /**
+   * stores an edited setup and starts the bot again with it (its orders re-quoted; cancelled first
+   * when the pair changed: a refusal throws and nothing changes)
+   */
+  edit(botId: string, setup: unknown, pairChanged: boolean): Promise<void>;
 }
 
 export interface SessionEvents {

@@ -1,7 +1,8 @@
 import type BigNumber from "bignumber.js";
 import { Decimal } from "../../lib/decimal.js";
+import { ExchangeError } from "../../lib/errors.js";
 import type { BookLevel } from "../../lib/types.js";
-import type { PaperPair } from "./pairs.js";
+import { type PaperPair, paperPair } from "./pairs.js";
 
 /**
  * paper's synthetic market: a pure function of (seed, pair, time bucket). Two processes that ask
@@ -81,9 +82,13 @@ export class SyntheticMarket {
   /** How many times midTicks was asked: the work a caller made, observable (docs/server-limits.md "Bounded work"). */
   midCalls = 0;
 
-  constructor(spec: PaperPair, seed: string = DEFAULT_SEED) {
+  /** the least spread between the best bid and ask, percent of the mid (SPOTDESK_PAPER_SPREAD); 0: one level */
+  readonly spreadPercent: number;
+
+  constructor(spec: PaperPair, seed: string = DEFAULT_SEED, spreadPercent = 0) {
     this.spec = spec;
     this.seed = seed;
+    this.spreadPercent = spreadPercent;
     this.key = hashString(`${seed}|${spec.pair}`);
     this.startTicks = new Decimal(spec.startMid).shiftedBy(spec.priceDecimals).integerValue().toNumber();
     this.tickScale = new Decimal(1).shiftedBy(-spec.priceDecimals);
@@ -109,16 +114,32 @@ export class SyntheticMarket {
     return mid;
   }
 
-  /** The best synthetic bid: the highest level price at least half a level below the mid. */
+  /**
+   * The best synthetic bid: the highest level price at least half a level below the mid, and at
+   * least half the set spread (docs/paper-store.md "Spread").
+   */
   bestBidTicks(bucket: number): number {
     const step = this.spec.levelTicks;
-    return Math.floor((this.midTicks(bucket) * 2 - step) / (2 * step)) * step;
+    const mid = this.midTicks(bucket);
+    const half = this.halfSpreadTicks(mid);
+    if (half === undefined) return Math.floor((mid * 2 - step) / (2 * step)) * step;
+    return Math.floor((mid - half) / step) * step;
   }
 
-  /** The best synthetic ask: the lowest level price at least half a level above the mid. */
+  /** The best synthetic ask: the lowest level price at least half a level (and half the set spread) above the mid. */
   bestAskTicks(bucket: number): number {
     const step = this.spec.levelTicks;
-    return Math.ceil((this.midTicks(bucket) * 2 + step) / (2 * step)) * step;
+    const mid = this.midTicks(bucket);
+    const half = this.halfSpreadTicks(mid);
+    if (half === undefined) return Math.ceil((mid * 2 + step) / (2 * step)) * step;
+    return Math.ceil((mid + half) / step) * step;
+  }
+
+  /** Half the set spread in ticks when it is wider than one level; undefined otherwise (the level grid decides). */
+  private halfSpreadTicks(mid: number): number | undefined {
+    if (this.spreadPercent <= 0) return undefined;
+    const half = Math.ceil((mid * this.spreadPercent) / 200);
+    return half * 2 > this.spec.levelTicks ? half : undefined;
   }
 
   /**
@@ -196,15 +217,62 @@ export class SyntheticMarket {
 
 const markets = new Map<string, SyntheticMarket>();
 
-/** One market object per (seed, pair) in a process, so the mid cache is shared. */
-export function syntheticMarket(spec: PaperPair, seed: string = DEFAULT_SEED): SyntheticMarket {
-  const key = `${seed}|${spec.pair}`;
+/**
+ * One market object per (seed, pair, spread) in a process, so the mid cache is shared. The spread
+ * is the pair's entry of SPOTDESK_PAPER_SPREAD unless given.
+ */
+export function syntheticMarket(
+  spec: PaperPair,
+  seed: string = DEFAULT_SEED,
+  spreadPercent: number = paperSpreads()[spec.pair] ?? 0,
+): SyntheticMarket {
+  const key = `${seed}|${spec.pair}|${spreadPercent}`;
   let market = markets.get(key);
   if (!market) {
-    market = new SyntheticMarket(spec, seed);
+    market = new SyntheticMarket(spec, seed, spreadPercent);
     markets.set(key, market);
   }
   return market;
+}
+
+/** The largest spread paper takes for a pair, percent. */
+export const MAX_PAPER_SPREAD = 50;
+let parsedSpreads: { text: string; spreads: Readonly<Record<string, number>> } | undefined;
+
+/**
+ * SPOTDESK_PAPER_SPREAD: the least spread of paper pairs, percent of the mid, as `PAIR=PERCENT`
+ * entries separated by commas (`BTC/USDT=2,ETH/BTC=0.5`; docs/paper-store.md "Spread"). Every
+ * process of one paper store must see the same value: fills are replayed from the same book. A bad
+ * entry is refused naming it.
+ */
+export function paperSpreads(
+  env: Record<string, string | undefined> = globalThis.process?.env ?? {},
+): Readonly<Record<string, number>> {
+  const text = env.SPOTDESK_PAPER_SPREAD ?? "";
+  if (parsedSpreads?.text === text) return parsedSpreads.spreads;
+  const spreads: Record<string, number> = {};
+  for (const entry of text.split(",").map((e) => e.trim())) {
+    if (entry === "") continue;
+    const match = /^([A-Za-z0-9]+\/[A-Za-z0-9]+)=([0-9]+(?:\.[0-9]+)?)$/.exec(entry);
+    const percent = match ? Number(match[2]) : Number.NaN;
+    if (!match || !(percent >= 0 && percent <= MAX_PAPER_SPREAD))
+      throw new ExchangeError(
+        "paper",
+        `SPOTDESK_PAPER_SPREAD entry '${entry}' is not PAIR=PERCENT with a percent from 0 to ${MAX_PAPER_SPREAD} (for example BTC/USDT=2)`,
+        { kind: "bad-input" },
+      );
+    let pair: string;
+    try {
+      pair = paperPair(match[1]!).pair;
+    } catch (error) {
+      throw new ExchangeError("paper", `SPOTDESK_PAPER_SPREAD entry '${entry}': ${(error as ExchangeError).detail}`, {
+        kind: "bad-input",
+      });
+    }
+    spreads[pair] = percent;
+  }
+  parsedSpreads = { text, spreads };
+  return spreads;
 }
 
 /** The seed in force: the option, else SPOTDESK_PAPER_SEED, else DEFAULT_SEED. */

@@ -57,6 +57,16 @@ export interface StopReport {
   problems: string[];
 }
 
+/** docs/bots.md "Create, edit, pause": the mark in a bot's state that a user paused it (kept across restarts). */
+export const USER_PAUSED = "userPaused";
+export const PAUSED_REASON = "Paused: its orders were cancelled; resume it to start again";
+/** The reason of a bot about to start again (create, resume, edit). */
+export const STARTING_REASON = "starting";
+
+export function isUserPaused(state: Record<string, unknown> | undefined): boolean {
+  return state?.[USER_PAUSED] === true;
+}
+
 /** How long a process waits for the bot's owner to remove it (cancels included). */
 export const REMOTE_REMOVE_TIMEOUT_MS = 30_000;
 
@@ -183,7 +193,17 @@ export class BotHost {
   private async startNow(botId: string): Promise<void> {
     const bot = await this.app.storage.getBot(botId);
     if (!bot || !isRunnable(bot.botType) || this.closed || this.removed.has(botId)) return;
-    const current = this.running.get(botId);
+    let current = this.running.get(botId);
+    // docs/bots.md "Create, edit, pause": a paused bot does not run (its owner stops it when paused elsewhere)
+    if (isUserPaused(bot.state)) {
+      if (current) await this.pauseNow(botId);
+      return;
+    }
+    // its setup was edited (on another process): the runner starts again with the new one
+    if (current && JSON.stringify(current.record.setup) !== JSON.stringify(bot.setup)) {
+      await this.stopHere(botId, current, false);
+      current = undefined;
+    }
     if (!current && this.cluster) {
       // docs/scale-out.md: only the holder of the bot's lease runs it
       if (!(await this.cluster.leases.acquire(botId))) return;
@@ -378,6 +398,81 @@ export class BotHost {
     await current.adapter.close().catch(() => undefined);
     await this.saveNow(botId, { ...current.runner.state(), status: "stopped", reason, updatedAt: this.app.now() });
     if (this.cluster) this.parked.add(botId);
+  }
+
+  /** Stops a running bot here (its orders cancelled first when asked; a refusal restarts it and throws). */
+  private async stopHere(botId: string, current: Running, cancelOrders: boolean): Promise<void> {
+    try {
+      await current.runner.stop({ cancelOrders });
+    } catch (error) {
+      current.runner.start();
+      throw error;
+    }
+    this.running.delete(botId);
+    this.unsaved.delete(botId); // the state written next replaces what the stop reported
+    this.releaseFeed(current.feedKey);
+    await current.adapter.close().catch(() => undefined);
+  }
+
+  /**
+   * docs/bots.md "Create, edit, pause": cancels the bot's orders (each confirmed; a refusal throws and
+   * the bot keeps running) and stores it as `paused` with the mark that keeps it so across restarts.
+   * A bot running on another process is paused there: the record's mark reaches its owner.
+   */
+  async pause(botId: string): Promise<void> {
+    await this.starting.get(botId);
+    await this.pauseNow(botId);
+  }
+
+  private async pauseNow(botId: string): Promise<void> {
+    const current = this.running.get(botId);
+    if (current) await this.stopHere(botId, current, true);
+    const bot = await this.app.storage.getBot(botId);
+    if (!bot) return;
+    const base = current ? current.runner.state() : bot.state;
+    await this.saveNow(botId, {
+      ...base,
+      status: "paused",
+      reason: PAUSED_REASON,
+      [USER_PAUSED]: true,
+      updatedAt: this.app.now(),
+    });
+  }
+
+  /** Starts a paused bot again: the mark goes, the runner adopts what rests and re-quotes. */
+  async resume(botId: string): Promise<void> {
+    const bot = await this.app.storage.getBot(botId);
+    if (!bot || this.running.has(botId)) return;
+    const { [USER_PAUSED]: _mark, reason: _reason, ...rest } = bot.state;
+    await this.saveNow(botId, { ...rest, status: "stopped", reason: STARTING_REASON, updatedAt: this.app.now() });
+    this.parked.delete(botId);
+    await this.start(botId);
+  }
+
+  /**
+   * An edited bot (docs/bots.md "Create, edit, pause"): the runner stops (cancelling its orders first
+   * when the pair changed; a refusal throws and nothing changes), the new setup is stored with a
+   * fresh strategy, and the bot starts again unless paused: it adopts its resting orders by their
+   * client ids and re-quotes them for the new setup.
+   */
+  async edit(botId: string, setup: unknown, pairChanged: boolean): Promise<void> {
+    await this.starting.get(botId);
+    const current = this.running.get(botId);
+    if (current) await this.stopHere(botId, current, pairChanged);
+    const bot = await this.app.storage.getBot(botId);
+    if (!bot) return;
+    const paused = isUserPaused(bot.state);
+    await this.app.storage.updateBotSetup(botId, setup, {
+      status: paused ? "paused" : "stopped",
+      reason: paused ? PAUSED_REASON : STARTING_REASON,
+      ...(paused ? { [USER_PAUSED]: true } : {}),
+      updatedAt: this.app.now(),
+    });
+    this.hub.changed(botId);
+    if (!paused) {
+      this.parked.delete(botId);
+      await this.start(botId);
+    }
   }
 
   /**

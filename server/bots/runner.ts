@@ -11,6 +11,7 @@
 
 import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
+import type { Decimal } from "../../lib/decimal.js";
 import { isExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
@@ -35,6 +36,7 @@ import {
 } from "./state.js";
 import { createStrategy, type RunnableBotType } from "./strategies/index.js";
 import type { OwnOrder, PairDecimals, Strategy, Wanted } from "./strategies/types.js";
+import { usdtPerQuote } from "./usdt.js";
 
 export { AccountLedger, type BotState, type BotStatus, backoffDelay, inferDecimals } from "./state.js";
 
@@ -72,6 +74,8 @@ export interface RunnerOptions {
   countdownSeconds?: number;
   /** real time for the safety net's durations (Date.now); `now` may be a simulated clock */
   wallNow?: () => number;
+  /** USDT per unit of the pair's quote currency now (docs/decisions.md#d21); server/bots/usdt.ts when absent */
+  usdtPerQuote?: (now: number) => Decimal | undefined;
 }
 
 export function message(error: unknown): string {
@@ -202,7 +206,10 @@ export class BotRunner {
       listError = error;
     }
     const left: LeftOpen[] = [];
+    // in batches where the venue has a batch cancel; what a batch did not cancel, one by one, confirmed
+    const unbatched = new Set(await this.cancelByBatch([...known.keys()]));
     for (const order of known.values()) {
+      if (!unbatched.has(order.id)) continue;
       const refused = await this.cancelConfirmed(order.id);
       if (refused !== undefined)
         left.push({
@@ -236,6 +243,32 @@ export class BotRunner {
       if (still instanceof Error) return error;
       return (still as Order).status === "open" ? error : undefined;
     }
+  }
+
+  /**
+   * docs/bots.md "The runner" (Remove): where the venue has a batch cancel (its catalogue's
+   * `limits.cancelBatch`), the orders go in batches of that size, not one call each (100 orders
+   * one by one took longer than the dashboard waits). Returns the ids still to cancel one by one:
+   * those a batch did not name as cancelled, or all of a batch the venue refused.
+   */
+  private async cancelByBatch(ids: readonly string[]): Promise<string[]> {
+    const { cancelBatch, unsupported } = CATALOGUE[this.options.exchange].limits;
+    if (ids.length < 2 || !(cancelBatch > 0) || unsupported.includes("cancelBatch")) return [...ids];
+    const left: string[] = [];
+    for (let i = 0; i < ids.length; i += cancelBatch) {
+      const batch = ids.slice(i, i + cancelBatch);
+      try {
+        const cancelled = new Set(await this.options.adapter.cancelBatch(this.pair, batch));
+        left.push(...batch.filter((id) => !cancelled.has(id)));
+      } catch (error) {
+        this.options.logger?.warn("bot batch cancel refused: cancelling one by one", {
+          botId: this.botId,
+          error: message(error),
+        });
+        left.push(...batch);
+      }
+    }
+    return left;
   }
 
   private isMine(order: Order): boolean {
@@ -315,7 +348,7 @@ export class BotRunner {
       await this.sync(now, decimals);
       this.lastSync = now;
     }
-    const ctx = { now, market, decimals, open: this.memory.open, random: this.random };
+    const ctx = { now, market, decimals, open: this.memory.open, random: this.random, ...this.usdt(now) };
     let result: ReturnType<Strategy<unknown>["step"]>;
     try {
       result = this.strategy.step(this.memory.strategy, ctx);
@@ -533,9 +566,15 @@ export class BotRunner {
     const strategy = this.strategy.closed(
       this.memory.strategy,
       { order, filled, complete },
-      { now, random: this.random, decimals },
+      { now, random: this.random, decimals, ...this.usdt(now) },
     );
     this.memory = { ...this.memory, strategy };
+  }
+
+  /** USDT per unit of the quote currency, for the strategy's limits in USDT (docs/decisions.md#d21). */
+  private usdt(now: number): { usdtPerQuote?: Decimal } {
+    const rate = (this.options.usdtPerQuote ?? ((at) => usdtPerQuote(this.options.exchange, this.pair, at)))(now);
+    return rate === undefined ? {} : { usdtPerQuote: rate };
   }
 
   /**

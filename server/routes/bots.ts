@@ -9,8 +9,10 @@ import { randomUUID } from "node:crypto";
 import { needsApiKey } from "../../exchanges/catalogue.js";
 import { type AccountPath, HEADER } from "../../lib/api.js";
 import { encryptText } from "../../lib/envelope.js";
+import { normalizePair } from "../../lib/pair.js";
 import {
   type BotType,
+  editBotSchema,
   NOT_RUN_BOT_TYPES,
   removeBotSchema,
   setupBotSchema,
@@ -18,11 +20,13 @@ import {
 } from "../../lib/schemas.js";
 import { accountOf, exchangeFailure, openEnvelope, requireScope } from "../accounts.js";
 import type { App } from "../app.js";
+import { PAUSED_REASON, USER_PAUSED } from "../bots/host.js";
 import { refuseUnknownPair, setupPair } from "../bots/pairs.js";
+import { isRunnable } from "../bots/strategies/index.js";
 import { botAnswer, botClients, botInScope, latestBot, sortBots } from "../bots.js";
-import { notFound } from "../errors.js";
-import type { RouteHandlers } from "../http.js";
-import { pathKey } from "../storage/types.js";
+import { notFound, taskFailed } from "../errors.js";
+import type { RequestContext, RouteHandlers } from "../http.js";
+import { type BotRecord, pathKey } from "../storage/types.js";
 
 export const RUNNER_STARTING_REASON = "starting";
 export const RUNNER_OFF_REASON = "This server runs no bots (runBots: false); the bot is stored.";
@@ -88,5 +92,71 @@ export function botRoutes(app: App) {
       app.bots.removed(botId, botClients(bot));
       return { removed: true, botId };
     },
+    /** docs/bots.md "Create, edit, pause": PUT /token/bot, a new setup for the same bot id */
+    async editBot(ctx) {
+      const body = await ctx.body(editBotSchema);
+      const bot = await botInScopeOr404(app, ctx, body.botId);
+      if (body.botType !== bot.botType)
+        throw taskFailed(`botType: a ${bot.botType} stays one; remove it and create a ${body.botType}`);
+      if (JSON.stringify(body.paths) !== JSON.stringify(bot.paths))
+        throw taskFailed("paths: a bot's extra account paths cannot change; remove it and create it again");
+      const pair = setupPair(body.setup);
+      if (pair !== undefined) await refuseUnknownPair(app, bot.path[1], pair);
+      const before = setupPair(bot.setup);
+      const pairChanged = (before && normalizePair(before)) !== (pair && normalizePair(pair));
+      if (app.botRunner && isRunnable(bot.botType)) {
+        try {
+          await app.botRunner.edit(bot.id, body.setup, pairChanged);
+        } catch (error) {
+          throw exchangeFailure(error);
+        }
+      } else await app.storage.updateBotSetup(bot.id, body.setup, bot.state);
+      app.bots.changed(bot.id);
+      return answerOf(app, bot.id);
+    },
+    async pauseBot(ctx) {
+      const bot = await botInScopeOr404(app, ctx, ctx.params.id!);
+      if (!isRunnable(bot.botType)) throw taskFailed(`a ${bot.botType} is not run: there is nothing to pause`);
+      try {
+        if (app.botRunner) await app.botRunner.pause(bot.id);
+        else
+          await app.storage.updateBotState(bot.id, {
+            ...bot.state,
+            status: "paused",
+            reason: PAUSED_REASON,
+            [USER_PAUSED]: true,
+          });
+      } catch (error) {
+        throw exchangeFailure(error);
+      }
+      app.bots.changed(bot.id);
+      return answerOf(app, bot.id);
+    },
+    /** POST /token/bot/{id}/resume: a paused bot starts again (docs/bots.md "Create, edit, pause") */
+    async resumeBot(ctx) {
+      const bot = await botInScopeOr404(app, ctx, ctx.params.id!);
+      if (!isRunnable(bot.botType)) throw taskFailed(`a ${bot.botType} is not run: there is nothing to resume`);
+      if (app.botRunner) await app.botRunner.resume(bot.id);
+      else {
+        const { [USER_PAUSED]: _mark, ...rest } = bot.state;
+        await app.storage.updateBotState(bot.id, { ...rest, status: "stopped", reason: RUNNER_OFF_REASON });
+      }
+      app.bots.changed(bot.id);
+      return answerOf(app, bot.id);
+    },
   } satisfies RouteHandlers;
+}
+
+/** The bot, when the caller's scope holds every client it uses (docs/decisions.md#d26); 404 when there is none. */
+async function botInScopeOr404(app: App, ctx: RequestContext, botId: string): Promise<BotRecord> {
+  const bot = await app.storage.getBot(botId);
+  if (!bot) throw notFound(`no bot ${botId}`);
+  for (const p of [bot.path, ...bot.paths]) requireScope(ctx.user!, p);
+  return bot;
+}
+
+async function answerOf(app: App, botId: string) {
+  const bot = await app.storage.getBot(botId);
+  if (!bot) throw notFound(`no bot ${botId}`);
+  return botAnswer(latestBot(bot, app.botRunner));
 }

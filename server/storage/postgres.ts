@@ -465,6 +465,13 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
     async updateBotState(id, state) {
       await pool.query("UPDATE bots SET state = $1 WHERE id = $2", [JSON.stringify(state), id]);
     },
+    async updateBotSetup(id, setup, state) {
+      await pool.query("UPDATE bots SET setup = $1, state = $2 WHERE id = $3", [
+        JSON.stringify(setup),
+        JSON.stringify(state),
+        id,
+      ]);
+    },
     async updateBotStates(entries) {
       if (entries.length === 0) return;
       // one statement, one commit: the runner's periodic write of every changed bot

@@ -192,6 +192,7 @@ export function openSqliteStorage(file: string): Storage {
     getBot: stmt<[string], BotRow>("SELECT * FROM bots WHERE id = ?"),
     listBots: stmt<[], BotRow>("SELECT * FROM bots ORDER BY created, rowid"),
     updateBotState: stmt<[string, string]>("UPDATE bots SET state = ? WHERE id = ?"),
+    updateBotSetup: stmt<[string, string, string]>("UPDATE bots SET setup = ?, state = ? WHERE id = ?"),
     clearBotCredentials: stmt<[string]>("UPDATE bots SET credentials = NULL WHERE id = ?"),
     deleteBot: stmt<[string]>("DELETE FROM bots WHERE id = ?"),
     addOutbox: stmt<[number, string, string, string]>(
@@ -449,6 +450,9 @@ export function openSqliteStorage(file: string): Storage {
     },
     async updateBotState(id, state) {
       q.updateBotState.run(JSON.stringify(state), id);
+    },
+    async updateBotSetup(id, setup, state) {
+      q.updateBotSetup.run(JSON.stringify(setup), JSON.stringify(state), id);
     },
     async updateBotStates(entries) {
       updateBotStates(entries);

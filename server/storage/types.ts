@@ -188,6 +188,8 @@ export interface Storage {
   getBot(id: string): Promise<BotRecord | undefined>;
   listBots(): Promise<BotRecord[]>;
   updateBotState(id: string, state: Record<string, unknown>): Promise<void>;
+  /** an edited bot (docs/bots.md "Create, edit, pause"): its setup and its state, in one write */
+  updateBotSetup(id: string, setup: unknown, state: Record<string, unknown>): Promise<void>;
   /** several bots' states in one transaction (one commit for the bot runner's periodic write) */
   updateBotStates(entries: readonly { id: string; state: Record<string, unknown> }[]): Promise<void>;
   /** docs/decisions.md#d4: removing an API key deletes the bots' copies of its credentials */

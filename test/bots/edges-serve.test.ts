@@ -1,7 +1,9 @@
 /**
  * The edges of creating bots under `serve` (docs/bots.md "Create, edit, pause", docs/api.md#calls):
  * an unknown pair is refused at create with 600 (400) naming it, on paper and on a real venue's
- * pair list (bybit's mock); `botEndpoints` is read from config.json (server/README.md) and checked.
+ * pair list (bybit's mock); `botEndpoints` is read from config.json (server/README.md) and checked;
+ * a bot is edited (PUT /token/bot: same id, validated, re-quoted), paused (orders cancelled, still
+ * paused after a restart) and resumed.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -121,5 +123,115 @@ describe("botEndpoints in config.json (server/README.md)", () => {
     );
     expect(() => resolveBotEndpoints({ bybit: { wsUrl: "https://user:secret@x" } })).not.toThrow(/secret/);
     expect(() => resolveBotEndpoints(["bybit"])).toThrow(/botEndpoints must be an object by exchange id/);
+  });
+});
+
+const openOrders = async (s: TestServer, path: AccountPath, token: string) =>
+  (await call(s, "GET", "/token/trade/orders", { token, headers: { path: pathHeader(path) } })).body as {
+    id: string;
+    side: string;
+    price: string;
+    amount: string;
+  }[];
+
+describe('edit, pause and resume (docs/bots.md "Create, edit, pause")', () => {
+  const grid = (size: number, pair = "BTC/USDT") => ({
+    botType: "grid-bot",
+    setup: { pair, quote: 60 * size, percent: 2, size },
+  });
+
+  it("PUT /token/bot keeps the id, validates like a create and re-quotes the bot with its new setup", async () => {
+    server = await startTestServer({ runBots: true });
+    const t = (await registerFirstAdmin(server)).session.accessToken;
+    const created = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: grid(4),
+    });
+    const botId = created.body.botId as string;
+    await waitFor(async () => (await openOrders(server!, DEMO, t)).length === 4, "the 4 grid orders");
+    const put = (body: unknown) => call(server!, "PUT", "/token/bot", { token: t, body });
+    // refused as a create would be, and nothing changes
+    const odd = await put({ botId, ...grid(3) });
+    expect(odd.body).toMatchObject({
+      code: 600,
+      msg: expect.stringContaining("Order count must be greater than 0 and even"),
+    });
+    expect((await put({ botId, ...grid(4, "DOGE/USDT") })).body.msg).toContain("Unknown pair 'DOGE/USDT'");
+    expect((await put({ botId, botType: "floating-bot", setup: {} })).status).toBe(400);
+    expect((await put({ botId: "no-such-bot", ...grid(4) })).status).toBe(404);
+    const typeChange = await put({
+      botId,
+      botType: "liquidity-arranger-bot",
+      setup: { pair: "BTC/USDT", ordersAmount: 2, P0: 1, P1: 2, Q0: 1, Q1: 1 },
+    });
+    expect(typeChange.body.msg).toBe("botType: a grid-bot stays one; remove it and create a liquidity-arranger-bot");
+    expect((await openOrders(server, DEMO, t)).length).toBe(4);
+    // size 4 → 6: the same bot, six orders
+    const edited = await put({ botId, ...grid(6) });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ botId, setup: { size: 6, quote: 360 } });
+    await waitFor(async () => (await openOrders(server!, DEMO, t)).length === 6, "the 6 grid orders");
+    const bots = (await call(server, "GET", "/token/bots", { token: t })).body as { botId: string; onBuy: number }[];
+    expect(bots.map((b) => b.botId)).toEqual([botId]);
+    await waitFor(
+      async () => ((await call(server!, "GET", "/token/bots", { token: t })).body[0].onBuy as number) === 3,
+      "3 Buys in its state",
+    );
+    // another pair: the old pair's orders are cancelled first, the new pair quoted
+    expect((await put({ botId, ...grid(2, "ETH/USDT") })).status).toBe(200);
+    expect(await openOrders(server, DEMO, t)).toEqual([]); // the account's pair (BTC/USDT) is left empty at once
+    const eth = await waitFor(async () => {
+      const rows = (
+        await call(server!, "GET", "/token/trade/orders", {
+          token: t,
+          headers: { path: pathHeader(DEMO) },
+        })
+      ).body as unknown[];
+      const bot = (await call(server!, "GET", "/token/bots", { token: t })).body[0] as {
+        onBuy?: number;
+        onSell?: number;
+      };
+      return rows.length === 0 && bot.onBuy === 1 && bot.onSell === 1 ? bot : undefined;
+    }, "the ETH/USDT grid");
+    expect(eth).toMatchObject({ botId, setup: { pair: "ETH/USDT", size: 2 } });
+  });
+
+  it("pause cancels its orders and keeps it paused across a restart; resume starts it again", async () => {
+    server = await startTestServer({ runBots: true });
+    const t = (await registerFirstAdmin(server)).session.accessToken;
+    const created = await call(server, "POST", "/token/bot", {
+      token: t,
+      headers: { path: pathHeader(DEMO) },
+      body: {
+        botType: "floating-bot",
+        setup: { main: { pair: "BTC/USDT", side: "Buy", quote: 50, percent: 1, marginOfError: 0.1 } },
+      },
+    });
+    const botId = created.body.botId as string;
+    await waitFor(async () => (await openOrders(server!, DEMO, t)).length === 1, "the order");
+    const paused = await call(server, "POST", `/token/bot/${botId}/pause`, { token: t });
+    expect(paused.status).toBe(200);
+    expect(paused.body).toMatchObject({
+      botId,
+      status: "paused",
+      reason: "Paused: its orders were cancelled; resume it to start again",
+    });
+    expect(await openOrders(server, DEMO, t)).toEqual([]);
+    expect(server.bots!.size).toBe(0);
+    server = await server.restart({ runBots: true });
+    const t2 = t; // the same data directory: the access token still holds
+    const listed = (await call(server, "GET", "/token/bots", { token: t2 })).body as { status: string }[];
+    expect(listed[0]).toMatchObject({ botId, status: "paused" });
+    expect(server.bots!.size).toBe(0);
+    expect(await openOrders(server, DEMO, t2)).toEqual([]);
+    const resumed = await call(server, "POST", `/token/bot/${botId}/resume`, { token: t2 });
+    expect(resumed.status).toBe(200);
+    await waitFor(async () => (await openOrders(server!, DEMO, t2)).length === 1, "the order again");
+    await waitFor(
+      async () => ((await call(server!, "GET", "/token/bots", { token: t2 })).body[0].status as string) === "running",
+      "running",
+    );
+    expect((await call(server, "POST", "/token/bot/no-such-bot/pause", { token: t2 })).status).toBe(404);
   });
 });

@@ -214,12 +214,42 @@ describe("spread decompression against a scripted book (docs/decisions.md#d23)",
       ["Buy", "99.01", "0.100999"],
       ["Sell", "100.99", "0.198039"],
     ]);
-    // refillPeriod 1 s: both are cancelled and placed again, never more than one per side
+    // refillPeriod 1 s with the book unchanged: both stay where they are (same ids, their queue place)
+    const refreshed = () =>
+      (states.at(-1)?.runner?.strategy as { refreshed?: Record<string, number> } | undefined)?.refreshed ?? {};
+    await waitFor(() => first.every((o) => refreshed()[o.orderId] !== undefined), "a refill that keeps both", 5000);
+    expect(
+      resting("sd")
+        .map((o) => o.orderId)
+        .sort(),
+    ).toEqual(first.map((o) => o.orderId).sort());
+    expect([...rest.orders.values()].filter((o) => o.orderStatus === "Cancelled")).toEqual([]);
+    // the spread widens (98.50 / 101.50): at the next refill both move one step inside it, never more than one per side
+    socket.truth.reset([["98.50", "1"]], [["101.50", "1"]]);
+    socket.delta(
+      "orderbook.50.BTCUSDT",
+      [
+        ["99.00", "0"],
+        ["98.50", "1"],
+      ],
+      [
+        ["101.00", "0"],
+        ["101.50", "1"],
+      ],
+    );
     await waitFor(
       () => resting("sd").length === 2 && resting("sd").every((o) => !first.some((f) => f.orderId === o.orderId)),
       "the refill",
       5000,
     );
+    expect(
+      resting("sd")
+        .map((o) => [o.side, o.price])
+        .sort(),
+    ).toEqual([
+      ["Buy", "98.51"],
+      ["Sell", "101.49"],
+    ]);
     expect([...rest.orders.values()].filter((o) => o.orderStatus === "Cancelled").length).toBeGreaterThanOrEqual(2);
     expect(states.at(-1)).toMatchObject({ dailyQuoteLeft: { Buy: "100", Sell: "100" } });
     // the spread narrows to 1 %: nothing new is placed once the refilled orders are gone
@@ -227,14 +257,38 @@ describe("spread decompression against a scripted book (docs/decisions.md#d23)",
     socket.delta(
       "orderbook.50.BTCUSDT",
       [
-        ["99.00", "0"],
+        ["98.50", "0"],
         ["99.50", "1"],
       ],
       [
-        ["101.00", "0"],
+        ["101.50", "0"],
         ["100.50", "1"],
       ],
     );
     await waitFor(() => resting("sd").length === 0, "no order at an acceptable spread", 5000);
+  });
+});
+
+describe('remove cancels by batch where the venue has one (docs/bots.md "The runner")', () => {
+  it("20 orders on bybit (batches of 10): two cancel-batch calls, no single cancel, nothing left", async () => {
+    runner = new BotRunner({
+      botId: "ladder",
+      type: "liquidity-arranger-bot",
+      setup: { pair: "BTC/USDT", ordersAmount: 20, side: "Buy", P0: 50, P1: 88, Q0: 5, Q1: 5, postOnly: false },
+      exchange: "bybit",
+      adapter,
+      feed,
+      decimals: { price: 2, amount: 6 },
+      account: "bybit:main",
+      syncIntervalMs: 300,
+      onState: () => undefined,
+    });
+    runner.start();
+    await waitFor(() => resting("ladder").length === 20, "the 20 orders");
+    await runner.stop({ cancelOrders: true });
+    expect(resting("ladder")).toEqual([]);
+    const paths = rest.server.requests.map((r) => r.path);
+    expect(paths.filter((p) => p === "/v5/order/cancel-batch")).toHaveLength(2);
+    expect(paths.filter((p) => p === "/v5/order/cancel")).toEqual([]);
   });
 });

@@ -135,7 +135,9 @@ describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
     const botId = await createGrid();
     await waitFor(() => resting().length === 4, "the grid on the exchange", 10_000);
     rest.server.intercept((req) =>
-      req.path === "/v5/order/cancel" ? { status: 503, body: "service unavailable" } : undefined,
+      req.path === "/v5/order/cancel" || req.path === "/v5/order/cancel-batch"
+        ? { status: 503, body: "service unavailable" }
+        : undefined,
     );
     const stopping = server;
     await stopping.close();
@@ -158,5 +160,23 @@ describe("a bybit bot under serve (docs/decisions.md#d4, #d25)", () => {
       orders: expect.arrayContaining([expect.stringMatching(/^bybit BTC\/USDT order /)]),
     });
     rest.server.intercept(undefined);
+  });
+
+  it('pause cancels its orders on the exchange (batch cancel) and resume quotes again; edit re-quotes with the new setup (docs/bots.md "Create, edit, pause")', async () => {
+    const botId = await createGrid();
+    const t = admin.session.accessToken;
+    await waitFor(() => resting().length === 4, "the grid's 4 orders");
+    const paused = await call(server, "POST", `/token/bot/${botId}/pause`, { token: t });
+    expect(paused.body).toMatchObject({ status: "paused" });
+    expect(resting()).toEqual([]);
+    expect(rest.server.requests.filter((r) => r.path === "/v5/order/cancel-batch")).toHaveLength(1);
+    expect((await call(server, "POST", `/token/bot/${botId}/resume`, { token: t })).status).toBe(200);
+    await waitFor(() => resting().length === 4, "4 orders again");
+    const edited = await call(server, "PUT", "/token/bot", {
+      token: t,
+      body: { botId, botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 200, percent: 2, size: 2 } },
+    });
+    expect(edited.status).toBe(200);
+    await waitFor(() => resting().length === 2, "the edited grid's 2 orders");
   });
 });

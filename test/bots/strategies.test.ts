@@ -247,14 +247,26 @@ describe("spread-decompression bot (docs/decisions.md#d23)", () => {
     expect(out.note).toMatch(/Buy at 0.02 would cross; Sell at 0.01 would cross/);
   });
 
-  it("an order older than refillPeriod is replaced at the current inside prices", () => {
+  it("an order older than refillPeriod is moved to the current inside prices only when they moved; else it stays in its queue place", () => {
     const s = sd();
     const state = s.init({ now: 0, random: Math.random });
     const young = resting({ slot: 0, side: "Buy", price: "98.01", amount: "0.1" }, 1_000_000);
     const c = ctx(market("98", "102"), [young], 1_059_999);
     expect(s.keep(young, s.step(state, c).want[0]!, state, c)).toBe(true);
+    // aged, the inside bid unchanged (98): the same order is wanted and kept, its age counted afresh
     const c2 = ctx(market("98", "102"), [young], 1_060_000);
-    expect(s.keep(young, s.step(state, c2).want[0]!, state, c2)).toBe(false);
+    const unchanged = s.step(state, c2);
+    expect(unchanged.want[0]).toEqual({ slot: 0, side: "Buy", price: "98.01", amount: "0.1" });
+    expect(s.keep(young, unchanged.want[0]!, unchanged.state, c2)).toBe(true);
+    expect(unchanged.state.refreshed).toEqual({ "id-0": 1_060_000 });
+    // until the next refill period it is not looked at again for its age
+    const later = s.step(unchanged.state, ctx(market("97", "102"), [young], 1_065_000));
+    expect(later.want[0]).toMatchObject({ price: "98.01" });
+    // aged again and the bid moved to 97: moved to 97.01
+    const c3 = ctx(market("97", "102"), [young], 1_120_000);
+    const moved = s.step(unchanged.state, c3);
+    expect(moved.want[0]).toMatchObject({ side: "Buy", price: "97.01" });
+    expect(s.keep(young, moved.want[0]!, moved.state, c3)).toBe(false);
     // the refill (our cancel) is placed again at once, not at the next check
     const after = s.closed(
       { nextCheckAt: 2_000_000, fills: [] },
@@ -265,6 +277,16 @@ describe("spread-decompression bot (docs/decisions.md#d23)", () => {
       side: "Buy",
       price: "97.01",
     });
+  });
+
+  it("a bot that waits says why: 'spread 0.01% ≤ acceptable 1%'", () => {
+    const s = sd();
+    // 100.00 / 100.01: (0.01 / 100.005) x 100 = 0.009999…% → 0.01%
+    const out = s.step(s.init({ now: 0, random: Math.random }), ctx(market("100", "100.01")));
+    expect(out.want).toEqual([]);
+    expect(out.note).toBe("spread 0.01% ≤ acceptable 1%");
+    const tight = s.step(s.init({ now: 0, random: Math.random }), ctx(market("65000", "65002")));
+    expect(tight.note).toBe("spread 0.003% ≤ acceptable 1%");
   });
 
   it("the inside prices are the others': its own order at the best bid is not stepped over", () => {

@@ -84,6 +84,12 @@ const EXAMPLES: Record<string, unknown[]> = {
   passwordSchema: ["correct horse"],
   rangeSchema: [RANGE],
   removeApiKeysSchema: [{ path: PATH }],
+  editBotSchema: S.BOT_TYPES.map((botType) => ({
+    botId: "b1",
+    botType,
+    setup: BOTS[botType],
+    ...(botType === "heavy-volume-bot" ? { paths: [PATH] } : {}),
+  })),
   removeBotSchema: [{ botId: "b1" }],
   removeTokenPairSchema: [{ exchangeId: "okx", pair: PAIR }],
   scopeSchema: [["Acme"], "all"],

@@ -593,6 +593,49 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     }
   });
 
+  it('pauses, resumes and edits a bot from its card (docs/bots.md "Create, edit, pause")', async () => {
+    await page.getByRole("button", { name: /^Bots/ }).click();
+    const list = page.getByRole("dialog").getByRole("list", { name: "Running bots" });
+    const grid = list.locator("li[data-bot-type=grid-bot]");
+    await grid.waitFor();
+    await until("the grid running", async () =>
+      /^onBuy 2/.test((await grid.getByTestId("bot-state").textContent()) ?? ""),
+    );
+    await grid.getByRole("button", { name: "Pause" }).click();
+    await until("paused", async () => /^paused/.test((await grid.getByTestId("bot-state").textContent()) ?? ""));
+    expect(await grid.getByRole("button", { name: "Resume" }).count()).toBe(1);
+    await grid.getByRole("button", { name: "Resume" }).click();
+    await until("running again", async () =>
+      /^onBuy 2 · onSell 2/.test((await grid.getByTestId("bot-state").textContent()) ?? ""),
+    );
+    // Edit: the setup as JSON, checked by the same schema before Save
+    await grid.getByRole("button", { name: "Details" }).click();
+    await page.getByRole("button", { name: "Edit" }).click();
+    const editor = page.getByRole("form", { name: /^Edit bot / });
+    const text = editor.getByLabel("Setup JSON");
+    const setup = JSON.parse(await text.inputValue()) as Record<string, unknown>;
+    await text.fill(JSON.stringify({ ...setup, size: 3 }));
+    expect(await editor.getByTestId("bot-edit-errors").textContent()).toContain(
+      "Order count must be greater than 0 and even",
+    );
+    expect(await editor.getByRole("button", { name: "Save" }).isDisabled()).toBe(true);
+    await text.fill(JSON.stringify({ ...setup, size: 6 }));
+    await enabled(editor.getByRole("button", { name: "Save" }));
+    await editor.getByRole("button", { name: "Save" }).click();
+    await editor.waitFor({ state: "detached" });
+    await until(
+      "the new setup",
+      async () => JSON.parse((await page.getByTestId("bot-json").textContent()) ?? "{}").size === 6,
+    );
+    await page.getByRole("button", { name: "Close" }).first().click();
+    await until(
+      "6 grid orders",
+      async () => /^onBuy 3 · onSell 3/.test((await grid.getByTestId("bot-state").textContent()) ?? ""),
+      30_000,
+    );
+    await page.keyboard.press("Escape");
+  }, 90_000);
+
   it("shows the bot status letters with their indicator colours on the home cards, and a card opens the trading view (docs/dashboard-rules.md#screens, #states)", async () => {
     await page.getByRole("link", { name: "Home" }).click();
     const card = page.getByRole("article", { name: "Client Demo" }).getByRole("link").first();

@@ -3,12 +3,18 @@
  * mid x (1 -/+ p/100), amount q / target, replaced when it drifts beyond `marginOfError` percent
  * or fills. Modules: dynamic-price and dynamic-quote draw p and q per placement, dynamic-delay
  * spaces replacements (1 s without it), price-bounds keeps the target inside [min, max],
- * spending-limits stops placing once the filled quote of the last `period` seconds reaches `limit`.
+ * spending-limits (in USDT, the resting order counted: docs/decisions.md#d32) sizes a new order to
+ * what the limit leaves and stops placing once filled + resting reach `limit`.
  */
 import { Decimal, truncate } from "../../../lib/decimal.js";
 import type { FloatingSetup } from "../../../lib/schemas.js";
 import { amountFor, asOrder, dec, drawBetween, filledQuote } from "./shared.js";
 import type { OwnOrder, Strategy } from "./types.js";
+
+/** A USDT figure for a note: at most 2 decimals. */
+function usdtText(value: Decimal): string {
+  return value.decimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();
+}
 
 export interface FloatingState {
   /** the percent of the next (or current) placement */
@@ -17,7 +23,7 @@ export interface FloatingState {
   q: string;
   /** no placement before this time (ms): dynamic-delay */
   nextPlaceAt: number;
-  /** filled quote per fill, for spending-limits */
+  /** filled quote per fill in USDT (converted at the mid of its moment), for spending-limits */
   fills: { ts: number; quote: string }[];
 }
 
@@ -41,6 +47,7 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
     return Math.round(Number(drawBetween(random, dd.min, dd.max)) * 1000);
   };
   const limits = modules["spending-limits"];
+  const quoteCurrency = main.pair.split("/")[1]?.toUpperCase() ?? "";
 
   return {
     tracksFills: limits !== undefined,
@@ -49,20 +56,37 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
       return { ...draw(random), nextPlaceAt: 0, fills: [] };
     },
 
-    step(state, { now, market, decimals, open }) {
+    step(state, { now, market, decimals, open, usdtPerQuote }) {
       const fills = limits ? state.fills.filter((f) => f.ts > now - limits.period * 1000) : [];
       const next = fills.length === state.fills.length ? state : { ...state, fills };
+      /** docs/bots.md "Floating": what the limit leaves for a new order, in the pair's quote currency */
+      let room: Decimal | undefined;
       if (limits) {
+        const rate = usdtPerQuote ?? (quoteCurrency === "USDT" ? new Decimal(1) : undefined);
+        if (rate === undefined || !rate.gt(0))
+          return {
+            state: next,
+            want: [],
+            note: `spending limit: no ${quoteCurrency}/USDT price to count ${quoteCurrency} in USDT; nothing placed`,
+          };
         const spent = fills.reduce((sum, f) => sum.plus(f.quote), new Decimal(0));
-        if (spent.gte(dec(limits.limit))) {
-          const wakeAt = fills.length > 0 ? fills[0]!.ts + limits.period * 1000 : undefined;
+        const resting = open
+          .filter((o) => o.slot === SLOT)
+          .reduce((sum, o) => sum.plus(dec(o.amount).minus(o.filled).times(o.price).times(rate)), new Decimal(0));
+        const limit = dec(limits.limit);
+        const wakeAt = fills.length > 0 ? fills[0]!.ts + limits.period * 1000 : undefined;
+        // the resting order counts: the limit is never exceeded, even by the order that reaches it
+        if (spent.gte(limit) || spent.plus(resting).gt(limit)) {
           return {
             state: next,
             want: [],
             ...(wakeAt !== undefined ? { wakeAt } : {}),
-            note: `spending limit reached: ${spent.toFixed()} of ${limits.limit} USDT filled in the last ${limits.period} s`,
+            note: `spending limit reached: ${usdtText(spent)} of ${limits.limit} USDT filled in the last ${limits.period} s${
+              resting.gt(0) ? ` and ${usdtText(resting)} USDT resting` : ""
+            }`,
           };
         }
+        room = limit.minus(spent).dividedBy(rate);
       }
       const p = dec(next.p).dividedBy(100);
       const raw =
@@ -80,10 +104,36 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
         };
       }
       const hasOrder = open.some((o) => o.slot === SLOT);
-      if (!hasOrder && now < next.nextPlaceAt) return { state: next, want: [], wakeAt: next.nextPlaceAt };
-      const amount = amountFor(dec(next.q), target, decimals.amount);
+      if (!hasOrder && now < next.nextPlaceAt)
+        return {
+          state: next,
+          want: [],
+          wakeAt: next.nextPlaceAt,
+          note: `replacement delay: placing again at ${new Date(next.nextPlaceAt).toISOString()}`,
+        };
+      // a new order is as large as the limit leaves room for (docs/bots.md "Floating")
+      const quote = room !== undefined ? Decimal.min(dec(next.q), room) : dec(next.q);
+      const amount = amountFor(quote, target, decimals.amount);
+      if (
+        room !== undefined &&
+        !target.isZero() &&
+        amountFor(dec(next.q), target, decimals.amount).gt(0) &&
+        amount.isZero()
+      ) {
+        const spent = dec(limits!.limit).minus(room.times(usdtPerQuote ?? 1));
+        return {
+          state: next,
+          want: [],
+          ...(next.fills.length > 0 ? { wakeAt: next.fills[0]!.ts + limits!.period * 1000 } : {}),
+          note: `spending limit reached: ${usdtText(spent)} of ${limits!.limit} USDT filled in the last ${limits!.period} s`,
+        };
+      }
       if (target.isZero() || amount.isZero()) {
-        return { state: next, want: [], note: `quote ${next.q} at ${target.toFixed()} is zero at the pair's decimals` };
+        return {
+          state: next,
+          want: [],
+          note: `quote ${quote.toFixed()} at ${target.toFixed()} is zero at the pair's decimals`,
+        };
       }
       return {
         state: next,
@@ -100,10 +150,13 @@ export function floatingStrategy(setup: FloatingSetup): Strategy<FloatingState> 
       return drift.lte(dec(main.marginOfError));
     },
 
-    closed(state, { order, filled }, { now, random }) {
-      const fills = dec(filled).gt(0)
-        ? [...state.fills, { ts: now, quote: filledQuote(order, filled).toFixed() }]
-        : state.fills;
+    closed(state, { order, filled }, { now, random, usdtPerQuote }) {
+      // a fill is counted in USDT at the mid of its moment (docs/decisions.md#d21: the limit is in USDT)
+      const rate = usdtPerQuote ?? (quoteCurrency === "USDT" ? new Decimal(1) : undefined);
+      const fills =
+        dec(filled).gt(0) && rate !== undefined
+          ? [...state.fills, { ts: now, quote: filledQuote(order, filled).times(rate).toFixed() }]
+          : state.fills;
       return { ...draw(random), nextPlaceAt: now + delayMs(random), fills: limits ? fills : [] };
     },
 

@@ -1,8 +1,9 @@
 /**
  * Liquidity arranger (docs/decisions.md#d24, docs/bots.md "Liquidity arranger"): `ordersAmount` orders, order
  * i at t = i/(n-1) priced P0 + (P1 - P0) x f(t) with quote Q0 + (Q1 - Q0) x g(t); on `side`, or,
- * when it is unset, Buys below the mid and Sells above. A filled or missing order is placed again at
- * its slot; a slot that would cross the book waits.
+ * when it is unset, Buys below the others' mid and Sells above, a resting order keeping its side
+ * while it does not cross, never a Buy at or above its own Sell (docs/decisions.md#d33). A filled or
+ * missing order is placed again at its slot; a slot that would cross the book waits.
  */
 import { Decimal, truncate } from "../../../lib/decimal.js";
 import type { LiquidityArrangerSetup } from "../../../lib/schemas.js";

@@ -4,20 +4,30 @@
  * unset), a Buy one price step above their best bid of quote min(quoteUp, daily left) and a Sell
  * one step below their best ask of quote min(quoteDown, daily left), each only when at least
  * `minQuote` and not crossing. One order per side (slot 0 Buy, slot 1 Sell); an order older than
- * `refillPeriod` seconds is cancelled and placed again at the inside prices of that moment. The
- * daily quote is what filled in the last 24 h.
+ * `refillPeriod` seconds is moved to the inside prices of that moment, and kept (with its place in
+ * the queue) when its price is still the inside one. The daily quote is what filled in the last 24 h.
  */
 import { Decimal, truncate } from "../../../lib/decimal.js";
 import type { SpreadDecompressionSetup } from "../../../lib/schemas.js";
 import type { Side } from "../../../lib/types.js";
 import { amountFor, dec, filledQuote, othersInside } from "./shared.js";
-import type { Strategy, Wanted } from "./types.js";
+import type { OwnOrder, Strategy, Wanted } from "./types.js";
+
+const asWanted = (o: OwnOrder): Wanted => ({ slot: o.slot, side: o.side, price: o.price, amount: o.amount });
+
+/** A spread percent for a note: two decimals, or one significant digit below 0.01 ("0.003"). */
+export function percentText(percent: Decimal): string {
+  const two = percent.decimalPlaces(2, Decimal.ROUND_HALF_UP);
+  return two.isZero() && !percent.isZero() ? percent.toPrecision(1, Decimal.ROUND_HALF_UP) : two.toFixed();
+}
 
 export interface SpreadDecompressionState {
   /** the next spread check (ms) */
   nextCheckAt: number;
   /** filled quote per side in the last 24 h */
   fills: { ts: number; side: Side; quote: string }[];
+  /** by order id: when a refill last found its price unchanged (the order stayed); absent when none */
+  refreshed?: Record<string, number>;
 }
 
 export const DAY_MS = 86_400_000;
@@ -47,20 +57,35 @@ export function spreadDecompressionStrategy(setup: SpreadDecompressionSetup): St
     step(state, { now, market, decimals, open }) {
       const fills = state.fills.filter((f) => f.ts > now - DAY_MS);
       let next: SpreadDecompressionState = fills.length === state.fills.length ? state : { ...state, fills };
-      // what rests keeps resting (keep() decides about its age)
-      const want: Wanted[] = open.map((o) => ({ slot: o.slot, side: o.side, price: o.price, amount: o.amount }));
-      if (now < next.nextCheckAt) return { state: next, want, wakeAt: next.nextCheckAt };
+      // an order's age runs from its placing, or from the last refill that found its price unchanged
+      const since = (o: OwnOrder) => Math.max(o.placedAt, next.refreshed?.[o.id] ?? 0);
+      const aged = (o: OwnOrder) => now - since(o) >= refillMs;
+      const refillAt = Math.min(...open.map((o) => since(o) + refillMs));
+      if (now < next.nextCheckAt && !open.some(aged))
+        return { state: next, want: open.map(asWanted), wakeAt: Math.min(next.nextCheckAt, refillAt) };
       next = { ...next, nextCheckAt: now + delayMs };
+      delete next.refreshed;
+      const refreshed: Record<string, number> = {};
+      for (const o of open) {
+        const at = state.refreshed?.[o.id];
+        if (at !== undefined && !aged(o)) refreshed[o.id] = at; // found unchanged earlier, still young
+      }
+      // a young order keeps resting; an aged one is wanted again below only when the spread still calls for it
+      const want: Wanted[] = open.filter((o) => !aged(o)).map(asWanted);
+      const finish = (note?: string) => {
+        const state = Object.keys(refreshed).length > 0 ? { ...next, refreshed } : next;
+        return { state, want, wakeAt: next.nextCheckAt, ...(note ? { note } : {}) };
+      };
       const inside = othersInside(market.bids, market.asks, open);
-      if (!inside.bid || !inside.ask)
-        return { state: next, want, wakeAt: next.nextCheckAt, note: "one side of the book is empty" };
+      if (!inside.bid || !inside.ask) return finish("one side of the book is empty");
       const mid = inside.bid.plus(inside.ask).dividedBy(2);
       const spread = inside.ask.minus(inside.bid).dividedBy(mid).times(100);
-      if (spread.lte(acceptable)) return { state: next, want, wakeAt: next.nextCheckAt };
+      // docs/bots.md "Spread decompression": a bot that waits says for what
+      if (spread.lte(acceptable)) return finish(`spread ${percentText(spread)}% ≤ acceptable ${acceptable.toFixed()}%`);
       const step = new Decimal(1).shiftedBy(-decimals.price);
       const notes: string[] = [];
       const add = (slot: number, side: Side, price: Decimal, quote: Decimal) => {
-        if (open.some((o) => o.slot === slot)) return;
+        if (want.some((w) => w.slot === slot)) return;
         const crosses = side === "Buy" ? price.gte(inside.ask!) : price.lte(inside.bid!);
         if (crosses) return void notes.push(`${side} at ${price.toFixed()} would cross`);
         // its own Buy and Sell must never meet (self-matching is wash trading, docs/product.md#bots)
@@ -69,6 +94,12 @@ export function spreadDecompressionStrategy(setup: SpreadDecompressionSetup): St
           return void notes.push(`Sell at ${price.toFixed()} would meet its own Buy`);
         if (quote.lt(dec(setup.minQuote)) || quote.isZero())
           return void notes.push(`${side} quote ${quote.toFixed()} is below minQuote ${setup.minQuote}`);
+        // a refill keeps an order whose price is still the inside one (its place in the queue)
+        const old = open.find((o) => o.slot === slot && o.side === side && aged(o));
+        if (old && dec(old.price).eq(price)) {
+          refreshed[old.id] = now;
+          return void want.push(asWanted(old));
+        }
         const amount = amountFor(quote, price, decimals.amount);
         if (amount.isZero()) return void notes.push(`${side} amount is zero at the pair's decimals`);
         want.push({ slot, side, price: price.toFixed(), amount: amount.toFixed() });
@@ -85,20 +116,25 @@ export function spreadDecompressionStrategy(setup: SpreadDecompressionSetup): St
         truncate(inside.ask.minus(step), decimals.price),
         Decimal.min(dec(setup.quoteDown), left(next, "Sell")),
       );
-      return { state: next, want, wakeAt: next.nextCheckAt, ...(notes.length ? { note: notes.join("; ") } : {}) };
+      return finish(notes.length ? notes.join("; ") : undefined);
     },
 
-    /** docs/decisions.md#d23: an order older than refillPeriod is re-placed at the current inside prices. */
-    keep(order, want, _state, { now }) {
-      return order.side === want.side && now - order.placedAt < refillMs;
+    /** docs/decisions.md#d23: an order stays while it is wanted at its price (a refill moves only an order whose price moved). */
+    keep(order, want) {
+      return order.side === want.side && dec(order.price).eq(want.price);
     },
 
     closed(state, { order, filled, complete }, { now }) {
       const fills = dec(filled).gt(0)
         ? [...state.fills, { ts: now, side: order.side, quote: filledQuote(order, filled).toFixed() }]
         : state.fills;
+      const { [order.id]: _, ...refreshed } = state.refreshed ?? {};
       // a refill (our cancel of an aged order) is placed again at once, not at the next check
-      return { nextCheckAt: complete ? state.nextCheckAt : Math.min(state.nextCheckAt, now), fills };
+      return {
+        nextCheckAt: complete ? state.nextCheckAt : Math.min(state.nextCheckAt, now),
+        fills,
+        ...(Object.keys(refreshed).length > 0 ? { refreshed } : {}),
+      };
     },
 
     view(state, open) {

@@ -52,6 +52,11 @@ export interface StepContext {
   open: readonly OwnOrder[];
   /** uniform in [0, 1): seeded in tests */
   random: () => number;
+  /**
+   * USDT per unit of the pair's quote currency, at the mid now (1 for a USDT pair); undefined when
+   * unknown. A spending limit is in USDT (docs/decisions.md#d21).
+   */
+  usdtPerQuote?: Decimal;
 }
 
 export interface StepResult<S> {
@@ -76,6 +81,8 @@ export interface ClosedContext {
   now: number;
   random: () => number;
   decimals: PairDecimals;
+  /** as StepContext.usdtPerQuote, at the moment the order left the book */
+  usdtPerQuote?: Decimal;
 }
 
 export interface Strategy<S> {

@@ -80,6 +80,9 @@ export const SUCCESS_TEXT: Partial<Record<RouteName, string>> = {
   changeScope: "User scope changed",
   setupBot: "Bot created",
   removeBot: "Bot removed",
+  editBot: "Bot updated",
+  pauseBot: "Bot paused",
+  resumeBot: "Bot resumed",
 };
 
 export function successTitle(route: RouteName): string {

@@ -178,11 +178,34 @@ export type Validation = { ok: true; setup: unknown } | { ok: false; errors: str
 export function validateSetup(type: BotType, pair: string, values: FormValues): Validation {
   const parsed = (BOT_SCHEMAS[type] as z.ZodType).safeParse(setupOf(type, pair, values));
   if (parsed.success) return { ok: true, setup: parsed.data };
-  const errors = parsed.error.issues.map((i) => {
-    // a module's problem reads as the seed's own text, 'Incorrect params for {module} module'
-    if (i.path[0] === "modules" || i.message.startsWith("Incorrect params")) return i.message;
-    const field = i.path.filter((p) => p !== "main").join(".");
-    return field ? `${field}: ${i.message}` : i.message;
-  });
-  return { ok: false, errors: [...new Set(errors)] };
+  // a module's problem reads as the seed's own text, 'Incorrect params for {module} module'
+  return { ok: false, errors: issueTexts(parsed.error.issues) };
+}
+
+/** The schema's issues in the forms' words (a module's own text, else `field: message`). */
+function issueTexts(issues: readonly z.core.$ZodIssue[]): string[] {
+  return [
+    ...new Set(
+      issues.map((i) => {
+        if (i.path[0] === "modules" || i.message.startsWith("Incorrect params")) return i.message;
+        const field = i.path.filter((p) => p !== "main").join(".");
+        return field ? `${field}: ${i.message}` : i.message;
+      }),
+    ),
+  ];
+}
+
+/**
+ * An edited setup typed as JSON (docs/bots.md "Create, edit, pause"): not JSON is said so; otherwise
+ * the lib's schema decides, as for a created bot and as the server's PUT /token/bot does.
+ */
+export function parseSetupText(type: BotType, text: string): Validation {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, errors: ["The setup is not JSON"] };
+  }
+  const parsed = (BOT_SCHEMAS[type] as z.ZodType).safeParse(value);
+  return parsed.success ? { ok: true, setup: parsed.data } : { ok: false, errors: issueTexts(parsed.error.issues) };
 }
