@@ -184,9 +184,14 @@ describe("a stop that cannot cancel", () => {
     const paper = paperOn(dataDir, clock, { account: "bots" });
     let refuse = false;
     let cancels = 0;
-    // every second cancel times out once `refuse` is set (the order stays open)
+    // once `refuse` is set the batch cancel times out (the stop then cancels one by one) and every
+    // second single cancel times out too (the order stays open)
     const flaky = new Proxy(paper, {
       get(target, name, receiver) {
+        if (name === "cancelBatch" && refuse)
+          return async () => {
+            throw new ExchangeError("paper", "request timed out", { kind: "network" });
+          };
         if (name === "cancelOrder")
           return async (pair: string, id: string) => {
             if (refuse && cancels++ % 2 === 1)
