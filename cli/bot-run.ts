@@ -11,6 +11,7 @@ import {
   BOT_SCHEMAS,
   BOT_TYPES,
   type BotType,
+  botLimitsSchema,
   FLOATING_MODULE_PARAMS,
   formatIssues,
   NOT_RUN_BOT_TYPES,
@@ -27,15 +28,16 @@ import { formatTable } from "./output.js";
 
 const bad = (message: string) => new ExchangeError("spotdesk", message, { kind: "bad-input" });
 
-/** The parameters of each type, from its schema (docs/api.md#calls payloads). */
+/** The parameters of each type, from its schema (docs/api.md#calls payloads); `limits` by its fields (docs/bots.md "Risk limits and the kill switch"). */
 function parametersOf(type: BotType): string[] {
   const shape = (BOT_SCHEMAS[type] as unknown as { shape: Record<string, { shape?: Record<string, unknown> }> }).shape;
+  const limits = shape.limits ? Object.keys(botLimitsSchema.shape).map((k) => `limits.${k}`) : [];
   if (type === "floating-bot") {
     const main = Object.keys(shape.main?.shape ?? {}).map((k) => `main.${k}`);
     const modules = Object.entries(FLOATING_MODULE_PARAMS).map(([m, params]) => `modules.${m}{${params.join(",")}}`);
-    return [...main, ...modules];
+    return [...main, ...modules, ...limits];
   }
-  return Object.keys(shape);
+  return [...Object.keys(shape).filter((k) => k !== "limits"), ...limits];
 }
 
 export function printBotTypes(ctx: Context): void {

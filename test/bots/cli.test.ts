@@ -56,7 +56,18 @@ describe("spotdesk bot", () => {
       ["candle-closer-bot", false],
       ["liquidity-arranger-bot", true],
     ]);
-    expect(types[1]!.parameters).toEqual(["pair", "quote", "percent", "profit", "RF", "size", "postOnly"]);
+    expect(types[1]!.parameters).toEqual([
+      "pair",
+      "quote",
+      "percent",
+      "profit",
+      "RF",
+      "size",
+      "postOnly",
+      "limits.maxLoss",
+      "limits.maxInventory",
+      "limits.maxOrdersPerMinute",
+    ]);
   });
 
   it("a bad config exits 2 naming the field, and places nothing", async () => {
