@@ -287,17 +287,19 @@ export class BotRunner {
 
   /** The bot's or its account's limit broken at this mid (docs/bots.md "Risk limits and the kill switch"). */
   private breachAt(mid: Decimal, now: number): BotHalt | undefined {
+    const { risk, accountLimits } = this.options;
+    // no limit anywhere: nothing to count on each tick
+    if (this.limits.maxLoss === undefined && this.limits.maxInventory === undefined && !(risk && accountLimits))
+      return undefined;
     const own = this.money.breach(this.limits, mid, now);
     if (own) return { reason: `Stopped: ${own}`, at: now, by: "limit" };
-    const { risk, accountLimits } = this.options;
-    if (!risk) return undefined;
+    if (!risk || !accountLimits) return undefined;
     risk.report(this.options.account, this.botId, {
       ...this.money.counted(mid),
       base: this.money.base,
       quote: this.money.quote,
       placedLastMinute: this.money.placedLastMinute(now),
     });
-    if (!accountLimits) return undefined;
     const name = this.options.accountName ?? this.options.account;
     const breach = risk.breach(this.options.account, accountLimits, this.money.base, this.money.quote, name);
     return breach ? { reason: `Stopped: ${breach}`, at: now, by: "account" } : undefined;
