@@ -122,12 +122,49 @@ export async function runBot(ctx: Context, typeText: string, options: BotRunOpti
   const botId =
     options.id ??
     `cli-${createHash("sha256").update(`${exchange}\n${ctx.options.account}\n${type}\n${pair}`).digest("hex").slice(0, 16)}`;
+  // docs/bots.md "Risk limits and the kill switch": a bot a limit stopped stays stopped until a person resumes it
+  const { readStatus, writeStatus, STATUS_FILLS } = await import("./bot-status.js");
+  const previous = readStatus(botId);
+  const halted = previous?.state.halted as { reason: string } | undefined;
+  if (halted && !options.resume)
+    throw bad(`Bot ${botId} is stopped: ${halted.reason}. Run it again with --resume to start it anyway`);
   const adapter = await openExchange(ctx, exchange);
   const feed = await openBookFeed(ctx, exchange, pair);
+  const status = {
+    botId,
+    botType: type,
+    exchange,
+    account: ctx.options.account,
+    pair,
+    fills: previous?.fills ?? [],
+  };
+  let fills = status.fills;
+  const save = (state: BotState, running: boolean) => {
+    const { runner: _memory, ...shown } = state;
+    fills = [...fills, ...runner.drainFills()].slice(-STATUS_FILLS);
+    try {
+      const money = (state.runner as { money?: unknown } | undefined)?.money;
+      writeStatus({ ...status, ...(running ? { pid: process.pid } : {}), state: shown, fills, money });
+    } catch (error) {
+      ctx.out.note(`bot status not saved: ${(error as Error).message}`);
+    }
+  };
   const print = (state: BotState) => {
     const { runner: _memory, ...shown } = state;
     process.stdout.write(ctx.out.json ? `${JSON.stringify({ botId, botType: type, ...shown })}\n` : `${line(state)}\n`);
   };
+  // the previous run's ledger goes on (the strategy starts afresh); a resume lifts the halt and
+  // counts the limits from here
+  const { resumedRunnerMemory } = await import("../server/bots/money.js");
+  const { halted: _halted, ...previousState } = previous?.state ?? {};
+  const memory = { money: previous?.money };
+  const stored = previous
+    ? {
+        ...previousState,
+        ...(halted && !options.resume ? { halted } : {}),
+        runner: options.resume ? resumedRunnerMemory(memory, previous.state.pnl) : memory,
+      }
+    : undefined;
   const runner = new BotRunner({
     botId,
     type,
@@ -138,25 +175,35 @@ export async function runBot(ctx: Context, typeText: string, options: BotRunOpti
     ...(decimals ? { decimals } : {}),
     account: `${exchange}:${ctx.options.account}`,
     now: ctx.now,
+    ...(stored ? { state: stored } : {}),
     onState: (state, published) => {
+      save(state, !runner.halt);
       if (published) print(state);
     },
+    onHalt: (halt) => stopNow(halt.reason),
   });
+  let stopNow: (reason?: string) => void = () => {};
   feed.start();
   runner.start();
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
+  const haltReason = await new Promise<string | undefined>((resolve) => {
+    stopNow = (reason) => {
+      process.off("SIGINT", signal);
+      process.off("SIGTERM", signal);
+      resolve(reason);
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    const signal = () => stopNow();
+    process.once("SIGINT", signal);
+    process.once("SIGTERM", signal);
   });
   try {
-    await runner.stop({ cancelOrders: true });
+    if (haltReason === undefined) await runner.closeOut();
   } finally {
     feed.stop();
     await adapter.close();
+    save(runner.state(), false);
   }
+  if (haltReason !== undefined)
+    throw new ExchangeError("spotdesk", `${haltReason} (its orders were cancelled; --resume starts it again)`, {
+      kind: "bad-input",
+    });
 }
