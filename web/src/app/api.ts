@@ -80,6 +80,9 @@ export const SUCCESS_TEXT: Partial<Record<RouteName, string>> = {
   changeScope: "User scope changed",
   setupBot: "Bot created",
   removeBot: "Bot removed",
+  stopBot: "Bot stopped, its orders cancelled",
+  resumeBot: "Bot resumed",
+  stopAllBots: "Bots stopped, their orders cancelled",
 };
 
 export function successTitle(route: RouteName): string {
