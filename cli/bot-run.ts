@@ -14,6 +14,7 @@ import {
   BOT_SCHEMAS,
   BOT_TYPES,
   type BotType,
+  botLimitsSchema,
   FLOATING_MODULE_PARAMS,
   formatIssues,
   NOT_RUN_BOT_TYPES,
@@ -46,15 +47,16 @@ import { formatTable } from "./output.js";
 
 const bad = (message: string) => new ExchangeError("spotdesk", message, { kind: "bad-input" });
 
-/** The parameters of each type, from its schema (docs/api.md#calls payloads). */
+/** The parameters of each type, from its schema (docs/api.md#calls payloads); `limits` by its fields (docs/bots.md "Risk limits and the kill switch"). */
 function parametersOf(type: BotType): string[] {
   const shape = (BOT_SCHEMAS[type] as unknown as { shape: Record<string, { shape?: Record<string, unknown> }> }).shape;
+  const limits = shape.limits ? Object.keys(botLimitsSchema.shape).map((k) => `limits.${k}`) : [];
   if (type === "floating-bot") {
     const main = Object.keys(shape.main?.shape ?? {}).map((k) => `main.${k}`);
     const modules = Object.entries(FLOATING_MODULE_PARAMS).map(([m, params]) => `modules.${m}{${params.join(",")}}`);
-    return [...main, ...modules];
+    return [...main, ...modules, ...limits];
   }
-  return Object.keys(shape);
+  return [...Object.keys(shape).filter((k) => k !== "limits"), ...limits];
 }
 
 export function printBotTypes(ctx: Context): void {
@@ -244,17 +246,31 @@ async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, lo
       : stored === "other"
         ? "written by another setup under this name: not resumed; its own orders are adopted by their tag"
         : `resumed from ${stored.savedAt}`;
+  // docs/bots.md "Risk limits and the kill switch": a bot a limit stopped stays stopped until a person resumes it
+  const previous = stored !== undefined && stored !== "other" ? stored.state : undefined;
+  const halted = previous?.halted as { reason: string } | undefined;
+  if (halted && !options.resume)
+    throw new ExchangeError(
+      "spotdesk",
+      `Bot ${plan.name} is stopped: ${halted.reason}. Run it again with --resume to start it anyway`,
+      { kind: "bad-input" },
+    );
+  const { readStatus, writeStatus, STATUS_FILLS } = await import("./bot-status.js");
+  const { resumedRunnerMemory } = await import("../server/bots/money.js");
   const adapter = await openExchange(ctx, plan.exchange);
   const feed = await openBookFeed(ctx, plan.exchange, plan.pair);
-  // the handlers come before the banner: Ctrl-C right after it still stops cleanly
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
+  // the handlers come before the banner: Ctrl-C right after it still stops cleanly; a risk limit
+  // ends the run with its reason
+  let stopNow: (reason?: string) => void = () => {};
+  const stopped = new Promise<string | undefined>((resolve) => {
+    const signal = () => stopNow();
+    stopNow = (reason) => {
+      process.off("SIGINT", signal);
+      process.off("SIGTERM", signal);
+      resolve(reason);
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", signal);
+    process.once("SIGTERM", signal);
   });
   for (const text of banner(plan, resumed, countdownText(adapter, plan.countdownSeconds), options)) {
     process.stderr.write(`${text}\n`);
@@ -268,7 +284,10 @@ async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, lo
     );
     log(line(state));
   };
-  const save = (state: BotState) => {
+  // `spotdesk bot status` reads what this run did (docs/bots.md "What each bot did")
+  let fills = readStatus(botId)?.fills ?? [];
+  const status = { botId, botType: plan.type, exchange: plan.exchange, account: plan.account, pair: plan.pair };
+  const save = (state: BotState, running = true) => {
     try {
       writeStoredBot(plan.files.state, {
         name: plan.name,
@@ -284,7 +303,23 @@ async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, lo
     } catch (error) {
       log(`state not saved: ${(error as Error).message}`);
     }
+    const { runner: _memory, ...shown } = state;
+    fills = [...fills, ...runner.drainFills()].slice(-STATUS_FILLS);
+    try {
+      const money = (state.runner as { money?: unknown } | undefined)?.money;
+      writeStatus({ ...status, ...(running ? { pid: process.pid } : {}), state: shown, fills, money });
+    } catch (error) {
+      log(`bot status not saved: ${(error as Error).message}`);
+    }
   };
+  // a resume lifts the halt and counts the limits from here; the ledger goes on
+  const state =
+    previous && halted && options.resume
+      ? (() => {
+          const { halted: _halted, ...rest } = previous;
+          return { ...rest, runner: resumedRunnerMemory(previous.runner, previous.pnl) } as BotState;
+        })()
+      : previous;
   const runner = new BotRunner({
     botId,
     type: plan.type,
@@ -293,27 +328,33 @@ async function runLocked(ctx: Context, plan: RunPlan, options: BotRunOptions, lo
     adapter,
     feed,
     ...(plan.decimals ? { decimals: plan.decimals } : {}),
-    ...(stored !== undefined && stored !== "other" ? { state: stored.state } : {}),
+    ...(state !== undefined ? { state } : {}),
     account: `${plan.exchange}:${plan.account}`,
     now: ctx.now,
     pullAfterMs: plan.pullAfterMs,
     countdownSeconds: plan.countdownSeconds,
     logger: { warn: (message, fields) => log(`${message}${fields ? ` ${JSON.stringify(fields)}` : ""}`) },
     onState: (state, published) => {
-      save(state);
+      save(state, !runner.halt);
       if (published) print(state);
     },
+    onHalt: (halt) => stopNow(halt.reason),
   });
   feed.start();
   runner.start();
-  await stopped;
+  const haltReason = await stopped;
   try {
-    await stopRun(runner, options, log);
+    // a halt has cancelled the orders already (each confirmed)
+    if (haltReason === undefined) await stopRun(runner, options, log);
   } finally {
-    save(runner.state());
     feed.stop();
     await adapter.close();
+    save(runner.state(), false);
   }
+  if (haltReason !== undefined)
+    throw new ExchangeError("spotdesk", `${haltReason} (its orders were cancelled; --resume starts it again)`, {
+      kind: "bad-input",
+    });
 }
 
 /**
@@ -330,7 +371,8 @@ async function stopRun(runner: BotRunner, options: BotRunOptions, log: (line: st
     return;
   }
   try {
-    await runner.stop({ cancelOrders: true });
+    // cancelled, each confirmed, and their last fills booked
+    await runner.closeOut();
   } catch (error) {
     if (error instanceof OrdersLeftOpenError) {
       for (const order of error.orders) {

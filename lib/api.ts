@@ -267,7 +267,62 @@ export interface BotAnswer {
   onSell?: number;
   /** volume / heavy volume: timestamp of the last trade; never set for bots that are not run */
   lastTrade?: number;
+  /** docs/bots.md "What each bot did": its fills' totals, valued at the mid (absent before its first fill) */
+  pnl?: BotPnl;
+  /** docs/bots.md "Risk limits and the kill switch": stopped until a person resumes it, and why */
+  halted?: { reason: string; at: number; by: "limit" | "account" | "person" };
   created: number;
+}
+
+/** A bot's money from its fills (docs/bots.md "What each bot did"); amounts are decimal strings. */
+export interface BotPnl {
+  fills: number;
+  /** base away from the start (negative: sold more than it bought) */
+  inventory: string;
+  /** the quote paid for the inventory (average cost) */
+  cost: string;
+  realized: string;
+  /** Σ price × amount, in the quote */
+  volume: string;
+  /** fees per currency */
+  fees: Record<string, string>;
+  /** the base and quote fees in the quote */
+  feesInQuote: string;
+  /** the mid it was valued at, the inventory's value there, unrealized, and realized + unrealized */
+  mid: string;
+  value: string;
+  unrealized: string;
+  pnl: string;
+}
+
+/** One fill of a bot's order (GET /token/bot/{id}/fills). */
+export interface BotFillAnswer {
+  seq: number;
+  /** when the runner saw it (ms) */
+  at: number;
+  orderId: string;
+  side: "Buy" | "Sell";
+  price: string;
+  amount: string;
+  fee: string;
+  feeCurrency: string;
+  liquidity: "maker" | "taker";
+}
+
+/** GET /token/bot/{id}/fills: newest first; `next` is the `before` of the next page. */
+export interface BotFillsAnswer {
+  botId: string;
+  pnl?: BotPnl;
+  fills: BotFillAnswer[];
+  next?: number;
+}
+
+/** DELETE /token/bot: what the removed bot leaves on its account (docs/bots.md "What each bot did"). */
+export interface RemoveBotAnswer {
+  removed: true;
+  botId: string;
+  /** its inventory (base away from the start) and what it cost; absent when it never filled */
+  left?: { inventory: string; base: string; cost: string; quote: string; realized: string; fills: number };
 }
 
 /** Live channel messages (docs/dashboard-rules.md#states): either purpose and result, or type and data. */
@@ -355,6 +410,11 @@ export const ROUTES = {
   pauseBot: r("POST", "/token/bot/:id/pause", "user"),
   resumeBot: r("POST", "/token/bot/:id/resume", "user"),
   bots: r("GET", "/token/bots", "user"),
+  /** docs/bots.md "Risk limits and the kill switch": every bot in the caller's scope */
+  stopAllBots: r("POST", "/token/bot/stop-all", "user"),
+  stopBot: r("POST", "/token/bot/:id/stop", "user"),
+  /** docs/bots.md "What each bot did" */
+  botFills: r("GET", "/token/bot/:id/fills", "user"),
   clients: r("GET", "/token/clients", "user"),
   exchanges: r("GET", "/token/exchanges", "user"),
   book: r("GET", "/book/:exchange/:pair", "public"),

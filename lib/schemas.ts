@@ -303,6 +303,29 @@ const floatingModules = z.record(z.string(), z.unknown()).transform((modules, ct
 /** A runnable bot quotes post-only unless its setup says `postOnly: false` (docs/bots.md "Post-only quotes"). */
 const postOnly = z.boolean().optional();
 
+/** The most orders a minute a risk limit may allow (docs/bots.md "Risk limits and the kill switch"). */
+export const MAX_ORDERS_PER_MINUTE_LIMIT = 10_000;
+/**
+ * A bot's risk limits (docs/bots.md "Risk limits and the kill switch"), each optional: `maxLoss` in
+ * the quote (realized plus the inventory marked at the mid, since the start), `maxInventory` in the
+ * base (away from the start, either way), `maxOrdersPerMinute` placed. A breach stops the bot.
+ */
+export const botLimitsSchema = z.strictObject({
+  maxLoss: positive("maxLoss").optional(),
+  maxInventory: positive("maxInventory").optional(),
+  maxOrdersPerMinute: boundedNumber(
+    MAX_ORDERS_PER_MINUTE_LIMIT,
+    `maxOrdersPerMinute must be a whole number from 1 to ${MAX_ORDERS_PER_MINUTE_LIMIT}`,
+  )
+    .refine(
+      (n) => Number.isInteger(n) && n > 0,
+      `maxOrdersPerMinute must be a whole number from 1 to ${MAX_ORDERS_PER_MINUTE_LIMIT}`,
+    )
+    .optional(),
+});
+export type BotLimits = z.output<typeof botLimitsSchema>;
+const limits = botLimitsSchema.optional();
+
 /** docs/dashboard-rules.md#constants: percent slider 0–50 (default 1); margin of error 0–1 (default 0.1). */
 export const FLOATING_DEFAULTS = { percent: 1, marginOfError: 0.1 } as const;
 export const floatingBotSchema = z.strictObject({
@@ -320,6 +343,7 @@ export const floatingBotSchema = z.strictObject({
   }),
   modules: floatingModules.default({}),
   postOnly,
+  limits,
 });
 
 /** docs/dashboard-rules.md#constants: profit 0.2 (0–5), percent 5 (1–99), rebalancing factor 0.5 (0–1). */
@@ -338,6 +362,7 @@ export const gridBotSchema = z.strictObject({
     "Order count must be greater than 0 and even",
   ),
   postOnly,
+  limits,
 });
 
 export const volumeBotSchema = z.strictObject({
@@ -380,6 +405,7 @@ export const spreadDecompressionBotSchema = z.strictObject({
   delay: nonNegative("Delay", seconds("Delay")).default(SD_DEFAULTS.delay),
   acceptableSpread,
   postOnly,
+  limits,
 });
 
 export const candleCloserBotSchema = z.strictObject({
@@ -407,6 +433,7 @@ export const liquidityArrangerBotSchema = z.strictObject({
   priceStrategy: z.enum(PRICE_STRATEGIES).default("linear"),
   volumeStrategy: z.enum(VOLUME_STRATEGIES).default("linear"),
   postOnly,
+  limits,
 });
 
 export const BOT_SCHEMAS = {

@@ -5,6 +5,7 @@
 import { API_ERROR } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
 import type { SignInGuard } from "./auth/limits.js";
+import type { Ledger } from "./bots/fills.js";
 import type { ResolvedConfig } from "./config.js";
 import { ApiError } from "./errors.js";
 import type { Mailer } from "./mail.js";
@@ -19,8 +20,17 @@ export interface BotEvents {
 
 /** The bot runner of `serve` (server/bots/host.ts); absent when the server runs no bots. */
 export interface BotRunnerHost {
-  /** docs/decisions.md#d25: cancels the bot's orders (confirmed) and stops it; throws when it cannot */
-  remove(botId: string): Promise<void>;
+  /**
+   * docs/decisions.md#d25: cancels the bot's orders (confirmed) and stops it; throws when it cannot.
+   * The ledger it leaves (docs/bots.md "What each bot did"), when it ran in this process.
+   */
+  remove(botId: string): Promise<Ledger | undefined>;
+  /** docs/bots.md "Risk limits and the kill switch": stopped with its orders cancelled until `resume` */
+  stop(botId: string, reason: string): Promise<void>;
+  /** starts a paused bot, or one a limit or a person stopped, again */
+  resume(botId: string): Promise<void>;
+  /** POST /token/bot/stop-all: the bots whose orders could not all be cancelled, with why */
+  stopAll(botIds: readonly string[], reason: string): Promise<{ botId: string; error: string }[]>;
   /** the running bot's state not yet written to its record (published already), if any */
   latest(botId: string): Record<string, unknown> | undefined;
   /**
@@ -28,8 +38,6 @@ export interface BotRunnerHost {
    * `paused` until resumed, across restarts; throws when the orders cannot be cancelled
    */
   pause(botId: string): Promise<void>;
-  /** starts a paused (or stopped) bot again */
-  resume(botId: string): Promise<void>;
   /**
    * stores an edited setup and starts the bot again with it (its orders re-quoted; cancelled first
    * when the pair changed: a refusal throws and nothing changes)

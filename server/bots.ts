@@ -2,7 +2,7 @@
  * Bot records as the API and the live channel show them (docs/dashboard-rules.md#entities "Bot state records", plus the
  * runner's status, lastError and updatedAt, docs/bots.md). The runner's memory is never shown.
  */
-import type { BotAnswer } from "../lib/api.js";
+import type { BotAnswer, BotPnl } from "../lib/api.js";
 import { BOT_LIST_ORDER, type BotType } from "../lib/schemas.js";
 import type { BotRunnerHost } from "./app.js";
 import { inScope } from "./auth/session.js";
@@ -39,7 +39,26 @@ export function botAnswer(bot: BotRecord): BotAnswer {
     ...(state.lastError ? { lastError: state.lastError } : {}),
     ...(state.lastErrorAt !== undefined ? { lastErrorAt: state.lastErrorAt } : {}),
     ...(state.updatedAt !== undefined ? { updatedAt: state.updatedAt } : {}),
+    ...(state.pnl !== undefined ? { pnl: publicPnl(state.pnl) } : {}),
+    ...(state.halted !== undefined ? { halted: state.halted } : {}),
     created: bot.created,
+  };
+}
+
+/** The published PnL fields only (a stored state is shown as the API documents it). */
+function publicPnl(p: BotPnl): BotPnl {
+  return {
+    fills: p.fills,
+    inventory: p.inventory,
+    cost: p.cost,
+    realized: p.realized,
+    volume: p.volume,
+    fees: p.fees,
+    feesInQuote: p.feesInQuote,
+    mid: p.mid,
+    value: p.value,
+    unrealized: p.unrealized,
+    pnl: p.pnl,
   };
 }
 

@@ -2,11 +2,13 @@
  * Server configuration: defaults < config file (JSON, `config.json` in the data directory or
  * `--config FILE`) < environment < explicit options (the CLI's flags).
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultDataDir as paperDataDir } from "../exchanges/paper/store.js";
 import { SERVER_LIMITS } from "../lib/api.js";
 import type { Logger } from "../lib/log.js";
+import { type BotLimits, botLimitsSchema, formatIssues } from "../lib/schemas.js";
 import { EXCHANGE_IDS, isExchangeId } from "../lib/types.js";
 
 export interface ServerOptions {
@@ -87,6 +89,11 @@ export interface ServerOptions {
   tokenSecret?: string;
   /** docs/scale-out.md: a bot's lease lasts this long unless renewed (ms, default 10 s) */
   botLeaseMs?: number;
+  /**
+   * docs/decisions.md#d30: risk limits per account, over all its bots, keyed "Client/exchange/account"
+   * (docs/bots.md "Risk limits and the kill switch"); config file or options only
+   */
+  accountLimits?: Record<string, unknown>;
 }
 
 /**
@@ -200,6 +207,8 @@ export interface ResolvedConfig {
   runBots: boolean;
   /** docs/bots.md#safety-net: a clean stop keeps the bots' orders; from options, config.json or the default false */
   keepOrders: boolean;
+  /** docs/decisions.md#d30: by "Client/exchange/account" */
+  accountLimits: Record<string, BotLimits>;
 }
 
 export interface ResolvedSmtp {
@@ -499,5 +508,22 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     botEndpoints: resolveBotEndpoints(merged.botEndpoints),
     runBots: merged.runBots ?? true,
     keepOrders: merged.keepOrders === true,
+    accountLimits: resolveAccountLimits(merged.accountLimits),
   };
+}
+
+/** docs/decisions.md#d30: each account's limits checked with the bots' schema; an error names the account and the field. */
+export function resolveAccountLimits(value: unknown): Record<string, BotLimits> {
+  if (value === undefined) return {};
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error('accountLimits must be an object such as {"Acme/paper/main": {"maxLoss": 100}}');
+  const out: Record<string, BotLimits> = {};
+  for (const [account, limits] of Object.entries(value)) {
+    if (!/^[^/]+\/[^/]+\/[^/]+$/.test(account))
+      throw new Error(`accountLimits: '${account}' is not an account written Client/exchange/account`);
+    const parsed = botLimitsSchema.safeParse(limits);
+    if (!parsed.success) throw new Error(`accountLimits of ${account}: ${formatIssues(parsed.error).join("; ")}`);
+    out[account] = parsed.data;
+  }
+  return out;
 }

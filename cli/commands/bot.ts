@@ -12,6 +12,7 @@ export interface BotRunOptions {
   log?: string;
   pullAfter?: string;
   countdown?: string;
+  resume?: boolean;
 }
 
 /**
@@ -49,9 +50,31 @@ export function registerBot(program: Command): void {
       "--countdown <seconds>",
       "the exchange-side cancel-all-after countdown, where the exchange has one (default 60; 0: none)",
     )
+    .option("--resume", "start a bot that a risk limit or `bot stop` stopped (its limits count from here)")
     .action(
       action(async (ctx, type: string, options: BotRunOptions) => {
         await (await import("../bot-run.js")).runBot(ctx, type, options);
+      }),
+    );
+  bot
+    .command("status")
+    .description(
+      "the foreground bots of this machine: status, fills, inventory, PnL, fees; NAME (a bot id) adds its fills (--json: the files' content)",
+    )
+    .argument("[name]", "a bot id, as `bot run` printed it")
+    .action(
+      action(async (ctx, name: string | undefined) => {
+        (await import("../bot-status.js")).printStatus(ctx, name);
+      }),
+    );
+  bot
+    .command("stop")
+    .description("stop running foreground bots: each cancels its orders (each confirmed) and exits")
+    .argument("[name]", "a bot id")
+    .option("--all", "every running foreground bot of this machine")
+    .action(
+      action(async (ctx, name: string | undefined, options: { all?: boolean }) => {
+        await (await import("../bot-status.js")).stopBots(ctx, name, options.all === true);
       }),
     );
 }

@@ -20,6 +20,8 @@ import type { App, BotEvents } from "../app.js";
 import type { ClusterBus, ClusterEnvelope } from "../cluster/bus.js";
 import { type BotLeases, fencedAdapter } from "../cluster/lease.js";
 import { type BotRecord, pathKey } from "../storage/types.js";
+import type { BotFill, Ledger } from "./fills.js";
+import { AccountRisk, type BotHalt, restoreHalt, resumedRunnerMemory } from "./money.js";
 import { AccountLedger, BotRunner, type BotState, message } from "./runner.js";
 import { describeLeftOpen, type LeftOpen, OrdersLeftOpenError } from "./safety.js";
 import { createStrategy, isRunnable } from "./strategies/index.js";
@@ -74,6 +76,10 @@ export class BotHost {
   private readonly running = new Map<string, Running>();
   private readonly feeds = new Map<string, FeedEntry>();
   private readonly ledger = new AccountLedger();
+  /** docs/decisions.md#d30: the accounts' bots' figures for the account limits */
+  private readonly risk = new AccountRisk();
+  /** fills seen since the last write, written with the states (docs/bots.md "What each bot did") */
+  private unsavedFills: { botId: string; fill: BotFill }[] = [];
   private readonly starting = new Map<string, Promise<void>>();
   private closed = false;
   private readonly unsaved = new Map<string, BotState | Record<string, unknown>>();
@@ -89,7 +95,9 @@ export class BotHost {
     private readonly cluster?: BotCluster,
   ) {
     cluster?.bus.on((event) => this.onClusterMessage(event));
-    cluster?.bus.onRemoveRequest((botId) => this.remove(botId));
+    cluster?.bus.onRemoveRequest(async (botId) => {
+      await this.remove(botId);
+    });
   }
 
   private sweepTimer: ReturnType<typeof setTimeout> | undefined;
@@ -199,6 +207,18 @@ export class BotHost {
       if (current) await this.pauseNow(botId);
       return;
     }
+    // docs/bots.md "Risk limits and the kill switch": a halted bot stays stopped until a person resumes it
+    const halt = restoreHalt(bot.state.halted);
+    if (halt && !current) return;
+    if (halt && current && !current.runner.halt) {
+      // stopped from another process (docs/scale-out.md): the owner cancels its orders
+      await current.runner
+        .haltNow(halt)
+        .catch((error: unknown) =>
+          this.app.logger.warn("bot orders not all cancelled at its stop", { botId, error: message(error) }),
+        );
+      return;
+    }
     // its setup was edited (on another process): the runner starts again with the new one
     if (current && JSON.stringify(current.record.setup) !== JSON.stringify(bot.setup)) {
       await this.stopHere(botId, current, false);
@@ -261,7 +281,9 @@ export class BotHost {
       await this.stopWith(bot, error);
       return undefined;
     }
-    const runner = new BotRunner({
+    const accountName = bot.path.join("/");
+    const accountLimits = this.app.config.accountLimits?.[accountName];
+    const runner: BotRunner = new BotRunner({
       botId: bot.id,
       type: bot.botType,
       setup: bot.setup,
@@ -274,7 +296,11 @@ export class BotHost {
       ledger: this.ledger,
       now: () => this.app.now(),
       logger: this.app.logger,
-      onState: (state, published) => this.saveState(bot.id, state, published),
+      onState: (state, published) => this.saveState(bot.id, state, published, runner.drainFills()),
+      risk: this.risk,
+      accountName,
+      ...(accountLimits ? { accountLimits } : {}),
+      onHalt: (halt) => this.onHalt(bot.id, halt),
     });
     return { record: bot, runner, adapter, feedKey };
   }
@@ -337,7 +363,13 @@ export class BotHost {
    * adopts its orders, docs/decisions.md#d25), and 100 bots replacing every second would otherwise spend the event
    * loop in SQLite writes (bench/bots.bench.ts).
    */
-  private async saveState(botId: string, state: BotState | Record<string, unknown>, published: boolean): Promise<void> {
+  private async saveState(
+    botId: string,
+    state: BotState | Record<string, unknown>,
+    published: boolean,
+    fills: readonly BotFill[] = [],
+  ): Promise<void> {
+    for (const fill of fills) this.unsavedFills.push({ botId, fill });
     const running = this.running.get(botId);
     if (!running) return this.saveNow(botId, state);
     if (published) this.hub.publishBot({ ...running.record, state });
@@ -364,9 +396,11 @@ export class BotHost {
     const state = this.unsaved.get(botId);
     if (state === undefined) return;
     this.unsaved.delete(botId);
+    const fills = this.unsavedFills.filter((f) => f.botId === botId);
+    if (fills.length > 0) this.unsavedFills = this.unsavedFills.filter((f) => f.botId !== botId);
     try {
       if (!(await this.app.storage.getBot(botId))) return; // removed meanwhile
-      await this.app.storage.updateBotState(botId, state);
+      await this.app.storage.updateBotStates([{ id: botId, state }], fills);
     } catch (error) {
       this.app.logger.warn("bot state not saved", { botId, error: String(error) });
     }
@@ -380,9 +414,11 @@ export class BotHost {
       .filter(([id]) => !leases || leases.valid(id))
       .map(([id, state]) => ({ id, state }));
     this.unsaved.clear();
-    if (entries.length === 0) return;
+    const fills = this.unsavedFills.filter((f) => !leases || leases.valid(f.botId));
+    this.unsavedFills = [];
+    if (entries.length === 0 && fills.length === 0) return;
     try {
-      await this.app.storage.updateBotStates(entries); // a removed bot's row is simply not there
+      await this.app.storage.updateBotStates(entries, fills); // a removed bot's row is simply not there
     } catch (error) {
       this.app.logger.warn("bot states not saved", { bots: entries.length, error: String(error) });
     }
@@ -439,16 +475,6 @@ export class BotHost {
     });
   }
 
-  /** Starts a paused bot again: the mark goes, the runner adopts what rests and re-quotes. */
-  async resume(botId: string): Promise<void> {
-    const bot = await this.app.storage.getBot(botId);
-    if (!bot || this.running.has(botId)) return;
-    const { [USER_PAUSED]: _mark, reason: _reason, ...rest } = bot.state;
-    await this.saveNow(botId, { ...rest, status: "stopped", reason: STARTING_REASON, updatedAt: this.app.now() });
-    this.parked.delete(botId);
-    await this.start(botId);
-  }
-
   /**
    * An edited bot (docs/bots.md "Create, edit, pause"): the runner stops (cancelling its orders first
    * when the pair changed; a refusal throws and nothing changes), the new setup is stored with a
@@ -479,24 +505,132 @@ export class BotHost {
    * docs/decisions.md#d25: removing a bot cancels its orders first. Throws when they cannot all be cancelled;
    * the bot then keeps running and stays stored.
    */
-  async remove(botId: string): Promise<void> {
+  async remove(botId: string): Promise<Ledger | undefined> {
     await this.starting.get(botId);
     const current = this.running.get(botId);
     if (!current) {
       if (this.cluster) await this.removeElsewhere(botId);
-      return;
+      return undefined;
     }
+    let left: Ledger;
     try {
-      await current.runner.stop({ cancelOrders: true });
+      left = await current.runner.closeOut();
     } catch (error) {
       current.runner.start();
       throw error;
     }
+    this.risk.report(pathKey(current.record.path), botId, undefined);
     this.running.delete(botId);
     this.releaseFeed(current.feedKey);
     await current.adapter.close().catch(() => undefined);
     // the lease is kept until the record is gone (the next sweep lets it go): no one restarts it meanwhile
     if (this.cluster) this.removed.add(botId);
+    return left;
+  }
+
+  /**
+   * The kill switch for one bot (docs/bots.md "Risk limits and the kill switch"): stopped, its
+   * orders cancelled, and kept stopped (also across restarts) until `resume`. A bot another
+   * process runs is marked in its record; its owner stops it on the change (docs/scale-out.md).
+   * Throws when an order could not be cancelled (the bot is stopped all the same).
+   */
+  async stop(botId: string, reason: string): Promise<void> {
+    await this.starting.get(botId);
+    const halt: BotHalt = { reason, at: this.app.now(), by: "person" };
+    const current = this.running.get(botId);
+    if (current) {
+      if (current.runner.halt) return;
+      try {
+        await current.runner.haltNow(halt);
+      } finally {
+        await this.flush(botId); // in the record at once: a restart keeps it stopped, other processes see it
+      }
+      return;
+    }
+    const bot = await this.app.storage.getBot(botId);
+    if (!bot || restoreHalt(bot.state.halted)) return;
+    await this.saveNow(botId, { ...bot.state, status: "stopped", reason, halted: halt, updatedAt: this.app.now() });
+  }
+
+  /**
+   * Stops many bots at once (POST /token/bot/stop-all): every bot's orders cancelled in parallel,
+   * the states written in one transaction. The bots whose orders could not all be cancelled, with why.
+   */
+  async stopAll(botIds: readonly string[], reason: string): Promise<{ botId: string; error: string }[]> {
+    const at = this.app.now();
+    const results = await Promise.all(
+      botIds.map(async (botId) => {
+        try {
+          await this.starting.get(botId);
+          const current = this.running.get(botId);
+          if (current) {
+            if (!current.runner.halt) await current.runner.haltNow({ reason, at, by: "person" });
+          } else {
+            const bot = await this.app.storage.getBot(botId);
+            if (bot && !restoreHalt(bot.state.halted))
+              this.unsaved.set(botId, {
+                ...bot.state,
+                status: "stopped",
+                reason,
+                halted: { reason, at, by: "person" },
+                updatedAt: at,
+              });
+          }
+          return undefined;
+        } catch (error) {
+          return { botId, error: message(error) };
+        }
+      }),
+    );
+    await this.flushAll();
+    return results.filter((r) => r !== undefined);
+  }
+
+  /**
+   * Lifts a pause or a limit's stop (docs/bots.md "Create, edit, pause", "Risk limits and the kill
+   * switch"): the bot starts again with its ledger, adopts what rests and re-quotes.
+   */
+  async resume(botId: string): Promise<void> {
+    await this.starting.get(botId);
+    const current = this.running.get(botId);
+    if (current) {
+      if (current.runner.halt) {
+        await current.runner.resume();
+        await this.flush(botId);
+      }
+      return;
+    }
+    const bot = await this.app.storage.getBot(botId);
+    if (!bot) return;
+    const { [USER_PAUSED]: _mark, halted: _h, reason: _r, ...state } = bot.state;
+    await this.saveNow(botId, {
+      ...state,
+      ...(state.runner !== undefined ? { runner: resumedRunnerMemory(state.runner, state.pnl) } : {}),
+      status: "stopped",
+      reason: STARTING_REASON,
+      updatedAt: this.app.now(),
+    });
+    this.parked.delete(botId);
+    await this.start(botId);
+  }
+
+  /**
+   * A bot stopped itself at a limit. An account limit stops every bot of the account
+   * (docs/decisions.md#d30); each cancels its own orders.
+   */
+  private onHalt(botId: string, halt: BotHalt): void {
+    void this.flush(botId); // in the record at once: a restart keeps it stopped
+    if (halt.by !== "account") return;
+    const account = this.running.get(botId)?.record.path;
+    if (!account) return;
+    for (const [id, other] of this.running) {
+      if (id === botId || other.runner.halt || pathKey(other.record.path) !== pathKey(account)) continue;
+      void other.runner
+        .haltNow({ ...halt, at: this.app.now() })
+        .catch((error: unknown) =>
+          this.app.logger.warn("bot orders not all cancelled at its stop", { botId: id, error: message(error) }),
+        );
+    }
   }
 
   /**

@@ -13,8 +13,12 @@ import { CATALOGUE } from "../../exchanges/catalogue.js";
 import type { BookFeed, ExchangeAdapter } from "../../exchanges/types.js";
 import type { Decimal } from "../../lib/decimal.js";
 import { isExchangeError, POST_ONLY_REFUSED } from "../../lib/errors.js";
+import { parsePair } from "../../lib/pair.js";
+import type { BotLimits } from "../../lib/schemas.js";
 import type { ExchangeId, Order, Side } from "../../lib/types.js";
 import { botClientOrderId, botTag, type ClientIdRule, clientIdRule, parseBotClientOrderId } from "./client-ids.js";
+import type { BotFill, Ledger, LedgerAtMid } from "./fills.js";
+import { type AccountRisk, type BotHalt, BotMoney, limitsOf, restoreHalt } from "./money.js";
 import {
   countdownSeconds,
   DEFAULT_COUNTDOWN_SECONDS,
@@ -76,6 +80,13 @@ export interface RunnerOptions {
   wallNow?: () => number;
   /** USDT per unit of the pair's quote currency now (docs/decisions.md#d21); server/bots/usdt.ts when absent */
   usdtPerQuote?: (now: number) => Decimal | undefined;
+  /** the account's risk limits (docs/decisions.md#d30), counted over its bots in `risk` */
+  accountLimits?: BotLimits;
+  risk?: AccountRisk;
+  /** the account in words, for a breach's reason ("Acme/paper/main") */
+  accountName?: string;
+  /** a risk limit stopped the bot (docs/bots.md "Risk limits and the kill switch"); `by` says whose */
+  onHalt?(halt: BotHalt): void;
 }
 
 export function message(error: unknown): string {
@@ -115,6 +126,12 @@ export class BotRunner {
   private blindSince: number | undefined;
   /** real time the countdown was last armed */
   private countdownArmedAt = Number.NEGATIVE_INFINITY;
+  /** docs/bots.md "What each bot did": fills, ledger, limits */
+  private readonly money: BotMoney;
+  private readonly limits: BotLimits;
+  private halted: BotHalt | undefined;
+  private marked: LedgerAtMid | undefined;
+  private halting: Promise<void> | undefined;
 
   constructor(private readonly options: RunnerOptions) {
     this.botId = options.botId;
@@ -139,13 +156,34 @@ export class BotRunner {
       generation: 0,
       pausedSides: {},
     };
+    const { base, quote } = parsePair(this.pair);
+    this.money = new BotMoney(base, quote, (options.state?.runner as { money?: unknown } | undefined)?.money);
+    this.limits = limitsOf(options.setup);
+    this.halted = restoreHalt(options.state?.halted);
+    this.marked = this.money.markStored(options.state?.pnl);
     const lastError = options.state?.lastError;
     const lastErrorAt = options.state?.lastErrorAt;
     this.published = {
       status: "stopped",
+      ...(this.halted ? { reason: this.halted.reason } : {}),
       ...(typeof lastError === "string" ? { lastError } : {}),
       ...(typeof lastErrorAt === "number" ? { lastErrorAt } : {}),
     };
+  }
+
+  /** Why it is stopped until a person resumes it, if it is. */
+  get halt(): BotHalt | undefined {
+    return this.halted;
+  }
+
+  /** Its ledger (docs/bots.md "What each bot did"). */
+  get totals(): Ledger {
+    return this.money.totals;
+  }
+
+  /** The fills seen since the last call, for the host to store. */
+  drainFills(): BotFill[] {
+    return this.money.drain();
   }
 
   /** the orders it believes rest on the exchange */
@@ -158,7 +196,7 @@ export class BotRunner {
   }
 
   start(): void {
-    if (!this.stopped) return;
+    if (!this.stopped || this.halted) return;
     this.stopped = false;
     this.lastSync = Number.NEGATIVE_INFINITY; // a (re)start reconciles with the exchange first
     this.unsubscribe = [
@@ -271,6 +309,121 @@ export class BotRunner {
     return left;
   }
 
+  /**
+   * The kill switch (docs/bots.md "Risk limits and the kill switch"): stops the loop, cancels its
+   * orders (each confirmed) and books their last fills; it stays stopped, across restarts too (the
+   * halt is in its state), until `resume`. Throws when an order could not be cancelled: the reason
+   * says so, and the bot is stopped all the same.
+   */
+  haltNow(halt: BotHalt): Promise<void> {
+    this.halting ??= this.haltOnce(halt).finally(() => {
+      this.halting = undefined;
+    });
+    return this.halting;
+  }
+
+  private async haltOnce(halt: BotHalt): Promise<void> {
+    this.halted = halt;
+    const ids = this.memory.open.map((o) => o.id);
+    let failure: unknown;
+    try {
+      await this.stop({ cancelOrders: true });
+    } catch (error) {
+      failure = error;
+    }
+    await this.bookLast(ids);
+    const reason =
+      failure === undefined
+        ? halt.reason
+        : `${halt.reason}; its orders could not all be cancelled (${message(failure)}): cancel them on the exchange`;
+    this.halted = { ...halt, reason };
+    this.setStatus("stopped", reason);
+    await this.emit(true);
+    this.options.logger?.warn("bot stopped", { botId: this.botId, by: halt.by, reason });
+    if (halt.by !== "person") this.options.onHalt?.(this.halted);
+    if (failure !== undefined) throw failure;
+  }
+
+  /** A person lifts the halt: the bot starts again, its ledger kept. */
+  async resume(): Promise<void> {
+    await this.halting?.catch(() => undefined);
+    this.halted = undefined;
+    this.money.restartLimits(this.marked?.pnl ?? "0");
+    this.setStatus("stopped");
+    await this.emit(true);
+    this.start();
+  }
+
+  /** Removing the bot: its orders cancelled (throws when one cannot be), their last fills booked; the ledger it leaves. */
+  async closeOut(): Promise<Ledger> {
+    const ids = this.memory.open.map((o) => o.id);
+    await this.stop({ cancelOrders: true });
+    await this.bookLast(ids);
+    return this.money.totals;
+  }
+
+  /** The last answer about orders that left the book (a fill just before the cancel counts). */
+  private async bookLast(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const order = await this.options.adapter.fetchOrder(this.pair, id).catch(() => undefined);
+      if (order) this.money.seen(order, "maker", this.now());
+      this.money.forget(id);
+    }
+  }
+
+  /** The bot's or its account's limit broken at this mid (docs/bots.md "Risk limits and the kill switch"). */
+  private breachAt(mid: Decimal, now: number): BotHalt | undefined {
+    const { risk, accountLimits } = this.options;
+    // no limit anywhere: nothing to count on each tick
+    if (this.limits.maxLoss === undefined && this.limits.maxInventory === undefined && !(risk && accountLimits))
+      return undefined;
+    const own = this.money.breach(this.limits, mid, now);
+    if (own) return { reason: `Stopped: ${own}`, at: now, by: "limit" };
+    if (!risk || !accountLimits) return undefined;
+    risk.report(this.options.account, this.botId, {
+      ...this.money.counted(mid),
+      base: this.money.base,
+      quote: this.money.quote,
+      placedLastMinute: this.money.placedLastMinute(now),
+    });
+    const name = this.options.accountName ?? this.options.account;
+    const breach = risk.breach(this.options.account, accountLimits, this.money.base, this.money.quote, name);
+    return breach ? { reason: `Stopped: ${breach}`, at: now, by: "account" } : undefined;
+  }
+
+  /** One more order would break maxOrdersPerMinute (the bot's or its account's). */
+  private orderRateFull(now: number): BotHalt | undefined {
+    const max = this.limits.maxOrdersPerMinute;
+    const placed = this.money.placedLastMinute(now);
+    if (max !== undefined && placed >= max)
+      return {
+        reason: `Stopped: its maxOrdersPerMinute ${max} reached: ${placed} orders placed in the last minute, one more asked for`,
+        at: now,
+        by: "limit",
+      };
+    return undefined;
+  }
+
+  /**
+   * The published PnL at the mid: at each sync and after a fill, not on every book change (each
+   * new mark is a delta on the live channel).
+   */
+  private markAt(mid: Decimal, synced: boolean): void {
+    const fills = this.money.totals.fills;
+    if (fills > 0 && (synced || this.marked?.fills !== fills)) this.marked = this.money.mark(mid);
+  }
+
+  /** Stops at a breach, from inside a tick (the halt waits for the tick to end). */
+  private breached(halt: BotHalt): number {
+    void this.haltNow(halt).catch((error: unknown) =>
+      this.options.logger?.warn("bot orders not all cancelled at its halt", {
+        botId: this.botId,
+        error: message(error),
+      }),
+    );
+    return this.syncIntervalMs;
+  }
+
   private isMine(order: Order): boolean {
     return parseBotClientOrderId(order.clientOrderId ?? "", this.rule)?.tag === this.tag;
   }
@@ -347,7 +500,10 @@ export class BotRunner {
     if (now - this.lastSync >= this.syncIntervalMs) {
       await this.sync(now, decimals);
       this.lastSync = now;
-    }
+      this.markAt(market.mid, true);
+    } else this.markAt(market.mid, false);
+    const breach = this.breachAt(market.mid, now);
+    if (breach) return this.breached(breach);
     const ctx = { now, market, decimals, open: this.memory.open, random: this.random, ...this.usdt(now) };
     let result: ReturnType<Strategy<unknown>["step"]>;
     try {
@@ -389,6 +545,8 @@ export class BotRunner {
         notes.push(`open-orders limit of the account reached (${this.limit})`);
         break;
       }
+      const full = this.orderRateFull(now);
+      if (full) return this.breached(full);
       await this.place(want, now, decimals);
     }
     const paused = this.pausedSides();
@@ -507,7 +665,10 @@ export class BotRunner {
     for (const known of this.memory.open) {
       const live = mine.get(known.id);
       if (live) {
-        if (live.filled !== known.filled) this.replaceOpen(known.id, { ...known, filled: live.filled });
+        if (live.filled !== known.filled) {
+          this.money.seen(live, "maker", now);
+          this.replaceOpen(known.id, { ...known, filled: live.filled });
+        }
         continue;
       }
       let status: Order["status"] = "canceled";
@@ -516,10 +677,12 @@ export class BotRunner {
         const fetched = await this.options.adapter.fetchOrder(this.pair, known.id);
         status = fetched.status;
         filled = fetched.filled;
+        if (status !== "open") this.money.seen(fetched, "maker", now);
       } catch (error) {
         if (!(isExchangeError(error) && error.kind === "order-not-found")) throw error;
       }
       if (status === "open") continue; // listed late or beyond a page: still ours
+      this.money.forget(known.id);
       this.closeOpen(known, filled, status === "closed", now, decimals);
     }
     // adopt
@@ -528,6 +691,7 @@ export class BotRunner {
     const knownIds = new Set(this.memory.open.map((o) => o.id));
     for (const o of mine.values()) {
       if (knownIds.has(o.id)) continue;
+      this.money.seen(o, "maker", now);
       const parsed = parseBotClientOrderId(o.clientOrderId, this.rule)!;
       const own: OwnOrder = {
         slot: parsed.slot,
@@ -592,20 +756,18 @@ export class BotRunner {
     }
     let filled = order.filled;
     let complete = false;
-    if (refused === undefined && !this.strategy.tracksFills) {
-      this.closeOpen(order, filled, complete, this.now(), decimals);
-      await this.emit();
-      return;
-    }
-    // the final fill decides the strategy's reaction (a fill just before the cancel counts)
+    // the final fill decides the strategy's reaction and the ledger (a fill just before the cancel
+    // counts: docs/bots.md "What each bot did")
     try {
       const fetched = await adapter.fetchOrder(this.pair, order.id);
       if (fetched.status === "open") throw refused ?? new Error(`order ${order.id} is still open after its cancel`);
+      this.money.seen(fetched, "maker", this.now());
       filled = fetched.filled;
       complete = fetched.status === "closed";
     } catch (error) {
       if (!(isExchangeError(error) && error.kind === "order-not-found")) throw refused ?? error;
     }
+    this.money.forget(order.id);
     this.closeOpen(order, filled, complete, this.now(), decimals);
     await this.emit();
   }
@@ -614,6 +776,7 @@ export class BotRunner {
     const generation = this.memory.generation + 1;
     const clientOrderId = botClientOrderId(this.tag, want.slot, generation, this.rule);
     this.memory = { ...this.memory, generation };
+    this.money.placedAt(now);
     let order: Order;
     try {
       order = await this.options.adapter.createOrder({
@@ -653,6 +816,9 @@ export class BotRunner {
     };
     this.memory = { ...this.memory, open: [...this.memory.open, own] };
     this.ledger.set(this.options.account, this.botId, this.memory.open.length);
+    // what it took at once is a taker fill (docs/bots.md "What each bot did")
+    this.money.seen(order, "taker", now);
+    if (order.status === "closed" || order.status === "canceled") this.money.forget(order.id);
     // an order that filled at once (it met the book) is closed now
     if (order.status === "closed" || order.status === "canceled")
       this.closeOpen(own, order.filled, order.status === "closed", now, decimals);
@@ -673,8 +839,11 @@ export class BotRunner {
       ...view,
       ...(this.published as BotStateFields),
       ...(paused.length > 0 ? { pausedSides: paused } : {}),
+      ...(this.marked ? { pnl: this.marked } : {}),
+      // a halted bot says why in every state it publishes, also while its orders are being cancelled
+      ...(this.halted ? { status: "stopped", halted: this.halted, reason: this.halted.reason } : {}),
       updatedAt: this.now(),
-      runner: this.memory,
+      runner: { ...this.memory, money: this.money.memory() },
     };
   }
 

@@ -16,6 +16,8 @@ export interface RunnerMemory {
   open: OwnOrder[];
   generation: number;
   pausedSides: Partial<Record<Side, number>>;
+  /** fills booked and the ledger (server/bots/money.ts), read by the runner itself */
+  money?: unknown;
 }
 
 /** The bot's state: the published fields (docs/dashboard-rules.md#entities records, status, lastError, updatedAt) and the memory. */

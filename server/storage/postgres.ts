@@ -23,8 +23,10 @@
  */
 import pg from "pg";
 import type { AccountPath } from "../../lib/api.js";
+import type { BotFill } from "../bots/fills.js";
 import {
   type ApiKeyRow,
+  type BotFillRow,
   type BotRow,
   type CodeRow,
   type CredentialRow,
@@ -32,6 +34,7 @@ import {
   type SessionRow,
   toApiKey,
   toBot,
+  toBotFill,
   toCode,
   toCredential,
   toPair,
@@ -39,7 +42,7 @@ import {
   toUser,
   type UserRow,
 } from "./rows.js";
-import { pathKey, type Storage } from "./types.js";
+import { MAX_FILLS_PAGE, pathKey, type Storage } from "./types.js";
 
 /** Migrations in order; the index + 1 is the schema version. Never edit one that shipped. */
 const MIGRATIONS: string[] = [
@@ -90,6 +93,11 @@ const MIGRATIONS: string[] = [
   // issue 31: when a session's refresh token was last rotated, for the grace of concurrent
   // refreshes (docs/server-limits.md "Refresh")
   "ALTER TABLE sessions ADD COLUMN rotated BIGINT;",
+  // docs/bots.md "What each bot did": every fill of a bot's orders (deleted with the bot)
+  `CREATE TABLE bot_fills (
+     id BIGSERIAL PRIMARY KEY, bot_id TEXT NOT NULL, at BIGINT NOT NULL, order_id TEXT NOT NULL, side TEXT NOT NULL,
+     price TEXT NOT NULL, amount TEXT NOT NULL, fee TEXT NOT NULL, fee_currency TEXT NOT NULL, liquidity TEXT NOT NULL);
+   CREATE INDEX bot_fills_bot ON bot_fills(bot_id, id);`,
 ];
 
 /** rows kept per table by the read cache (the oldest goes first) */
@@ -472,13 +480,51 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
         id,
       ]);
     },
-    async updateBotStates(entries) {
-      if (entries.length === 0) return;
-      // one statement, one commit: the runner's periodic write of every changed bot
-      await pool.query(
-        `UPDATE bots SET state = u.state FROM unnest($1::text[], $2::text[]) AS u(id, state) WHERE bots.id = u.id`,
-        [entries.map((e) => e.id), entries.map((e) => JSON.stringify(e.state))],
-      );
+    async updateBotStates(entries, fills = []) {
+      if (entries.length === 0 && fills.length === 0) return;
+      const states = (client: pg.Pool | pg.PoolClient) =>
+        // one statement: the runner's periodic write of every changed bot
+        client.query(
+          `UPDATE bots SET state = u.state FROM unnest($1::text[], $2::text[]) AS u(id, state) WHERE bots.id = u.id`,
+          [entries.map((e) => e.id), entries.map((e) => JSON.stringify(e.state))],
+        );
+      if (fills.length === 0) {
+        await states(pool);
+        return;
+      }
+      // the states and the fills they account for in one commit (a restart neither loses nor repeats a fill)
+      await transaction(async (client) => {
+        if (entries.length > 0) await states(client);
+        const col = <K extends keyof BotFill>(key: K) => fills.map((f) => String(f.fill[key]));
+        await client.query(
+          `INSERT INTO bot_fills (bot_id, at, order_id, side, price, amount, fee, fee_currency, liquidity)
+           SELECT f.bot_id, f.at::bigint, f.order_id, f.side, f.price, f.amount, f.fee, f.fee_currency, f.liquidity
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+             WITH ORDINALITY AS f(bot_id, at, order_id, side, price, amount, fee, fee_currency, liquidity, n)
+           WHERE EXISTS (SELECT 1 FROM bots WHERE bots.id = f.bot_id) ORDER BY f.n`,
+          [
+            fills.map((f) => f.botId),
+            col("at"),
+            col("orderId"),
+            col("side"),
+            col("price"),
+            col("amount"),
+            col("fee"),
+            col("feeCurrency"),
+            col("liquidity"),
+          ],
+        );
+      });
+    },
+    async listBotFills(botId, { before, limit }) {
+      const n = Math.max(1, Math.min(MAX_FILLS_PAGE, Math.floor(limit)));
+      return (
+        await rows<BotFillRow>("SELECT * FROM bot_fills WHERE bot_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3", [
+          botId,
+          before ?? Number.MAX_SAFE_INTEGER,
+          n,
+        ])
+      ).map(toBotFill);
     },
     async clearBotCredentialsForPath(path) {
       const key = pathKey(path);
@@ -498,7 +544,10 @@ export async function openPostgresStorage(url: string, options: PostgresStorageO
       return cleared;
     },
     async deleteBot(id) {
-      const removed = (await changed("DELETE FROM bots WHERE id = $1", [id])) > 0;
+      const removed = await transaction(async (client) => {
+        await client.query("DELETE FROM bot_fills WHERE bot_id = $1", [id]);
+        return ((await client.query("DELETE FROM bots WHERE id = $1", [id])).rowCount ?? 0) > 0;
+      });
       if (removed) await scrub("bots");
       return removed;
     },

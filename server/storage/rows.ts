@@ -6,6 +6,7 @@
 import type { AccountPath, Scope } from "../../lib/api.js";
 import type {
   ApiKeyRecord,
+  BotFillRecord,
   BotRecord,
   EmailCodeRecord,
   SessionRecord,
@@ -130,4 +131,30 @@ export const toBot = (r: BotRow): BotRecord => ({
   wrappedCredentials: r.credentials,
   state: JSON.parse(r.state) as Record<string, unknown>,
   created: r.created,
+});
+
+/** docs/bots.md "What each bot did": a bot_fills row */
+export interface BotFillRow {
+  id: number | string;
+  bot_id: string;
+  at: number | string;
+  order_id: string;
+  side: string;
+  price: string;
+  amount: string;
+  fee: string;
+  fee_currency: string;
+  liquidity: string;
+}
+
+export const toBotFill = (r: BotFillRow): BotFillRecord => ({
+  seq: Number(r.id),
+  at: Number(r.at),
+  orderId: r.order_id,
+  side: r.side === "Sell" ? "Sell" : "Buy",
+  price: r.price,
+  amount: r.amount,
+  fee: r.fee,
+  feeCurrency: r.fee_currency,
+  liquidity: r.liquidity === "taker" ? "taker" : "maker",
 });

@@ -10,8 +10,10 @@
  */
 import Database from "better-sqlite3";
 import type { AccountPath } from "../../lib/api.js";
+import type { BotFill } from "../bots/fills.js";
 import {
   type ApiKeyRow,
+  type BotFillRow,
   type BotRow,
   type CodeRow,
   type CredentialRow,
@@ -19,6 +21,7 @@ import {
   type SessionRow,
   toApiKey,
   toBot,
+  toBotFill,
   toCode,
   toCredential,
   toPair,
@@ -29,6 +32,7 @@ import {
 import {
   type CodeRequestLimits,
   type EmailCodeRecord,
+  MAX_FILLS_PAGE,
   type OutboxRecord,
   pathKey,
   type Storage,
@@ -71,6 +75,12 @@ const MIGRATIONS: string[] = [
   // issue 31: when a session's refresh token was last rotated, for the grace of concurrent
   // refreshes (docs/server-limits.md "Refresh")
   "ALTER TABLE sessions ADD COLUMN rotated INTEGER;",
+  // docs/bots.md "What each bot did": every fill of a bot's orders (deleted with the bot)
+  `CREATE TABLE bot_fills (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, bot_id TEXT NOT NULL, at INTEGER NOT NULL, order_id TEXT NOT NULL,
+     side TEXT NOT NULL, price TEXT NOT NULL, amount TEXT NOT NULL, fee TEXT NOT NULL, fee_currency TEXT NOT NULL,
+     liquidity TEXT NOT NULL);
+   CREATE INDEX bot_fills_bot ON bot_fills(bot_id, id);`,
 ];
 
 /** rows kept per table by the read cache (the oldest goes first) */
@@ -195,6 +205,14 @@ export function openSqliteStorage(file: string): Storage {
     updateBotSetup: stmt<[string, string, string]>("UPDATE bots SET setup = ?, state = ? WHERE id = ?"),
     clearBotCredentials: stmt<[string]>("UPDATE bots SET credentials = NULL WHERE id = ?"),
     deleteBot: stmt<[string]>("DELETE FROM bots WHERE id = ?"),
+    deleteBotFills: stmt<[string]>("DELETE FROM bot_fills WHERE bot_id = ?"),
+    addBotFill: stmt<[string, number, string, string, string, string, string, string, string, string]>(
+      `INSERT INTO bot_fills (bot_id, at, order_id, side, price, amount, fee, fee_currency, liquidity)
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM bots WHERE id = ?)`,
+    ),
+    listBotFills: stmt<[string, number, number], BotFillRow>(
+      "SELECT * FROM bot_fills WHERE bot_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+    ),
     addOutbox: stmt<[number, string, string, string]>(
       "INSERT INTO outbox (ts, recipient, subject, body) VALUES (?, ?, ?, ?)",
     ),
@@ -284,8 +302,19 @@ export function openSqliteStorage(file: string): Storage {
     return toCode({ ...row, attempts: row.attempts + 1 });
   });
 
-  const updateBotStates = db.transaction((entries: readonly { id: string; state: Record<string, unknown> }[]) => {
-    for (const { id, state } of entries) q.updateBotState.run(JSON.stringify(state), id);
+  const updateBotStates = db.transaction(
+    (
+      entries: readonly { id: string; state: Record<string, unknown> }[],
+      fills: readonly { botId: string; fill: BotFill }[],
+    ) => {
+      for (const { id, state } of entries) q.updateBotState.run(JSON.stringify(state), id);
+      for (const { botId, fill: f } of fills)
+        q.addBotFill.run(botId, f.at, f.orderId, f.side, f.price, f.amount, f.fee, f.feeCurrency, f.liquidity, botId);
+    },
+  );
+  const deleteBot = db.transaction((id: string): boolean => {
+    q.deleteBotFills.run(id);
+    return q.deleteBot.run(id).changes > 0;
   });
 
   const clearBotCredentialsForPath = db.transaction((path: AccountPath): string[] => {
@@ -454,8 +483,12 @@ export function openSqliteStorage(file: string): Storage {
     async updateBotSetup(id, setup, state) {
       q.updateBotSetup.run(JSON.stringify(setup), JSON.stringify(state), id);
     },
-    async updateBotStates(entries) {
-      updateBotStates(entries);
+    async updateBotStates(entries, fills = []) {
+      updateBotStates(entries, fills);
+    },
+    async listBotFills(botId, { before, limit }) {
+      const n = Math.max(1, Math.min(MAX_FILLS_PAGE, Math.floor(limit)));
+      return q.listBotFills.all(botId, before ?? Number.MAX_SAFE_INTEGER, n).map(toBotFill);
     },
     async clearBotCredentialsForPath(path) {
       const cleared = clearBotCredentialsForPath(path);
@@ -463,7 +496,7 @@ export function openSqliteStorage(file: string): Storage {
       return cleared;
     },
     async deleteBot(id) {
-      const removed = q.deleteBot.run(id).changes > 0;
+      const removed = deleteBot(id);
       if (removed) scrub();
       return removed;
     },

@@ -7,7 +7,9 @@
  * API-key envelopes exactly as the dashboard sent them (encrypted with the operator's key), and
  * bot credentials re-wrapped under the server's data key (docs/decisions.md#d4).
  */
+
 import type { AccountPath, Scope } from "../../lib/api.js";
+import type { BotFill } from "../bots/fills.js";
 
 export interface UserRecord {
   id: string;
@@ -97,6 +99,14 @@ export interface BotRecord {
   state: Record<string, unknown>;
   created: number;
 }
+
+/** A stored fill of a bot's order (docs/bots.md "What each bot did"); `seq` orders them, newest highest. */
+export interface BotFillRecord extends BotFill {
+  seq: number;
+}
+
+/** The most fills one GET /token/bot/{id}/fills answers (docs/api.md). */
+export const MAX_FILLS_PAGE = 500;
 
 export interface OutboxRecord {
   ts: number;
@@ -190,10 +200,19 @@ export interface Storage {
   updateBotState(id: string, state: Record<string, unknown>): Promise<void>;
   /** an edited bot (docs/bots.md "Create, edit, pause"): its setup and its state, in one write */
   updateBotSetup(id: string, setup: unknown, state: Record<string, unknown>): Promise<void>;
-  /** several bots' states in one transaction (one commit for the bot runner's periodic write) */
-  updateBotStates(entries: readonly { id: string; state: Record<string, unknown> }[]): Promise<void>;
+  /**
+   * several bots' states in one transaction (one commit for the bot runner's periodic write), with
+   * the fills the runners saw since the last write (a removed bot's are dropped)
+   */
+  updateBotStates(
+    entries: readonly { id: string; state: Record<string, unknown> }[],
+    fills?: readonly { botId: string; fill: BotFill }[],
+  ): Promise<void>;
+  /** a bot's fills, newest first, those with seq below `before` when given; at most `limit` (≤ MAX_FILLS_PAGE) */
+  listBotFills(botId: string, options: { before?: number; limit: number }): Promise<BotFillRecord[]>;
   /** docs/decisions.md#d4: removing an API key deletes the bots' copies of its credentials */
   clearBotCredentialsForPath(path: AccountPath): Promise<string[]>;
+  /** the bot and its fills */
   deleteBot(id: string): Promise<boolean>;
 
   // outbox (kept in the database; the clear code only in outbox.jsonl)

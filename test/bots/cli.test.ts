@@ -56,7 +56,18 @@ describe("spotdesk bot", () => {
       ["candle-closer-bot", false],
       ["liquidity-arranger-bot", true],
     ]);
-    expect(types[1]!.parameters).toEqual(["pair", "quote", "percent", "profit", "RF", "size", "postOnly"]);
+    expect(types[1]!.parameters).toEqual([
+      "pair",
+      "quote",
+      "percent",
+      "profit",
+      "RF",
+      "size",
+      "postOnly",
+      "limits.maxLoss",
+      "limits.maxInventory",
+      "limits.maxOrdersPerMinute",
+    ]);
   });
 
   it("a bad config exits 2 naming the field, and places nothing", async () => {
@@ -123,5 +134,49 @@ describe("spotdesk bot", () => {
     second.interrupt();
     expect(await second.exited).toBe(0);
     expect(await box.json<unknown[]>(["orders", "BTC/USDT"], { env: PINNED })).toEqual([]);
+  });
+
+  it('bot status shows each foreground bot; bot stop --all cancels their orders and ends them (docs/bots.md "Risk limits and the kill switch")', async () => {
+    const config = '{"quote":400,"percent":2,"size":4}';
+    const run = startRun(
+      ["bot", "run", "grid-bot", "--pair", "BTC/USDT", "--config", "-", "--id", "desk-grid"],
+      config,
+    );
+    await waitFor(() => run.lines.some((l) => l.includes("onBuy 2 onSell 2")), "the grid", 15_000);
+    const listed = await waitFor(async () => {
+      const all = await box.json<{ botId: string; running: boolean; state: { status: string } }[]>(["bot", "status"], {
+        env: PINNED,
+      });
+      return all.length === 1 && all[0]!.running && all;
+    }, "the running bot in bot status");
+    expect(listed[0]).toMatchObject({ botId: "desk-grid", pair: "BTC/USDT", exchange: "paper", running: true });
+    const stopped = await box.json<{ stopped: string[] }>(["bot", "stop", "--all"], { env: PINNED });
+    expect(stopped).toEqual({ stopped: ["desk-grid"] });
+    expect(await run.exited).toBe(0);
+    expect(await box.json(["orders", "BTC/USDT"], { env: PINNED })).toEqual([]);
+    const one = await box.json<{ running: boolean; state: { status: string } }>(["bot", "status", "desk-grid"], {
+      env: PINNED,
+    });
+    expect(one).toMatchObject({ running: false, state: { status: "stopped" } });
+    const unknown = await box.run(["bot", "status", "nope"], { env: PINNED });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("No bot 'nope'");
+  });
+
+  it("a risk limit stops a foreground bot: orders cancelled, exit 2 with the reason, refused again until --resume", async () => {
+    const config = '{"quote":400,"percent":2,"size":4,"limits":{"maxOrdersPerMinute":2}}';
+    const args = ["bot", "run", "grid-bot", "--pair", "BTC/USDT", "--config", "-", "--id", "capped"];
+    const run = startRun(args, config);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toContain("Stopped: its maxOrdersPerMinute 2 reached");
+    expect(await box.json(["orders", "BTC/USDT"], { env: PINNED })).toEqual([]);
+    const status = await box.json<{ state: { status: string; halted: { by: string } } }>(["bot", "status", "capped"], {
+      env: PINNED,
+    });
+    expect(status.state).toMatchObject({ status: "stopped", halted: { by: "limit" } });
+    const again = startRun(args, config);
+    expect(await again.exited).toBe(2);
+    expect(again.stderr()).toContain("Bot capped is stopped: Stopped: its maxOrdersPerMinute 2 reached");
+    expect(again.stderr()).toContain("--resume");
   });
 });

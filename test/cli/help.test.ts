@@ -38,6 +38,8 @@ const COMMANDS = [
   ["bot"],
   ["bot", "types"],
   ["bot", "run"],
+  ["bot", "status"],
+  ["bot", "stop"],
 ];
 
 /** The long names listed under "Global Options:" in a help text. */

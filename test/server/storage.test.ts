@@ -367,6 +367,54 @@ for (const { name, make, skip } of backends) {
       expect(await a.deleteBot("b1")).toBe(false);
     });
 
+    it('stores a bot\'s fills with its state, newest first in bounded pages, and deletes them with the bot (docs/bots.md "What each bot did")', async () => {
+      const [a, b] = await twoProcesses();
+      const bot = (id: string) => ({
+        id,
+        botType: "grid-bot",
+        path: ["Acme", "paper", "main"] as [string, string, string],
+        paths: [] as [string, string, string][],
+        setup: {},
+        wrappedCredentials: null,
+        state: { status: "running" },
+        created: 1,
+      });
+      await a.createBot(bot("f1"));
+      await a.createBot(bot("f2"));
+      const fill = (orderId: string, side: "Buy" | "Sell", liquidity: "maker" | "taker") => ({
+        at: 1_700_000_000_123,
+        orderId,
+        side,
+        price: "65000.125",
+        amount: "0.001",
+        fee: "0.000001",
+        feeCurrency: "BTC",
+        liquidity,
+      });
+      await a.updateBotStates(
+        [{ id: "f1", state: { status: "running", pnl: { fills: 3 } } }],
+        [
+          { botId: "f1", fill: fill("o1", "Buy", "taker") },
+          { botId: "f1", fill: fill("o2", "Sell", "maker") },
+          { botId: "f2", fill: fill("o3", "Buy", "maker") },
+          { botId: "f1", fill: fill("o4", "Buy", "maker") },
+          { botId: "gone", fill: fill("o5", "Buy", "maker") },
+        ],
+      );
+      expect((await b.getBot("f1"))?.state).toEqual({ status: "running", pnl: { fills: 3 } });
+      const all = await b.listBotFills("f1", { limit: 100 });
+      expect(all.map((f) => f.orderId)).toEqual(["o4", "o2", "o1"]);
+      const { seq: _seq, ...first } = all[2]!;
+      expect(first).toEqual(fill("o1", "Buy", "taker"));
+      const page = await b.listBotFills("f1", { limit: 2 });
+      expect(page.map((f) => f.orderId)).toEqual(["o4", "o2"]);
+      expect((await b.listBotFills("f1", { before: page[1]!.seq, limit: 2 })).map((f) => f.orderId)).toEqual(["o1"]);
+      expect(await b.listBotFills("gone", { limit: 10 })).toEqual([]);
+      expect(await a.deleteBot("f1")).toBe(true);
+      expect(await b.listBotFills("f1", { limit: 10 })).toEqual([]);
+      expect((await b.listBotFills("f2", { limit: 10 })).map((f) => f.orderId)).toEqual(["o3"]);
+    });
+
     if (name === "postgres")
       it("leaves a removed envelope or bot credentials in no table file (docs/scale-out.md, docs/decisions.md#d4)", async () => {
         const url = await pgService!.createDatabase();

@@ -656,6 +656,90 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     expect(decodeURIComponent(new URL(page.url()).pathname)).toBe(DEMO);
   });
 
+  it('shows a bot\'s PnL, fills and halt; "Stop all bots" asks first, then stops every bot (docs/bots.md "What each bot did", "Risk limits and the kill switch")', async () => {
+    const p = await browser.context.newPage();
+    let channel: { send(m: string): void } | undefined;
+    await p.routeWebSocket(`${served.url.replace(/^http/, "ws")}/`, (ws) => {
+      ws.connectToServer();
+      channel = ws;
+    });
+    try {
+      await p.goto(`${served.url}${DEMO}`);
+      await p.getByRole("button", { name: /^Bots/ }).click();
+      const grid = p.getByRole("list", { name: "Running bots" }).locator("li[data-bot-type=grid-bot]");
+      await grid.waitFor();
+      const botId = (await grid.getAttribute("aria-label"))!.replace(/^Bot /, "");
+      await until("channel", async () => channel !== undefined);
+      const reason = "Stopped: its maxLoss 5 USDT reached: the loss since the start is 5.5 USDT";
+      channel!.send(
+        JSON.stringify({
+          type: "delta",
+          data: {
+            botId,
+            botType: "grid-bot",
+            path: ["Demo", "paper", "main"],
+            paths: [],
+            setup: { pair: "BTC/USDT", quote: 100, size: 4 },
+            created: 1,
+            status: "stopped",
+            reason,
+            halted: { reason, at: 1, by: "limit" },
+            pnl: {
+              fills: 3,
+              inventory: "0.002",
+              cost: "130.6",
+              realized: "1.25",
+              volume: "250",
+              fees: { BTC: "0.000002", USDT: "0.12" },
+              feesInQuote: "0.25",
+              mid: "65050",
+              value: "130.1",
+              unrealized: "-0.5",
+              pnl: "0.750000000001",
+            },
+          },
+        }),
+      );
+      await until(
+        "the PnL line",
+        async () =>
+          (await grid.getByTestId("bot-pnl").textContent()) ===
+          "PnL 0.75 · realized 1.25 · inventory 0.002 BTC (value 130.1) · volume 250 · fees 0.25 · 3 fills",
+      );
+      expect(await grid.getByTestId("bot-state").textContent()).toBe(`stopped: ${reason}`);
+      await grid.getByRole("button", { name: "Resume" }).waitFor();
+      // the details hold the fills table (this grid's own fills on paper, if any yet)
+      await grid.getByRole("button", { name: "Details" }).click();
+      await p.getByRole("heading", { name: "Fills" }).waitFor();
+      await until(
+        "the fills",
+        async () =>
+          (await p.getByText("No fills yet").count()) + (await p.getByRole("table", { name: "Fills" }).count()) > 0,
+      );
+      await shot(p, "trading-bot-money");
+    } finally {
+      await p.close();
+    }
+    // the kill switch: on the home page, asked first
+    await page.getByRole("link", { name: "Home" }).click();
+    await page.getByRole("button", { name: "Stop all bots" }).click();
+    const confirm = page.getByRole("alertdialog");
+    expect(await confirm.getByRole("heading").textContent()).toBe("Stop all bots?");
+    await shot(page, "home-stop-all");
+    await confirm.getByRole("button", { name: "Stop all bots" }).click();
+    await confirm.waitFor({ state: "detached" });
+    await page.goto(`${served.url}${DEMO}`);
+    await page.getByRole("button", { name: /^Bots/ }).click();
+    const cards = page.getByRole("list", { name: "Running bots" }).locator("li");
+    await until("every bot that runs stopped until resumed", async () => {
+      const states = await cards.getByTestId("bot-state").allTextContents();
+      const stopped = states.filter((t) => /^stopped: Stopped by .+ \(stop all\)$/.test(t));
+      return stopped.length === 3 && states.every((t) => t === "not run" || stopped.includes(t));
+    });
+    expect(await cards.getByRole("button", { name: "Resume" }).count()).toBe(3);
+    await page.keyboard.press("Escape");
+  });
+
   it("greys a book that is not live, says since when, refuses to fill the panel from it and asks the stale confirmation (issue 20)", async () => {
     const p = await browser.context.newPage();
     const sockets: { close(): Promise<void> }[] = [];

@@ -83,6 +83,8 @@ export const SUCCESS_TEXT: Partial<Record<RouteName, string>> = {
   editBot: "Bot updated",
   pauseBot: "Bot paused",
   resumeBot: "Bot resumed",
+  stopBot: "Bot stopped, its orders cancelled",
+  stopAllBots: "Bots stopped, their orders cancelled",
 };
 
 export function successTitle(route: RouteName): string {

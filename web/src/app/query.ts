@@ -1,5 +1,5 @@
 import { QueryClient, useQuery } from "@tanstack/react-query";
-import type { AccountAnswer, UserAnswer } from "../../../lib/api.js";
+import type { AccountAnswer, BotFillsAnswer, UserAnswer } from "../../../lib/api.js";
 import { api } from "./api";
 import { useSession } from "./session-store";
 
@@ -40,5 +40,15 @@ export function useUser(uuid: string) {
   return useQuery({
     queryKey: ["user", uuid],
     queryFn: () => data(api.call<UserAnswer>("user", { params: { id: uuid } })),
+  });
+}
+
+/** docs/bots.md "What each bot did": a bot's newest 100 fills (GET /token/bot/{id}/fills), while its details are open. */
+export function useBotFills(botId: string) {
+  return useQuery({
+    queryKey: ["bot-fills", botId],
+    queryFn: () => data(api.call<BotFillsAnswer>("botFills", { params: { id: botId }, quiet: true })),
+    staleTime: 0,
+    refetchInterval: 5000,
   });
 }

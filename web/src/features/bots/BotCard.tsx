@@ -4,7 +4,7 @@ import { botIndicator, indicatorText } from "../../../../lib/bot-status.js";
 import { formatUtcTimestamp } from "../../../../lib/format.js";
 import type { BotType } from "../../../../lib/schemas.js";
 import { api } from "../../app/api";
-import { queryClient } from "../../app/query";
+import { queryClient, useBotFills } from "../../app/query";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { botLetter } from "../home/filters";
 import { parseSetupText } from "./bot-forms";
@@ -76,6 +76,8 @@ function BotEditor({ bot, onSaved }: { bot: LiveBot; onSaved: () => void }) {
 /** What the bot's records say (docs/decisions.md#d21–#d25): its order, its grid counts, its last trade, or why it is not run. */
 export function botStateText(bot: LiveBot): string {
   if (bot.status === "not run") return "not run";
+  // docs/bots.md "Risk limits and the kill switch": stopped until a person resumes it, and why
+  if (bot.halted) return `stopped: ${bot.halted.reason}`;
   if (bot.status === "stopped") return "stopped";
   const parts: string[] = [];
   if (bot.status === "backing-off") parts.push(`backing off: ${bot.lastError ?? "exchange error"}`);
@@ -90,6 +92,65 @@ export function botStateText(bot: LiveBot): string {
   else parts.push(bot.status);
   if (bot.note) parts.push(bot.note);
   return parts.join(" · ");
+}
+
+/** docs/bots.md "What each bot did": the bot's money in one line (quote amounts unless named). */
+export function botPnlText(bot: LiveBot): string | undefined {
+  const p = bot.pnl;
+  if (!p) return undefined;
+  const base = botBase(bot);
+  return `PnL ${short(p.pnl)} · realized ${short(p.realized)} · inventory ${p.inventory}${base ? ` ${base}` : ""} (value ${short(p.value)}) · volume ${short(p.volume)} · fees ${short(p.feesInQuote)} · ${p.fills} fills`;
+}
+
+/** A quote amount to 8 decimals at most, for the card (the details hold the full figures). */
+function short(value: string): string {
+  const [whole, fraction = ""] = value.split(".");
+  const cut = fraction.slice(0, 8).replace(/0+$/, "");
+  return cut ? `${whole}.${cut}` : (whole ?? value);
+}
+
+function botBase(bot: LiveBot): string | undefined {
+  const s = bot.setup as { pair?: unknown; main?: { pair?: unknown } } | null;
+  const pair = s?.main?.pair ?? s?.pair;
+  return typeof pair === "string" ? pair.split("/")[0] : undefined;
+}
+
+/** docs/bots.md "What each bot did": the fills table of the details dialog, newest first. */
+function FillsTable({ botId }: { botId: string }) {
+  const fills = useBotFills(botId);
+  if (fills.isPending) return <p className="muted">Loading fills…</p>;
+  const rows = fills.data?.fills ?? [];
+  if (rows.length === 0) return <p className="muted">No fills yet</p>;
+  return (
+    <table className="table small-text" aria-label="Fills">
+      <thead>
+        <tr>
+          <th>Time</th>
+          <th>Order</th>
+          <th>Side</th>
+          <th className="num">Price</th>
+          <th className="num">Amount</th>
+          <th className="num">Fee</th>
+          <th>Maker/taker</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((f) => (
+          <tr key={f.seq}>
+            <td>{formatUtcTimestamp(f.at)}</td>
+            <td className="mono">{f.orderId}</td>
+            <td>{f.side}</td>
+            <td className="num">{f.price}</td>
+            <td className="num">{f.amount}</td>
+            <td className="num">
+              {f.fee} {f.feeCurrency}
+            </td>
+            <td>{f.liquidity}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** What the runner publishes beside the setup (docs/decisions.md#d21–#d25): status, reason, error and the bot's records. */
@@ -112,6 +173,11 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
     setBusy(false);
     if (r.ok) await reloadBots();
   };
+  const stop = async (): Promise<boolean> => (await api.call("stopBot", { params: { id: bot.botId } })).ok;
+  const resume = async () => {
+    await api.call("resumeBot", { params: { id: bot.botId } });
+  };
+  const pnl = botPnlText(bot);
   const remove = async (): Promise<boolean> => {
     const r = await api.call("removeBot", { body: { botId: bot.botId } });
     if (!r.ok) return false;
@@ -134,11 +200,38 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
         <span className="muted small-text" data-testid="bot-state">
           {botStateText(bot)}
         </span>
+        {pnl ? (
+          <>
+            <br />
+            <span className="small-text" data-testid="bot-pnl">
+              {pnl}
+            </span>
+          </>
+        ) : null}
       </span>
-      {runnable ? (
+      {runnable && !bot.halted ? (
         <button type="button" className="btn small" disabled={busy} onClick={() => void pauseOrResume()}>
           {paused ? "Resume" : "Pause"}
         </button>
+      ) : null}
+      {runnable && bot.halted ? (
+        <button type="button" className="btn small" onClick={() => void resume()}>
+          Resume
+        </button>
+      ) : null}
+      {runnable && !bot.halted ? (
+        <ConfirmDialog
+          trigger={
+            <button type="button" className="btn small">
+              Stop
+            </button>
+          }
+          title={`Stop bot ${bot.botId}?`}
+          confirmLabel="Stop bot"
+          onConfirm={stop}
+        >
+          <p>Its open orders are cancelled; it stays stopped, also after a restart, until you resume it.</p>
+        </ConfirmDialog>
       ) : null}
       <Dialog.Root
         open={details}
@@ -165,6 +258,8 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
                 {JSON.stringify(bot.setup, null, 2)}
               </pre>
             )}
+            <h3>Fills</h3>
+            <FillsTable botId={bot.botId} />
             <h3>State</h3>
             <pre className="json" data-testid="bot-state-json">
               {JSON.stringify(botState(bot), null, 2)}
@@ -195,6 +290,12 @@ export function BotCard({ bot, now }: { bot: LiveBot; now: number }) {
         onConfirm={remove}
       >
         <p>Its open orders are cancelled first, then it stops and its copy of the account's credentials is deleted.</p>
+        {bot.pnl && bot.pnl.inventory !== "0" ? (
+          <p data-testid="bot-leaves">
+            It leaves its inventory on the account: {bot.pnl.inventory} {botBase(bot) ?? ""} (bought for{" "}
+            {short(bot.pnl.cost)}).
+          </p>
+        ) : null}
       </ConfirmDialog>
     </li>
   );

@@ -8,6 +8,7 @@ import { useAccounts, useClients } from "../../app/query";
 import { readStorage, STORAGE, writeStorage } from "../../app/storage";
 import { Select } from "../../components/Select";
 import { useLiveBots } from "../bots/bots-store";
+import { StopAllBots } from "../bots/StopAllBots";
 import { encodeQueryPath } from "../trading/query-path";
 import { Avatar } from "./Avatar";
 import { botLetter, groupClients } from "./filters";
@@ -74,6 +75,7 @@ export function HomePage() {
         >
           Clear filters
         </button>
+        <StopAllBots />
       </div>
       {loading ? <p className="muted">Loading…</p> : null}
       {!loading && groups.length === 0 ? <p className="muted">No clients</p> : null}
