@@ -88,7 +88,8 @@ describe("fills you see (issue 21)", () => {
       new RegExp(`Filled Buy 0\\.001000 BTC @ ${shown.replace(/[.,]/g, "\\$&")} \\(order \\S+, complete\\)`),
     );
     expect(filled).toContain("Your fills (1)");
-    expect(filled).toMatch(new RegExp(`12:00:0\\d\\s+Buy\\s+${shown.replace(/[.,]/g, "\\$&")}\\s+0\\.001000\\s+-`));
+    // the fee column shows paper's maker fee (0.1% in the base the buy received, docs/paper-store.md "Fees"), cut to its width
+    expect(filled).toMatch(new RegExp(`12:00:0\\d\\s+Buy\\s+${shown.replace(/[.,]/g, "\\$&")}\\s+0\\.001000 0\\.000`));
     expect(filled).toContain("Open orders (0)");
     // the next look does not tell it again
     await s.press("z", "o");
@@ -111,7 +112,8 @@ describe("fills you see (issue 21)", () => {
       new RegExp(`placed · id \\S+ · filled 0\\.001 BTC at once at an average of ${escapeRe(formatPrice(expected))}`),
     );
     expect(placed).toContain("Your fills (1)");
-    expect(placed).toMatch(new RegExp(`Buy\\s+${escapeRe(formatFixed(expected, 2))}\\s+0\\.001000\\s+-`));
+    // the fee column shows paper's taker fee (docs/paper-store.md "Fees"), cut to its width
+    expect(placed).toMatch(new RegExp(`Buy\\s+${escapeRe(formatFixed(expected, 2))}\\s+0\\.001000 0\\.000`));
   });
 
   it("says 'or better' where the exchange gives no average (tui/fills.ts)", () => {

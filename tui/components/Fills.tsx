@@ -36,7 +36,7 @@ export const Fills = memo(function Fills(props: FillsProps) {
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: newest first, a fill never moves
             <Text key={`${f.orderId}-${f.time}-${i}`} color={f.side === "Buy" ? theme.buy : theme.sell}>
-              {` ${padEnd(formatUtcTime(f.time).slice(0, 8), wTime)}${padEnd(f.side, wSide)}${padStart(price, wPrice)}${padStart(props.amount(f.amount), wAmount)}${padStart(f.fee ?? "-", wFee)}`}
+              {` ${padEnd(formatUtcTime(f.time).slice(0, 8), wTime)}${padEnd(f.side, wSide)}${padStart(price, wPrice)}${padStart(props.amount(f.amount), wAmount)} ${padStart(f.fee ?? "-", Math.max(1, wFee - 1))}`}
             </Text>
           );
         })
