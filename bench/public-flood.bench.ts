@@ -48,6 +48,7 @@ const EMAIL = "bench@example.com";
 /** The path each public route is flooded on (a paper pair for the book and the candles, the relays' own pair). */
 const FLOOD_PATHS: Partial<Record<RouteName, string>> = {
   health: "/health",
+  ready: "/health/ready",
   credentials: "/credentials",
   code: "/code",
   register: "/register",

@@ -33,6 +33,7 @@ import { authRoutes, SETUP_CODE_META, setupCodeFile } from "./routes/auth.js";
 import { botRoutes } from "./routes/bots.js";
 import { clientRoutes } from "./routes/clients.js";
 import { gatewayRoutes } from "./routes/gateway.js";
+import { opsRoutes } from "./routes/ops.js";
 import { publicRoutes } from "./routes/public.js";
 import { tradeRoutes } from "./routes/trade.js";
 import { createSecurityHook } from "./security-headers.js";
@@ -217,6 +218,7 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
     ...adminRoutes(app),
     ...tradeRoutes(app),
     ...botRoutes(app),
+    ...opsRoutes(app, cluster ? { pingRedis: () => cluster.ping() } : {}),
   };
   const routes = routesFromTable(handlers);
   const corsOrigins = new Set<string>();
@@ -342,7 +344,9 @@ async function openCluster(
   url: string,
   leaseMs: number,
   logger: Logger,
-): Promise<BotCluster & { limiter: ReturnType<typeof redisLimiter>; close(): Promise<void> }> {
+): Promise<
+  BotCluster & { limiter: ReturnType<typeof redisLimiter>; ping(): Promise<unknown>; close(): Promise<void> }
+> {
   const publisher = await openRedis(url, logger, "commands");
   let subscriber: Awaited<ReturnType<typeof openRedis>>;
   try {
@@ -357,6 +361,12 @@ async function openCluster(
     bus,
     leases: new BotLeases(publisher, bus.instanceId, leaseMs),
     limiter: redisLimiter(publisher, logger),
+    // docs/operations.md#readiness: both connections, since the bus needs the subscriber too
+    ping: () =>
+      Promise.all([
+        publisher.ping(),
+        subscriber.status === "ready" ? undefined : Promise.reject(new Error(`subscriber ${subscriber.status}`)),
+      ]),
     async close() {
       bus.close();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);

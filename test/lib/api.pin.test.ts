@@ -171,6 +171,7 @@ describe("routes (docs/api.md#calls)", () => {
     const trade = ["path"];
     expect(table).toEqual({
       health: ["GET", "/health", "public", [], false],
+      ready: ["GET", "/health/ready", "public", [], false],
       credentials: ["GET", "/credentials", "public", ["email"], false],
       code: ["POST", "/code", "public", ["email"], false],
       register: ["POST", "/register", "public", ["email", "password", "code"], false],
