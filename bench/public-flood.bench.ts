@@ -49,6 +49,7 @@ const EMAIL = "bench@example.com";
 const FLOOD_PATHS: Partial<Record<RouteName, string>> = {
   health: "/health",
   ready: "/health/ready",
+  metrics: "/metrics",
   credentials: "/credentials",
   code: "/code",
   register: "/register",

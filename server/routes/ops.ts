@@ -1,9 +1,13 @@
 /**
  * The operator's calls (docs/operations.md): GET /health/ready, the readiness answer beside the
- * liveness one (/health): whether the storage, and Redis in cluster mode, answer now.
+ * liveness one (/health): whether the storage, and Redis in cluster mode, answer now; GET /metrics,
+ * Prometheus' text format, to loopback callers or with the metrics token.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { App } from "../app.js";
-import { PassThroughJson, type RouteHandlers } from "../http.js";
+import { taskFailed } from "../errors.js";
+import { PassThroughJson, type RequestContext, type RouteHandlers, TextAnswer } from "../http.js";
+import type { ServerMetrics } from "../metrics.js";
 
 /** A dependency that does not answer within this long is not ready (a probe must not hang). */
 export const READY_TIMEOUT_MS = 2000;
@@ -11,6 +15,23 @@ export const READY_TIMEOUT_MS = 2000;
 export interface OpsDependencies {
   /** Redis in cluster mode (docs/scale-out.md): resolves when it answers PING */
   pingRedis?: () => Promise<unknown>;
+  /** absent when `metrics.enabled` is false: GET /metrics is 404 then */
+  metrics?: ServerMetrics;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/**
+ * docs/operations.md#metrics: a caller on loopback (the TCP peer; behind a TLS proxy the address
+ * the proxy appended), or one with `Authorization: Bearer <metrics.token>`.
+ */
+function mayReadMetrics(app: App, ctx: RequestContext): boolean {
+  const peer = app.config.behindTlsProxy ? ctx.ip : (ctx.req.socket.remoteAddress ?? "");
+  if (LOOPBACK.test(peer)) return true;
+  const token = app.config.metrics.token;
+  const given = /^Bearer\s+(.+)$/i.exec(ctx.header("authorization") ?? "")?.[1];
+  return token !== undefined && given !== undefined && timingSafeEqual(digest(given.trim()), digest(token));
 }
 
 type Check = "ok" | "failed" | "timed out";
@@ -45,6 +66,16 @@ export function opsRoutes(app: App, deps: OpsDependencies = {}) {
         time: app.now(),
       };
       return new PassThroughJson(ready ? 200 : 503, JSON.stringify(body));
+    },
+    async metrics(ctx) {
+      const { metrics } = deps;
+      if (!metrics) throw taskFailed(`Not found: GET ${ctx.path} (metrics.enabled is false)`, 404);
+      if (!mayReadMetrics(app, ctx))
+        throw taskFailed(
+          "Metrics are served to loopback callers, or with Authorization: Bearer and the metrics token (docs/operations.md#metrics)",
+          403,
+        );
+      return new TextAnswer(metrics.contentType, await metrics.text());
     },
   } satisfies RouteHandlers;
 }

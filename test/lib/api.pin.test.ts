@@ -172,6 +172,7 @@ describe("routes (docs/api.md#calls)", () => {
     expect(table).toEqual({
       health: ["GET", "/health", "public", [], false],
       ready: ["GET", "/health/ready", "public", [], false],
+      metrics: ["GET", "/metrics", "public", [], false],
       credentials: ["GET", "/credentials", "public", ["email"], false],
       code: ["POST", "/code", "public", ["email"], false],
       register: ["POST", "/register", "public", ["email", "password", "code"], false],
@@ -224,6 +225,7 @@ describe("routes (docs/api.md#calls)", () => {
       "/health",
       "/login/password",
       "/login/signature",
+      "/metrics",
       "/register",
       "/token/admin/apikeys",
       "/token/admin/user",
