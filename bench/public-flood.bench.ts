@@ -50,6 +50,7 @@ const FLOOD_PATHS: Partial<Record<RouteName, string>> = {
   health: "/health",
   ready: "/health/ready",
   metrics: "/metrics",
+  openapi: "/openapi.json",
   credentials: "/credentials",
   code: "/code",
   register: "/register",

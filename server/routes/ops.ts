@@ -1,13 +1,15 @@
 /**
  * The operator's calls (docs/operations.md): GET /health/ready, the readiness answer beside the
  * liveness one (/health): whether the storage, and Redis in cluster mode, answer now; GET /metrics,
- * Prometheus' text format, to loopback callers or with the metrics token.
+ * Prometheus' text format, to loopback callers or with the metrics token; GET /openapi.json, the
+ * API's OpenAPI 3.1 description (server/openapi.ts).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { App } from "../app.js";
 import { taskFailed } from "../errors.js";
 import { PassThroughJson, type RequestContext, type RouteHandlers, TextAnswer } from "../http.js";
 import type { ServerMetrics } from "../metrics.js";
+import { openApiText } from "../openapi.js";
 
 /** A dependency that does not answer within this long is not ready (a probe must not hang). */
 export const READY_TIMEOUT_MS = 2000;
@@ -54,7 +56,13 @@ async function check(app: App, what: string, probe: () => Promise<unknown>): Pro
 }
 
 export function opsRoutes(app: App, deps: OpsDependencies = {}) {
+  /** built on the first call, then the same text (docs/operations.md#api-description) */
+  let openapi: PassThroughJson | undefined;
   return {
+    async openapi() {
+      openapi ??= new PassThroughJson(200, openApiText());
+      return openapi;
+    },
     async ready() {
       const storage = await check(app, "storage", () => app.storage.countUsers());
       const redis = deps.pingRedis ? await check(app, "redis", deps.pingRedis) : undefined;
