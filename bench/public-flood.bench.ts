@@ -48,6 +48,9 @@ const EMAIL = "bench@example.com";
 /** The path each public route is flooded on (a paper pair for the book and the candles, the relays' own pair). */
 const FLOOD_PATHS: Partial<Record<RouteName, string>> = {
   health: "/health",
+  ready: "/health/ready",
+  metrics: "/metrics",
+  openapi: "/openapi.json",
   credentials: "/credentials",
   code: "/code",
   register: "/register",

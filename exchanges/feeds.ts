@@ -15,6 +15,7 @@ import { HtxFeed } from "./htx/feed.js";
 import { KucoinFeed } from "./kucoin/feed.js";
 import { LbankFeed } from "./lbank/feed.js";
 import { MexcFeed } from "./mexc/feed.js";
+import { trackFeed } from "./observe.js";
 import { OkxFeed } from "./okx/feed.js";
 import { createPaperFeed } from "./paper/index.js";
 import { ProbitFeed } from "./probit/feed.js";
@@ -57,10 +58,11 @@ export function createFeed(id: string, pair: string, options: FeedOptions): Book
   if (!isExchangeId(id)) throw new ExchangeError("spotdesk", `Unknown exchange '${id}'`, { kind: "bad-input" });
   const normalized = normalizePair(pair, id);
   const runtime = options as FeedRuntimeOptions;
-  if (id === "paper") return createPaperFeed(normalized, runtime);
+  // docs/operations.md#metrics: a server watching its feeds sees each one until it closes
+  if (id === "paper") return trackFeed(createPaperFeed(normalized, runtime));
   const Feed = FEEDS[id] as FeedClass | undefined;
   if (!Feed) throw new ExchangeError(id, `No live order book for ${CATALOGUE[id].name} yet`, { kind: "unsupported" });
-  return new Feed(normalized, runtime);
+  return trackFeed(new Feed(normalized, runtime));
 }
 
 /** Exchanges whose feed is built. */

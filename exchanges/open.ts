@@ -6,6 +6,7 @@
  */
 import type { Credentials, ExchangeId } from "../lib/types.js";
 import { CATALOGUE } from "./catalogue.js";
+import { observedAdapter } from "./observe.js";
 import { createPaperExchange, createPaperFeed } from "./paper/index.js";
 import { assertExchangeId, createExchange, createPublicExchange } from "./registry.js";
 import type { BookFeed, ExchangeAdapter, ExchangeOptions, FeedOptions, PairSpec } from "./types.js";
@@ -32,9 +33,10 @@ const NO_KEY: Credentials = { api: "", secret: "" };
 export function openAccount(id: string, options: OpenAccountOptions = {}): ExchangeAdapter {
   const { credentials, marketNow, ...rest } = options;
   const exchange = assertExchangeId(id);
-  if (CATALOGUE[exchange].needsApiKey) return createExchange(exchange, credentials ?? NO_KEY, rest);
+  // docs/operations.md#metrics: a server watching its exchange calls times each one
+  if (CATALOGUE[exchange].needsApiKey) return observedAdapter(createExchange(exchange, credentials ?? NO_KEY, rest));
   const adapter = createPaperExchange(NO_KEY, { ...rest, ...(marketNow ? { now: marketNow } : {}) });
-  return rest.dryRun ? simulatedDryRun(adapter) : adapter;
+  return observedAdapter(rest.dryRun ? simulatedDryRun(adapter) : adapter);
 }
 
 const WRITES = new Set(["createOrder", "createBatch", "cancelOrder", "cancelBatch", "cancelAll", "cancelAllAfter"]);

@@ -373,6 +373,12 @@ const r = (
 
 export const ROUTES = {
   health: r("GET", "/health", "public"),
+  /** docs/operations.md#readiness: 200 when storage (and Redis in cluster mode) answers, else 503 */
+  ready: r("GET", "/health/ready", "public"),
+  /** docs/operations.md#metrics: Prometheus' text format, to loopback callers or with the metrics token */
+  metrics: r("GET", "/metrics", "public"),
+  /** docs/operations.md#api-description: this table and the body schemas as OpenAPI 3.1 */
+  openapi: r("GET", "/openapi.json", "public"),
   credentials: r("GET", "/credentials", "public", [HEADER.email]),
   code: r("POST", "/code", "public", [HEADER.email]),
   register: r("POST", "/register", "public", [HEADER.email, HEADER.password, HEADER.code]),

@@ -63,6 +63,11 @@ export interface ServerOptions {
   keepOrders?: boolean;
   /** create the "Demo" client with a paper account on a fresh database (default true) */
   seedDemo?: boolean;
+  /**
+   * docs/operations.md#metrics: GET /metrics (on by default) answers loopback callers, and others
+   * that send `Authorization: Bearer <token>` (SPOTDESK_METRICS_TOKEN; 32 characters or more)
+   */
+  metrics?: MetricsOptions;
   /** docs/decisions.md#d18: e-mail codes go out by SMTP when this is set (else to `outbox.jsonl`) */
   smtp?: SmtpOptions;
   /** docs/decisions.md#d14: upstream hosts of the gateway relays (/api/bitteam/…, /api/kucoin/…) */
@@ -209,6 +214,24 @@ export interface ResolvedConfig {
   keepOrders: boolean;
   /** docs/decisions.md#d30: by "Client/exchange/account" */
   accountLimits: Record<string, BotLimits>;
+  metrics: { enabled: boolean; token?: string };
+}
+
+export interface MetricsOptions {
+  /** false: GET /metrics answers 404 (default true) */
+  enabled?: boolean;
+  /** the bearer token of callers that are not on loopback; without one only loopback may read */
+  token?: string;
+}
+
+/** docs/operations.md#metrics: the metrics settings of config.json, the environment and the options, checked. */
+function resolveMetrics(layers: (MetricsOptions | undefined)[]): ResolvedConfig["metrics"] {
+  const merged = Object.assign({}, ...layers.map((layer) => defined(layer ?? {}))) as MetricsOptions;
+  if (merged.enabled !== undefined && typeof merged.enabled !== "boolean")
+    throw new Error("metrics.enabled must be true or false");
+  if (merged.token !== undefined && (typeof merged.token !== "string" || merged.token.trim().length < 32))
+    throw new Error("metrics.token (SPOTDESK_METRICS_TOKEN) must be 32 characters or more");
+  return { enabled: merged.enabled ?? true, ...(merged.token ? { token: merged.token.trim() } : {}) };
 }
 
 export interface ResolvedSmtp {
@@ -305,6 +328,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Partial<ServerOptions> {
       .map((s) => s.trim())
       .filter(Boolean);
   if (env.SPOTDESK_DATA_KEY) out.dataKey = env.SPOTDESK_DATA_KEY;
+  if (env.SPOTDESK_METRICS_TOKEN) out.metrics = { token: env.SPOTDESK_METRICS_TOKEN };
   if (env.SPOTDESK_LOG_LEVEL) out.logLevel = env.SPOTDESK_LOG_LEVEL as ServerOptions["logLevel"];
   if (env.SPOTDESK_SMTP_URL) out.smtp = parseSmtpUrl(env.SPOTDESK_SMTP_URL);
   if (env.SPOTDESK_SMTP_FROM) out.smtp = { ...out.smtp, from: env.SPOTDESK_SMTP_FROM };
@@ -509,6 +533,7 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     runBots: merged.runBots ?? true,
     keepOrders: merged.keepOrders === true,
     accountLimits: resolveAccountLimits(merged.accountLimits),
+    metrics: resolveMetrics([file.metrics, fromEnvironment.metrics, options.metrics]),
   };
 }
 

@@ -65,6 +65,14 @@ export class PassThroughJson {
   ) {}
 }
 
+/** A text answer with its own content type (GET /metrics: Prometheus' text format), status 200. */
+export class TextAnswer {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
+}
+
 export interface Route {
   method: HttpMethod;
   path: string;
@@ -99,6 +107,20 @@ export interface RouterHooks {
   draining(): boolean;
   /** the caller's address for the per-address limits (server/address.ts) */
   clientAddress(req: IncomingMessage): string;
+  /** after each answer of a route or of no route (docs/operations.md#metrics); never throws */
+  observe?(answered: Answered): void;
+}
+
+/** One answered request, as the metrics count it. */
+export interface Answered {
+  req: IncomingMessage;
+  /** the route's path of the table ("/book/:exchange/:pair"), undefined for no route */
+  route: string | undefined;
+  method: string;
+  status: number;
+  /** the API error code of a failure (604: a limit refused it) */
+  code: number | undefined;
+  seconds: number;
 }
 
 interface CompiledRoute extends Route {
@@ -246,6 +268,17 @@ function jsonResponse(status: number, text: string, extraHeaders: Readonly<Answe
   };
   // several set-cookie values stay an array: Node's writeHead sends one header line each
   return new Response(text, { status, headers: headers as unknown as HeadersInit });
+}
+
+function textResponse(answer: TextAnswer, extraHeaders: Readonly<AnswerHeaders>): Response {
+  const headers = {
+    "content-type": answer.contentType,
+    "content-length": String(Buffer.byteLength(answer.text)),
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    ...extraHeaders,
+  };
+  return new Response(answer.text, { status: 200, headers: headers as unknown as HeadersInit });
 }
 
 const ALLOWED_HEADERS = [
@@ -449,6 +482,7 @@ async function answer(
       await readBody(req, SERVER_LIMITS.bodyLimitBytes).catch(() => undefined);
     }
     const extra: AnswerHeaders = cookies.length ? { ...cors, "set-cookie": cookies } : cors;
+    if (result instanceof TextAnswer) return textResponse(result, extra);
     if (result instanceof PassThroughJson) {
       status = result.status;
       return jsonResponse(result.status, result.text, extra);
@@ -469,13 +503,15 @@ async function answer(
     if (res.headersSent) return RESPONSE_ALREADY_SENT;
     return jsonResponse(status, JSON.stringify(failure.toBody()), headers);
   } finally {
+    const ms = performance.now() - started;
     hooks.logger.info("request", {
       method,
       path: pathname,
       status,
       ...(code === undefined ? {} : { code }),
       ...(userId ? { user: userId } : {}),
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round(ms * 10) / 10,
     });
+    hooks.observe?.({ req, route: route?.path, method, status, code, seconds: ms / 1000 });
   }
 }

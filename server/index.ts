@@ -5,11 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { RouteName } from "../lib/api.js";
+import type { Duplex } from "node:stream";
+import { API_ERROR, type RouteName } from "../lib/api.js";
 import { ExchangeError } from "../lib/errors.js";
 import type { Logger } from "../lib/log.js";
 import { capConnectionsPerAddress, clientAddress } from "./address.js";
@@ -23,16 +24,19 @@ import { BotLeases } from "./cluster/lease.js";
 import { redisLimiter } from "./cluster/limits.js";
 import { openRedis } from "./cluster/redis.js";
 import { type ResolvedConfig, resolveConfig, type ServerOptions } from "./config.js";
-import { createRouter, type Handler, routesFromTable } from "./http.js";
+import { ApiError } from "./errors.js";
+import { type Answered, createRouter, type Handler, routesFromTable } from "./http.js";
 import { attachWebsockets, BookRelay, LiveHub } from "./live.js";
 import { createJsonLogger } from "./log.js";
 import { createSmtpMailer } from "./mail.js";
+import { ServerMetrics } from "./metrics.js";
 import { type OwnerLock, takeOwnerLock } from "./owner-lock.js";
 import { adminRoutes } from "./routes/admin.js";
 import { authRoutes, SETUP_CODE_META, setupCodeFile } from "./routes/auth.js";
 import { botRoutes } from "./routes/bots.js";
 import { clientRoutes } from "./routes/clients.js";
 import { gatewayRoutes } from "./routes/gateway.js";
+import { opsRoutes } from "./routes/ops.js";
 import { publicRoutes } from "./routes/public.js";
 import { tradeRoutes } from "./routes/trade.js";
 import { createSecurityHook } from "./security-headers.js";
@@ -207,6 +211,14 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
     };
   }
   const relay = new BookRelay(app);
+  // docs/operations.md#metrics: this server's own registry (several servers share a test process)
+  const sockets = new Map<Duplex, "live" | "book">();
+  const metrics = config.metrics.enabled
+    ? new ServerMetrics({
+        connections: () => countSockets(sockets),
+        bots: () => botStatuses(app),
+      })
+    : undefined;
 
   // every route of lib/api.ts ROUTES has its handler here: a route without one does not compile
   const handlers: Record<RouteName, Handler> = {
@@ -217,19 +229,29 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
     ...adminRoutes(app),
     ...tradeRoutes(app),
     ...botRoutes(app),
+    ...opsRoutes(app, { ...(cluster ? { pingRedis: () => cluster.ping() } : {}), ...(metrics ? { metrics } : {}) }),
   };
   const routes = routesFromTable(handlers);
   const corsOrigins = new Set<string>();
   const handle = createRouter(routes, {
-    authenticate: (ctx, route) => authenticate(app, ctx, route),
+    // a 604 of authentication is the per-user call limit (docs/decisions.md#d8), not a sign-in limit
+    authenticate: (ctx, route) =>
+      authenticate(app, ctx, route).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === API_ERROR.RATE_LIMIT) metrics?.callLimitHit(ctx.req);
+        throw error;
+      }),
     async limitPublic(ctx) {
       const { calls, windowMs } = app.config.rateLimit;
-      await app.limiter.admit(`ip:${ctx.ip}`, calls, windowMs, app.now());
+      await app.limiter.admit(`ip:${ctx.ip}`, calls, windowMs, app.now()).catch((error: unknown) => {
+        metrics?.callLimitHit(ctx.req);
+        throw error;
+      });
     },
     logger,
     corsOrigins,
     draining: () => draining,
     clientAddress: (req) => clientAddress(req, config.behindTlsProxy),
+    ...(metrics ? { observe: (answered: Answered) => metrics.observe(answered) } : {}),
   });
 
   // The built dashboard (web/dist) beside the API; API calls fall through to the router.
@@ -252,7 +274,12 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
   server.requestTimeout = 30_000;
   if (!config.behindTlsProxy) capConnectionsPerAddress(server, config.http.connectionsPerAddress);
   const { wss, onUpgrade } = attachWebsockets(app, hub, relay, () => draining);
-  server.on("upgrade", onUpgrade);
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // counted until the socket closes: a refused upgrade closes at once (docs/operations.md#metrics)
+    sockets.set(socket, req.url?.split("?")[0] === "/book" ? "book" : "live");
+    socket.once("close", () => sockets.delete(socket));
+    onUpgrade(req, socket, head);
+  });
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -266,6 +293,7 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
     // a port in use: the connections opened above must not keep the process alive
     relay.close();
     hub.close();
+    metrics?.close();
     await cluster?.close();
     await storage.close();
     throw error;
@@ -314,6 +342,7 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
         setTimeout(() => server.closeAllConnections(), 10_000).unref();
       });
       mailer?.close();
+      metrics?.close();
       await cluster?.close();
       await storage.close();
       logger.info("server stopped", {});
@@ -337,12 +366,31 @@ async function startLocked(options: ServerOptions, config: ResolvedConfig): Prom
   };
 }
 
+/** Open upgraded sockets by channel. */
+function countSockets(sockets: ReadonlyMap<Duplex, "live" | "book">): Record<"live" | "book", number> {
+  const out = { live: 0, book: 0 };
+  for (const channel of sockets.values()) out[channel]++;
+  return out;
+}
+
+/** Every stored bot's type and status: the runner's latest for a running one, else its stored state's. */
+async function botStatuses(app: App): Promise<{ type: string; status: string }[]> {
+  // storage that does not answer leaves the family empty; /health/ready says why
+  const bots = await app.storage.listBots().catch(() => []);
+  return bots.map((bot) => {
+    const latest = app.botRunner?.latest(bot.id)?.status ?? bot.state.status;
+    return { type: bot.botType, status: typeof latest === "string" ? latest : "not run" };
+  });
+}
+
 /** The Redis side of a scale-out deployment (docs/scale-out.md): bus, shared limits, bot leases. */
 async function openCluster(
   url: string,
   leaseMs: number,
   logger: Logger,
-): Promise<BotCluster & { limiter: ReturnType<typeof redisLimiter>; close(): Promise<void> }> {
+): Promise<
+  BotCluster & { limiter: ReturnType<typeof redisLimiter>; ping(): Promise<unknown>; close(): Promise<void> }
+> {
   const publisher = await openRedis(url, logger, "commands");
   let subscriber: Awaited<ReturnType<typeof openRedis>>;
   try {
@@ -357,6 +405,12 @@ async function openCluster(
     bus,
     leases: new BotLeases(publisher, bus.instanceId, leaseMs),
     limiter: redisLimiter(publisher, logger),
+    // docs/operations.md#readiness: both connections, since the bus needs the subscriber too
+    ping: () =>
+      Promise.all([
+        publisher.ping(),
+        subscriber.status === "ready" ? undefined : Promise.reject(new Error(`subscriber ${subscriber.status}`)),
+      ]),
     async close() {
       bus.close();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);

@@ -76,7 +76,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `spotdesk serve` and `spotdesk users grant-admin EMAIL --data DIR` (docs/decisions.md#d5, #d7): server/ is loaded only here. */
 export function registerServer(program: Command): void {
-  program
+  const serve = program
     .command("serve")
     .description(
       "the backend and the web dashboard's API (127.0.0.1 over HTTP by default; any other address needs TLS)",
@@ -134,6 +134,8 @@ export function registerServer(program: Command): void {
       }),
     );
 
+  registerBackup(serve);
+
   const users = program.command("users").description("server users, managed on the server's machine");
   users
     .command("grant-admin")
@@ -150,6 +152,66 @@ export function registerServer(program: Command): void {
         if (ctx.out.json) return ctx.out.document({ email: email.trim().toLowerCase(), admin: true, ...result });
         ctx.out.text(
           `${email.trim().toLowerCase()} is now an admin${result.created ? " (new user: registers with this e-mail)" : ""}`,
+        );
+      }),
+    );
+}
+
+/** The data directory `--data` names, or the one serve would use (SPOTDESK_DATA_DIR, config). */
+async function dataDirOf(flags: ServeFlags): Promise<string> {
+  const { resolveConfig } = await import("../../server/config.js");
+  let config: ReturnType<typeof resolveConfig>;
+  try {
+    config = resolveConfig({
+      ...(flags.data ? { dataDir: flags.data } : {}),
+      ...(flags.config ? { configFile: flags.config } : {}),
+      ...(flags.database ? { database: flags.database } : {}),
+    });
+  } catch (error) {
+    throw new ExchangeError("spotdesk", (error as Error).message, { kind: "config", cause: error });
+  }
+  if (config.database)
+    throw new ExchangeError(
+      "spotdesk",
+      "This server keeps its data in PostgreSQL: back it up with pg_dump and restore with pg_restore (docs/operations.md#postgresql)",
+      { kind: "config" },
+    );
+  return config.dataDir;
+}
+
+/** `spotdesk serve backup FILE` and `spotdesk serve restore FILE` (docs/operations.md#backup-and-restore). */
+function registerBackup(serve: Command): void {
+  serve
+    .command("backup")
+    .description("a consistent copy of the SQLite database and paper accounts in FILE, while serve runs or not")
+    .argument("<file>", "the new backup file (refused when it exists)")
+    .action(
+      action(async (ctx, file: string) => {
+        // --data, --config and --database are serve's own options, read wherever they stand
+        const dataDir = await dataDirOf(serve.opts<ServeFlags>());
+        const { backupDataDir } = await import("../../server/backup.js");
+        const report = await backupDataDir(dataDir, file);
+        if (ctx.out.json) return ctx.out.document(report);
+        ctx.out.text(
+          `Backup of ${dataDir} in ${report.file} (${report.bytes} bytes): ${report.users} users, ${report.apiKeys} API keys, ` +
+            `${report.bots} bots, ${report.paperFiles} paper files. The data key is not in it: keep data-key (or SPOTDESK_DATA_KEY) apart.`,
+        );
+      }),
+    );
+  serve
+    .command("restore")
+    .description("put a backup made by `serve backup` in place of the data directory's database (serve stopped)")
+    .argument("<file>", "the backup file")
+    .action(
+      action(async (ctx, file: string) => {
+        // --data, --config and --database are serve's own options, read wherever they stand
+        const dataDir = await dataDirOf(serve.opts<ServeFlags>());
+        const { restoreDataDir } = await import("../../server/backup.js");
+        const report = restoreDataDir(dataDir, file);
+        if (ctx.out.json) return ctx.out.document(report);
+        ctx.out.text(
+          `Restored ${file} into ${dataDir}: ${report.users} users, ${report.apiKeys} API keys, ${report.bots} bots, ` +
+            `${report.paperFiles} paper files${report.previous ? ` (the database before is ${report.previous})` : ""}.`,
         );
       }),
     );

@@ -171,6 +171,9 @@ describe("routes (docs/api.md#calls)", () => {
     const trade = ["path"];
     expect(table).toEqual({
       health: ["GET", "/health", "public", [], false],
+      ready: ["GET", "/health/ready", "public", [], false],
+      metrics: ["GET", "/metrics", "public", [], false],
+      openapi: ["GET", "/openapi.json", "public", [], false],
       credentials: ["GET", "/credentials", "public", ["email"], false],
       code: ["POST", "/code", "public", ["email"], false],
       register: ["POST", "/register", "public", ["email", "password", "code"], false],
@@ -229,6 +232,8 @@ describe("routes (docs/api.md#calls)", () => {
       "/health",
       "/login/password",
       "/login/signature",
+      "/metrics",
+      "/openapi.json",
       "/register",
       "/token/admin/apikeys",
       "/token/admin/user",
