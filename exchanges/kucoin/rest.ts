@@ -175,8 +175,8 @@ export function parseKucoinOrder(raw: unknown): Order {
     filled: dealSize,
     type: order.type,
     side: parseSide(order.side),
-    // docs/exchange-rules.md#states: kucoin derives the status from dealSize, isActive and cancelExist.
-    status: kucoinStatus({ isActive: order.isActive, cancelExist: order.cancelExist, dealSize }),
+    // docs/decisions.md#d19: kucoin derives the status from isActive and cancelExist.
+    status: kucoinStatus({ isActive: order.isActive, cancelExist: order.cancelExist }),
     timestamp: toMillis(order.createdAt),
   };
 }
