@@ -1,10 +1,10 @@
 /**
  * What the CLI checks before an order leaves (docs/orders.md): the far-price guard against the
- * exchange's public book, the pair's decimals, and the look-up of a client order id already used.
+ * exchange's public book and the look-up of a client order id already used (the pair's decimals:
+ * cli/pair-rules.ts).
  */
 
 import { paperBook } from "../exchanges/paper/index.js";
-import { paperPair } from "../exchanges/paper/pairs.js";
 import type { ExchangeAdapter } from "../exchanges/types.js";
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
@@ -39,16 +39,6 @@ export interface BestPrices {
   bestBid: string | undefined;
   bestAsk: string | undefined;
   mid: string | undefined;
-}
-
-/** The pair's decimals where the CLI knows them (paper's pairs); undefined elsewhere. */
-export async function pairDecimals(
-  id: ExchangeId,
-  pair: string,
-): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
-  if (id !== "paper") return undefined;
-  const spec = paperPair(pair);
-  return { priceDecimals: spec.priceDecimals, amountDecimals: spec.amountDecimals };
 }
 
 /** The far-price limit: --far-price-percent, else the account's stored setting, else 5 (docs/orders.md). */
