@@ -11,7 +11,7 @@ import { MAX_NUMBER, MAX_NUMBER_TEXT } from "../lib/schemas.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
-import { type GuardFlags, guardPrices } from "./order-guard.js";
+import { assertSameTerms, type GuardFlags, guardPrices } from "./order-guard.js";
 
 const bad = (exchange: string, message: string) => new ExchangeError(exchange, message, { kind: "bad-input" });
 
@@ -213,6 +213,12 @@ export async function placeBatch(
         if (item.clientOrderId === undefined || ctx.dryRun) continue;
         const found = await adapter.findOrderByClientOrderId(pair, item.clientOrderId);
         if (found) {
+          try {
+            assertSameTerms(exchange, item.clientOrderId, found, { pair, ...item });
+          } catch (error) {
+            if (isExchangeError(error)) throw bad(exchange, `Batch item ${index + 1}: ${error.detail}`);
+            throw error;
+          }
           existing.set(index, found);
           ctx.out.note(
             `Batch item ${index + 1}: order ${found.id} with client order id '${item.clientOrderId}' already exists (${found.status ?? "unknown"}): not sent again`,

@@ -101,6 +101,11 @@ function registerSide(program: Command, side: Side): void {
       const order = await withExchange(
         ctx,
         async (adapter) => {
+          // the id is checked (and looked up) before anything else is read from the exchange
+          const existing =
+            clientOrderId !== undefined && !ctx.dryRun
+              ? await adapter.findOrderByClientOrderId(pair, clientOrderId)
+              : undefined;
           const rules = await pairRules(ctx, id, pair, adapter);
           const typed = resolveTypedOrder({
             ...typedInput,
@@ -117,14 +122,12 @@ function registerSide(program: Command, side: Side): void {
             );
           }
           if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
-          if (clientOrderId !== undefined && !ctx.dryRun) {
-            const existing = await adapter.findOrderByClientOrderId(pair, clientOrderId);
-            if (existing) {
-              ctx.out.note(
-                `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"})${guard.differences(existing, { side, price, amount })}: nothing sent`,
-              );
-              return existing;
-            }
+          if (existing && clientOrderId !== undefined) {
+            guard.assertSameTerms(id, clientOrderId, existing, { pair, side, price, amount });
+            ctx.out.note(
+              `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"}): nothing sent`,
+            );
+            return existing;
           }
           if (!ctx.dryRun) await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
           try {
@@ -145,8 +148,13 @@ function registerSide(program: Command, side: Side): void {
               clientOrderId === undefined ? undefined : await guard.raceWinner(adapter, pair, clientOrderId, error);
             if (!raced) {
               if (isPrecisionRefusal(error)) forgetPairRules(ctx, id);
-              throw error;
+              const taken =
+                clientOrderId === undefined
+                  ? undefined
+                  : guard.usedElsewhere(id, clientOrderId, { pair, side, price, amount }, error);
+              throw taken ?? error;
             }
+            guard.assertSameTerms(id, clientOrderId as string, raced, { pair, side, price, amount });
             ctx.out.note(`Order ${raced.id} with client order id '${clientOrderId}' already exists: nothing sent`);
             return raced;
           }
