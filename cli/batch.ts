@@ -4,13 +4,14 @@ import { z } from "zod";
 import { CATALOGUE } from "../exchanges/catalogue.js";
 import { newClientOrderId } from "../exchanges/core/client-order-id.js";
 import { assertBatchSize, assertSupported } from "../exchanges/core/limits.js";
+import type { ExchangeAdapter } from "../exchanges/types.js";
 import { resolveTypedOrder } from "../lib/decimal.js";
 import { ExchangeError, isExchangeError, placedBefore } from "../lib/errors.js";
 import { MAX_NUMBER, MAX_NUMBER_TEXT } from "../lib/schemas.js";
 import type { BatchItem, ExchangeId, Order } from "../lib/types.js";
 import type { Context } from "./context.js";
 import { withExchange } from "./exchange.js";
-import { type GuardFlags, guardPrices } from "./order-guard.js";
+import { assertSameTerms, type GuardFlags, guardPrices } from "./order-guard.js";
 
 const bad = (exchange: string, message: string) => new ExchangeError(exchange, message, { kind: "bad-input" });
 
@@ -73,7 +74,7 @@ const itemSchema = z.object({
 export async function parseBatch(
   text: string,
   exchange: ExchangeId,
-  decimals?: { priceDecimals: number; amountDecimals: number },
+  decimals?: { priceDecimals: number; amountDecimals: number; label?: string },
 ): Promise<BatchItem[]> {
   let raw: unknown;
   try {
@@ -107,6 +108,7 @@ export async function parseBatch(
         amount: parsed.data.amount,
         priceDecimals: decimals?.priceDecimals,
         amountDecimals: decimals?.amountDecimals,
+        pair: decimals?.label,
       });
       for (const [field, value] of [
         ["amount", amount],
@@ -191,6 +193,8 @@ export async function placeBatch(
   items: BatchItem[],
   split: boolean,
   flags: GuardFlags = {},
+  /** run first with the open exchange: the items against the pair's decimals (docs/orders.md) */
+  check?: (adapter: ExchangeAdapter) => Promise<void>,
 ): Promise<Order[]> {
   const max = CATALOGUE[exchange].limits.createBatch;
   if (split && items.length > max) {
@@ -202,12 +206,19 @@ export async function placeBatch(
   return withExchange(
     ctx,
     async (adapter) => {
+      await check?.(adapter);
       // docs/orders.md "Client order ids": items whose id the exchange already knows are not sent again.
       const existing = new Map<number, Order>();
       for (const [index, item] of items.entries()) {
         if (item.clientOrderId === undefined || ctx.dryRun) continue;
         const found = await adapter.findOrderByClientOrderId(pair, item.clientOrderId);
         if (found) {
+          try {
+            assertSameTerms(exchange, item.clientOrderId, found, { pair, ...item });
+          } catch (error) {
+            if (isExchangeError(error)) throw bad(exchange, `Batch item ${index + 1}: ${error.detail}`);
+            throw error;
+          }
           existing.set(index, found);
           ctx.out.note(
             `Batch item ${index + 1}: order ${found.id} with client order id '${item.clientOrderId}' already exists (${found.status ?? "unknown"}): not sent again`,

@@ -5,14 +5,14 @@
  */
 import pkg from "../package.json" with { type: "json" };
 import { quickVersion, versionLine } from "./quick.js";
+import { writeVersion } from "./version-out.js";
 
 // `spotdesk --version` answers before commander is even loaded: scripts call it to probe the tool
 // (bin/spotdesk answers it before this file is loaded; this is for `node dist/cli.js`).
 const argv = process.argv.slice(2);
 const version = quickVersion(argv);
 if (version) {
-  process.stdout.write(versionLine(version, pkg.version));
-  process.exit(0);
+  process.exit(writeVersion(versionLine(version, pkg.version), version.json));
 }
 
 // commander is bundled into the core chunk (scripts/build.mjs), which the commands need anyway.

@@ -1,10 +1,10 @@
 /**
  * What the CLI checks before an order leaves (docs/orders.md): the far-price guard against the
- * exchange's public book, the pair's decimals, and the look-up of a client order id already used.
+ * exchange's public book and the look-up of a client order id already used (the pair's decimals:
+ * cli/pair-rules.ts).
  */
 
 import { paperBook } from "../exchanges/paper/index.js";
-import { paperPair } from "../exchanges/paper/pairs.js";
 import type { ExchangeAdapter } from "../exchanges/types.js";
 import { Decimal } from "../lib/decimal.js";
 import { ExchangeError } from "../lib/errors.js";
@@ -39,16 +39,6 @@ export interface BestPrices {
   bestBid: string | undefined;
   bestAsk: string | undefined;
   mid: string | undefined;
-}
-
-/** The pair's decimals where the CLI knows them (paper's pairs); undefined elsewhere. */
-export async function pairDecimals(
-  id: ExchangeId,
-  pair: string,
-): Promise<{ priceDecimals: number; amountDecimals: number } | undefined> {
-  if (id !== "paper") return undefined;
-  const spec = paperPair(pair);
-  return { priceDecimals: spec.priceDecimals, amountDecimals: spec.amountDecimals };
 }
 
 /** The far-price limit: --far-price-percent, else the account's stored setting, else 5 (docs/orders.md). */
@@ -176,4 +166,50 @@ export function differences(existing: Order, wanted: GuardedOrder): string {
   if (!same(existing.price, wanted.price)) diffs.push(`price ${existing.price}, not ${wanted.price}`);
   if (!same(existing.amount, wanted.amount)) diffs.push(`amount ${existing.amount}, not ${wanted.amount}`);
   return diffs.length === 0 ? "" : ` (it has ${diffs.join(", ")})`;
+}
+
+/** "Buy 0.01 BTC/USDT at 60000": an order's terms as the refusal names them. */
+function terms(order: { side: Side; amount: string; pair: string; price: string }): string {
+  return `${order.side} ${order.amount} ${order.pair} at ${order.price}`;
+}
+
+/**
+ * docs/orders.md "Client order ids": an order found under the client order id must be the order
+ * asked for. Same terms: it is the answer ("already done", exit 0). Other side, price, amount or
+ * pair: refused before anything is sent, both orders' terms named (kind bad-input, exit 2).
+ */
+export function assertSameTerms(
+  id: ExchangeId,
+  clientOrderId: string,
+  existing: Order,
+  wanted: GuardedOrder & { pair: string },
+): void {
+  const otherPair = existing.pair !== "" && existing.pair !== wanted.pair;
+  if (!otherPair && differences(existing, wanted) === "") return;
+  throw new ExchangeError(
+    id,
+    `Client order id '${clientOrderId}' is already used by order ${existing.id}: ${terms(existing)} (${existing.status ?? "unknown"}); this order asks ${terms(wanted)}: nothing sent`,
+    { kind: "bad-input" },
+  );
+}
+
+/** A venue's refusal of a create because its client order id is taken (paper: "Duplicate clientOrderId"). */
+const DUPLICATE_RE = /duplicate|already (exists|used)|exists/i;
+
+/**
+ * The create was refused as a duplicate and no order of this pair holds the id: another pair's
+ * order does (kind bad-input, exit 2, the venue's own words kept).
+ */
+export function usedElsewhere(
+  id: ExchangeId,
+  clientOrderId: string,
+  wanted: GuardedOrder & { pair: string },
+  error: unknown,
+): ExchangeError | undefined {
+  if (!(error instanceof ExchangeError) || !DUPLICATE_RE.test(error.detail)) return undefined;
+  return new ExchangeError(
+    id,
+    `Client order id '${clientOrderId}' is already used by another order, not on ${wanted.pair} (${error.detail}); this order asks ${terms(wanted)}: nothing sent`,
+    { kind: "bad-input", cause: error },
+  );
 }

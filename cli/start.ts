@@ -9,6 +9,7 @@ import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { requireCached } from "./code-cache.js";
 import { quickRead, quickVersion, versionLine } from "./quick.js";
+import { writeVersion } from "./version-out.js";
 
 /** For test/cli/code-cache.test.ts, which loads files through the built loader. */
 export { requireCached };
@@ -20,8 +21,7 @@ const READ_KEY = "@@READ-CACHE-KEY";
 export function start(argv: readonly string[], dist: string): boolean {
   const version = quickVersion(argv);
   if (version) {
-    process.stdout.write(versionLine(version, pkg.version));
-    process.exit(0);
+    process.exit(writeVersion(versionLine(version, pkg.version), version.json));
   }
   const read = quickRead(argv);
   if (!read) return false;

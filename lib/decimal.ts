@@ -59,6 +59,14 @@ export function truncate(value: BigNumber.Value, decimals: number): Decimal {
   return new Decimal(value).decimalPlaces(decimals, Decimal.ROUND_DOWN);
 }
 
+/** Rounds down (toward zero) to a multiple of `step` ("0.001", "0.5", "10"); a step of 0 or less leaves the value. */
+export function roundDownToStep(value: BigNumber.Value, step: BigNumber.Value): Decimal {
+  const v = new Decimal(value);
+  const s = new Decimal(step);
+  if (!s.isFinite() || s.lte(0)) return v;
+  return v.dividedToIntegerBy(s).times(s);
+}
+
 /**
  * Resolves the amount of an order from the typed fields (docs/dashboard-rules.md#validation): price is required, and an
  * amount or a quote; a zero result is 'Incorrect amount / It is zero!'.
@@ -198,6 +206,8 @@ export function resolveTypedOrder(input: {
   quote?: string | undefined;
   priceDecimals?: number | undefined;
   amountDecimals?: number | undefined;
+  /** the pair's lot: an amount worked out from a quote is rounded down to a multiple of it */
+  amountLot?: string | undefined;
   pair?: string | undefined;
 }): TypedOrder {
   const price = parseTypedNumber(input.price, "price", { decimals: input.priceDecimals, pair: input.pair });
@@ -217,7 +227,12 @@ export function resolveTypedOrder(input: {
   }
   if (price.isZero()) throw new ExchangeError("spotdesk", "Invalid price: it is zero", { kind: "bad-input" });
   const exact = hasAmount ? typed : quoteToAmount(typed, price);
-  const amount = input.amountDecimals === undefined ? exact : truncate(exact, input.amountDecimals);
+  const amount =
+    !hasAmount && input.amountLot !== undefined
+      ? roundDownToStep(exact, input.amountLot)
+      : input.amountDecimals === undefined
+        ? exact
+        : truncate(exact, input.amountDecimals);
   if (amount.isZero()) throw new ExchangeError("spotdesk", ZERO_AMOUNT_MESSAGE, { kind: "bad-input" });
   return { price, amount, ...(amount.isEqualTo(exact) ? {} : { roundedFrom: exact }) };
 }

@@ -81,6 +81,22 @@ const MAX_MESSAGE_BYTES = 16 * 1024;
  */
 const EXPIRY_STEP_MS = 60_000;
 
+/**
+ * The relay's feed of one pair: the venue's own channel at its default depth, as the CLI, the TUI
+ * and the browser open it (docs/exchange-rules.md#feeds). Only paper reads `now` (the server's clock).
+ */
+export function openRelayFeed(
+  exchange: string,
+  pair: string,
+  options: { now: () => number; proxy?: string | undefined },
+): BookFeed {
+  return createFeed(exchange, pair, {
+    ...nodeFeedOptions(),
+    now: options.now,
+    ...(options.proxy ? { proxy: options.proxy } : {}),
+  });
+}
+
 export class LiveHub implements BotEvents, SessionEvents {
   private readonly clients = new Set<LiveClient>();
   private bus: ClusterBus | undefined;
@@ -436,11 +452,7 @@ export class BookRelay {
         );
       }
       // only paper's feed reads `now` (its market on the server's clock); live feeds keep the wall clock
-      const feed = createFeed(exchange, pair, {
-        ...nodeFeedOptions(),
-        now: () => this.app.now(),
-        ...(this.app.config.proxy ? { proxy: this.app.config.proxy } : {}),
-      });
+      const feed = openRelayFeed(exchange, pair, { now: () => this.app.now(), proxy: this.app.config.proxy });
       entry = { feed, users: 0 };
       this.feeds.set(key, entry);
       feed.start();

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { assertPostOnly } from "../../exchanges/core/limits.js";
+import type { ExchangeAdapter } from "../../exchanges/types.js";
 import { resolveTypedOrder } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 import { normalizePair } from "../../lib/pair.js";
@@ -30,7 +31,15 @@ function guardOptions(command: Command): Command {
 export const DRY_RUN_FLAG = "--dry-run";
 export const DRY_RUN_HELP =
   "print the signed request (method, URL, headers, body; key and signature masked) and send nothing";
-const DRY_RUN_NOTE = "Dry run: the far-price guard and the client order id look-up are skipped; nothing is sent";
+const DRY_RUN_NOTE =
+  "Dry run: the far-price guard and the client order id look-up are skipped, the pair's decimals come from the cache only; nothing is sent";
+
+/** How a --quote amount was rounded: "htx BTC/USDT lot 0.000001", or paper's "BTC/USDT amounts allow 6 decimals". */
+function roundingRule(rules: { label: string; amountDecimals: number; lot?: string | undefined }): string {
+  return rules.lot === undefined
+    ? `${rules.label} amounts allow ${rules.amountDecimals} decimals`
+    : `${rules.label} lot ${rules.lot}`;
+}
 
 async function guardFlags(options: TradeOptions) {
   return {
@@ -80,34 +89,45 @@ function registerSide(program: Command, side: Side): void {
       }
       const flags = await guardFlags(options);
       const guard = await import("../order-guard.js");
-      const decimals = await guard.pairDecimals(id, pair);
-      const typed = resolveTypedOrder({
-        pair,
+      const { pairRules, isPrecisionRefusal, forgetPairRules } = await import("../pair-rules.js");
+      const typedInput = {
         price: withQuote ? first : (second as string),
         ...(withQuote ? { quote: options.quote } : { amount: first }),
-        priceDecimals: decimals?.priceDecimals,
-        amountDecimals: decimals?.amountDecimals,
-      });
-      const amount = typed.amount.toFixed();
-      const price = typed.price.toFixed();
-      if (typed.roundedFrom) {
-        ctx.out.note(
-          `Note: amount ${typed.roundedFrom.toFixed()} rounded down to ${amount} (${pair} amounts allow ${decimals?.amountDecimals} decimals)`,
-        );
-      }
+      };
+      // the numbers' own form first (exit 2 before keys or calls); the pair's decimals once the
+      // exchange is open (docs/orders.md "Numbers on the command line")
+      resolveTypedOrder({ pair, ...typedInput });
       const clientOrderId = options.clientOrderId;
       const order = await withExchange(
         ctx,
         async (adapter) => {
+          // the id is checked (and looked up) before anything else is read from the exchange
+          const existing =
+            clientOrderId !== undefined && !ctx.dryRun
+              ? await adapter.findOrderByClientOrderId(pair, clientOrderId)
+              : undefined;
+          const rules = await pairRules(ctx, id, pair, adapter);
+          const typed = resolveTypedOrder({
+            ...typedInput,
+            pair: rules?.label ?? pair,
+            priceDecimals: rules?.priceDecimals,
+            amountDecimals: rules?.amountDecimals,
+            amountLot: rules?.lot,
+          });
+          const amount = typed.amount.toFixed();
+          const price = typed.price.toFixed();
+          if (typed.roundedFrom && rules) {
+            ctx.out.note(
+              `Note: amount ${typed.roundedFrom.toFixed()} rounded down to ${amount} (${roundingRule(rules)})`,
+            );
+          }
           if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
-          if (clientOrderId !== undefined && !ctx.dryRun) {
-            const existing = await adapter.findOrderByClientOrderId(pair, clientOrderId);
-            if (existing) {
-              ctx.out.note(
-                `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"})${guard.differences(existing, { side, price, amount })}: nothing sent`,
-              );
-              return existing;
-            }
+          if (existing && clientOrderId !== undefined) {
+            guard.assertSameTerms(id, clientOrderId, existing, { pair, side, price, amount });
+            ctx.out.note(
+              `Order ${existing.id} with client order id '${clientOrderId}' already exists (${existing.status ?? "unknown"}): nothing sent`,
+            );
+            return existing;
           }
           if (!ctx.dryRun) await guard.guardPrices(ctx, id, pair, [{ side, price, amount }], flags);
           try {
@@ -126,7 +146,15 @@ function registerSide(program: Command, side: Side): void {
             // the exchange refused the duplicate, and the order it holds is the answer.
             const raced =
               clientOrderId === undefined ? undefined : await guard.raceWinner(adapter, pair, clientOrderId, error);
-            if (!raced) throw error;
+            if (!raced) {
+              if (isPrecisionRefusal(error)) forgetPairRules(ctx, id);
+              const taken =
+                clientOrderId === undefined
+                  ? undefined
+                  : guard.usedElsewhere(id, clientOrderId, { pair, side, price, amount }, error);
+              throw taken ?? error;
+            }
+            guard.assertSameTerms(id, clientOrderId as string, raced, { pair, side, price, amount });
             ctx.out.note(`Order ${raced.id} with client order id '${clientOrderId}' already exists: nothing sent`);
             return raced;
           }
@@ -158,8 +186,16 @@ export function registerTrade(program: Command): void {
       if (options.postOnly === true) assertPostOnly(id);
       const flags = await guardFlags(options);
       const { readBatchInput, parseBatch, placeBatch } = await import("../batch.js");
-      const { pairDecimals } = await import("../order-guard.js");
-      const parsed = await parseBatch(await readBatchInput(file), id, await pairDecimals(id, pair));
+      const { pairRules, isPrecisionRefusal, forgetPairRules } = await import("../pair-rules.js");
+      const input = await readBatchInput(file);
+      // the items' own form first; the pair's decimals once the exchange is open (placeBatch's check)
+      const parsed = await parseBatch(input, id, id === "paper" ? await pairRules(ctx, id, pair) : undefined);
+      /** set once the items passed the venue's decimals: a precision refusal after it is the venue's */
+      let checked = false;
+      const checkDecimals = async (adapter: ExchangeAdapter) => {
+        await parseBatch(input, id, await pairRules(ctx, id, pair, adapter));
+        checked = true;
+      };
       // --post-only makes every item maker only (docs/orders.md "Post-only")
       const items = options.postOnly === true ? parsed.map((item) => ({ ...item, postOnly: true })) : parsed;
       if (ctx.dryRun) ctx.out.note(DRY_RUN_NOTE);
@@ -169,8 +205,9 @@ export function registerTrade(program: Command): void {
       };
       let orders: Order[];
       try {
-        orders = await placeBatch(ctx, id, pair, items, options.split === true, flags);
+        orders = await placeBatch(ctx, id, pair, items, options.split === true, flags, checkDecimals);
       } catch (error) {
+        if (checked && isPrecisionRefusal(error)) forgetPairRules(ctx, id);
         // docs/cli.md "Partial results": a split batch that failed part way still prints on
         // stdout the orders that are on the exchange, as on success, then fails.
         const details = (error as { details?: { placed?: Order[] } }).details;

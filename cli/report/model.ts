@@ -48,8 +48,9 @@ export interface AccountLine {
 
 export interface ExchangeLine {
   exchange: string;
-  total: string;
-  allocation: string;
+  /** null ("no data") when no account of the exchange was valued: never a made-up 0 (docs/report.md) */
+  total: string | null;
+  allocation: string | null;
   accounts: number;
   failed: number;
 }
@@ -134,11 +135,12 @@ export function buildReport(
   for (const account of accounts)
     byExchange.set(account.exchange, [...(byExchange.get(account.exchange) ?? []), account]);
   const exchanges: ExchangeLine[] = [...byExchange].map(([exchange, lines]) => {
-    const exchangeTotal = sum(lines.flatMap((a) => (a.total === null ? [] : [a.total])));
+    const valued = lines.flatMap((a) => (a.total === null ? [] : [a.total]));
+    const exchangeTotal = valued.length === 0 ? null : sum(valued);
     return {
       exchange,
       total: exchangeTotal,
-      allocation: percentOf(exchangeTotal, total),
+      allocation: exchangeTotal === null ? null : percentOf(exchangeTotal, total),
       accounts: lines.length,
       failed: lines.filter((a) => a.status === "failed").length,
     };

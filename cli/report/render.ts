@@ -182,7 +182,7 @@ export function printReport(out: Output, report: Report): void {
       e.exchange,
       String(e.accounts),
       e.failed > 0 ? { text: String(e.failed), style: "red" } : "0",
-      shown(e.total, q),
+      e.total === null ? { text: "no data", style: "red" } : shown(e.total, q),
       pct(e.allocation),
     ]),
     ["left", "right", "right", "right", "right"],

@@ -14,7 +14,7 @@ const CHECKSUM_LEVELS = 25;
 export type BitgetChannel = "books15" | "books";
 
 /**
- * Bitget v2 spot depth. The seed's channel is books15 (docs/exchange-rules.md#states), a full 15-level snapshot in
+ * Bitget v2 spot depth. Its channel is books15 (docs/exchange-rules.md#feeds), a full 15-level snapshot in
  * every push, so it cannot drift and is only watched for staleness. When more than 15 levels are
  * asked for, the `books` channel is used: a snapshot, then updates, each carrying a CRC32 checksum
  * of the top 25 levels written "bid1p:bid1a:ask1p:ask1a:…" from the exchange's own strings; a

@@ -86,18 +86,16 @@ describe("bitget adapter against a loopback mock", () => {
       mock.addOrder({ symbol, side: "buy", price: String(100 + i), size: "1", clientOid: `c${i}` }),
     );
 
-  it("lists open orders newest first in one page of 100, bitget's open-order limit (docs/exchange-rules.md#limits)", async () => {
+  it("lists 130 open orders whole, newest first, in pages of 100 chained by idLessThan (docs/exchange-rules.md#paging)", async () => {
     const placed = add(130);
     add(2, "ETHUSDT");
     const open = await bitget.fetchOpenOrders("BTC/USDT");
-    // the newest 100: the page bitget answers first
-    expect(open.map((o) => o.id)).toEqual(
-      placed
-        .map((o) => o.orderId)
-        .reverse()
-        .slice(0, 100),
-    );
-    expect(mock.server.requests.map((r) => r.query)).toEqual(["limit=100&symbol=BTCUSDT"]);
+    const newest = placed.map((o) => o.orderId).reverse();
+    expect(open.map((o) => o.id)).toEqual(newest);
+    expect(mock.server.requests.map((r) => r.query)).toEqual([
+      "limit=100&symbol=BTCUSDT",
+      `idLessThan=${newest[99]}&limit=100&symbol=BTCUSDT`,
+    ]);
     mock.server.requests.length = 0;
     expect(await bitget.fetchOpenOrders("ETH/USDT")).toHaveLength(2);
     expect(mock.server.requests).toHaveLength(1);

@@ -14,6 +14,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, partlyPlaced } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
@@ -282,22 +283,26 @@ export class BitgetAdapter extends RestAdapter {
     return parseBitgetOrder(raw, p);
   }
 
+  /**
+   * docs/exchange-rules.md#paging: pages of 100 (the documented maximum), newest first, each next
+   * one below the last orderId (`idLessThan`), until a page comes short.
+   */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const orders: Order[] = [];
-    let idLessThan: string | undefined;
-    // Pages of 100 (the documented maximum), up to the open-orders limit of 100 (docs/exchange-rules.md#limits).
-    for (;;) {
-      const envelope = await this.call("GET", BITGET_PATHS.unfilled, {
-        symbol: exchangeSymbol(p, ""),
-        ...(idLessThan ? { idLessThan } : {}),
-        limit: "100",
-      });
-      const page = this.parse(OrdersSchema, envelope.data, "data");
-      orders.push(...page.map((raw) => parseBitgetOrder(raw, p)));
-      if (page.length < 100 || orders.length >= 100) return orders;
-      idLessThan = page[page.length - 1]?.orderId;
-    }
+    return collectPages(
+      "bitget",
+      "open orders",
+      (o) => o.id,
+      async (_index, last) => {
+        const envelope = await this.call("GET", BITGET_PATHS.unfilled, {
+          symbol: exchangeSymbol(p, ""),
+          ...(last ? { idLessThan: last.id } : {}),
+          limit: "100",
+        });
+        const page = this.parse(OrdersSchema, envelope.data, "data");
+        return { items: page.map((raw) => parseBitgetOrder(raw, p)), more: page.length === 100 };
+      },
+    );
   }
 
   /**

@@ -15,8 +15,8 @@ import type { MockReply, MockServer, ReceivedRequest } from "../core/testing/htt
  * price of a limit order, per item of orderParams too; symbol and order_id or client_order_id on a
  * cancel; symbol and orderIds or clientOrderIds on a batch cancel; orderId or clientOrderId on the
  * lookups): size and price missing answer their documented 50010 and 50011, any other field 50000
- * "Bad Request" naming it. The open orders come in one list of `limit` (1 to 200, default 200:
- * BitMart pages them by time window only, and 200 is its open-order limit).
+ * "Bad Request" naming it. The open orders come newest first, `limit` of them (1 to 200, default 200),
+ * within `startTime` and `endTime` (ms, both included): BitMart pages them by time window only.
  */
 export interface BitmartMockOrder {
   orderId: string;
@@ -336,7 +336,15 @@ export async function startBitmartMock(options: { now?: () => number } = {}): Pr
         handle: ({ params: b }) => {
           const limit = b.limit === undefined ? 200 : Number(b.limit);
           if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw refuse(50000, "Bad Request: limit");
-          return [...orders.values()].filter((o) => (!b.symbol || o.symbol === b.symbol) && open(o)).slice(0, limit);
+          const from = b.startTime === undefined ? 0 : Number(b.startTime);
+          const to = b.endTime === undefined ? Number.POSITIVE_INFINITY : Number(b.endTime);
+          if (!(from >= 0) || !(to >= from)) throw refuse(50000, "Bad Request: startTime/endTime");
+          // newest first, within [startTime, endTime] (both ends included)
+          return [...orders.values()]
+            .filter((o) => (!b.symbol || o.symbol === b.symbol) && open(o))
+            .filter((o) => o.createTime >= from && o.createTime <= to)
+            .sort((x, y) => y.createTime - x.createTime || (BigInt(y.orderId) > BigInt(x.orderId) ? 1 : -1))
+            .slice(0, limit);
         },
       },
       "GET /account/v1/wallet": {

@@ -191,15 +191,28 @@ describe("bitmart operations (docs/exchange-rules.md#operations, #calls) against
     expect(mock.orders.size).toBe(3);
   });
 
-  it("lists the open orders in one page of 200, BitMart's most and its open-order limit", async () => {
-    await Promise.all(Array.from({ length: 230 }, (_, i) => bitmart.createOrder({ ...buy, price: String(i + 1) })));
+  it("lists 205 open orders whole, not 200: pages of 200 newest first, each next one ending at the last order's creation time (docs/exchange-rules.md#paging)", async () => {
+    const placed = await Promise.all(
+      Array.from({ length: 205 }, (_, i) => bitmart.createOrder({ ...buy, price: String(i + 1) })),
+    );
     await bitmart.createOrder({ ...buy, pair: "ETH/USDT" });
+    // creation times one ms apart, oldest first, except that the 5th to the 10th oldest share one
+    // millisecond: the first page (the newest 200) ends inside it
+    const base = 1_700_000_000_000;
+    placed.forEach((o, i) => {
+      mock.orders.get(o.id)!.createTime = base + (i >= 4 && i < 10 ? 4 : i);
+    });
     mock.server.requests.length = 0;
     const open = await bitmart.fetchOpenOrders("BTC/USDT");
-    expect(open).toHaveLength(200);
+    expect(open).toHaveLength(205);
+    expect(new Set(open.map((o) => o.id))).toEqual(new Set(placed.map((o) => o.id)));
     expect(open.every((o) => o.pair === "BTC/USDT")).toBe(true);
-    expect(lastBody()).toMatchObject({ symbol: "BTC_USDT", limit: 200 });
-    expect(mock.server.requests).toHaveLength(1);
+    const bodies = mock.server.requests.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(bodies).toEqual([
+      expect.objectContaining({ symbol: "BTC_USDT", orderMode: "spot", limit: 200 }),
+      expect.objectContaining({ symbol: "BTC_USDT", orderMode: "spot", limit: 200, endTime: base + 4 }),
+    ]);
+    expect(bodies[0]!.endTime).toBeUndefined();
   });
 
   it("a partly failed batch cancel resolves to the ids in successIds; the failed ones are not among them", async () => {

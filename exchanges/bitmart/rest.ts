@@ -6,6 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, notPlacedMessage, num, parseAnswer } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
@@ -28,6 +29,9 @@ export { BITMART_CODE, BITMART_ERRORS };
  */
 export const BITMART_BASE_URL = "https://api-cloud.bitmart.com";
 export const BITMART_RECV_WINDOW = 5000;
+
+/** The most open orders one page of /spot/v4/query/open-orders holds (docs: limit [1, 200]). */
+export const BITMART_OPEN_PAGE = 200;
 export const BITMART_SUCCESS = 1000;
 
 export const BITMART_PATHS = {
@@ -316,16 +320,34 @@ export class BitmartAdapter extends RestAdapter {
     );
   }
 
+  /**
+   * docs/exchange-rules.md#paging: BitMart pages its open orders by time window only. Pages of 200
+   * (the documented maximum and bitmart's open-orders limit), newest first; the next page ends
+   * (`endTime`, included) at the creation time of the last order seen, so orders sharing that
+   * millisecond are asked again and kept once.
+   */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    // limit 200: the documented maximum and the open-orders limit of docs/exchange-rules.md#limits.
-    const data = await this.call("POST", BITMART_PATHS.openOrders, {
+    const query = {
       symbol: this.symbol(p),
       orderMode: "spot",
-      limit: 200,
+      limit: BITMART_OPEN_PAGE,
       recvWindow: BITMART_RECV_WINDOW,
-    });
-    return this.parse(z.array(z.unknown()), data ?? []).map((raw) => parseBitmartOrder(raw, p));
+    };
+    return collectPages(
+      "bitmart",
+      "open orders",
+      (o) => o.id,
+      async (_index, last) => {
+        const data = await this.call(
+          "POST",
+          BITMART_PATHS.openOrders,
+          last ? { ...query, endTime: last.timestamp } : query,
+        );
+        const rows = this.parse(z.array(z.unknown()), data ?? []);
+        return { items: rows.map((raw) => parseBitmartOrder(raw, p)), more: rows.length === BITMART_OPEN_PAGE };
+      },
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

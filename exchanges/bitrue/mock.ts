@@ -49,8 +49,8 @@ export interface BitrueMock {
 }
 
 /**
- * GET /api/v1/exchangeInfo as Bitrue documents it: ETHBTC with step filters and MIN_NOTIONAL, two
- * TRADING symbols whose filters write the steps as digits (priceScale, volumeScale) and the minimum
+ * GET /api/v1/exchangeInfo as Bitrue documents it: ETHBTC with step filters and MIN_NOTIONAL,
+ * BTCUSDT (the pair the CLI scenario trades), two TRADING symbols whose filters write the steps as digits (priceScale, volumeScale) and the minimum
  * value as minVal, one with a 10-digit price and whole-unit amounts, and one HALT symbol.
  */
 export const BITRUE_MOCK_EXCHANGE_INFO = {
@@ -76,6 +76,21 @@ export const BITRUE_MOCK_EXCHANGE_INFO = {
         { filterType: "PRICE_FILTER", minPrice: "0.00000100", maxPrice: "100000.00000000", tickSize: "0.00000100" },
         { filterType: "LOT_SIZE", minQty: "0.00100000", maxQty: "100000.00000000", stepSize: "0.00100000" },
         { filterType: "MIN_NOTIONAL", minNotional: "0.00100000" },
+      ],
+    },
+    {
+      // the pair the CLI scenario trades
+      symbol: "btcusdt",
+      status: "TRADING",
+      baseAsset: "btc",
+      baseAssetPrecision: 6,
+      quoteAsset: "usdt",
+      quotePrecision: 2,
+      orderTypes: ["MARKET", "LIMIT"],
+      icebergAllowed: false,
+      filters: [
+        { filterType: "PRICE_FILTER", minPrice: "0.01", maxPrice: "1000000.00", priceScale: 2 },
+        { filterType: "LOT_SIZE", minQty: "0.00001", minVal: "5.0", maxQty: "9000.000000", volumeScale: 6 },
       ],
     },
     {

@@ -311,6 +311,7 @@ describe("bitrue fetchPairs (docs/exchange-rules.md#pairs)", () => {
 
   it("lists the TRADING symbols sorted, with steps from tickSize/stepSize or priceScale/volumeScale", async () => {
     await expect(keyless().fetchPairs()).resolves.toEqual([
+      { pair: "BTC/USDT", tick: "0.01", lot: "0.000001", minAmount: "0.00001", minNotional: "5" },
       { pair: "ETH/BTC", tick: "0.000001", lot: "0.001", minAmount: "0.001", minNotional: "0.001" },
       { pair: "SHIB/USDT", tick: "0.0000000001", lot: "1", minAmount: "1000", minNotional: "1" },
       { pair: "XRP/USDT", tick: "0.00001", lot: "0.1", minAmount: "0.1", minNotional: "5" },

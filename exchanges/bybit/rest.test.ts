@@ -232,12 +232,14 @@ describe("bybit adapter against a loopback mock", () => {
     expect(cursors()).toEqual([null, "page_args=50&symbol=BTCUSDT&"]);
   });
 
-  it("stops following a cursor that never ends at bybit's 500 open spot orders per account", async () => {
+  it("keeps each order once when a cursor leads back to a page already seen: 50 orders, two requests, not 500 repeats", async () => {
     for (let i = 0; i < 60; i++)
       mock.addOrder({ symbol: "BTCUSDT", side: "Buy", qty: "1", price: String(100 + i), orderLinkId: `e${i}` });
     mock.endlessCursor = true;
-    expect(await bybit.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
-    expect(mock.server.requests.filter((r) => r.path === "/v5/order/realtime")).toHaveLength(10);
+    const open = await bybit.fetchOpenOrders("BTC/USDT");
+    expect(new Set(open.map((o) => o.id)).size).toBe(50);
+    expect(open).toHaveLength(50);
+    expect(mock.server.requests.filter((r) => r.path === "/v5/order/realtime")).toHaveLength(2);
   });
 
   it('sends category "spot" and the documented required fields on every order call; the mock refuses any without', async () => {
@@ -640,14 +642,35 @@ describe("bybit pair list (docs/exchange-rules.md#pairs)", () => {
     mock.server.intercept(undefined);
   });
 
-  it("stops after 20 pages when every page names a next one, and reads a null result as no pairs", async () => {
+  it("follows every page, 25 of them, not 20: the pair list does not stop silently (docs/exchange-rules.md#paging)", async () => {
+    const [eth] = BYBIT_SPOT_INSTRUMENTS;
+    const pairs = Array.from({ length: 25 }, (_, i) => ({ ...eth!, symbol: `C${i}USDT`, baseCoin: `C${i}` }));
+    mock.server.intercept((req) => {
+      const n = Number(/cursor=p(\d+)/.exec(req.query)?.[1] ?? 0);
+      return {
+        body: {
+          retCode: 0,
+          retMsg: "OK",
+          result: { category: "spot", list: [pairs[n]], nextPageCursor: n < 24 ? `p${n + 1}` : "" },
+        },
+      };
+    });
+    const before = mock.server.requests.length;
+    const listed = (await keyless.fetchPairs()).map((p) => p.pair);
+    expect(listed).toHaveLength(25);
+    expect(listed).toEqual(expect.arrayContaining(["C0/USDT", "C20/USDT", "C24/USDT"]));
+    expect(mock.server.requests.length - before).toBe(25);
+    mock.server.intercept(undefined);
+  });
+
+  it("ends at a page that brings nothing new when every page names the same next one, and reads a null result as no pairs", async () => {
     const [eth] = BYBIT_SPOT_INSTRUMENTS;
     mock.server.intercept(() => ({
       body: { retCode: 0, retMsg: "OK", result: { category: "spot", list: [eth], nextPageCursor: "again" } },
     }));
     const before = mock.server.requests.length;
     expect((await keyless.fetchPairs()).map((p) => p.pair)).toEqual(["ETH/USDT"]);
-    expect(mock.server.requests.length - before).toBe(20);
+    expect(mock.server.requests.length - before).toBe(2);
     mock.server.intercept(() => ({ body: { retCode: 0, retMsg: "OK", result: null } }));
     expect(await keyless.fetchPairs()).toEqual([]);
     mock.server.intercept(undefined);

@@ -13,7 +13,8 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, notPlacedMessage, num, partlyPlaced } from "../core/answer.js";
-import { finishPairs, minimum, type PairRow, stepText, stepValue } from "../core/pair-list.js";
+import { collectPages } from "../core/pages.js";
+import { finishPairs, minimum, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Hex } from "../core/sign.js";
 import { normalizeStatus } from "../core/status.js";
@@ -103,8 +104,8 @@ const InstrumentListSchema = listOf(
     priceFilter: z.object({ tickSize: stepValue }),
   }),
 );
-/** Pages of the instrument list followed at most (bybit's spot list comes whole; a cursor is followed all the same). */
-const INSTRUMENT_PAGES = 20;
+/** The most open orders one page of /v5/order/realtime holds (docs: limit [1, 50]). */
+export const BYBIT_OPEN_PAGE = 50;
 
 /**
  * bybit's nextPageCursor arrives already percent-encoded ("page_args%3D...%26symbol%3D6%26") and its
@@ -322,62 +323,71 @@ export class BybitAdapter extends RestAdapter {
     return parseBybitOrder(raw, p);
   }
 
+  /**
+   * docs/exchange-rules.md#paging: pages of 50 (the documented maximum) chained by nextPageCursor,
+   * sent back as it came. bybit sends a cursor with its last page too, so a page shorter than 50 is
+   * the last one.
+   */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const orders: Order[] = [];
     let cursor: string | undefined;
-    // Pages of at most 50 (the documented maximum) chained by nextPageCursor, up to the 500 open
-    // spot orders bybit keeps per account ("Place Order": order limits).
-    do {
-      const envelope = await this.call("GET", BYBIT_PATHS.orders, {
-        category: "spot",
-        symbol: exchangeSymbol(p, ""),
-        openOnly: 0,
-        limit: 50,
-        ...(cursor ? { cursor } : {}),
-      });
-      const result = this.parse(OrderListSchema, envelope.result, "result");
-      const page = result?.list ?? [];
-      orders.push(...page.map((raw) => parseBybitOrder(raw, p)));
-      const next = result?.nextPageCursor;
-      cursor = page.length === 50 && next ? next : undefined;
-    } while (cursor && orders.length < 500);
-    return orders;
+    return collectPages(
+      "bybit",
+      "open orders",
+      (o) => o.id,
+      async () => {
+        const envelope = await this.call("GET", BYBIT_PATHS.orders, {
+          category: "spot",
+          symbol: exchangeSymbol(p, ""),
+          openOnly: 0,
+          limit: BYBIT_OPEN_PAGE,
+          ...(cursor ? { cursor } : {}),
+        });
+        const result = this.parse(OrderListSchema, envelope.result, "result");
+        const page = result?.list ?? [];
+        cursor = result?.nextPageCursor || undefined;
+        return { items: page.map((raw) => parseBybitOrder(raw, p)), more: page.length === BYBIT_OPEN_PAGE && !!cursor };
+      },
+    );
   }
 
   /**
    * docs/exchange-rules.md#pairs: "Get Instruments Info" (category spot), public. Only status
    * Trading is kept; tick is priceFilter.tickSize, lot lotSizeFilter.basePrecision, with
-   * minOrderQty and minOrderAmt as the minimums.
+   * minOrderQty and minOrderAmt as the minimums. docs/exchange-rules.md#paging: every
+   * nextPageCursor is followed until a page comes without one.
    */
   async fetchPairs(): Promise<PairSpec[]> {
-    const rows: PairRow[] = [];
     let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const envelope = this.unwrap(
-        await this.publicGet(
-          BYBIT_PATHS.instruments,
-          { category: "spot", ...(cursor ? { cursor } : {}) },
-          encodeUnlessEncoded,
-        ),
-      );
-      const result = this.parse(InstrumentListSchema, envelope.result, "result");
-      // Stryker disable next-line ArrayDeclaration: a text item has no status "Trading" and is skipped like no item
-      for (const item of result?.list ?? []) {
-        if (item.status !== "Trading") continue;
-        rows.push({
+    const instruments = await collectPages(
+      "bybit",
+      "pairs",
+      (item) => item.symbol,
+      async () => {
+        const envelope = this.unwrap(
+          await this.publicGet(
+            BYBIT_PATHS.instruments,
+            { category: "spot", ...(cursor ? { cursor } : {}) },
+            encodeUnlessEncoded,
+          ),
+        );
+        const result = this.parse(InstrumentListSchema, envelope.result, "result");
+        cursor = result?.nextPageCursor || undefined;
+        return { items: result?.list ?? [], more: !!cursor };
+      },
+    );
+    return finishPairs(
+      instruments
+        .filter((item) => item.status === "Trading")
+        .map((item) => ({
           base: item.baseCoin,
           quote: item.quoteCoin,
           tick: stepText(item.priceFilter.tickSize),
           lot: stepText(item.lotSizeFilter.basePrecision),
           minAmount: minimum(item.lotSizeFilter.minOrderQty),
           minNotional: minimum(item.lotSizeFilter.minOrderAmt),
-        });
-      }
-      cursor = result?.nextPageCursor || undefined;
-    } while (cursor && ++pages < INSTRUMENT_PAGES);
-    return finishPairs(rows);
+        })),
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -1,4 +1,3 @@
-import { Decimal } from "../../lib/decimal.js";
 import type { ExchangeId, OrderStatus } from "../../lib/types.js";
 import { CATALOGUE } from "../catalogue.js";
 
@@ -71,15 +70,11 @@ export function normalizeStatus(exchange: ExchangeId, raw: unknown): OrderStatus
 }
 
 /**
- * kucoin derives the status (docs/exchanges.md "Order status"): closed if dealSize is above 0 and there is no cancel
- * flag; canceled if the order is inactive and has a cancel flag; otherwise open.
- * An order kucoin still reports active is open even when partly dealt: the seed's "partially
- * filled" is open, and an active order is still resting on the book.
+ * docs/decisions.md#d19: kucoin derives the status from `isActive` and `cancelExist` alone.
+ * Active is open, whatever has filled (a partly dealt order still rests on the book); inactive is
+ * canceled when `cancelExist` is true, else closed (done, whether or not anything dealt).
  */
-export function kucoinStatus(order: { isActive: boolean; cancelExist: boolean; dealSize: string }): OrderStatus {
+export function kucoinStatus(order: { isActive: boolean; cancelExist: boolean }): OrderStatus {
   if (order.isActive) return "open";
-  const dealt = new Decimal(order.dealSize || "0").isGreaterThan(0);
-  if (dealt && !order.cancelExist) return "closed";
-  if (!order.isActive && order.cancelExist) return "canceled";
-  return "open";
+  return order.cancelExist ? "canceled" : "closed";
 }

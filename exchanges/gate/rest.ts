@@ -6,6 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest, retryAfterMs } from "../core/rest.js";
 import { hmacSha512Hex, sha512Hex } from "../core/sign.js";
@@ -332,19 +333,31 @@ export class GateAdapter extends RestAdapter {
     );
   }
 
+  /** docs/exchange-rules.md#paging: `page` 1, 2, … of `limit` 100 (the documented maximum), until a page comes short. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     // docs/decisions.md#d10: the open-orders limit is the page size; `orders` pages past it.
     const limit = GATE_INFO.limits.openOrders ?? 100;
-    const orders: Order[] = [];
-    for (let page = 1; ; page++) {
-      const rows = this.parse(
-        z.array(z.unknown()),
-        await this.call("GET", GATE_PATHS.orders, { currency_pair: this.symbol(pair), status: "open", page, limit }),
-        "orders",
-      );
-      orders.push(...rows.map((row, i) => parseGateOrder(row, `orders[${orders.length + i}]`)));
-      if (rows.length < limit) return orders;
-    }
+    let read = 0;
+    return collectPages(
+      "gate",
+      "open orders",
+      (o) => o.id,
+      async (index) => {
+        const rows = this.parse(
+          z.array(z.unknown()),
+          await this.call("GET", GATE_PATHS.orders, {
+            currency_pair: this.symbol(pair),
+            status: "open",
+            page: index + 1,
+            limit,
+          }),
+          "orders",
+        );
+        const items = rows.map((row, i) => parseGateOrder(row, `orders[${read + i}]`));
+        read += rows.length;
+        return { items, more: rows.length === limit };
+      },
+    );
   }
 
   /**

@@ -205,17 +205,28 @@ describe("htx operations (docs/exchange-rules.md#operations) against the signatu
     expect((await htx.fetchOpenOrders("BTC/USDT")).map((o) => o.id)).toEqual([a.id]);
   });
 
-  it("lists open orders in one page of 500, htx's open-order limit, newest first; the mock pages by size (default 100)", async () => {
+  it("lists 505 open orders whole, not 500: pages of 500 newest first, the next `from` the last id with `direct` next (docs/exchange-rules.md#paging)", async () => {
     await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const template = [...mock.orders.values()][0]!;
-    for (let i = 1; i < 520; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
+    for (let i = 1; i < 505; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
     mock.orders.set("1", { ...template, id: 1, symbol: "ethusdt" });
     mock.server.requests.length = 0;
     const open = await htx.fetchOpenOrders("BTC/USDT");
-    expect(open.map((o) => o.id)).toEqual(Array.from({ length: 500 }, (_, i) => String(template.id + 519 - i)));
+    expect(open.map((o) => o.id)).toEqual(Array.from({ length: 505 }, (_, i) => String(template.id + 504 - i)));
     expect(mock.server.requests.map((r) => parseQuery(r.query))).toEqual([
       expect.objectContaining({ "account-id": "100009", symbol: "btcusdt", size: "500" }),
+      expect.objectContaining({ size: "500", from: String(template.id + 5), direct: "next" }),
     ]);
+    expect(parseQuery(mock.server.requests[0]!.query).from).toBeUndefined();
+  });
+
+  it("asks once more after a full page of 500 and stops at the empty one", async () => {
+    await htx.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const template = [...mock.orders.values()][0]!;
+    for (let i = 1; i < 500; i++) mock.orders.set(String(template.id + i), { ...template, id: template.id + i });
+    mock.server.requests.length = 0;
+    expect(await htx.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
+    expect(mock.server.requests).toHaveLength(2);
   });
 
   it("sends every documented required parameter on every call; the mock refuses a call without one", async () => {

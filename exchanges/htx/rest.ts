@@ -6,6 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, id, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
@@ -158,6 +159,9 @@ const HtxBatchCancelSchema = z.object({
     )
     .optional(),
 });
+
+/** The most open orders one page of GET /v1/order/openOrders holds (docs: size [1, 500]). */
+export const HTX_OPEN_PAGE = 500;
 
 /** The most orders one batchCancelOpenOrders call cancels (docs: size [1, 100]). */
 export const HTX_CANCEL_ALL_PAGE = 100;
@@ -363,16 +367,26 @@ export class HtxAdapter extends RestAdapter {
     return parseHtxOrder(await this.call("GET", HTX_PATHS.order(this.orderId(orderId))), normalizePair(pair, "htx"));
   }
 
+  /**
+   * docs/exchange-rules.md#paging: pages of `size` 500 (the documented maximum and htx's
+   * open-orders limit), newest first; the next page is `from` the last order id, `direct` next
+   * (older), until a page comes short.
+   */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
-    const rows = this.parse(
-      z.array(z.unknown()),
-      await this.call("GET", HTX_PATHS.openOrders, {
-        "account-id": await this.accountId(),
-        symbol: this.symbol(pair),
-        size: "500",
-      }),
+    const p = normalizePair(pair, "htx");
+    const params = { "account-id": await this.accountId(), symbol: this.symbol(p), size: String(HTX_OPEN_PAGE) };
+    return collectPages(
+      "htx",
+      "open orders",
+      (o) => o.id,
+      async (_index, last) => {
+        const rows = this.parse(
+          z.array(z.unknown()),
+          await this.call("GET", HTX_PATHS.openOrders, last ? { ...params, from: last.id, direct: "next" } : params),
+        );
+        return { items: rows.map((row) => parseHtxOrder(row, p)), more: rows.length === HTX_OPEN_PAGE };
+      },
     );
-    return rows.map((row) => parseHtxOrder(row, normalizePair(pair, "htx")));
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -144,6 +144,16 @@ describe("kucoin operations (docs/exchange-rules.md#operations) against the sign
     expect(`${last.method} ${last.path}?${last.query}`).toBe("DELETE /api/v1/orders?symbol=BTC-USDT");
   });
 
+  it("reads an inactive order, not cancelled, nothing filled as closed, not open (docs/decisions.md#d19)", async () => {
+    const done = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
+    const partly = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.02", price: "30000" });
+    mock.orders.get(done.id)!.isActive = false;
+    Object.assign(mock.orders.get(partly.id)!, { dealSize: "0.01" });
+    expect(await kucoin.fetchOrder("BTC/USDT", done.id)).toMatchObject({ status: "closed", filled: "0" });
+    // active is open whatever has filled
+    expect(await kucoin.fetchOrder("BTC/USDT", partly.id)).toMatchObject({ status: "open", filled: "0.01" });
+  });
+
   it("fetches one order and the active orders of the pair", async () => {
     const a = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.01", price: "30000" });
     const b = await kucoin.createOrder({ pair: "BTC/USDT", side: "Buy", amount: "0.02", price: "30000" });

@@ -6,6 +6,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { batchFailureMessage, num, parseAnswer, partlyPlaced } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { finishPairs, minimum, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
@@ -174,8 +175,8 @@ export function parseKucoinOrder(raw: unknown): Order {
     filled: dealSize,
     type: order.type,
     side: parseSide(order.side),
-    // docs/exchange-rules.md#states: kucoin derives the status from dealSize, isActive and cancelExist.
-    status: kucoinStatus({ isActive: order.isActive, cancelExist: order.cancelExist, dealSize }),
+    // docs/decisions.md#d19: kucoin derives the status from isActive and cancelExist.
+    status: kucoinStatus({ isActive: order.isActive, cancelExist: order.cancelExist }),
     timestamp: toMillis(order.createdAt),
   };
 }
@@ -315,23 +316,27 @@ export class KucoinAdapter extends RestAdapter {
     return parseKucoinOrder(await this.call("GET", KUCOIN_PATHS.order(this.orderId(id))));
   }
 
+  /** docs/exchange-rules.md#paging: `currentPage` 1, 2, … of `pageSize` 500, up to the `totalPage` KuCoin counts. */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     // docs/decisions.md#d10: the open-orders limit (500) is the page size; `orders` pages past it.
     const pageSize = KUCOIN_INFO.limits.openOrders ?? 500;
-    const orders: Order[] = [];
-    for (let currentPage = 1; ; currentPage++) {
-      const page = this.parse(
-        KucoinPageSchema,
-        await this.call("GET", KUCOIN_PATHS.orders, {
-          status: "active",
-          symbol: this.symbol(pair),
-          currentPage,
-          pageSize,
-        }),
-      );
-      orders.push(...page.items.map(parseKucoinOrder));
-      if (currentPage >= page.totalPage || page.items.length === 0) return orders;
-    }
+    return collectPages(
+      "kucoin",
+      "open orders",
+      (o) => o.id,
+      async (index) => {
+        const page = this.parse(
+          KucoinPageSchema,
+          await this.call("GET", KUCOIN_PATHS.orders, {
+            status: "active",
+            symbol: this.symbol(pair),
+            currentPage: index + 1,
+            pageSize,
+          }),
+        );
+        return { items: page.items.map(parseKucoinOrder), more: index + 1 < page.totalPage };
+      },
+    );
   }
 
   /**

@@ -7,6 +7,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, parseAnswer } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { digitsToStep, finishPairs, minimum, precisionDigits, stepValue } from "../core/pair-list.js";
 import { encodeQueryValue, type HttpRequest } from "../core/rest.js";
 import { normalizeStatus } from "../core/status.js";
@@ -306,24 +307,30 @@ export class LbankAdapter extends RestAdapter {
     return parseLbankOrder(data);
   }
 
-  /** docs/decisions.md#d10: the page size is the open-orders limit (200, LBank's maximum); pages past it. */
+  /**
+   * docs/decisions.md#d10: the page size is the open-orders limit (200, LBank's maximum); pages past
+   * it (docs/exchange-rules.md#paging), until a short page or the total LBank counts.
+   */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     // Stryker disable next-line LogicalOperator: the limit is set (200), so `??` and `&&` both give it
     const pageLength = LBANK_INFO.limits.openOrders ?? 200;
-    const out: Order[] = [];
-    for (let page = 1; ; page++) {
-      const data = parseLbankOpenOrders(
-        await this.call(LBANK_PATHS.openOrders, {
-          symbol: this.symbol(this.pairOf(pair)),
-          current_page: String(page),
-          page_length: String(pageLength),
-        }),
-      );
-      const rows = data.orders;
-      out.push(...rows);
-      const total = data.total ?? out.length;
-      if (rows.length < pageLength || out.length >= total) return out;
-    }
+    let read = 0;
+    return collectPages(
+      "lbank",
+      "open orders",
+      (o) => o.id,
+      async (index) => {
+        const data = parseLbankOpenOrders(
+          await this.call(LBANK_PATHS.openOrders, {
+            symbol: this.symbol(this.pairOf(pair)),
+            current_page: String(index + 1),
+            page_length: String(pageLength),
+          }),
+        );
+        read += data.orders.length;
+        return { items: data.orders, more: data.orders.length === pageLength && read < (data.total ?? read) };
+      },
+    );
   }
 
   async fetchBalances(): Promise<Balances> {

@@ -161,15 +161,15 @@ describe("okx adapter against a loopback mock", () => {
     ]);
   });
 
-  it("stops at a page shorter than 100, and at okx's 500 open orders (docs/exchange-rules.md#limits)", async () => {
+  it("stops at a page shorter than 100, and lists 520 open orders whole in six pages, not 500 (docs/exchange-rules.md#paging)", async () => {
     addOrders(100);
     expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(100);
     // a full page is followed by an empty one
     expect(mock.server.requests).toHaveLength(2);
     mock.server.requests.length = 0;
-    addOrders(520);
-    expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(500);
-    expect(mock.server.requests).toHaveLength(5);
+    addOrders(420);
+    expect(await okx.fetchOpenOrders("BTC/USDT")).toHaveLength(520);
+    expect(mock.server.requests).toHaveLength(6);
   });
 
   it("sends every documented required parameter on every call; the mock refuses a call without one (50014)", async () => {

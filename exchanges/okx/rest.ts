@@ -14,6 +14,7 @@ import { parseSide } from "../../lib/side.js";
 import type { Balances, Credentials, Order } from "../../lib/types.js";
 import { collectBalances, type JsonResponse, type OrderToPlace, RestAdapter, toMillis } from "../core/adapter.js";
 import { id, num, partlyPlaced } from "../core/answer.js";
+import { collectPages } from "../core/pages.js";
 import { finishPairs, minimum, stepText, stepValue } from "../core/pair-list.js";
 import { buildQuery, type HttpMethod, type HttpRequest } from "../core/rest.js";
 import { hmacSha256Base64 } from "../core/sign.js";
@@ -308,24 +309,28 @@ export class OkxAdapter extends RestAdapter {
     return parseOkxOrder(raw, p);
   }
 
+  /**
+   * docs/exchange-rules.md#paging: pages of 100 (the documented maximum), newest first, each next
+   * one `after` the last ordId, until a page comes short.
+   */
   async fetchOpenOrders(pair: string): Promise<Order[]> {
     const p = this.pairOf(pair);
-    const orders: Order[] = [];
-    let after: string | undefined;
-    // Pages of 100 (the documented maximum), older ones after the last ordId, up to 500 (docs/exchange-rules.md#limits).
-    for (;;) {
-      const page = this.orders(
-        await this.call("GET", OKX_PATHS.ordersPending, {
-          instType: "SPOT",
-          instId: exchangeSymbol(p, "-"),
-          ...(after ? { after } : {}),
-          limit: "100",
-        }),
-      );
-      orders.push(...page.map((raw) => parseOkxOrder(raw, p)));
-      if (page.length < 100 || orders.length >= 500) return orders;
-      after = page[page.length - 1]?.ordId;
-    }
+    return collectPages(
+      "okx",
+      "open orders",
+      (o) => o.id,
+      async (_index, last) => {
+        const page = this.orders(
+          await this.call("GET", OKX_PATHS.ordersPending, {
+            instType: "SPOT",
+            instId: exchangeSymbol(p, "-"),
+            ...(last ? { after: last.id } : {}),
+            limit: "100",
+          }),
+        );
+        return { items: page.map((raw) => parseOkxOrder(raw, p)), more: page.length === 100 };
+      },
+    );
   }
 
   /**

@@ -58,6 +58,16 @@ describe("a result that cannot be written (docs/cli.md 'Exit codes')", () => {
     expect(lastJsonLine(result.stderr).error).toMatchObject({ exchange: "paper", kind: "output", exitCode: 11 });
   });
 
+  it("exits 11 for --version on /dev/full, as every other command; 0 when the reader closed the pipe", async () => {
+    const full = await runWithStdout(["--version"], "full");
+    expect(full.code).toBe(11);
+    expect(full.stderr).toContain("Could not write the result to stdout (ENOSPC)");
+    const json = await runWithStdout(["--version", "--json"], "full");
+    expect(json.code).toBe(11);
+    expect(lastJsonLine(json.stderr).error).toMatchObject({ kind: "output", exitCode: 11 });
+    expect(await runWithStdout(["--version"], "closed-pipe")).toEqual({ code: 0, stderr: "" });
+  });
+
   it("exits 11 when the reader closed the pipe after an order, 0 for a read command", async () => {
     const order = await runWithStdout(["-a", "pipe", "sell", "BTC/USDT", "0.001", "90000"], "closed-pipe", at);
     expect(order.code).toBe(11);

@@ -187,13 +187,15 @@ describe("client order ids and repeated cancels (docs/orders.md)", () => {
     const orders = (await state("cid")).orders;
     expect(orders.map((o) => o.clientOrderId)).toEqual(["retry-7"]);
     expect(orders[0]).toMatchObject({ exchange: "paper", account: "cid" });
-    // a retry that asks for another price still places nothing, and says how the order differs
+    // a retry that asks for another price places nothing and is refused, naming both orders' terms
     const changed = await cli.run(
       ["--account", "cid", "buy", "BTC/USDT", "0.001", "1001", "--client-order-id", "retry-7", "--json"],
       at,
     );
-    expect(changed.code, changed.stderr).toBe(0);
-    expect(changed.stderr).toContain("(it has price 1000, not 1001): nothing sent");
+    expect(changed.code, changed.stderr).toBe(2);
+    expect(changed.stderr).toContain(
+      "Client order id 'retry-7' is already used by order 1: Buy 0.001 BTC/USDT at 1000 (open); this order asks Buy 0.001 BTC/USDT at 1001: nothing sent",
+    );
     expect((await state("cid")).orders).toHaveLength(1);
   });
 

@@ -44,7 +44,7 @@ interface Report {
   total: string;
   since: string | null;
   change: string | null;
-  exchanges: { exchange: string; total: string; allocation: string; accounts: number; failed: number }[];
+  exchanges: { exchange: string; total: string | null; allocation: string | null; accounts: number; failed: number }[];
   accounts: AccountLine[];
   assets: {
     asset: string;
@@ -385,12 +385,32 @@ describe("report on three exchange mocks, one failing", () => {
     expect(report.total).toBe(sum([bybit.total!, okx.total!]));
     expect(report.exchanges.find((e) => e.exchange === "gate")).toEqual({
       exchange: "gate",
-      total: "0",
-      allocation: "0",
+      total: null,
+      allocation: null,
       accounts: 1,
       failed: 1,
     });
     expect(bybitWs.subscriptions).toContain("orderbook.50.ETHBTC");
+  });
+
+  it("an exchange whose every account failed shows 'no data' (null), never a total of 0 (docs/report.md)", async () => {
+    const result = await cli.run(["report", "--json", "--no-history", ...args], {
+      env: { SPOTDESK_STORE_KEY: STORE_KEY },
+    });
+    expect(result.code, result.stderr).toBe(PARTIAL);
+    const report = JSON.parse(result.stdout) as Report;
+    expect(report.exchanges.find((e) => e.exchange === "gate")).toEqual({
+      exchange: "gate",
+      total: null,
+      allocation: null,
+      accounts: 1,
+      failed: 1,
+    });
+    expect(report.exchanges.find((e) => e.exchange === "bybit")?.total).not.toBeNull();
+    const table = await cli.run(["report", "--no-history", ...args], { env: { SPOTDESK_STORE_KEY: STORE_KEY } });
+    const gateRow = table.stdout.split("\n").find((l) => /^gate\s+1\s+1\s/.test(l));
+    expect(gateRow).toContain("no data");
+    expect(gateRow).not.toMatch(/\b0\.00\b/);
   });
 
   it("a store key that does not open the store fails the stored accounts as rows, exit 10", async () => {

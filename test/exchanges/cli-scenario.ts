@@ -1,5 +1,12 @@
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
+import { listExchangePairs } from "../../exchanges/open.js";
+import { Decimal, stepDecimals } from "../../lib/decimal.js";
+import type { ExchangeId } from "../../lib/types.js";
 import { runCli } from "./run-cli.js";
+
+// The scenario runs the built CLI a dozen times, each a child process: on a busy machine it needs
+// more than the default 20 s of the files that import it (a ceiling, not a measurement).
+vi.setConfig({ testTimeout: 60_000 });
 
 // the venue tests take it from here, beside runCliScenario
 export { rejection } from "../rejection.js";
@@ -74,6 +81,21 @@ export async function runCliScenario<O>(s: CliScenario<O>): Promise<string[]> {
     account: "(environment)",
   });
   let placedCount = 1;
+
+  // docs/orders.md "Numbers on the command line": an amount finer than the venue's lot is refused
+  // before anything is sent, naming the venue's decimals (read from its pair list)
+  const btcRules = (await listExchangePairs(s.id as ExchangeId, { baseUrl: s.mock.url })).find(
+    (p) => p.pair === "BTC/USDT",
+  );
+  expect(btcRules, `${s.id}'s mock lists BTC/USDT`).toBeDefined();
+  const decimals = stepDecimals(btcRules!.lot);
+  const tooFine = new Decimal(amount).plus(new Decimal(1).shiftedBy(-(decimals + 1))).toFixed();
+  const fine = await cli(["buy", "BTC/USDT", tooFine, price, far]);
+  expect(fine.code, fine.stderr).toBe(2);
+  expect(fine.stderr).toContain(
+    `Invalid amount '${tooFine}': ${s.id} BTC/USDT amounts allow at most ${decimals} decimal${decimals === 1 ? "" : "s"}`,
+  );
+  expect(s.mock.orders.size).toBe(placedCount);
 
   const one = await cli(["order", "BTC/USDT", order.id]);
   expect(one.code, one.stderr).toBe(0);

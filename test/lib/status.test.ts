@@ -230,27 +230,17 @@ describe("docs/exchange-rules.md#states exceptions", () => {
   });
 });
 
-describe("docs/exchange-rules.md#states kucoin derives the status", () => {
-  it("is closed 'if dealSize is above 0 and there is no cancel flag' (docs/exchange-rules.md#states)", () => {
-    expect(kucoinStatus({ isActive: false, cancelExist: false, dealSize: "0.5" })).toBe("closed");
+describe("docs/decisions.md#d19 kucoin derives the status from isActive and cancelExist", () => {
+  it("is open while isActive is true, whatever has filled and whatever cancelExist says", () => {
+    expect(kucoinStatus({ isActive: true, cancelExist: false })).toBe("open");
+    expect(kucoinStatus({ isActive: true, cancelExist: true })).toBe("open");
   });
 
-  it("is canceled 'if the order is inactive and has a cancel flag' (docs/exchange-rules.md#states)", () => {
-    expect(kucoinStatus({ isActive: false, cancelExist: true, dealSize: "0" })).toBe("canceled");
-    expect(kucoinStatus({ isActive: false, cancelExist: true, dealSize: "0.2" })).toBe("canceled");
+  it("is canceled when inactive with cancelExist true, filled or not", () => {
+    expect(kucoinStatus({ isActive: false, cancelExist: true })).toBe("canceled");
   });
 
-  it("is open 'Otherwise' (docs/exchange-rules.md#states)", () => {
-    expect(kucoinStatus({ isActive: true, cancelExist: false, dealSize: "0" })).toBe("open");
-    expect(kucoinStatus({ isActive: true, cancelExist: true, dealSize: "0" })).toBe("open");
-    expect(kucoinStatus({ isActive: false, cancelExist: false, dealSize: "" })).toBe("open");
-  });
-
-  it("keeps an active, partially dealt order open: 'partially filled' is open (docs/exchange-rules.md#states)", () => {
-    expect(kucoinStatus({ isActive: true, cancelExist: false, dealSize: "0.1" })).toBe("open");
-  });
-
-  it("compares dealSize exactly, beyond 15 digits (docs/exchange-rules.md#limits)", () => {
-    expect(kucoinStatus({ isActive: false, cancelExist: false, dealSize: "0.000000000000000000001" })).toBe("closed");
+  it("is closed when inactive, not cancelled, nothing filled: not open (docs/decisions.md#d19)", () => {
+    expect(kucoinStatus({ isActive: false, cancelExist: false })).toBe("closed");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTypedNumber, resolveTypedOrder } from "../../lib/decimal.js";
+import { parseTypedNumber, resolveTypedOrder, roundDownToStep } from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 
 // docs/orders.md "Numbers on the command line"
@@ -118,5 +118,26 @@ describe("numbers typed on the command line (docs/orders.md)", () => {
     );
     expect(thrown(() => resolveTypedOrder({ price: "0", amount: "1" })).detail).toContain("zero");
     expect(thrown(() => resolveTypedOrder({ price: "-1", amount: "1" })).detail).toContain("positive");
+  });
+});
+
+describe("an amount from --quote rounded down to the venue's lot (docs/orders.md 'Numbers on the command line')", () => {
+  it("rounds down to a multiple of the lot, whatever its form", () => {
+    expect(roundDownToStep("0.001587301587301587301587301587", "0.000001").toFixed()).toBe("0.001587");
+    expect(roundDownToStep("7.9", "0.5").toFixed()).toBe("7.5");
+    expect(roundDownToStep("1234", "10").toFixed()).toBe("1230");
+    expect(roundDownToStep("1.23", "0").toFixed()).toBe("1.23");
+  });
+
+  it("uses the lot for a quote, never for a typed amount, and says what it rounded", () => {
+    const quoted = resolveTypedOrder({ price: "63000", quote: "100", amountDecimals: 6, amountLot: "0.000001" });
+    expect([quoted.amount.toFixed(), quoted.roundedFrom?.toFixed()]).toEqual([
+      "0.001587",
+      "0.001587301587301587301587301587",
+    ]);
+    const halves = resolveTypedOrder({ price: "2", quote: "15.8", amountDecimals: 1, amountLot: "0.5" });
+    expect(halves.amount.toFixed()).toBe("7.5");
+    const typed = resolveTypedOrder({ price: "2", amount: "7.9", amountDecimals: 1, amountLot: "0.5" });
+    expect([typed.amount.toFixed(), typed.roundedFrom]).toEqual(["7.9", undefined]);
   });
 });

@@ -44,12 +44,16 @@ export function hasDirectFeed(exchange: string): boolean {
   return browserFeed(exchange) !== null && Object.hasOwn(FEEDS, exchange);
 }
 
-/** The exchange's feed, not started; throws when it cannot be built here. */
-export async function createDirectFeed(exchange: string, pair: string, depth: number): Promise<BookFeed> {
+/**
+ * The exchange's feed, not started; throws when it cannot be built here. It is opened at the
+ * venue's own default depth and channel, as the CLI, the TUI and the server open it (bitget's
+ * `books15`, docs/exchange-rules.md#feeds): the panel's depth only chooses how many levels it shows.
+ */
+export async function createDirectFeed(exchange: string, pair: string): Promise<BookFeed> {
   const info = browserFeed(exchange);
   if (!info || !hasDirectFeed(exchange)) throw new Error(`no browser feed for ${exchange}`);
   const Feed = await FEEDS[exchange as RealExchangeId]();
   const baseUrl = info.relay ? `${window.location.origin}${info.relay}` : undefined;
   // compressed frames (htx, bingx, bitmart) inflate with the browser's DecompressionStream by default
-  return new Feed(pair, { depth, ...(baseUrl ? { baseUrl } : {}) });
+  return new Feed(pair, baseUrl ? { baseUrl } : {});
 }

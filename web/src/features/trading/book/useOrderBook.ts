@@ -91,7 +91,7 @@ export function useOrderBook(exchange: string, pair: string | undefined, refresh
       attach(new RelayBookFeed(exchange, pair, depth), "relay");
     };
     if (hasDirectFeed(exchange)) {
-      createDirectFeed(exchange, pair, depth)
+      createDirectFeed(exchange, pair)
         .then((direct) => {
           if (cancelled) return;
           attach(direct, "direct");
