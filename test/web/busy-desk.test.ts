@@ -1,6 +1,8 @@
 /**
  * The dashboard on a busy desk, in Chromium against a real `spotdesk serve` on paper: a generated
- * encryption key typed back after Exit opens the API keys sealed with it (docs/decisions.md#d36).
+ * encryption key typed back after Exit opens the API keys sealed with it (docs/decisions.md#d36);
+ * Cancel all asks first and names the bots running on the pair, and the panel reads back what rests
+ * after it (a real grid bot of the server's runner re-places its orders).
  * The steps share one server and one browser and run in order.
  */
 import { mkdirSync } from "node:fs";
@@ -25,6 +27,8 @@ requireChromium();
 vi.setConfig({ testTimeout: 60_000 });
 
 const ADMIN = "admin@example.com";
+const DEMO = "/c/[Demo][paper][main]";
+const DEMO_PATH = ["Demo", "paper", "main"];
 const PASSWORD = "correct horse battery";
 
 /** Signs in on the password page with a fresh code from the outbox. */
@@ -49,6 +53,29 @@ async function signIn(page: Page, served: Served): Promise<void> {
   const submit = page.getByRole("button", { name: "Submit" });
   await enabled(submit);
   await submit.click();
+}
+
+/** The access token the page sends (read off its own calls), for the test's calls beside the page. */
+async function accessToken(page: Page, served: Served): Promise<string> {
+  const seen = page.waitForRequest((r) => r.url().startsWith(`${served.url}/token/`) && !!r.headers().authorization);
+  await page.goto(`${served.url}/`);
+  return (await seen).headers().authorization ?? "";
+}
+
+/** A call of the test beside the page, as the signed-in user. */
+async function asUser(
+  served: Served,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(`${served.url}${path}`, {
+    method,
+    headers: { authorization: token, path: JSON.stringify(DEMO_PATH), "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: await res.json().catch(() => undefined) };
 }
 
 /** Types a key into the key box and saves it (asked first when a key is saved). */
@@ -142,5 +169,48 @@ describe.skipIf(!hasChromium)("the dashboard on a busy desk (docs/dashboard.md, 
     });
     expect(await balancesAlert.textContent()).not.toContain("Failed to create exchange object");
     expect(await page.evaluate(() => localStorage.getItem("panel_state"))).not.toBeNull();
+  });
+
+  it("asks before Cancel all, names the bot running on the pair, and reads back what rests after it", async () => {
+    const token = await accessToken(page, served);
+    const created = await asUser(served, token, "POST", "/token/bot", {
+      botType: "grid-bot",
+      setup: { pair: "BTC/USDT", quote: 20, percent: 5, profit: 0.2, RF: 0.5, size: 4 },
+    });
+    expect(created.status).toBe(200);
+    const botId = (created.json as { botId: string }).botId;
+    try {
+      await page.goto(`${served.url}${DEMO}`);
+      const orders = page.getByRole("region", { name: "Open orders" });
+      await until(
+        "the grid's 4 orders",
+        async () => (await orders.getByRole("heading").textContent()) === "Open orders (4)",
+      );
+      // asked first: the question names the count, the account and the running bot; Cancel sends nothing
+      await orders.getByRole("button", { name: "Cancel all" }).click();
+      const dialog = page.getByRole("alertdialog", { name: "Cancel all open orders?" });
+      await dialog.waitFor();
+      expect(await dialog.getByText(/^Cancel all \d+ open BTC\/USDT orders? of Demo \/ paper \/ main\?$/).count()).toBe(
+        1,
+      );
+      expect(await dialog.getByTestId("cancel-all-bots").textContent()).toBe(
+        `1 bot is running on BTC/USDT here and will place its orders again: grid-bot ${botId} (running). Stop it first (Bots) to keep the book clear.`,
+      );
+      await dialog.getByRole("button", { name: "Cancel", exact: true }).click();
+      await dialog.waitFor({ state: "detached" });
+      const listed = await asUser(served, token, "GET", "/token/trade/orders");
+      expect((listed.json as unknown[]).length).toBe(4);
+      // confirmed: the orders go, and the panel says what rests right after (the bot places again)
+      await orders.getByRole("button", { name: "Cancel all" }).click();
+      await dialog.getByRole("button", { name: "Cancel all orders" }).click();
+      const after = orders.getByTestId("orders-after");
+      await after.waitFor();
+      const line = (await after.textContent()) ?? "";
+      const m = /^After Cancel all \(4 cancelled\): (\d+) open orders? resting \(\d\d:\d\d:\d\d UTC\)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      expect(await orders.getByRole("heading").textContent()).toBe(`Open orders (${m![1]})`);
+    } finally {
+      await asUser(served, token, "DELETE", "/token/bot", { botId });
+    }
   });
 });

@@ -15,6 +15,9 @@ export function useTradeKey(path: AccountPath): { key: string | undefined; missi
   return { key, missing: key === undefined };
 }
 
+/** The app event a trading action sends with its words ("placing Buy 0.01 BTC @ 100"): the open orders are read back after it. */
+export const ORDER_ACTION = "ORDER_ACTION";
+
 export const NO_KEY = "no encryption key saved on this device (header: Encryption key)";
 
 async function tradeCall<T>(

@@ -1,5 +1,4 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
 import type { AccountPath } from "../../../../../lib/api.js";
@@ -13,10 +12,10 @@ import {
 import { DEFAULT_FAR_PRICE_PERCENT } from "../../../../../lib/price-guard.js";
 import type { ExchangeId, Side } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
-import { awakeToast, listen } from "../../../app/events";
+import { awakeToast, emit, listen } from "../../../app/events";
 import { normalizeNumber } from "../../../components/inputs";
 import { balanceRows } from "../account/BalancesPanel";
-import { useBalances, useTradeKey } from "../account/useTrade";
+import { ORDER_ACTION, useBalances, useTradeKey } from "../account/useTrade";
 import { BOOK_PICK, type BookPick } from "../book/book-view";
 import type { OrderBookState } from "../book/useOrderBook";
 import { prepareOrder, WEB_FAR_PRICE_OVERRIDE, ZERO_TOAST } from "./prepare-order";
@@ -79,7 +78,6 @@ export function TradingPanel(props: {
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
   const balances = useBalances(path);
   const { key } = useTradeKey(path);
-  const client = useQueryClient();
   const [base = "", quoteCcy = ""] = pair.split("/");
 
   useEffect(
@@ -126,10 +124,7 @@ export function TradingPanel(props: {
     });
     setSending(false);
     setStep({ kind: "idle" });
-    if (r.ok) {
-      void client.invalidateQueries({ queryKey: ["orders", ...path] });
-      void client.invalidateQueries({ queryKey: ["balances", ...path] });
-    }
+    if (r.ok) emit<string>(ORDER_ACTION, `placing ${draft.side} ${draft.amount} ${base} @ ${draft.price}`);
   };
 
   // The checks run again at each answer: the book may have moved or gone stale meanwhile.
