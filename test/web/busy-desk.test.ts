@@ -129,9 +129,9 @@ describe.skipIf(!hasChromium)("the dashboard on a busy desk (docs/dashboard.md, 
     const generated = (await page.getByTestId("generated-key").textContent()) ?? "";
     expect(generated).toMatch(/^[0-9a-f]{64}$/);
     await page.getByRole("button", { name: "Done" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached" });
     // an account on a real exchange, sealed in this browser with the generated key
-    await page.getByRole("link", { name: "API Keys Manager" }).click();
-    await page.waitForURL(/\/apikeys$/);
+    await page.goto(`${served.url}/apikeys`);
     await page.locator("input[name=client]").fill("Beta");
     await page.locator("input[name=account]").fill("main");
     await page.locator("input[name=pair]").fill("ETH/USDT");
@@ -209,8 +209,96 @@ describe.skipIf(!hasChromium)("the dashboard on a busy desk (docs/dashboard.md, 
       const m = /^After Cancel all \(4 cancelled\): (\d+) open orders? resting \(\d\d:\d\d:\d\d UTC\)$/.exec(line);
       expect(m, line).not.toBeNull();
       expect(await orders.getByRole("heading").textContent()).toBe(`Open orders (${m![1]})`);
+      // "the bots re-placed all 10 within 5 s, and the panel kept saying 'Open orders (0)'": read again, it shows them
+      await until(
+        "the bot's orders shown again",
+        async () => (await orders.getByRole("heading").textContent()) === "Open orders (4)",
+      );
     } finally {
       await asUser(served, token, "DELETE", "/token/bot", { botId });
     }
+  });
+
+  it("shows bot orders without a manual refresh, and an order that filled at once says so in its toast and in Fills with its fee", async () => {
+    const token = await accessToken(page, served);
+    await page.goto(`${served.url}${DEMO}`);
+    const orders = page.getByRole("region", { name: "Open orders" });
+    await until("orders read", async () => (await orders.getByRole("heading").textContent()) === "Open orders (0)");
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    // a bot places orders while the view is open: they show with no click on refresh
+    const created = await asUser(served, token, "POST", "/token/bot", {
+      botType: "grid-bot",
+      setup: { pair: "BTC/USDT", quote: 20, percent: 5, profit: 0.2, RF: 0.5, size: 4 },
+    });
+    const botId = (created.json as { botId: string }).botId;
+    try {
+      await until(
+        "bot orders shown",
+        async () => (await orders.getByRole("heading").textContent()) === "Open orders (4)",
+      );
+      expect(requests.filter((r) => r === "GET /token/trade/orders").length).toBeGreaterThan(0);
+    } finally {
+      await asUser(served, token, "DELETE", "/token/bot", { botId });
+    }
+    await until("bot orders gone", async () => (await orders.getByRole("heading").textContent()) === "Open orders (0)");
+    expect(await orders.getByTestId("orders-updated").textContent()).toMatch(
+      /^Last update: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/,
+    );
+
+    // a Buy above the best ask takes at once: "an order that filled at once said only 'Order placed'"
+    const book = page.getByRole("region", { name: "Order book" });
+    await until("live book", async () => (await book.getAttribute("data-state")) === "live", 30_000);
+    const bestAsk = await page.evaluate(() => {
+      const rows = [...document.querySelectorAll("section[aria-label='Order book'] tr[data-testid='ask-row']")];
+      return rows.at(-1)?.querySelector("td")?.textContent ?? "";
+    });
+    const price = Math.ceil(Number(bestAsk.replace(/,/g, "")) * 1.001).toString();
+    const panel = page.getByRole("region", { name: "Trading panel" });
+    await panel.getByLabel("Price", { exact: true }).fill(price);
+    await panel.getByLabel("Amount", { exact: true }).fill("0.001");
+    await panel.getByLabel("Quote", { exact: true }).fill("");
+    await panel.getByRole("button", { name: "Buy" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("button", { name: "Send", exact: true }).click();
+    if ((await dialog.getByRole("heading", { name: "Send anyway?" }).count()) > 0)
+      await dialog.getByRole("button", { name: "Send anyway" }).click();
+    const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Order filled at once" });
+    await toast.waitFor();
+    expect(await toast.textContent()).toMatch(
+      new RegExp(`Buy 0\\.001 BTC @ ${price}: filled 0\\.001 @ [\\d.]+, fee [\\d.]+ BTC`),
+    );
+    const fills = page.getByRole("region", { name: "Fills" });
+    const row = fills.getByRole("row", { name: /^Fill of order / }).first();
+    await row.waitFor();
+    const cells = await row.getByRole("cell").allTextContents();
+    expect(cells[0]).toMatch(/^\d\d:\d\d:\d\d UTC$/);
+    expect(cells.slice(1, 2)).toEqual(["Buy"]);
+    expect(Number(cells[2])).toBeLessThanOrEqual(Number(price));
+    expect(cells[3]).toBe("0.001");
+    expect(cells[4]).toMatch(/^[\d.]+ BTC$/);
+  });
+
+  it("notices a frozen server (SIGSTOP): the unanswered keep-alive brings the banner and greys the book; back, the book is live again (docs/decisions.md#d37)", async () => {
+    await page.goto(`${served.url}${DEMO}`);
+    const book = page.getByRole("region", { name: "Order book" });
+    await until("live book", async () => (await book.getAttribute("data-state")) === "live", 30_000);
+    const banner = page.getByRole("alert").filter({ hasText: "The server does not answer" });
+    expect(await banner.count()).toBe(0);
+    // "With the server stopped (SIGSTOP) for 28 s the book still looked live"
+    process.kill(served.pid, "SIGSTOP");
+    try {
+      await banner.waitFor({ timeout: 20_000 });
+      await until("stale book", async () => (await book.getAttribute("data-state")) === "stale", 5000);
+      expect(await book.getByRole("status").textContent()).toMatch(
+        /^⚠ Order book not live: disconnected since \d\d:\d\d:\d\d UTC \(the server does not answer\)$/,
+      );
+      expect(await page.getByTestId("mid").textContent()).toBe("—");
+      expect(await page.locator("main").getAttribute("inert")).not.toBeNull();
+    } finally {
+      process.kill(served.pid, "SIGCONT");
+    }
+    await banner.waitFor({ state: "detached", timeout: 20_000 });
+    await until("live again", async () => (await book.getAttribute("data-state")) === "live", 20_000);
   });
 });

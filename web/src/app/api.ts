@@ -86,6 +86,23 @@ export function successTitle(route: RouteName): string {
   return SUCCESS_TEXT[route] ?? "Done";
 }
 
+/** Success toasts whose words depend on the answer: a placed order says what filled at once (docs/web-trading.md "Fills"). */
+const SUCCESS_FROM_ANSWER: Partial<
+  Record<RouteName, (data: unknown) => { title: string; description?: string } | undefined>
+> = {};
+export function setSuccessFromAnswer(
+  route: RouteName,
+  words: (data: unknown) => { title: string; description?: string } | undefined,
+): void {
+  SUCCESS_FROM_ANSWER[route] = words;
+}
+
+function successToast(route: RouteName, data: unknown): void {
+  const words = SUCCESS_FROM_ANSWER[route]?.(data);
+  if (words) awakeToast("success", words.title, words.description);
+  else awakeToast("success", successTitle(route));
+}
+
 export const api = createApiClient({
   baseUrl: import.meta.env.VITE_API_URL ?? "",
   accessToken: () => getSession().accessToken,
@@ -93,5 +110,5 @@ export const api = createApiClient({
   onFailure: handleFailure,
   onReachable: (reachable) => reportServerReachable(reachable),
   recover: recoverFailure,
-  onSuccess: (_method, _path, route) => awakeToast("success", successTitle(route)),
+  onSuccess: (_method, _path, route, data) => successToast(route, data),
 });

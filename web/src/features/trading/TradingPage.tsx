@@ -6,6 +6,7 @@ import { useAccounts } from "../../app/query";
 import { useSession } from "../../app/session-store";
 import { AccountSwitcher } from "./AccountSwitcher";
 import { BalancesPanel } from "./account/BalancesPanel";
+import { FillsPanel } from "./account/FillsPanel";
 import { OpenOrdersPanel } from "./account/OpenOrdersPanel";
 import { decimalsOf, useTokenPairs } from "./account/useTrade";
 import { OrderBookPanel } from "./book/OrderBookPanel";
@@ -73,6 +74,7 @@ export function TradingPage() {
             <TradingPanel path={path} pair={pair} decimals={decimals} book={book} />
             <BalancesPanel path={path} />
             <OpenOrdersPanel path={path} pair={pair} />
+            <FillsPanel path={path} />
           </div>
         </div>
       ) : null}

@@ -105,7 +105,15 @@ export function OpenOrdersPanel({ path, pair }: { path: AccountPath; pair: strin
           {after}
         </p>
       ) : null}
-      {q.isError ? (
+      <p className="muted small-text" data-testid="orders-updated">
+        Last update: {q.dataUpdatedAt ? formatUtcTimestamp(q.dataUpdatedAt) : "-"}
+      </p>
+      {q.isError && q.data ? (
+        <p className="error-text" role="alert">
+          orders not updated since {formatUtcTime(q.dataUpdatedAt)}: {q.error.message}
+        </p>
+      ) : null}
+      {q.isError && !q.data ? (
         <p className="error-text" role="alert">
           orders unavailable: {q.error.message}
         </p>

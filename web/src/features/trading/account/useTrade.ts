@@ -7,6 +7,14 @@ import type { AccountPath, TokenPairAnswer } from "../../../../../lib/api.js";
 import type { Balances, Order } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
 import { useEncryptionKey } from "../../../app/encryption-key";
+import { recordOpenOrders } from "./fills";
+
+/**
+ * docs/web-trading.md "Balances and open orders": balances and open orders are read again every 3 s
+ * while the view is visible (react-query stops the interval in a hidden tab), so bot orders and
+ * fills show without a manual refresh: about 7 calls in 10 s a view, against 60 allowed (docs/decisions.md#d8).
+ */
+export const ACCOUNT_POLL_MS = 3000;
 
 /** The key header of a trade call: paper needs none; other exchanges need the saved encryption key. */
 export function useTradeKey(path: AccountPath): { key: string | undefined; missing: boolean } {
@@ -39,6 +47,7 @@ export function useBalances(path: AccountPath) {
     queryKey: ["balances", ...path, key ?? ""],
     queryFn: () => tradeCall<Balances>("balances", path, key, missing),
     staleTime: 0,
+    refetchInterval: ACCOUNT_POLL_MS,
   });
 }
 
@@ -46,9 +55,25 @@ export function useOpenOrders(path: AccountPath) {
   const { key, missing } = useTradeKey(path);
   return useQuery({
     queryKey: ["orders", ...path, key ?? ""],
-    queryFn: () => tradeCall<Order[]>("orders", path, key, missing),
+    queryFn: async () => {
+      const list = await tradeCall<Order[]>("orders", path, key, missing);
+      recordOpenOrders(path, list, Date.now(), (id) => lookUpOrder(path, key, id));
+      return list;
+    },
     staleTime: 0,
+    refetchInterval: ACCOUNT_POLL_MS,
   });
+}
+
+/** An order that left the open list, looked up once (quiet: a failure only means no fill is told). */
+async function lookUpOrder(path: AccountPath, key: string | undefined, id: string): Promise<Order | undefined> {
+  const r = await api.call<Order>("order", {
+    path,
+    params: { id },
+    quiet: true,
+    ...(key !== undefined ? { key } : {}),
+  });
+  return r.ok ? r.data : undefined;
 }
 
 export function useTokenPairs() {

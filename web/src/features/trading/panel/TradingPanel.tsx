@@ -10,11 +10,12 @@ import {
   orderWarning,
 } from "../../../../../lib/order-checks.js";
 import { DEFAULT_FAR_PRICE_PERCENT } from "../../../../../lib/price-guard.js";
-import type { ExchangeId, Side } from "../../../../../lib/types.js";
+import type { ExchangeId, Order, Side } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
 import { awakeToast, emit, listen } from "../../../app/events";
 import { normalizeNumber } from "../../../components/inputs";
 import { balanceRows } from "../account/BalancesPanel";
+import { recordPlaced } from "../account/fills";
 import { ORDER_ACTION, useBalances, useTradeKey } from "../account/useTrade";
 import { BOOK_PICK, type BookPick } from "../book/book-view";
 import type { OrderBookState } from "../book/useOrderBook";
@@ -112,7 +113,7 @@ export function TradingPanel(props: {
 
   const send = async (draft: OrderDraft) => {
     setSending(true);
-    const r = await api.call("createOrder", {
+    const r = await api.call<Order>("createOrder", {
       path,
       ...(key !== undefined ? { key } : {}),
       body: {
@@ -124,6 +125,7 @@ export function TradingPanel(props: {
     });
     setSending(false);
     setStep({ kind: "idle" });
+    if (r.ok) recordPlaced(path, r.data, Date.now());
     if (r.ok) emit<string>(ORDER_ACTION, `placing ${draft.side} ${draft.amount} ${base} @ ${draft.price}`);
   };
 
