@@ -63,6 +63,9 @@ describe("clients, API keys and admin calls (docs/api.md#calls, docs/decisions.m
     expect(row.envelope).not.toContain("SK-very-secret");
     const accounts = await call(server, "GET", "/token/exchanges", { token: admin.session.accessToken });
     expect(accounts.body.map((a: { path: AccountPath }) => a.path)).toEqual([ACME, DEMO]);
+    // "`eth/usdt` is accepted on API Keys, and then every Buy is refused": the envelope keeps what was sent, answers give it upper case
+    expect(accounts.body[0].pair).toBe("BTC/USDT");
+    expect(set.body.pair).toBe("BTC/USDT");
     const del = await call(server, "DELETE", "/token/admin/apikeys", {
       token: admin.session.accessToken,
       body: { path: ACME },

@@ -301,4 +301,58 @@ describe.skipIf(!hasChromium)("the dashboard on a busy desk (docs/dashboard.md, 
     await banner.waitFor({ state: "detached", timeout: 20_000 });
     await until("live again", async () => (await book.getAttribute("data-state")) === "live", 20_000);
   });
+
+  it("upper-cases a pair typed 'eth/usdt', refuses '1,000' in the CLI's words, and asks the amount cut to the pair's decimals", async () => {
+    // a paper account stored with its pair in lower case
+    await page.goto(`${served.url}/apikeys`);
+    await page.locator("input[name=client]").fill("Gamma");
+    await page.locator("input[name=account]").fill("main");
+    await page.locator("input[name=pair]").fill("eth/usdt");
+    await page.locator("input[name=api]").fill("gamma-api");
+    await page.locator("input[name=secret]").fill("gamma-secret");
+    await page.getByLabel("Exchange", { exact: true }).click();
+    await page.getByRole("option", { name: "Paper (simulated)" }).click();
+    const submit = page.getByRole("form", { name: "Add API keys" }).getByRole("button", { name: "Submit" });
+    await enabled(submit);
+    await submit.click();
+    await page.getByText("API key saved", { exact: true }).first().waitFor();
+    await page.goto(`${served.url}/c/[Gamma][paper][main]`);
+    const panel = page.getByRole("region", { name: "Trading panel" });
+    await panel.getByRole("heading", { name: "Trade ETH/USDT" }).waitFor();
+    await until("free USDT", async () => (await page.getByTestId("free-USDT").getAttribute("title")) !== null);
+    const decimals = (await panel.getByTestId("pair-decimals").textContent()) ?? "";
+    const m = /^ETH\/USDT: prices to (\d+) decimals, amounts to (\d+); more is cut$/.exec(decimals);
+    expect(m, decimals).not.toBeNull();
+    const amountDecimals = Number(m![2]);
+    // "then every Buy is refused with '0 usdt free'": a Buy is asked now
+    await panel.getByLabel("Price", { exact: true }).fill("1");
+    await panel.getByLabel("Amount", { exact: true }).fill("1");
+    await panel.getByRole("button", { name: "Buy" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Send?" }).waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // "`1,000` typed in Price, Amount or Quote silently becomes 1 (the CLI refuses it as ambiguous)"
+    const price = panel.getByLabel("Price", { exact: true });
+    await price.fill("1,000");
+    await panel.getByLabel("Amount", { exact: true }).click();
+    expect(await price.inputValue()).toBe("1,000");
+    const words =
+      "Ambiguous price '1,000': it reads as 1.000 (comma as decimal mark) or 1000 (comma as thousands separator); write 1.000 or 1000";
+    await panel.getByText(words, { exact: true }).first().waitFor();
+    await panel.getByRole("button", { name: "Buy" }).click();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+
+    // "The confirmation asks 'Sell 0.001532449620718718872117079151 BTC' and the server places 0.001532"
+    await price.fill("3");
+    await panel.getByLabel("Amount", { exact: true }).fill("");
+    await panel.getByLabel("Quote", { exact: true }).fill("1");
+    await panel.getByRole("button", { name: "Buy" }).click();
+    await dialog.getByRole("heading", { name: "Send?" }).waitFor();
+    const asked = (await dialog.locator("p.mono").textContent()) ?? "";
+    const amount = /^Buy ([\d.]+) ETH @ 3 USDT/.exec(asked)?.[1] ?? "";
+    expect(amount, asked).toBe((1 / 3).toFixed(amountDecimals + 2).slice(0, -2));
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  });
 });

@@ -3,7 +3,9 @@
  * an error the panels show as an error, never as an empty list (issue 20, docs/web-trading.md).
  */
 import { useQuery } from "@tanstack/react-query";
+import type { PairSpec } from "../../../../../exchanges/types.js";
 import type { AccountPath, TokenPairAnswer } from "../../../../../lib/api.js";
+import { stepDecimals } from "../../../../../lib/decimal.js";
 import type { Balances, Order } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
 import { useEncryptionKey } from "../../../app/encryption-key";
@@ -29,7 +31,7 @@ export const ORDER_ACTION = "ORDER_ACTION";
 export const NO_KEY = "no encryption key saved on this device (header: Encryption key)";
 
 async function tradeCall<T>(
-  route: "balances" | "orders",
+  route: "balances" | "orders" | "pairRules",
   path: AccountPath,
   key: string | undefined,
   missing: boolean,
@@ -74,6 +76,30 @@ async function lookUpOrder(path: AccountPath, key: string | undefined, id: strin
     ...(key !== undefined ? { key } : {}),
   });
   return r.ok ? r.data : undefined;
+}
+
+/** The venue's rules of the account's pair (tick, lot, minimums: GET /token/trade/pair), read once a view. */
+export function usePairRules(path: AccountPath, enabled: boolean) {
+  const { key, missing } = useTradeKey(path);
+  return useQuery({
+    enabled,
+    queryKey: ["pair-rules", ...path, key ?? ""],
+    queryFn: () => tradeCall<PairSpec | null>("pairRules", path, key, missing),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/**
+ * The decimals the view uses for a pair: those an admin set (POST /token/pair, docs/decisions.md#d1) first, else the
+ * venue's own (its tick and lot), else none known.
+ */
+export function pairDecimals(
+  set: { price: number; amount: number } | undefined,
+  rules: PairSpec | null | undefined,
+): { price: number; amount: number } | undefined {
+  if (set) return set;
+  if (!rules) return undefined;
+  return { price: stepDecimals(rules.tick), amount: stepDecimals(rules.lot) };
 }
 
 export function useTokenPairs() {

@@ -1,8 +1,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
 import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
+import type { PairSpec } from "../../../../../exchanges/types.js";
 import type { AccountPath } from "../../../../../lib/api.js";
-import { isUserNumber, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
+import { ambiguousNumberMessage, isUserNumber, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
 import {
   type KnownBalances,
   type OrderDraft,
@@ -29,6 +30,8 @@ type Step =
 /** A number input of the panel (docs/dashboard-rules.md#validation "Numbers": a comma becomes a dot; invalid input reverts on blur). */
 function PanelNumber(props: { label: string; name: string; value: string; onChange: (v: string) => void }) {
   const [previous, setPrevious] = useState(props.value);
+  // '1,000' is neither reverted nor read as 1: it stays as typed and is refused in the CLI's words
+  const ambiguous = ambiguousNumberMessage(props.value, props.name);
   // a value set from outside (a click on the book) is the one to go back to
   useEffect(() => {
     if (props.value.trim() === "" || isUserNumber(props.value)) setPrevious(props.value);
@@ -43,13 +46,20 @@ function PanelNumber(props: { label: string; name: string; value: string; onChan
         aria-label={props.label}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={ambiguous !== undefined}
         onBlur={() => {
           const t = props.value;
+          if (ambiguousNumberMessage(t)) return;
           const next = t.trim() === "" ? "" : isUserNumber(t) ? normalizeNumber(t) : previous;
           setPrevious(next);
           props.onChange(next);
         }}
       />
+      {ambiguous ? (
+        <span className="error-text small-text" role="alert">
+          {ambiguous}
+        </span>
+      ) : null}
     </label>
   );
 }
@@ -65,6 +75,8 @@ export function TradingPanel(props: {
   path: AccountPath;
   pair: string;
   decimals: { price: number; amount: number } | undefined;
+  /** the venue's minimums of the pair (GET /token/trade/pair) */
+  rules?: Pick<PairSpec, "minAmount" | "minNotional"> | undefined;
   book: OrderBookState;
 }) {
   const { path, pair, book } = props;
@@ -101,7 +113,16 @@ export function TradingPanel(props: {
     orderWarning(draft, book.view, book.staleness, DEFAULT_FAR_PRICE_PERCENT, WEB_FAR_PRICE_OVERRIDE);
 
   const ask = (side: Side) => {
-    const prepared = prepareOrder({ side, price, amount, quote, pair, decimals: props.decimals, balances: known() });
+    const prepared = prepareOrder({
+      side,
+      price,
+      amount,
+      quote,
+      pair,
+      decimals: props.decimals,
+      rules: props.rules,
+      balances: known(),
+    });
     if (!prepared.ok) {
       setRefusal(prepared.title === ZERO_TOAST.title ? ZERO_AMOUNT_MESSAGE : prepared.description);
       awakeToast("error", prepared.title, prepared.description);
@@ -151,6 +172,11 @@ export function TradingPanel(props: {
       </div>
       <p className="hint">
         Amount in {base}; Quote in {quoteCcy} (used when Amount is empty: amount = quote / price)
+      </p>
+      <p className="hint" data-testid="pair-decimals">
+        {props.decimals
+          ? `${pair}: prices to ${props.decimals.price} decimals, amounts to ${props.decimals.amount}; more is cut`
+          : `${pair}: decimals not known, nothing is cut`}
       </p>
       <label
         className="field-inline"
