@@ -356,3 +356,52 @@ describe.skipIf(!hasChromium)("the dashboard on a busy desk (docs/dashboard.md, 
     await dialog.getByRole("button", { name: "Cancel" }).click();
   });
 });
+
+describe.skipIf(!hasChromium)("sessions on a busy desk (docs/dashboard.md 'Sessions')", () => {
+  let served: Served;
+  let browser: Awaited<ReturnType<typeof launch>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureWebBuilt();
+    // a refresh token of 30 s and an access token far longer: no timed refresh comes before the expiry
+    served = await startServe({ refreshTtlMs: 30_000, accessTtlMs: 600_000 });
+    const first = await launch();
+    try {
+      await first.page.goto(`${served.url}/registration`);
+      await first.page.locator("input[name=email]").fill(ADMIN);
+      await first.page.locator("input[name=password]").fill(PASSWORD);
+      await first.page.locator("input[name=repeat]").fill(PASSWORD);
+      await first.page.locator("input[name=code]").fill(served.setupCode);
+      const submit = first.page.getByRole("button", { name: "Submit" });
+      await enabled(submit);
+      await submit.click();
+      await first.page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+    } finally {
+      await first.close();
+    }
+    browser = await launch();
+    page = browser.page;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await served?.stop();
+  });
+
+  it("keeps a signed-out bookmark's target through sign-in, and notices the session's expiry when it happens", async () => {
+    // "A signed-out bookmark loses its target and lands on Home"
+    await page.goto(`${served.url}${DEMO}`);
+    await page.waitForURL(/\/login\/password\?redirect=/, { timeout: 15_000 });
+    expect(decodeURIComponent(new URL(page.url()).searchParams.get("redirect") ?? "")).toBe(DEMO);
+    await signIn(page, served);
+    await page.waitForURL((u) => decodeURIComponent(u.pathname) === DEMO, { timeout: 15_000 });
+    await page.getByRole("region", { name: "Trading panel" }).waitFor();
+    // "a tab stayed 'signed in' 57 s after its session expired": with no click, it goes to the login screen when it expires
+    const expiry = Number(await page.evaluate(() => localStorage.getItem("refreshTokenExpiry")));
+    await page.waitForURL(/\/login\/password\?redirect=/, { timeout: 45_000 });
+    expect(Date.now()).toBeGreaterThanOrEqual(expiry - 1000);
+    await page.getByText("Your session expired. Sign in again to continue.", { exact: false }).waitFor();
+    expect(decodeURIComponent(new URL(page.url()).searchParams.get("redirect") ?? "")).toBe(DEMO);
+  }, 90_000);
+});

@@ -5,7 +5,7 @@ import type { AccountAnswer } from "../../lib/api.js";
 import { resolveColorMode } from "./app/color-mode";
 import { AWAKE_TOAST, awakeToast, listen, TOAST_POSITION, TOAST_VISIBLE, type ToastEvent } from "./app/events";
 import { liveMessageAction, liveUrl, subscribeMessage } from "./app/live";
-import { MIN_REFRESH_DELAY_MS, REFRESH_MARGIN_MS, refreshDelay } from "./app/session";
+import { MIN_REFRESH_DELAY_MS, REFRESH_MARGIN_MS, refreshDelay, refreshRetryDelay } from "./app/session";
 import { STORAGE } from "./app/storage";
 import { ClientMultiSelect } from "./components/ClientMultiSelect";
 import { addListItem, EMPTY_LIST_TEXT, numberOnBlur, removeListItem, reportRange } from "./components/inputs";
@@ -82,6 +82,11 @@ describe("sign-in rules (docs/dashboard-rules.md#validation)", () => {
 });
 
 describe("session (docs/dashboard-rules.md#states, #constants)", () => {
+  it("tries a refresh without an answer again after 1 s, doubling to 30 s: 'one failed token refresh is never retried' (docs/dashboard.md 'Sessions')", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(refreshRetryDelay)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+  });
   it("refreshes the access token 3 minutes before it expires", () => {
     expect(REFRESH_MARGIN_MS).toBe(180_000);
     expect(refreshDelay(1_000_000, 500_000)).toBe(320_000);
