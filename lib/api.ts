@@ -404,6 +404,10 @@ export const ROUTES = {
   cancelAll: r("POST", "/token/trade/order/cancel-all", "user", [HEADER.path], true),
   balances: r("GET", "/token/trade/balances", "user", [HEADER.path], true),
   orders: r("GET", "/token/trade/orders", "user", [HEADER.path], true),
+  /** one order of the account's pair by id: how an order that left the open list ended (docs/web-trading.md "Fills") */
+  order: r("GET", "/token/trade/order/:id", "user", [HEADER.path], true),
+  /** the venue's number rules of the account's pair (exchanges/types.ts PairSpec), null when it does not list it */
+  pairRules: r("GET", "/token/trade/pair", "user", [HEADER.path], true),
   setUser: r("POST", "/token/admin/user", "admin"),
   removeUser: r("DELETE", "/token/admin/user/:id", "admin"),
   users: r("GET", "/token/admin/users", "admin"),

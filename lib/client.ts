@@ -65,7 +65,7 @@ export interface ClientOptions {
   /** every failure (for toasts and redirects: one central place) */
   onFailure?: (failure: ApiFailure) => void;
   /** docs/api.md#calls: successful non-GET calls show a success toast (the route names it in words) */
-  onSuccess?: (method: string, path: string, route: RouteName) => void;
+  onSuccess?: (method: string, path: string, route: RouteName, data: unknown) => void;
   /**
    * Asked before a failure is reported: resolve true once the cause is repaired (a 602 after a
    * token refresh) and the call is sent once more; only the second outcome is reported.
@@ -161,7 +161,7 @@ export function createApiClient(options: ClientOptions = {}): ApiClient {
       if (isApiErrorBody(json)) return fail(describeFailure(json.code, json.msg, method, path));
       return fail(networkFailure(method, path));
     }
-    if (method !== "GET" && !call.quiet) options.onSuccess?.(method, path, name);
+    if (method !== "GET" && !call.quiet) options.onSuccess?.(method, path, name, json);
     return { ok: true, data: json as T };
   }
 

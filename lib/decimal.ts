@@ -25,11 +25,32 @@ export const ZERO_AMOUNT_MESSAGE = "Incorrect amount / It is zero!";
 const USER_NUMBER_RE = /^-?(\d+([.,]\d*)?|[.,]\d+)$/;
 
 /**
- * Parses a number typed by a person (docs/dashboard-rules.md#validation): a comma becomes a dot; anything else is an
+ * A comma followed by exactly three digits: 70,000 is 70 or 70000 depending on the reader. A
+ * whole part of 0 is never grouped in thousands, so 0,500 can only be 0.5.
+ */
+const AMBIGUOUS_COMMA_RE = /^-?[1-9]\d*,\d{3}$/;
+
+/**
+ * The refusal of a number whose comma could be a thousands separator or a decimal mark ('1,000'),
+ * in the CLI's words (docs/orders.md "Numbers on the command line"); undefined for any other text.
+ */
+export function ambiguousNumberMessage(text: string, field = "number"): string | undefined {
+  const raw = String(text).trim();
+  if (!AMBIGUOUS_COMMA_RE.test(raw)) return undefined;
+  const asDecimal = raw.replace(",", ".");
+  const asThousands = raw.replace(",", "");
+  return `Ambiguous ${field} '${raw}': it reads as ${asDecimal} (comma as decimal mark) or ${asThousands} (comma as thousands separator); write ${asDecimal} or ${asThousands}`;
+}
+
+/**
+ * Parses a number typed by a person (docs/dashboard-rules.md#validation): a comma becomes a dot; a comma followed by
+ * exactly three digits ('1,000') is refused as ambiguous, in the CLI's words; anything else is an
  * error that names the field and the text.
  */
 export function parseUserNumber(text: string, field = "number"): Decimal {
   const trimmed = String(text).trim();
+  const ambiguous = ambiguousNumberMessage(trimmed, field);
+  if (ambiguous) throw new ExchangeError("spotdesk", ambiguous, { kind: "bad-input" });
   if (!USER_NUMBER_RE.test(trimmed)) {
     throw new ExchangeError(
       "spotdesk",
@@ -44,7 +65,8 @@ export function parseUserNumber(text: string, field = "number"): Decimal {
 
 /** True when the text is acceptable to `parseUserNumber` (for inputs that revert on blur). */
 export function isUserNumber(text: string): boolean {
-  return USER_NUMBER_RE.test(String(text).trim());
+  const trimmed = String(text).trim();
+  return USER_NUMBER_RE.test(trimmed) && !AMBIGUOUS_COMMA_RE.test(trimmed);
 }
 
 /** docs/dashboard-rules.md#validation: amount = quote / price when only a quote is given. */
@@ -142,12 +164,6 @@ export function addDecimals(...values: BigNumber.Value[]): string {
 }
 
 /**
- * A comma followed by exactly three digits: 70,000 is 70 or 70000 depending on the reader. A
- * whole part of 0 is never grouped in thousands, so 0,500 can only be 0.5.
- */
-const AMBIGUOUS_COMMA_RE = /^-?[1-9]\d*,\d{3}$/;
-
-/**
  * Parses a number typed on a command line, where a mistake is an order nobody meant
  * (docs/orders.md "Numbers on the command line"): no leading or trailing spaces, no comma followed
  * by exactly three digits (a thousands separator or a decimal mark?), and, when the pair's
@@ -163,15 +179,6 @@ export function parseTypedNumber(
     throw new ExchangeError("spotdesk", `Invalid ${field} '${raw}': remove the leading or trailing spaces`, {
       kind: "bad-input",
     });
-  }
-  if (AMBIGUOUS_COMMA_RE.test(raw)) {
-    const asDecimal = raw.replace(",", ".");
-    const asThousands = raw.replace(",", "");
-    throw new ExchangeError(
-      "spotdesk",
-      `Ambiguous ${field} '${raw}': it reads as ${asDecimal} (comma as decimal mark) or ${asThousands} (comma as thousands separator); write ${asDecimal} or ${asThousands}`,
-      { kind: "bad-input" },
-    );
   }
   const value = parseUserNumber(raw, field);
   const decimals = limits.decimals;

@@ -33,11 +33,27 @@ export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** Checks an encryption key typed by a person; a generated key (64 hex characters) is also accepted. */
+/** What a typed encryption key is: 16, 24 or 32 characters, or the 64 hex characters of a generated key. */
+export const KEY_LENGTH_ERROR =
+  "Encryption key must be 16, 24 or 32 characters, or the 64 hex characters of a generated key";
+
+/**
+ * Reads an encryption key typed by a person (docs/decisions.md#d36): 16, 24 or 32 characters are
+ * the key as typed; 64 hex characters are the 32 bytes they encode, written back as lowercase hex
+ * (as Generate writes them, so the AES key of docs/decisions.md#d3 is the generated key's) and
+ * taken whole even with spaces or a line break around them (a paste). Anything else is refused.
+ */
+export function readEncryptionKey(text: string): { key: string } | { error: string } {
+  const trimmed = text.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return { key: bytesToHex(hexToBytes(trimmed)) };
+  if ((ENTERED_KEY_LENGTHS as readonly number[]).includes(text.length)) return { key: text };
+  return { error: KEY_LENGTH_ERROR };
+}
+
+/** Checks an encryption key typed by a person (readEncryptionKey): undefined when it is one, else why not. */
 export function validateEncryptionKey(key: string): string | undefined {
-  if ((ENTERED_KEY_LENGTHS as readonly number[]).includes(key.length)) return undefined;
-  if (/^[0-9a-f]{64}$/i.test(key)) return undefined;
-  return "Encryption key must be 16, 24 or 32 characters long";
+  const read = readEncryptionKey(key);
+  return "error" in read ? read.error : undefined;
 }
 
 /** docs/dashboard-rules.md#validation: a generated key is 32 random bytes as hex. */

@@ -180,7 +180,12 @@ export class LiveHub implements BotEvents, SessionEvents {
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
       const text = data.toString();
-      if (text === "ping" || text === "pong") return; // docs/dashboard-rules.md#states: keep-alive texts are ignored
+      // docs/decisions.md#d37: a 'ping' is answered 'pong', so a client notices a server that stops answering
+      if (text === "ping") {
+        if (ws.readyState === ws.OPEN) ws.send("pong");
+        return;
+      }
+      if (text === "pong") return; // docs/dashboard-rules.md#states: keep-alive texts are otherwise ignored
       if (!this.admit(client)) return;
       client.turn = client.turn
         .then(() => this.subscribe(client, text))

@@ -1,6 +1,8 @@
 /** Admin-only calls (docs/decisions.md#d5): API keys, token pairs, users and scopes (docs/api.md#calls). */
+
 import { randomUUID } from "node:crypto";
 import { API_ERROR, type TokenPairAnswer, type UserAnswer } from "../../lib/api.js";
+import { normalizePair } from "../../lib/pair.js";
 import {
   apiKeysRecordSchema,
   changeScopeSchema,
@@ -42,7 +44,7 @@ export function adminRoutes(app: App) {
       knownExchange(path[1]);
       await app.storage.setApiKey({ path, envelope: apis, created: app.now() });
       app.logger.info("api key stored", { client: path[0], exchange: path[1], account: path[2] });
-      return { path, pair: apis.pair, active: apis.active };
+      return { path, pair: normalizePair(apis.pair), active: apis.active };
     },
     async removeApiKeys(ctx) {
       const { path } = await ctx.body(removeApiKeysSchema);

@@ -1,5 +1,7 @@
 /** Clients and accounts (docs/api.md#calls /token/clients, /token/exchanges): the stored API-key paths in the caller's scope. */
+
 import type { AccountAnswer } from "../../lib/api.js";
+import { normalizePair } from "../../lib/pair.js";
 import type { App } from "../app.js";
 import { inScope } from "../auth/session.js";
 import { botInScope } from "../bots.js";
@@ -23,7 +25,8 @@ export function clientRoutes(app: App) {
           client: k.path[0],
           exchange: k.path[1],
           account: k.path[2],
-          pair: k.envelope.pair,
+          // an envelope keeps the pair as sent ('eth/usdt'); every answer gives it upper case, as trades use it
+          pair: normalizePair(k.envelope.pair),
           active: k.envelope.active,
           bots: bots
             .filter((b) => pathKey(b.path) === pathKey(k.path) && botInScope(ctx.user!, b))

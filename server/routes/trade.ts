@@ -25,6 +25,18 @@ export function tradeRoutes(app: App) {
         "orders",
       );
     },
+    async order(ctx) {
+      const id = ctx.params.id ?? "";
+      return withAdapter(app, ctx, (adapter, { record }) =>
+        adapter.fetchOrder(normalizePair(record.envelope.pair), id),
+      );
+    },
+    async pairRules(ctx) {
+      return withAdapter(app, ctx, async (adapter, { record }) => {
+        const pair = normalizePair(record.envelope.pair);
+        return (await adapter.fetchPairs()).find((p) => p.pair === pair) ?? null;
+      });
+    },
     async createOrder(ctx) {
       const body = await ctx.body(createOrderSchema);
       return withAdapter(app, ctx, async (adapter, { path, record }) => {

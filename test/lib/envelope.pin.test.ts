@@ -23,7 +23,7 @@ describe("envelopes, the edges", () => {
   });
 
   it("accepts 64 hex characters only as the whole key, and names the lengths otherwise", () => {
-    const error = "Encryption key must be 16, 24 or 32 characters long";
+    const error = "Encryption key must be 16, 24 or 32 characters, or the 64 hex characters of a generated key";
     expect(validateEncryptionKey(HEX64)).toBeUndefined();
     expect(validateEncryptionKey(HEX64.toUpperCase())).toBeUndefined();
     expect(validateEncryptionKey(`${HEX64}a`)).toBe(error);

@@ -8,6 +8,7 @@ import {
   generateEncryptionKey,
   hexToBytes,
   openCredentials,
+  readEncryptionKey,
   sealCredentials,
   validateEncryptionKey,
 } from "../../lib/envelope.js";
@@ -115,6 +116,45 @@ describe("envelopes (docs/dashboard-rules.md#validation 'Cipher: AES-GCM 256-bit
     for (const n of [16, 24, 32]) expect(validateEncryptionKey("k".repeat(n))).toBeUndefined();
     for (const n of [0, 15, 17, 31, 33, 64]) expect(validateEncryptionKey("k".repeat(n))).toBeDefined();
     expect(validateEncryptionKey(generateEncryptionKey())).toBeUndefined();
+  });
+
+  describe("reading a typed key (docs/decisions.md#d36)", () => {
+    const refused = {
+      error: "Encryption key must be 16, 24 or 32 characters, or the 64 hex characters of a generated key",
+    };
+    it("takes 16, 24 or 32 characters as typed, spaces included", () => {
+      for (const n of [16, 24, 32]) expect(readEncryptionKey("k".repeat(n))).toEqual({ key: "k".repeat(n) });
+      expect(readEncryptionKey(" 0123456789abcd ")).toEqual({ key: " 0123456789abcd " });
+      // 32 hex characters are a 32-character key, not 16 bytes
+      expect(readEncryptionKey("ab".repeat(16))).toEqual({ key: "ab".repeat(16) });
+    });
+    it("reads 64 hex characters as the 32 bytes they encode: capitals and a pasted line break give the generated key back", () => {
+      const generated = generateEncryptionKey();
+      expect(readEncryptionKey(generated)).toEqual({ key: generated });
+      expect(readEncryptionKey(generated.toUpperCase())).toEqual({ key: generated });
+      expect(readEncryptionKey(`  ${generated}\n`)).toEqual({ key: generated });
+    });
+    it("refuses anything else with a message naming what a key is", () => {
+      for (const text of [
+        "",
+        "k".repeat(15),
+        "k".repeat(33),
+        "k".repeat(64),
+        `${"a".repeat(63)}g`,
+        "a".repeat(62),
+        "a".repeat(66),
+      ])
+        expect(readEncryptionKey(text)).toEqual(refused);
+    });
+    it("opens with the key typed back what was sealed with the generated key (the 64-hex key typed in capitals too)", async () => {
+      const generated = generateEncryptionKey();
+      const envelope = await sealCredentials({ api: "a", secret: "s" }, "BTC/USDT", generated);
+      for (const typed of [generated, generated.toUpperCase()]) {
+        const read = readEncryptionKey(typed);
+        if ("error" in read) throw new Error(read.error);
+        expect(await openCredentials(envelope, read.key)).toEqual({ api: "a", secret: "s" });
+      }
+    });
   });
 
   it("generates '32 random bytes as hex' (docs/dashboard-rules.md#validation)", () => {

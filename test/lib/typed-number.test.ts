@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseTypedNumber, resolveTypedOrder, roundDownToStep } from "../../lib/decimal.js";
+import {
+  isUserNumber,
+  parseTypedNumber,
+  parseUserNumber,
+  resolveTypedOrder,
+  roundDownToStep,
+} from "../../lib/decimal.js";
 import { ExchangeError } from "../../lib/errors.js";
 
 // docs/orders.md "Numbers on the command line"
@@ -139,5 +145,18 @@ describe("an amount from --quote rounded down to the venue's lot (docs/orders.md
     expect(halves.amount.toFixed()).toBe("7.5");
     const typed = resolveTypedOrder({ price: "2", amount: "7.9", amountDecimals: 1, amountLot: "0.5" });
     expect([typed.amount.toFixed(), typed.roundedFrom]).toEqual(["7.9", undefined]);
+  });
+});
+
+describe("a number typed in the dashboard (parseUserNumber, docs/orders.md 'Numbers on the command line')", () => {
+  it("refuses '1,000' as ambiguous in the CLI's words, as the CLI does, and keeps 0,5 and 12,25", () => {
+    expect(() => parseUserNumber("1,000", "price")).toThrow(
+      "Ambiguous price '1,000': it reads as 1.000 (comma as decimal mark) or 1000 (comma as thousands separator); write 1.000 or 1000",
+    );
+    expect(isUserNumber("1,000")).toBe(false);
+    expect(isUserNumber(" -12,500 ")).toBe(false);
+    expect(parseUserNumber("0,500").toFixed()).toBe("0.5");
+    expect(parseUserNumber("12,25").toFixed()).toBe("12.25");
+    expect(isUserNumber("1,0000")).toBe(true);
   });
 });

@@ -63,6 +63,9 @@ describe("clients, API keys and admin calls (docs/api.md#calls, docs/decisions.m
     expect(row.envelope).not.toContain("SK-very-secret");
     const accounts = await call(server, "GET", "/token/exchanges", { token: admin.session.accessToken });
     expect(accounts.body.map((a: { path: AccountPath }) => a.path)).toEqual([ACME, DEMO]);
+    // "`eth/usdt` is accepted on API Keys, and then every Buy is refused": the envelope keeps what was sent, answers give it upper case
+    expect(accounts.body[0].pair).toBe("BTC/USDT");
+    expect(set.body.pair).toBe("BTC/USDT");
     const del = await call(server, "DELETE", "/token/admin/apikeys", {
       token: admin.session.accessToken,
       body: { path: ACME },
@@ -168,6 +171,8 @@ describe("clients, API keys and admin calls (docs/api.md#calls, docs/decisions.m
       ["POST", "/token/trade/order/create", { price: "1000", amount: "0.1", side: "Buy" }],
       ["POST", "/token/trade/order/cancel", { id: "x" }],
       ["POST", "/token/trade/order/cancel-all", {}],
+      ["GET", "/token/trade/order/x", undefined],
+      ["GET", "/token/trade/pair", undefined],
       ["POST", "/token/bot", { botType: "grid-bot", setup: { pair: "ETH/USDT", quote: 10, size: 4 } }],
     ] as const) {
       const r = await call(server, method, path, { ...trade(ACME_PAPER, t), ...(body ? { body } : {}) });
@@ -219,6 +224,28 @@ describe("trading through the exchange layer (docs/api.md#calls, docs/decisions.
     expect((await call(server, "GET", "/token/trade/orders", trade(DEMO, t))).body).toEqual([]);
     const after = await call(server, "GET", "/token/trade/balances", trade(DEMO, t));
     expect(after.body.USDT).toEqual({ f: "10000", l: "0" });
+  });
+
+  it("answers one order by id, open or not, and the venue's rules of the account's pair (docs/web-trading.md 'Fills', 'Decimals')", async () => {
+    const t = admin.session.accessToken;
+    const created = await call(server, "POST", "/token/trade/order/create", {
+      ...trade(DEMO, t),
+      body: { price: "1000", amount: "0.01", side: "Buy" },
+    });
+    const open = await call(server, "GET", `/token/trade/order/${created.body.id}`, trade(DEMO, t));
+    expect(open.status).toBe(200);
+    expect(open.body).toMatchObject({ id: created.body.id, status: "open", amount: "0.01", pair: "BTC/USDT" });
+    await call(server, "POST", "/token/trade/order/cancel-all", { ...trade(DEMO, t), body: {} });
+    const gone = await call(server, "GET", `/token/trade/order/${created.body.id}`, trade(DEMO, t));
+    expect(gone.body.status).toBe("canceled");
+    const unknown = await call(server, "GET", "/token/trade/order/no-such-order", trade(DEMO, t));
+    expect(unknown.status).not.toBe(200);
+    expect(unknown.body.code).toBe(608);
+    const rules = await call(server, "GET", "/token/trade/pair", trade(DEMO, t));
+    expect(rules.status).toBe(200);
+    expect(rules.body.pair).toBe("BTC/USDT");
+    expect(rules.body.tick).toMatch(/^0\.0*1$/);
+    expect(rules.body.lot).toMatch(/^0\.0*1$/);
   });
 
   it("cancels by the order's clientOID when the exchange does not know the id it was sent; an unknown pair of both is 608 order-not-found (issue 13)", async () => {

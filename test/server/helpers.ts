@@ -274,7 +274,9 @@ export async function openLive(url: string): Promise<LiveClient> {
   const messages: any[] = [];
   let waiter: (() => void) | undefined;
   ws.on("message", (data) => {
-    messages.push(JSON.parse(data.toString()));
+    const text = data.toString();
+    // docs/decisions.md#d37: the keep-alive answer is a bare text, not JSON
+    messages.push(text === "pong" ? text : JSON.parse(text));
     waiter?.();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {

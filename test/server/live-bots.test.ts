@@ -29,7 +29,7 @@ afterEach(async () => {
 const grid = { botType: "grid-bot", setup: { pair: "BTC/USDT", quote: 100, size: 4 } };
 
 describe("live channel (docs/dashboard-rules.md#states, docs/api.md#calls, docs/decisions.md#d6)", () => {
-  it("answers sub_for_bots with {purpose, result}, then a snapshot, then deltas in order; ignores 'ping'", async () => {
+  it("answers sub_for_bots with {purpose, result}, then a snapshot, then deltas in order; answers 'ping' with 'pong' (docs/decisions.md#d37)", async () => {
     const t = admin.session.accessToken;
     const existing = await call(server, "POST", "/token/bot", {
       token: t,
@@ -40,7 +40,8 @@ describe("live channel (docs/dashboard-rules.md#states, docs/api.md#calls, docs/
     const live = await openLive(server.wsUrl);
     live.ws.send("ping");
     live.ws.send(JSON.stringify({ purpose: "sub_for_bots", userId: admin.session.uuid, token: t }));
-    const [reply, snapshot] = await live.next(2);
+    const [pong, reply, snapshot] = await live.next(3);
+    expect(pong).toBe("pong");
     expect(reply).toEqual({ purpose: "sub_for_bots", result: true });
     expect(snapshot.type).toBe("snapshot");
     expect(snapshot.data.map((b: { botId: string }) => b.botId)).toEqual([existing.body.botId]);

@@ -62,6 +62,8 @@ export function ensureWebBuilt(): void {
 
 export interface Served {
   url: string;
+  /** the serve process, for a test that stops it (SIGSTOP) and lets it go on */
+  pid: number;
   dataDir: string;
   setupCode: string;
   stop(): Promise<void>;
@@ -101,6 +103,7 @@ export async function startServe(config?: Record<string, unknown>): Promise<Serv
   return {
     // localhost: the WebAuthn relying party id of the server (docs/decisions.md#d7)
     url: `http://localhost:${port}`,
+    pid: child.pid ?? 0,
     dataDir,
     setupCode,
     async stop() {

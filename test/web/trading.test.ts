@@ -244,6 +244,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
       .click();
     await openOrders().getByRole("heading", { name: "Open orders (2)" }).waitFor();
     await openOrders().getByRole("button", { name: "Cancel all" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel all orders" }).click();
     await openOrders().getByRole("heading", { name: "Open orders (0)" }).waitFor();
     await openOrders().getByText("No open orders").waitFor();
     await until("nothing locked", async () => (await page.getByTestId("locked-USDT").getAttribute("title")) === "0");
@@ -283,6 +284,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     await openOrders().getByRole("heading", { name: "Open orders (1)" }).waitFor();
     await toggle.uncheck();
     await openOrders().getByRole("button", { name: "Cancel all" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel all orders" }).click();
     await openOrders().getByRole("heading", { name: "Open orders (0)" }).waitFor();
   });
 

@@ -5,7 +5,7 @@ import type { AccountAnswer } from "../../lib/api.js";
 import { resolveColorMode } from "./app/color-mode";
 import { AWAKE_TOAST, awakeToast, listen, TOAST_POSITION, TOAST_VISIBLE, type ToastEvent } from "./app/events";
 import { liveMessageAction, liveUrl, subscribeMessage } from "./app/live";
-import { MIN_REFRESH_DELAY_MS, REFRESH_MARGIN_MS, refreshDelay } from "./app/session";
+import { MIN_REFRESH_DELAY_MS, REFRESH_MARGIN_MS, refreshDelay, refreshRetryDelay } from "./app/session";
 import { STORAGE } from "./app/storage";
 import { ClientMultiSelect } from "./components/ClientMultiSelect";
 import { addListItem, EMPTY_LIST_TEXT, numberOnBlur, removeListItem, reportRange } from "./components/inputs";
@@ -25,7 +25,7 @@ import { WEBAUTHN_ALGORITHMS, WEBAUTHN_TIMEOUT_MS } from "./features/auth/webaut
 import { Avatar } from "./features/home/Avatar";
 import { botLetter, groupClients } from "./features/home/filters";
 import { EXIT_QUESTION, EXIT_TOOLTIP } from "./features/layout/ExitDialog";
-import { enteredKeyError } from "./features/layout/key-rules";
+import { enteredKey, enteredKeyError } from "./features/layout/key-rules";
 import { NOT_FOUND_TEXT } from "./features/layout/NotFound";
 import { navFor } from "./features/layout/nav";
 import { decodeQueryPath, encodeQueryPath } from "./features/trading/query-path";
@@ -82,6 +82,11 @@ describe("sign-in rules (docs/dashboard-rules.md#validation)", () => {
 });
 
 describe("session (docs/dashboard-rules.md#states, #constants)", () => {
+  it("tries a refresh without an answer again after 1 s, doubling to 30 s: 'one failed token refresh is never retried' (docs/dashboard.md 'Sessions')", () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(refreshRetryDelay)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+  });
   it("refreshes the access token 3 minutes before it expires", () => {
     expect(REFRESH_MARGIN_MS).toBe(180_000);
     expect(refreshDelay(1_000_000, 500_000)).toBe(320_000);
@@ -197,9 +202,16 @@ describe("routes and header (docs/dashboard-rules.md#screens, docs/decisions.md#
     expect(EXIT_QUESTION).toBe("Are you sure you want to exit?");
     expect(EXIT_TOOLTIP).toBe("This action will remove all your session data in current website");
   });
-  it("accepts an entered encryption key of 16, 24 or 32 characters only (docs/dashboard-rules.md#validation)", () => {
+  it("accepts an entered encryption key of 16, 24 or 32 characters, or a generated key's 64 hex (docs/dashboard-rules.md#validation, docs/decisions.md#d36)", () => {
     for (const n of [16, 24, 32]) expect(enteredKeyError("x".repeat(n))).toBeUndefined();
     for (const n of [0, 15, 17, 31, 33, 64]) expect(enteredKeyError("x".repeat(n))).toBeDefined();
+    // "It is 64 hex characters; the key box takes only 16, 24 or 32, so Save stays disabled"
+    const generated = "0123456789abcdef".repeat(4);
+    expect(enteredKeyError(generated)).toBeUndefined();
+    expect(enteredKey(generated.toUpperCase())).toBe(generated);
+    expect(enteredKeyError(`${generated.slice(1)}x`)).toBe(
+      "Encryption key must be 16, 24 or 32 characters, or the 64 hex characters of a generated key",
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import { API_ERROR, type RouteName } from "../../../lib/api.js";
 import { type ApiFailure, createApiClient } from "../../../lib/client.js";
 import { awakeToast, emit } from "./events";
 import { reportServerReachable } from "./server-status";
-import { getSession } from "./session-store";
+import { getSession, hasValidToken } from "./session-store";
 
 type Navigate = (href: string) => void;
 let navigate: Navigate = (href) => window.location.assign(href);
@@ -54,8 +54,15 @@ export function sessionEndOf(failure: ApiFailure): SessionEndReason | undefined 
 
 /** docs/api.md#errors failures as toasts and what follows them. */
 export function handleFailure(failure: ApiFailure): void {
-  awakeToast("error", failure.title, failure.description);
-  const reason = sessionEndOf(failure);
+  // a signed-in call that went without an access token (601) means the session lapsed in this tab:
+  // said as an expiry on the login screen, not as "please contact developers" (docs/dashboard.md "Sessions")
+  const lapsed =
+    failure.code === API_ERROR.MISSING_HEADER &&
+    failure.path.startsWith("/token/") &&
+    !hasValidToken() &&
+    Boolean(getSession().userId);
+  if (!lapsed) awakeToast("error", failure.title, failure.description);
+  const reason = lapsed ? "expired" : sessionEndOf(failure);
   if (reason && getSession().userId) emit<SessionEndReason>(SESSION_ENDED, reason);
 }
 
@@ -91,6 +98,23 @@ export function successTitle(route: RouteName): string {
   return SUCCESS_TEXT[route] ?? "Done";
 }
 
+/** Success toasts whose words depend on the answer: a placed order says what filled at once (docs/web-trading.md "Fills"). */
+const SUCCESS_FROM_ANSWER: Partial<
+  Record<RouteName, (data: unknown) => { title: string; description?: string } | undefined>
+> = {};
+export function setSuccessFromAnswer(
+  route: RouteName,
+  words: (data: unknown) => { title: string; description?: string } | undefined,
+): void {
+  SUCCESS_FROM_ANSWER[route] = words;
+}
+
+function successToast(route: RouteName, data: unknown): void {
+  const words = SUCCESS_FROM_ANSWER[route]?.(data);
+  if (words) awakeToast("success", words.title, words.description);
+  else awakeToast("success", successTitle(route));
+}
+
 export const api = createApiClient({
   baseUrl: import.meta.env.VITE_API_URL ?? "",
   accessToken: () => getSession().accessToken,
@@ -98,5 +122,5 @@ export const api = createApiClient({
   onFailure: handleFailure,
   onReachable: (reachable) => reportServerReachable(reachable),
   recover: recoverFailure,
-  onSuccess: (_method, _path, route) => awakeToast("success", successTitle(route)),
+  onSuccess: (_method, _path, route, data) => successToast(route, data),
 });

@@ -2,13 +2,14 @@
  * The live channel (docs/dashboard-rules.md#states "Live channel", docs/api.md#calls): a websocket to the backend host with no
  * path. It opens when an access token exists, has not expired and no open socket exists; on open
  * it sends {purpose:'sub_for_bots', userId, token}; every 15 s it reconnects when the socket is
- * closed or closing, otherwise sends 'ping'; 'ping'/'pong' are ignored; subscription replies
+ * closed or closing; every 5 s it sends 'ping', and a ping with no answer within 5 s is a frozen
+ * server (docs/decisions.md#d37); 'ping'/'pong' are otherwise ignored; subscription replies
  * become toasts; every other message is re-broadcast as an app event named by its type.
  */
 import { LIVE_SUBSCRIBE } from "../../../lib/api.js";
 import { SESSION_ENDED, type SessionEndReason } from "./api";
 import { awakeToast, emit, LIVE_TOAST_ID, type ToastKind } from "./events";
-import { probeServer } from "./server-status";
+import { probeServer, reportServerReachable } from "./server-status";
 import { getSession, hasValidToken, subscribeSession } from "./session-store";
 
 /** The server closes a subscription whose session was revoked with 4607 (server/live.ts LIVE_CLOSE_SESSION_ENDED). */
@@ -16,8 +17,15 @@ export const LIVE_CLOSE_SESSION_ENDED = 4607;
 /** Closes that say nothing about the server being down: normal, expired token, session ended. */
 const EXPECTED_CLOSES = new Set([1000, 4602, LIVE_CLOSE_SESSION_ENDED]);
 
-/** docs/dashboard-rules.md#constants: websocket keep-alive 15 s. */
+/** docs/dashboard-rules.md#constants: websocket keep-alive 15 s (the reconnect tick). */
 export const KEEP_ALIVE_MS = 15_000;
+/**
+ * docs/decisions.md#d37: a server that stops answering is noticed. Every 5 s the open channel sends
+ * 'ping', which the server answers 'pong'; no message at all within 5 s of a ping means the server
+ * is frozen (stopped, overloaded, a half-open connection) and it is treated as a dead one.
+ */
+export const HEARTBEAT_MS = 5_000;
+export const HEARTBEAT_ANSWER_MS = 5_000;
 
 export type LiveAction =
   | { kind: "ignore" }
@@ -57,6 +65,9 @@ export function liveUrl(location: { protocol: string; host: string }, configured
 
 let socket: WebSocket | undefined;
 let keepAlive: ReturnType<typeof setInterval> | undefined;
+let heartbeat: ReturnType<typeof setInterval> | undefined;
+/** set while a ping waits for its answer: the time-out that declares the server frozen */
+let awaitingAnswer: ReturnType<typeof setTimeout> | undefined;
 let unwatchSession: (() => void) | undefined;
 let subscribedToken: string | undefined;
 
@@ -84,6 +95,9 @@ function open(): void {
     ws.close();
   };
   ws.onmessage = (e) => {
+    // any message answers the heartbeat: the server is alive
+    clearTimeout(awaitingAnswer);
+    awaitingAnswer = undefined;
     const action = liveMessageAction(typeof e.data === "string" ? e.data : "");
     // Connected and its Subscribed share one place (every page load raises both); "Not subscribed" stands alone
     if (action.kind === "toast")
@@ -108,16 +122,40 @@ export function startLive(): void {
     subscribedToken = s.accessToken;
     socket.send(subscribeMessage(s.userId ?? "", s.accessToken));
   });
+  heartbeat ??= setInterval(beat, HEARTBEAT_MS);
   if (keepAlive) return;
   keepAlive = setInterval(() => {
     if (!socket || socket.readyState === WebSocket.CLOSED || socket.readyState === WebSocket.CLOSING) open();
-    else if (socket.readyState === WebSocket.OPEN) socket.send("ping");
   }, KEEP_ALIVE_MS);
+}
+
+/**
+ * docs/decisions.md#d37: sends a ping on the open channel and waits HEARTBEAT_ANSWER_MS for any
+ * message. Unanswered, the server does not answer: the page says so (the banner, the stale book)
+ * as for a dead server, the socket is dropped, and /health is asked until it answers again.
+ */
+function beat(): void {
+  const ws = socket;
+  if (!ws || ws.readyState !== WebSocket.OPEN || awaitingAnswer !== undefined) return;
+  ws.send("ping");
+  awaitingAnswer = setTimeout(() => {
+    awaitingAnswer = undefined;
+    if (socket !== ws) return;
+    socket = undefined;
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.close();
+    reportServerReachable(false);
+  }, HEARTBEAT_ANSWER_MS);
 }
 
 export function stopLive(): void {
   clearInterval(keepAlive);
   keepAlive = undefined;
+  clearInterval(heartbeat);
+  heartbeat = undefined;
+  clearTimeout(awaitingAnswer);
+  awaitingAnswer = undefined;
   unwatchSession?.();
   unwatchSession = undefined;
   subscribedToken = undefined;

@@ -30,21 +30,57 @@ export function refreshTokenValid(now = Date.now()): boolean {
   return Number.isFinite(expiry) && expiry > now;
 }
 
+/** docs/dashboard.md "Sessions": a refresh without an answer (or refused for a passing reason) is tried again after 1 s, doubling to 30 s. */
+export const REFRESH_RETRY_MS = 1_000;
+export const REFRESH_RETRY_MAX_MS = 30_000;
+
+/** The wait before refresh attempt `attempt` (1 = the first retry): 1 s, 2 s, 4 s … at most 30 s. */
+export function refreshRetryDelay(attempt: number): number {
+  return Math.min(REFRESH_RETRY_MAX_MS, REFRESH_RETRY_MS * 2 ** Math.max(0, attempt - 1));
+}
+
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** fires when the refresh token's expiry passes: the session ends then, not at the next click */
+let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** The refresh token's expiry is noticed when it happens (docs/dashboard.md "Sessions"). */
+function watchExpiry(): void {
+  clearTimeout(expiryTimer);
+  const expiry = Number(readStorage(STORAGE.refreshTokenExpiry));
+  if (!Number.isFinite(expiry) || !getSession().userId) return;
+  // setTimeout holds at most about 24.8 days: a later expiry is looked at again then
+  const wait = Math.min(Math.max(0, expiry - Date.now()), 2 ** 31 - 1);
+  expiryTimer = setTimeout(() => {
+    if (!refreshTokenValid()) endSession("expired");
+    else watchExpiry();
+  }, wait);
+}
+
 function scheduleRefresh(): void {
   clearTimeout(timer);
+  watchExpiry();
   const { expires } = getSession();
   if (expires === undefined) return;
-  timer = setTimeout(
-    () => {
-      if (!refreshTokenValid()) endSession("expired");
-      else
-        void refreshSession().then((ok) => {
-          if (!ok && lastRefreshEnd) endSession(lastRefreshEnd);
-        });
-    },
-    refreshDelay(expires, Date.now()),
-  );
+  timer = setTimeout(() => void refreshWithRetry(1), refreshDelay(expires, Date.now()));
+}
+
+/**
+ * The timed refresh: an answer that ends the session ends it; a refresh that got no answer (a server
+ * down, a 604) is tried again with backoff until it works or the refresh token expires.
+ */
+async function refreshWithRetry(attempt: number): Promise<void> {
+  if (!refreshTokenValid()) {
+    endSession("expired");
+    return;
+  }
+  if (await refreshSession()) return;
+  if (lastRefreshEnd) {
+    endSession(lastRefreshEnd);
+    return;
+  }
+  if (!getSession().userId) return;
+  clearTimeout(timer);
+  timer = setTimeout(() => void refreshWithRetry(attempt + 1), refreshRetryDelay(attempt));
 }
 
 /** Why the last refresh failed when its answer ends the session (603, 607, 606); undefined for a server that did not answer. */
@@ -118,6 +154,7 @@ function loginHref(): string {
 /** Drops the session in this tab: no token, no admin entries, no live channel, no data of the old session. */
 function forgetSession(reason: SessionEndReason): void {
   clearTimeout(timer);
+  clearTimeout(expiryTimer);
   stopLive();
   queryClient.clear();
   setSession({
@@ -154,7 +191,7 @@ if (typeof window !== "undefined") {
   );
 }
 
-/** Exit (docs/dashboard-rules.md#screens; docs/decisions.md#d7): revoke the refresh token, clear local storage, reload. */
+/** Exit (docs/dashboard-rules.md#screens; docs/decisions.md#d7): revoke the refresh token, clear local storage, go to the sign-in screen. */
 export async function exitSession(): Promise<void> {
   // this tab's own socket closes first, so the server's "session ended" close is not taken for a revocation
   stopLive();
@@ -164,5 +201,6 @@ export async function exitSession(): Promise<void> {
   } catch {
     // nothing stored
   }
-  window.location.reload();
+  // to the sign-in screen without a return path: the next person to sign in here starts at Home
+  window.location.assign("/login/password");
 }

@@ -6,7 +6,6 @@
  */
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { ensureSession } from "../app/session";
-import { getSession } from "../app/session-store";
 import { returnSearch } from "../features/auth/return-to";
 import { AuthenticatedLayout } from "../features/layout/AppShell";
 
@@ -15,7 +14,7 @@ export const Route = createFileRoute("/_auth")({
     if (!(await ensureSession()))
       throw redirect({
         to: "/login/password",
-        search: returnSearch(location.publicHref, Boolean(getSession().userId || getSession().ended)),
+        search: returnSearch(location.publicHref),
       });
   },
   component: AuthenticatedLayout,

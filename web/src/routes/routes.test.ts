@@ -45,9 +45,13 @@ describe("routes (docs/dashboard-rules.md#screens)", () => {
     expect(returnToSearchSchema.parse({})).toEqual({});
   });
 
-  it("remembers the page only for a session that lapsed, not for a fresh visitor or after Exit", () => {
-    expect(returnSearch("/users", true)).toEqual({ redirect: "/users" });
-    expect(returnSearch("/users", false)).toEqual({});
-    expect(returnSearch("/", true)).toEqual({});
+  it("remembers the page for a lapsed session and a signed-out bookmark alike: 'A signed-out bookmark loses its target and lands on Home' (docs/dashboard.md 'Sessions')", () => {
+    expect(returnSearch("/users")).toEqual({ redirect: "/users" });
+    expect(returnSearch("/c/%5BDemo%5D%5Bpaper%5D%5Bmain%5D")).toEqual({
+      redirect: "/c/%5BDemo%5D%5Bpaper%5D%5Bmain%5D",
+    });
+    expect(returnSearch("/")).toEqual({});
+    expect(returnSearch("//evil.example/x")).toEqual({});
+    expect(returnSearch("/login/password")).toEqual({});
   });
 });

@@ -70,7 +70,8 @@ function CreateForm() {
     }
     const envelope = await sealCredentials(
       { api: f.api.trim(), secret: f.secret.trim(), ...(f.password.trim() ? { password: f.password.trim() } : {}) },
-      f.pair.trim(),
+      // docs/web-trading.md: a pair is upper case wherever it is used ("eth/usdt" sealed as ETH/USDT)
+      f.pair.trim().toUpperCase(),
       key,
     );
     const r = await api.call("setApiKeys", { body: { path: apiKeyPath(f), apis: envelope } });

@@ -21,9 +21,12 @@ export const returnToSearchSchema = z.object({
   redirect: z.string().max(2000).refine(isReturnPath).optional().catch(undefined),
 });
 
-/** The guard's search for the login screen: a return path only for someone who had a session (userId kept). */
-export function returnSearch(href: string, hadSession: boolean): { redirect?: string } {
-  return hadSession && isReturnPath(href) ? { redirect: href } : {};
+/**
+ * The guard's search for the login screen: the return path for anyone, a lapsed session or a
+ * signed-out bookmark alike (docs/dashboard.md "Sessions"), so signing in lands where they were going.
+ */
+export function returnSearch(href: string): { redirect?: string } {
+  return isReturnPath(href) ? { redirect: href } : {};
 }
 
 /** After a sign-in: back to the return path when there is one, else Home. */

@@ -6,7 +6,7 @@ import { generateEncryptionKey } from "../../../../lib/envelope.js";
 import { ASK_ENCRYPTION_KEY, saveEncryptionKey, useEncryptionKey } from "../../app/encryption-key";
 import { listen } from "../../app/events";
 import { copySecret } from "./copy";
-import { type EncryptionKeyForm, encryptionKeyFormSchema } from "./key-rules";
+import { type EncryptionKeyForm, encryptionKeyFormSchema, enteredKey, enteredKeyError } from "./key-rules";
 
 /** docs/dashboard.md "The encryption key": said wherever the key can be lost. */
 export const KEY_LOSS_WARNING =
@@ -21,7 +21,7 @@ type Step =
   | { kind: "confirm"; question: string; confirmLabel: string; change: () => void };
 
 /**
- * docs/dashboard-rules.md#screens "An encryption-key dialog"; docs/dashboard-rules.md#validation: entered 16, 24 or 32 characters, or generated. A
+ * docs/dashboard-rules.md#screens "An encryption-key dialog"; docs/dashboard-rules.md#validation: entered 16, 24 or 32 characters, or a generated 64-hex key typed back (docs/decisions.md#d36). A
  * generated key is shown once, with Copy and the warning; replacing or forgetting a saved key asks
  * first (docs/dashboard.md "The encryption key").
  */
@@ -67,7 +67,7 @@ export function EncryptionKeyDialog() {
   };
   const save = handleSubmit(({ key }) =>
     guarded(REPLACE_QUESTION, "Replace key", () => {
-      saveEncryptionKey(key);
+      saveEncryptionKey(enteredKey(key));
       openWith(false);
     }),
   );
@@ -133,7 +133,7 @@ export function EncryptionKeyDialog() {
               </p>
               <form onSubmit={(e) => void save(e)}>
                 <label className="field">
-                  <span>Key (16, 24 or 32 characters)</span>
+                  <span>Key (16, 24 or 32 characters, or a generated key's 64 hex)</span>
                   <input
                     type="password"
                     autoComplete="off"
@@ -141,6 +141,11 @@ export function EncryptionKeyDialog() {
                     aria-invalid={text !== "" && !formState.isValid}
                   />
                   <span className="hint num">{text.length} characters</span>
+                  {text !== "" && enteredKeyError(text) ? (
+                    <span className="hint" role="alert">
+                      {enteredKeyError(text)}
+                    </span>
+                  ) : null}
                 </label>
                 <div className="row end">
                   {saved ? (

@@ -6,8 +6,9 @@ import { useAccounts } from "../../app/query";
 import { useSession } from "../../app/session-store";
 import { AccountSwitcher } from "./AccountSwitcher";
 import { BalancesPanel } from "./account/BalancesPanel";
+import { FillsPanel } from "./account/FillsPanel";
 import { OpenOrdersPanel } from "./account/OpenOrdersPanel";
-import { decimalsOf, useTokenPairs } from "./account/useTrade";
+import { decimalsOf, pairDecimals, usePairRules, useTokenPairs } from "./account/useTrade";
 import { OrderBookPanel } from "./book/OrderBookPanel";
 import { useOrderBook } from "./book/useOrderBook";
 import { DecimalsSetup } from "./DecimalsSetup";
@@ -28,12 +29,15 @@ export function TradingPage() {
   const account = path
     ? accounts.data?.find((a) => a.client === path[0] && a.exchange === path[1] && a.account === path[2])
     : undefined;
-  const pair = account?.pair;
+  // docs/web-trading.md "Account switcher and decimals": a pair is upper case wherever it is used
+  const pair = account?.pair.toUpperCase();
+  const rules = usePairRules(path ?? ["", "", ""], pair !== undefined);
   const book = useOrderBook(path?.[1] ?? "", pair);
   if (!path) return <section className="panel empty" aria-label="Trading view" data-testid="trading-empty" />;
   const [client, exchange, accountName] = path;
   const name = isExchangeId(exchange) ? exchangeName(exchange) : exchange;
-  const decimals = pair ? decimalsOf(pairs.data, exchange, pair) : undefined;
+  const setDecimals = pair ? decimalsOf(pairs.data, exchange, pair) : undefined;
+  const decimals = pairDecimals(setDecimals, rules.data);
   return (
     <section className="trading" aria-label="Trading view">
       <header className="trading-head">
@@ -43,7 +47,7 @@ export function TradingPage() {
         </h1>
         <div className="row wrap">
           <AccountSwitcher path={path} accounts={accounts.data ?? []} />
-          {pair && admin ? <DecimalsSetup exchange={exchange} pair={pair} decimals={decimals} /> : null}
+          {pair && admin ? <DecimalsSetup exchange={exchange} pair={pair} decimals={setDecimals} /> : null}
           {pair ? (
             <Suspense
               fallback={
@@ -70,9 +74,10 @@ export function TradingPage() {
             <OrderBookPanel book={book} pair={pair} />
           </div>
           <div className="area-side">
-            <TradingPanel path={path} pair={pair} decimals={decimals} book={book} />
+            <TradingPanel path={path} pair={pair} decimals={decimals} rules={rules.data ?? undefined} book={book} />
             <BalancesPanel path={path} />
             <OpenOrdersPanel path={path} pair={pair} />
+            <FillsPanel path={path} />
           </div>
         </div>
       ) : null}

@@ -5,7 +5,7 @@ import type { Order } from "../../../../lib/types.js";
 import { sortByPriceDescending } from "./account/OpenOrdersPanel";
 import { pickOf, takeView } from "./book/book-view";
 import { addMid, chartSymbol, widgetOptions } from "./chart/provider";
-import { prepareOrder, ZERO_TOAST } from "./panel/prepare-order";
+import { dustMessage, prepareOrder, ZERO_TOAST } from "./panel/prepare-order";
 
 const balances = (rows: { token: string; free: string }[]) => ({ rows, error: undefined, lastUpdate: 1 });
 const funds = balances([
@@ -125,5 +125,35 @@ describe("chart (docs/exchange-rules.md#chart)", () => {
       { time: Date.UTC(2026, 0, 1, 12) / 1000, open: "100", high: "103", low: "99", close: "101" },
       { time: Date.UTC(2026, 0, 1, 12, 5) / 1000, open: "102", high: "102", low: "102", close: "102" },
     ]);
+  });
+});
+
+describe("the pair's rules in the panel (docs/web-trading.md 'Trading panel')", () => {
+  const base = { side: "Sell" as const, price: "65250", quote: "", pair: "BTC/USDT", balances: funds };
+  it("refuses '1,000' as ambiguous in the CLI's words instead of reading 1", () => {
+    const r = prepareOrder({ ...base, price: "1,000", amount: "0.01", decimals: undefined });
+    expect(r).toEqual({
+      ok: false,
+      title: "Order not sent",
+      description:
+        "Ambiguous price '1,000': it reads as 1.000 (comma as decimal mark) or 1000 (comma as thousands separator); write 1.000 or 1000",
+    });
+  });
+  it("cuts the amount to the pair's decimals: 'Sell 0.001532449620718718872117079151 BTC' is asked as 0.001532", () => {
+    const r = prepareOrder({ ...base, amount: "", quote: "100", decimals: { price: 2, amount: 6 } });
+    expect(r.ok && r.draft.amount).toBe("0.001532");
+  });
+  it("refuses dust below the venue's minimum amount or order value", () => {
+    expect(dustMessage({ price: "65000", amount: "0.00001", pair: "BTC/USDT" }, { minAmount: "0.0001" })).toBe(
+      "0.00001 BTC is below the BTC/USDT minimum amount of 0.0001 BTC",
+    );
+    expect(dustMessage({ price: "65000", amount: "0.00001", pair: "BTC/USDT" }, { minNotional: "5" })).toBe(
+      "0.65 USDT (price × amount) is below the BTC/USDT minimum order value of 5 USDT",
+    );
+    expect(
+      dustMessage({ price: "65000", amount: "0.001", pair: "BTC/USDT" }, { minAmount: "0.0001", minNotional: "5" }),
+    ).toBeUndefined();
+    const refused = prepareOrder({ ...base, amount: "0.00001", decimals: undefined, rules: { minNotional: "5" } });
+    expect(refused.ok).toBe(false);
   });
 });

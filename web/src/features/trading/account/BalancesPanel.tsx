@@ -1,6 +1,6 @@
 import type { AccountPath } from "../../../../../lib/api.js";
 import { addDecimals } from "../../../../../lib/decimal.js";
-import { formatBalance, formatUtcTimestamp } from "../../../../../lib/format.js";
+import { formatBalance, formatUtcTime, formatUtcTimestamp } from "../../../../../lib/format.js";
 import { useBalances } from "./useTrade";
 
 /** Non-zero balances first, then by token. */
@@ -10,7 +10,11 @@ export function balanceRows(balances: Record<string, { f: string; l: string }>) 
     .sort((a, b) => Number(b.total !== "0") - Number(a.total !== "0") || a.token.localeCompare(b.token));
 }
 
-/** docs/dashboard-rules.md#screens "Balances table": Token, Total, Free, Locked, 'Last update' in UTC and a refresh (docs/dashboard-rules.md#constants number display, docs/decisions.md#d15). */
+/**
+ * docs/dashboard-rules.md#screens "Balances table": Token, Total, Free, Locked, 'Last update' in UTC and a refresh (docs/dashboard-rules.md#constants number display, docs/decisions.md#d15).
+ * Read every 3 s (ACCOUNT_POLL_MS); 'Last update' is the last answer that came, and a later read that
+ * failed says since when the table is not current (docs/web-trading.md "Balances and open orders").
+ */
 export function BalancesPanel({ path }: { path: AccountPath }) {
   const q = useBalances(path);
   return (
@@ -26,14 +30,19 @@ export function BalancesPanel({ path }: { path: AccountPath }) {
           </button>
         </span>
       </header>
-      {q.isError ? (
+      {q.isError && q.data ? (
+        <p className="error-text" role="alert">
+          balances not updated since {formatUtcTime(q.dataUpdatedAt)}: {q.error.message}
+        </p>
+      ) : null}
+      {q.isError && !q.data ? (
         <p className="error-text" role="alert">
           balances unavailable: {q.error.message}
         </p>
       ) : q.isPending ? (
         <p className="muted">Loading…</p>
       ) : (
-        <table className="table small-text">
+        <table className={`table small-text${q.isError ? " stale" : ""}`}>
           <thead>
             <tr>
               <th>Token</th>

@@ -1,12 +1,16 @@
 import * as Tooltip from "@radix-ui/react-tooltip";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { AccountPath } from "../../../../../lib/api.js";
 import { Decimal } from "../../../../../lib/decimal.js";
-import { formatUtcTimestamp, orderTooltip, TOOLTIP_WIDTH_PX } from "../../../../../lib/format.js";
+import { formatUtcTime, formatUtcTimestamp, orderTooltip, TOOLTIP_WIDTH_PX } from "../../../../../lib/format.js";
 import type { Order } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
-import { useOpenOrders, useTradeKey } from "./useTrade";
+import { listen } from "../../../app/events";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { useLiveBots } from "../../bots/bots-store";
+import { botsPlacingOn, cancelAllQuestion } from "./cancel-all";
+import { ORDER_ACTION, useOpenOrders, useTradeKey } from "./useTrade";
 
 /** docs/dashboard-rules.md#screens "Open orders panel": sorted by price descending. */
 export function sortByPriceDescending(orders: readonly Order[]): Order[] {
@@ -23,28 +27,42 @@ export function OpenOrdersPanel({ path, pair }: { path: AccountPath; pair: strin
   const q = useOpenOrders(path);
   const { key } = useTradeKey(path);
   const client = useQueryClient();
+  const bots = botsPlacingOn(useLiveBots(), path, pair);
   const [busy, setBusy] = useState(false);
-  const reload = () => {
-    void client.invalidateQueries({ queryKey: ["orders", ...path] });
+  /** What the last action left resting, read back from the exchange after it (docs/web-trading.md). */
+  const [after, setAfter] = useState<string | undefined>(undefined);
+  const readBack = async (what: string) => {
     void client.invalidateQueries({ queryKey: ["balances", ...path] });
+    const r = await q.refetch();
+    setAfter(
+      r.data
+        ? `After ${what}: ${r.data.length} open order${r.data.length === 1 ? "" : "s"} resting (${formatUtcTime(r.dataUpdatedAt)})`
+        : `After ${what}: open orders not read back`,
+    );
   };
+  // an order placed from the trading panel is read back here too
+  const readBackRef = useRef(readBack);
+  readBackRef.current = readBack;
+  useEffect(() => listen<string>(ORDER_ACTION, (what) => void readBackRef.current(what)), []);
   const auth = key !== undefined ? { key } : {};
   const cancel = async (o: Order) => {
     setBusy(true);
-    await api.call("cancelOrder", {
+    const r = await api.call("cancelOrder", {
       path,
       ...auth,
       body: { id: o.id, clientOID: o.clientOrderId || null, customPair: o.pair || pair },
     });
     setBusy(false);
-    reload();
+    await readBack(r.ok ? `cancelling ${o.id}` : `a failed cancel of ${o.id}`);
   };
-  const cancelAll = async () => {
+  const cancelAll = async (): Promise<boolean> => {
     setBusy(true);
-    await api.call("cancelAll", { path, ...auth, body: { customPair: pair } });
+    const r = await api.call<{ ids: string[] }>("cancelAll", { path, ...auth, body: { customPair: pair } });
     setBusy(false);
-    reload();
+    await readBack(r.ok ? `Cancel all (${r.data.ids.length} cancelled)` : "a failed Cancel all");
+    return r.ok;
   };
+  const question = cancelAllQuestion(path, pair, q.data?.length ?? 0, bots);
   const orders = q.data ? sortByPriceDescending(q.data) : [];
   return (
     <section className="panel" aria-label="Open orders">
@@ -63,17 +81,39 @@ export function OpenOrdersPanel({ path, pair }: { path: AccountPath; pair: strin
           <button type="button" className="btn small" aria-label="Refresh open orders" onClick={() => void q.refetch()}>
             ↻
           </button>
-          <button
-            type="button"
-            className="btn small danger"
-            disabled={busy || !q.data || q.data.length === 0}
-            onClick={() => void cancelAll()}
+          <ConfirmDialog
+            trigger={
+              <button type="button" className="btn small danger" disabled={busy || !q.data || q.data.length === 0}>
+                Cancel all
+              </button>
+            }
+            title="Cancel all open orders?"
+            confirmLabel="Cancel all orders"
+            onConfirm={cancelAll}
           >
-            Cancel all
-          </button>
+            <p>{question.text}</p>
+            {question.bots ? (
+              <p className="warning-text" role="note" data-testid="cancel-all-bots">
+                {question.bots}
+              </p>
+            ) : null}
+          </ConfirmDialog>
         </span>
       </header>
-      {q.isError ? (
+      {after ? (
+        <p className="muted small-text" role="status" data-testid="orders-after">
+          {after}
+        </p>
+      ) : null}
+      <p className="muted small-text" data-testid="orders-updated">
+        Last update: {q.dataUpdatedAt ? formatUtcTimestamp(q.dataUpdatedAt) : "-"}
+      </p>
+      {q.isError && q.data ? (
+        <p className="error-text" role="alert">
+          orders not updated since {formatUtcTime(q.dataUpdatedAt)}: {q.error.message}
+        </p>
+      ) : null}
+      {q.isError && !q.data ? (
         <p className="error-text" role="alert">
           orders unavailable: {q.error.message}
         </p>

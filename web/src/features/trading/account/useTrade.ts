@@ -3,10 +3,20 @@
  * an error the panels show as an error, never as an empty list (issue 20, docs/web-trading.md).
  */
 import { useQuery } from "@tanstack/react-query";
+import type { PairSpec } from "../../../../../exchanges/types.js";
 import type { AccountPath, TokenPairAnswer } from "../../../../../lib/api.js";
+import { stepDecimals } from "../../../../../lib/decimal.js";
 import type { Balances, Order } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
 import { useEncryptionKey } from "../../../app/encryption-key";
+import { recordOpenOrders } from "./fills";
+
+/**
+ * docs/web-trading.md "Balances and open orders": balances and open orders are read again every 3 s
+ * while the view is visible (react-query stops the interval in a hidden tab), so bot orders and
+ * fills show without a manual refresh: about 7 calls in 10 s a view, against 60 allowed (docs/decisions.md#d8).
+ */
+export const ACCOUNT_POLL_MS = 3000;
 
 /** The key header of a trade call: paper needs none; other exchanges need the saved encryption key. */
 export function useTradeKey(path: AccountPath): { key: string | undefined; missing: boolean } {
@@ -15,10 +25,13 @@ export function useTradeKey(path: AccountPath): { key: string | undefined; missi
   return { key, missing: key === undefined };
 }
 
+/** The app event a trading action sends with its words ("placing Buy 0.01 BTC @ 100"): the open orders are read back after it. */
+export const ORDER_ACTION = "ORDER_ACTION";
+
 export const NO_KEY = "no encryption key saved on this device (header: Encryption key)";
 
 async function tradeCall<T>(
-  route: "balances" | "orders",
+  route: "balances" | "orders" | "pairRules",
   path: AccountPath,
   key: string | undefined,
   missing: boolean,
@@ -36,6 +49,7 @@ export function useBalances(path: AccountPath) {
     queryKey: ["balances", ...path, key ?? ""],
     queryFn: () => tradeCall<Balances>("balances", path, key, missing),
     staleTime: 0,
+    refetchInterval: ACCOUNT_POLL_MS,
   });
 }
 
@@ -43,9 +57,49 @@ export function useOpenOrders(path: AccountPath) {
   const { key, missing } = useTradeKey(path);
   return useQuery({
     queryKey: ["orders", ...path, key ?? ""],
-    queryFn: () => tradeCall<Order[]>("orders", path, key, missing),
+    queryFn: async () => {
+      const list = await tradeCall<Order[]>("orders", path, key, missing);
+      recordOpenOrders(path, list, Date.now(), (id) => lookUpOrder(path, key, id));
+      return list;
+    },
     staleTime: 0,
+    refetchInterval: ACCOUNT_POLL_MS,
   });
+}
+
+/** An order that left the open list, looked up once (quiet: a failure only means no fill is told). */
+async function lookUpOrder(path: AccountPath, key: string | undefined, id: string): Promise<Order | undefined> {
+  const r = await api.call<Order>("order", {
+    path,
+    params: { id },
+    quiet: true,
+    ...(key !== undefined ? { key } : {}),
+  });
+  return r.ok ? r.data : undefined;
+}
+
+/** The venue's rules of the account's pair (tick, lot, minimums: GET /token/trade/pair), read once a view. */
+export function usePairRules(path: AccountPath, enabled: boolean) {
+  const { key, missing } = useTradeKey(path);
+  return useQuery({
+    enabled,
+    queryKey: ["pair-rules", ...path, key ?? ""],
+    queryFn: () => tradeCall<PairSpec | null>("pairRules", path, key, missing),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/**
+ * The decimals the view uses for a pair: those an admin set (POST /token/pair, docs/decisions.md#d1) first, else the
+ * venue's own (its tick and lot), else none known.
+ */
+export function pairDecimals(
+  set: { price: number; amount: number } | undefined,
+  rules: PairSpec | null | undefined,
+): { price: number; amount: number } | undefined {
+  if (set) return set;
+  if (!rules) return undefined;
+  return { price: stepDecimals(rules.tick), amount: stepDecimals(rules.lot) };
 }
 
 export function useTokenPairs() {

@@ -3,9 +3,13 @@ import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
 import { type BookFeedState, type BookStaleness, bookStaleness } from "../../../../../lib/order-checks.js";
 import type { OrderBook } from "../../../../../lib/orderbook.js";
 import { isExchangeId } from "../../../../../lib/types.js";
+import { useServerStatus } from "../../../app/server-status";
 import { EMPTY_VIEW, takeView, type WebBookView } from "./book-view";
 import { createDirectFeed, hasDirectFeed } from "./direct-feed";
 import { DIRECT_GRACE_MS, RelayBookFeed } from "./feed";
+
+/** Why a live feed's book is not traded on while the server does not answer. */
+export const SERVER_SILENT = "the server does not answer";
 
 /** docs/dashboard-rules.md#constants "Order book UI refresh": 500 ms, redrawn only when the book changed. */
 export const BOOK_REFRESH_MS = 500;
@@ -122,10 +126,15 @@ export function useOrderBook(exchange: string, pair: string | undefined, refresh
     await feedRef.current?.refresh();
   }, []);
 
+  // docs/decisions.md#d37: a server that does not answer (dead or frozen) makes the book stale, whatever its feed says
+  const { downSince } = useServerStatus();
+  const serverDown = downSince !== undefined && health.state === "live";
   return {
     view,
-    state: health.state,
-    staleness: bookStaleness(health.state, health.since, health.wasLive, health.cause),
+    state: serverDown ? "stale" : health.state,
+    staleness: serverDown
+      ? { state: "stale", since: downSince, wasLive: true, reason: SERVER_SILENT }
+      : bookStaleness(health.state, health.since, health.wasLive, health.cause),
     source,
     refresh,
   };

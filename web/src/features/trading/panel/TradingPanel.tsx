@@ -1,9 +1,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { CATALOGUE } from "../../../../../exchanges/catalogue.js";
+import type { PairSpec } from "../../../../../exchanges/types.js";
 import type { AccountPath } from "../../../../../lib/api.js";
-import { isUserNumber, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
+import { ambiguousNumberMessage, isUserNumber, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
 import {
   type KnownBalances,
   type OrderDraft,
@@ -11,12 +11,13 @@ import {
   orderWarning,
 } from "../../../../../lib/order-checks.js";
 import { DEFAULT_FAR_PRICE_PERCENT } from "../../../../../lib/price-guard.js";
-import type { ExchangeId, Side } from "../../../../../lib/types.js";
+import type { ExchangeId, Order, Side } from "../../../../../lib/types.js";
 import { api } from "../../../app/api";
-import { awakeToast, listen } from "../../../app/events";
+import { awakeToast, emit, listen } from "../../../app/events";
 import { normalizeNumber } from "../../../components/inputs";
 import { balanceRows } from "../account/BalancesPanel";
-import { useBalances, useTradeKey } from "../account/useTrade";
+import { recordPlaced } from "../account/fills";
+import { ORDER_ACTION, useBalances, useTradeKey } from "../account/useTrade";
 import { BOOK_PICK, type BookPick } from "../book/book-view";
 import type { OrderBookState } from "../book/useOrderBook";
 import { prepareOrder, WEB_FAR_PRICE_OVERRIDE, ZERO_TOAST } from "./prepare-order";
@@ -29,6 +30,8 @@ type Step =
 /** A number input of the panel (docs/dashboard-rules.md#validation "Numbers": a comma becomes a dot; invalid input reverts on blur). */
 function PanelNumber(props: { label: string; name: string; value: string; onChange: (v: string) => void }) {
   const [previous, setPrevious] = useState(props.value);
+  // '1,000' is neither reverted nor read as 1: it stays as typed and is refused in the CLI's words
+  const ambiguous = ambiguousNumberMessage(props.value, props.name);
   // a value set from outside (a click on the book) is the one to go back to
   useEffect(() => {
     if (props.value.trim() === "" || isUserNumber(props.value)) setPrevious(props.value);
@@ -43,13 +46,20 @@ function PanelNumber(props: { label: string; name: string; value: string; onChan
         aria-label={props.label}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={ambiguous !== undefined}
         onBlur={() => {
           const t = props.value;
+          if (ambiguousNumberMessage(t)) return;
           const next = t.trim() === "" ? "" : isUserNumber(t) ? normalizeNumber(t) : previous;
           setPrevious(next);
           props.onChange(next);
         }}
       />
+      {ambiguous ? (
+        <span className="error-text small-text" role="alert">
+          {ambiguous}
+        </span>
+      ) : null}
     </label>
   );
 }
@@ -65,6 +75,8 @@ export function TradingPanel(props: {
   path: AccountPath;
   pair: string;
   decimals: { price: number; amount: number } | undefined;
+  /** the venue's minimums of the pair (GET /token/trade/pair) */
+  rules?: Pick<PairSpec, "minAmount" | "minNotional"> | undefined;
   book: OrderBookState;
 }) {
   const { path, pair, book } = props;
@@ -79,7 +91,6 @@ export function TradingPanel(props: {
   const [refusal, setRefusal] = useState<string | undefined>(undefined);
   const balances = useBalances(path);
   const { key } = useTradeKey(path);
-  const client = useQueryClient();
   const [base = "", quoteCcy = ""] = pair.split("/");
 
   useEffect(
@@ -102,7 +113,16 @@ export function TradingPanel(props: {
     orderWarning(draft, book.view, book.staleness, DEFAULT_FAR_PRICE_PERCENT, WEB_FAR_PRICE_OVERRIDE);
 
   const ask = (side: Side) => {
-    const prepared = prepareOrder({ side, price, amount, quote, pair, decimals: props.decimals, balances: known() });
+    const prepared = prepareOrder({
+      side,
+      price,
+      amount,
+      quote,
+      pair,
+      decimals: props.decimals,
+      rules: props.rules,
+      balances: known(),
+    });
     if (!prepared.ok) {
       setRefusal(prepared.title === ZERO_TOAST.title ? ZERO_AMOUNT_MESSAGE : prepared.description);
       awakeToast("error", prepared.title, prepared.description);
@@ -114,7 +134,7 @@ export function TradingPanel(props: {
 
   const send = async (draft: OrderDraft) => {
     setSending(true);
-    const r = await api.call("createOrder", {
+    const r = await api.call<Order>("createOrder", {
       path,
       ...(key !== undefined ? { key } : {}),
       body: {
@@ -126,10 +146,8 @@ export function TradingPanel(props: {
     });
     setSending(false);
     setStep({ kind: "idle" });
-    if (r.ok) {
-      void client.invalidateQueries({ queryKey: ["orders", ...path] });
-      void client.invalidateQueries({ queryKey: ["balances", ...path] });
-    }
+    if (r.ok) recordPlaced(path, r.data, Date.now());
+    if (r.ok) emit<string>(ORDER_ACTION, `placing ${draft.side} ${draft.amount} ${base} @ ${draft.price}`);
   };
 
   // The checks run again at each answer: the book may have moved or gone stale meanwhile.
@@ -154,6 +172,11 @@ export function TradingPanel(props: {
       </div>
       <p className="hint">
         Amount in {base}; Quote in {quoteCcy} (used when Amount is empty: amount = quote / price)
+      </p>
+      <p className="hint" data-testid="pair-decimals">
+        {props.decimals
+          ? `${pair}: prices to ${props.decimals.price} decimals, amounts to ${props.decimals.amount}; more is cut`
+          : `${pair}: decimals not known, nothing is cut`}
       </p>
       <label
         className="field-inline"

@@ -3,7 +3,8 @@
  * amount from amount or quote / price, truncated to the pair's decimals (docs/dashboard-rules.md#validation, docs/decisions.md#d1),
  * the seed's zero toast, then the free balance (lib/order-checks.ts, shared with the TUI).
  */
-import { resolveOrderAmount, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
+import type { PairSpec } from "../../../../../exchanges/types.js";
+import { Decimal, resolveOrderAmount, ZERO_AMOUNT_MESSAGE } from "../../../../../lib/decimal.js";
 import { checkFunds, type KnownBalances, type OrderDraft } from "../../../../../lib/order-checks.js";
 import type { Side } from "../../../../../lib/types.js";
 
@@ -20,6 +21,23 @@ export type PreparedOrder =
   | { ok: true; draft: OrderDraft; note: string | undefined }
   | { ok: false; title: string; description: string };
 
+/**
+ * The venue's minimums (docs/web-trading.md "Trading panel"): an amount below the pair's minimum
+ * amount, or a value (price × amount) below its minimum notional, is dust the venue refuses.
+ */
+export function dustMessage(
+  draft: { price: string; amount: string; pair: string },
+  rules: Pick<PairSpec, "minAmount" | "minNotional"> | undefined,
+): string | undefined {
+  const [base = "", quote = ""] = draft.pair.split("/");
+  if (rules?.minAmount && new Decimal(draft.amount).lt(rules.minAmount))
+    return `${draft.amount} ${base} is below the ${draft.pair} minimum amount of ${rules.minAmount} ${base}`;
+  const value = new Decimal(draft.price).times(draft.amount);
+  if (rules?.minNotional && value.lt(rules.minNotional))
+    return `${value.toFixed()} ${quote} (price × amount) is below the ${draft.pair} minimum order value of ${rules.minNotional} ${quote}`;
+  return undefined;
+}
+
 export function prepareOrder(input: {
   side: Side;
   price: string;
@@ -27,6 +45,7 @@ export function prepareOrder(input: {
   quote: string;
   pair: string;
   decimals: { price: number; amount: number } | undefined;
+  rules?: Pick<PairSpec, "minAmount" | "minNotional"> | undefined;
   balances: KnownBalances;
 }): PreparedOrder {
   let resolved: ReturnType<typeof resolveOrderAmount>;
@@ -48,6 +67,8 @@ export function prepareOrder(input: {
     amount: resolved.amount.toFixed(),
     pair: input.pair,
   };
+  const dust = dustMessage(draft, input.rules);
+  if (dust) return { ok: false, title: "Order not sent", description: dust };
   const funds = checkFunds(draft, input.balances);
   if (!funds.ok) return { ok: false, title: "Not enough funds", description: funds.message };
   return { ok: true, draft, note: funds.note };
