@@ -51,6 +51,10 @@ export interface ServerOptions {
   printSetupCode?: boolean;
   /** run the stored runnable bots (docs/bots.md); default true */
   runBots?: boolean;
+  /** docs/bots.md#safety-net: seconds without a live book before a bot cancels its orders (default 10) */
+  botPullAfter?: number;
+  /** docs/bots.md#safety-net: the exchange-side countdown a bot arms where the venue has one, in seconds (default 60; 0: none) */
+  botCountdown?: number;
   /**
    * REST and feed URLs of the exchanges the bots trade on (a testnet, a proxy, a mock), by exchange
    * id: `{"bybit": {"baseUrl": "https://api-testnet.bybit.com", "wsUrl": "wss://…"}}` (server/README.md)
@@ -210,6 +214,10 @@ export interface ResolvedConfig {
   botEndpoints: BotEndpoints;
   /** run the stored runnable bots (docs/bots.md); from options, config.json or the default true */
   runBots: boolean;
+  /** docs/bots.md#safety-net: in ms */
+  botPullAfterMs: number;
+  /** docs/bots.md#safety-net: in seconds, 0 for none */
+  botCountdownSeconds: number;
   /** docs/bots.md#safety-net: a clean stop keeps the bots' orders; from options, config.json or the default false */
   keepOrders: boolean;
   /** docs/decisions.md#d30: by "Client/exchange/account" */
@@ -287,6 +295,14 @@ function resolveLimits<T extends object>(group: string, defaults: Required<T>, l
 }
 
 export const DEFAULT_PORT = 8787;
+
+/** A whole number of seconds from `min` to a day, or the default when absent; else an error naming the key. */
+function wholeSeconds(value: unknown, key: string, min: number, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > 86_400)
+    throw new Error(`${key} must be a whole number of seconds from ${min} to 86400`);
+  return value;
+}
 
 /**
  * $SPOTDESK_DATA_DIR itself when set; otherwise `server` in the CLI's data directory
@@ -531,6 +547,8 @@ export function resolveConfig(options: ServerOptions = {}, env: NodeJS.ProcessEn
     botLeaseMs,
     botEndpoints: resolveBotEndpoints(merged.botEndpoints),
     runBots: merged.runBots ?? true,
+    botPullAfterMs: wholeSeconds(merged.botPullAfter, "botPullAfter", 1, 10) * 1000,
+    botCountdownSeconds: wholeSeconds(merged.botCountdown, "botCountdown", 0, 60),
     keepOrders: merged.keepOrders === true,
     accountLimits: resolveAccountLimits(merged.accountLimits),
     metrics: resolveMetrics([file.metrics, fromEnvironment.metrics, options.metrics]),

@@ -295,6 +295,8 @@ export class BotHost {
       account: pathKey(bot.path),
       ledger: this.ledger,
       now: () => this.app.now(),
+      pullAfterMs: this.app.config.botPullAfterMs,
+      countdownSeconds: this.app.config.botCountdownSeconds,
       logger: this.app.logger,
       onState: (state, published) => this.saveState(bot.id, state, published, runner.drainFills()),
       risk: this.risk,

@@ -32,6 +32,9 @@ const OPTIONS = {
   runBots: true,
   accessTtlMs: 30 * 86_400_000,
   rateLimit: { calls: 1_000_000, windowMs: 10_000 },
+  // the test moves the server's clock hours ahead to the first fill; paper's countdown runs on
+  // that clock and would cancel the orders first (docs/bots.md#safety-net)
+  botCountdown: 0,
 } as const;
 
 let server: TestServer;

@@ -41,7 +41,10 @@ describe("accounts add | list | remove", () => {
       env: { ...secrets, SPOTDESK_STORE_KEY: STORE_KEY },
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Encryption key must be 16, 24 or 32 characters long");
+    // the rule of docs/decisions.md#d36 too: a 64-hex generated key is taken
+    expect(result.stderr).toContain(
+      "Encryption key must be 16, 24 or 32 characters, or the 64 hex characters of a generated key",
+    );
   });
 
   it("asks for --exchange rather than storing keys for paper", async () => {
