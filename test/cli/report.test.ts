@@ -497,9 +497,9 @@ describe("report history", () => {
     expect(csv.code, csv.stderr).toBe(0);
     const rows = parseCsv(csv.stdout);
     expect(rows).toEqual([
-      ["at", "quote", "total", "change", "accounts", "failed"],
-      [first.at, "USDT", first.total, "", "1", "0"],
-      [second.at, "USDT", second.total, second.change!, "1", "0"],
+      ["at", "quote", "total", "change", "added", "removed", "accounts", "failed"],
+      [first.at, "USDT", first.total, "", "", "", "1", "0"],
+      [second.at, "USDT", second.total, second.change!, "0", "0", "1", "0"],
     ]);
 
     const json = await cli.json<{ at: string; total: string }[]>(["report", "--history", "--since", "7d"], { env });
