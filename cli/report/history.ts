@@ -49,8 +49,15 @@ export interface HistoryRun {
   at: string;
   quote: string;
   total: string;
-  /** total minus the previous kept run's total in the same quote; null for the first */
+  /**
+   * change of value of the accounts valued in both this run and the previous kept run in the same
+   * quote (docs/report.md "History"); null for the first
+   */
   change: string | null;
+  /** value of the accounts valued now but not in the previous run (not a gain); null for the first */
+  added: string | null;
+  /** value the previous run had in accounts not valued now (not a loss); null for the first */
+  removed: string | null;
   accounts: number;
   failed: number;
 }
@@ -138,15 +145,24 @@ export class ReportHistory {
   /** Kept runs at or after `sinceIso` (all when undefined), oldest first. */
   runs(sinceIso?: string): HistoryRun[] {
     const rows = this.db
-      .prepare("SELECT at, quote, total, accounts, failed FROM report_runs ORDER BY id")
-      .all() as Omit<HistoryRun, "change">[];
-    const lastTotal = new Map<string, string>();
+      .prepare("SELECT id, at, quote, total, accounts, failed FROM report_runs ORDER BY id")
+      .all() as (Omit<HistoryRun, "change" | "added" | "removed"> & { id: number })[];
+    const valued = this.db.prepare(
+      "SELECT exchange, account, total FROM report_accounts WHERE run_id = ? AND status = 'ok' AND total IS NOT NULL",
+    );
+    const lastAccounts = new Map<string, Map<string, string>>();
     const out: HistoryRun[] = [];
-    for (const row of rows) {
-      const before = lastTotal.get(row.quote);
-      lastTotal.set(row.quote, row.total);
+    for (const { id, ...row } of rows) {
+      const now = new Map(
+        (valued.all(id) as { exchange: string; account: string; total: string }[]).map((r) => [
+          accountKey(r.exchange, r.account),
+          r.total,
+        ]),
+      );
+      const before = lastAccounts.get(row.quote);
+      lastAccounts.set(row.quote, now);
       if (sinceIso !== undefined && row.at < sinceIso) continue;
-      out.push({ ...row, change: before === undefined ? null : new Decimal(row.total).minus(before).toFixed() });
+      out.push({ ...row, ...(before ? compareRuns(before, now) : { change: null, added: null, removed: null }) });
     }
     return out;
   }
@@ -154,4 +170,21 @@ export class ReportHistory {
   close(): void {
     this.db.close();
   }
+}
+
+/** docs/report.md "History": the change of the accounts in both runs, apart from those added or removed. */
+function compareRuns(
+  before: ReadonlyMap<string, string>,
+  now: ReadonlyMap<string, string>,
+): { change: string; added: string; removed: string } {
+  let change = new Decimal(0);
+  let added = new Decimal(0);
+  let removed = new Decimal(0);
+  for (const [key, total] of now) {
+    const then = before.get(key);
+    if (then === undefined) added = added.plus(total);
+    else change = change.plus(new Decimal(total).minus(then));
+  }
+  for (const [key, total] of before) if (!now.has(key)) removed = removed.plus(total);
+  return { change: change.toFixed(), added: added.toFixed(), removed: removed.toFixed() };
 }

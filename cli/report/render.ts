@@ -30,7 +30,16 @@ export const REPORT_CSV_COLUMNS = [
 ] as const;
 
 /** The CSV columns of `report --history`. */
-export const HISTORY_CSV_COLUMNS = ["at", "quote", "total", "change", "accounts", "failed"] as const;
+export const HISTORY_CSV_COLUMNS = [
+  "at",
+  "quote",
+  "total",
+  "change",
+  "added",
+  "removed",
+  "accounts",
+  "failed",
+] as const;
 
 /** RFC 4180: a field with a comma, a quote or a line break is quoted, quotes doubled. */
 export function csvField(value: string | number | null | undefined): string {
@@ -211,15 +220,17 @@ export function printHistory(out: Output, runs: readonly HistoryRun[]): void {
     return;
   }
   out.table(
-    ["At (UTC)", "Quote", "Total", "Change", "Accounts", "Failed"],
+    ["At (UTC)", "Quote", "Total", "Change", "Added", "Removed", "Accounts", "Failed"],
     runs.map((r) => [
       r.at,
       r.quote,
       shown(r.total, r.quote),
       signed(r.change, r.quote),
+      r.added === null ? "" : shown(r.added, r.quote),
+      r.removed === null ? "" : shown(r.removed, r.quote),
       String(r.accounts),
       String(r.failed),
     ]),
-    ["left", "left", "right", "right", "right", "right"],
+    ["left", "left", "right", "right", "right", "right", "right", "right"],
   );
 }

@@ -72,6 +72,7 @@ export async function runReport(ctx: Context, options: ReportOptions): Promise<v
   }
   try {
     const report = buildReport(at, quote, results, previous);
+    assertPriceable(report);
     if (history) {
       try {
         history.record(report);
@@ -149,4 +150,21 @@ function endpointMap(
     map.set(id, { ...map.get(id), ...(baseUrl ? { baseUrl } : {}), ...(wsUrl ? { wsUrl } : {}) });
   }
   return map;
+}
+
+/** Quotes a venue's books commonly reach, offered when the asked one reaches none (docs/report.md). */
+const COMMON_QUOTES = ["USDT", "USDC", "BTC", "ETH"];
+
+/**
+ * docs/report.md "Prices": a quote in which not one asset held could be priced is an error (exit 2
+ * naming the quote and what can be used), never a report whose total of 0 reads as complete.
+ */
+function assertPriceable(report: ReturnType<typeof buildReport>): void {
+  const held = report.accounts.flatMap((a) => (a.status === "ok" ? a.assets : []));
+  if (held.length === 0 || held.some((line) => line.value !== null)) return;
+  const assets = [...new Set(held.map((line) => line.asset))].sort();
+  const usable = COMMON_QUOTES.filter((q) => assets.includes(q));
+  throw bad(
+    `No price in ${report.quote}: no book reaches ${report.quote} from ${assets.join(", ")}; use --quote ${(usable.length > 0 ? usable : assets).join(" or ")}`,
+  );
 }

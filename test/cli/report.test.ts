@@ -195,22 +195,16 @@ describe("report on paper: two accounts, pinned clock and seed", () => {
     expect(alice.total).toBe(sum(alice.assets.map((l) => l.value!)));
   });
 
-  it("a quote no book reaches is 'no price' (null), never zero; the account still reports", async () => {
-    const report = await cli.json<Report>(
-      ["report", "--exchange", "paper", "--account", "alice", "--quote", "EUR", "--no-history"],
+  it("--quote EUR, where nothing can be priced, is an error: exit 2 naming the quote and what can be used, not a total of 0 (docs/report.md)", async () => {
+    const result = await cli.run(
+      ["report", "--exchange", "paper", "--account", "alice", "--quote", "EUR", "--no-history", "--json"],
       { env: PINNED },
     );
-    const alice = account(report, "paper", "alice");
-    expect(alice.status).toBe("ok");
-    expect(line(alice, "BTC")).toMatchObject({ price: null, value: null, allocation: null });
-    expect(alice.unpriced.sort()).toEqual(["BTC", "ETH", "SOL", "USDT"]);
-    expect(alice.total).toBe("0");
-    const table = await cli.run(
-      ["report", "--exchange", "paper", "--account", "alice", "--quote", "EUR", "--no-history"],
-      { env: PINNED },
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain(
+      "No price in EUR: no book reaches EUR from BTC, ETH, SOL, USDT; use --quote USDT or BTC or ETH",
     );
-    expect(table.stdout).toContain("no price");
-    expect(table.stdout).toContain("No price for");
   });
 
   it("refuses bad input with exit 2 and names it", async () => {
@@ -505,9 +499,9 @@ describe("report history", () => {
     expect(csv.code, csv.stderr).toBe(0);
     const rows = parseCsv(csv.stdout);
     expect(rows).toEqual([
-      ["at", "quote", "total", "change", "accounts", "failed"],
-      [first.at, "USDT", first.total, "", "1", "0"],
-      [second.at, "USDT", second.total, second.change!, "1", "0"],
+      ["at", "quote", "total", "change", "added", "removed", "accounts", "failed"],
+      [first.at, "USDT", first.total, "", "", "", "1", "0"],
+      [second.at, "USDT", second.total, second.change!, "0", "0", "1", "0"],
     ]);
 
     const json = await cli.json<{ at: string; total: string }[]>(["report", "--history", "--since", "7d"], { env });
