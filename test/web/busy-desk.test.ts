@@ -16,6 +16,7 @@ import {
   lastCode,
   launch,
   ROOT,
+  registerFirstAdmin,
   requireChromium,
   type Served,
   startServe,
@@ -102,15 +103,7 @@ describe.skipIf(!hasChromium)("the dashboard on a busy desk (docs/dashboard.md, 
     served = await startServe();
     browser = await launch();
     page = browser.page;
-    await page.goto(`${served.url}/registration`);
-    await page.locator("input[name=email]").fill(ADMIN);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=repeat]").fill(PASSWORD);
-    await page.locator("input[name=code]").fill(served.setupCode);
-    const submit = page.getByRole("button", { name: "Submit" });
-    await enabled(submit);
-    await submit.click();
-    await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+    await registerFirstAdmin(page, served, ADMIN, PASSWORD);
   }, 120_000);
 
   afterAll(async () => {

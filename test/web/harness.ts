@@ -217,3 +217,21 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
 /** Waits until a control is enabled. */
 export const enabled = (l: Locator, ms = 15_000): Promise<true> =>
   until("enabled", async () => (await l.isEnabled()) || undefined, ms);
+
+/** The first admin registers with the setup code (docs/decisions.md#d5) and lands on Home. */
+export async function registerFirstAdmin(
+  page: Page,
+  served: Pick<Served, "url" | "setupCode">,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${served.url}/registration`);
+  await page.locator("input[name=email]").fill(email);
+  await page.locator("input[name=password]").fill(password);
+  await page.locator("input[name=repeat]").fill(password);
+  await page.locator("input[name=code]").fill(served.setupCode);
+  const submit = page.getByRole("button", { name: "Submit" });
+  await enabled(submit);
+  await submit.click();
+  await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+}

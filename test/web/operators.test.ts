@@ -12,7 +12,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { enabled, ensureWebBuilt, hasChromium, lastCode, launch, ROOT, requireChromium, until } from "./harness.js";
+import {
+  enabled,
+  ensureWebBuilt,
+  hasChromium,
+  lastCode,
+  launch,
+  ROOT,
+  registerFirstAdmin,
+  requireChromium,
+  until,
+} from "./harness.js";
 
 requireChromium();
 
@@ -448,15 +458,7 @@ describe.skipIf(!hasChromium)("a short-lived access token (docs/dashboard.md 'Se
   });
 
   it("refreshes at half its life instead of looping, and says 'expired' on the login screen when the refresh token lapses", async () => {
-    await page.goto(`${served.url}/registration`);
-    await page.locator("input[name=email]").fill(ADMIN);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=repeat]").fill(PASSWORD);
-    await page.locator("input[name=code]").fill(served.setupCode);
-    const submit = page.getByRole("button", { name: "Submit" });
-    await enabled(submit);
-    await submit.click();
-    await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+    await registerFirstAdmin(page, served, ADMIN, PASSWORD);
     await page.getByRole("article", { name: "Client Demo" }).waitFor();
     const start = served.count("POST", /^\/user\/refresh$/);
     await new Promise((r) => setTimeout(r, 12_000));

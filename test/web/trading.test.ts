@@ -18,6 +18,7 @@ import {
   hasChromium,
   launch,
   ROOT,
+  registerFirstAdmin,
   requireChromium,
   type Served,
   shot,
@@ -67,16 +68,7 @@ describe.skipIf(!hasChromium)("the trading view on paper (issue 13)", () => {
     served = await startServe();
     browser = await launch();
     page = browser.page;
-    // the first admin registers with the setup code (docs/decisions.md#d5)
-    await page.goto(`${served.url}/registration`);
-    await page.locator("input[name=email]").fill(ADMIN);
-    await page.locator("input[name=password]").fill(PASSWORD);
-    await page.locator("input[name=repeat]").fill(PASSWORD);
-    await page.locator("input[name=code]").fill(served.setupCode);
-    const submit = page.getByRole("button", { name: "Submit" });
-    await enabled(submit);
-    await submit.click();
-    await page.waitForURL(`${served.url}/`, { timeout: 15_000 });
+    await registerFirstAdmin(page, served, ADMIN, PASSWORD);
   }, 120_000);
 
   afterAll(async () => {
